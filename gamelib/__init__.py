@@ -1,0 +1,1 @@
+"""Shared pieces for Sense HAT games: colours (and, later, the game launcher)."""

@@ -1,0 +1,47 @@
+"""Colour constants shared by the games, and parsing of colour names and hex codes."""
+from __future__ import annotations
+
+from typing import Dict, Tuple
+
+RGB = Tuple[int, int, int]
+
+BLACK: RGB = (0, 0, 0)
+WHITE: RGB = (255, 255, 255)
+RED: RGB = (255, 0, 0)
+GREEN: RGB = (0, 255, 0)
+BLUE: RGB = (0, 0, 255)
+YELLOW: RGB = (255, 255, 0)
+ORANGE: RGB = (255, 128, 0)
+CYAN: RGB = (0, 255, 255)
+MAGENTA: RGB = (255, 0, 255)
+PURPLE: RGB = (128, 0, 255)
+PINK: RGB = (255, 96, 160)
+
+NAMES: Dict[str, RGB] = {
+    "black": BLACK, "white": WHITE, "red": RED, "green": GREEN, "blue": BLUE,
+    "yellow": YELLOW, "orange": ORANGE, "cyan": CYAN, "magenta": MAGENTA,
+    "purple": PURPLE, "pink": PINK,
+}
+
+
+class ColourError(ValueError):
+    """A colour that is neither a known name nor a hex code."""
+
+
+def parse_colour(text: str) -> RGB:
+    """Turn ``"red"``, ``"#ff8800"``, ``"ff8800"`` or ``"#f80"`` into an ``(r, g, b)`` tuple."""
+    key = text.strip().lower()
+    if key in NAMES:
+        return NAMES[key]
+    digits = key[1:] if key.startswith("#") else key
+    if len(digits) == 3:
+        digits = "".join(ch * 2 for ch in digits)
+    if len(digits) == 6:
+        try:
+            value = int(digits, 16)
+        except ValueError:
+            pass
+        else:
+            return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
+    raise ColourError(
+        f"unknown colour {text!r}: use a name ({', '.join(NAMES)}) or a hex code like #ff8800")

@@ -1,0 +1,68 @@
+"""Choosing and opening a backend: one factory, one selection order.
+
+Order: the explicit ``name`` (``--backend``), then the ``SENSEHAT_C4_BACKEND``
+environment variable, then ``auto``: the real HAT if the kernel shows one, else
+the emulator if it is installed (running, or startable on this desktop), else a
+:class:`~sensehat_c4.errors.BackendError` that says what is missing.  The mock is
+for tests and is never chosen here.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Callable, Optional
+
+from ..errors import BackendError
+from .base import Action, Backend, Direction, Frame, StickEvent
+
+__all__ = ["Action", "Backend", "Direction", "Frame", "StickEvent", "BACKENDS", "ENV_VAR", "open_backend"]
+
+ENV_VAR = "SENSEHAT_C4_BACKEND"
+BACKENDS = ("auto", "hat", "emu")
+
+Notice = Callable[[str], None]
+
+
+def _open_named(name: str, rotation: int, low_light: bool) -> Backend:
+    from . import senselib  # noqa: PLC0415 (keeps `import sensehat_c4` light)
+
+    if name == "hat":
+        return senselib.HatBackend(rotation=rotation, low_light=low_light)
+    return senselib.EmuBackend(rotation=rotation, low_light=low_light)
+
+
+def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
+    from . import senselib  # noqa: PLC0415
+
+    if senselib.hat_present():
+        notice("using the Sense HAT (found its LED framebuffer)")
+        return _open_named("hat", rotation, low_light)
+    if senselib.emu_installed():
+        pid = senselib.emulator_running()
+        if pid is not None:
+            notice(f"no Sense HAT found; using the running emulator (pid {pid})")
+            return _open_named("emu", rotation, low_light)
+        if os.environ.get("DISPLAY") and shutil.which("sense_emu_gui"):
+            notice("no Sense HAT found; starting the emulator window (sense_emu_gui)")
+            return _open_named("emu", rotation, low_light)
+        raise BackendError(
+            "no Sense HAT found and the emulator is not running: start sense_emu_gui on a desktop, "
+            "or on a Pi check the HAT and that this user is in the 'video' and 'input' groups")
+    raise BackendError(
+        "no Sense HAT found and the emulator is not installed: pip install 'sensehat-c4[emu]' and "
+        "start sense_emu_gui, or on a Pi check the HAT and the 'video' and 'input' groups")
+
+
+def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bool = False,
+                 notice: Optional[Notice] = None) -> Backend:
+    """Open the backend called ``name`` (or chosen by the environment, or detected)."""
+    say: Notice = notice or (lambda message: None)
+    source = "--backend"
+    if not name:
+        name, source = os.environ.get(ENV_VAR, ""), ENV_VAR
+    name = (name or "auto").strip().lower()
+    if name not in BACKENDS:
+        raise BackendError(f"{source}={name!r} is not a backend: use one of {', '.join(BACKENDS)}")
+    if name == "auto":
+        return _auto(rotation, low_light, say)
+    return _open_named(name, rotation, low_light)

@@ -1,0 +1,117 @@
+"""An in-memory backend for tests: records every frame, replays scripted stick events,
+and owns a fake clock that only moves when the code under test waits.
+
+No test ever sleeps: :meth:`MockBackend.wait_event` jumps the clock to the next
+scripted event (or by the timeout).  Scripted directions are *physical*, as the
+hardware would report them, so rotation is exercised too.
+"""
+from __future__ import annotations
+
+import bisect
+from typing import List, Optional, Tuple
+
+from gamelib.colours import RGB
+
+from ..errors import MockExhausted
+from .base import Action, Backend, Direction, StickEvent
+
+HOLD_DELAY = 0.25
+"""Seconds from press to the first ``held`` event (as the emulator and kernel send them)."""
+HOLD_PERIOD = 0.05
+"""Seconds between ``held`` events."""
+
+
+class MockBackend(Backend):
+    """A fake Sense HAT driven by tests.
+
+    :attr:`frames` holds ``(time, pixels)`` for every frame written, in physical
+    LED order.  Script input with :meth:`tap`, :meth:`hold` or :meth:`event`;
+    each call schedules after the previous one unless ``at`` is given.
+    """
+
+    name = "mock"
+
+    def __init__(self, *, rotation: int = 0, low_light: bool = False, gap: float = 0.2) -> None:
+        self.frames: List[Tuple[float, Tuple[RGB, ...]]] = []
+        self.low_light_log: List[bool] = []
+        self._clock = 0.0
+        self._queue: List[Tuple[float, int, StickEvent]] = []
+        self._seq = 0
+        self._cursor = 0.0
+        self.gap = gap
+        self.closed_hardware = False
+        super().__init__(rotation=rotation, low_light=low_light)
+
+    # -- scripting ----------------------------------------------------------
+
+    def event(self, direction: str, action: str = "pressed", *, at: Optional[float] = None) -> float:
+        """Queue one raw event; return its time."""
+        when = self._cursor if at is None else at
+        self._seq += 1
+        bisect.insort(self._queue, (when, self._seq, StickEvent(when, Direction(direction), Action(action))))
+        self._cursor = max(self._cursor, when)
+        return when
+
+    def tap(self, *directions: str, at: Optional[float] = None, gap: Optional[float] = None) -> float:
+        """Press and release each direction in turn, ``gap`` seconds apart."""
+        gap = self.gap if gap is None else gap
+        when = self._cursor + gap if at is None else at
+        for direction in directions:
+            self.event(direction, "pressed", at=when)
+            self.event(direction, "released", at=when + 0.05)
+            when += gap
+        return self._cursor
+
+    def hold(self, direction: str, seconds: float, *, at: Optional[float] = None) -> float:
+        """Press, send ``held`` with the hardware's timing for ``seconds``, release."""
+        start = self._cursor + self.gap if at is None else at
+        self.event(direction, "pressed", at=start)
+        t = start + HOLD_DELAY
+        while t < start + seconds:
+            self.event(direction, "held", at=t)
+            t += HOLD_PERIOD
+        return self.event(direction, "released", at=start + seconds)
+
+    def wait_until(self, when: float) -> None:
+        """Make the next relative script step start at ``when``."""
+        self._cursor = max(self._cursor, when)
+
+    @property
+    def pending(self) -> int:
+        """How many scripted events have not been read yet."""
+        return len(self._queue)
+
+    # -- observing ----------------------------------------------------------
+
+    @property
+    def screen(self) -> Tuple[RGB, ...]:
+        """The last frame written (all black before the first)."""
+        return self.frames[-1][1] if self.frames else ((0, 0, 0),) * 64
+
+    # -- Backend ------------------------------------------------------------
+
+    def now(self) -> float:
+        return self._clock
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake clock forward."""
+        self._clock += seconds
+
+    def _write(self, pixels: List[RGB]) -> None:
+        self.frames.append((self._clock, tuple(pixels)))
+
+    def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
+        if self._queue and (timeout is None or self._queue[0][0] <= self._clock + timeout):
+            when, _, event = self._queue.pop(0)
+            self._clock = max(self._clock, when)
+            return event
+        if timeout is None:
+            raise MockExhausted()
+        self._clock += timeout
+        return None
+
+    def _close(self) -> None:
+        self.closed_hardware = True
+
+    def _set_low_light(self, value: bool) -> None:
+        self.low_light_log.append(value)

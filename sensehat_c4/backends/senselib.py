@@ -1,0 +1,140 @@
+"""Backends over the stock libraries: ``sense_hat`` (real HAT) and ``sense_emu`` (emulator).
+
+Both libraries expose the same ``SenseHat`` API; the joystick is a file (an evdev
+device on the Pi, a datagram socket for the emulator) that we wait on with
+``select()``, so waiting for a move costs no CPU.  The libraries are imported
+only here, inside the function that needs them: ``RTIMU`` is missing off a Pi.
+"""
+from __future__ import annotations
+
+import fcntl
+import glob
+import os
+import select
+import shutil
+import warnings
+from typing import Any, List, Optional
+
+from gamelib.colours import RGB
+
+from ..errors import BackendError
+from .base import Action, Backend, Direction, StickEvent
+
+EVIOCGRAB = 0x40044590
+"""ioctl that gives this process the joystick's input device to itself (``_IOW('E', 0x90, int)``)."""
+
+HAT_FB_NAME = "RPi-Sense FB"
+
+
+class SenseLibBackend(Backend):
+    """A backend around a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``."""
+
+    def __init__(self, hat: Any, *, rotation: int = 0, low_light: bool = False) -> None:
+        self._hat = hat
+        self._libstick = hat.stick
+        self._file = self._libstick._stick_file  # the library keeps no public handle
+        super().__init__(rotation=rotation, low_light=low_light)
+
+    def _write(self, pixels: List[RGB]) -> None:
+        self._hat.set_pixels(pixels)
+
+    def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
+        deadline = None if timeout is None else self.now() + timeout
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - self.now())
+            ready, _, _ = select.select([self._file], [], [], remaining)
+            if not ready:
+                return None
+            event = self._libstick._read()
+            if event is not None:  # None: a sync or other non-key event
+                return StickEvent(self.now(), Direction(event.direction), Action(event.action))
+
+    def _set_low_light(self, value: bool) -> None:
+        self._hat.low_light = value
+
+    def _close(self) -> None:
+        self._libstick.close()
+
+
+class HatBackend(SenseLibBackend):
+    """The real Sense HAT.  The joystick is grabbed so presses do not reach the console."""
+
+    name = "hat"
+
+    def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
+        try:
+            from sense_hat import SenseHat  # noqa: PLC0415 (only on a Pi)
+        except ImportError as exc:
+            raise BackendError(
+                f"the sense_hat library cannot be imported ({exc}): on Raspberry Pi OS run "
+                "'sudo apt install sense-hat' and use a venv made with --system-site-packages") from exc
+        try:
+            hat = SenseHat()
+        except OSError as exc:
+            raise BackendError(
+                f"the Sense HAT cannot be opened ({exc}): check it is seated and enabled, and that "
+                "this user is in the 'video' and 'input' groups") from exc
+        try:
+            fcntl.ioctl(hat.stick._stick_file.fileno(), EVIOCGRAB, 1)
+        except OSError as exc:
+            hat.stick.close()
+            raise BackendError(f"cannot grab the Sense HAT joystick ({exc}): is another program using it?") from exc
+        super().__init__(hat, rotation=rotation, low_light=low_light)
+
+
+def hat_present() -> bool:
+    """True if the kernel shows a Sense HAT framebuffer (what ``sense_hat`` looks for)."""
+    for path in glob.glob("/sys/class/graphics/fb*/name"):
+        try:
+            with open(path) as f:
+                if f.read().strip() == HAT_FB_NAME:
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def emulator_running() -> Optional[int]:
+    """The pid of a running emulator (``sense_emu_gui`` or ``sense_play``), if any."""
+    try:
+        from sense_emu.lock import lock_filename, pid_exists  # noqa: PLC0415
+    except ImportError:
+        return None
+    try:
+        with open(lock_filename()) as f:
+            pid = int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+    return pid if pid_exists(pid) else None
+
+
+def emu_installed() -> bool:
+    try:
+        import sense_emu  # noqa: F401, PLC0415
+    except ImportError:
+        return False
+    return True
+
+
+class EmuBackend(SenseLibBackend):
+    """The ``sense_emu`` emulator (its GUI window, ``sense_play``, or a test's fake)."""
+
+    name = "emu"
+
+    def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
+        try:
+            from sense_emu import SenseHat  # noqa: PLC0415
+        except ImportError as exc:
+            raise BackendError(
+                f"the sense_emu library is not installed ({exc}): pip install 'sensehat-c4[emu]'") from exc
+        if emulator_running() is None and not (os.environ.get("DISPLAY") and shutil.which("sense_emu_gui")):
+            raise BackendError(
+                "the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
+                "(apt install sense-emu-tools on Raspberry Pi OS), then try again")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "spawning sense_emu_gui": we say it ourselves
+            try:
+                hat = SenseHat()
+            except OSError as exc:
+                raise BackendError(f"the Sense HAT emulator cannot be opened: {exc}") from exc
+        super().__init__(hat, rotation=rotation, low_light=low_light)
