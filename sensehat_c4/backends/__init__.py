@@ -8,6 +8,7 @@ for tests and is never chosen here.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 from typing import Callable, Optional
@@ -66,3 +67,17 @@ def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bo
     if name == "auto":
         return _auto(rotation, low_light, say)
     return _open_named(name, rotation, low_light)
+
+
+def add_arguments(parser: "argparse.ArgumentParser") -> None:
+    """Add ``--backend``, ``--rotation`` and ``--low-light`` (shared by the game and the launcher)."""
+    parser.add_argument("--backend", choices=BACKENDS, default=None,
+                        help=f"where to play (default: ${ENV_VAR}, else auto-detect)")
+    parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="turn the picture and the joystick clockwise by this many degrees")
+    parser.add_argument("--low-light", action="store_true", help="dim the LEDs")
+
+
+def from_args(args: "argparse.Namespace", notice: Optional[Notice] = None) -> Backend:
+    """Open the backend that :func:`add_arguments`'s options ask for."""
+    return open_backend(args.backend, rotation=args.rotation, low_light=args.low_light, notice=notice)

@@ -1,0 +1,41 @@
+"""Process lifetime shared by every command: signals, exit codes, one-line errors.
+
+SIGTERM (systemd's stop) and SIGHUP become :class:`SystemExit`, so ``finally``
+blocks and context managers run and the LEDs are cleared whichever way we leave.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Callable, NoReturn
+
+from .errors import C4Error
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+
+def _terminate(signum: int, frame: object) -> NoReturn:
+    raise SystemExit(128 + signum)
+
+
+def run(main: Callable[[], int], prog: str) -> int:
+    """Call ``main`` with SIGTERM/SIGHUP turned into ``SystemExit``; map errors to exit codes.
+
+    Our own errors print as one line on stderr (``prog: message``) and exit 1;
+    Ctrl+C exits 130.
+    """
+    previous = {sig: signal.signal(sig, _terminate) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        return main()
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except C4Error as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
