@@ -1,2 +1,18 @@
 """Connect 4 for the Raspberry Pi Sense HAT."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+__all__ = ["play", "__version__"]
+
+if TYPE_CHECKING:
+    from .controller import MatchOptions, MatchResult
+    from .backends.base import Backend
+
+
+def play(backend: "Backend", options: "MatchOptions | None" = None) -> "MatchResult":
+    """Play one best-of-three match on ``backend`` (see :func:`sensehat_c4.controller.play`)."""
+    from .controller import play as _play  # noqa: PLC0415 (keep `import sensehat_c4` light)
+
+    return _play(backend, options)

@@ -9,7 +9,7 @@ import signal
 import sys
 from typing import Callable, NoReturn
 
-from .errors import C4Error
+from .errors import C4Error, QuitRequested
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -31,6 +31,8 @@ def run(main: Callable[[], int], prog: str) -> int:
     previous = {sig: signal.signal(sig, _terminate) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         return main()
+    except QuitRequested:
+        return EXIT_OK
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except C4Error as exc:

@@ -37,6 +37,10 @@ class BackendError(C4Error, OSError):
     """A Sense HAT backend that cannot be opened; the message says how to fix it."""
 
 
+class QuitRequested(C4Error):
+    """The player asked to quit (``q`` in the terminal backend): a clean exit."""
+
+
 class MockExhausted(C4Error, RuntimeError):
     """The mock backend was asked to wait forever with no scripted event left."""
 

@@ -1,0 +1,44 @@
+"""``sensehat-c4 analyse``: describe a position given as a move list, as text or JSON."""
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from .rules import Board
+
+
+def describe(board: Board) -> Dict[str, Any]:
+    """The position as a JSON-ready dict (columns and rows 1-based, row 1 at the bottom)."""
+    outcome = board.outcome
+    if outcome is None:
+        state, winner, cells = "ongoing", None, []
+    elif outcome.winner is None:
+        state, winner, cells = "draw", None, []
+    else:
+        state, winner = "win", outcome.winner
+        cells = [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
+    return {
+        "moves": board.notation(),
+        "to_move": None if outcome else board.to_move,
+        "outcome": state,
+        "winner": winner,
+        "winning_cells": cells,
+        "legal": [c + 1 for c in board.legal_moves()],
+    }
+
+
+def text(board: Board) -> str:
+    """The position as text: the board (rows top to bottom), whose turn, the outcome."""
+    info = describe(board)
+    mark = {1: "X", 2: "O"}
+    lines = [str(board), "1234567"[: board.columns], f"moves: {info['moves'] or '(none)'}"]
+    if info["outcome"] == "ongoing":
+        lines.append(f"to move: player {info['to_move']} ({mark[info['to_move']]})")
+        lines.append("outcome: ongoing")
+        lines.append("legal: " + " ".join(map(str, info["legal"])))
+    elif info["outcome"] == "draw":
+        lines.append("outcome: draw (the board is full)")
+    else:
+        cells = " ".join(f"{c},{r}" for c, r in info["winning_cells"])
+        lines.append(f"outcome: player {info['winner']} ({mark[info['winner']]}) wins")
+        lines.append(f"winning cells (column,row): {cells}")
+    return "\n".join(lines)

@@ -1,0 +1,126 @@
+"""The ``sensehat-c4`` command: play (the default) or ``analyse MOVES``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import List, NoReturn, Optional, Sequence, Tuple
+
+from gamelib.colours import BLACK, BLUE, RGB, ColourError, parse_colour
+
+from . import __version__, analysis, app, backends
+from .controller import FIRST_CHOICES, MatchOptions, Timing, play
+from .errors import ConfigError, MoveListError
+from .rules import Board
+
+PROG = "sensehat-c4"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(app.EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def parse_colours(text: str) -> Tuple[RGB, RGB]:
+    """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours the board can show apart."""
+    parts = [p for p in text.split(",")]
+    if len(parts) != 2:
+        raise ConfigError(f"--colors takes two colours separated by a comma (not {text!r})")
+    try:
+        p1, p2 = (parse_colour(p) for p in parts)
+    except ColourError as exc:
+        raise ConfigError(f"--colors: {exc}") from exc
+    for name, colour in (("player 1", p1), ("player 2", p2)):
+        if colour == BLUE:
+            raise ConfigError(f"--colors: {name}'s colour is the field's blue; pick another")
+        if colour == BLACK:
+            raise ConfigError(f"--colors: {name}'s colour is black, which is an empty LED; pick another")
+    if p1 == p2:
+        raise ConfigError("--colors: the two players need different colours")
+    return p1, p2
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return value
+
+
+def play_parser() -> Parser:
+    parser = Parser(prog=PROG, description="Connect 4 on the Sense HAT's LEDs and joystick. "
+                    "Left/right move, down or middle drops, up abandons the match (up again to confirm). "
+                    f"'{PROG} analyse MOVES' describes a position.")
+    backends.add_arguments(parser)
+    parser.add_argument("--colors", "--colours", dest="colours", default="red,yellow", metavar="P1,P2",
+                        help="the players' colours, names or hex (default: red,yellow)")
+    parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
+                        help="who starts each round (default: alternate, player 1 first)")
+    parser.add_argument("--matches", type=_positive_int, default=0, metavar="N",
+                        help="stop after N matches (default: 0, play match after match)")
+    parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
+                        help="milliseconds per row of a falling token (default: 30)")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    return parser
+
+
+def analyse_parser() -> Parser:
+    parser = Parser(prog=f"{PROG} analyse", description="Describe a position given as a move list "
+                    "(1-based column digits, player 1 first, e.g. 4453).")
+    parser.add_argument("moves", nargs="?", default="", metavar="MOVES")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def run_analyse(argv: Sequence[str]) -> int:
+    args = analyse_parser().parse_args(argv)
+    try:
+        board = Board.from_moves(args.moves.strip())
+    except MoveListError as exc:
+        print(f"{PROG} analyse: {exc}", file=sys.stderr)
+        return app.EXIT_USAGE
+    print(json.dumps(analysis.describe(board)) if args.json else analysis.text(board))
+    return app.EXIT_OK
+
+
+def run_play(argv: Sequence[str]) -> int:
+    parser = play_parser()
+    args = parser.parse_args(argv)
+    try:
+        options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
+                               timing=Timing(fall_row=args.fall_ms / 1000))
+    except ConfigError as exc:
+        parser.error(str(exc))
+
+    def notice(message: str) -> None:
+        print(f"{PROG}: {message}", file=sys.stderr)
+
+    def main() -> int:
+        with backends.from_args(args, notice=notice) as backend:
+            played = 0
+            while args.matches == 0 or played < args.matches:
+                result = play(backend, options)
+                played += 1
+                if result.abandoned:
+                    print(f"match {played}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
+                else:
+                    print(f"match {played}: player {result.winner} wins "
+                          f"{result.score[0]}-{result.score[1]}", flush=True)
+        return app.EXIT_OK
+
+    return app.run(main, PROG)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of the ``sensehat-c4`` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["analyse"] or argv[:1] == ["analyze"]:
+        return run_analyse(argv[1:])
+    if argv[:1] == ["play"]:
+        argv = argv[1:]
+    return run_play(argv)

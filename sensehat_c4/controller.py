@@ -1,0 +1,272 @@
+"""Joystick play: one best-of-three match as a loop over events with an explicit state.
+
+The loop waits on the backend with a timeout taken from the next deadline (the
+next animation frame, the next blink), so it never spins and never recurses:
+ten thousand rounds run in constant stack.  Events that arrive while an
+animation or a result is showing are read and dropped.
+"""
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, List, Optional, Tuple
+
+from gamelib.colours import RED, RGB, YELLOW
+
+from . import render
+from .backends.base import Action, Backend, Direction, StickEvent
+from .errors import ConfigError
+from .rules import Board
+
+FIRST_CHOICES = ("p1", "p2", "alternate", "random")
+START_COLUMN = 3
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Every delay of the game, in seconds (tests and the benchmark shorten them)."""
+
+    fall_row: float = 0.03
+    """One row of a falling token."""
+    win_blink: float = 0.25
+    """Half a blink of the winning line."""
+    win_blinks: int = 3
+    score: float = 1.5
+    """How long the scorer's new score stays up."""
+    draw: float = 1.5
+    """How long a full board stays up after a draw."""
+    match_end: float = 1.5
+    """How long the winner's colour fills the screen."""
+    flash: float = 0.1
+    """Half a flash of a full column."""
+    flashes: int = 2
+    confirm_blink: float = 0.25
+    """Half a blink of the cursor row while asking to abandon."""
+    confirm_timeout: float = 5.0
+    """Asking to abandon gives up (and play goes on) after this long."""
+    repeat: float = 0.15
+    """Least time between cursor steps while left/right is held."""
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """How a match is played."""
+
+    colours: Tuple[RGB, RGB] = (RED, YELLOW)
+    """Player 1's and player 2's colours."""
+    first: str = "alternate"
+    """Who starts each round: ``p1``, ``p2``, ``alternate`` (p1 starts round 1) or ``random``."""
+    wins: int = 2
+    """Round wins that take the match (2: best of three)."""
+    timing: Timing = field(default_factory=Timing)
+    seed: Optional[int] = None
+    """Seed for ``first="random"``."""
+
+    def __post_init__(self) -> None:
+        if self.first not in FIRST_CHOICES:
+            raise ConfigError(f"first must be one of {', '.join(FIRST_CHOICES)} (not {self.first!r})")
+        if self.wins < 1:
+            raise ConfigError("a match needs at least one round win")
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """How a match ended: ``winner`` 1 or 2, or ``None`` when abandoned."""
+
+    winner: Optional[int]
+    score: Tuple[int, int]
+    abandoned: bool
+    rounds: int
+
+
+class State(enum.Enum):
+    SELECTING = "selecting"
+    ANIMATING = "animating"
+    CONFIRMING = "confirming"
+
+
+class Match:
+    """The state machine behind :func:`play`.  Call :meth:`run` once."""
+
+    def __init__(self, backend: Backend, options: MatchOptions) -> None:
+        self.backend = backend
+        self.options = options
+        self.timing = options.timing
+        self.rng = random.Random(options.seed)
+        self.score = [0, 0]
+        self.rounds = 0
+        self.board = Board()
+        self.starter = 1
+        self.palette = render.Palette()
+        self.cursor = START_COLUMN
+        self.state = State.SELECTING
+        self.result: Optional[MatchResult] = None
+        self._deadline: Optional[float] = None
+        self._steps: Iterator[render.Step] = iter(())
+        self._then: Callable[[], None] = lambda: None
+        self._last_step = float("-inf")
+        self._confirm_lit = False
+        self._confirm_until = 0.0
+
+    # -- the loop -----------------------------------------------------------
+
+    def run(self) -> MatchResult:
+        """Play the match to its end and return the result."""
+        self._new_round()
+        while self.result is None:
+            now = self.backend.now()
+            if self._deadline is not None and now >= self._deadline:
+                self._on_deadline()
+                continue
+            timeout = None if self._deadline is None else self._deadline - now
+            event = self.backend.wait_event(timeout)
+            if event is not None:
+                self._on_event(event)
+        return self.result
+
+    def _on_event(self, event: StickEvent) -> None:
+        if event.action is Action.RELEASED:
+            return
+        if self.state is State.SELECTING:
+            self._selecting(event)
+        elif self.state is State.CONFIRMING:
+            if event.action is Action.PRESSED:
+                self._abandon() if event.direction is Direction.UP else self._cancel_confirm()
+        # State.ANIMATING: dropped, never replayed
+
+    def _on_deadline(self) -> None:
+        if self.state is State.ANIMATING:
+            self._next_step()
+        elif self.state is State.CONFIRMING:
+            if self.backend.now() >= self._confirm_until:
+                self._cancel_confirm()
+            else:
+                self._confirm_lit = not self._confirm_lit
+                self.backend.show(render.confirm_frame(self.board, self.palette, self._confirm_lit))
+                self._deadline = self.backend.now() + self.timing.confirm_blink
+
+    # -- selecting ----------------------------------------------------------
+
+    def _selecting(self, event: StickEvent) -> None:
+        direction = event.direction
+        if direction in (Direction.LEFT, Direction.RIGHT):
+            if event.action is Action.HELD and event.timestamp - self._last_step < self.timing.repeat:
+                return
+            self._last_step = event.timestamp
+            step = -1 if direction is Direction.LEFT else 1
+            self.cursor = (self.cursor + step) % self.board.columns
+            self._show_cursor()
+        elif event.action is not Action.PRESSED:
+            return
+        elif direction in (Direction.DOWN, Direction.MIDDLE):
+            self._drop()
+        elif direction is Direction.UP:
+            self.state = State.CONFIRMING
+            self._confirm_lit = False
+            self._confirm_until = self.backend.now() + self.timing.confirm_timeout
+            self._deadline = self.backend.now()
+
+    def _show_cursor(self) -> None:
+        self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
+
+    def _drop(self) -> None:
+        column = self.cursor
+        if not self.board.can_play(column):
+            colour = self.palette.player(self.board.to_move)
+            self._animate(render.flash_column(self.board, column, self.palette, colour,
+                                              self.timing.flashes, self.timing.flash), self._resume)
+            return
+        self.board.play(column)
+        self._animate(render.falling(self.board, column, self.palette, self.timing.fall_row),
+                      self._after_move)
+
+    def _resume(self) -> None:
+        self.state = State.SELECTING
+        self._show_cursor()
+
+    def _cancel_confirm(self) -> None:
+        self._deadline = None
+        self._resume()
+
+    def _abandon(self) -> None:
+        self._deadline = None
+        self.backend.clear()
+        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds)
+
+    # -- rounds -------------------------------------------------------------
+
+    def _player(self, board_player: int) -> int:
+        """The match player (1 or 2) who is the board's player ``board_player`` this round."""
+        return self.starter if board_player == 1 else 3 - self.starter
+
+    def _new_round(self) -> None:
+        self.rounds += 1
+        first = self.options.first
+        if first == "alternate":
+            self.starter = 1 if self.rounds % 2 else 2
+        elif first == "random":
+            self.starter = self.rng.choice((1, 2))
+        else:
+            self.starter = int(first[1])
+        colours = self.options.colours
+        self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
+        self.board = Board()
+        self._new_turn()
+
+    def _new_turn(self) -> None:
+        self.cursor = START_COLUMN
+        self._last_step = float("-inf")
+        self._resume()
+
+    def _after_move(self) -> None:
+        outcome = self.board.outcome
+        if outcome is None:
+            self._new_turn()
+            return
+        t = self.timing
+        if outcome.winner is None:
+            self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._new_round)
+            return
+        winner = self._player(outcome.winner)
+        self.score[winner - 1] += 1
+        colour = self.options.colours[winner - 1]
+        steps: List[render.Step] = list(render.blink_cells(self.board, outcome.cells, self.palette,
+                                                           t.win_blinks, t.win_blink))
+        steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
+        if self.score[winner - 1] < self.options.wins:
+            self._animate(steps, self._new_round)
+            return
+        steps.append((render.fill_frame(colour), t.match_end))
+        self._animate(steps, lambda: self._finish(winner))
+
+    def _finish(self, winner: int) -> None:
+        self.backend.clear()
+        self.result = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds)
+
+    # -- animations ---------------------------------------------------------
+
+    def _animate(self, steps: Iterable[render.Step], then: Callable[[], None]) -> None:
+        self.state = State.ANIMATING
+        self._steps = iter(steps)
+        self._then = then
+        self._next_step()
+
+    def _next_step(self) -> None:
+        step = next(self._steps, None)
+        if step is None:
+            self._deadline = None
+            self.backend.discard_events()
+            self._then()
+            return
+        frame, seconds = step
+        self.backend.show(frame)
+        self._deadline = self.backend.now() + seconds
+
+
+def play(backend: Backend, options: Optional[MatchOptions] = None) -> MatchResult:
+    """Play one best-of-three match on ``backend`` and return how it ended.
+
+    The LEDs are left clear.  The backend stays open (the caller owns it).
+    """
+    return Match(backend, options or MatchOptions()).run()

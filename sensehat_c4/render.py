@@ -1,0 +1,121 @@
+"""Pure rendering: game state in, 64 pixels out.  Nothing here touches a backend.
+
+Layout on the 8x8 matrix (x to the right, y down)::
+
+    y=0  cursor row: one pixel in the current player's colour above the column
+    y=1  black gap row (a falling token passes through it)
+    y=2..7  the 6x7 field at x=0..6, blue where empty (y=7 is the bottom row)
+    x=7  black
+
+Animations are generators of ``(frame, seconds)`` steps; the controller plays them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Collection, Iterator, List, Optional, Tuple
+
+from gamelib.colours import BLACK, BLUE, RED, RGB, WHITE, YELLOW
+from gamelib.font import centred_text
+
+from .rules import Board, Cell
+
+CURSOR_ROW = 0
+GAP_ROW = 1
+FIELD_TOP = 2
+SIZE = 8
+
+Pixels = List[RGB]
+Step = Tuple[Pixels, float]
+"""One animation step: a frame and how long it stays up, in seconds."""
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours of the board's first and second mover, the field and the background."""
+
+    first: RGB = RED
+    second: RGB = YELLOW
+    field: RGB = BLUE
+    background: RGB = BLACK
+    flash: RGB = WHITE
+
+    def player(self, player: int) -> RGB:
+        """The colour of the board's player 1 or 2."""
+        return self.first if player == 1 else self.second
+
+
+def cell_xy(board: Board, column: int, row: int) -> Tuple[int, int]:
+    """Matrix ``(x, y)`` of a board cell (row 0 is the bottom, drawn at y=7)."""
+    return column, FIELD_TOP + board.rows - 1 - row
+
+
+def board_frame(board: Board, palette: Palette, *, cursor: Optional[int] = None,
+                hide: Collection[Cell] = ()) -> Pixels:
+    """The field with its tokens, and the cursor (in the colour of the player to move).
+
+    Cells in ``hide`` are drawn empty (for blinking and for the token in flight).
+    """
+    pixels: Pixels = [palette.background] * (SIZE * SIZE)
+    for column in range(board.columns):
+        for row in range(board.rows):
+            owner = 0 if (column, row) in hide else board.cell(column, row)
+            x, y = cell_xy(board, column, row)
+            pixels[y * SIZE + x] = palette.player(owner) if owner else palette.field
+    if cursor is not None:
+        pixels[CURSOR_ROW * SIZE + cursor] = palette.player(board.to_move)
+    return pixels
+
+
+def falling(board: Board, column: int, palette: Palette, seconds_per_row: float) -> Iterator[Step]:
+    """The token just played in ``column`` falling from the cursor row to where it landed.
+
+    ``board`` already holds the token; it is drawn one row further down each frame.
+    """
+    row = board.height(column) - 1
+    player = board.cell(column, row)
+    _, landing = cell_xy(board, column, row)
+    for y in range(CURSOR_ROW, landing + 1):
+        pixels = board_frame(board, palette, hide={(column, row)})
+        pixels[y * SIZE + column] = palette.player(player)
+        yield pixels, seconds_per_row
+
+
+def blink_cells(board: Board, cells: Collection[Cell], palette: Palette, times: int,
+                half_period: float) -> Iterator[Step]:
+    """Blink ``cells`` (the winning lines) ``times`` times."""
+    for _ in range(times):
+        yield board_frame(board, palette, hide=cells), half_period
+        yield board_frame(board, palette), half_period
+
+
+def flash_column(board: Board, column: int, palette: Palette, cursor_colour: RGB, times: int,
+                 half_period: float) -> Iterator[Step]:
+    """Flash a (full) column white to say it cannot be played."""
+    for _ in range(times):
+        pixels = board_frame(board, palette)
+        for y in range(SIZE):
+            pixels[y * SIZE + column] = palette.flash
+        yield pixels, half_period
+        pixels = board_frame(board, palette)
+        pixels[CURSOR_ROW * SIZE + column] = cursor_colour
+        yield pixels, half_period
+
+
+def confirm_frame(board: Board, palette: Palette, lit: bool) -> Pixels:
+    """The "abandon this match?" frame: the whole cursor row lit, or dark (it blinks)."""
+    pixels = board_frame(board, palette)
+    if lit:
+        colour = palette.player(board.to_move)
+        for x in range(SIZE):
+            pixels[CURSOR_ROW * SIZE + x] = colour
+    return pixels
+
+
+def digit_frame(value: int, colour: RGB, palette: Palette) -> Pixels:
+    """A score as a digit (or two) in the scorer's colour."""
+    return centred_text(str(value), colour, palette.background)
+
+
+def fill_frame(colour: RGB) -> Pixels:
+    """Every LED in one colour (the match winner's, at the end)."""
+    return [colour] * (SIZE * SIZE)
