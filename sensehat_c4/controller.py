@@ -151,7 +151,7 @@ class Match:
     def _selecting(self, event: StickEvent) -> None:
         direction = event.direction
         if direction in (Direction.LEFT, Direction.RIGHT):
-            if event.action is Action.HELD and event.timestamp - self._last_step < self.timing.repeat:
+            if event.action is Action.HELD and event.timestamp - self._last_step < self.timing.repeat - 1e-9:
                 return
             self._last_step = event.timestamp
             step = -1 if direction is Direction.LEFT else 1

@@ -8,7 +8,8 @@ hardware would report them, so rotation is exercised too.
 from __future__ import annotations
 
 import bisect
-from typing import List, Optional, Tuple
+from collections import deque
+from typing import Deque, List, Optional, Tuple
 
 from gamelib.colours import RGB
 
@@ -25,14 +26,16 @@ class MockBackend(Backend):
     """A fake Sense HAT driven by tests.
 
     :attr:`frames` holds ``(time, pixels)`` for every frame written, in physical
-    LED order.  Script input with :meth:`tap`, :meth:`hold` or :meth:`event`;
-    each call schedules after the previous one unless ``at`` is given.
+    LED order (only the last ``history`` frames if that is given).  Script input
+    with :meth:`tap`, :meth:`hold` or :meth:`event`; each call schedules after
+    the previous one unless ``at`` is given.
     """
 
     name = "mock"
 
-    def __init__(self, *, rotation: int = 0, low_light: bool = False, gap: float = 0.2) -> None:
-        self.frames: List[Tuple[float, Tuple[RGB, ...]]] = []
+    def __init__(self, *, rotation: int = 0, low_light: bool = False, gap: float = 0.2,
+                 history: Optional[int] = None) -> None:
+        self.frames: Deque[Tuple[float, Tuple[RGB, ...]]] = deque(maxlen=history)
         self.low_light_log: List[bool] = []
         self._clock = 0.0
         self._queue: List[Tuple[float, int, StickEvent]] = []
@@ -66,10 +69,10 @@ class MockBackend(Backend):
         """Press, send ``held`` with the hardware's timing for ``seconds``, release."""
         start = self._cursor + self.gap if at is None else at
         self.event(direction, "pressed", at=start)
-        t = start + HOLD_DELAY
-        while t < start + seconds:
-            self.event(direction, "held", at=t)
-            t += HOLD_PERIOD
+        k = 0
+        while HOLD_DELAY + k * HOLD_PERIOD < seconds:
+            self.event(direction, "held", at=start + HOLD_DELAY + k * HOLD_PERIOD)
+            k += 1
         return self.event(direction, "released", at=start + seconds)
 
     def wait_until(self, when: float) -> None:

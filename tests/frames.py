@@ -1,0 +1,27 @@
+"""Frames as text grids, so tests compare exact 64-pixel frames readably."""
+from typing import Dict, Sequence, Tuple
+
+from gamelib.colours import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
+
+RGB = Tuple[int, int, int]
+
+LETTERS: Dict[RGB, str] = {BLACK: ".", BLUE: "B", RED: "R", YELLOW: "Y", WHITE: "W", GREEN: "G"}
+COLOURS: Dict[str, RGB] = {v: k for k, v in LETTERS.items()}
+
+
+def grid(frame: Sequence[RGB]) -> str:
+    """Eight lines of eight letters ('.' black, B blue, R red, Y yellow, W white, G green)."""
+    assert len(frame) == 64
+    return "\n".join("".join(LETTERS[tuple(frame[y * 8 + x])] for x in range(8)) for y in range(8))
+
+
+def frame(text: str) -> list:
+    """The inverse of :func:`grid`: eight rows of letters (blank lines and spaces ignored)."""
+    rows = [row.strip() for row in text.strip().splitlines() if row.strip()]
+    assert len(rows) == 8 and all(len(r) == 8 for r in rows), rows
+    return [COLOURS[ch] for row in rows for ch in row]
+
+
+def g(text: str) -> str:
+    """Normalise a grid literal written in a test (indentation stripped)."""
+    return grid(frame(text))
