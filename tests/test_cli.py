@@ -1,0 +1,160 @@
+"""The command line: analyse, option errors, exit codes, and leaving cleanly."""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from gamelib.colours import BLACK
+from sensehat_c4 import backends, cli
+from sensehat_c4.backends.mock import MockBackend
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_analyse_text(capsys):
+    code, out, err = run(capsys, "analyse", "4453")
+    assert code == 0 and err == ""
+    assert out == "\n".join([
+        ".......", ".......", ".......", ".......", "...O...", "..OXX..", "1234567",
+        "moves: 4453", "to move: player 1 (X)", "outcome: ongoing", "legal: 1 2 3 4 5 6 7", ""])
+
+
+def test_analyse_text_win_and_draw(capsys):
+    code, out, _ = run(capsys, "analyse", "4455667")
+    assert out.splitlines()[-2:] == ["outcome: player 1 (X) wins",
+                                     "winning cells (column,row): 4,1 5,1 6,1 7,1"]
+    code, out, _ = run(capsys, "analyse", "455714637617614767242476316455122212535333")
+    assert out.splitlines()[-1] == "outcome: draw (the board is full)"
+
+
+@pytest.mark.parametrize("moves, expected", [
+    ("", {"moves": "", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
+          "legal": [1, 2, 3, 4, 5, 6, 7]}),
+    ("444444", {"moves": "444444", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
+                "legal": [1, 2, 3, 5, 6, 7]}),
+    ("12121232", {"moves": "12121232", "to_move": None, "outcome": "win", "winner": 2,
+                  "winning_cells": [[2, 1], [2, 2], [2, 3], [2, 4]], "legal": []}),
+    ("3133322443664325445", {"moves": "3133322443664325445", "to_move": None, "outcome": "win", "winner": 1,
+                             "winning_cells": [[2, 2], [3, 2], [3, 4], [4, 2], [4, 3], [5, 2], [6, 1]],
+                             "legal": []}),
+    ("455714637617614767242476316455122212535333", {
+        "moves": "455714637617614767242476316455122212535333", "to_move": None, "outcome": "draw",
+        "winner": None, "winning_cells": [], "legal": []}),
+])
+def test_analyse_json(capsys, moves, expected):
+    code, out, err = run(capsys, "analyse", moves, "--json")
+    assert code == 0 and json.loads(out) == expected
+
+
+@pytest.mark.parametrize("moves, message", [
+    ("4458", "move 4 ('8'): not a column: use digits 1-7"),
+    ("4444444", "move 7 ('4'): column 4 is full"),
+    ("445566712", "move 8 ('1'): the game is already over"),
+])
+def test_analyse_bad_move_list_is_one_line_exit_2(capsys, moves, message):
+    code, out, err = run(capsys, "analyse", moves)
+    assert (code, out, err) == (2, "", f"sensehat-c4 analyse: {message}\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
+    (["--colors", "red,red"], "--colors: the two players need different colours"),
+    (["--colors", "blue,red"], "--colors: player 1's colour is the field's blue; pick another"),
+    (["--colors", "red,#000"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
+    (["--colors", "red"], "--colors takes two colours separated by a comma (not 'red')"),
+    (["--colors", "red,blu"], "--colors: unknown colour 'blu': use a name (black, white, red, green, blue, "
+                              "yellow, orange, cyan, magenta, purple, pink) or a hex code like #ff8800"),
+    (["--backend", "mock"], "argument --backend: invalid choice: 'mock'"),   # choices' quoting varies
+    (["--matches", "x"], "argument --matches: not a whole number: 'x'"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_bad_flags_are_one_line_exit_2(capsys, argv, message):
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    out, err = capsys.readouterr()
+    assert info.value.code == 2
+    assert err.startswith(f"sensehat-c4: error: {message}") and err.endswith(" (see --help)\n")
+    assert err.count("\n") == 1
+
+
+def test_colours_accept_names_and_hex():
+    assert cli.parse_colours("green,#ff8800") == ((0, 255, 0), (255, 136, 0))
+    assert cli.parse_colours(" Orange , f0f") == ((255, 128, 0), (255, 0, 255))
+
+
+def test_unknown_backend_in_environment(capsys, monkeypatch):
+    monkeypatch.setenv("SENSEHAT_C4_BACKEND", "xyz")
+    code, out, err = run(capsys)
+    assert code == 1
+    assert err == "sensehat-c4: SENSEHAT_C4_BACKEND='xyz' is not a backend: use one of auto, hat, emu\n"
+
+
+@pytest.fixture
+def mock(monkeypatch):
+    backend = MockBackend()
+    monkeypatch.setattr(backends, "open_backend", lambda *a, **k: backend)
+    return backend
+
+
+def test_play_matches_then_exit_0(capsys, mock):
+    mock.tap("up", "up")
+    mock.tap("up", "up", at=10)
+    code, out, err = run(capsys, "--matches", "2")
+    assert code == 0
+    assert out == "match 1: abandoned at 0-0\nmatch 2: abandoned at 0-0\n"
+    assert mock.closed and mock.screen == (BLACK,) * 64
+
+
+class Interrupting(MockBackend):
+    def __init__(self, how):
+        super().__init__()
+        self.how = how
+
+    def _read(self, timeout):
+        if self.frames:
+            self.how()
+        return super()._read(timeout)
+
+
+def _raise_keyboard_interrupt():
+    raise KeyboardInterrupt
+
+
+def _raise_error():
+    raise RuntimeError("boom")
+
+
+@pytest.mark.parametrize("how, expected", [
+    (_raise_keyboard_interrupt, 130),
+    (lambda: os.kill(os.getpid(), signal.SIGTERM), SystemExit(143)),
+    (lambda: os.kill(os.getpid(), signal.SIGHUP), SystemExit(129)),
+    (_raise_error, RuntimeError("boom")),
+])
+def test_leaving_any_way_clears_the_leds(monkeypatch, capsys, how, expected):
+    backend = Interrupting(how)
+    monkeypatch.setattr(backends, "open_backend", lambda *a, **k: backend)
+    if isinstance(expected, int):
+        assert cli.main([]) == expected
+    else:
+        with pytest.raises(type(expected)) as info:
+            cli.main([])
+        assert info.value.args == expected.args
+    assert backend.closed and backend.closed_hardware
+    assert backend.screen == (BLACK,) * 64 and len(backend.frames) == 2   # the board, then black
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL             # handlers put back
+
+
+def test_python_dash_m(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "sensehat_c4", "analyse", "44", "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["to_move"] == 1
+    proc = subprocess.run([sys.executable, "-m", "sensehat_c4", "analyse", "9"],
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (2, "sensehat-c4 analyse: move 1 ('9'): not a column: use digits 1-7\n")
