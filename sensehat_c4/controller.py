@@ -16,6 +16,7 @@ from gamelib.colours import RED, RGB, YELLOW
 
 from . import render
 from .backends.base import Action, Backend, Direction, StickEvent
+from .computer import Computer, Thinker
 from .errors import ConfigError
 from .rules import Board
 
@@ -45,6 +46,10 @@ class Timing:
     """Half a blink of the cursor row while asking to abandon."""
     confirm_timeout: float = 5.0
     """Asking to abandon gives up (and play goes on) after this long."""
+    think_tick: float = 0.1
+    """One step of the computer's thinking indicator (and how often its search is polled)."""
+    aim: float = 0.3
+    """How long the computer's cursor rests over its column before the token drops."""
     repeat: float = 0.15
     """Least time between cursor steps while left/right is held."""
 
@@ -61,7 +66,9 @@ class MatchOptions:
     """Round wins that take the match (2: best of three)."""
     timing: Timing = field(default_factory=Timing)
     seed: Optional[int] = None
-    """Seed for ``first="random"``."""
+    """Seed for ``first="random"`` and for the computer's choices."""
+    computer: Optional[Computer] = None
+    """The computer player, or ``None`` for two people."""
 
     def __post_init__(self) -> None:
         if self.first not in FIRST_CHOICES:
@@ -82,14 +89,19 @@ class MatchResult:
 
 class State(enum.Enum):
     SELECTING = "selecting"
+    THINKING = "thinking"
     ANIMATING = "animating"
     CONFIRMING = "confirming"
+
+
+ThinkerFactory = Callable[[Computer, int], Thinker]
 
 
 class Match:
     """The state machine behind :func:`play`.  Call :meth:`run` once."""
 
-    def __init__(self, backend: Backend, options: MatchOptions) -> None:
+    def __init__(self, backend: Backend, options: MatchOptions,
+                 thinker: Optional[ThinkerFactory] = None) -> None:
         self.backend = backend
         self.options = options
         self.timing = options.timing
@@ -108,28 +120,41 @@ class Match:
         self._last_step = float("-inf")
         self._confirm_lit = False
         self._confirm_until = 0.0
+        self._confirm_from = State.SELECTING
+        self._thinker: Optional[Thinker] = None
+        self._think_started = 0.0
+        self._think_tick = 0
+        make = thinker or (lambda computer, seed: Thinker(computer, seed))
+        self._make_thinker: ThinkerFactory = make
 
     # -- the loop -----------------------------------------------------------
 
     def run(self) -> MatchResult:
         """Play the match to its end and return the result."""
-        self._new_round()
-        while self.result is None:
-            now = self.backend.now()
-            if self._deadline is not None and now >= self._deadline:
-                self._on_deadline()
-                continue
-            timeout = None if self._deadline is None else self._deadline - now
-            event = self.backend.wait_event(timeout)
-            if event is not None:
-                self._on_event(event)
-        return self.result
+        try:
+            self._new_round()
+            while self.result is None:
+                now = self.backend.now()
+                if self._deadline is not None and now >= self._deadline:
+                    self._on_deadline()
+                    continue
+                timeout = None if self._deadline is None else self._deadline - now
+                event = self.backend.wait_event(timeout)
+                if event is not None:
+                    self._on_event(event)
+            return self.result
+        finally:
+            if self._thinker is not None:
+                self._thinker.cancel()
 
     def _on_event(self, event: StickEvent) -> None:
         if event.action is Action.RELEASED:
             return
         if self.state is State.SELECTING:
             self._selecting(event)
+        elif self.state is State.THINKING:
+            if event.direction is Direction.UP and event.action is Action.PRESSED:
+                self._ask_abandon()
         elif self.state is State.CONFIRMING:
             if event.action is Action.PRESSED:
                 self._abandon() if event.direction is Direction.UP else self._cancel_confirm()
@@ -138,6 +163,8 @@ class Match:
     def _on_deadline(self) -> None:
         if self.state is State.ANIMATING:
             self._next_step()
+        elif self.state is State.THINKING:
+            self._think()
         elif self.state is State.CONFIRMING:
             if self.backend.now() >= self._confirm_until:
                 self._cancel_confirm()
@@ -162,10 +189,14 @@ class Match:
         elif direction in (Direction.DOWN, Direction.MIDDLE):
             self._drop()
         elif direction is Direction.UP:
-            self.state = State.CONFIRMING
-            self._confirm_lit = False
-            self._confirm_until = self.backend.now() + self.timing.confirm_timeout
-            self._deadline = self.backend.now()
+            self._ask_abandon()
+
+    def _ask_abandon(self) -> None:
+        self._confirm_from = self.state
+        self.state = State.CONFIRMING
+        self._confirm_lit = False
+        self._confirm_until = self.backend.now() + self.timing.confirm_timeout
+        self._deadline = self.backend.now()
 
     def _show_cursor(self) -> None:
         self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
@@ -186,11 +217,48 @@ class Match:
         self._show_cursor()
 
     def _cancel_confirm(self) -> None:
+        if self._confirm_from is State.THINKING:
+            self.state = State.THINKING
+            self._deadline = self.backend.now()
+            return
         self._deadline = None
         self._resume()
 
+    # -- the computer's turn --------------------------------------------------
+
+    def _computer_to_move(self) -> bool:
+        computer = self.options.computer
+        return computer is not None and self._player(self.board.to_move) == computer.player
+
+    def _start_thinking(self) -> None:
+        computer = self.options.computer
+        assert computer is not None
+        self._thinker = self._make_thinker(computer, self.rng.randrange(2 ** 32))
+        self._thinker.start(self.board)
+        self.state = State.THINKING
+        self._think_started = self.backend.now()
+        self._think_tick = 0
+        self._deadline = self._think_started
+
+    def _think(self) -> None:
+        assert self._thinker is not None and self.options.computer is not None
+        now = self.backend.now()
+        column = self._thinker.poll()
+        if column is not None and now - self._think_started >= self.options.computer.min_seconds - 1e-9:
+            self._thinker = None
+            self.cursor = column
+            aim = render.board_frame(self.board, self.palette, cursor=column)
+            self._animate([(aim, self.timing.aim)], self._drop)
+            return
+        self.backend.show(render.thinking_frame(self.board, self.palette, self._think_tick))
+        self._think_tick += 1
+        self._deadline = now + self.timing.think_tick
+
     def _abandon(self) -> None:
         self._deadline = None
+        if self._thinker is not None:
+            self._thinker.cancel()
+            self._thinker = None
         self.backend.clear()
         self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds)
 
@@ -217,7 +285,10 @@ class Match:
     def _new_turn(self) -> None:
         self.cursor = START_COLUMN
         self._last_step = float("-inf")
-        self._resume()
+        if self._computer_to_move():
+            self._start_thinking()
+        else:
+            self._resume()
 
     def _after_move(self) -> None:
         outcome = self.board.outcome
@@ -264,9 +335,11 @@ class Match:
         self._deadline = self.backend.now() + seconds
 
 
-def play(backend: Backend, options: Optional[MatchOptions] = None) -> MatchResult:
+def play(backend: Backend, options: Optional[MatchOptions] = None, *,
+         thinker: Optional[ThinkerFactory] = None) -> MatchResult:
     """Play one best-of-three match on ``backend`` and return how it ended.
 
     The LEDs are left clear.  The backend stays open (the caller owns it).
+    ``thinker`` replaces the computer's search (tests drive it on the fake clock).
     """
-    return Match(backend, options or MatchOptions()).run()
+    return Match(backend, options or MatchOptions(), thinker).run()

@@ -111,6 +111,15 @@ def confirm_frame(board: Board, palette: Palette, lit: bool) -> Pixels:
     return pixels
 
 
+def thinking_frame(board: Board, palette: Palette, tick: int) -> Pixels:
+    """The computer is thinking: a dot in its colour sweeps to and fro along the cursor row."""
+    pixels = board_frame(board, palette)
+    span = board.columns - 1
+    x = tick % (2 * span)
+    pixels[CURSOR_ROW * SIZE + (x if x <= span else 2 * span - x)] = palette.player(board.to_move)
+    return pixels
+
+
 def digit_frame(value: int, colour: RGB, palette: Palette) -> Pixels:
     """A score as a digit (or two) in the scorer's colour."""
     return centred_text(str(value), colour, palette.background)

@@ -1,0 +1,82 @@
+"""The computer as a player: its settings, and a thinker that searches off the main loop.
+
+The controller never blocks on the engine: it starts a :class:`Thinker`, keeps reading
+the joystick (so "up" still abandons), and polls the thinker on each tick.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Optional
+
+from .errors import ConfigError
+from .rules import Board
+
+LEVELS = ("easy", "medium", "hard", "perfect")
+OPPONENTS = ("human",) + LEVELS
+DEFAULT_SECONDS = 0.25
+"""Thinking budget per move on the CI-class PC (a Raspberry Pi 4 is about 4-6x slower)."""
+
+
+@dataclass(frozen=True)
+class Computer:
+    """A computer player: its level, which match player it is, and its time budget."""
+
+    level: str
+    player: int = 2
+    seconds: float = DEFAULT_SECONDS
+    """Thinking budget per move; the best move found so far is played when it runs out."""
+    min_seconds: float = 0.6
+    """The move is shown no sooner than this, so players see it coming."""
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ConfigError(f"level must be one of {', '.join(LEVELS)} (not {self.level!r})")
+        if self.player not in (1, 2):
+            raise ConfigError(f"the computer is player 1 or 2 (not {self.player!r})")
+        if not self.seconds > 0:
+            raise ConfigError(f"the thinking budget must be more than 0 seconds (not {self.seconds!r})")
+
+
+class Thinker:
+    """Finds the computer's move in a background thread; :meth:`poll` until it answers."""
+
+    def __init__(self, computer: Computer, seed: Optional[int] = None) -> None:
+        self.computer = computer
+        self.seed = seed
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self._column: Optional[int] = None
+        self._error: Optional[BaseException] = None
+
+    def start(self, board: Board) -> None:
+        """Begin searching a copy of ``board``."""
+        copy = board.copy()
+        self._stop.clear()
+        self._column = None
+        self._thread = threading.Thread(target=self._run, args=(copy,), name="c4-think", daemon=True)
+        self._thread.start()
+
+    def _run(self, board: Board) -> None:
+        from .engine import Limit, choose_move  # noqa: PLC0415 (only when a computer plays)
+
+        try:
+            result = choose_move(board, self.computer.level, limit=Limit(seconds=self.computer.seconds),
+                                 seed=self.seed, stop=self._stop)
+            self._column = result.column
+        except BaseException as exc:  # handed to the main loop by poll()
+            self._error = exc
+
+    def poll(self) -> Optional[int]:
+        """The chosen column (0-based) once the search is over, else ``None``."""
+        if self._error is not None:
+            raise self._error
+        if self._thread is not None and not self._thread.is_alive():
+            return self._column
+        return None
+
+    def cancel(self) -> None:
+        """Stop searching (the match was abandoned) and wait briefly for the thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
