@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import List, NoReturn, Optional, Sequence, Tuple
@@ -9,6 +10,8 @@ from typing import List, NoReturn, Optional, Sequence, Tuple
 from gamelib.colours import BLACK, BLUE, RGB, ColourError, parse_colour
 
 from . import __version__, analysis, app, backends
+from .chooser import choose_opponent
+from .computer import DEFAULT_SECONDS, OPPONENTS, Computer
 from .controller import FIRST_CHOICES, MatchOptions, Timing, play
 from .errors import ConfigError, MoveListError
 from .rules import Board
@@ -52,6 +55,27 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 3600: {text!r}")
+    return value
+
+
+def computer_for(opponent: str, plays: str, match_number: int, seconds: float) -> Optional[Computer]:
+    """The computer player for match ``match_number`` (1-based), or ``None`` for two people.
+
+    ``plays="alternate"`` makes the computer player 2 in odd matches and player 1 in even ones.
+    """
+    if opponent == "human":
+        return None
+    player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
+    return Computer(opponent, player=player, seconds=seconds)
+
+
 def play_parser() -> Parser:
     parser = Parser(prog=PROG, description="Connect 4 on the Sense HAT's LEDs and joystick. "
                     "Left/right move, down or middle drops, up abandons the match (up again to confirm). "
@@ -61,6 +85,13 @@ def play_parser() -> Parser:
                         help="the players' colours, names or hex (default: red,yellow)")
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
+    parser.add_argument("--opponent", choices=OPPONENTS, default=None,
+                        help="human (two players) or the computer's level; without this option the "
+                        "players choose with the joystick before each match (2P, then levels 1-4)")
+    parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
+                        help="which player the computer is (default: 2; alternate swaps every match)")
+    parser.add_argument("--think", type=_seconds, default=DEFAULT_SECONDS, metavar="SECONDS",
+                        help=f"the computer's thinking budget per move (default: {DEFAULT_SECONDS})")
     parser.add_argument("--matches", type=_positive_int, default=0, metavar="N",
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
@@ -102,14 +133,20 @@ def run_play(argv: Sequence[str]) -> int:
 
     def main() -> int:
         with backends.from_args(args, notice=notice) as backend:
-            played = 0
+            played, last = 0, args.opponent or "human"
             while args.matches == 0 or played < args.matches:
-                result = play(backend, options)
+                opponent = args.opponent or choose_opponent(backend, last)
+                if opponent is None:  # up on the chooser: nothing to go back to here
+                    continue
+                last = opponent
+                computer = computer_for(opponent, args.computer_plays, played + 1, args.think)
+                result = play(backend, dataclasses.replace(options, computer=computer))
                 played += 1
+                who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
                 if result.abandoned:
-                    print(f"match {played}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
+                    print(f"match {played}{who}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
                 else:
-                    print(f"match {played}: player {result.winner} wins "
+                    print(f"match {played}{who}: player {result.winner} wins "
                           f"{result.score[0]}-{result.score[1]}", flush=True)
         return app.EXIT_OK
 

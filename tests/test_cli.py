@@ -7,8 +7,11 @@ import sys
 
 import pytest
 
+from frames import grid
+
 from gamelib.colours import BLACK
 from sensehat_c4 import backends, cli
+from sensehat_c4.chooser import choice_frame
 from sensehat_c4.backends.mock import MockBackend
 
 
@@ -74,6 +77,9 @@ def test_analyse_bad_move_list_is_one_line_exit_2(capsys, moves, message):
     (["--backend", "mock"], "argument --backend: invalid choice: 'mock'"),   # choices' quoting varies
     (["--matches", "x"], "argument --matches: not a whole number: 'x'"),
     (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--opponent", "god"], "argument --opponent: invalid choice: 'god'"),
+    (["--think", "0"], "argument --think: must be more than 0 and at most 3600: '0'"),
+    (["--think", "soon"], "argument --think: not a number of seconds: 'soon'"),
 ])
 def test_bad_flags_are_one_line_exit_2(capsys, argv, message):
     with pytest.raises(SystemExit) as info:
@@ -106,10 +112,35 @@ def mock(monkeypatch):
 def test_play_matches_then_exit_0(capsys, mock):
     mock.tap("up", "up")
     mock.tap("up", "up", at=10)
-    code, out, err = run(capsys, "--matches", "2")
+    code, out, err = run(capsys, "--matches", "2", "--opponent", "human")
     assert code == 0
     assert out == "match 1: abandoned at 0-0\nmatch 2: abandoned at 0-0\n"
     assert mock.closed and mock.screen == (BLACK,) * 64
+
+
+def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
+    mock.tap("left", "right", "up", "middle")      # browse 2P -> 4 -> 2P, up is ignored here, choose 2P
+    mock.tap("up", "up", at=5)
+    code, out, err = run(capsys, "--matches", "1")
+    assert (code, out) == (0, "match 1: abandoned at 0-0\n")
+    shown = [f for _, f in mock.frames]
+    chooser = [tuple(choice_frame(i)) for i in (0, 4, 0)]
+    black = (BLACK,) * 64
+    assert shown[:7] == chooser + [black] + chooser[:1] + [black, shown[6]]   # up: back, shown again
+    assert grid(shown[0]).splitlines()[:3] == [".W......", "........", ".WW..WW."]   # "2P"
+    assert grid(shown[6]).splitlines()[0] == "...R...."                          # then the game
+
+
+@pytest.mark.parametrize("opponent, plays, number, expected", [
+    ("human", "2", 1, None),
+    ("easy", "2", 1, (2, "easy")),
+    ("perfect", "1", 2, (1, "perfect")),
+    ("hard", "alternate", 1, (2, "hard")),
+    ("hard", "alternate", 2, (1, "hard")),
+])
+def test_computer_for(opponent, plays, number, expected):
+    computer = cli.computer_for(opponent, plays, number, 0.5)
+    assert (computer if computer is None else (computer.player, computer.level)) == expected
 
 
 class Interrupting(MockBackend):
@@ -141,10 +172,10 @@ def test_leaving_any_way_clears_the_leds(monkeypatch, capsys, how, expected):
     backend = Interrupting(how)
     monkeypatch.setattr(backends, "open_backend", lambda *a, **k: backend)
     if isinstance(expected, int):
-        assert cli.main([]) == expected
+        assert cli.main(["--opponent", "human"]) == expected
     else:
         with pytest.raises(type(expected)) as info:
-            cli.main([])
+            cli.main(["--opponent", "human"])
         assert info.value.args == expected.args
     assert backend.closed and backend.closed_hardware
     assert backend.screen == (BLACK,) * 64 and len(backend.frames) == 2   # the board, then black

@@ -1,0 +1,55 @@
+"""Choosing the opponent with the joystick before a match: ``2P`` (two people), or levels 1-4.
+
+Left/right browse (with wrap-around), down or middle chooses, up backs out.  The
+top row shows where in the list you are.  Like the controller, this is a loop
+over events; it waits without a timeout, so it costs no CPU while nobody moves.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Tuple
+
+from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
+from gamelib.font import centred_text
+
+from .backends.base import Action, Backend, Direction
+from .computer import OPPONENTS
+
+CHOICES: Sequence[Tuple[str, str, RGB]] = (
+    ("human", "2P", WHITE),
+    ("easy", "1", GREEN),
+    ("medium", "2", CYAN),
+    ("hard", "3", ORANGE),
+    ("perfect", "4", MAGENTA),
+)
+"""Each opponent with its label on the matrix and the label's colour."""
+
+assert tuple(c[0] for c in CHOICES) == OPPONENTS
+
+
+def choice_frame(index: int) -> List[RGB]:
+    """The label of choice ``index``, with a dot on the top row marking its place."""
+    _, label, colour = CHOICES[index]
+    pixels = centred_text(label, colour, BLACK)
+    pixels[1 + index] = colour
+    return pixels
+
+
+def choose_opponent(backend: Backend, default: str = "human") -> Optional[str]:
+    """Let the players pick ``human`` or a level; ``None`` if they push up (back)."""
+    index = OPPONENTS.index(default)
+    backend.show(choice_frame(index))
+    while True:
+        event = backend.wait_event()
+        if event is None or event.action is Action.RELEASED:
+            continue
+        if event.direction in (Direction.LEFT, Direction.RIGHT):
+            index = (index + (1 if event.direction is Direction.RIGHT else -1)) % len(CHOICES)
+            backend.show(choice_frame(index))
+        elif event.action is not Action.PRESSED:
+            continue
+        elif event.direction in (Direction.DOWN, Direction.MIDDLE):
+            backend.clear()
+            return CHOICES[index][0]
+        elif event.direction is Direction.UP:
+            backend.clear()
+            return None
