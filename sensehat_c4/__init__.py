@@ -1,7 +1,7 @@
 """Connect 4 for the Raspberry Pi Sense HAT."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 __all__ = ["play", "__version__"]

@@ -1,7 +1,7 @@
 """``sensehat-c4 analyse``: describe a position given as a move list, as text or JSON."""
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from .rules import Board
 
@@ -9,10 +9,11 @@ from .rules import Board
 def describe(board: Board) -> Dict[str, Any]:
     """The position as a JSON-ready dict (columns and rows 1-based, row 1 at the bottom)."""
     outcome = board.outcome
+    cells: List[List[int]] = []
     if outcome is None:
-        state, winner, cells = "ongoing", None, []
+        state, winner = "ongoing", None
     elif outcome.winner is None:
-        state, winner, cells = "draw", None, []
+        state, winner = "draw", None
     else:
         state, winner = "win", outcome.winner
         cells = [[c + 1, r + 1] for c, r in sorted(outcome.cells)]

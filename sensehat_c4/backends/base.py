@@ -15,7 +15,7 @@ import enum
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 from gamelib.colours import BLACK, RGB
 
@@ -200,4 +200,4 @@ class Backend(ABC):
         """Release the hardware."""
 
     def _set_low_light(self, value: bool) -> None:
-        """Dim (or undim) the LEDs; the default does nothing."""
+        """Dim (or undim) the LEDs; the default does nothing."""  # noqa: B027 (optional hook)
