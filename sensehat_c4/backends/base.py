@@ -199,5 +199,5 @@ class Backend(ABC):
     def _close(self) -> None:
         """Release the hardware."""
 
-    def _set_low_light(self, value: bool) -> None:
-        """Dim (or undim) the LEDs; the default does nothing."""  # noqa: B027 (optional hook)
+    def _set_low_light(self, value: bool) -> None:  # noqa: B027 (an optional hook)
+        """Dim (or undim) the LEDs; the default does nothing."""
