@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
+from .errors import ConfigError
+
 RGB = Tuple[int, int, int]
 
 BLACK: RGB = (0, 0, 0)
@@ -24,7 +26,7 @@ NAMES: Dict[str, RGB] = {
 }
 
 
-class ColourError(ValueError):
+class ColourError(ConfigError):
     """A colour that is neither a known name nor a hex code."""
 
 

@@ -8,7 +8,7 @@ __all__ = ["play", "__version__"]
 
 if TYPE_CHECKING:
     from .controller import MatchOptions, MatchResult
-    from .backends.base import Backend
+    from gamelib.backends.base import Backend
 
 
 def play(backend: "Backend", options: "MatchOptions | None" = None) -> "MatchResult":

@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
 
-from .backends.base import Action, Backend, Direction
+from gamelib.backends.base import Action, Backend, Direction
 from .computer import OPPONENTS
 
 CHOICES: Sequence[Tuple[str, str, RGB]] = (

@@ -7,9 +7,10 @@ import json
 import sys
 from typing import List, NoReturn, Optional, Sequence, Tuple
 
+from gamelib import app, backends
 from gamelib.colours import BLACK, BLUE, RGB, ColourError, parse_colour
 
-from . import __version__, analysis, app, backends
+from . import __version__, analysis
 from .chooser import choose_opponent
 from .computer import DEFAULT_SECONDS, OPPONENTS, Computer
 from .controller import FIRST_CHOICES, MatchOptions, Timing, play

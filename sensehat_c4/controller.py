@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, Tuple
 from gamelib.colours import RED, RGB, YELLOW
 
 from . import render
-from .backends.base import Action, Backend, Direction, StickEvent
+from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from .computer import Computer, Thinker
 from .errors import ConfigError
 from .rules import Board

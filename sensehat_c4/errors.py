@@ -1,14 +1,19 @@
-"""The project's exceptions: one tree under :class:`C4Error`.
+"""The game's exceptions: :class:`C4Error` and its subclasses.
 
-Each error also inherits the built-in it resembles, so callers may catch
-either (``except ValueError`` works for a bad move list).
+They live under :class:`gamelib.errors.GamelibError` with the errors every game
+shares (:class:`~gamelib.errors.ConfigError`, :class:`~gamelib.errors.BackendError`),
+which are re-exported here.  Each error also inherits the built-in it
+resembles, so callers may catch either (``except ValueError`` works for a bad
+move list).
 """
 from __future__ import annotations
 
-from typing import Optional
+from gamelib.errors import BackendError, ConfigError, GamelibError
+
+__all__ = ["BackendError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError"]
 
 
-class C4Error(Exception):
+class C4Error(GamelibError):
     """Root of every error sensehat-c4 raises on purpose."""
 
 
@@ -27,22 +32,3 @@ class MoveListError(IllegalMoveError):
         self.move = move
         self.reason = reason
         super().__init__(f"move {position} ({move!r}): {reason}")
-
-
-class ConfigError(C4Error, ValueError):
-    """A bad option value (colours, rotation, timing...)."""
-
-
-class BackendError(C4Error, OSError):
-    """A Sense HAT backend that cannot be opened; the message says how to fix it."""
-
-
-class QuitRequested(C4Error):
-    """The player asked to quit (``q`` in the terminal backend): a clean exit."""
-
-
-class MockExhausted(C4Error, RuntimeError):
-    """The mock backend was asked to wait forever with no scripted event left."""
-
-    def __init__(self, message: Optional[str] = None) -> None:
-        super().__init__(message or "mock backend: no scripted joystick event left to wait for")

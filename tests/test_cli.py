@@ -10,9 +10,10 @@ import pytest
 from frames import grid
 
 from gamelib.colours import BLACK
-from sensehat_c4 import backends, cli
+from gamelib import backends
+from sensehat_c4 import cli
 from sensehat_c4.chooser import choice_frame
-from sensehat_c4.backends.mock import MockBackend
+from gamelib.backends.mock import MockBackend
 
 
 def run(capsys, *argv):

@@ -6,7 +6,7 @@ these tests are exact and never sleep.  (The engine itself is tested in test_eng
 import pytest
 from frames import grid
 
-from sensehat_c4.backends.mock import MockBackend
+from gamelib.backends.mock import MockBackend
 from sensehat_c4.computer import Computer
 from sensehat_c4.controller import MatchOptions, MatchResult, play
 from sensehat_c4.errors import ConfigError

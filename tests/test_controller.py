@@ -5,8 +5,8 @@ import pytest
 from frames import grid
 
 from gamelib.colours import BLACK, RED, YELLOW
-from sensehat_c4.backends.base import Action, Direction, StickEvent
-from sensehat_c4.backends.mock import MockBackend
+from gamelib.backends.base import Action, Direction, StickEvent
+from gamelib.backends.mock import MockBackend
 from sensehat_c4.controller import Match, MatchOptions, MatchResult, State, Timing, play
 from sensehat_c4.errors import ConfigError
 

@@ -3,7 +3,7 @@ from frames import g, grid
 
 from gamelib.colours import RED, YELLOW
 from sensehat_c4 import render
-from sensehat_c4.backends.mock import MockBackend
+from gamelib.backends.mock import MockBackend
 from sensehat_c4.rules import Board
 
 P = render.Palette()

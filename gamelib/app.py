@@ -9,7 +9,7 @@ import signal
 import sys
 from typing import Callable, NoReturn
 
-from .errors import C4Error, QuitRequested
+from .errors import GamelibError, QuitRequested
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -35,7 +35,7 @@ def run(main: Callable[[], int], prog: str) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    except C4Error as exc:
+    except GamelibError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return EXIT_ERROR
     finally:

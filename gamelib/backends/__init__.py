@@ -3,7 +3,7 @@
 Order: the explicit ``name`` (``--backend``), then the ``SENSEHAT_C4_BACKEND``
 environment variable, then ``auto``: the real HAT if the kernel shows one, else
 the emulator if it is installed (running, or startable on this desktop), else a
-:class:`~sensehat_c4.errors.BackendError` that says what is missing.  The mock is
+:class:`~gamelib.errors.BackendError` that says what is missing.  The mock is
 for tests and is never chosen here.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ Notice = Callable[[str], None]
 
 
 def _open_named(name: str, rotation: int, low_light: bool) -> Backend:
-    from . import senselib  # noqa: PLC0415 (keeps `import sensehat_c4` light)
+    from . import senselib  # noqa: PLC0415 (keeps `import gamelib.backends` light)
 
     if name == "hat":
         return senselib.HatBackend(rotation=rotation, low_light=low_light)

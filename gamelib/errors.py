@@ -1,0 +1,33 @@
+"""The exceptions shared by every game: one tree under :class:`GamelibError`.
+
+Each error also inherits the built-in it resembles, so callers may catch
+either (``except OSError`` works for a backend that cannot be opened).  A game's
+own errors (e.g. :class:`sensehat_c4.errors.C4Error`) derive from
+:class:`GamelibError` too, so :func:`gamelib.app.run` reports them all alike.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+
+class GamelibError(Exception):
+    """Root of every error raised on purpose by gamelib and the games."""
+
+
+class ConfigError(GamelibError, ValueError):
+    """A bad option or setting value (colours, rotation, timing...)."""
+
+
+class BackendError(GamelibError, OSError):
+    """A Sense HAT backend that cannot be opened; the message says how to fix it."""
+
+
+class QuitRequested(GamelibError):
+    """The player asked to quit (``q`` in the terminal backend): a clean exit."""
+
+
+class MockExhausted(GamelibError, RuntimeError):
+    """The mock backend was asked to wait forever with no scripted event left."""
+
+    def __init__(self, message: Optional[str] = None) -> None:
+        super().__init__(message or "mock backend: no scripted joystick event left to wait for")
