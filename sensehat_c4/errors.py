@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gamelib.errors import BackendError, ConfigError, GamelibError
 
-__all__ = ["BackendError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError"]
+__all__ = ["BackendError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError", "SearchAborted"]
 
 
 class C4Error(GamelibError):
@@ -32,3 +32,7 @@ class MoveListError(IllegalMoveError):
         self.move = move
         self.reason = reason
         super().__init__(f"move {position} ({move!r}): {reason}")
+
+
+class SearchAborted(C4Error, TimeoutError):
+    """A search stopped before it finished: its time ran out, or it was cancelled."""

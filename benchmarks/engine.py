@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Benchmark of the engine: exact scores on the test sets, and the perfect level's move times.
+
+Prints figures; it is not a test (shared machines are noisy).  Examples:
+
+    python benchmarks/engine.py                       # everything (the full sets take long)
+    python benchmarks/engine.py --sample 100 --games 4
+    python benchmarks/engine.py --sets Test_L2_R2 --time-limit 10
+    python benchmarks/engine.py --sets none --games 10 --no-book12
+
+Test sets: Pascal Pons' six sets ("Solving Connect 4: how to build a perfect AI",
+github PascalPons/connect4): lines ``MOVES SCORE``.  ``--testsets DIR`` points at them
+(default: ``/work/shared/c4-testsets`` if present, else ``tests/data``, which holds
+samples only).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
+from sensehat_c4.engine.book12 import Book12, default_path  # noqa: E402
+from sensehat_c4.engine.openings import PATH as OPENINGS_PATH, OpeningBook  # noqa: E402
+from sensehat_c4.engine.solver import position_of  # noqa: E402
+from sensehat_c4.errors import SearchAborted  # noqa: E402
+from sensehat_c4.rules import Board  # noqa: E402
+
+SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+SHARED = Path("/work/shared/c4-testsets")
+SAMPLES = Path(__file__).resolve().parent.parent / "tests" / "data"
+
+
+def make_oracle(book12: bool) -> Oracle:
+    path = default_path() if book12 else None
+    big = Book12(path) if path is not None and path.is_file() else None
+    return Oracle(OpeningBook(OPENINGS_PATH), big)
+
+
+def read_set(path: Path, sample: Optional[int], seed: int) -> List[Tuple[str, int]]:
+    rows = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            moves, score = line.split()
+            rows.append((moves, int(score)))
+    if sample is not None and sample < len(rows):
+        rows = sorted(random.Random(seed).sample(rows, sample))
+    return rows
+
+
+def bench_set(name: str, rows: List[Tuple[str, int]], book12: bool, time_limit: Optional[float]) -> str:
+    oracle = make_oracle(book12)  # a fresh table for each set
+    times: List[float] = []
+    wrong = unsolved = 0
+    nodes = 0
+    for moves, expected in rows:
+        current, mask, ply = position_of(Board.from_moves(moves))
+        oracle.solver.nodes = 0
+        oracle.solver.deadline = None if time_limit is None else time.monotonic() + time_limit
+        started = time.perf_counter()
+        try:
+            got: Optional[int] = oracle.score(current, mask, ply)
+        except SearchAborted:
+            got = None
+        times.append(time.perf_counter() - started)
+        nodes += oracle.solver.nodes
+        if got is None:
+            unsolved += 1
+        elif got != expected:
+            wrong += 1
+            print(f"  WRONG {moves}: expected {expected}, got {got}", flush=True)
+    total = sum(times)
+    verdict = "all correct" if not wrong and not unsolved else f"{wrong} wrong, {unsolved} unsolved"
+    return (f"{name:11} {len(rows) - unsolved:4}/{len(rows):<4} solved  {verdict:11}  "
+            f"mean {statistics.mean(times) * 1000:9.2f} ms  median {statistics.median(times) * 1000:8.2f} ms  "
+            f"max {max(times):7.3f} s  {len(rows) / total:9.1f} pos/s  {nodes / total:8.0f} nodes/s")
+
+
+def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit) -> Tuple[Board, List[float]]:
+    """One game from the empty board; returns the final board and perfect's move times."""
+    board = Board()
+    times = []
+    while not board.is_over:
+        level = levels[board.ply % 2]
+        result = choose_move(board, level, limit=limit, seed=seed * 100 + board.ply,
+                             oracle=oracle if level == "perfect" else None)
+        if level == "perfect":
+            times.append(result.seconds)
+        board.play(result.column)
+    return board, times
+
+
+def bench_games(games: int, book12: bool, limit: Limit, opponents: List[str]) -> List[str]:
+    lines = []
+    every: List[float] = []
+    for opponent in opponents:
+        for perfect_is in (1, 2):
+            oracle = make_oracle(book12)  # one per series, kept between moves and games
+            times: List[float] = []
+            results: Dict[str, int] = {"won": 0, "drawn": 0, "lost": 0}
+            for g in range(games):
+                levels = ("perfect", opponent) if perfect_is == 1 else (opponent, "perfect")
+                board, spent = play_game(levels, g, oracle, limit)
+                times += spent
+                outcome = board.outcome
+                assert outcome is not None
+                if outcome.winner is None:
+                    results["drawn"] += 1
+                else:
+                    results["won" if outcome.winner == perfect_is else "lost"] += 1
+            every += times
+            lines.append(f"perfect as P{perfect_is} vs {opponent:7} {games:3} games "
+                         f"(won {results['won']}, drawn {results['drawn']}, lost {results['lost']}): "
+                         f"{len(times):4} moves, median {statistics.median(times) * 1000:7.2f} ms, "
+                         f"mean {statistics.mean(times) * 1000:7.2f} ms, max {max(times):6.3f} s, "
+                         f"over 1 s: {sum(t > 1 for t in times)}")
+            print(lines[-1], flush=True)
+    if every:
+        lines.append(f"all perfect moves: {len(every)}, median {statistics.median(every) * 1000:.2f} ms, "
+                     f"max {max(every):.3f} s")
+        print(lines[-1], flush=True)
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--testsets", type=Path, default=SHARED if SHARED.is_dir() else SAMPLES,
+                        metavar="DIR", help="folder of the test sets (default: %(default)s)")
+    parser.add_argument("--sets", default=",".join(SETS),
+                        help="comma-separated set names, or 'none' (default: all six)")
+    parser.add_argument("--sample", type=int, default=None, metavar="N",
+                        help="N random positions per set (default: all)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="give up on a position after this long (counted as unsolved)")
+    parser.add_argument("--games", type=int, default=4, metavar="N",
+                        help="games per pairing: perfect vs each level, as each player (default: 4; 0 skips)")
+    parser.add_argument("--opponents", default=",".join(LEVELS), help="levels perfect plays against")
+    parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                        help="the thinking budget per move in the games (default: none, so every "
+                        "perfect move is exact and its full time is measured)")
+    parser.add_argument("--no-book12", action="store_true", help="do not use the 12-ply book")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    book12 = not args.no_book12 and default_path() is not None
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.processor() or '?'}; "
+          f"Python {platform.python_version()} ({platform.python_implementation()})")
+    print(f"books: shipped opening book (8 stones); 12-ply book: {default_path() if book12 else 'not used'}")
+    sets = [] if args.sets == "none" else args.sets.split(",")
+    for name in sets:
+        path = args.testsets / name
+        if not path.is_file():
+            print(f"{name}: not found in {args.testsets}", file=sys.stderr)
+            return 2
+        print(bench_set(name, read_set(path, args.sample, args.seed), book12, args.time_limit), flush=True)
+    if args.games:
+        bench_games(args.games, book12, Limit(seconds=args.think), args.opponents.split(","))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""Reading the 12-ply book of ``bitbully-databases`` (optional; MIT, Markus Thill).
+
+``book_12ply_distances.dat`` holds 4,200,899 positions with 12 stones, each a
+5-byte record: the position Huffman-coded in a big-endian signed 32-bit word,
+then one signed byte.  Records are sorted by the word, so a lookup is a binary
+search (about 22 probes) in the memory-mapped file: nothing is loaded, and the
+operating system pages in only what is read.
+
+The code: columns left to right, each column bottom to top, ``10`` for a
+player-1 stone, ``11`` for a player-2 stone, ``0`` to end the column (a full
+column too), then one more ``0``.  A position may be stored as itself or as its
+mirror image.  The byte ``v``: ``|v| = 100 - d`` where ``d`` is the number of
+further plies to the end under perfect play; ``v > 0`` means player 1 wins,
+``v < 0`` player 2 wins, ``0`` a draw.  Positions that player 1 (to move) wins
+with its next stone are left out (:func:`score12` computes them).
+"""
+from __future__ import annotations
+
+import mmap
+import os
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Optional, Tuple
+
+from .solver import BOTTOM, BOARD, H1, HEIGHT, WIDTH, win_score, winning_cells
+
+FILE_NAME = "book_12ply_distances.dat"
+ENV_VAR = "SENSEHAT_C4_BOOK12"
+"""An explicit path to ``book_12ply_distances.dat`` (else the installed package's copy)."""
+RECORD = 5
+PLY = 12
+
+
+def huffman_bits(first: int, second: int, mirror: bool = False) -> Tuple[int, int]:
+    """The book's Huffman code of a position, unpadded: ``(code, number of bits)``."""
+    code = 0
+    bits = 0
+    for c in (range(WIDTH - 1, -1, -1) if mirror else range(WIDTH)):
+        for r in range(HEIGHT):
+            bit = 1 << (c * H1 + r)
+            if first & bit:
+                code = (code << 2) | 2
+            elif second & bit:
+                code = (code << 2) | 3
+            else:
+                break
+            bits += 2
+        code <<= 1
+        bits += 1
+    return code << 1, bits + 1
+
+
+def huffman(first: int, second: int, mirror: bool = False) -> int:
+    """The 12-ply book's signed 32-bit code of a 12-stone position (``first``: player 1's stones)."""
+    code, bits = huffman_bits(first, second, mirror)
+    code <<= 32 - bits  # 12 stones: 24 + 7 + 1 = 32 bits exactly
+    return code - (1 << 32) if code >> 31 else code
+
+
+def default_path() -> Optional[Path]:
+    """Where the 12-ply book is: ``$SENSEHAT_C4_BOOK12``, else the ``bitbully_databases`` package."""
+    explicit = os.environ.get(ENV_VAR)
+    if explicit:
+        return Path(explicit)
+    try:
+        spec = find_spec("bitbully_databases")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / "assets" / FILE_NAME
+        if path.is_file():
+            return path
+    return None
+
+
+class Book12:
+    """Exact scores of 12-stone positions from the memory-mapped distance book."""
+
+    def __init__(self, path: Path) -> None:
+        with open(path, "rb") as f:
+            self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        if len(self._map) % RECORD:
+            self._map.close()
+            raise ValueError(f"{path}: not a 12-ply distance book (size {len(self._map)} is not a multiple of 5)")
+        self.path = path
+        self.entries = len(self._map) // RECORD
+
+    def close(self) -> None:
+        self._map.close()
+
+    def raw(self, code: int) -> Optional[int]:
+        """The stored byte for a position code, or ``None`` if the code is not in the book."""
+        data = self._map
+        lo, hi = 0, self.entries - 1
+        from_bytes = int.from_bytes
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            at = mid * RECORD
+            key = from_bytes(data[at:at + 4], "big", signed=True)
+            if key == code:
+                return from_bytes(data[at + 4:at + 5], "big", signed=True)
+            if key < code:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return None
+
+    def score12(self, current: int, mask: int) -> Optional[int]:
+        """Exact score (test-set convention, player 1 to move) of a 12-stone position.
+
+        ``None`` if the position is not in the book and player 1 cannot win at once
+        (e.g. a position where someone has already won).
+        """
+        if winning_cells(current, mask) & ((mask + BOTTOM) & BOARD):
+            return win_score(PLY)
+        first, second = current, current ^ mask
+        value = self.raw(huffman(first, second))
+        if value is None:
+            value = self.raw(huffman(first, second, mirror=True))
+        if value is None:
+            return None
+        return distance_to_score(value, PLY)
+
+
+def distance_to_score(value: int, ply: int) -> int:
+    """The book's byte at ``ply`` stones -> the score for the side to move.
+
+    ``|value| = 100 - d``: the game ends ``d`` plies later with the last stone played
+    by the winner, who then has ``(ply + d + 1) // 2`` stones; the score is
+    ``22 - k`` for that ``k``, positive if the winner is the side to move.
+    """
+    if value == 0:
+        return 0
+    end = ply + 100 - abs(value)  # stones on the board once the winner has played
+    stones = (end + 1) // 2
+    winner_first = value > 0
+    mover_first = ply % 2 == 0
+    magnitude = 22 - stones
+    return magnitude if winner_first == mover_first else -magnitude

@@ -1,0 +1,63 @@
+"""The shipped opening book: the exact score of every position with up to 8 stones.
+
+``data/book8.bin`` is derived from the 12-ply distance book of ``bitbully-databases``
+(MIT licence, Markus Thill; see ``data/LICENSE-bitbully-databases``) by
+``tools/make_book.py``.  It holds about 130,000 positions (up to mirror symmetry) in
+4-byte records, sorted: a 24-bit key (the book's Huffman code of the position, see
+:mod:`.book12`, left-aligned; the smaller of the position's and its mirror's) and the
+score as a signed byte.  Positions whose side to move wins at once are left out.
+Loaded once, it costs about 0.5 MB of memory; a lookup is a binary search.
+"""
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Optional
+
+from .book12 import huffman_bits
+from .solver import BOARD, BOTTOM, win_score, winning_cells
+
+MAX_PLY = 8
+KEY_BITS = 24
+RECORD = 4
+OUTPUT = "sensehat_c4/engine/data/book8.bin"
+"""The book's path in the source tree (written by ``tools/make_book.py``)."""
+PATH = Path(__file__).resolve().parent / "data" / "book8.bin"
+
+
+class OpeningBook:
+    """Exact scores of positions with at most :data:`MAX_PLY` stones."""
+
+    def __init__(self, path: Path = PATH) -> None:
+        self._data = zlib.decompress(path.read_bytes())
+        if len(self._data) % RECORD:
+            raise ValueError(f"{path}: not an opening book (size is not a multiple of {RECORD})")
+        self.entries = len(self._data) // RECORD
+
+    def score(self, current: int, mask: int, moves: int) -> Optional[int]:
+        """The exact score for the side to move, or ``None`` beyond :data:`MAX_PLY` stones."""
+        if moves > MAX_PLY:
+            return None
+        if winning_cells(current, mask) & ((mask + BOTTOM) & BOARD):
+            return win_score(moves)
+        first = current if moves % 2 == 0 else current ^ mask
+        second = first ^ mask
+        key = KEY_BITS
+        codes = []
+        for flip in (False, True):
+            code, bits = huffman_bits(first, second, flip)
+            codes.append(code << (key - bits))
+        target = min(codes).to_bytes(3, "big")
+        data = self._data
+        lo, hi = 0, self.entries - 1
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            at = mid * RECORD
+            found = data[at:at + 3]
+            if found == target:
+                return int.from_bytes(data[at + 3:at + 4], "big", signed=True)
+            if found < target:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        raise LookupError(f"the opening book lacks a position with {moves} stones")

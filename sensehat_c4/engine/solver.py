@@ -1,0 +1,315 @@
+"""An exact Connect 4 solver in pure Python (7 x 6 only).
+
+The algorithm is Pascal Pons' ("Solving Connect 4: how to build a perfect AI"):
+negamax with alpha-beta on two bitboards, a null window narrowed by a binary
+search on the score, a transposition table keeping lower *and* upper bounds,
+"non-losing moves" (never play under the opponent's winning cell; play a forced
+block; two threats lose at once) and moves ordered by the threats they create.
+The hot loop is one closure over local names, as fast as CPython allows.
+
+A position is ``(current, mask)``: the stones of the side to move and all stones,
+in the rules core's layout (column ``c`` uses bits ``c*7 .. c*7+5``).  Scores are
+the test sets' convention: for the side to move, ``22 - k`` if it wins with its
+``k``-th stone, ``-(22 - k)`` if the opponent does, 0 for a draw.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from array import array
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from ..errors import SearchAborted
+from ..rules import Board
+
+WIDTH = 7
+HEIGHT = 6
+H1 = HEIGHT + 1
+CELLS = WIDTH * HEIGHT
+BOTTOM = sum(1 << (c * H1) for c in range(WIDTH))
+BOARD = BOTTOM * ((1 << HEIGHT) - 1)
+COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH))
+ORDER = (3, 2, 4, 1, 5, 0, 6)
+"""Columns from the centre out: the tie-break of move ordering."""
+
+CHECK_EVERY = 4096
+"""Nodes between two looks at the clock and the stop event (a few milliseconds)."""
+
+DEFAULT_TABLE_BITS = 20
+"""Transposition table of 2**20 (+ a few) slots: 8 MB as an ``array('Q')``."""
+
+
+try:
+    popcount: Callable[[int], int] = int.bit_count  # type: ignore[attr-defined]
+except AttributeError:  # Python 3.9
+    def popcount(x: int) -> int:
+        """Number of set bits (``int.bit_count`` arrived in Python 3.10)."""
+        return bin(x).count("1")
+
+
+def winning_cells(position: int, mask: int) -> int:
+    """Empty cells (anywhere on the board) where ``position`` would complete a four."""
+    r = (position << 1) & (position << 2) & (position << 3)
+    for d in (H1, HEIGHT, H1 + 1):
+        p = (position << d) & (position << 2 * d)
+        r |= p & (position << 3 * d)
+        r |= p & (position >> d)
+        p = (position >> d) & (position >> 2 * d)
+        r |= p & (position << d)
+        r |= p & (position >> 3 * d)
+    return r & (BOARD ^ mask)
+
+
+def position_of(board: Board) -> Tuple[int, int, int]:
+    """``(current, mask, moves)`` of a rules-core board (7 x 6 only)."""
+    if (board.columns, board.rows) != (WIDTH, HEIGHT):
+        raise ValueError("the solver knows the 7 x 6 board only")
+    p1, p2 = board.bitboards
+    moves = board.ply
+    return (p1 if moves % 2 == 0 else p2), p1 | p2, moves
+
+
+def can_win_now(current: int, mask: int) -> bool:
+    """True if the side to move completes a four with its next stone."""
+    return bool(winning_cells(current, mask) & ((mask + BOTTOM) & BOARD))
+
+
+def win_score(moves: int) -> int:
+    """The score of winning with the next stone, ``moves`` stones on the board."""
+    return (CELLS + 1 - moves) // 2
+
+
+class Solver:
+    """Exact scores of positions; keeps its transposition table between calls.
+
+    ``leaf(current, mask)``, if given, is asked for the exact score of every position
+    with ``leaf_ply`` stones the search reaches (a book); ``None`` means search on.
+
+    ``table_bits`` sizes the table (``2**table_bits`` slots of 8 bytes, allocated
+    once).  ``deadline`` (a ``time.monotonic()`` value) and ``stop`` are checked
+    every :data:`CHECK_EVERY` nodes; past either, the search raises
+    :class:`SearchAborted`.
+    """
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, *,
+                 leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
+        self.size = (1 << table_bits) + 9
+        self.table = array("Q", bytes(8 * self.size))
+        self.nodes = 0
+        self.max_nodes: Optional[int] = None
+        self.deadline: Optional[float] = None
+        self.stop: Optional[threading.Event] = None
+        self.leaf = leaf
+        self.leaf_ply = leaf_ply if leaf is not None else -1
+        self._negamax = self._make_negamax()
+
+    def reset(self) -> None:
+        """Forget every stored bound (the table keeps its size)."""
+        self.table = array("Q", bytes(8 * self.size))
+        self._negamax = self._make_negamax()
+
+    # -- the search -----------------------------------------------------------
+
+    def _make_negamax(self) -> Callable[[int, int, int, int, int, int], int]:
+        table = self.table
+        size = self.size
+        solver = self
+        bottom, board_mask = BOTTOM, BOARD
+        columns = tuple(COLUMN_MASKS[c] for c in ORDER)
+        h1, h2, h3 = H1, 2 * H1, 3 * H1
+        d1, d2, d3 = HEIGHT, 2 * HEIGHT, 3 * HEIGHT
+        e1, e2, e3 = H1 + 1, 2 * (H1 + 1), 3 * (H1 + 1)
+        check = CHECK_EVERY - 1
+        offset = 64  # bounds are stored as score + 64 in 7 bits
+        count = popcount
+        monotonic = time.monotonic
+        cells = CELLS
+        winning = winning_cells
+
+        leaf, leaf_ply = self.leaf, self.leaf_ply
+
+        def aborted() -> bool:
+            stop = solver.stop
+            if stop is not None and stop.is_set():
+                return True
+            if solver.max_nodes is not None and solver.nodes >= solver.max_nodes:
+                return True
+            deadline = solver.deadline
+            return deadline is not None and monotonic() >= deadline
+
+        def negamax(cur: int, mask: int, moves: int, threats: int, alpha: int, beta: int) -> int:
+            """Score of ``(cur, mask)`` within ``[alpha, beta]``; the side to move cannot win now.
+
+            ``threats`` are the opponent's winning cells (empty cells only).
+            """
+            nodes = solver.nodes = solver.nodes + 1
+            if nodes & check == 0 and aborted():
+                raise SearchAborted("the search was stopped")
+            if moves == leaf_ply:
+                known = leaf(cur, mask)  # type: ignore[misc]
+                if known is not None:
+                    return known
+            possible = (mask + bottom) & board_mask
+            forced = possible & threats
+            if forced:
+                if forced & (forced - 1):
+                    return -((cells - moves) // 2)
+                possible = forced
+            possible &= ~(threats >> 1)
+            if not possible:
+                return -((cells - moves) // 2)
+            if moves >= cells - 2:
+                return 0
+            low = -((cells - 2 - moves) // 2)
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    return alpha
+            high = (cells - 1 - moves) // 2
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta
+            key = cur + mask + 1  # never 0, so an empty slot matches no position
+            slot = key % size
+            entry = table[slot]
+            if entry >> 14 == key:
+                t = ((entry >> 7) & 127) - offset
+                if t > low:
+                    low = t
+                    if alpha < low:
+                        alpha = low
+                        if alpha >= beta:
+                            return alpha
+                t = (entry & 127) - offset
+                if t < high:
+                    high = t
+                    if beta > high:
+                        beta = high
+                        if alpha >= beta:
+                            return beta
+            start_alpha = alpha
+            # order the moves by the threats they make (centre first on ties)
+            after = moves + 1
+            if possible & (possible - 1):
+                ranked = []
+                rank = 7
+                for column in columns:
+                    move = possible & column
+                    if move:
+                        m2 = mask | move
+                        pos = cur | move
+                        r = (pos << 1) & (pos << 2) & (pos << 3)
+                        p = (pos << h1) & (pos << h2)
+                        r |= p & (pos << h3)
+                        r |= p & (pos >> h1)
+                        p = (pos >> h1) & (pos >> h2)
+                        r |= p & (pos << h1)
+                        r |= p & (pos >> h3)
+                        p = (pos << d1) & (pos << d2)
+                        r |= p & (pos << d3)
+                        r |= p & (pos >> d1)
+                        p = (pos >> d1) & (pos >> d2)
+                        r |= p & (pos << d1)
+                        r |= p & (pos >> d3)
+                        p = (pos << e1) & (pos << e2)
+                        r |= p & (pos << e3)
+                        r |= p & (pos >> e1)
+                        p = (pos >> e1) & (pos >> e2)
+                        r |= p & (pos << e1)
+                        r |= p & (pos >> e3)
+                        r &= board_mask ^ m2
+                        ranked.append(((count(r) << 3) | rank, move, r))
+                    rank -= 1
+                ranked.sort(reverse=True)
+                for _, move, r in ranked:
+                    score = -negamax(cur ^ mask, mask | move, after, r, -beta, -alpha)
+                    if score >= beta:
+                        table[slot] = (key << 14) | ((score + offset) << 7) | (high + offset)
+                        return score
+                    if score > alpha:
+                        alpha = score
+            else:
+                move = possible
+                m2 = mask | move
+                pos = cur | move
+                score = -negamax(cur ^ mask, m2, after, winning(pos, m2), -beta, -alpha)
+                if score >= beta:
+                    table[slot] = (key << 14) | ((score + offset) << 7) | (high + offset)
+                    return score
+                if score > alpha:
+                    alpha = score
+            if alpha > start_alpha:  # exact
+                table[slot] = (key << 14) | ((alpha + offset) << 7) | (alpha + offset)
+            else:  # failed low: an upper bound
+                table[slot] = (key << 14) | ((low + offset) << 7) | (alpha + offset)
+            return alpha
+
+        return negamax
+
+    # -- public ---------------------------------------------------------------
+
+    def score(self, current: int, mask: int, moves: int, *,
+              window: Optional[Tuple[int, int]] = None) -> int:
+        """The exact score of a position that is not over (a binary search of null windows).
+
+        ``window=(low, high)`` narrows the search to scores known to lie in it.
+        """
+        if can_win_now(current, mask):
+            return win_score(moves)
+        if moves >= CELLS:
+            return 0
+        low = -((CELLS - moves) // 2)
+        high = (CELLS + 1 - moves) // 2
+        if window is not None:
+            low, high = max(low, window[0]), min(high, window[1])
+        threats = winning_cells(current ^ mask, mask)
+        negamax = self._negamax
+        while low < high:
+            med = low + (high - low) // 2
+            if med <= 0 and low // 2 < med:
+                med = low // 2
+            elif med >= 0 and high // 2 > med:
+                med = high // 2
+            r = negamax(current, mask, moves, threats, med, med + 1)
+            if r <= med:
+                high = r
+            else:
+                low = r
+        return low
+
+    def at_most(self, current: int, mask: int, moves: int, value: int) -> bool:
+        """True if the position's score is at most ``value`` (one null-window search)."""
+        if can_win_now(current, mask):
+            return win_score(moves) <= value
+        if moves >= CELLS:
+            return 0 <= value
+        threats = winning_cells(current ^ mask, mask)
+        return self._negamax(current, mask, moves, threats, value, value + 1) <= value
+
+    def probe(self, current: int, mask: int, moves: int, value: int) -> bool:
+        """True if the position's score is more than ``value``."""
+        return not self.at_most(current, mask, moves, value)
+
+    def move_scores(self, board: Board) -> List[Tuple[int, int]]:
+        """``(column, score)`` for each legal move of ``board`` (0-based columns), side to move's view."""
+        current, mask, moves = position_of(board)
+        scores = []
+        for column in board.legal_moves():
+            scores.append((column, self.child_score(current, mask, moves, column)))
+        return scores
+
+    def child_score(self, current: int, mask: int, moves: int, column: int) -> int:
+        """The score, for the side to move, of playing ``column``."""
+        move = (mask + BOTTOM) & COLUMN_MASKS[column]
+        if winning_cells(current, mask) & move:
+            return win_score(moves)
+        if moves + 1 >= CELLS:
+            return 0
+        return -self.score(current ^ mask, mask | move, moves + 1)
+
+
+def children(current: int, mask: int) -> Sequence[Tuple[int, int]]:
+    """``(column, move bit)`` for each playable column."""
+    possible = (mask + BOTTOM) & BOARD
+    return [(c, possible & COLUMN_MASKS[c]) for c in range(WIDTH) if possible & COLUMN_MASKS[c]]
