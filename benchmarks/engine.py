@@ -27,6 +27,7 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sensehat_c4.computer import DEFAULT_SECONDS  # noqa: E402
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
 from sensehat_c4.engine.book12 import Book12, default_path  # noqa: E402
 from sensehat_c4.engine.openings import PATH as OPENINGS_PATH, OpeningBook  # noqa: E402
@@ -84,13 +85,14 @@ def bench_set(name: str, rows: List[Tuple[str, int]], book12: bool, time_limit: 
             f"max {max(times):7.3f} s  {len(rows) / total:9.1f} pos/s  {nodes / total:8.0f} nodes/s")
 
 
-def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit) -> Tuple[Board, List[float]]:
+def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit,
+              other: Limit) -> Tuple[Board, List[float]]:
     """One game from the empty board; returns the final board and perfect's move times."""
     board = Board()
     times = []
     while not board.is_over:
         level = levels[board.ply % 2]
-        result = choose_move(board, level, limit=limit, seed=seed * 100 + board.ply,
+        result = choose_move(board, level, limit=limit if level == "perfect" else other, seed=seed * 100 + board.ply,
                              oracle=oracle if level == "perfect" else None)
         if level == "perfect":
             times.append(result.seconds)
@@ -98,7 +100,7 @@ def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit) 
     return board, times
 
 
-def bench_games(games: int, book12: bool, limit: Limit, opponents: List[str]) -> List[str]:
+def bench_games(games: int, book12: bool, limit: Limit, other: Limit, opponents: List[str]) -> List[str]:
     lines = []
     every: List[float] = []
     for opponent in opponents:
@@ -108,7 +110,7 @@ def bench_games(games: int, book12: bool, limit: Limit, opponents: List[str]) ->
             results: Dict[str, int] = {"won": 0, "drawn": 0, "lost": 0}
             for g in range(games):
                 levels = ("perfect", opponent) if perfect_is == 1 else (opponent, "perfect")
-                board, spent = play_game(levels, g, oracle, limit)
+                board, spent = play_game(levels, g, oracle, limit, other)
                 times += spent
                 outcome = board.outcome
                 assert outcome is not None
@@ -146,13 +148,15 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
                         help="the thinking budget per move in the games (default: none, so every "
                         "perfect move is exact and its full time is measured)")
+    parser.add_argument("--opponent-think", type=float, default=DEFAULT_SECONDS, metavar="SECONDS",
+                        help="the other levels' budget per move (default: %(default)s, the game's default)")
     parser.add_argument("--no-book12", action="store_true", help="do not use the 12-ply book")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
     book12 = not args.no_book12 and default_path() is not None
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.processor() or '?'}; "
-          f"Python {platform.python_version()} ({platform.python_implementation()})")
+          f"Python {platform.python_version()} ({platform.python_implementation()})", flush=True)
     print(f"books: shipped opening book (8 stones); 12-ply book: {default_path() if book12 else 'not used'}")
     sets = [] if args.sets == "none" else args.sets.split(",")
     for name in sets:
@@ -162,7 +166,8 @@ def main() -> int:
             return 2
         print(bench_set(name, read_set(path, args.sample, args.seed), book12, args.time_limit), flush=True)
     if args.games:
-        bench_games(args.games, book12, Limit(seconds=args.think), args.opponents.split(","))
+        bench_games(args.games, book12, Limit(seconds=args.think), Limit(seconds=args.opponent_think),
+                    args.opponents.split(","))
     return 0
 
 

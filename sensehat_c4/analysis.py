@@ -1,13 +1,18 @@
 """``sensehat-c4 analyse``: describe a position given as a move list, as text or JSON."""
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from .rules import Board
 
 
-def describe(board: Board) -> Dict[str, Any]:
-    """The position as a JSON-ready dict (columns and rows 1-based, row 1 at the bottom)."""
+def describe(board: Board, scores: Optional[Dict[int, int]] = None) -> Dict[str, Any]:
+    """The position as a JSON-ready dict (columns and rows 1-based, row 1 at the bottom).
+
+    ``scores`` (0-based column -> exact score, from the engine) adds ``scores``
+    (1-based column as a string -> score) and ``best`` (the lowest column of maximal
+    score, or ``None`` once the game is over).
+    """
     outcome = board.outcome
     cells: List[List[int]] = []
     if outcome is None:
@@ -17,7 +22,7 @@ def describe(board: Board) -> Dict[str, Any]:
     else:
         state, winner = "win", outcome.winner
         cells = [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
-    return {
+    info: Dict[str, Any] = {
         "moves": board.notation(),
         "to_move": None if outcome else board.to_move,
         "outcome": state,
@@ -25,17 +30,25 @@ def describe(board: Board) -> Dict[str, Any]:
         "winning_cells": cells,
         "legal": [c + 1 for c in board.legal_moves()],
     }
+    if scores is not None:
+        info["scores"] = {str(c + 1): s for c, s in sorted(scores.items())}
+        info["best"] = None if not scores else 1 + min(c for c, s in scores.items() if s == max(scores.values()))
+    return info
 
 
-def text(board: Board) -> str:
-    """The position as text: the board (rows top to bottom), whose turn, the outcome."""
-    info = describe(board)
+def text(board: Board, scores: Optional[Dict[int, int]] = None) -> str:
+    """The position as text: the board (rows top to bottom), whose turn, the outcome (and scores)."""
+    info = describe(board, scores)
     mark = {1: "X", 2: "O"}
     lines = [str(board), "1234567"[: board.columns], f"moves: {info['moves'] or '(none)'}"]
     if info["outcome"] == "ongoing":
         lines.append(f"to move: player {info['to_move']} ({mark[info['to_move']]})")
         lines.append("outcome: ongoing")
         lines.append("legal: " + " ".join(map(str, info["legal"])))
+        if scores is not None:
+            lines.append("scores: " + " ".join(f"{c}:{s:+d}" if s else f"{c}:0"
+                                               for c, s in info["scores"].items()))
+            lines.append(f"best: {info['best']}")
     elif info["outcome"] == "draw":
         lines.append("outcome: draw (the board is full)")
     else:

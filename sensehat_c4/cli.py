@@ -12,12 +12,15 @@ from gamelib.colours import BLACK, BLUE, RGB, ColourError, parse_colour
 
 from . import __version__, analysis
 from .chooser import choose_opponent
-from .computer import DEFAULT_SECONDS, OPPONENTS, Computer
+from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
 from .controller import FIRST_CHOICES, MatchOptions, Timing, play
-from .errors import ConfigError, MoveListError
+from .errors import ConfigError, MoveListError, SearchAborted
 from .rules import Board
 
 PROG = "sensehat-c4"
+EXIT_UNSOLVED = 3
+"""``analyse --solve`` could not finish within its time limit."""
+SOLVE_SECONDS = 30.0
 
 
 class Parser(argparse.ArgumentParser):
@@ -66,7 +69,8 @@ def _seconds(text: str) -> float:
     return value
 
 
-def computer_for(opponent: str, plays: str, match_number: int, seconds: float) -> Optional[Computer]:
+def computer_for(opponent: str, plays: str, match_number: int,
+                 seconds: Optional[float]) -> Optional[Computer]:
     """The computer player for match ``match_number`` (1-based), or ``None`` for two people.
 
     ``plays="alternate"`` makes the computer player 2 in odd matches and player 1 in even ones.
@@ -91,8 +95,9 @@ def play_parser() -> Parser:
                         "players choose with the joystick before each match (2P, then levels 1-4)")
     parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
                         help="which player the computer is (default: 2; alternate swaps every match)")
-    parser.add_argument("--think", type=_seconds, default=DEFAULT_SECONDS, metavar="SECONDS",
-                        help=f"the computer's thinking budget per move (default: {DEFAULT_SECONDS})")
+    parser.add_argument("--think", type=_seconds, default=None, metavar="SECONDS",
+                        help=f"the computer's thinking budget per move (default: {DEFAULT_SECONDS}; "
+                        f"{PERFECT_SECONDS:g} for perfect)")
     parser.add_argument("--matches", type=_positive_int, default=0, metavar="N",
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
@@ -106,6 +111,10 @@ def analyse_parser() -> Parser:
                     "(1-based column digits, player 1 first, e.g. 4453).")
     parser.add_argument("moves", nargs="?", default="", metavar="MOVES")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--solve", action="store_true",
+                        help="add every legal move's exact score and the best move")
+    parser.add_argument("--time-limit", type=_seconds, default=SOLVE_SECONDS, metavar="SECONDS",
+                        help=f"give up solving after this long, exit 3 (default: {SOLVE_SECONDS:g})")
     return parser
 
 
@@ -116,7 +125,17 @@ def run_analyse(argv: Sequence[str]) -> int:
     except MoveListError as exc:
         print(f"{PROG} analyse: {exc}", file=sys.stderr)
         return app.EXIT_USAGE
-    print(json.dumps(analysis.describe(board)) if args.json else analysis.text(board))
+    scores = None
+    if args.solve:
+        from .engine import move_scores  # noqa: PLC0415 (the solver loads its book)
+
+        try:
+            scores = move_scores(board, seconds=args.time_limit)
+        except SearchAborted:
+            print(f"{PROG} analyse: not solved within {args.time_limit:g} s (try a longer --time-limit)",
+                  file=sys.stderr)
+            return EXIT_UNSOLVED
+    print(json.dumps(analysis.describe(board, scores)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
 
 

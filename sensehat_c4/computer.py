@@ -16,6 +16,9 @@ LEVELS = ("easy", "medium", "hard", "perfect")
 OPPONENTS = ("human",) + LEVELS
 DEFAULT_SECONDS = 0.25
 """Thinking budget per move on the CI-class PC (a Raspberry Pi 4 is about 4-6x slower)."""
+PERFECT_SECONDS = 4.0
+"""The perfect level's default budget: it mostly answers within milliseconds, but a few
+positions just past its 12-ply book need a second or two on the CI-class PC."""
 
 
 @dataclass(frozen=True)
@@ -24,8 +27,9 @@ class Computer:
 
     level: str
     player: int = 2
-    seconds: float = DEFAULT_SECONDS
-    """Thinking budget per move; the best move found so far is played when it runs out."""
+    seconds: Optional[float] = None
+    """Thinking budget per move (``None``: :data:`DEFAULT_SECONDS`, or :data:`PERFECT_SECONDS`
+    for perfect); the best move found so far is played when it runs out."""
     min_seconds: float = 0.6
     """The move is shown no sooner than this, so players see it coming."""
 
@@ -34,8 +38,16 @@ class Computer:
             raise ConfigError(f"level must be one of {', '.join(LEVELS)} (not {self.level!r})")
         if self.player not in (1, 2):
             raise ConfigError(f"the computer is player 1 or 2 (not {self.player!r})")
-        if not self.seconds > 0:
+        if self.seconds is not None and not self.seconds > 0:
             raise ConfigError(f"the thinking budget must be more than 0 seconds (not {self.seconds!r})")
+
+
+    @property
+    def budget(self) -> float:
+        """The thinking budget in force, in seconds."""
+        if self.seconds is not None:
+            return self.seconds
+        return PERFECT_SECONDS if self.level == "perfect" else DEFAULT_SECONDS
 
 
 class Thinker:
@@ -61,7 +73,7 @@ class Thinker:
         from .engine import Limit, choose_move  # noqa: PLC0415 (only when a computer plays)
 
         try:
-            result = choose_move(board, self.computer.level, limit=Limit(seconds=self.computer.seconds),
+            result = choose_move(board, self.computer.level, limit=Limit(seconds=self.computer.budget),
                                  seed=self.seed, stop=self._stop)
             self._column = result.column
         except BaseException as exc:  # handed to the main loop by poll()

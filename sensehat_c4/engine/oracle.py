@@ -158,7 +158,7 @@ class Oracle:
                     else:
                         low += 1
             if exact is None:
-                # phase 1: win, draw or loss, and a move that keeps it
+                # phase 1: win, draw or loss
                 if low < 1 and not solver.probe(current, mask, moves, 0):
                     if low >= 0 or solver.probe(current, mask, moves, -1):
                         exact = 0
@@ -166,7 +166,9 @@ class Oracle:
                         high = -1
                 else:
                     low = max(low, 1)
-                    fallback = self._first_at_most(kids, moves, -1)
+            if (exact is None and low >= 1) or (exact is not None and exact > 1):
+                # a move that keeps the win, to play if the time runs out before the fastest is found
+                fallback = self._first_at_most(kids, moves, -1)
             if exact is None:
                 # phase 2: the exact score
                 exact = solver.score(current, mask, moves, window=(low, high))

@@ -100,6 +100,7 @@ class Solver:
         self.deadline: Optional[float] = None
         self.stop: Optional[threading.Event] = None
         self.leaf = leaf
+        self.etc_below = 32
         self.leaf_ply = leaf_ply if leaf is not None else -1
         self._negamax = self._make_negamax()
 
@@ -124,6 +125,7 @@ class Solver:
         count = popcount
         monotonic = time.monotonic
         cells = CELLS
+        etc_below = self.etc_below
         winning = winning_cells
 
         leaf, leaf_ply = self.leaf, self.leaf_ply
@@ -222,6 +224,17 @@ class Solver:
                         ranked.append(((count(r) << 3) | rank, move, r))
                     rank -= 1
                 ranked.sort(reverse=True)
+                if moves < etc_below:
+                    # enhanced transposition cutoff: a child already known to be bad enough for the opponent
+                    opp = cur ^ mask
+                    for _, move, r in ranked:
+                        ckey = opp + (mask | move) + 1
+                        centry = table[ckey % size]
+                        if centry >> 14 == ckey:
+                            score = offset - (centry & 127)
+                            if score >= beta:
+                                table[slot] = (key << 14) | ((score + offset) << 7) | (high + offset)
+                                return score
                 for _, move, r in ranked:
                     score = -negamax(cur ^ mask, mask | move, after, r, -beta, -alpha)
                     if score >= beta:
