@@ -23,9 +23,11 @@ from ..rules import Board
 from . import book12 as book12_module
 from .book12 import Book12
 from .openings import MAX_PLY as OPENING_PLY, OpeningBook, PATH as OPENINGS_PATH
-from .solver import (BOARD, BOTTOM, CELLS, COLUMN_MASKS, H1, ORDER, Solver, popcount, position_of, win_score,
+from .solver import (BOARD, BOTTOM, CELLS, COLUMN_MASKS, H1, ORDER, CapReached, Solver, popcount, position_of, win_score,
                      winning_cells)
 
+CAP = 16384
+"""The node cap of the first round of :meth:`Oracle._first_at_most` (doubled every round)."""
 MEMORY = 4096
 """How many exact scores of positions reached after its own moves the oracle keeps."""
 
@@ -158,34 +160,78 @@ class Oracle:
                     else:
                         low += 1
             if exact is None:
-                # phase 1: win, draw or loss
-                if low < 1 and not solver.probe(current, mask, moves, 0):
-                    if low >= 0 or solver.probe(current, mask, moves, -1):
-                        exact = 0
-                    else:
-                        high = -1
+                # phase 1: win, draw or loss, and a move that keeps it
+                if low >= 1:
+                    fallback = self._first_at_most(kids, moves, -1)
                 else:
-                    low = max(low, 1)
-            if (exact is None and low >= 1) or (exact is not None and exact > 1):
-                # a move that keeps the win, to play if the time runs out before the fastest is found
-                fallback = self._first_at_most(kids, moves, -1)
+                    winning = self._first_at_most(kids, moves, -1, exists=False)
+                    if winning is not None:
+                        fallback, low = winning, 1
+                    else:
+                        drawing = self._first_at_most(kids, moves, 0, exists=low >= 0)
+                        if drawing is not None:
+                            return self._chosen(kids, drawing, 0)
+                        high = -1
             if exact is None:
-                # phase 2: the exact score
-                exact = solver.score(current, mask, moves, window=(low, high))
+                # phase 2: the exact score, probing out from the end nearest to zero first
+                # (long games end close to zero, and a probe is dearest near the true score)
+                step = 0
+                while low < high:
+                    if low >= 1:
+                        at = min(low + step, high - 1)
+                        if solver.at_most(current, mask, moves, at):
+                            high = at
+                            break
+                        low = at + 1
+                    else:
+                        at = max(high - 1 - step, low)
+                        if solver.probe(current, mask, moves, at):
+                            low = at + 1
+                            break
+                        high = at
+                    step = 2 * step + 1
+                exact = low if low == high else solver.score(current, mask, moves, window=(low, high))
             first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
-            column = self._first_at_most(first, moves, -exact)
+            found = self._first_at_most(first, moves, -exact)
+            assert found is not None
+            column = found
         except SearchAborted:  # out of time, or stopped: the best move known so far
             return Choice(fallback, None, False, "budget")
-        child = next((c, m) for col, c, m in kids if col == column)
-        self.remember(child[0], child[1], -exact)
-        return Choice(column, exact, True, "solver")
+        return self._chosen(kids, column, exact)
 
-    def _first_at_most(self, kids: List[Tuple[int, int, int]], moves: int, value: int) -> int:
-        """The first child (in order) whose score, for the opponent, is at most ``value``."""
-        for column, child, child_mask in kids:
-            if self.solver.at_most(child, child_mask, moves + 1, value):
-                return column
-        raise AssertionError("no child reaches the parent's score")  # the solver is inconsistent
+    def _chosen(self, kids: List[Tuple[int, int, int]], column: int, score: int) -> Choice:
+        child = next((c, m) for col, c, m in kids if col == column)
+        self.remember(child[0], child[1], -score)
+        return Choice(column, score, True, "solver")
+
+    def _first_at_most(self, kids: List[Tuple[int, int, int]], moves: int, value: int,
+                       exists: bool = True) -> Optional[int]:
+        """A child whose score, for the opponent, is at most ``value`` (``None`` if there is none).
+
+        The children are tried in order, first each with a small node cap (so a cheap
+        proof is not stuck behind a dear one), then each to the end.  A child proven to
+        score more is struck off; if ``exists`` (one is known to reach ``value``), the last
+        one left is the answer without a proof: refuting is usually far cheaper than proving.
+        """
+        solver = self.solver
+        left = list(kids)
+        for cap in (CAP, None):  # a round of cheap tries, then each in turn to the end
+            for kid in list(left):
+                if exists and len(left) == 1:
+                    return left[0][0]
+                column, child, child_mask = kid
+                solver.cap = None if cap is None else solver.nodes + cap
+                try:
+                    if solver.at_most(child, child_mask, moves + 1, value):
+                        return column
+                except CapReached:
+                    continue
+                finally:
+                    solver.cap = None
+                left.remove(kid)
+        if exists:
+            raise AssertionError("no child reaches the parent's score")  # the solver is inconsistent
+        return None
 
 
 def _non_losing(possible: int, theirs: int) -> int:

@@ -47,6 +47,10 @@ except AttributeError:  # Python 3.9
         return bin(x).count("1")
 
 
+class CapReached(SearchAborted):
+    """One attempt's own node cap (:attr:`Solver.cap`) ran out; the search's limits did not."""
+
+
 def winning_cells(position: int, mask: int) -> int:
     """Empty cells (anywhere on the board) where ``position`` would complete a four."""
     r = (position << 1) & (position << 2) & (position << 3)
@@ -95,14 +99,24 @@ class Solver:
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
         self.size = (1 << table_bits) + 9
         self.table = array("Q", bytes(8 * self.size))
-        self.nodes = 0
         self.max_nodes: Optional[int] = None
+        self.cap: Optional[int] = None
+        """A node count at which to raise :class:`CapReached` (for trying moves in turn)."""
         self.deadline: Optional[float] = None
         self.stop: Optional[threading.Event] = None
         self.leaf = leaf
         self.etc_below = 32
         self.leaf_ply = leaf_ply if leaf is not None else -1
         self._negamax = self._make_negamax()
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched since the count was last set (``solver.nodes = 0``)."""
+        return self._get_nodes()
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._set_nodes(value)
 
     def reset(self) -> None:
         """Forget every stored bound (the table keeps its size)."""
@@ -122,13 +136,23 @@ class Solver:
         e1, e2, e3 = H1 + 1, 2 * (H1 + 1), 3 * (H1 + 1)
         check = CHECK_EVERY - 1
         offset = 64  # bounds are stored as score + 64 in 7 bits
-        count = popcount
+        bits = popcount
         monotonic = time.monotonic
         cells = CELLS
         etc_below = self.etc_below
         winning = winning_cells
 
         leaf, leaf_ply = self.leaf, self.leaf_ply
+        count = 0
+
+        def get_nodes() -> int:
+            return count
+
+        def set_nodes(value: int) -> None:
+            nonlocal count
+            count = value
+
+        self._get_nodes, self._set_nodes = get_nodes, set_nodes
 
         def aborted() -> bool:
             stop = solver.stop
@@ -137,15 +161,20 @@ class Solver:
             if solver.max_nodes is not None and solver.nodes >= solver.max_nodes:
                 return True
             deadline = solver.deadline
-            return deadline is not None and monotonic() >= deadline
+            if deadline is not None and monotonic() >= deadline:
+                return True
+            if solver.cap is not None and solver.nodes >= solver.cap:
+                raise CapReached("this attempt's node cap ran out")
+            return False
 
         def negamax(cur: int, mask: int, moves: int, threats: int, alpha: int, beta: int) -> int:
             """Score of ``(cur, mask)`` within ``[alpha, beta]``; the side to move cannot win now.
 
             ``threats`` are the opponent's winning cells (empty cells only).
             """
-            nodes = solver.nodes = solver.nodes + 1
-            if nodes & check == 0 and aborted():
+            nonlocal count
+            count += 1
+            if count & check == 0 and aborted():
                 raise SearchAborted("the search was stopped")
             if moves == leaf_ply:
                 known = leaf(cur, mask)  # type: ignore[misc]
@@ -221,7 +250,7 @@ class Solver:
                         r |= p & (pos << e1)
                         r |= p & (pos >> e3)
                         r &= board_mask ^ m2
-                        ranked.append(((count(r) << 3) | rank, move, r))
+                        ranked.append(((bits(r) << 3) | rank, move, r))
                     rank -= 1
                 ranked.sort(reverse=True)
                 if moves < etc_below:

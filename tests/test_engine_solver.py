@@ -1,0 +1,124 @@
+"""The exact solver and the books against the test sets' exact scores."""
+import threading
+import time
+
+import pytest
+from engine_data import book12_or_skip, oracle, positions
+
+from sensehat_c4.engine.book12 import distance_to_score, huffman
+from sensehat_c4.engine.openings import MAX_PLY, OpeningBook
+from sensehat_c4.engine.solver import Solver, position_of
+from sensehat_c4.errors import SearchAborted
+from sensehat_c4.rules import Board
+
+
+def exact(moves):
+    return position_of(Board.from_moves(moves))
+
+
+@pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"])
+def test_solver_alone_matches_the_late_test_sets(name):
+    solver = Solver(table_bits=18)
+    got = [(m, s, solver.score(*exact(m))) for m, s in positions(name)]
+    assert [row for row in got if row[1] != row[2]] == []
+
+
+def test_solver_alone_matches_l1_r1_positions_past_the_books():
+    solver = Solver(table_bits=18)
+    rows = [(m, s) for m, s in positions("Test_L1_R1") if len(m) >= 13]
+    assert len(rows) >= 50
+    assert [(m, s) for m, s in rows if solver.score(*exact(m)) != s] == []
+
+
+def test_opening_book_matches_every_early_test_position():
+    book = OpeningBook()
+    rows = [(m, s) for m, s in positions("book_plies") if len(m) <= MAX_PLY]
+    assert len(rows) == 1120
+    assert [(m, s) for m, s in rows if book.score(*exact(m)) != s] == []
+    assert book.score(*exact("")) == 1                 # the first player wins with its last stone
+    assert book.score(*exact("444444326")) is None     # 9 stones: beyond the book
+
+
+def test_opening_book_answers_an_immediate_win_and_mirror_images():
+    book = OpeningBook()
+    assert book.score(*exact("112233")) == 18          # player 1 wins with its 4th stone
+    for moves in ("4453", "4435", "12", "76"):
+        mirrored = "".join(str(8 - int(c)) for c in moves)
+        assert book.score(*exact(moves)) == book.score(*exact(mirrored))
+
+
+def test_book12_matches_every_twelve_stone_test_position():
+    big = book12_or_skip()
+    rows = [(m, s) for m, s in positions("book_plies") if len(m) == 12]
+    assert len(rows) == 353
+    wrong = []
+    for moves, score in rows:
+        current, mask, _ = exact(moves)
+        if big.score12(current, mask) != score:
+            wrong.append(moves)
+    assert wrong == []
+
+
+def test_book12_reads_the_documented_examples():
+    big = book12_or_skip()
+    # bitbully-databases' docstring: this position (player 1 to move) is worth 71 = a win in 29 plies
+    p1 = sum(1 << (c * 7 + r) for c, r in [(1, 1), (1, 3), (3, 0), (3, 2), (3, 4), (5, 1)])
+    p2 = sum(1 << (c * 7 + r) for c, r in [(1, 0), (1, 2), (3, 1), (3, 3), (5, 0), (5, 2)])
+    assert big.raw(huffman(p1, p2)) == 71 or big.raw(huffman(p1, p2, mirror=True)) == 71
+    assert big.score12(p1, p1 | p2) == 1
+    assert distance_to_score(71, 12) == 1      # player 1 wins with its 21st stone
+    assert distance_to_score(-88, 12) == -10   # player 2 wins with its 12th stone
+    assert distance_to_score(0, 12) == 0
+
+
+def test_book12_leaves_out_immediate_wins_and_finished_games():
+    big = book12_or_skip()
+    current, mask, _ = exact("112233556677")       # player 1 (to move) wins at once in column 4
+    p1, p2 = current, current ^ mask
+    assert big.raw(huffman(p1, p2)) is None and big.raw(huffman(p1, p2, mirror=True)) is None
+    assert big.score12(current, mask) == 15        # so the reader computes it: its 7th stone
+
+
+@pytest.mark.parametrize("name", ["Test_L1_R1", "Test_L1_R2", "Test_L1_R3"])
+def test_oracle_with_both_books_matches_the_early_test_sets(name):
+    solve = oracle(book12=True)
+    rows = positions(name)
+    wrong = [(m, s) for m, s in rows if solve.score(*exact(m)) != s]
+    assert wrong == []
+
+
+def test_move_scores_agree_with_the_test_set_score_of_each_child():
+    solve = oracle(book12=True)
+    for moves, score in positions("Test_L1_R1")[:40]:
+        parent = Board.from_moves(moves[:-1])
+        assert solve.move_scores(parent)[int(moves[-1]) - 1] == -score, moves
+
+
+def test_a_deadline_in_the_past_aborts_and_leaves_the_solver_usable():
+    solver = Solver(table_bits=16)
+    solver.deadline = time.monotonic() - 1
+    with pytest.raises(SearchAborted):
+        solver.score(*exact("2147756677465"))     # needs millions of nodes
+    solver.deadline = None
+    assert solver.score(*exact("13165377745111143272264765634")) == 0   # Test_L3_R1
+
+
+def test_a_node_limit_and_a_stop_event_abort():
+    solver = Solver(table_bits=16)
+    solver.max_nodes = 10_000
+    with pytest.raises(SearchAborted):
+        solver.score(*exact("2147756677465"))
+    assert 10_000 <= solver.nodes < 10_000 + 4096
+    solver.max_nodes = None
+    solver.stop = threading.Event()
+    solver.stop.set()
+    with pytest.raises(SearchAborted):
+        solver.score(*exact("2147756677465"))
+
+
+def test_the_transposition_table_has_a_fixed_size():
+    solver = Solver(table_bits=12)
+    before = len(solver.table)
+    solver.score(*exact("6667744167364217437"))
+    assert len(solver.table) == before == (1 << 12) + 9
+    assert solver.table.itemsize == 8
