@@ -1,0 +1,81 @@
+"""The real thinker: a search in a thread that stops when cancelled and answers within its budget."""
+import time
+
+from gamelib.backends.mock import MockBackend
+from sensehat_c4.computer import DEFAULT_SECONDS, PERFECT_SECONDS, Computer, Thinker
+from sensehat_c4.controller import MatchOptions, play
+from sensehat_c4.engine.oracle import _non_losing, _ordered_children
+from sensehat_c4.engine.solver import BOARD, BOTTOM, position_of, winning_cells
+from sensehat_c4.rules import Board
+
+SLOW = "2147756677465"   # Test_L1_R3: millions of nodes for the perfect level
+
+
+def answer(thinker, within=10.0):
+    """Poll like the controller until the thinker answers (a real wait: the search is real)."""
+    give_up = time.monotonic() + within
+    while time.monotonic() < give_up:
+        column = thinker.poll()
+        if column is not None:
+            return column
+        time.sleep(0.01)
+    raise AssertionError("no answer")
+
+
+def first_safe_move(moves):
+    current, mask, _ = position_of(Board.from_moves(moves))
+    safe = _non_losing((mask + BOTTOM) & BOARD, winning_cells(current ^ mask, mask))
+    return _ordered_children(current, mask, safe)[0][0]
+
+
+def test_cancel_stops_a_long_search_promptly():
+    for level, moves in (("hard", "4453"), ("perfect", SLOW)):
+        thinker = Thinker(Computer(level, seconds=120), seed=1)
+        thinker.start(Board.from_moves(moves))
+        time.sleep(0.1)
+        assert thinker.poll() is None                 # still searching
+        started = time.monotonic()
+        thinker.cancel()
+        assert not thinker._thread.is_alive()
+        assert time.monotonic() - started < 1.0       # it checks the stop event every few ms
+
+
+def test_when_the_budget_runs_out_the_best_move_so_far_is_played():
+    thinker = Thinker(Computer("perfect", seconds=0.05), seed=1)
+    thinker.start(Board.from_moves(SLOW))
+    assert answer(thinker) == first_safe_move(SLOW)
+    thinker = Thinker(Computer("hard", seconds=0.05), seed=1)
+    thinker.start(Board.from_moves("4453"))
+    assert Board.from_moves("4453").can_play(answer(thinker))
+
+
+def test_the_same_seed_gives_the_same_move():
+    columns = []
+    for seed in (11, 11, 12, 13, 14, 15):
+        thinker = Thinker(Computer("easy"), seed=seed)
+        thinker.start(Board.from_moves("44"))
+        columns.append(answer(thinker))
+    assert columns[0] == columns[1]
+    assert len(set(columns)) > 1
+
+
+def test_default_budgets():
+    assert Computer("hard").budget == DEFAULT_SECONDS
+    assert Computer("perfect").budget == PERFECT_SECONDS
+    assert Computer("perfect", seconds=0.5).budget == 0.5
+
+
+def test_up_abandons_while_a_real_search_runs():
+    mock = MockBackend()
+    mock.tap("down")                                  # the human drops in column 4
+    pressed = mock._cursor
+    mock.tap("up", "up", at=pressed + 1.0)
+    made = []
+
+    def thinker(computer, seed):
+        made.append(Thinker(computer, seed))
+        return made[-1]
+
+    result = play(mock, MatchOptions(computer=Computer("hard", player=2, seconds=120)), thinker=thinker)
+    assert result.abandoned
+    assert len(made) == 1 and not made[0]._thread.is_alive()   # cancelled, not left running
