@@ -1,5 +1,5 @@
 """The levels in play: each beats the one below; perfect keeps every value it is given."""
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 import pytest
 from engine_data import oracle

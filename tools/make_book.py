@@ -29,7 +29,7 @@ from typing import Dict, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sensehat_c4.engine.book12 import default_path, distance_to_score, huffman_bits  # noqa: E402
-from sensehat_c4.engine.solver import (BOARD, BOTTOM, COLUMN_MASKS, H1, HEIGHT, WIDTH,  # noqa: E402
+from sensehat_c4.engine.solver import (BOARD, BOTTOM, COLUMN_MASKS, H1, WIDTH,  # noqa: E402
                                        win_score, winning_cells)
 from sensehat_c4.engine.openings import KEY_BITS, MAX_PLY, OUTPUT  # noqa: E402
 

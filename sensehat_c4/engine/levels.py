@@ -17,7 +17,7 @@ from typing import Optional
 from ..errors import SearchAborted
 from ..rules import Board
 from .heuristic import WIN, Budget, pick, root_values
-from .solver import BOARD, BOTTOM, CELLS, COLUMN_MASKS, position_of, winning_cells
+from .solver import BOARD, BOTTOM, CELLS, COLUMN_MASKS, popcount, position_of, winning_cells
 
 MEDIUM_DEPTH = 4
 HARD_MAX_DEPTH = CELLS
@@ -50,8 +50,8 @@ def easy(board: Board, rng: random.Random) -> Decision:
     careful = rng.random() < 0.7
     for c in columns:
         move = possible & COLUMN_MASKS[c]
-        weight = 4 - abs(3 - c)  # 1 at the edges, 4 in the centre
-        weight += 2 * bin(winning_cells(current | move, mask | move)).count("1")
+        weight: float = 4 - abs(3 - c)  # 1 at the edges, 4 in the centre
+        weight += 2 * popcount(winning_cells(current | move, mask | move))
         if careful and (move << 1) & theirs:
             weight = 0.1  # the opponent would win on top of it
         weights.append(weight)

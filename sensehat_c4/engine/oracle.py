@@ -162,7 +162,7 @@ class Oracle:
             if exact is None:
                 # phase 1: win, draw or loss, and a move that keeps it
                 if low >= 1:
-                    fallback = self._first_at_most(kids, moves, -1)
+                    fallback = self._must_find(kids, moves, -1)
                 else:
                     winning = self._first_at_most(kids, moves, -1, exists=False)
                     if winning is not None:
@@ -192,9 +192,7 @@ class Oracle:
                     step = 2 * step + 1
                 exact = low if low == high else solver.score(current, mask, moves, window=(low, high))
             first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
-            found = self._first_at_most(first, moves, -exact)
-            assert found is not None
-            column = found
+            column = self._must_find(first, moves, -exact)
         except SearchAborted:  # out of time, or stopped: the best move known so far
             return Choice(fallback, None, False, "budget")
         return self._chosen(kids, column, exact)
@@ -203,6 +201,12 @@ class Oracle:
         child = next((c, m) for col, c, m in kids if col == column)
         self.remember(child[0], child[1], -score)
         return Choice(column, score, True, "solver")
+
+    def _must_find(self, kids: List[Tuple[int, int, int]], moves: int, value: int) -> int:
+        """A child known to exist whose score, for the opponent, is at most ``value``."""
+        found = self._first_at_most(kids, moves, value)
+        assert found is not None
+        return found
 
     def _first_at_most(self, kids: List[Tuple[int, int, int]], moves: int, value: int,
                        exists: bool = True) -> Optional[int]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from array import array
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Optional, Tuple
 
 from ..errors import SearchAborted
 from ..rules import Board
@@ -228,6 +228,7 @@ class Solver:
                 for column in columns:
                     move = possible & column
                     if move:
+                        # winning_cells(cur | move, mask | move), inlined: this is the hot loop
                         m2 = mask | move
                         pos = cur | move
                         r = (pos << 1) & (pos << 2) & (pos << 3)
@@ -332,26 +333,3 @@ class Solver:
     def probe(self, current: int, mask: int, moves: int, value: int) -> bool:
         """True if the position's score is more than ``value``."""
         return not self.at_most(current, mask, moves, value)
-
-    def move_scores(self, board: Board) -> List[Tuple[int, int]]:
-        """``(column, score)`` for each legal move of ``board`` (0-based columns), side to move's view."""
-        current, mask, moves = position_of(board)
-        scores = []
-        for column in board.legal_moves():
-            scores.append((column, self.child_score(current, mask, moves, column)))
-        return scores
-
-    def child_score(self, current: int, mask: int, moves: int, column: int) -> int:
-        """The score, for the side to move, of playing ``column``."""
-        move = (mask + BOTTOM) & COLUMN_MASKS[column]
-        if winning_cells(current, mask) & move:
-            return win_score(moves)
-        if moves + 1 >= CELLS:
-            return 0
-        return -self.score(current ^ mask, mask | move, moves + 1)
-
-
-def children(current: int, mask: int) -> Sequence[Tuple[int, int]]:
-    """``(column, move bit)`` for each playable column."""
-    possible = (mask + BOTTOM) & BOARD
-    return [(c, possible & COLUMN_MASKS[c]) for c in range(WIDTH) if possible & COLUMN_MASKS[c]]
