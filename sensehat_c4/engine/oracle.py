@@ -117,7 +117,10 @@ class Oracle:
             return Choice(column, -((CELLS - moves) // 2), True, "lost")
         kids = _ordered_children(current, mask, safe)
         if len(kids) == 1:
-            return Choice(kids[0][0], None, True, "forced")
+            score = self.known(current, mask, moves)
+            if score is not None:
+                self.remember(kids[0][1], kids[0][2], -score)
+            return Choice(kids[0][0], score, True, "forced")
         if self.cheap(moves):
             try:
                 scores = self.move_scores(board)
