@@ -7,7 +7,7 @@ exact score computed by minimax from the 12-stone scores of the book, layer by l
 from 11 stones back to the empty board.  Only positions with at most 8 stones are
 written.  Deterministic: the same input gives the same bytes.
 
-Needs ``pip install bitbully-databases`` (or ``--book12 PATH``), about 3 GB of memory
+Needs ``pip install bitbully-databases`` (or ``--book12 PATH``), about 1.2 GB of memory
 and some minutes (most of it decoding the 4.2 million book entries).
 
 Output records, sorted by key, 4 bytes each: a 3-byte big-endian key (the book's
