@@ -85,6 +85,10 @@ def bench_set(name: str, rows: List[Tuple[str, int]], book12: bool, time_limit: 
             f"max {max(times):7.3f} s  {len(rows) / total:9.1f} pos/s  {nodes / total:8.0f} nodes/s")
 
 
+SLOW = 1.0
+"""Perfect moves slower than this are listed (``--slow``)."""
+
+
 def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit,
               other: Limit) -> Tuple[Board, List[float]]:
     """One game from the empty board; returns the final board and perfect's move times."""
@@ -96,6 +100,10 @@ def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit,
                              oracle=oracle if level == "perfect" else None)
         if level == "perfect":
             times.append(result.seconds)
+            if result.seconds > SLOW:
+                print(f"  slow: {board.notation() or '(empty)'} -> {result.column + 1} "
+                      f"({result.source}, score {result.score}) {result.seconds:.2f} s, {result.nodes} nodes",
+                      flush=True)
         board.play(result.column)
     return board, times
 
@@ -150,9 +158,13 @@ def main() -> int:
                         "perfect move is exact and its full time is measured)")
     parser.add_argument("--opponent-think", type=float, default=DEFAULT_SECONDS, metavar="SECONDS",
                         help="the other levels' budget per move (default: %(default)s, the game's default)")
+    parser.add_argument("--slow", type=float, default=1.0, metavar="SECONDS",
+                        help="list perfect moves slower than this (default: 1.0)")
     parser.add_argument("--no-book12", action="store_true", help="do not use the 12-ply book")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    global SLOW
+    SLOW = args.slow
 
     book12 = not args.no_book12 and default_path() is not None
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.processor() or '?'}; "

@@ -16,9 +16,9 @@ LEVELS = ("easy", "medium", "hard", "perfect")
 OPPONENTS = ("human",) + LEVELS
 DEFAULT_SECONDS = 0.25
 """Thinking budget per move on the CI-class PC (a Raspberry Pi 4 is about 4-6x slower)."""
-PERFECT_SECONDS = 4.0
-"""The perfect level's default budget: it mostly answers within milliseconds, but a few
-positions just past its 12-ply book need a second or two on the CI-class PC."""
+PERFECT_SECONDS = 8.0
+"""The perfect level's default budget: it mostly answers within milliseconds, but some
+positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from .solver import (BOARD, BOTTOM, CELLS, COLUMN_MASKS, H1, ORDER, CapReached, 
                      winning_cells)
 
 CAP = 16384
-"""The node cap of the first round of :meth:`Oracle._first_at_most` (doubled every round)."""
+SCHEDULE: Tuple[Optional[int], ...] = (CAP, 4 * CAP, 16 * CAP, None)
+"""Node caps of the rounds of :meth:`Oracle._first_at_most`; ``None``: no cap (the last round)."""
 MEMORY = 4096
 """How many exact scores of positions reached after its own moves the oracle keeps."""
 
@@ -215,14 +216,14 @@ class Oracle:
                        exists: bool = True) -> Optional[int]:
         """A child whose score, for the opponent, is at most ``value`` (``None`` if there is none).
 
-        The children are tried in order, first each with a small node cap (so a cheap
-        proof is not stuck behind a dear one), then each to the end.  A child proven to
+        The children are tried in order, in rounds with a node cap growing fourfold (so a
+        cheap proof is not stuck behind a dear one), then each to the end.  A child proven to
         score more is struck off; if ``exists`` (one is known to reach ``value``), the last
         one left is the answer without a proof: refuting is usually far cheaper than proving.
         """
         solver = self.solver
         left = list(kids)
-        for cap in (CAP, None):  # a round of cheap tries, then each in turn to the end
+        for cap in SCHEDULE:  # rounds of capped tries, then each in turn to the end
             for kid in list(left):
                 if exists and len(left) == 1:
                     return left[0][0]

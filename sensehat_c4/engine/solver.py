@@ -5,6 +5,12 @@ negamax with alpha-beta on two bitboards, a null window narrowed by a binary
 search on the score, a transposition table keeping lower *and* upper bounds,
 "non-losing moves" (never play under the opponent's winning cell; play a forced
 block; two threats lose at once) and moves ordered by the threats they create.
+Two cheap parity rules (Allis' "claimeven") bound many positions without a search:
+when every column has an even number of empty cells, the opponent can answer each
+move on top of it, so the side to move gets only the empty cells of rows 1, 3 and 5
+(counted from 1): if those cannot make a four, it cannot win (score <= 0).  When one
+column has an odd number, the side to move plays there first and then answers on top
+itself, which keeps the opponent to those rows (score >= 0 if they make no four).
 The hot loop is one closure over local names, as fast as CPython allows.
 
 A position is ``(current, mask)``: the stones of the side to move and all stones,
@@ -139,6 +145,8 @@ class Solver:
         bits = popcount
         monotonic = time.monotonic
         cells = CELLS
+        even0 = BOTTOM * 0b010101   # rows 1, 3, 5 counted from 1 at the bottom
+        odd0 = BOTTOM * 0b101010    # rows 2, 4, 6
         etc_below = self.etc_below
         winning = winning_cells
 
@@ -180,7 +188,7 @@ class Solver:
                 known = leaf(cur, mask)  # type: ignore[misc]
                 if known is not None:
                     return known
-            possible = (mask + bottom) & board_mask
+            possible = possible_all = (mask + bottom) & board_mask
             forced = possible & threats
             if forced:
                 if forced & (forced - 1):
@@ -192,11 +200,38 @@ class Solver:
             if moves >= cells - 2:
                 return 0
             low = -((cells - 2 - moves) // 2)
+            q = possible_all & odd0
+            if q and not q & (q - 1) and alpha < 0:
+                # one column has an odd number of empty cells: play it, then answer each
+                # opponent move on top of it; the opponent only ever gets rows 1, 3, 5
+                x = (cur ^ mask) | (board_mask & ~mask & even0)
+                m = x & (x >> 1)
+                if not m & (m >> 2):
+                    m = x & (x >> h1)
+                    if not m & (m >> h2):
+                        m = x & (x >> d1)
+                        if not m & (m >> d2):
+                            m = x & (x >> e1)
+                            if not m & (m >> e2):
+                                low = 0  # the opponent cannot win
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     return alpha
             high = (cells - 1 - moves) // 2
+            if not possible_all & odd0 and beta > 0:
+                # every column has an even number of empty cells: if the opponent answers
+                # each move on top of it, we only ever get the empty cells of rows 1, 3, 5
+                x = cur | (board_mask & ~mask & even0)
+                m = x & (x >> 1)
+                if not m & (m >> 2):
+                    m = x & (x >> h1)
+                    if not m & (m >> h2):
+                        m = x & (x >> d1)
+                        if not m & (m >> d2):
+                            m = x & (x >> e1)
+                            if not m & (m >> e2):
+                                high = 0  # no four there: we cannot win
             if beta > high:
                 beta = high
                 if alpha >= beta:
