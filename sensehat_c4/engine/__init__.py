@@ -37,7 +37,8 @@ class Limit:
 
     seconds: Optional[float] = None
     depth: Optional[int] = None
-    """The deepest search of the heuristic levels (medium stops at 4 in any case)."""
+    """The deepest search of the heuristic levels (medium stops at 4 in any case; hard
+    without any limit at :data:`~.levels.HARD_UNBOUNDED_DEPTH`)."""
     nodes: Optional[int] = None
 
 
@@ -87,7 +88,9 @@ def choose_move(board: Board, level: str, *, limit: Limit = Limit(), seed: Optio
     elif level == "medium":
         decision = levels.medium(board, rng, budget, depth=min(levels.MEDIUM_DEPTH, limit.depth or 99))
     else:
-        decision = levels.hard(board, rng, budget, max_depth=limit.depth or levels.HARD_MAX_DEPTH)
+        bounded = limit.seconds is not None or limit.nodes is not None
+        depth = limit.depth or (levels.HARD_MAX_DEPTH if bounded else levels.HARD_UNBOUNDED_DEPTH)
+        decision = levels.hard(board, rng, budget, max_depth=depth)
     return SearchResult(decision.column, level, None, decision.value, False, decision.depth, budget.nodes,
                         time.monotonic() - started, decision.source)
 

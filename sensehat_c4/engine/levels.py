@@ -21,6 +21,8 @@ from .solver import BOARD, BOTTOM, CELLS, COLUMN_MASKS, popcount, position_of, w
 
 MEDIUM_DEPTH = 4
 HARD_MAX_DEPTH = CELLS
+HARD_UNBOUNDED_DEPTH = 10
+"""Hard's depth when it is given no limit at all (so that it ends: about a second)."""
 
 
 @dataclass(frozen=True)

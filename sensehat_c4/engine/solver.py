@@ -25,7 +25,7 @@ import time
 from array import array
 from typing import Callable, Optional, Tuple
 
-from ..errors import SearchAborted
+from ..errors import ConfigError, SearchAborted
 from ..rules import Board
 
 WIDTH = 7
@@ -40,6 +40,9 @@ ORDER = (3, 2, 4, 1, 5, 0, 6)
 
 CHECK_EVERY = 4096
 """Nodes between two looks at the clock and the stop event (a few milliseconds)."""
+
+ETC_BELOW = 32
+"""Enhanced transposition cutoffs (looking up every child first) in positions with fewer stones."""
 
 DEFAULT_TABLE_BITS = 20
 """Transposition table of 2**20 (+ a few) slots: 8 MB as an ``array('Q')``."""
@@ -73,7 +76,7 @@ def winning_cells(position: int, mask: int) -> int:
 def position_of(board: Board) -> Tuple[int, int, int]:
     """``(current, mask, moves)`` of a rules-core board (7 x 6 only)."""
     if (board.columns, board.rows) != (WIDTH, HEIGHT):
-        raise ValueError("the solver knows the 7 x 6 board only")
+        raise ConfigError("the engine plays on the 7 x 6 board only")
     p1, p2 = board.bitboards
     moves = board.ply
     return (p1 if moves % 2 == 0 else p2), p1 | p2, moves
@@ -104,14 +107,13 @@ class Solver:
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, *,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
         self.size = (1 << table_bits) + 9
-        self.table = array("Q", bytes(8 * self.size))
+        self.table = array("Q", [0]) * self.size
         self.max_nodes: Optional[int] = None
         self.cap: Optional[int] = None
         """A node count at which to raise :class:`CapReached` (for trying moves in turn)."""
         self.deadline: Optional[float] = None
         self.stop: Optional[threading.Event] = None
         self.leaf = leaf
-        self.etc_below = 32
         self.leaf_ply = leaf_ply if leaf is not None else -1
         self._negamax = self._make_negamax()
 
@@ -126,7 +128,7 @@ class Solver:
 
     def reset(self) -> None:
         """Forget every stored bound (the table keeps its size)."""
-        self.table = array("Q", bytes(8 * self.size))
+        self.table = array("Q", [0]) * self.size
         self._negamax = self._make_negamax()
 
     # -- the search -----------------------------------------------------------
@@ -147,7 +149,7 @@ class Solver:
         cells = CELLS
         even0 = BOTTOM * 0b010101   # rows 1, 3, 5 counted from 1 at the bottom
         odd0 = BOTTOM * 0b101010    # rows 2, 4, 6
-        etc_below = self.etc_below
+        etc_below = ETC_BELOW
         winning = winning_cells
 
         leaf, leaf_ply = self.leaf, self.leaf_ply
