@@ -73,6 +73,15 @@ def winning_cells(position: int, mask: int) -> int:
     return r & (BOARD ^ mask)
 
 
+def has_four(stones: int) -> bool:
+    """True if ``stones`` hold four in a row (any direction)."""
+    for d in (1, H1, HEIGHT, H1 + 1):
+        m = stones & (stones >> d)
+        if m & (m >> 2 * d):
+            return True
+    return False
+
+
 def position_of(board: Board) -> Tuple[int, int, int]:
     """``(current, mask, moves)`` of a rules-core board (7 x 6 only)."""
     if (board.columns, board.rows) != (WIDTH, HEIGHT):
@@ -151,6 +160,7 @@ class Solver:
         odd0 = BOTTOM * 0b101010    # rows 2, 4, 6
         etc_below = ETC_BELOW
         winning = winning_cells
+        four = has_four
 
         leaf, leaf_ply = self.leaf, self.leaf_ply
         count = 0
@@ -206,16 +216,8 @@ class Solver:
             if q and not q & (q - 1) and alpha < 0:
                 # one column has an odd number of empty cells: play it, then answer each
                 # opponent move on top of it; the opponent only ever gets rows 1, 3, 5
-                x = (cur ^ mask) | (board_mask & ~mask & even0)
-                m = x & (x >> 1)
-                if not m & (m >> 2):
-                    m = x & (x >> h1)
-                    if not m & (m >> h2):
-                        m = x & (x >> d1)
-                        if not m & (m >> d2):
-                            m = x & (x >> e1)
-                            if not m & (m >> e2):
-                                low = 0  # the opponent cannot win
+                if not four((cur ^ mask) | (board_mask & ~mask & even0)):
+                    low = 0  # the opponent cannot win
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
@@ -224,16 +226,8 @@ class Solver:
             if not possible_all & odd0 and beta > 0:
                 # every column has an even number of empty cells: if the opponent answers
                 # each move on top of it, we only ever get the empty cells of rows 1, 3, 5
-                x = cur | (board_mask & ~mask & even0)
-                m = x & (x >> 1)
-                if not m & (m >> 2):
-                    m = x & (x >> h1)
-                    if not m & (m >> h2):
-                        m = x & (x >> d1)
-                        if not m & (m >> d2):
-                            m = x & (x >> e1)
-                            if not m & (m >> e2):
-                                high = 0  # no four there: we cannot win
+                if not four(cur | (board_mask & ~mask & even0)):
+                    high = 0  # no four there: we cannot win
             if beta > high:
                 beta = high
                 if alpha >= beta:
