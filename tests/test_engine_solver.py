@@ -122,3 +122,10 @@ def test_the_transposition_table_has_a_fixed_size():
     solver.score(*exact("6667744167364217437"))
     assert len(solver.table) == before == (1 << 12) + 9
     assert solver.table.itemsize == 8
+
+
+def test_the_python_3_9_bit_count_agrees():
+    from sensehat_c4.engine.solver import count_bits, popcount
+    for x in (0, 1, 0b1011, (1 << 49) - 1, 0x1234_5678_9ABC):
+        assert count_bits(x) == popcount(x) == bin(x).count("1")
+    assert count_bits(0b1011) == 3

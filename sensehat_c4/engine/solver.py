@@ -48,12 +48,12 @@ DEFAULT_TABLE_BITS = 20
 """Transposition table of 2**20 (+ a few) slots: 8 MB as an ``array('Q')``."""
 
 
-try:
-    popcount: Callable[[int], int] = int.bit_count  # type: ignore[attr-defined]
-except AttributeError:  # Python 3.9
-    def popcount(x: int) -> int:
-        """Number of set bits (``int.bit_count`` arrived in Python 3.10)."""
-        return bin(x).count("1")
+def count_bits(x: int) -> int:
+    """Number of set bits, for Python 3.9 (``int.bit_count`` arrived in 3.10)."""
+    return bin(x).count("1")
+
+
+popcount: Callable[[int], int] = getattr(int, "bit_count", count_bits)
 
 
 class CapReached(SearchAborted):
@@ -134,11 +134,6 @@ class Solver:
     @nodes.setter
     def nodes(self, value: int) -> None:
         self._set_nodes(value)
-
-    def reset(self) -> None:
-        """Forget every stored bound (the table keeps its size)."""
-        self.table = array("Q", [0]) * self.size
-        self._negamax = self._make_negamax()
 
     # -- the search -----------------------------------------------------------
 
