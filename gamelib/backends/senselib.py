@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import glob
+import logging
 import os
 import select
 import shutil
@@ -90,12 +91,16 @@ class HatBackend(SenseLibBackend):
             raise BackendError(
                 f"the sense_hat library cannot be imported ({exc}): on Raspberry Pi OS run "
                 "'sudo apt install sense-hat' and use a venv made with --system-site-packages") from exc
+        # sense_hat 2.3+ logs a root-logger warning when the HAT has no colour sensor (v1 HATs)
+        logging.disable(logging.WARNING)
         try:
             hat = SenseHat()
-        except OSError as exc:
+        except Exception as exc:  # OSError (framebuffer, I2C), RuntimeError (no joystick), PermissionError
             raise BackendError(
-                f"the Sense HAT cannot be opened ({exc}): check it is seated and enabled, and that "
-                "this user is in the 'video' and 'input' groups") from exc
+                f"the Sense HAT cannot be opened ({exc}): check it is seated, that I2C is on in "
+                "raspi-config, and that this user is in the 'video' and 'input' groups") from exc
+        finally:
+            logging.disable(logging.NOTSET)
         try:
             fcntl.ioctl(hat.stick._stick_file.fileno(), EVIOCGRAB, 1)
         except OSError as exc:
