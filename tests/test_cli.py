@@ -103,7 +103,7 @@ def test_unknown_backend_in_environment(capsys, monkeypatch):
     monkeypatch.setenv("SENSEHAT_C4_BACKEND", "xyz")
     code, out, err = run(capsys)
     assert code == 1
-    assert err == "sensehat-c4: SENSEHAT_C4_BACKEND='xyz' is not a backend: use one of auto, hat, emu\n"
+    assert err == "sensehat-c4: SENSEHAT_C4_BACKEND='xyz' is not a backend: use one of auto, hat, emu, terminal\n"
 
 
 @pytest.fixture
