@@ -169,7 +169,7 @@ class TerminalBackend(Backend):
         else:
             self._emit(ENTER)
         self._emit(self._painter.resize(*self._size()))
-        if sys.stdout is not None and _fileno(sys.stdout) == self._out:
+        if _same_file(_fileno(sys.stdout), self._out):
             self._old_stdout = sys.stdout
             self._printed = _Printed(self, getattr(sys.stdout, "encoding", None) or "utf-8")
             sys.stdout = self._printed  # type: ignore[assignment]
@@ -308,6 +308,13 @@ def utf8_locale(env: Mapping[str, str]) -> bool:
     """True if the locale in ``env`` says UTF-8 (then the board gets a box-drawing frame)."""
     locale = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG") or ""
     return "UTF8" in locale.upper().replace("-", "")
+
+
+def _same_file(fd: Optional[int], other: int) -> bool:
+    try:
+        return fd is not None and os.path.sameopenfile(fd, other)
+    except OSError:
+        return False
 
 
 def _fileno(stream: Any) -> Optional[int]:

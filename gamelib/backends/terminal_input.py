@@ -7,6 +7,13 @@ Ctrl+C); everything else is skipped.  :class:`KeyRepeat` makes the stick's
 the key again while it is held (its auto-repeat), so the same key again within
 :data:`REPEAT_WINDOW` is ``held``, and a release is made up when the repeats
 stop or another key comes.  Both are pure (bytes and times in, events out).
+
+Why the window is short: auto-repeat comes every 30-50 ms once it has started,
+while a person tapping a key twice takes 150 ms or more; a long window would turn
+quick taps (Enter, Enter) into one press and a ``held`` that games ignore.  The
+price: a terminal's first repeat comes only after its repeat delay (0.25-0.66 s),
+so holding a key reads as press, release, press, held, held...  Left/right then
+step like the stick's held repeat; holding Enter past the delay presses it twice.
 """
 from __future__ import annotations
 
@@ -14,9 +21,9 @@ from typing import List, Optional, Tuple, Union
 
 from .base import Action, Direction
 
-REPEAT_WINDOW = 0.5
-"""The same key again within this many seconds is the key held down (terminal auto-repeat
-starts after 0.2-0.5 s on most desktops and then repeats every 30-50 ms)."""
+REPEAT_WINDOW = 0.15
+"""The same key again within this many seconds is the key still held down (auto-repeat);
+after this long without it, the key counts as released."""
 
 ESCAPE_WAIT = 0.05
 """How long to wait for the rest of an escape sequence split across reads."""

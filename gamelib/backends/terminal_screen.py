@@ -71,6 +71,8 @@ def terminfo_colours(term: str, fd: int) -> Optional[int]:
         count = curses.tigetnum("colors")
     except Exception:  # noqa: BLE001 (no curses, no terminfo entry: we just do not know)
         return None
+    if count == -1:  # the entry has no colours capability: a monochrome terminal
+        return 0
     return count if count >= 0 else None
 
 
