@@ -22,7 +22,7 @@ import pytest
 from pyte.graphics import FG_BG_256
 
 from emu_sandbox import child_env
-from pty_terminal import PtyProgram, game, hex_colours, history, in_order, leds, letters, set_size
+from pty_terminal import PtyProgram, board_origin, game, hex_colours, history, in_order, leds, letters, set_size
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
@@ -305,3 +305,94 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
         assert seen.index(hex_colours(board("454545", 3))) < seen.index(blinks[0])
     finally:
         program.close()
+
+
+@pytest.mark.parametrize("env, args, expected", [
+    ({"TERM": "xterm-256color"}, (), lambda frame: [FG_BG_256[xterm_256(p)] for p in frame]),
+    ({**TRUECOLOR}, ("--low-light",), lambda frame: hex_colours([dim(p) for p in frame])),
+    ({**TRUECOLOR}, ("--rotation", "180"), lambda frame: hex_colours(frame[::-1])),
+])
+def test_colours_low_light_and_rotation_in_the_game(sandbox, env, args, expected):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human", *args, env=env)
+    try:
+        program.wait_for(lambda p: leds(p.screen) == expected(board("")), what="the empty board")
+        program.press("right")                     # at 180 degrees, right on the keyboard is left in the game
+        moved = board("", 2 if "180" in args else 4)
+        program.wait_for(lambda p: leds(p.screen) == expected(moved), what="the cursor moved")
+    finally:
+        program.close()
+
+
+def test_letters_when_colour_is_off(sandbox):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human",
+                    env={"TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1", "LC_ALL": "C"})
+    try:
+        program.wait_for(lambda p: letters(p.screen) is not None and letters(p.screen)[0] == ". . . R . . . . ")
+        program.press("space")
+        program.wait_for(lambda p: letters(p.screen)[0] == ". . . Y . . . . ")
+        assert letters(program.screen) == [". . . Y . . . . ", ". . . . . . . . "] + ["B B B B B B B . "] * 5 + [
+            "B B B R B B B . "]
+        assert b"\x1b[48;" not in program.output and b"\x1b[38;" not in program.output
+        top, left = board_origin(program.screen)
+        assert program.screen.display[top][left:left + 18] == "+----------------+"    # not a UTF-8 locale: ASCII
+    finally:
+        program.close()
+
+
+def test_too_small_says_so_and_growing_shows_the_board(sandbox):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human", columns=20, lines=8)
+    try:
+        program.wait_for(lambda p: p.text().startswith("This terminal is too"), what="the too-small message")
+        assert program.text() == ("This terminal is too\nsmall for the board:\nit needs 18 x 10\n"
+                                  "characters and has\n20 x 8. Make it\nbigger (or press q\nto quit).")
+        program.resize(40, 16)
+        program.wait_for(shows(board("")), what="the board after growing")
+        program.press("left")
+        program.wait_for(shows(board("", 2)))
+        program.resize(30, 9)                                       # too small again, then bigger
+        program.wait_for(lambda p: "30 x 9." in p.text(), what="the too-small message again")
+        program.resize(50, 20)
+        program.wait_for(shows(board("", 2)))
+        assert program.screen.display[4][16:34] == "┌────────────────┐"   # centred: (20 - 12) // 2, (50 - 18) // 2
+        program.press("q")
+        assert program.finish() == "" and program.process.returncode == 0
+    finally:
+        program.close()
+
+
+@pytest.mark.parametrize("how, code", [
+    (lambda p: p.process.send_signal(signal.SIGTERM), 143),        # systemd, kill
+    (lambda p: p.process.send_signal(signal.SIGHUP), 129),
+    (lambda p: p.press("ctrl-c"), 130),
+])
+def test_stopping_restores_the_terminal(sandbox, how, code):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human")
+    try:
+        program.wait_for(shows(board("")))
+        assert termios.tcgetattr(program.slave) != program.attributes_before
+        how(program)
+        assert program.finish() == ""
+        assert program.process.returncode == code
+        assert termios.tcgetattr(program.slave) == program.attributes_before   # echo, line editing, signals
+        assert program.output.endswith(LEAVE.encode())             # colours, wrap, cursor, alternate screen
+    finally:
+        program.close()
+
+
+def test_a_dropped_connection_ends_the_game_quietly(sandbox):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human")
+    try:
+        program.wait_for(shows(board("")))
+        program.hang_up()
+        assert program.finish() == ""                              # no traceback (stderr is a pipe here)
+        assert program.process.returncode == 129                   # SIGHUP
+    finally:
+        program.close()
+
+
+def test_not_a_terminal_is_one_line_and_exit_1(sandbox):
+    import subprocess
+    proc = subprocess.run(game("--backend", "terminal"), env=child_env(sandbox), stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == f"sensehat-c4: {NOT_A_TERMINAL}\n"
