@@ -37,49 +37,22 @@ def _controlling_terminal() -> None:  # in the child, after setsid(): the pty on
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-class PtyProgram:
-    """A child process on a ``columns`` x ``lines`` pseudo-terminal."""
+class PtyScreen:
+    """The far end of a ``columns`` x ``lines`` pty, as a terminal emulator would hold it."""
 
-    def __init__(self, argv: Sequence[str], *, columns: int = 40, lines: int = 16,
-                 env: Optional[Dict[str, str]] = None) -> None:
+    def __init__(self, *, columns: int = 40, lines: int = 16) -> None:
         self.master, self.slave = os.openpty()
         set_size(self.slave, columns, lines)
         self.attributes_before = termios.tcgetattr(self.slave)
         self.screen = pyte.Screen(columns, lines)
         self.stream = pyte.ByteStream(self.screen)
         self.output = b""
-        self._last_key: Dict[bytes, float] = {}
-        self.process = subprocess.Popen(
-            list(argv), stdin=self.slave, stdout=self.slave, stderr=subprocess.PIPE, env=env,
-            start_new_session=True, preexec_fn=_controlling_terminal, close_fds=True)
-
-    # -- input ------------------------------------------------------------------
-
-    def press(self, *keys: str, gap: float = 0.0) -> None:
-        """Type ``keys`` (names from :data:`KEYS`, or raw text) as a person would."""
-        for key in keys:
-            data = KEYS.get(key, key.encode())
-            wait = self._last_key.get(data, -1e9) + SAME_KEY_GAP - time.monotonic()
-            if wait > 0:
-                self.pump(wait)
-            os.write(self.master, data)
-            self._last_key[data] = time.monotonic()
-            if gap:
-                self.pump(gap)
 
     def resize(self, columns: int, lines: int) -> None:
-        """Resize the window (the kernel sends the program SIGWINCH)."""
+        """Resize the window (a program whose terminal this is gets SIGWINCH)."""
         self.pump(0)
         self.screen.resize(lines, columns)
         set_size(self.master, columns, lines)
-
-    def hang_up(self) -> None:
-        """Close the terminal, as an SSH connection that drops does (the program gets SIGHUP)."""
-        os.close(self.slave)
-        os.close(self.master)
-        self.master = self.slave = -1
-
-    # -- output -----------------------------------------------------------------
 
     def pump(self, seconds: float) -> None:
         """Read what the program writes for ``seconds`` (at least once)."""
@@ -99,6 +72,46 @@ class PtyProgram:
             elif left <= 0:
                 return
 
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display).strip("\n")
+
+    def close(self) -> None:
+        for fd in (self.master, self.slave):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = -1
+
+
+class PtyProgram(PtyScreen):
+    """A child process whose controlling terminal is the pty."""
+
+    def __init__(self, argv: Sequence[str], *, columns: int = 40, lines: int = 16,
+                 env: Optional[Dict[str, str]] = None) -> None:
+        super().__init__(columns=columns, lines=lines)
+        self._last_key: Dict[bytes, float] = {}
+        self.process = subprocess.Popen(
+            list(argv), stdin=self.slave, stdout=self.slave, stderr=subprocess.PIPE, env=env,
+            start_new_session=True, preexec_fn=_controlling_terminal, close_fds=True)
+
+    def press(self, *keys: str, gap: float = 0.0) -> None:
+        """Type ``keys`` (names from :data:`KEYS`, or raw text) as a person would."""
+        for key in keys:
+            data = KEYS.get(key, key.encode())
+            wait = self._last_key.get(data, -1e9) + SAME_KEY_GAP - time.monotonic()
+            if wait > 0:
+                self.pump(wait)
+            os.write(self.master, data)
+            self._last_key[data] = time.monotonic()
+            if gap:
+                self.pump(gap)
+
+    def hang_up(self) -> None:
+        """Close the terminal, as an SSH connection that drops does (the program gets SIGHUP)."""
+        super().close()
+
     def wait_for(self, predicate: Callable[["PtyProgram"], bool], timeout: float = 10.0,
                  what: str = "the expected screen") -> None:
         deadline = time.monotonic() + timeout
@@ -112,9 +125,6 @@ class PtyProgram:
                                          + self.process.stderr.read().decode())
                 return
             self.pump(0.02)
-
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display).strip("\n")
 
     def finish(self, timeout: float = 10.0) -> str:
         """Wait for the program to end (reading its output); return its standard error."""
@@ -135,10 +145,7 @@ class PtyProgram:
             self.process.wait()
         if self.process.stderr:
             self.process.stderr.close()
-        for fd in (self.master, self.slave):
-            if fd >= 0:
-                os.close(fd)
-        self.master = self.slave = -1
+        super().close()
 
 
 def board_origin(screen: pyte.Screen) -> Optional[tuple]:

@@ -8,7 +8,6 @@ closing the pty hangs it up like a dropped SSH connection.
 """
 import io
 import os
-import select
 import shutil
 import signal
 import sys
@@ -17,18 +16,17 @@ import termios
 import threading
 import time
 
-import pyte
 import pytest
 from pyte.graphics import FG_BG_256
 
 from emu_sandbox import child_env
-from pty_terminal import PtyProgram, board_origin, game, hex_colours, history, in_order, leds, letters, set_size
+from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, in_order, leds, letters, set_size
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
 from gamelib.backends.terminal import NOT_A_TERMINAL, TerminalBackend
 from gamelib.backends.terminal_screen import ENTER, LEAVE, dim, xterm_256
-from gamelib.colours import RED, YELLOW
+from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
@@ -37,40 +35,15 @@ P = render.Palette()
 TRUECOLOR = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"}
 
 
-class Terminal:
-    """The far end of a pty: what a terminal emulator would be."""
-
-    def __init__(self, columns=40, lines=16):
-        self.master, self.slave = os.openpty()
-        set_size(self.slave, columns, lines)
-        self.before = termios.tcgetattr(self.slave)
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.ByteStream(self.screen)
-        self.output = b""
+class Terminal(PtyScreen):
+    """The far end of a pty, with the backend opened on its near end in this process."""
 
     def type(self, data):
         os.write(self.master, data)
 
-    def read(self, seconds=0.0):
-        deadline = time.monotonic() + seconds
-        while True:
-            ready, _, _ = select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                return
-            data = os.read(self.master, 65536)
-            self.output += data
-            self.stream.feed(data)
-
     def backend(self, **kwargs):
         kwargs.setdefault("env", TRUECOLOR)
         return TerminalBackend(stdin=self.slave, stdout=self.slave, **kwargs)
-
-    def close(self):
-        for fd in (self.master, self.slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
 
 @pytest.fixture
@@ -104,14 +77,14 @@ def test_opening_takes_the_terminal_and_closing_gives_it_back_exactly(term):
     assert not lflag & (termios.ECHO | termios.ICANON | termios.ISIG)
     assert not raw[0] & (termios.ICRNL | termios.IXON)
     backend.show(board())
-    term.read(0.05)
+    term.pump(0.05)
     assert term.output.startswith(ENTER.encode())
     assert leds(term.screen) == hex_colours(board())
     backend.close()
     backend.close()
-    term.read(0.05)
+    term.pump(0.05)
     assert term.output.endswith(LEAVE.encode())
-    assert termios.tcgetattr(term.slave) == term.before
+    assert termios.tcgetattr(term.slave) == term.attributes_before
 
 
 @pytest.mark.parametrize("data, expected", [
@@ -134,7 +107,7 @@ def test_keys_are_stick_events(term, data, expected):
 def test_rotation_turns_the_arrows_with_the_picture(term):
     with term.backend(rotation=90) as backend:
         backend.show(board())
-        term.read(0.05)
+        term.pump(0.05)
         assert leds(term.screen) == hex_colours(physical(board(), 90))
         term.type(b"\x1b[C")                               # right, on a picture turned clockwise: up
         assert backend.wait_event(1.0).direction is Direction.UP
@@ -159,13 +132,13 @@ def test_q_quits_and_ctrl_c_interrupts(term, key, error):
     with pytest.raises(error):
         backend.wait_event(1.0)
     backend.close()
-    assert termios.tcgetattr(term.slave) == term.before
+    assert termios.tcgetattr(term.slave) == term.attributes_before
 
 
 def test_a_resize_wakes_the_wait_and_redraws(term):
     with term.backend() as backend:
         backend.show(board())
-        term.read(0.05)
+        term.pump(0.05)
         assert leds(term.screen) == hex_colours(board())
 
         def resize():
@@ -178,7 +151,7 @@ def test_a_resize_wakes_the_wait_and_redraws(term):
         assert backend.wait_event(0.6) is None
         thread.join()
         term.screen.resize(20, 60)
-        term.read(0.05)
+        term.pump(0.05)
         assert leds(term.screen) == hex_colours(board())
         assert term.screen.display[4][21:39] == "┌────────────────┐"   # centred: (20 - 12) // 2, (60 - 18) // 2
     assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL
@@ -189,7 +162,7 @@ def test_low_light_redraws_dimmer(term):
     with term.backend() as backend:
         backend.show(board())
         backend.low_light = True
-        term.read(0.05)
+        term.pump(0.05)
         assert leds(term.screen) == hex_colours([dim(p) for p in board()])
 
 
@@ -199,11 +172,11 @@ def test_what_the_program_prints_shows_under_the_board_then_stays_after(term, mo
     with term.backend() as backend:
         backend.show(board())
         print("match 1: player 1 wins 2-0")
-        term.read(0.05)
+        term.pump(0.05)
         assert term.screen.display[13].strip() == "match 1: player 1 wins 2-0"   # under the hint
         assert sys.stdout is not out
     assert sys.stdout is out
-    term.read(0.05)
+    term.pump(0.05)
     assert term.output.endswith(LEAVE.encode() + b"match 1: player 1 wins 2-0\r\n")
     out.close()
 
@@ -211,6 +184,7 @@ def test_what_the_program_prints_shows_under_the_board_then_stays_after(term, mo
 def test_the_terminal_going_away_is_an_error_not_a_spin(term):
     backend = term.backend()
     os.close(term.master)
+    term.master = -1
     with pytest.raises(BackendError, match="the terminal has gone"):
         backend.wait_event(1.0)
     backend.close()                                    # nothing left to restore: no error either
