@@ -87,6 +87,16 @@ def test_opening_takes_the_terminal_and_closing_gives_it_back_exactly(term):
     assert termios.tcgetattr(term.slave) == term.attributes_before
 
 
+def test_a_failure_while_opening_gives_the_terminal_back(term):
+    from gamelib.errors import ConfigError
+    with pytest.raises(ConfigError):
+        term.backend(rotation=45)
+    term.pump(0.05)
+    assert termios.tcgetattr(term.slave) == term.attributes_before
+    assert term.output.endswith(LEAVE.encode())
+    assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL
+
+
 @pytest.mark.parametrize("data, expected", [
     (b"\x1b[D", [(Direction.LEFT, Action.PRESSED), (Direction.LEFT, Action.RELEASED)]),
     (b"\x1bOC\r", [(Direction.RIGHT, Action.PRESSED), (Direction.RIGHT, Action.RELEASED),

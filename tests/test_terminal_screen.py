@@ -75,9 +75,11 @@ def test_256_colour_frame():
 
 def test_low_light_is_dimmer_in_colour():
     painter = Painter("truecolor")
-    painter.low_light = True
     screen = paint(painter, painter.resize(30, 12), painter.frame(FRAME))
+    assert leds(screen) == hex_colours(FRAME)
+    pyte.ByteStream(screen).feed(painter.set_low_light(True).encode())
     assert leds(screen) == hex_colours([dim(p) for p in FRAME])
+    assert painter.frame(FRAME) == ""                                         # still the same frame
 
 
 def test_letters_mode_has_no_colour_at_all():
@@ -93,8 +95,7 @@ def test_letters_mode_has_no_colour_at_all():
 
 def test_plain_mode_prints_each_new_frame_below_the_last_and_nothing_for_the_same_frame():
     painter = Painter("plain")
-    blank = painter.resize(80, 24)
-    assert blank == "\r\n".join([". . . . . . . ."] * 8) + "\r\n\r\n"
+    assert painter.resize(80, 24) == "" and painter.set_low_light(True) == ""   # nothing to place or dim
     first = painter.frame(FRAME)
     assert CSI not in first and first.splitlines()[0] == ". . . R . . . ."
     moved = render.board_frame(Board.from_moves("4453"), render.Palette(), cursor=4)

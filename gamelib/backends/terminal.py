@@ -136,10 +136,10 @@ class TerminalBackend(Backend):
         self._printed: Optional[_Printed] = None
         try:
             self._open()
-        except BaseException:
+            super().__init__(rotation=rotation, low_light=low_light)
+        except BaseException:  # a bad rotation, Ctrl+C while opening...: give the terminal back
             self._restore()
             raise
-        super().__init__(rotation=rotation, low_light=low_light)
 
     @property
     def mode(self) -> str:
@@ -236,9 +236,9 @@ class TerminalBackend(Backend):
             self._emit(self._painter.frame(pixels))
 
     def _set_low_light(self, value: bool) -> None:
-        self._painter.low_light = value
+        text = self._painter.set_low_light(value)
         if not self.closed:
-            self._emit(self._painter.full())
+            self._emit(text)
 
     def _show_status(self, text: str) -> None:
         self._emit(self._painter.set_status(text))

@@ -186,8 +186,14 @@ class Painter:
         self._last: List[RGB] = [BLACK] * 64
 
     def resize(self, columns: int, lines: int) -> str:
+        """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
         self.layout = Layout(columns, lines, self.mode != "plain")
-        return self.full()
+        return "" if self.mode == "plain" else self.full()
+
+    def set_low_light(self, value: bool) -> str:
+        """Dim (or undim) the colours; the text that repaints them (nothing without colour)."""
+        self.low_light = value
+        return self.full() if self.mode in ("truecolor", "256") and self._shown is not None else ""
 
     def frame(self, pixels: Sequence[RGB]) -> str:
         """The text that turns the screen into ``pixels`` (``""`` if nothing changed)."""
