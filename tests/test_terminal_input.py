@@ -2,7 +2,8 @@
 import pytest
 
 from gamelib.backends.base import Action, Direction
-from gamelib.backends.terminal_input import INTERRUPT, QUIT, REPEAT_WINDOW, KeyDecoder, KeyRepeat
+from gamelib.backends.terminal_input import (FOLLOW, INTERRUPT, QUIT, REPEAT_DELAY, REPEAT_WINDOW, KeyDecoder,
+                                             KeyRepeat)
 
 U, D, L, R, M = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.MIDDLE
 P, H, X = Action.PRESSED, Action.HELD, Action.RELEASED
@@ -42,21 +43,53 @@ def test_a_lone_escape_is_flushed_away():
 def test_a_tap_is_a_press_and_a_release_when_no_repeat_comes():
     keys = KeyRepeat()
     assert keys.key(L, 1.0) == [(1.0, L, P)]
-    assert keys.release_due == pytest.approx(1.0 + REPEAT_WINDOW)
-    assert keys.expire(1.1) == []
-    assert keys.expire(1.2) == [(1.0 + REPEAT_WINDOW, L, X)]
+    assert keys.release_due == pytest.approx(1.0 + REPEAT_DELAY)   # a repeat may still come
+    assert keys.expire(1.5) == []
+    assert keys.expire(1.8) == [(1.0 + REPEAT_DELAY, L, X)]
     assert keys.release_due is None and keys.expire(9.0) == []
 
 
-def test_auto_repeat_is_held_like_the_stick():
+def stream(keys, key, times, until):
+    events = []
+    for t in times:
+        events += keys.expire(t) + keys.key(key, t)
+    return events + keys.expire(until)
+
+
+REPEATS = (0.0, 0.5, 0.533, 0.566)   # press; the first repeat after the delay; then every 33 ms
+
+
+@pytest.mark.parametrize("key", [L, R])
+def test_held_left_right_repeat_at_once(key):
+    assert stream(KeyRepeat(), key, REPEATS, 2.0) == [
+        (0.0, key, P), (0.5, key, H), (0.533, key, H), (0.566, key, H), (0.566 + REPEAT_WINDOW, key, X)]
+
+
+@pytest.mark.parametrize("key", [U, D, M])
+def test_held_up_down_middle_is_one_press_then_held(key):
     keys = KeyRepeat()
-    events = keys.key(R, 0.0)                               # press; the terminal repeats after its delay
-    events += keys.expire(0.5)
-    for t in (0.5, 0.533, 0.566, 0.599):                    # then every 33 ms
-        events += keys.key(R, t)
-    events += keys.expire(2.0)
-    assert events == [(0.0, R, P), (0.15, R, X), (0.5, R, P), (0.533, R, H), (0.566, R, H),
-                      (0.599, R, H), (0.599 + REPEAT_WINDOW, R, X)]
+    assert keys.key(key, 0.0) == [(0.0, key, P)]
+    assert keys.key(key, 0.5) == []                         # a repeat, or a second tap? wait and see
+    assert keys.release_due == pytest.approx(0.5 + FOLLOW)
+    assert keys.key(key, 0.533) == [(0.5, key, H), (0.533, key, H)]   # a repeat: no second press
+    assert stream(keys, key, (0.566,), 2.0) == [(0.566, key, H), (0.566 + REPEAT_WINDOW, key, X)]
+
+
+@pytest.mark.parametrize("key", [U, D, M])
+def test_two_taps_of_up_down_middle_are_two_presses(key):
+    keys = KeyRepeat()
+    assert keys.key(key, 0.0) == [(0.0, key, P)]
+    assert keys.key(key, 0.3) == []
+    assert keys.expire(0.3 + FOLLOW - 0.01) == []
+    assert keys.expire(0.45) == [(0.3, key, X), (0.3, key, P)]
+    assert keys.expire(2.0) == [(0.3 + REPEAT_DELAY, key, X)]
+
+
+def test_a_second_tap_cut_short_by_another_key():
+    keys = KeyRepeat()
+    keys.key(U, 0.0)
+    assert keys.key(U, 0.3) == []
+    assert keys.key(L, 0.35) == [(0.3, U, X), (0.3, U, P), (0.35, U, X), (0.35, L, P)]
 
 
 def test_another_key_releases_the_first():
@@ -65,7 +98,7 @@ def test_another_key_releases_the_first():
     assert keys.key(M, 0.05) == [(0.05, L, X), (0.05, M, P)]
 
 
-def test_two_quick_taps_of_one_key_are_two_presses():
+def test_a_key_again_after_the_repeat_delay_is_a_new_press():
     keys = KeyRepeat()
-    assert keys.key(M, 0.0) == [(0.0, M, P)]
-    assert keys.key(M, 0.2) == [(REPEAT_WINDOW, M, X), (0.2, M, P)]
+    keys.key(M, 0.0)
+    assert keys.key(M, 1.0) == [(REPEAT_DELAY, M, X), (1.0, M, P)]
