@@ -51,16 +51,20 @@ def menu_parser() -> app.Parser:
     return parser
 
 
-def setup_logging(level: str) -> None:
-    """The log goes to stderr (the journal under systemd), one line per message."""
-    logging.basicConfig(stream=sys.stderr, level=level.upper(), format=f"{PROG}: %(levelname)s: %(message)s")
+def log_to_stderr(level: str) -> logging.Handler:
+    """Send the log to stderr (the journal under systemd), one line per message; returns the handler."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"{PROG}: %(levelname)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    return handler
 
 
 def run_menu(argv: Sequence[str]) -> int:
     args = menu_parser().parse_args(argv)
     options = LauncherOptions(dim_after=args.dim_after, blank_after=args.blank_after,
                               allow_poweroff=args.allow_poweroff)
-    setup_logging(args.log_level)
     log = logging.getLogger("gamelib")
 
     def main() -> int:
@@ -77,14 +81,22 @@ def run_menu(argv: Sequence[str]) -> int:
         log.info("%s from the system menu", "quit" if result == "quit" else "powering off")
         return app.EXIT_OK
 
-    return app.run(main, PROG)
+    handler = log_to_stderr(args.log_level)
+    try:
+        return app.run(main, PROG)
+    finally:
+        logging.getLogger().removeHandler(handler)
 
 
 def run_list(argv: Sequence[str]) -> int:
     app.Parser(prog=f"{PROG} list", description="List the installed games (exit 1 if one cannot be loaded).") \
         .parse_args(argv)
-    logging.disable(logging.CRITICAL)  # the reasons are printed here, one line each
-    entries = discover()
+    quiet = logging.NullHandler()  # the reasons are printed below, one line each, without tracebacks
+    logging.getLogger("gamelib").addHandler(quiet)
+    try:
+        entries = discover()
+    finally:
+        logging.getLogger("gamelib").removeHandler(quiet)
     for entry in entries:
         status = entry.name if entry.game is not None else f"cannot be loaded: {entry.error}"
         print(f"{entry.key}: {status}")
