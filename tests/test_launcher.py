@@ -388,3 +388,23 @@ def test_connect4_finished_match_returns_to_the_menu():
     frames = [f for _, f in mock.frames]
     fill = frames.index((RED,) * 64)                            # red takes the match
     assert frames[fill + 1:fill + 3] == [(BLACK,) * 64, c4.ICON]
+
+
+def test_thousands_of_launches_run_in_constant_stack():
+    depths = []
+
+    class Quick:
+        name, icon = "Q", ICON_A
+
+        def play(self, backend):
+            frame, depth = sys._getframe(), 0
+            while frame is not None:
+                frame, depth = frame.f_back, depth + 1
+            depths.append(depth)
+
+    mock = MockBackend(history=10)
+    for _ in range(3000):
+        mock.tap("middle", gap=0.1)
+    quit_menu(mock)
+    Launcher(mock, [entry(Quick())], LauncherOptions()).run()
+    assert len(depths) == 3000 and len(set(depths)) == 1
