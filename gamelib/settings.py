@@ -48,7 +48,7 @@ class Settings:
 
 
 def default_path(environ: Optional[Mapping[str, str]] = None) -> Path:
-    """``$XDG_CONFIG_HOME/gamelib/settings.json``, or under ``~/.config`` (the XDG rule: relative values are ignored)."""
+    """``$XDG_CONFIG_HOME/gamelib/settings.json``, else under ``~/.config`` (relative values are ignored)."""
     env = os.environ if environ is None else environ
     base = env.get("XDG_CONFIG_HOME", "")
     if not os.path.isabs(base):

@@ -18,7 +18,7 @@ from sensehat_c4 import game as c4
 from sensehat_c4.chooser import choice_frame
 
 
-def start_launcher(emu_dir, *args):
+def start_launcher(emu_dir, *args):  # noqa: F811
     env = child_env(emu_dir)
     env["XDG_CONFIG_HOME"] = os.path.join(emu_dir, "config")
     return subprocess.Popen([sys.executable, "-m", "gamelib", "--backend", "emu", *args], env=env,
@@ -29,7 +29,7 @@ def quantised(frame):
     return [quantise(p) for p in frame]
 
 
-def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, emu_dir):
+def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, emu_dir):  # noqa: F811
     settings = os.path.join(emu_dir, "config", "gamelib", "settings.json")
     os.makedirs(os.path.dirname(settings))
     with open(settings, "w") as f:

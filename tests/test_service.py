@@ -42,7 +42,8 @@ def test_system_unit_is_written_for_this_python_and_started(tmp_path):
     assert [a for a in lines if not a.startswith(("ExecStart=", "User="))] == \
         [a for a in template if not a.startswith(("ExecStart=", "User="))]
     assert oct(unit.stat().st_mode & 0o777) == "0o644"
-    assert inst.run.calls == [["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "sensehat-games.service"]]
+    assert inst.run.calls == [["systemctl", "daemon-reload"],
+                              ["systemctl", "enable", "--now", "sensehat-games.service"]]
     assert not (tmp_path / POLKIT_RULE).exists()
     assert inst.out.getvalue().splitlines()[-1] == (
         "started and enabled sensehat-games.service: systemctl status sensehat-games.service; "
