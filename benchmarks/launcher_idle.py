@@ -23,16 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from emu_sandbox import FakeEmulator, child_env, quantise  # noqa: E402
+from latency import cpu_seconds  # noqa: E402 (benchmarks/latency.py, beside this file)
 
 from sensehat_c4 import game as c4  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of ``pid`` so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def phase(pid: int, seconds: float) -> float:
