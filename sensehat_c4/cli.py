@@ -5,7 +5,7 @@ import argparse
 import dataclasses
 import json
 import sys
-from typing import List, NoReturn, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends
 from gamelib.colours import BLACK, BLUE, RGB, ColourError, led_colour, parse_colour
@@ -20,11 +20,7 @@ from .rules import Board
 PROG = "sensehat-c4"
 
 
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (and exit 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(app.EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+Parser = app.Parser
 
 
 def parse_colours(text: str) -> Tuple[RGB, RGB]:
