@@ -16,7 +16,7 @@ from sensehat_c4 import game as c4
     (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
     (["--dim-after", "-1"], "argument --dim-after: must be from 0 (never) to 86400: '-1'"),
     (["--blank-after", "soon"], "argument --blank-after: not a number of seconds: 'soon'"),
-    (["--backend", "tv"], "argument --backend: invalid choice: 'tv' (choose from 'auto', 'hat', 'emu')"),
+    (["--backend", "tv"], "argument --backend: invalid choice: 'tv' (choose from 'auto', 'hat', 'emu', 'terminal')"),
     (["--frobnicate"], "unrecognized arguments: --frobnicate"),
 ])
 def test_bad_options_are_one_line_and_exit_2(capsys, argv, message):
@@ -109,4 +109,4 @@ def test_a_corrupt_settings_file_is_reported_once_and_the_menu_starts(config, mo
 
 def test_python_dash_m_gamelib_help():
     proc = subprocess.run([sys.executable, "-m", "gamelib", "--help"], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0 and proc.stdout.startswith("usage: gamelib [-h] [--backend {auto,hat,emu}]")
+    assert proc.returncode == 0 and proc.stdout.startswith("usage: gamelib [-h] [--backend {auto,hat,emu,terminal}]")
