@@ -22,7 +22,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, List, Mapping, Optional, Sequence, TextIO
+from typing import Callable, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from .errors import ConfigError
 from .system import CommandRunner, run_command
@@ -46,14 +46,22 @@ def quote(arg: str) -> str:
     return '"' + escaped.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def render(template: str, command: Sequence[str], user: Optional[str] = None) -> str:
-    """The unit text with ``ExecStart=`` set to ``command`` and (if given) ``User=`` to ``user``."""
+WRITABLE = (".config/sense_hat", ".config/gamelib")
+"""What the launcher's user writes under their home: ``sense_hat``'s ``RTIMULib.ini``, our settings."""
+
+
+def render(template: str, command: Sequence[str], user: Optional[str] = None,
+           home: Optional[str] = None) -> str:
+    """The unit text with ``ExecStart=`` set to ``command`` and (if given) ``User=`` to ``user``
+    and ``ReadWritePaths=`` to the :data:`WRITABLE` directories under ``home``."""
     lines = []
     for line in template.splitlines():
         if line.startswith("ExecStart="):
             line = "ExecStart=" + " ".join(quote(arg) for arg in command)
         elif line.startswith("User=") and user is not None:
             line = f"User={user}"
+        elif line.startswith("ReadWritePaths=") and home is not None:
+            line = "ReadWritePaths=" + " ".join("-" + quote(os.path.join(home, d)) for d in WRITABLE)
         lines.append(line)
     return "\n".join(lines) + "\n"
 
@@ -84,6 +92,12 @@ def known_user(name: str) -> bool:
     return True
 
 
+def lookup_account(name: str) -> Tuple[str, int, int]:
+    """``(home, uid, gid)`` of the user called ``name``."""
+    entry = pwd.getpwnam(name)
+    return entry.pw_dir, entry.pw_uid, entry.pw_gid
+
+
 @dataclass
 class Installer:
     """Installs and removes the units; every outside effect is injectable for tests."""
@@ -95,6 +109,7 @@ class Installer:
     python: str = sys.executable
     out: TextIO = field(default_factory=lambda: sys.stdout)
     user_exists: Callable[[str], bool] = known_user
+    account: Callable[[str], Tuple[str, int, int]] = lookup_account
     prog: str = "gamelib"
 
     # -- paths ------------------------------------------------------------------
@@ -131,8 +146,11 @@ class Installer:
             raise ConfigError(f"there is no user {name!r} on this system")
         if self.euid != 0:
             return self._needs_root(["install-service", "--user", name, *argv])
+        home, uid, gid = self.account(name)
+        for directory in WRITABLE:
+            self._make_dirs(Path(home) / directory, uid, gid)
         path = self._system(SYSTEM_UNIT)
-        _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name))
+        _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name, home=home))
         self._say(f"wrote {path} (runs as {name}: {' '.join(command)})")
         rule = self._system(POLKIT_RULE)
         if allow_poweroff:
@@ -167,6 +185,18 @@ class Installer:
         return 0 if self._systemctl([*scope, "daemon-reload"], paths[0]) and ok else 1
 
     # -- helpers --------------------------------------------------------------------
+
+    def _make_dirs(self, directory: Path, uid: int, gid: int) -> None:
+        """Create ``directory`` and its missing parents (under :attr:`root`), owned by the user."""
+        missing = []
+        path = self._system(directory.relative_to(directory.anchor))
+        while not path.exists():
+            missing.append(path)
+            path = path.parent
+        for path in reversed(missing):
+            path.mkdir(mode=0o755)
+            os.chown(path, uid, gid)
+            self._say(f"made {path} (for {uid}:{gid})")
 
     def _needs_root(self, args: Sequence[str]) -> int:
         command = " ".join(shlex.quote(a) for a in ["sudo", self.python, "-m", "gamelib", *args])

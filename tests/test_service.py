@@ -1,5 +1,6 @@
 """install-service / uninstall-service with a fake root directory and recorded systemctl calls."""
 import io
+import os
 import shutil
 import subprocess
 
@@ -23,7 +24,8 @@ class Recorder:
 
 def installer(tmp_path, euid=0, status=0, **environ):
     return Installer(root=tmp_path, run=Recorder(status), euid=euid, environ=environ, python=PY,
-                     out=io.StringIO(), user_exists=lambda name: name in ("pi", "games"))
+                     out=io.StringIO(), user_exists=lambda name: name in ("pi", "games"),
+                     account=lambda name: (f"/home/{name}", os.getuid(), os.getgid()))
 
 
 def unit_lines(path):
@@ -42,6 +44,10 @@ def test_system_unit_is_written_for_this_python_and_started(tmp_path):
     assert [a for a in lines if not a.startswith(("ExecStart=", "User="))] == \
         [a for a in template if not a.startswith(("ExecStart=", "User="))]
     assert oct(unit.stat().st_mode & 0o777) == "0o644"
+    assert "ReadWritePaths=-/home/pi/.config/sense_hat -/home/pi/.config/gamelib" in lines
+    for made in ("home/pi", "home/pi/.config", "home/pi/.config/sense_hat", "home/pi/.config/gamelib"):
+        info = (tmp_path / made).stat()                        # made for the user, writable by the unit
+        assert (info.st_uid, info.st_gid, oct(info.st_mode & 0o777)) == (os.getuid(), os.getgid(), "0o755")
     assert inst.run.calls == [["systemctl", "daemon-reload"],
                               ["systemctl", "enable", "--now", "sensehat-games.service"]]
     assert not (tmp_path / POLKIT_RULE).exists()
@@ -54,6 +60,8 @@ def test_allow_poweroff_adds_the_flag_and_a_polkit_rule_for_that_user_only(tmp_p
     inst = installer(tmp_path)
     inst.install(user="games", user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=True, argv=[])
     assert 'ExecStart="/home/pi/games venv/bin/python" -m gamelib --backend hat --allow-poweroff' in \
+        unit_lines(tmp_path / SYSTEM_UNIT)
+    assert "ReadWritePaths=-/home/games/.config/sense_hat -/home/games/.config/gamelib" in \
         unit_lines(tmp_path / SYSTEM_UNIT)
     rule = (tmp_path / POLKIT_RULE).read_text()
     assert 'action.id == "org.freedesktop.login1.power-off" ||' in rule
