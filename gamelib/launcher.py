@@ -50,6 +50,8 @@ class LauncherOptions:
     poweroff_command: Sequence[str] = POWEROFF_COMMAND
     hold: float = 2.0
     """How long up is held (from the press) to open the system menu."""
+    repeat: float = 0.15
+    """Least time between steps while left/right is held (the stick sends ``held`` every 50 ms)."""
     confirm_timeout: float = 5.0
     """The power-off question gives up after this long."""
 
@@ -103,6 +105,7 @@ class Launcher:
         self.result: Optional[str] = None
         self._last_input = backend.now()
         self._up_since: Optional[float] = None
+        self._last_step = float("-inf")
         self._confirm_until = 0.0
 
     # -- the loop -------------------------------------------------------------
@@ -152,6 +155,11 @@ class Launcher:
             return
         if self.screen is Screen.GAMES:
             self._games(event)
+            return
+        step = self._step(event) if self.screen is Screen.SYSTEM else 0
+        if step:
+            self.system_index = (self.system_index + step) % len(self.system_items)
+            self._show()
         elif event.action is not Action.PRESSED:
             return
         elif self.screen is Screen.SYSTEM:
@@ -173,14 +181,22 @@ class Launcher:
                 self.screen, self.system_index = Screen.SYSTEM, 0
                 self._show()
             return
-        if action is not Action.PRESSED or not self.entries:
-            return
-        if direction in (Direction.LEFT, Direction.RIGHT):
-            step = 1 if direction is Direction.RIGHT else -1
+        step = self._step(event)
+        if step and self.entries:
             self.index = (self.index + step) % len(self.entries)
             self._show()
-        elif direction in (Direction.DOWN, Direction.MIDDLE):
+        elif action is Action.PRESSED and direction in (Direction.DOWN, Direction.MIDDLE) and self.entries:
             self._launch(self.entries[self.index])
+
+    def _step(self, event: StickEvent) -> int:
+        """+1 or -1 for a left/right that moves a selection (a press, or a held stick at a
+        steady pace, as in the game), else 0.  Takes note of the step."""
+        if event.direction not in (Direction.LEFT, Direction.RIGHT) or event.action is Action.RELEASED:
+            return 0
+        if event.action is Action.HELD and event.timestamp - self._last_step < self.options.repeat - 1e-9:
+            return 0
+        self._last_step = event.timestamp
+        return 1 if event.direction is Direction.RIGHT else -1
 
     def _launch(self, entry: Entry) -> None:
         if entry.game is None:
@@ -212,9 +228,6 @@ class Launcher:
         direction = event.direction
         if direction is Direction.UP:
             self.screen = Screen.GAMES
-        elif direction in (Direction.LEFT, Direction.RIGHT):
-            step = 1 if direction is Direction.RIGHT else -1
-            self.system_index = (self.system_index + step) % len(self.system_items)
         else:
             item = self.system_items[self.system_index]
             if item == LIGHT:

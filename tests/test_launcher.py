@@ -99,6 +99,16 @@ def test_browse_with_wrap_around_then_quit():
     assert mock.pending == 1                                    # only the quit press's release is left
 
 
+def test_held_right_steps_at_a_steady_pace_like_the_game():
+    mock = MockBackend()
+    mock.hold("right", 0.6)             # press, then held at 0.25, 0.30 ... 0.55 s
+    quit_menu(mock)
+    Launcher(mock, three(), NO_IDLE).run()
+    a, b, c = (letters(i) for i in (ICON_A, ICON_B, ICON_C))
+    assert shown(mock)[:5] == [a, b, c, a, b]    # press; held acted on at 0.25, 0.40, 0.55 s only
+    assert shown(mock)[5] == LIGHT_HI
+
+
 def test_a_game_plays_on_the_launchers_backend_and_the_menu_comes_back_on_it():
     seen = []
 
