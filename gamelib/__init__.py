@@ -1,2 +1,2 @@
-"""Shared pieces for Sense HAT games: colours, a pixel font, the backends (real HAT,
-emulator, mock) behind one interface, process lifetime, and (later) the game launcher."""
+"""Shared pieces for Sense HAT games: colours, a pixel font, icons, the backends (real HAT,
+emulator, mock) behind one interface, process lifetime, and the games launcher (``gamelib``)."""

@@ -5,6 +5,7 @@ blocks and context managers run and the LEDs are cleared whichever way we leave.
 """
 from __future__ import annotations
 
+import argparse
 import signal
 import sys
 from typing import Callable, NoReturn
@@ -16,6 +17,13 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def _terminate(signum: int, frame: object) -> NoReturn:

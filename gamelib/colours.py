@@ -26,6 +26,12 @@ NAMES: Dict[str, RGB] = {
 }
 
 
+def led_colour(rgb: RGB) -> RGB:
+    """``rgb`` as the Sense HAT's LEDs show it: its framebuffer keeps 5, 6 and 5 bits (RGB565)."""
+    r, g, b = rgb
+    return r & 0xF8, g & 0xFC, b & 0xF8
+
+
 class ColourError(ConfigError):
     """A colour that is neither a known name nor a hex code."""
 

@@ -5,10 +5,10 @@ import argparse
 import dataclasses
 import json
 import sys
-from typing import List, NoReturn, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends
-from gamelib.colours import BLACK, BLUE, RGB, ColourError, parse_colour
+from gamelib.colours import BLACK, BLUE, RGB, ColourError, led_colour, parse_colour
 
 from . import __version__, analysis
 from .chooser import choose_opponent
@@ -23,11 +23,7 @@ EXIT_UNSOLVED = 3
 SOLVE_SECONDS = 30.0
 
 
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (and exit 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(app.EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+Parser = app.Parser
 
 
 def parse_colours(text: str) -> Tuple[RGB, RGB]:
@@ -39,12 +35,13 @@ def parse_colours(text: str) -> Tuple[RGB, RGB]:
         p1, p2 = (parse_colour(p) for p in parts)
     except ColourError as exc:
         raise ConfigError(f"--colors: {exc}") from exc
+    # compared as the LEDs show them: #0000fc is the field's blue there, #000003 is dark
     for name, colour in (("player 1", p1), ("player 2", p2)):
-        if colour == BLUE:
+        if led_colour(colour) == led_colour(BLUE):
             raise ConfigError(f"--colors: {name}'s colour is the field's blue; pick another")
-        if colour == BLACK:
+        if led_colour(colour) == BLACK:
             raise ConfigError(f"--colors: {name}'s colour is black, which is an empty LED; pick another")
-    if p1 == p2:
+    if led_colour(p1) == led_colour(p2):
         raise ConfigError("--colors: the two players need different colours")
     return p1, p2
 

@@ -72,6 +72,9 @@ def test_analyse_bad_move_list_is_one_line_exit_2(capsys, moves, message):
     (["--colors", "red,red"], "--colors: the two players need different colours"),
     (["--colors", "blue,red"], "--colors: player 1's colour is the field's blue; pick another"),
     (["--colors", "red,#000"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
+    (["--colors", "#0000fc,red"], "--colors: player 1's colour is the field's blue; pick another"),
+    (["--colors", "red,#030303"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
+    (["--colors", "red,#fc0303"], "--colors: the two players need different colours"),
     (["--colors", "red"], "--colors takes two colours separated by a comma (not 'red')"),
     (["--colors", "red,blu"], "--colors: unknown colour 'blu': use a name (black, white, red, green, blue, "
                               "yellow, orange, cyan, magenta, purple, pink) or a hex code like #ff8800"),
@@ -100,7 +103,7 @@ def test_unknown_backend_in_environment(capsys, monkeypatch):
     monkeypatch.setenv("SENSEHAT_C4_BACKEND", "xyz")
     code, out, err = run(capsys)
     assert code == 1
-    assert err == "sensehat-c4: SENSEHAT_C4_BACKEND='xyz' is not a backend: use one of auto, hat, emu\n"
+    assert err == "sensehat-c4: SENSEHAT_C4_BACKEND='xyz' is not a backend: use one of auto, hat, emu, terminal\n"
 
 
 @pytest.fixture

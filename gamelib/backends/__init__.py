@@ -1,8 +1,9 @@
 """Choosing and opening a backend: one factory, one selection order.
 
 Order: the explicit ``name`` (``--backend``), then the ``SENSEHAT_C4_BACKEND``
-environment variable, then ``auto``: the real HAT if the kernel shows one, else
-the emulator if it is installed (running, or startable on this desktop), else a
+environment variable, then ``auto``: the real HAT if the kernel shows one, else a
+running emulator, else this terminal (standard input and output are both one),
+else the emulator window started on this desktop, else a
 :class:`~gamelib.errors.BackendError` that says what is missing.  The mock is
 for tests and is never chosen here.
 """
@@ -19,12 +20,16 @@ from .base import Action, Backend, Direction, Frame, StickEvent
 __all__ = ["Action", "Backend", "Direction", "Frame", "StickEvent", "BACKENDS", "ENV_VAR", "open_backend"]
 
 ENV_VAR = "SENSEHAT_C4_BACKEND"
-BACKENDS = ("auto", "hat", "emu")
+BACKENDS = ("auto", "hat", "emu", "terminal")
 
 Notice = Callable[[str], None]
 
 
 def _open_named(name: str, rotation: int, low_light: bool) -> Backend:
+    if name == "terminal":
+        from .terminal import TerminalBackend  # noqa: PLC0415
+
+        return TerminalBackend(rotation=rotation, low_light=low_light)
     from . import senselib  # noqa: PLC0415 (keeps `import gamelib.backends` light)
 
     if name == "hat":
@@ -38,20 +43,29 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     if senselib.hat_present():
         notice("using the Sense HAT (found its LED framebuffer)")
         return _open_named("hat", rotation, low_light)
-    if senselib.emu_installed():
-        pid = senselib.emulator_running()
-        if pid is not None:
-            notice(f"no Sense HAT found; using the running emulator (pid {pid})")
-            return _open_named("emu", rotation, low_light)
-        if os.environ.get("DISPLAY") and shutil.which("sense_emu_gui"):
-            notice("no Sense HAT found; starting the emulator window (sense_emu_gui)")
-            return _open_named("emu", rotation, low_light)
+    installed = senselib.emu_installed()
+    pid = senselib.emulator_running() if installed else None
+    if pid is not None:
+        notice(f"no Sense HAT found; using the running emulator (pid {pid})")
+        return _open_named("emu", rotation, low_light)
+    from .terminal import standard_fds  # noqa: PLC0415
+
+    if standard_fds() is not None:
+        notice("no Sense HAT or running emulator found; playing in this terminal "
+               "(--backend emu opens the emulator window)")
+        return _open_named("terminal", rotation, low_light)
+    if installed and os.environ.get("DISPLAY") and shutil.which("sense_emu_gui"):
+        notice("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)")
+        return _open_named("emu", rotation, low_light)
+    if installed:
         raise BackendError(
-            "no Sense HAT found and the emulator is not running: start sense_emu_gui on a desktop, "
-            "or on a Pi check the HAT and that this user is in the 'video' and 'input' groups")
+            "no Sense HAT found, the emulator is not running and this is not a terminal: run it in a "
+            "terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is "
+            "in the 'video' and 'input' groups")
     raise BackendError(
-        "no Sense HAT found and the emulator is not installed: pip install 'sensehat-c4[emu]' and "
-        "start sense_emu_gui, or on a Pi check the HAT and the 'video' and 'input' groups")
+        "no Sense HAT found, the emulator is not installed and this is not a terminal: run it in a "
+        "terminal, or pip install 'sensehat-c4[emu]' and start sense_emu_gui, or on a Pi check the HAT "
+        "and the 'video' and 'input' groups")
 
 
 def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bool = False,

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import fcntl
 import glob
+import logging
 import os
 import select
 import shutil
+import struct
+import time
 import warnings
 from typing import Any, List, Optional
 
@@ -25,18 +28,35 @@ EVIOCGRAB = 0x40044590
 
 HAT_FB_NAME = "RPi-Sense FB"
 
+_FRAME = struct.Struct("64H")
+"""The LED framebuffer: 64 RGB565 pixels in native byte order (as both libraries write it)."""
+
+EMU_START_SECONDS = 10.0
+"""How long to wait for a spawned ``sense_emu_gui`` to take the emulator lock."""
+
+
+def pack_frame(pixels: List[RGB]) -> bytes:
+    """64 ``(r, g, b)`` pixels as the framebuffer's RGB565 bytes."""
+    return _FRAME.pack(*[((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3) for r, g, b in pixels])
+
 
 class SenseLibBackend(Backend):
-    """A backend around a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``."""
+    """A backend around a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``.
+
+    Frames go straight to the library's framebuffer file (``/dev/fbN`` on a Pi,
+    the emulator's screen file) in one ``pwrite``: the library's ``set_pixels``
+    would open the file and write the 64 pixels one by one, every frame.
+    """
 
     def __init__(self, hat: Any, *, rotation: int = 0, low_light: bool = False) -> None:
         self._hat = hat
         self._libstick = hat.stick
         self._file = self._libstick._stick_file  # the library keeps no public handle
+        self._fb = os.open(hat._fb_device, os.O_RDWR)
         super().__init__(rotation=rotation, low_light=low_light)
 
     def _write(self, pixels: List[RGB]) -> None:
-        self._hat.set_pixels(pixels)
+        os.pwrite(self._fb, pack_frame(pixels), 0)
 
     def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
         deadline = None if timeout is None else self.now() + timeout
@@ -53,7 +73,10 @@ class SenseLibBackend(Backend):
         self._hat.low_light = value
 
     def _close(self) -> None:
-        self._libstick.close()
+        try:
+            self._libstick.close()
+        finally:
+            os.close(self._fb)
 
 
 class HatBackend(SenseLibBackend):
@@ -68,12 +91,16 @@ class HatBackend(SenseLibBackend):
             raise BackendError(
                 f"the sense_hat library cannot be imported ({exc}): on Raspberry Pi OS run "
                 "'sudo apt install sense-hat' and use a venv made with --system-site-packages") from exc
+        # sense_hat 2.3+ logs a root-logger warning when the HAT has no colour sensor (v1 HATs)
+        logging.disable(logging.WARNING)
         try:
             hat = SenseHat()
-        except OSError as exc:
+        except Exception as exc:  # OSError (framebuffer, I2C), RuntimeError (no joystick), PermissionError
             raise BackendError(
-                f"the Sense HAT cannot be opened ({exc}): check it is seated and enabled, and that "
-                "this user is in the 'video' and 'input' groups") from exc
+                f"the Sense HAT cannot be opened ({exc}): check it is seated, that I2C is on in "
+                "raspi-config, and that this user is in the 'video' and 'input' groups") from exc
+        finally:
+            logging.disable(logging.NOTSET)
         try:
             fcntl.ioctl(hat.stick._stick_file.fileno(), EVIOCGRAB, 1)
         except OSError as exc:
@@ -131,10 +158,26 @@ class EmuBackend(SenseLibBackend):
             raise BackendError(
                 "the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
                 "(apt install sense-emu-tools on Raspberry Pi OS), then try again")
+        spawned = emulator_running() is None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "spawning sense_emu_gui": we say it ourselves
             try:
                 hat = SenseHat()
             except OSError as exc:
                 raise BackendError(f"the Sense HAT emulator cannot be opened: {exc}") from exc
+        if spawned and not _wait_for_emulator(EMU_START_SECONDS):
+            hat.stick.close()
+            raise BackendError(
+                "sense_emu_gui was started but its window did not come up: run sense_emu_gui in a "
+                "terminal to see why (it needs python3-gi and numpy older than 2.3)")
         super().__init__(hat, rotation=rotation, low_light=low_light)
+
+
+def _wait_for_emulator(seconds: float) -> bool:
+    """Wait (polling the lock file every 0.1 s) for an emulator to take the lock."""
+    deadline = time.monotonic() + seconds
+    while emulator_running() is None:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True

@@ -1,0 +1,324 @@
+"""The 8x8 matrix in a terminal, the joystick on the arrow keys (``--backend terminal``).
+
+For trying a game with no Sense HAT and no emulator window: on a laptop, over
+SSH, in tmux or screen.  Only the standard library is used (``termios``,
+``select``, ``signal``).
+
+While open, the backend owns the terminal: raw mode (no echo, no line editing,
+Ctrl+C arrives as a byte), the alternate screen, a hidden cursor.  Closing puts
+back exactly what it found, whatever the reason for closing (``q``, Ctrl+C,
+SIGTERM, SIGHUP, an exception; :func:`gamelib.app.run` turns the signals into
+``SystemExit`` so ``with backend:`` closes it), and never fails because the
+terminal has gone (writes to a hung-up terminal fail with EIO).
+
+Waiting for a key blocks in ``select()`` on standard input and on a wake-up
+pipe (``signal.set_wakeup_fd``): a resize (SIGWINCH) wakes the wait and the
+board is drawn again, outside the signal handler.  Lines the program prints to
+``sys.stdout`` meanwhile go to the line under the board, and are printed again
+after the terminal is restored.
+"""
+from __future__ import annotations
+
+import io
+import os
+import select
+import signal
+import sys
+import termios
+from collections import deque
+from typing import Any, Deque, List, Mapping, Optional
+
+from gamelib.colours import RGB
+
+from ..errors import BackendError, QuitRequested
+from .base import Backend, Direction, StickEvent
+from .terminal_input import ESCAPE_WAIT, INTERRUPT, QUIT, KeyDecoder, KeyRepeat
+from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
+
+NOT_A_TERMINAL = ("the terminal backend needs a terminal: standard input and output must both be one "
+                  "(not a pipe, a file or a service)")
+
+_SIGNALS_DURING_RESTORE = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGWINCH}
+
+
+def is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def standard_fds() -> Optional[tuple]:
+    """``(stdin, stdout)`` file descriptors if both are terminals, else ``None``."""
+    try:
+        fds = sys.stdin.fileno(), sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # None, closed, or replaced by a non-file
+        return None
+    return fds if all(is_terminal(fd) for fd in fds) else None
+
+
+def raw_attributes(attributes: List[Any]) -> List[Any]:
+    """``attributes`` (from ``tcgetattr``) changed for a game: keys one by one, unechoed, unsignalled.
+
+    Like ``cfmakeraw`` for input (so Ctrl+C is byte 3, Enter is ``\\r``, Ctrl+S does not
+    freeze the output), but output processing stays on.
+    """
+    iflag, oflag, cflag, lflag, ispeed, ospeed, cc = attributes
+    iflag &= ~(termios.BRKINT | termios.ICRNL | termios.INPCK | termios.ISTRIP | termios.IXON
+               | termios.INLCR | termios.IGNCR)
+    lflag &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN | termios.ISIG)
+    cc = list(cc)
+    cc[termios.VMIN] = 1
+    cc[termios.VTIME] = 0
+    return [iflag, oflag, cflag, lflag, ispeed, ospeed, cc]
+
+
+class _Printed(io.TextIOBase):
+    """Stands in for ``sys.stdout`` while the board is up: shows each line under it."""
+
+    def __init__(self, backend: "TerminalBackend", encoding: str) -> None:
+        super().__init__()
+        self._backend = backend
+        self._encoding = encoding
+        self.text = ""
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._encoding
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        if "\n" in text:
+            complete = self.text.rsplit("\n", 1)[0]
+            self._backend._show_status(complete.rsplit("\n", 1)[-1])
+        return len(text)
+
+
+class TerminalBackend(Backend):
+    """A Sense HAT drawn in a terminal: arrows are the stick, Enter and space the middle button.
+
+    ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
+    ``KeyboardInterrupt``.  ``stdin``/``stdout`` are file descriptors (default: the
+    process's own); ``env`` decides the colours (default ``os.environ``); ``mode``
+    forces one of :data:`~gamelib.backends.terminal_screen.MODES`.
+    """
+
+    name = "terminal"
+
+    def __init__(self, *, rotation: int = 0, low_light: bool = False, stdin: Optional[int] = None,
+                 stdout: Optional[int] = None, env: Optional[Mapping[str, str]] = None,
+                 mode: Optional[str] = None) -> None:
+        if stdin is None or stdout is None:
+            fds = standard_fds()
+            if fds is None:
+                raise BackendError(NOT_A_TERMINAL)
+            stdin, stdout = fds
+        elif not (is_terminal(stdin) and is_terminal(stdout)):
+            raise BackendError(NOT_A_TERMINAL)
+        self._in, self._out = stdin, stdout
+        env = os.environ if env is None else env
+        self._painter = Painter(mode or colour_mode(env, lambda term: terminfo_colours(term, stdout)),
+                                utf8=utf8_locale(env))
+        self._decoder = KeyDecoder()
+        self._repeat = KeyRepeat()
+        self._events: Deque[StickEvent] = deque()
+        self._gone = False
+        self._saved_attributes: Optional[List[Any]] = None
+        self._wake_r = self._wake_w = -1
+        self._old_wakeup: Optional[int] = None
+        self._old_winch: Any = None
+        self._winch_installed = False
+        self._pending_since = 0.0
+        self._old_stdout: Any = None
+        self._printed: Optional[_Printed] = None
+        try:
+            self._open()
+            super().__init__(rotation=rotation, low_light=low_light)
+        except BaseException:  # a bad rotation, Ctrl+C while opening...: give the terminal back
+            self._restore()
+            raise
+
+    @property
+    def mode(self) -> str:
+        """The colour mode in use (``truecolor``, ``256``, ``letters`` or ``plain``)."""
+        return self._painter.mode
+
+    # -- opening and closing ----------------------------------------------------
+
+    def _open(self) -> None:
+        try:
+            self._saved_attributes = termios.tcgetattr(self._in)
+            termios.tcsetattr(self._in, termios.TCSAFLUSH, raw_attributes(self._saved_attributes))
+        except termios.error as exc:
+            raise BackendError(f"cannot put the terminal in raw mode: {exc}") from exc
+        self._wake_r, self._wake_w = os.pipe()
+        for fd in (self._wake_r, self._wake_w):
+            os.set_blocking(fd, False)
+        try:
+            self._old_wakeup = signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False)
+        except ValueError:  # not the main thread: no resize wake-ups (drawn at the next frame)
+            pass
+        else:
+            self._old_winch = signal.signal(signal.SIGWINCH, self._on_winch)
+            self._winch_installed = True
+        if self._painter.mode == "plain":
+            self._emit(HINT + "\r\n")
+        else:
+            self._emit(ENTER)
+        self._emit(self._painter.resize(*self._size()))
+        if _same_file(_fileno(sys.stdout), self._out):
+            self._old_stdout = sys.stdout
+            self._printed = _Printed(self, getattr(sys.stdout, "encoding", None) or "utf-8")
+            sys.stdout = self._printed  # type: ignore[assignment]
+
+    def _close(self) -> None:
+        self._restore()
+
+    def _restore(self) -> None:
+        """Put the terminal back as it was; safe on a terminal that has gone (SSH dropped)."""
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS_DURING_RESTORE)
+        try:
+            if self._old_stdout is not None:
+                sys.stdout = self._old_stdout
+                self._old_stdout = None
+            if self._painter.mode != "plain" and self._saved_attributes is not None:
+                self._emit(LEAVE)
+            if self._saved_attributes is not None:
+                try:
+                    termios.tcsetattr(self._in, termios.TCSAFLUSH, self._saved_attributes)
+                except termios.error:
+                    pass  # the terminal hung up: nothing left to restore
+                self._saved_attributes = None
+            if self._winch_installed:
+                signal.signal(signal.SIGWINCH, signal.SIG_DFL if self._old_winch is None else self._old_winch)
+                signal.set_wakeup_fd(-1 if self._old_wakeup is None else self._old_wakeup)
+                self._winch_installed = False
+            if self._wake_w >= 0:
+                os.close(self._wake_r)
+                os.close(self._wake_w)
+                self._wake_r = self._wake_w = -1
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if self._printed is not None and self._printed.text and not self._gone:
+            printed, self._printed = self._printed.text, None
+            try:
+                sys.stdout.write(printed)
+                sys.stdout.flush()
+            except OSError:
+                pass
+
+    # -- output ---------------------------------------------------------------
+
+    def _emit(self, text: str) -> None:
+        """Write ``text`` to the terminal, all of it; stop writing for good if the terminal has gone."""
+        if self._gone or not text:
+            return
+        data = text.encode("utf-8", "replace")
+        try:
+            while data:
+                written = os.write(self._out, data)
+                data = data[written:]
+        except OSError:
+            self._gone = True
+
+    def _size(self) -> tuple:
+        try:
+            size = os.get_terminal_size(self._out)
+        except OSError:
+            return 80, 24
+        return size.columns or 80, size.lines or 24
+
+    def _write(self, pixels: List[RGB]) -> None:
+        if not self.closed:  # closing clears the LEDs; the terminal gets its own screen back instead
+            self._emit(self._painter.frame(pixels))
+
+    def _set_low_light(self, value: bool) -> None:
+        text = self._painter.set_low_light(value)
+        if not self.closed:
+            self._emit(text)
+
+    def _show_status(self, text: str) -> None:
+        self._emit(self._painter.set_status(text))
+
+    def _on_winch(self, signum: int, frame: object) -> None:
+        """Nothing to do here: the wake-up pipe wakes the wait, which redraws."""
+
+    def _redraw_if_resized(self) -> None:
+        try:
+            woken = os.read(self._wake_r, 512)
+        except (BlockingIOError, OSError):
+            return
+        if signal.SIGWINCH in woken:
+            self._emit(self._painter.resize(*self._size()))
+
+    # -- input ----------------------------------------------------------------
+
+    def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
+        deadline = None if timeout is None else self.now() + timeout
+        while not self._events:
+            now = self.now()
+            self._queue(self._repeat.expire(now))
+            if self._events:
+                break
+            waits = [t - now for t in (deadline, self._repeat.release_due) if t is not None]
+            if self._decoder.pending:
+                waits.append(self._pending_since + ESCAPE_WAIT - now)
+            wait = max(0.0, min(waits)) if waits else None
+            watched = [self._in] + ([self._wake_r] if self._wake_r >= 0 else [])
+            ready, _, _ = select.select(watched, [], [], wait)
+            if self._wake_r in ready:
+                self._redraw_if_resized()
+            if self._in in ready:
+                self._take_input()
+            elif self._decoder.pending and self.now() >= self._pending_since + ESCAPE_WAIT:
+                self._decoder.flush()  # a lone Escape key, or a sequence cut short: skipped
+            if not self._events and deadline is not None and self.now() >= deadline:
+                return None
+        return self._events.popleft()
+
+    def _take_input(self) -> None:
+        try:
+            data = os.read(self._in, 1024)
+        except OSError:
+            data = b""
+        if not data:
+            self._gone = True
+            raise BackendError("the terminal has gone (end of input)")
+        now = self.now()
+        was_pending = self._decoder.pending
+        keys = self._decoder.feed(data)
+        if self._decoder.pending and not was_pending:
+            self._pending_since = now
+        for key in keys:
+            if key == QUIT:
+                raise QuitRequested("q pressed")
+            if key == INTERRUPT:
+                raise KeyboardInterrupt
+            assert isinstance(key, Direction)
+            self._queue(self._repeat.key(key, now))
+
+    def _queue(self, events: List[Any]) -> None:
+        self._events.extend(StickEvent(t, d, a) for t, d, a in events)
+
+
+def utf8_locale(env: Mapping[str, str]) -> bool:
+    """True if the locale in ``env`` says UTF-8 (then the board gets a box-drawing frame)."""
+    locale = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG") or ""
+    return "UTF8" in locale.upper().replace("-", "")
+
+
+def _same_file(fd: Optional[int], other: int) -> bool:
+    try:
+        return fd is not None and os.path.sameopenfile(fd, other)
+    except OSError:
+        return False
+
+
+def _fileno(stream: Any) -> Optional[int]:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None

@@ -1,0 +1,262 @@
+"""What the terminal backend writes: colour modes, colours, layout and escape sequences.
+
+Pure functions and one small :class:`Painter` that turns frames into the text to
+write; nothing here reads or writes a file descriptor, so it is tested on strings.
+
+Colour modes (chosen once, by :func:`colour_mode`):
+
+``truecolor``
+    each LED is two spaces on a 24-bit background (``COLORTERM`` is ``truecolor``/``24bit``)
+``256``
+    the nearest colour of the xterm 256-colour cube or grey ramp
+``letters``
+    no colour at all (``NO_COLOR`` set, or terminfo says the terminal has none): a letter
+    per LED (:data:`LETTERS`), drawn in place like the colour modes
+``plain``
+    ``TERM=dumb`` (or unset): no cursor movement either; each changed frame is printed as
+    eight lines of letters below the previous one
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
+                             YELLOW)
+
+MODES = ("truecolor", "256", "letters", "plain")
+
+LOW_LIGHT = 0.4
+"""Low light multiplies every channel by this (the LEDs' low-light gamma is about as dim)."""
+
+LETTERS: Dict[RGB, str] = {
+    BLACK: ".", WHITE: "W", RED: "R", GREEN: "G", BLUE: "B", YELLOW: "Y",
+    ORANGE: "O", CYAN: "C", MAGENTA: "M", PURPLE: "V", PINK: "P",
+}
+"""An LED's letter when colour is off: the nearest of these colours ('.' is off)."""
+
+LED_WIDTH = 2
+"""Characters per LED, so an LED is about as wide as it is high."""
+
+CSI = "\x1b["
+ENTER = CSI + "?1049h" + CSI + "?25l" + CSI + "?7l" + CSI + "0m" + CSI + "2J"
+"""Alternate screen, hidden cursor, no auto-wrap, plain colours, cleared."""
+LEAVE = CSI + "0m" + CSI + "?7h" + CSI + "?25h" + CSI + "?1049l"
+"""Plain colours, auto-wrap and cursor back, and the screen as it was before."""
+HINT = "arrows: stick  Enter/space: middle  q: quit"
+
+
+def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Optional[int]]] = None) -> str:
+    """Pick a mode from the environment (and terminfo's colour count, via ``colours(term)``)."""
+    term = env.get("TERM", "")
+    if term in ("", "dumb"):
+        return "plain"
+    if env.get("NO_COLOR"):
+        return "letters"
+    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return "truecolor"
+    count = colours(term) if colours is not None else None
+    if count is not None and count < 8:
+        return "letters"
+    return "256"
+
+
+def terminfo_colours(term: str, fd: int) -> Optional[int]:
+    """How many colours terminfo says ``term`` has (``None`` if it does not know ``term``)."""
+    try:
+        import curses  # noqa: PLC0415 (only for this look-up)
+
+        curses.setupterm(term, fd)
+        count = curses.tigetnum("colors")
+    except Exception:  # noqa: BLE001 (no curses, no terminfo entry: we just do not know)
+        return None
+    if count == -1:  # the entry has no colours capability: a monochrome terminal
+        return 0
+    return count if count >= 0 else None
+
+
+_CUBE = (0, 95, 135, 175, 215, 255)
+
+
+def _nearest_level(value: int) -> int:
+    return min(range(6), key=lambda i: abs(_CUBE[i] - value))
+
+
+def _distance(a: RGB, b: RGB) -> int:
+    return sum((x - y) ** 2 for x, y in zip(a, b))
+
+
+def xterm_256(rgb: RGB) -> int:
+    """The index of the nearest colour in xterm's cube (16-231) or grey ramp (232-255).
+
+    The first 16 are left alone: terminal themes change them.
+    """
+    r, g, b = (_nearest_level(c) for c in rgb)
+    cube_index = 16 + 36 * r + 6 * g + b
+    cube = (_CUBE[r], _CUBE[g], _CUBE[b])
+    grey_step = min(23, max(0, round((sum(rgb) / 3 - 8) / 10)))
+    grey = (8 + 10 * grey_step,) * 3
+    return 232 + grey_step if _distance(grey, rgb) < _distance(cube, rgb) else cube_index
+
+
+def letter(rgb: RGB) -> str:
+    """The letter of the nearest colour in :data:`LETTERS`."""
+    return LETTERS[min(LETTERS, key=lambda named: _distance(named, rgb))]
+
+
+def dim(rgb: RGB) -> RGB:
+    """``rgb`` as low light shows it."""
+    return tuple(int(c * LOW_LIGHT + 0.5) for c in rgb)  # type: ignore[return-value]
+
+
+def led(rgb: RGB, mode: str, low_light: bool = False) -> str:
+    """The text of one LED (colour set, two characters) in ``mode``."""
+    if mode in ("letters", "plain"):
+        return letter(rgb) + " "
+    shown = dim(rgb) if low_light else rgb
+    if mode == "truecolor":
+        return f"{CSI}48;2;{shown[0]};{shown[1]};{shown[2]}m  "
+    return f"{CSI}48;5;{xterm_256(shown)}m  "
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where things go on a terminal of ``columns`` x ``lines`` (0-based cells)."""
+
+    columns: int
+    lines: int
+    boxed: bool
+    """False for ``plain`` mode (no cursor movement, nothing placed)."""
+
+    WIDTH = 8 * LED_WIDTH + 2
+    HEIGHT = 8 + 2
+
+    @property
+    def fits(self) -> bool:
+        return not self.boxed or (self.columns >= self.WIDTH and self.lines >= self.HEIGHT)
+
+    @property
+    def extra_lines(self) -> int:
+        """How many of the hint and status lines fit under the box (0-2)."""
+        return max(0, min(2, self.lines - self.HEIGHT))
+
+    @property
+    def left(self) -> int:
+        return max(0, (self.columns - self.WIDTH) // 2)
+
+    @property
+    def top(self) -> int:
+        return max(0, (self.lines - self.HEIGHT - self.extra_lines) // 2)
+
+    def led_cell(self, x: int, y: int) -> Tuple[int, int]:
+        """The (row, column) of the first character of LED ``(x, y)``."""
+        return self.top + 1 + y, self.left + 1 + x * LED_WIDTH
+
+
+def move(row: int, column: int) -> str:
+    """Put the cursor at 0-based ``(row, column)``."""
+    return f"{CSI}{row + 1};{column + 1}H"
+
+
+def too_small_message(columns: int, lines: int) -> List[str]:
+    """The lines shown instead of the board when it does not fit."""
+    text = (f"This terminal is too small for the board: it needs {Layout.WIDTH} x {Layout.HEIGHT} "
+            f"characters and has {columns} x {lines}. Make it bigger (or press q to quit).")
+    return textwrap.wrap(text, max(1, columns))[:max(1, lines)]
+
+
+class Painter:
+    """Turns frames into the text that shows them, remembering what is on the screen.
+
+    :meth:`frame` returns only the LEDs that changed since the last call (nothing
+    when the frame is the same); :meth:`full` repaints everything (after a resize,
+    a change of low light, or to start).
+    """
+
+    def __init__(self, mode: str, *, utf8: bool = True) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown terminal colour mode {mode!r}")
+        self.mode = mode
+        self.utf8 = utf8
+        self.low_light = False
+        self.layout = Layout(80, 24, mode != "plain")
+        self.status = ""
+        self._shown: Optional[List[RGB]] = None
+        self._last: List[RGB] = [BLACK] * 64
+
+    def resize(self, columns: int, lines: int) -> str:
+        """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
+        self.layout = Layout(columns, lines, self.mode != "plain")
+        return "" if self.mode == "plain" else self.full()
+
+    def set_low_light(self, value: bool) -> str:
+        """Dim (or undim) the colours; the text that repaints them (nothing without colour)."""
+        self.low_light = value
+        return self.full() if self.mode in ("truecolor", "256") and self._shown is not None else ""
+
+    def frame(self, pixels: Sequence[RGB]) -> str:
+        """The text that turns the screen into ``pixels`` (``""`` if nothing changed)."""
+        pixels = [tuple(p) for p in pixels]  # type: ignore[misc]
+        self._last = pixels  # type: ignore[assignment]
+        if self._shown is None or not self.layout.fits:
+            return self.full() if self._shown is None else ""
+        changed = [i for i in range(64) if pixels[i] != self._shown[i]]
+        if not changed:
+            return ""
+        if self.mode == "plain":
+            self._shown = list(self._last)
+            return self._plain_block()
+        out = []
+        for i in changed:
+            row, column = self.layout.led_cell(i % 8, i // 8)
+            out.append(move(row, column) + led(self._last[i], self.mode, self.low_light))
+        self._shown = list(self._last)
+        return "".join(out) + self._reset()
+
+    def full(self) -> str:
+        """Everything, from a clear screen (or, in ``plain`` mode, the frame again)."""
+        self._shown = list(self._last)
+        if self.mode == "plain":
+            return self._plain_block()
+        out = [CSI + "0m" + CSI + "2J"]
+        layout = self.layout
+        if not layout.fits:
+            for row, text in enumerate(too_small_message(layout.columns, layout.lines)):
+                out.append(move(row, 0) + text)
+            return "".join(out)
+        top, left = layout.top, layout.left
+        h, v, corners = ("─", "│", "┌┐└┘") if self.utf8 else ("-", "|", "++++")
+        out.append(move(top, left) + corners[0] + h * (layout.WIDTH - 2) + corners[1])
+        for y in range(8):
+            out.append(move(top + 1 + y, left) + v)
+            out.extend(led(self._last[y * 8 + x], self.mode, self.low_light) for x in range(8))
+            out.append(self._reset() + v)
+        out.append(move(top + 9, left) + corners[2] + h * (layout.WIDTH - 2) + corners[3])
+        out.append(self._lines_below())
+        return "".join(out)
+
+    def set_status(self, text: str) -> str:
+        """Show ``text`` on the line under the hint (the last line the program printed)."""
+        self.status = text
+        if self.mode == "plain":
+            return text + "\r\n"
+        if self._shown is None or not self.layout.fits:
+            return ""
+        return self._lines_below()
+
+    def _lines_below(self) -> str:
+        layout = self.layout
+        out = []
+        for k, text in enumerate((HINT, self.status)[:layout.extra_lines]):
+            row = layout.top + layout.HEIGHT + k
+            text = text[:layout.columns]
+            out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)
+        return "".join(out)
+
+    def _plain_block(self) -> str:
+        rows = ("".join(letter(self._last[y * 8 + x]) + " " for x in range(8)).rstrip() for y in range(8))
+        return "\r\n".join(rows) + "\r\n\r\n"
+
+    def _reset(self) -> str:
+        return CSI + "0m" if self.mode in ("truecolor", "256") else ""

@@ -1,0 +1,153 @@
+"""The ``gamelib`` command: the games menu (the default), ``list``, ``install-service``, ``uninstall-service``."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import sys
+from typing import List, Optional, Sequence
+
+from . import app, backends
+from .games import GROUP, discover
+from .launcher import Launcher, LauncherOptions
+from .service import Installer
+from .settings import SettingsFile, default_path
+
+PROG = "gamelib"
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"must be from 0 (never) to 86400: {text!r}")
+    return value
+
+
+def add_launcher_options(parser: argparse.ArgumentParser) -> None:
+    """The options that shape the menu (also passed through by ``install-service``)."""
+    defaults = LauncherOptions()
+    parser.add_argument("--dim-after", type=_seconds, default=defaults.dim_after, metavar="SECONDS",
+                        help=f"dim the idle menu after this long (default: {defaults.dim_after:g}; 0: never)")
+    parser.add_argument("--blank-after", type=_seconds, default=defaults.blank_after, metavar="SECONDS",
+                        help=f"turn the LEDs off after this long idle (default: {defaults.blank_after:g}; 0: never)")
+    parser.add_argument("--allow-poweroff", action="store_true",
+                        help="offer 'shut down' in the system menu (runs systemctl poweroff)")
+
+
+def menu_parser() -> app.Parser:
+    parser = app.Parser(prog=PROG, description="A menu of the installed Sense HAT games on the LEDs: "
+                        "left/right browse, middle or down starts a game, up held for 2 s opens the "
+                        "system menu (brightness, rotation, quit). Saved settings apply unless "
+                        "--rotation or --low-light is given. Other commands: 'gamelib list', "
+                        "'gamelib install-service', 'gamelib uninstall-service'.")
+    backends.add_arguments(parser)
+    parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
+    add_launcher_options(parser)
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr)")
+    return parser
+
+
+def log_to_stderr(level: str) -> logging.Handler:
+    """Send the log to stderr (the journal under systemd), one line per message; returns the handler."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"{PROG}: %(levelname)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    return handler
+
+
+def run_menu(argv: Sequence[str]) -> int:
+    args = menu_parser().parse_args(argv)
+    options = LauncherOptions(dim_after=args.dim_after, blank_after=args.blank_after,
+                              allow_poweroff=args.allow_poweroff)
+    log = logging.getLogger("gamelib")
+
+    def main() -> int:
+        store = SettingsFile(default_path())
+        saved = store.load()
+        overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light)) if v is not None}
+        settings = dataclasses.replace(saved, **overrides)
+        entries = discover()
+        if not entries:
+            log.warning("no games are installed (entry-point group %s)", GROUP)
+        with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
+                                   notice=log.info) as backend:
+            result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
+        log.info("%s from the system menu", "quit" if result == "quit" else "powering off")
+        return app.EXIT_OK
+
+    handler = log_to_stderr(args.log_level)
+    try:
+        return app.run(main, PROG)
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
+def run_list(argv: Sequence[str]) -> int:
+    app.Parser(prog=f"{PROG} list", description="List the installed games (exit 1 if one cannot be loaded).") \
+        .parse_args(argv)
+    quiet = logging.NullHandler()  # the reasons are printed below, one line each, without tracebacks
+    logging.getLogger("gamelib").addHandler(quiet)
+    try:
+        entries = discover()
+    finally:
+        logging.getLogger("gamelib").removeHandler(quiet)
+    for entry in entries:
+        status = entry.name if entry.game is not None else f"cannot be loaded: {entry.error}"
+        print(f"{entry.key}: {status}")
+    if not entries:
+        print(f"no games are installed (entry-point group {GROUP})")
+    return app.EXIT_ERROR if any(e.game is None for e in entries) else app.EXIT_OK
+
+
+def service_parser(command: str) -> app.Parser:
+    installing = command == "install-service"
+    parser = app.Parser(prog=f"{PROG} {command}", description=(
+        "Install the launcher as a systemd unit started at boot (system unit: needs root, runs as "
+        "--user NAME), or as a user unit (--user-unit), and start it." if installing else
+        "Stop, disable and remove the launcher's systemd unit."))
+    group = parser.add_mutually_exclusive_group()
+    if installing:
+        group.add_argument("--user", metavar="NAME", help="who the system unit runs as "
+                           "(default: the user who ran sudo, else you; never root)")
+    group.add_argument("--user-unit", action="store_true",
+                       help="a unit of your own systemd user manager (systemctl --user) instead")
+    if installing:
+        parser.add_argument("--backend", choices=backends.BACKENDS, default="hat",
+                            help="the launcher's --backend (default: hat)")
+        add_launcher_options(parser)
+    return parser
+
+
+def run_service(command: str, argv: Sequence[str]) -> int:
+    args = service_parser(command).parse_args(argv)
+    installer = Installer(prog=f"{PROG} {command}")
+
+    def main() -> int:
+        if command == "uninstall-service":
+            return installer.uninstall(user_unit=args.user_unit, argv=argv)
+        launcher_args = ["--backend", args.backend]
+        defaults = LauncherOptions()
+        for flag, value, default in (("--dim-after", args.dim_after, defaults.dim_after),
+                                     ("--blank-after", args.blank_after, defaults.blank_after)):
+            if value != default:
+                launcher_args += [flag, f"{value:g}"]
+        return installer.install(user=args.user, user_unit=args.user_unit, launcher_args=launcher_args,
+                                 allow_poweroff=args.allow_poweroff, argv=argv)
+
+    return app.run(main, f"{PROG} {command}")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of the ``gamelib`` console script and ``python -m gamelib``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["list"]:
+        return run_list(argv[1:])
+    if argv[:1] in (["install-service"], ["uninstall-service"]):
+        return run_service(argv[0], argv[1:])
+    return run_menu(argv)

@@ -1,0 +1,96 @@
+"""What a game is to the launcher, and finding the installed games.
+
+A game is any object (a module, an instance of :class:`Game`...) with
+
+- ``name``: a short name (for the log and ``gamelib list``),
+- ``icon``: 64 ``(r, g, b)`` pixels shown in the menu,
+- ``play(backend)``: plays on the backend it is given and returns when done
+  (finished or abandoned).  It must not close the backend.
+
+Packages register games under the entry-point group :data:`GROUP`, e.g. in
+``setup.cfg``::
+
+    [options.entry_points]
+    gamelib.games =
+        connect4 = sensehat_c4.game:GAME
+
+A game that fails to load is still listed (:attr:`Entry.error` says why) so the
+menu can show the error icon; it never stops the launcher.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Callable, Iterable, List, Optional
+
+from .backends.base import Backend
+from .icons import Picture, check_picture
+
+GROUP = "gamelib.games"
+
+log = logging.getLogger("gamelib")
+
+PlayFunction = Callable[[Backend], object]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the launcher sees it (games may export one of these, or a module)."""
+
+    name: str
+    icon: Picture
+    play: PlayFunction
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the menu: a game that loaded, or the reason it did not (``error``)."""
+
+    key: str
+    """The entry-point name (``connect4``)."""
+    game: Optional[Game] = None
+    error: Optional[str] = None
+
+    @property
+    def name(self) -> str:
+        return self.game.name if self.game is not None else self.key
+
+
+def as_game(obj: Any) -> Game:
+    """Check that ``obj`` has a name, a 64-pixel icon and a ``play`` function; ``TypeError`` if not."""
+    name, icon, play = (getattr(obj, attr, None) for attr in ("name", "icon", "play"))
+    if not isinstance(name, str) or not name:
+        raise TypeError("a game needs a name (a non-empty string)")
+    if not callable(play):
+        raise TypeError(f"game {name!r} needs a play(backend) function")
+    try:
+        picture = check_picture(icon)
+    except ValueError as exc:
+        raise TypeError(f"game {name!r}: bad icon: {exc}") from None
+    return Game(name, picture, play)
+
+
+def load(key: str, loader: Callable[[], Any]) -> Entry:
+    """Load one game; any exception while importing or checking it becomes :attr:`Entry.error`."""
+    try:
+        return Entry(key, game=as_game(loader()))
+    except Exception as exc:  # noqa: BLE001 (a broken game must not stop the launcher)
+        log.error("game %r cannot be loaded: %s: %s", key, type(exc).__name__, exc, exc_info=True)
+        return Entry(key, error=f"{type(exc).__name__}: {exc}")
+
+
+def entry_points(group: str = GROUP) -> List[Any]:
+    """The installed entry points of ``group`` (Python 3.9's dict API and 3.10+'s ``select``)."""
+    found = metadata.entry_points()
+    if hasattr(found, "select"):
+        return list(found.select(group=group))
+    return list(found.get(group, ()))  # type: ignore[attr-defined]  # Python 3.9
+
+
+def discover(points: Optional[Iterable[Any]] = None) -> List[Entry]:
+    """Every registered game, sorted by entry-point name; each name once (the first found)."""
+    seen = {}
+    for point in entry_points() if points is None else points:
+        seen.setdefault(point.name, point)
+    return [load(name, seen[name].load) for name in sorted(seen)]

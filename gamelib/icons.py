@@ -1,0 +1,66 @@
+"""8x8 pictures for menus: drawing them from text, the shared icons, and dimming a frame.
+
+Pure functions and constants, no I/O: games draw their menu icon with
+:func:`picture`, the launcher shows :data:`ERROR_ICON` for a game that cannot be
+played or whose last run raised.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence, Tuple
+
+from .colours import BLACK, RED, RGB
+
+Picture = Tuple[RGB, ...]
+"""64 ``(r, g, b)`` pixels, row by row from the top left (a frame that cannot be changed)."""
+
+
+def picture(rows: Sequence[str], colours: Mapping[str, RGB]) -> Picture:
+    """Eight rows of eight characters -> 64 pixels; ``.`` is black, other letters come from ``colours``."""
+    if len(rows) != 8 or any(len(row) != 8 for row in rows):
+        raise ValueError("a picture is eight rows of eight characters")
+    palette = dict(colours)
+    palette.setdefault(".", BLACK)
+    return tuple(palette[ch] for row in rows for ch in row)
+
+
+def check_picture(pixels: object) -> Picture:
+    """``pixels`` as a :data:`Picture`; ``ValueError`` unless it is 64 ``(r, g, b)`` values 0-255."""
+    try:
+        result = tuple((int(r), int(g), int(b)) for r, g, b in pixels)  # type: ignore[union-attr,misc]
+    except (TypeError, ValueError):
+        raise ValueError("an icon is 64 (r, g, b) pixels") from None
+    if len(result) != 64:
+        raise ValueError(f"an icon has 64 pixels, not {len(result)}")
+    if any(not 0 <= v <= 255 for pixel in result for v in pixel):
+        raise ValueError("pixel values go from 0 to 255")
+    return result
+
+
+def dimmed(frame: Sequence[RGB], divisor: int = 4) -> Picture:
+    """``frame`` with every colour channel divided by ``divisor`` (a lit LED stays lit)."""
+    return tuple(tuple(0 if v == 0 else max(1, v // divisor) for v in pixel) for pixel in frame)  # type: ignore[misc]
+
+
+ERROR_ICON: Picture = picture((
+    "RRRRRRRR",
+    "R......R",
+    "R.R..R.R",
+    "R..RR..R",
+    "R..RR..R",
+    "R.R..R.R",
+    "R......R",
+    "RRRRRRRR",
+), {"R": RED})
+"""A red cross in a red box: this game cannot be played, or its last run failed (see the log)."""
+
+POWER_ICON: Picture = picture((
+    "........",
+    "...R....",
+    ".R.R.R..",
+    "R..R..R.",
+    "R.....R.",
+    "R.....R.",
+    ".R...R..",
+    "..RRR...",
+), {"R": RED})
+"""The power symbol (top row left dark for the menu's position dot): shut the computer down."""

@@ -1,0 +1,310 @@
+"""The launcher: a menu of games on the 8x8 LEDs, as one loop over events with explicit state.
+
+Screens: ``GAMES`` (each game's icon; left/right browse with wrap-around, middle
+or down launches, up held for :attr:`LauncherOptions.hold` seconds opens the
+system menu), ``SYSTEM`` (brightness, rotation, quit, and power off when
+allowed; up goes back) and ``CONFIRM`` (power off? middle or down confirms).
+Orthogonal to the screen, the idle level: ``AWAKE``, ``DIM`` (colours scaled
+down) and ``BLANK`` (LEDs off).  The event that wakes the menu does nothing else.
+
+The loop waits on the backend with a timeout taken from the next deadline
+(dimming, blanking, the power-off question running out); when the LEDs are
+blank there is no deadline and it blocks until the stick moves.  Nothing
+recurses: a game runs inside one call and the loop goes on when it returns.
+"""
+from __future__ import annotations
+
+import enum
+import logging
+from dataclasses import dataclass, replace
+from typing import List, Optional, Sequence, Set
+
+from .backends.base import Action, Backend, Direction, StickEvent
+from .colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
+from .errors import ConfigError, QuitRequested
+from .font import centred_text
+from .games import Entry
+from .icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from .settings import Settings, SettingsFile
+from .system import CommandRunner, run_command
+
+log = logging.getLogger("gamelib")
+
+POWEROFF_COMMAND = ("systemctl", "poweroff")
+QUIT = "quit"
+POWEROFF = "poweroff"
+
+NO_GAMES: Picture = tuple(centred_text("?", WHITE))
+"""Shown when no game is installed."""
+
+@dataclass(frozen=True)
+class LauncherOptions:
+    """How the launcher behaves (all times in seconds)."""
+
+    dim_after: float = 120.0
+    """Idle time before the menu dims (0: never)."""
+    blank_after: float = 600.0
+    """Idle time before the LEDs go off (0: never)."""
+    allow_poweroff: bool = False
+    """Offer "shut down" in the system menu."""
+    poweroff_command: Sequence[str] = POWEROFF_COMMAND
+    hold: float = 2.0
+    """How long up is held (from the press) to open the system menu."""
+    repeat: float = 0.15
+    """Least time between steps while left/right is held (the stick sends ``held`` every 50 ms)."""
+    confirm_timeout: float = 5.0
+    """The power-off question gives up after this long."""
+
+    def __post_init__(self) -> None:
+        for name in ("dim_after", "blank_after"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{name.replace('_', '-')} must be 0 (never) or more seconds")
+
+
+class Screen(enum.Enum):
+    GAMES = "games"
+    SYSTEM = "system"
+    CONFIRM = "confirm"
+
+
+class Idle(enum.Enum):
+    AWAKE = "awake"
+    DIM = "dim"
+    BLANK = "blank"
+
+
+LIGHT, ROTATION = "light", "rotation"
+
+
+class Launcher:
+    """The state machine behind the menu.  Call :meth:`run` once; it returns :data:`QUIT` or :data:`POWEROFF`.
+
+    ``settings`` are the values in force for this run (the saved ones with any
+    command-line overrides); ``saved`` is what the settings file holds.  A change
+    made in the system menu applies to both and is written to ``store``.
+    """
+
+    def __init__(self, backend: Backend, entries: Sequence[Entry], options: Optional[LauncherOptions] = None,
+                 *, settings: Optional[Settings] = None, saved: Optional[Settings] = None,
+                 store: Optional[SettingsFile] = None, run: CommandRunner = run_command) -> None:
+        self.backend = backend
+        self.entries = list(entries)
+        self.options = options or LauncherOptions()
+        self.settings = settings or Settings()
+        self.saved = saved or self.settings
+        self.store = store
+        self.run_command = run
+        self.screen = Screen.GAMES
+        self.idle = Idle.AWAKE
+        self.index = 0
+        self.failed: Set[str] = set()
+        """Keys of the games whose last run raised (they show the error icon)."""
+        self.system_items: List[str] = [LIGHT, ROTATION, QUIT] + ([POWEROFF] if self.options.allow_poweroff else [])
+        self.system_index = 0
+        self.poweroff_failed = False
+        self.result: Optional[str] = None
+        self._last_input = backend.now()
+        self._up_since: Optional[float] = None
+        self._last_step = float("-inf")
+        self._confirm_until = 0.0
+
+    # -- the loop -------------------------------------------------------------
+
+    def run(self) -> str:
+        """Show the menu and react to the stick until the player quits (or powers off)."""
+        self._apply_settings()
+        self._show()
+        while self.result is None:
+            now = self.backend.now()
+            deadline = self._deadline()
+            if deadline is not None and now >= deadline:
+                self._on_deadline(now)
+                continue
+            event = self.backend.wait_event(None if deadline is None else deadline - now)
+            if event is not None:
+                self._on_event(event)
+        return self.result
+
+    def _deadline(self) -> Optional[float]:
+        o = self.options
+        candidates = []
+        if self.screen is Screen.CONFIRM:
+            candidates.append(self._confirm_until)
+        if self.idle is Idle.AWAKE and o.dim_after > 0:
+            candidates.append(self._last_input + o.dim_after)
+        if self.idle is not Idle.BLANK and o.blank_after > 0:
+            candidates.append(self._last_input + o.blank_after)
+        return min(candidates) if candidates else None
+
+    def _on_deadline(self, now: float) -> None:
+        o = self.options
+        if self.screen is Screen.CONFIRM and now >= self._confirm_until:
+            self.screen = Screen.SYSTEM
+        elif o.blank_after > 0 and now >= self._last_input + o.blank_after:
+            self.idle = Idle.BLANK
+        else:
+            self.idle = Idle.DIM
+        self._show()
+
+    def _on_event(self, event: StickEvent) -> None:
+        self._last_input = event.timestamp
+        if self.idle is not Idle.AWAKE:
+            self.idle = Idle.AWAKE  # waking is all this event does
+            self._up_since = None
+            self._show()
+            return
+        if self.screen is Screen.GAMES:
+            self._games(event)
+            return
+        step = self._step(event) if self.screen is Screen.SYSTEM else 0
+        if step:
+            self.system_index = (self.system_index + step) % len(self.system_items)
+            self._show()
+        elif event.action is not Action.PRESSED:
+            return
+        elif self.screen is Screen.SYSTEM:
+            self._system(event)
+        else:
+            self._confirm(event)
+
+    # -- the games menu ---------------------------------------------------------
+
+    def _games(self, event: StickEvent) -> None:
+        direction, action = event.direction, event.action
+        if direction is Direction.UP:
+            if action is Action.PRESSED:
+                self._up_since = event.timestamp
+            elif action is Action.RELEASED:
+                self._up_since = None
+            elif self._up_since is not None and event.timestamp - self._up_since >= self.options.hold - 1e-6:
+                self._up_since = None
+                self.screen, self.system_index = Screen.SYSTEM, 0
+                self._show()
+            return
+        step = self._step(event)
+        if step and self.entries:
+            self.index = (self.index + step) % len(self.entries)
+            self._show()
+        elif action is Action.PRESSED and direction in (Direction.DOWN, Direction.MIDDLE) and self.entries:
+            self._launch(self.entries[self.index])
+
+    def _step(self, event: StickEvent) -> int:
+        """+1 or -1 for a left/right that moves a selection (a press, or a held stick at a
+        steady pace, as in the game), else 0.  Takes note of the step."""
+        if event.direction not in (Direction.LEFT, Direction.RIGHT) or event.action is Action.RELEASED:
+            return 0
+        if event.action is Action.HELD and event.timestamp - self._last_step < self.options.repeat - 1e-9:
+            return 0
+        self._last_step = event.timestamp
+        return 1 if event.direction is Direction.RIGHT else -1
+
+    def _launch(self, entry: Entry) -> None:
+        if entry.game is None:
+            return  # cannot be played: the error icon stays, the reason is in the log
+        log.info("starting %s", entry.name)
+        self.backend.clear()
+        try:
+            entry.game.play(self.backend)
+        except QuitRequested:
+            raise
+        except Exception:  # noqa: BLE001 (a game's bug must not stop the launcher)
+            log.error("game %r raised; back to the menu", entry.name, exc_info=True)
+            self.failed.add(entry.key)
+        else:
+            self.failed.discard(entry.key)
+        self._take_back()
+
+    def _take_back(self) -> None:
+        """After a game: drop what was typed meanwhile, restore our settings, show the menu."""
+        self.backend.discard_events()
+        self._apply_settings()
+        self._last_input = self.backend.now()
+        self._up_since = None
+        self._show()
+
+    # -- the system menu ----------------------------------------------------------
+
+    def _system(self, event: StickEvent) -> None:
+        direction = event.direction
+        if direction is Direction.UP:
+            self.screen = Screen.GAMES
+        else:
+            item = self.system_items[self.system_index]
+            if item == LIGHT:
+                self._change(low_light=not self.settings.low_light)
+            elif item == ROTATION:
+                self._change(rotation=(self.settings.rotation + 90) % 360)
+            elif item == QUIT:
+                self.result = QUIT
+                return
+            else:
+                self.screen = Screen.CONFIRM
+                self._confirm_until = event.timestamp + self.options.confirm_timeout
+        self._show()
+
+    def _confirm(self, event: StickEvent) -> None:
+        self.screen = Screen.SYSTEM
+        if event.direction in (Direction.DOWN, Direction.MIDDLE):
+            command = self.options.poweroff_command
+            log.info("shutting down: %s", " ".join(command))
+            status = self.run_command(command)
+            if status == 0:
+                self.result = POWEROFF
+                return
+            log.error("%s failed (exit status %d); see README, 'Shutting down from the menu'",
+                      " ".join(command), status)
+            self.poweroff_failed = True
+        self._show()
+
+    def _change(self, **changes: object) -> None:
+        self.settings = replace(self.settings, **changes)  # type: ignore[arg-type]
+        self.saved = replace(self.saved, **changes)  # type: ignore[arg-type]
+        self._apply_settings()
+        if self.store is not None:
+            self.store.save(self.saved)
+
+    def _apply_settings(self) -> None:
+        if self.backend.rotation != self.settings.rotation:
+            self.backend.rotation = self.settings.rotation
+        if self.backend.low_light != self.settings.low_light:
+            self.backend.low_light = self.settings.low_light
+
+    # -- what the LEDs show ---------------------------------------------------------
+
+    def frame(self) -> Picture:
+        """The current screen at full brightness."""
+        if self.screen is Screen.CONFIRM:
+            return tuple(centred_text("P?", RED))
+        if self.screen is Screen.SYSTEM:
+            return self._system_frame()
+        if not self.entries:
+            return NO_GAMES
+        entry = self.entries[self.index]
+        if entry.game is None or entry.key in self.failed:
+            return ERROR_ICON
+        return entry.game.icon
+
+    def _system_frame(self) -> Picture:
+        item = self.system_items[self.system_index]
+        colour: RGB = CYAN
+        if item == LIGHT:
+            pixels = centred_text("LO" if self.settings.low_light else "HI", colour)
+        elif item == ROTATION:
+            pixels = centred_text(f"R{self.settings.rotation // 90}", colour)
+        elif item == QUIT:
+            colour = ORANGE
+            pixels = centred_text("Q", colour)
+        else:
+            colour = RED
+            pixels = list(ERROR_ICON if self.poweroff_failed else POWER_ICON)
+        pixels[1 + self.system_index] = colour  # where in the list we are
+        return tuple(pixels)
+
+    def _show(self) -> None:
+        if self.idle is Idle.BLANK:
+            self.backend.show([BLACK] * 64)
+        elif self.idle is Idle.DIM:
+            self.backend.show(dimmed(self.frame()))
+        else:
+            self.backend.show(self.frame())
+

@@ -1,0 +1,224 @@
+"""``gamelib install-service`` / ``uninstall-service``: the launcher as a systemd unit.
+
+The unit files ship in ``gamelib/systemd/``; installing fills in ``ExecStart=``
+(this Python environment: ``sys.executable -m gamelib`` and the launcher options
+given) and, for the system unit, ``User=``.  The system unit goes to
+``/etc/systemd/system`` and needs root: without it we print the exact ``sudo``
+command and exit non-zero.  ``--allow-poweroff`` also writes a polkit rule that
+lets that one user power the machine off (and nothing else).  The user unit
+(``--user-unit``) goes to ``~/.config/systemd/user`` and needs no root.
+
+Everything outside this process goes through ``root`` (a directory standing for
+``/``) and a command runner, so tests use a temporary directory and record the
+``systemctl`` calls.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, List, Mapping, Optional, Sequence, TextIO, Tuple
+
+from .errors import ConfigError
+from .system import CommandRunner, run_command
+
+UNIT = "sensehat-games.service"
+TEMPLATES = Path(__file__).with_name("systemd")
+SYSTEM_TEMPLATE = TEMPLATES / "sensehat-games.service"
+USER_TEMPLATE = TEMPLATES / "sensehat-games-user.service"
+SYSTEM_UNIT = Path("etc/systemd/system") / UNIT
+POLKIT_RULE = Path("etc/polkit-1/rules.d/50-sensehat-games.rules")
+POLKIT_ACTIONS = ("org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions")
+
+_PLAIN = re.compile(r"[A-Za-z0-9_./:=@+,-]+")
+
+
+def quote(arg: str) -> str:
+    """One ``ExecStart=`` argument, quoted and escaped as systemd reads it (``%`` and ``$`` too)."""
+    escaped = arg.replace("%", "%%").replace("$", "$$")
+    if _PLAIN.fullmatch(arg):
+        return escaped
+    return '"' + escaped.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+WRITABLE = (".config/sense_hat", ".config/gamelib")
+"""What the launcher's user writes under their home: ``sense_hat``'s ``RTIMULib.ini``, our settings."""
+
+
+def render(template: str, command: Sequence[str], user: Optional[str] = None,
+           home: Optional[str] = None) -> str:
+    """The unit text with ``ExecStart=`` set to ``command`` and (if given) ``User=`` to ``user``
+    and ``ReadWritePaths=`` to the :data:`WRITABLE` directories under ``home``."""
+    lines = []
+    for line in template.splitlines():
+        if line.startswith("ExecStart="):
+            line = "ExecStart=" + " ".join(quote(arg) for arg in command)
+        elif line.startswith("User=") and user is not None:
+            line = f"User={user}"
+        elif line.startswith("ReadWritePaths=") and home is not None:
+            line = "ReadWritePaths=" + " ".join("-" + quote(os.path.join(home, d)) for d in WRITABLE)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def polkit_rule(user: str) -> str:
+    """A polkit rule letting ``user`` (and no one else) power off through logind."""
+    actions = " ||\n        ".join(f'action.id == "{a}"' for a in POLKIT_ACTIONS)
+    return ("// Written by `gamelib install-service --allow-poweroff`: lets the games launcher's user\n"
+            "// shut the machine down from the system menu.  Removed by `gamelib uninstall-service`.\n"
+            "polkit.addRule(function(action, subject) {\n"
+            f"    if (({actions}) &&\n"
+            f"        subject.user == {json.dumps(user)}) {{\n"
+            "        return polkit.Result.YES;\n"
+            "    }\n"
+            "});\n")
+
+
+def _current_user() -> str:
+    return pwd.getpwuid(os.getuid()).pw_name
+
+
+def known_user(name: str) -> bool:
+    """True if the system has a user called ``name``."""
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def lookup_account(name: str) -> Tuple[str, int, int]:
+    """``(home, uid, gid)`` of the user called ``name``."""
+    entry = pwd.getpwnam(name)
+    return entry.pw_dir, entry.pw_uid, entry.pw_gid
+
+
+@dataclass
+class Installer:
+    """Installs and removes the units; every outside effect is injectable for tests."""
+
+    root: Path = Path("/")
+    run: CommandRunner = run_command
+    euid: int = field(default_factory=os.geteuid)
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    python: str = sys.executable
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    user_exists: Callable[[str], bool] = known_user
+    account: Callable[[str], Tuple[str, int, int]] = lookup_account
+    prog: str = "gamelib"
+
+    # -- paths ------------------------------------------------------------------
+
+    def user_unit_path(self) -> Path:
+        base = self.environ.get("XDG_CONFIG_HOME", "")
+        if not os.path.isabs(base):
+            base = os.path.join(self.environ.get("HOME") or os.path.expanduser("~"), ".config")
+        return Path(base) / "systemd" / "user" / UNIT
+
+    def _system(self, relative: Path) -> Path:
+        return self.root / relative
+
+    # -- install ------------------------------------------------------------------
+
+    def install(self, *, user: Optional[str], user_unit: bool, launcher_args: Sequence[str],
+                allow_poweroff: bool, argv: Sequence[str]) -> int:
+        """Write the unit (and the polkit rule if asked), then reload, enable and start it."""
+        command = [self.python, "-m", "gamelib", *launcher_args] + (["--allow-poweroff"] if allow_poweroff else [])
+        if user_unit:
+            path = self.user_unit_path()
+            _write(path, render(USER_TEMPLATE.read_text(), command))
+            self._say(f"wrote {path}")
+            if not self._systemctl(["--user", "daemon-reload"], path) or \
+                    not self._systemctl(["--user", "enable", "--now", UNIT], path):
+                return 1
+            self._say(f"started and enabled {UNIT} for {_current_user()}: systemctl --user status {UNIT}; "
+                      f"to start it at boot without logging in: sudo loginctl enable-linger {_current_user()}")
+            return 0
+        name = user or self.environ.get("SUDO_USER") or (None if self.euid == 0 else _current_user())
+        if not name or name == "root":
+            raise ConfigError("say which (unprivileged) user runs the launcher: --user NAME")
+        if not self.user_exists(name):
+            raise ConfigError(f"there is no user {name!r} on this system")
+        if self.euid != 0:
+            return self._needs_root(["install-service", "--user", name, *argv])
+        home, uid, gid = self.account(name)
+        for directory in WRITABLE:
+            self._make_dirs(Path(home) / directory, uid, gid)
+        path = self._system(SYSTEM_UNIT)
+        _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name, home=home))
+        self._say(f"wrote {path} (runs as {name}: {' '.join(command)})")
+        rule = self._system(POLKIT_RULE)
+        if allow_poweroff:
+            _write(rule, polkit_rule(name))
+            self._say(f"wrote {rule} (lets {name} power off the machine)")
+        elif rule.exists():
+            rule.unlink()
+            self._say(f"removed {rule} (no --allow-poweroff)")
+        if not self._systemctl(["daemon-reload"], path) or not self._systemctl(["enable", "--now", UNIT], path):
+            return 1
+        self._say(f"started and enabled {UNIT}: systemctl status {UNIT}; its log: journalctl -u {UNIT}")
+        return 0
+
+    def uninstall(self, *, user_unit: bool, argv: Sequence[str]) -> int:
+        """Stop and disable the unit, remove its files, reload."""
+        if user_unit:
+            paths = [self.user_unit_path()]
+            scope = ["--user"]
+        else:
+            if self.euid != 0:
+                return self._needs_root(["uninstall-service", *argv])
+            paths = [self._system(SYSTEM_UNIT), self._system(POLKIT_RULE)]
+            scope = []
+        if not paths[0].exists():
+            self._say(f"nothing to remove: {paths[0]} does not exist")
+            return 0
+        ok = self._systemctl([*scope, "disable", "--now", UNIT], paths[0])
+        for path in paths:
+            if path.exists():
+                path.unlink()
+                self._say(f"removed {path}")
+        return 0 if self._systemctl([*scope, "daemon-reload"], paths[0]) and ok else 1
+
+    # -- helpers --------------------------------------------------------------------
+
+    def _make_dirs(self, directory: Path, uid: int, gid: int) -> None:
+        """Create ``directory`` and its missing parents (under :attr:`root`), owned by the user."""
+        missing = []
+        path = self._system(directory.relative_to(directory.anchor))
+        while not path.exists():
+            missing.append(path)
+            path = path.parent
+        for path in reversed(missing):
+            path.mkdir(mode=0o755)
+            os.chown(path, uid, gid)
+            self._say(f"made {path} (for {uid}:{gid})")
+
+    def _needs_root(self, args: Sequence[str]) -> int:
+        command = " ".join(shlex.quote(a) for a in ["sudo", self.python, "-m", "gamelib", *args])
+        print(f"{self.prog}: this changes /etc/systemd/system and needs root; run:\n  {command}", file=sys.stderr)
+        return 1
+
+    def _systemctl(self, args: List[str], unit_path: Path) -> bool:
+        command = ["systemctl", *args]
+        status = self.run(command)
+        if status != 0:
+            print(f"{self.prog}: '{' '.join(command)}' failed (exit status {status}); the unit file is "
+                  f"{unit_path}", file=sys.stderr)
+        return status == 0
+
+    def _say(self, message: str) -> None:
+        print(message, file=self.out)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (mode 0644) through a temporary file and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.tmp")
+    temp.write_text(text)
+    temp.chmod(0o644)
+    os.replace(temp, path)

@@ -1,0 +1,45 @@
+"""Connect 4 as a launcher game: its menu icon and one match per launch.
+
+Registered in ``setup.cfg`` under the ``gamelib.games`` entry-point group as
+``connect4 = sensehat_c4.game:GAME``.  Launched from the menu, the players
+choose the opponent (``2P`` or a level; up goes back to the menu), play one
+best-of-three match, and the launcher takes the backend back.  The standalone
+``sensehat-c4`` command keeps repeating matches instead (``cli.py``).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from gamelib.backends.base import Backend
+from gamelib.colours import BLUE, RED, YELLOW
+from gamelib.games import Game
+from gamelib.icons import picture
+
+from .chooser import choose_opponent
+from .cli import computer_for
+from .controller import MatchOptions, MatchResult, play as play_match
+
+ICON = picture((
+    "...R....",
+    "........",
+    "BBBBBBBB",
+    "BBBBBBBB",
+    "BBBBBBBB",
+    "BBBYBBBB",
+    "BBRYBBBB",
+    "BYRRYBRB",
+), {"B": BLUE, "R": RED, "Y": YELLOW})
+"""A small board with a few tokens, and a red one about to drop."""
+
+
+def play(backend: Backend, options: Optional[MatchOptions] = None) -> Optional[MatchResult]:
+    """Choose the opponent, then play one match; ``None`` if the players backed out of the choice."""
+    opponent = choose_opponent(backend)
+    if opponent is None:
+        return None
+    computer = computer_for(opponent, "2", 1, None)  # each level's own default budget
+    return play_match(backend, dataclasses.replace(options or MatchOptions(), computer=computer))
+
+
+GAME = Game(name="Connect 4", icon=ICON, play=play)

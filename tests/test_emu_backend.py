@@ -1,0 +1,196 @@
+"""The ``sense_emu`` backend on the real library, at its OS boundary.
+
+The library is pointed at a temporary directory (``emu_sandbox``), where a
+:class:`FakeEmulator` holds the lock, serves the joystick socket and reads the
+screen file, as ``sense_emu_gui`` would.  Nothing here touches ``/dev/shm``.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+import pytest
+from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
+
+import emu_sandbox
+from emu_sandbox import FakeEmulator, child_env, quantise
+from gamelib.backends import open_backend
+from gamelib.backends.base import Action, Direction
+from gamelib.backends.mock import MockBackend
+from gamelib.backends.senselib import EmuBackend
+from gamelib.colours import BLACK, RED, YELLOW
+from sensehat_c4 import render
+from sensehat_c4.rules import Board
+
+P = render.Palette()
+
+
+@pytest.fixture
+def emu_dir(monkeypatch):
+    # short: the library binds a socket named after the pid there (108-byte limit)
+    directory = tempfile.mkdtemp(prefix="c4emu-")
+    emu_sandbox.redirect(directory, monkeypatch.setattr)
+    monkeypatch.setenv("HOME", directory)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def emulator(emu_dir):
+    with FakeEmulator(emu_dir) as emulator:
+        yield emulator
+
+
+def physical(frame, rotation=0):
+    """The physical LEDs (quantised to RGB565) that ``frame`` should light at ``rotation``."""
+    mock = MockBackend(rotation=rotation)
+    mock.show(frame)
+    return [quantise(p) for p in mock.screen]
+
+
+def test_a_frame_is_written_to_the_screen_file(emulator):
+    frame = render.board_frame(Board.from_moves("4453"), P, cursor=3)
+    with EmuBackend() as backend:
+        backend.show(frame)
+        assert emulator.pixels() == [quantise(p) for p in frame]
+        assert emulator.pixels()[3] == (248, 0, 0)             # red, as get_pixel reads it
+        assert emulator.pixels()[7 * 8 + 2] == (248, 252, 0)   # yellow at the bottom of column 3
+    assert emulator.pixels() == [BLACK] * 64                   # closing clears
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_rotation_turns_the_picture(emulator, rotation):
+    frame = render.board_frame(Board.from_moves("4453"), P, cursor=3)
+    with EmuBackend(rotation=rotation) as backend:
+        backend.show(frame)
+        assert emulator.pixels() == physical(frame, rotation)
+        assert emulator.pixels() != physical(frame, 0)
+
+
+def test_stick_events_arrive_in_order_and_timeouts_return_none(emulator):
+    with EmuBackend() as backend:
+        emulator.wait_client()
+        assert backend.wait_event(0.05) is None
+        emulator.send("left", "pressed")
+        emulator.send("left", "held")
+        emulator.send("left", "released")
+        emulator.send("middle", "pressed")
+        events = [backend.wait_event(2.0) for _ in range(4)]
+        assert [(e.direction, e.action) for e in events] == [
+            (Direction.LEFT, Action.PRESSED), (Direction.LEFT, Action.HELD),
+            (Direction.LEFT, Action.RELEASED), (Direction.MIDDLE, Action.PRESSED)]
+        assert all(abs(e.timestamp - backend.now()) < 2.0 for e in events)   # our monotonic clock
+        assert backend.wait_event(0.05) is None
+
+
+@pytest.mark.parametrize("rotation, pushed, seen", [
+    (90, "right", Direction.UP), (90, "up", Direction.LEFT),
+    (180, "left", Direction.RIGHT), (270, "up", Direction.RIGHT), (270, "middle", Direction.MIDDLE),
+])
+def test_rotation_turns_the_stick_with_the_picture(emulator, rotation, pushed, seen):
+    with EmuBackend(rotation=rotation) as backend:
+        emulator.wait_client()
+        emulator.send(pushed)
+        assert backend.wait_event(2.0).direction is seen
+
+
+def test_discard_events_empties_the_queue(emulator):
+    with EmuBackend() as backend:
+        emulator.wait_client()
+        emulator.tap("left", "right", gap=0)
+        assert backend.wait_event(2.0).direction is Direction.LEFT   # they have arrived
+        assert backend.discard_events() == 3
+        assert backend.wait_event(0.05) is None
+
+
+def test_low_light_sets_the_gamma_and_closing_puts_it_back(emulator):
+    backend = EmuBackend(low_light=True)
+    assert emulator.gamma() == tuple(GAMMA_LOW)
+    backend.show([(255, 255, 255)] * 64)
+    backend.close()
+    backend.close()                                   # twice is fine
+    assert emulator.gamma() == tuple(GAMMA_DEFAULT)
+    assert emulator.pixels() == [BLACK] * 64
+
+
+def test_missing_emulator_is_a_clear_error(emu_dir):
+    with pytest.raises(OSError, match=r"^the Sense HAT emulator is not running: start sense_emu_gui"):
+        EmuBackend()
+
+
+def test_auto_picks_the_running_emulator_and_says_so(emulator):
+    said = []
+    with open_backend("auto", notice=said.append) as backend:
+        assert backend.name == "emu"
+    assert said == [f"no Sense HAT found; using the running emulator (pid {os.getpid()})"]
+
+
+# -- the whole program, as a person plays it (a child process on the real library) ---------
+
+def expected(moves, cursor=3, palette=P):
+    """The exact LEDs for a position (the player to move's cursor over ``cursor``)."""
+    return [quantise(p) for p in render.board_frame(Board.from_moves(moves), palette, cursor=cursor)]
+
+
+def start_game(emu_dir, *args):
+    return subprocess.Popen(
+        [sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "human", *args],
+        env=child_env(emu_dir), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def play_moves(emulator, moves, palette=P):
+    """Play a round's ``moves`` (1-based columns), waiting for the exact frame before each press."""
+    for ply, move in enumerate(moves):
+        before = moves[:ply]
+        emulator.wait_screen(lambda px: px == expected(before, 3, palette))
+        steps = int(move) - 4
+        emulator.tap(*(["right"] * steps if steps > 0 else ["left"] * -steps))
+        emulator.wait_screen(lambda px: px == expected(before, int(move) - 1, palette))
+        emulator.tap("down")
+
+
+def test_a_whole_match_on_the_emulator(emulator, emu_dir):
+    game = start_game(emu_dir, "--matches", "1", "--fall-ms", "5")
+    try:
+        emulator.wait_client()
+        play_moves(emulator, "4545454")                      # round 1: red starts, stacks column 4
+        play_moves(emulator, "14142424", render.Palette(YELLOW, RED))   # round 2: yellow starts
+        out, err = game.communicate(timeout=30)
+    finally:
+        game.kill()
+    assert (game.returncode, out, err) == (0, "match 1: player 1 wins 2-0\n", "")
+    assert emulator.pixels() == [BLACK] * 64
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_stopping_the_program_clears_the_leds(emulator, emu_dir, sig, code):
+    game = start_game(emu_dir, "--low-light")
+    try:
+        emulator.wait_client()
+        emulator.wait_screen(lambda px: px == expected(""))
+        assert emulator.gamma() == tuple(GAMMA_LOW)
+        game.send_signal(sig)
+        out, err = game.communicate(timeout=30)
+    finally:
+        game.kill()
+    assert (game.returncode, err) == (code, "")
+    assert emulator.pixels() == [BLACK] * 64
+    assert emulator.gamma() == tuple(GAMMA_DEFAULT)
+
+
+def test_no_emulator_is_one_line_and_exit_1(emu_dir):
+    game = start_game(emu_dir)
+    out, err = game.communicate(timeout=60)
+    assert game.returncode == 1 and out == ""
+    assert err == ("sensehat-c4: the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
+                   "(apt install sense-emu-tools on Raspberry Pi OS), then try again\n")
+
+
+def test_analyse_needs_no_backend(emu_dir):
+    proc = subprocess.run([sys.executable, "-m", "sensehat_c4", "analyse", "4453", "--json"],
+                          env=child_env(emu_dir), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["legal"] == [1, 2, 3, 4, 5, 6, 7]

@@ -1,0 +1,112 @@
+"""The gamelib command: option errors, list, the menu on a mock backend, settings and overrides."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gamelib import backends, cli
+from gamelib.backends.mock import MockBackend
+from gamelib.colours import BLACK
+from gamelib.settings import Settings, SettingsFile
+from sensehat_c4 import game as c4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
+    (["--dim-after", "-1"], "argument --dim-after: must be from 0 (never) to 86400: '-1'"),
+    (["--blank-after", "soon"], "argument --blank-after: not a number of seconds: 'soon'"),
+    (["--backend", "tv"], "argument --backend: invalid choice: 'tv' (choose from 'auto', 'hat', 'emu', 'terminal')"),
+    (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+])
+def test_bad_options_are_one_line_and_exit_2(capsys, argv, message):
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    assert capsys.readouterr().err == f"gamelib: error: {message} (see --help)\n"
+
+
+def test_list_shows_the_installed_games(capsys):
+    assert cli.main(["list"]) == 0
+    assert "connect4: Connect 4\n" in capsys.readouterr().out
+
+
+def test_list_exits_1_when_a_game_cannot_be_loaded(capsys, monkeypatch):
+    from gamelib import games
+
+    class Broken:
+        name = "broken"
+
+        def load(self):
+            raise ImportError("No module named 'nothing'")
+
+    monkeypatch.setattr(games, "entry_points", lambda group=games.GROUP: [Broken()])
+    assert cli.main(["list"]) == 1
+    assert capsys.readouterr() == ("broken: cannot be loaded: ImportError: No module named 'nothing'\n", "")
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    return SettingsFile(tmp_path / "gamelib" / "settings.json")
+
+
+@pytest.fixture
+def mock(monkeypatch):
+    """The backend the command opens: a scripted mock (what it was asked for is in ``opened``)."""
+    backend = MockBackend()
+    backend.opened = []
+
+    def fake_open(name=None, *, rotation=0, low_light=False, notice=None):
+        backend.opened.append((name, rotation, low_light))
+        backend.rotation, backend.low_light = rotation, low_light
+        return backend
+
+    monkeypatch.setattr(backends, "open_backend", fake_open)
+    return backend
+
+
+def test_the_menu_uses_the_saved_settings_and_quits_cleanly(config, mock, capsys):
+    config.save(Settings(low_light=True, rotation=180))
+    mock.hold("down", 2.1)                                      # turned 180: physical down is up
+    mock.tap("left", "left", "middle")                          # quit
+    assert cli.main(["--backend", "emu"]) == 0
+    assert mock.opened == [("emu", 180, True)]
+    assert mock.frames[0][1] == _turned(c4.ICON, 180)
+    assert mock.closed and mock.screen == (BLACK,) * 64
+    assert capsys.readouterr().err == "gamelib: INFO: quit from the system menu\n"
+
+
+def _turned(frame, rotation):
+    turned = MockBackend(rotation=rotation)
+    turned.show(frame)
+    return turned.screen
+
+
+def test_command_line_overrides_apply_for_the_run_and_are_not_saved(config, mock):
+    config.save(Settings(low_light=False, rotation=90))
+    mock.hold("up", 2.1)
+    mock.tap("middle")                                          # brightness: low, saved
+    mock.tap("right", "right", "middle")                        # quit
+    assert cli.main(["--rotation", "0", "--log-level", "error"]) == 0
+    assert mock.opened == [(None, 0, False)]
+    assert json.loads(config.path.read_text()) == {"low_light": True, "rotation": 90}
+
+
+def test_a_corrupt_settings_file_is_reported_once_and_the_menu_starts(config, mock, capsys):
+    config.path.parent.mkdir(parents=True)
+    config.path.write_text("{not json")
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert cli.main(["--log-level", "warning"]) == 0
+    assert capsys.readouterr().err == (
+        f"gamelib: WARNING: the settings file {config.path} is corrupt (Expecting property name enclosed in "
+        f"double quotes: line 1 column 2 (char 1)); kept it as {config.path}.corrupt and went back to the "
+        "defaults\n")
+    assert (config.path.parent / "settings.json.corrupt").read_text() == "{not json"
+    assert mock.opened == [(None, 0, False)]
+
+
+def test_python_dash_m_gamelib_help():
+    proc = subprocess.run([sys.executable, "-m", "gamelib", "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith("usage: gamelib [-h] [--backend {auto,hat,emu,terminal}]")

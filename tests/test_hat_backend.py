@@ -1,0 +1,112 @@
+"""The real-HAT backend off a Pi: a stand-in ``sense_hat`` module at the library's boundary.
+
+The stand-in has what ``HatBackend`` uses of the real library: ``SenseHat()``
+with ``_fb_device`` (the framebuffer's path; here a 160-byte file), ``stick``
+with ``_stick_file`` (the evdev device; here a pipe fed 24-byte input events)
+and ``_read()``, and ``low_light``.
+"""
+import os
+import struct
+import sys
+import types
+
+import pytest
+
+from gamelib.backends import senselib
+from gamelib.backends.base import Action, Direction
+from gamelib.errors import BackendError
+
+EVENT = struct.Struct("llHHI")
+
+
+class FakeStick:
+    def __init__(self):
+        read, self.write_end = os.pipe()
+        self._stick_file = os.fdopen(read, "rb", buffering=0)
+        self.closed = False
+
+    def _read(self):
+        sec, usec, type_, code, value = EVENT.unpack(self._stick_file.read(EVENT.size))
+        if type_ != 1:
+            return None
+        direction = {103: "up", 108: "down", 105: "left", 106: "right", 28: "middle"}[code]
+        return types.SimpleNamespace(direction=direction, action=("released", "pressed", "held")[value])
+
+    def close(self):
+        self.closed = True
+        self._stick_file.close()
+        os.close(self.write_end)
+
+
+@pytest.fixture
+def fake_library(monkeypatch, tmp_path):
+    fb = tmp_path / "fb1"
+    fb.write_bytes(b"\xff" * 160)
+    made = []
+
+    class SenseHat:
+        fail = None
+
+        def __init__(self):
+            if SenseHat.fail:
+                raise SenseHat.fail
+            self._fb_device = str(fb)
+            self.stick = FakeStick()
+            self.low_light = False
+            made.append(self)
+
+    module = types.ModuleType("sense_hat")
+    module.SenseHat = SenseHat
+    monkeypatch.setitem(sys.modules, "sense_hat", module)
+    grabs = []
+    monkeypatch.setattr(senselib.fcntl, "ioctl", lambda fd, request, arg: grabs.append((request, arg)))
+    return types.SimpleNamespace(SenseHat=SenseHat, made=made, fb=fb, grabs=grabs)
+
+
+def test_frames_events_grab_and_close(fake_library):
+    backend = senselib.HatBackend(low_light=True)
+    hat = fake_library.made[0]
+    assert fake_library.grabs == [(senselib.EVIOCGRAB, 1)]      # presses stay out of the console
+    assert hat.low_light is True
+    backend.show([(255, 0, 0)] + [(0, 0, 255)] * 62 + [(255, 255, 0)])
+    pixels = struct.unpack("64H", fake_library.fb.read_bytes()[:128])
+    assert (pixels[0], pixels[1], pixels[63]) == (0xF800, 0x001F, 0xFFE0)
+    assert fake_library.fb.read_bytes()[128:] == b"\xff" * 32       # the gamma area is left alone
+    os.write(hat.stick.write_end, EVENT.pack(0, 0, 0, 0, 0) + EVENT.pack(0, 0, 1, 105, 1))
+    event = backend.wait_event(1.0)                               # the sync event is skipped
+    assert (event.direction, event.action) == (Direction.LEFT, Action.PRESSED)
+    assert backend.wait_event(0.01) is None
+    backend.close()
+    assert hat.stick.closed and hat.low_light is False
+    assert fake_library.fb.read_bytes()[:128] == bytes(128)        # cleared
+
+
+def test_missing_library_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sense_hat", None)
+    with pytest.raises(BackendError, match=r"^the sense_hat library cannot be imported .*sudo apt install "
+                                           r"sense-hat.*--system-site-packages"):
+        senselib.HatBackend()
+
+
+@pytest.mark.parametrize("error", [
+    RuntimeError("unable to locate SenseHAT joystick device"),
+    OSError("Cannot detect RPi-Sense FB device"),
+    PermissionError(13, "Permission denied"),
+])
+def test_a_hat_that_cannot_be_opened_is_one_clear_error(fake_library, error):
+    fake_library.SenseHat.fail = error
+    with pytest.raises(BackendError) as info:
+        senselib.HatBackend()
+    assert str(info.value) == (
+        f"the Sense HAT cannot be opened ({error}): check it is seated, that I2C is on in raspi-config, "
+        "and that this user is in the 'video' and 'input' groups")
+
+
+def test_a_stick_someone_else_holds(fake_library, monkeypatch):
+    def busy(fd, request, arg):
+        raise OSError(16, "Device or resource busy")
+
+    monkeypatch.setattr(senselib.fcntl, "ioctl", busy)
+    with pytest.raises(BackendError, match=r"^cannot grab the Sense HAT joystick .*busy.*another program"):
+        senselib.HatBackend()
+    assert fake_library.made[0].stick.closed

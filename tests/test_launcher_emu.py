@@ -1,0 +1,63 @@
+"""The launcher end to end on the real ``sense_emu`` library (its screen file and joystick socket).
+
+``python -m gamelib --backend emu`` runs in a child process pointed at a temporary
+directory (``emu_sandbox``); a :class:`FakeEmulator` plays the emulator's part.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
+from test_emu_backend import emu_dir, emulator, expected  # noqa: F401 (fixtures)
+
+from emu_sandbox import child_env, quantise
+from gamelib.colours import BLACK
+from sensehat_c4 import game as c4
+from sensehat_c4.chooser import choice_frame
+
+
+def start_launcher(emu_dir, *args):  # noqa: F811
+    env = child_env(emu_dir)
+    env["XDG_CONFIG_HOME"] = os.path.join(emu_dir, "config")
+    return subprocess.Popen([sys.executable, "-m", "gamelib", "--backend", "emu", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def quantised(frame):
+    return [quantise(p) for p in frame]
+
+
+def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, emu_dir):  # noqa: F811
+    settings = os.path.join(emu_dir, "config", "gamelib", "settings.json")
+    os.makedirs(os.path.dirname(settings))
+    with open(settings, "w") as f:
+        json.dump({"low_light": True, "rotation": 0}, f)             # saved in an earlier run
+    launcher = start_launcher(emu_dir)
+    try:
+        emulator.wait_client()
+        menu = quantised(c4.ICON)
+        emulator.wait_screen(lambda px: px == menu)
+        assert emulator.gamma() == tuple(GAMMA_LOW)
+        emulator.tap("middle")                                        # launch Connect 4
+        emulator.wait_screen(lambda px: px == quantised(choice_frame(0)))
+        emulator.tap("middle")                                        # 2P
+        emulator.wait_screen(lambda px: px == expected(""))
+        emulator.tap("up", "up")                                      # abandon, confirm
+        emulator.wait_screen(lambda px: px == menu)                   # back in the menu
+        launcher.send_signal(signal.SIGTERM)
+        out, err = launcher.communicate(timeout=30)
+    finally:
+        launcher.kill()
+    assert (launcher.returncode, out, err) == (143, "", "gamelib: INFO: starting Connect 4\n")
+    assert emulator.pixels() == [BLACK] * 64
+    assert emulator.gamma() == tuple(GAMMA_DEFAULT)
+
+
+def test_no_emulator_is_one_line_and_exit_1(emu_dir):  # noqa: F811
+    launcher = start_launcher(emu_dir)
+    out, err = launcher.communicate(timeout=60)
+    assert (launcher.returncode, out) == (1, "")
+    assert err == ("gamelib: the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
+                   "(apt install sense-emu-tools on Raspberry Pi OS), then try again\n")

@@ -1,0 +1,172 @@
+"""install-service / uninstall-service with a fake root directory and recorded systemctl calls."""
+import io
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from gamelib import cli
+from gamelib.errors import ConfigError
+from gamelib.service import POLKIT_RULE, SYSTEM_TEMPLATE, SYSTEM_UNIT, USER_TEMPLATE, Installer, quote, render
+
+PY = "/home/pi/games venv/bin/python"
+
+
+class Recorder:
+    def __init__(self, status=0):
+        self.calls, self.status = [], status
+
+    def __call__(self, command):
+        self.calls.append(list(command))
+        return self.status
+
+
+def installer(tmp_path, euid=0, status=0, **environ):
+    return Installer(root=tmp_path, run=Recorder(status), euid=euid, environ=environ, python=PY,
+                     out=io.StringIO(), user_exists=lambda name: name in ("pi", "games"),
+                     account=lambda name: (f"/home/{name}", os.getuid(), os.getgid()))
+
+
+def unit_lines(path):
+    return [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+
+
+def test_system_unit_is_written_for_this_python_and_started(tmp_path):
+    inst = installer(tmp_path, SUDO_USER="pi")
+    assert inst.install(user=None, user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=False,
+                        argv=[]) == 0
+    unit = tmp_path / SYSTEM_UNIT
+    lines = unit_lines(unit)
+    assert 'ExecStart="/home/pi/games venv/bin/python" -m gamelib --backend hat' in lines
+    assert "User=pi" in lines and "SupplementaryGroups=video input" in lines
+    template = unit_lines(SYSTEM_TEMPLATE)                       # nothing else changed
+    assert [a for a in lines if not a.startswith(("ExecStart=", "User="))] == \
+        [a for a in template if not a.startswith(("ExecStart=", "User="))]
+    assert oct(unit.stat().st_mode & 0o777) == "0o644"
+    assert "ReadWritePaths=-/home/pi/.config/sense_hat -/home/pi/.config/gamelib" in lines
+    for made in ("home/pi", "home/pi/.config", "home/pi/.config/sense_hat", "home/pi/.config/gamelib"):
+        info = (tmp_path / made).stat()                        # made for the user, writable by the unit
+        assert (info.st_uid, info.st_gid, oct(info.st_mode & 0o777)) == (os.getuid(), os.getgid(), "0o755")
+    assert inst.run.calls == [["systemctl", "daemon-reload"],
+                              ["systemctl", "enable", "--now", "sensehat-games.service"]]
+    assert not (tmp_path / POLKIT_RULE).exists()
+    assert inst.out.getvalue().splitlines()[-1] == (
+        "started and enabled sensehat-games.service: systemctl status sensehat-games.service; "
+        "its log: journalctl -u sensehat-games.service")
+
+
+def test_allow_poweroff_adds_the_flag_and_a_polkit_rule_for_that_user_only(tmp_path):
+    inst = installer(tmp_path)
+    inst.install(user="games", user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=True, argv=[])
+    assert 'ExecStart="/home/pi/games venv/bin/python" -m gamelib --backend hat --allow-poweroff' in \
+        unit_lines(tmp_path / SYSTEM_UNIT)
+    assert "ReadWritePaths=-/home/games/.config/sense_hat -/home/games/.config/gamelib" in \
+        unit_lines(tmp_path / SYSTEM_UNIT)
+    rule = (tmp_path / POLKIT_RULE).read_text()
+    assert 'action.id == "org.freedesktop.login1.power-off" ||' in rule
+    assert 'subject.user == "games"' in rule and "polkit.Result.YES" in rule
+    inst.install(user="games", user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=False, argv=[])
+    assert not (tmp_path / POLKIT_RULE).exists()                 # reinstalled without: the rule goes
+
+
+def test_without_root_it_says_exactly_what_to_run(tmp_path, capsys):
+    inst = installer(tmp_path, euid=1000)
+    code = inst.install(user="pi", user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=True,
+                        argv=["--allow-poweroff"])
+    assert code == 1 and inst.run.calls == [] and not (tmp_path / "etc").exists()
+    assert capsys.readouterr().err == (
+        "gamelib: this changes /etc/systemd/system and needs root; run:\n"
+        "  sudo '/home/pi/games venv/bin/python' -m gamelib install-service --user pi --allow-poweroff\n")
+    assert inst.uninstall(user_unit=False, argv=[]) == 1
+    assert capsys.readouterr().err.endswith("\n  sudo '/home/pi/games venv/bin/python' -m gamelib uninstall-service\n")
+
+
+@pytest.mark.parametrize("user, environ, message", [
+    (None, {}, "say which (unprivileged) user runs the launcher: --user NAME"),
+    ("root", {}, "say which (unprivileged) user runs the launcher: --user NAME"),
+    ("nobody-here", {}, "there is no user 'nobody-here' on this system"),
+])
+def test_bad_users_are_refused(tmp_path, user, environ, message):
+    with pytest.raises(ConfigError) as info:
+        installer(tmp_path, **environ).install(user=user, user_unit=False, launcher_args=[],
+                                               allow_poweroff=False, argv=[])
+    assert str(info.value) == message
+
+
+def test_a_failing_systemctl_is_reported_and_the_unit_stays(tmp_path, capsys):
+    inst = installer(tmp_path, status=1)
+    assert inst.install(user="pi", user_unit=False, launcher_args=[], allow_poweroff=False, argv=[]) == 1
+    assert (tmp_path / SYSTEM_UNIT).exists()
+    assert capsys.readouterr().err == (f"gamelib: 'systemctl daemon-reload' failed (exit status 1); the unit file "
+                                       f"is {tmp_path / SYSTEM_UNIT}\n")
+
+
+def test_uninstall_stops_and_removes_everything(tmp_path):
+    inst = installer(tmp_path)
+    inst.install(user="pi", user_unit=False, launcher_args=[], allow_poweroff=True, argv=[])
+    inst.run.calls.clear()
+    assert inst.uninstall(user_unit=False, argv=[]) == 0
+    assert inst.run.calls == [["systemctl", "disable", "--now", "sensehat-games.service"],
+                              ["systemctl", "daemon-reload"]]
+    assert not (tmp_path / SYSTEM_UNIT).exists() and not (tmp_path / POLKIT_RULE).exists()
+    inst.run.calls.clear()
+    assert inst.uninstall(user_unit=False, argv=[]) == 0                     # again: nothing to do
+    assert inst.run.calls == []
+    assert inst.out.getvalue().splitlines()[-1] == f"nothing to remove: {tmp_path / SYSTEM_UNIT} does not exist"
+
+
+def test_user_unit_goes_under_the_xdg_config_dir_without_root(tmp_path):
+    inst = installer(tmp_path, euid=1000, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    assert inst.install(user=None, user_unit=True, launcher_args=["--backend", "auto"], allow_poweroff=False,
+                        argv=[]) == 0
+    unit = tmp_path / "cfg" / "systemd" / "user" / "sensehat-games.service"
+    assert 'ExecStart="/home/pi/games venv/bin/python" -m gamelib --backend auto' in unit_lines(unit)
+    assert not any(line.startswith("User=") for line in unit_lines(unit))
+    assert "WantedBy=default.target" in unit_lines(USER_TEMPLATE)
+    assert inst.run.calls == [["systemctl", "--user", "daemon-reload"],
+                              ["systemctl", "--user", "enable", "--now", "sensehat-games.service"]]
+    inst.run.calls.clear()
+    assert inst.uninstall(user_unit=True, argv=["--user-unit"]) == 0
+    assert not unit.exists()
+    assert inst.run.calls == [["systemctl", "--user", "disable", "--now", "sensehat-games.service"],
+                              ["systemctl", "--user", "daemon-reload"]]
+
+
+@pytest.mark.parametrize("arg, quoted", [
+    ("/usr/bin/python3", "/usr/bin/python3"),
+    ("/opt/my games/python", '"/opt/my games/python"'),
+    ("100%", '"100%%"'),
+    ('a"b\\c $x', '"a\\"b\\\\c $$x"'),
+])
+def test_exec_start_quoting(arg, quoted):
+    assert quote(arg) == quoted
+
+
+def test_cli_passes_launcher_options_through(tmp_path, monkeypatch, capsys):
+    made = []
+
+    def fake_install(self, **kwargs):
+        made.append(kwargs)
+        return 0
+
+    monkeypatch.setattr(Installer, "install", fake_install)
+    assert cli.main(["install-service", "--user", "pi", "--dim-after", "30", "--allow-poweroff"]) == 0
+    assert made == [dict(user="pi", user_unit=False, launcher_args=["--backend", "hat", "--dim-after", "30"],
+                         allow_poweroff=True, argv=["--user", "pi", "--dim-after", "30", "--allow-poweroff"])]
+    with pytest.raises(SystemExit) as info:
+        cli.main(["install-service", "--user", "pi", "--user-unit"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err == ("gamelib install-service: error: argument --user-unit: not allowed with "
+                                       "argument --user (see --help)\n")
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed "
+                    "(.ci/check-units installs it and checks the units in CI)")
+def test_rendered_units_pass_systemd_analyze_verify(tmp_path):
+    python = shutil.which("python3") or "/bin/sh"
+    for template in (SYSTEM_TEMPLATE, USER_TEMPLATE):
+        unit = tmp_path / "sensehat-games.service"
+        unit.write_text(render(template.read_text(), [python, "-m", "gamelib"], user="root"))
+        proc = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
+        assert (proc.returncode, proc.stderr) == (0, "")

@@ -1,0 +1,382 @@
+"""The terminal backend on a real pseudo-terminal: in this process, then the whole game in a child.
+
+In-process tests open the backend on one end of ``os.openpty()`` and play the
+terminal on the other (typing bytes, reading what is drawn through ``pyte``).
+The child-process tests run ``sensehat-c4`` as a person in a terminal would,
+with the pty as its controlling terminal, so resizes send it SIGWINCH and
+closing the pty hangs it up like a dropped SSH connection.
+"""
+import io
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import termios
+import threading
+import time
+
+import pytest
+from pyte.graphics import FG_BG_256
+
+from emu_sandbox import child_env
+from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, in_order, leds, letters, set_size
+
+from gamelib.backends import open_backend
+from gamelib.backends.base import Action, Direction
+from gamelib.backends.terminal import NOT_A_TERMINAL, TerminalBackend
+from gamelib.backends.terminal_screen import ENTER, LEAVE, dim, xterm_256
+from gamelib.colours import RED
+from gamelib.errors import BackendError, QuitRequested
+from sensehat_c4 import render
+from sensehat_c4.rules import Board
+
+P = render.Palette()
+TRUECOLOR = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"}
+
+
+class Terminal(PtyScreen):
+    """The far end of a pty, with the backend opened on its near end in this process."""
+
+    def type(self, data):
+        os.write(self.master, data)
+
+    def backend(self, **kwargs):
+        kwargs.setdefault("env", TRUECOLOR)
+        return TerminalBackend(stdin=self.slave, stdout=self.slave, **kwargs)
+
+
+@pytest.fixture
+def term():
+    terminal = Terminal()
+    yield terminal
+    terminal.close()
+
+
+def board(moves="4453", cursor=3, palette=P):
+    return render.board_frame(Board.from_moves(moves), palette, cursor=cursor)
+
+
+# -- in this process ----------------------------------------------------------------------------
+
+def test_not_a_terminal_is_a_clear_error():
+    r, w = os.pipe()
+    try:
+        with pytest.raises(BackendError) as info:
+            TerminalBackend(stdin=r, stdout=w)
+        assert str(info.value) == NOT_A_TERMINAL
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def test_opening_takes_the_terminal_and_closing_gives_it_back_exactly(term):
+    backend = term.backend()
+    raw = termios.tcgetattr(term.slave)
+    lflag = raw[3]
+    assert not lflag & (termios.ECHO | termios.ICANON | termios.ISIG)
+    assert not raw[0] & (termios.ICRNL | termios.IXON)
+    backend.show(board())
+    term.pump(0.05)
+    assert term.output.startswith(ENTER.encode())
+    assert leds(term.screen) == hex_colours(board())
+    backend.close()
+    backend.close()
+    term.pump(0.05)
+    assert term.output.endswith(LEAVE.encode())
+    assert termios.tcgetattr(term.slave) == term.attributes_before
+
+
+def test_a_failure_while_opening_gives_the_terminal_back(term):
+    from gamelib.errors import ConfigError
+    with pytest.raises(ConfigError):
+        term.backend(rotation=45)
+    term.pump(0.05)
+    assert termios.tcgetattr(term.slave) == term.attributes_before
+    assert term.output.endswith(LEAVE.encode())
+    assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL
+
+
+@pytest.mark.parametrize("data, expected", [
+    (b"\x1b[D", [(Direction.LEFT, Action.PRESSED), (Direction.LEFT, Action.RELEASED)]),
+    (b"\x1bOC\r", [(Direction.RIGHT, Action.PRESSED), (Direction.RIGHT, Action.RELEASED),
+                   (Direction.MIDDLE, Action.PRESSED), (Direction.MIDDLE, Action.RELEASED)]),
+    (b"\x1b[B\x1b[B\x1b[B", [(Direction.DOWN, Action.PRESSED), (Direction.DOWN, Action.HELD),
+                             (Direction.DOWN, Action.HELD), (Direction.DOWN, Action.RELEASED)]),
+])
+def test_keys_are_stick_events(term, data, expected):
+    with term.backend() as backend:
+        assert backend.wait_event(0.02) is None
+        term.type(data)
+        events = [backend.wait_event(1.0) for _ in expected]
+        assert [(e.direction, e.action) for e in events] == expected
+        assert all(abs(e.timestamp - backend.now()) < 1.0 for e in events)
+        assert backend.wait_event(0.02) is None
+
+
+def test_rotation_turns_the_arrows_with_the_picture(term):
+    with term.backend(rotation=90) as backend:
+        backend.show(board())
+        term.pump(0.05)
+        assert leds(term.screen) == hex_colours(physical(board(), 90))
+        term.type(b"\x1b[C")                               # right, on a picture turned clockwise: up
+        assert backend.wait_event(1.0).direction is Direction.UP
+
+
+def physical(frame, rotation):
+    from gamelib.backends.mock import MockBackend
+    mock = MockBackend(rotation=rotation)
+    mock.show(frame)
+    return list(mock.screen)
+
+
+@pytest.mark.parametrize("key, error", [(b"q", QuitRequested), (b"\x03", KeyboardInterrupt)])
+def test_q_quits_and_ctrl_c_interrupts(term, key, error):
+    backend = term.backend()
+    term.type(b"\x1b[A")
+    assert backend.wait_event(1.0).direction is Direction.UP
+    term.type(key)
+    with pytest.raises(error):
+        backend.wait_event(1.0)
+    term.type(b"\x1b[B" + key)                        # at once, even behind another key
+    with pytest.raises(error):
+        backend.wait_event(1.0)
+    backend.close()
+    assert termios.tcgetattr(term.slave) == term.attributes_before
+
+
+def test_a_resize_wakes_the_wait_and_redraws(term):
+    with term.backend() as backend:
+        backend.show(board())
+        term.pump(0.05)
+        assert leds(term.screen) == hex_colours(board())
+
+        def resize():
+            time.sleep(0.1)
+            set_size(term.master, 60, 20)
+            os.kill(os.getpid(), signal.SIGWINCH)     # the kernel sends it to a controlling terminal's job
+
+        thread = threading.Thread(target=resize)
+        thread.start()
+        assert backend.wait_event(0.6) is None
+        thread.join()
+        term.screen.resize(20, 60)
+        term.pump(0.05)
+        assert leds(term.screen) == hex_colours(board())
+        assert term.screen.display[4][21:39] == "┌────────────────┐"   # centred: (20 - 12) // 2, (60 - 18) // 2
+    assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL
+    assert signal.set_wakeup_fd(-1) == -1                            # put back as it was
+
+
+def test_low_light_redraws_dimmer(term):
+    with term.backend() as backend:
+        backend.show(board())
+        backend.low_light = True
+        term.pump(0.05)
+        assert leds(term.screen) == hex_colours([dim(p) for p in board()])
+
+
+def test_what_the_program_prints_shows_under_the_board_then_stays_after(term, monkeypatch):
+    out = io.TextIOWrapper(io.FileIO(os.dup(term.slave), "w"), write_through=True)
+    monkeypatch.setattr(sys, "stdout", out)
+    with term.backend() as backend:
+        backend.show(board())
+        print("match 1: player 1 wins 2-0")
+        term.pump(0.05)
+        assert term.screen.display[13].strip() == "match 1: player 1 wins 2-0"   # under the hint
+        assert sys.stdout is not out
+    assert sys.stdout is out
+    term.pump(0.05)
+    assert term.output.endswith(LEAVE.encode() + b"match 1: player 1 wins 2-0\r\n")
+    out.close()
+
+
+def test_the_terminal_going_away_is_an_error_not_a_spin(term):
+    backend = term.backend()
+    os.close(term.master)
+    term.master = -1
+    with pytest.raises(BackendError, match="the terminal has gone"):
+        backend.wait_event(1.0)
+    backend.close()                                    # nothing left to restore: no error either
+
+
+def test_auto_takes_the_terminal_when_there_is_nothing_else(term, monkeypatch):
+    from gamelib.backends import senselib
+    monkeypatch.setattr(senselib, "hat_present", lambda: False)
+    monkeypatch.setattr(senselib, "emulator_running", lambda: None)
+    monkeypatch.setattr("gamelib.backends.terminal.standard_fds", lambda: (term.slave, term.slave))
+    said = []
+    with open_backend("auto", notice=said.append) as backend:
+        assert backend.name == "terminal"
+    assert said == ["no Sense HAT or running emulator found; playing in this terminal "
+                    "(--backend emu opens the emulator window)"]
+
+
+def test_auto_with_no_terminal_says_what_is_missing(monkeypatch):
+    from gamelib.backends import senselib
+    monkeypatch.setattr(senselib, "hat_present", lambda: False)
+    monkeypatch.setattr(senselib, "emulator_running", lambda: None)
+    monkeypatch.setattr("gamelib.backends.terminal.standard_fds", lambda: None)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(BackendError) as info:
+        open_backend("auto")
+    assert str(info.value) == (
+        "no Sense HAT found, the emulator is not running and this is not a terminal: run it in a terminal, "
+        "start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is in the 'video' and "
+        "'input' groups")
+
+
+# -- the whole game in a terminal -------------------------------------------------------------
+
+@pytest.fixture
+def sandbox():
+    directory = tempfile.mkdtemp(prefix="c4term-")
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def start(sandbox, *args, env=TRUECOLOR, columns=40, lines=16):
+    """``sensehat-c4 ARGS`` in a terminal; no Sense HAT and no emulator to be found."""
+    base = child_env(sandbox)
+    for name in ("TERM", "COLORTERM", "NO_COLOR", "LANG", "LC_ALL", "LC_CTYPE"):
+        base.pop(name, None)
+    base.update(env)
+    return PtyProgram(game(*args), columns=columns, lines=lines, env=base)
+
+
+def shows(frame):
+    return lambda program: leds(program.screen) == hex_colours(frame)
+
+
+def play_moves(program, moves, palette=P):
+    """Play ``moves`` (1-based columns) with the arrow keys and Enter or space, waiting for each frame."""
+    for ply, move in enumerate(moves):
+        before = moves[:ply]
+        program.wait_for(shows(board(before, 3, palette)), what=f"the board before move {ply + 1}")
+        steps = int(move) - 4
+        for _ in range(abs(steps)):
+            program.press("right" if steps > 0 else "left")
+        program.wait_for(shows(board(before, int(move) - 1, palette)), what=f"the cursor over column {move}")
+        program.press("enter" if ply % 2 else "space")
+
+
+def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
+    program = start(sandbox, "--opponent", "human")
+    try:
+        program.wait_for(shows(board("")), what="the empty board")
+        program.press("right")                                     # the cursor moves, and wraps
+        program.wait_for(shows(board("", 4)))
+        program.press("left", "left", "left", "left", "left")
+        program.wait_for(shows(board("", 6)))
+        program.press("right", "right", "right", "right")         # 6 -> 0 (wraps) -> 3
+        program.wait_for(shows(board("", 3)))
+        play_moves(program, "4545454")                             # red stacks column 4
+        program.wait_for(shows(render.digit_frame(1, RED, P)), what="red's score digit")
+        program.press("q")
+        err = program.finish()
+        assert program.process.returncode == 0
+        assert err == ("sensehat-c4: no Sense HAT or running emulator found; playing in this terminal "
+                       "(--backend emu opens the emulator window)\n")
+        assert program.output.endswith(LEAVE.encode())
+        assert termios.tcgetattr(program.slave) == program.attributes_before
+        seen = history(program.output, 40, 16)
+        first_drop = [hex_colours(f) for f, _ in render.falling(Board.from_moves("4"), 3, P, 0)]
+        assert in_order(first_drop[1:], seen)                      # every row of the fall, in order
+        win = Board.from_moves("4545454")
+        blinks = [hex_colours(f) for f, _ in render.blink_cells(win, win.outcome.cells, P, 3, 0)]
+        assert in_order(blinks + [hex_colours(render.digit_frame(1, RED, P))], seen)
+        assert hex_colours(board("454545", 3)) in seen             # yellow never got its turn after
+        assert seen.index(hex_colours(board("454545", 3))) < seen.index(blinks[0])
+    finally:
+        program.close()
+
+
+@pytest.mark.parametrize("env, args, expected", [
+    ({"TERM": "xterm-256color"}, (), lambda frame: [FG_BG_256[xterm_256(p)] for p in frame]),
+    ({**TRUECOLOR}, ("--low-light",), lambda frame: hex_colours([dim(p) for p in frame])),
+    ({**TRUECOLOR}, ("--rotation", "180"), lambda frame: hex_colours(frame[::-1])),
+])
+def test_colours_low_light_and_rotation_in_the_game(sandbox, env, args, expected):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human", *args, env=env)
+    try:
+        program.wait_for(lambda p: leds(p.screen) == expected(board("")), what="the empty board")
+        program.press("right")                     # at 180 degrees, right on the keyboard is left in the game
+        moved = board("", 2 if "180" in args else 4)
+        program.wait_for(lambda p: leds(p.screen) == expected(moved), what="the cursor moved")
+    finally:
+        program.close()
+
+
+def test_letters_when_colour_is_off(sandbox):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human",
+                    env={"TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1", "LC_ALL": "C"})
+    try:
+        program.wait_for(lambda p: letters(p.screen) is not None and letters(p.screen)[0] == ". . . R . . . . ")
+        program.press("space")
+        program.wait_for(lambda p: letters(p.screen)[0] == ". . . Y . . . . ")
+        assert letters(program.screen) == [". . . Y . . . . ", ". . . . . . . . "] + ["B B B B B B B . "] * 5 + [
+            "B B B R B B B . "]
+        assert b"\x1b[48;" not in program.output and b"\x1b[38;" not in program.output
+        top, left = board_origin(program.screen)
+        assert program.screen.display[top][left:left + 18] == "+----------------+"    # not a UTF-8 locale: ASCII
+    finally:
+        program.close()
+
+
+def test_too_small_says_so_and_growing_shows_the_board(sandbox):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human", columns=20, lines=8)
+    try:
+        program.wait_for(lambda p: p.text().startswith("This terminal is too"), what="the too-small message")
+        assert program.text() == ("This terminal is too\nsmall for the board:\nit needs 18 x 10\n"
+                                  "characters and has\n20 x 8. Make it\nbigger (or press q\nto quit).")
+        program.resize(40, 16)
+        program.wait_for(shows(board("")), what="the board after growing")
+        program.press("left")
+        program.wait_for(shows(board("", 2)))
+        program.resize(30, 9)                                       # too small again, then bigger
+        program.wait_for(lambda p: "30 x 9." in p.text(), what="the too-small message again")
+        program.resize(50, 20)
+        program.wait_for(shows(board("", 2)))
+        assert program.screen.display[4][16:34] == "┌────────────────┐"   # centred: (20 - 12) // 2, (50 - 18) // 2
+        program.press("q")
+        assert program.finish() == "" and program.process.returncode == 0
+    finally:
+        program.close()
+
+
+@pytest.mark.parametrize("how, code", [
+    (lambda p: p.process.send_signal(signal.SIGTERM), 143),        # systemd, kill
+    (lambda p: p.process.send_signal(signal.SIGHUP), 129),
+    (lambda p: p.press("ctrl-c"), 130),
+])
+def test_stopping_restores_the_terminal(sandbox, how, code):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human")
+    try:
+        program.wait_for(shows(board("")))
+        assert termios.tcgetattr(program.slave) != program.attributes_before
+        how(program)
+        assert program.finish() == ""
+        assert program.process.returncode == code
+        assert termios.tcgetattr(program.slave) == program.attributes_before   # echo, line editing, signals
+        assert program.output.endswith(LEAVE.encode())             # colours, wrap, cursor, alternate screen
+    finally:
+        program.close()
+
+
+def test_a_dropped_connection_ends_the_game_quietly(sandbox):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human")
+    try:
+        program.wait_for(shows(board("")))
+        program.hang_up()
+        assert program.finish() == ""                              # no traceback (stderr is a pipe here)
+        assert program.process.returncode == 129                   # SIGHUP
+    finally:
+        program.close()
+
+
+def test_not_a_terminal_is_one_line_and_exit_1(sandbox):
+    import subprocess
+    proc = subprocess.run(game("--backend", "terminal"), env=child_env(sandbox), stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == f"sensehat-c4: {NOT_A_TERMINAL}\n"

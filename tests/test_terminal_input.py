@@ -1,0 +1,104 @@
+"""Keys from a raw terminal: escape-sequence decoding, and the stick's events made from auto-repeat."""
+import pytest
+
+from gamelib.backends.base import Action, Direction
+from gamelib.backends.terminal_input import (FOLLOW, INTERRUPT, QUIT, REPEAT_DELAY, REPEAT_WINDOW, KeyDecoder,
+                                             KeyRepeat)
+
+U, D, L, R, M = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.MIDDLE
+P, H, X = Action.PRESSED, Action.HELD, Action.RELEASED
+
+
+@pytest.mark.parametrize("data, keys", [
+    (b"\x1b[A\x1b[B\x1b[C\x1b[D", [U, D, R, L]),            # normal cursor keys
+    (b"\x1bOA\x1bOB\x1bOC\x1bOD", [U, D, R, L]),            # application cursor keys (tmux, screen)
+    (b"\x1b[1;2C\x1b[1;5D", [R, L]),                        # with Shift / Ctrl: still arrows
+    (b"\r\n ", [M, M, M]),                                  # Enter (either byte) and space
+    (b"q", [QUIT]), (b"Q", [QUIT]), (b"\x03", [INTERRUPT]),
+    (b"x1\x1b[H\x1b[15~\x1bOP\x7f\t", []),                  # letters, Home, F5, F1, backspace, tab: nothing
+    (b"\x1bx\x1b[C", [R]),                                  # Alt+x, then right
+    (b"\x1b\x1b[A", [U]),                                   # Escape, then up
+])
+def test_decoding(data, keys):
+    decoder = KeyDecoder()
+    assert decoder.feed(data) == keys
+    assert not decoder.pending
+
+
+def test_a_sequence_split_across_reads_is_kept_until_it_ends():
+    decoder = KeyDecoder()
+    assert decoder.feed(b"\x1b") == [] and decoder.pending
+    assert decoder.feed(b"[") == [] and decoder.pending
+    assert decoder.feed(b"1;2") == [] and decoder.pending
+    assert decoder.feed(b"Dq") == [L, QUIT] and not decoder.pending
+
+
+def test_a_lone_escape_is_flushed_away():
+    decoder = KeyDecoder()
+    assert decoder.feed(b"\x1b") == [] and decoder.pending
+    assert decoder.flush() == [] and not decoder.pending
+    assert decoder.feed(b"A") == []                         # not taken for the end of an arrow
+
+
+def test_a_tap_is_a_press_and_a_release_when_no_repeat_comes():
+    keys = KeyRepeat()
+    assert keys.key(L, 1.0) == [(1.0, L, P)]
+    assert keys.release_due == pytest.approx(1.0 + REPEAT_DELAY)   # a repeat may still come
+    assert keys.expire(1.5) == []
+    assert keys.expire(1.8) == [(1.0 + REPEAT_DELAY, L, X)]
+    assert keys.release_due is None and keys.expire(9.0) == []
+
+
+def stream(keys, key, times, until):
+    events = []
+    for t in times:
+        events += keys.expire(t) + keys.key(key, t)
+    return events + keys.expire(until)
+
+
+REPEATS = (0.0, 0.5, 0.533, 0.566)   # press; the first repeat after the delay; then every 33 ms
+
+
+@pytest.mark.parametrize("key", [L, R])
+def test_held_left_right_repeat_at_once(key):
+    assert stream(KeyRepeat(), key, REPEATS, 2.0) == [
+        (0.0, key, P), (0.5, key, H), (0.533, key, H), (0.566, key, H), (0.566 + REPEAT_WINDOW, key, X)]
+
+
+@pytest.mark.parametrize("key", [U, D, M])
+def test_held_up_down_middle_is_one_press_then_held(key):
+    keys = KeyRepeat()
+    assert keys.key(key, 0.0) == [(0.0, key, P)]
+    assert keys.key(key, 0.5) == []                         # a repeat, or a second tap? wait and see
+    assert keys.release_due == pytest.approx(0.5 + FOLLOW)
+    assert keys.key(key, 0.533) == [(0.5, key, H), (0.533, key, H)]   # a repeat: no second press
+    assert stream(keys, key, (0.566,), 2.0) == [(0.566, key, H), (0.566 + REPEAT_WINDOW, key, X)]
+
+
+@pytest.mark.parametrize("key", [U, D, M])
+def test_two_taps_of_up_down_middle_are_two_presses(key):
+    keys = KeyRepeat()
+    assert keys.key(key, 0.0) == [(0.0, key, P)]
+    assert keys.key(key, 0.3) == []
+    assert keys.expire(0.3 + FOLLOW - 0.01) == []
+    assert keys.expire(0.45) == [(0.3, key, X), (0.3, key, P)]
+    assert keys.expire(2.0) == [(0.3 + REPEAT_DELAY, key, X)]
+
+
+def test_a_second_tap_cut_short_by_another_key():
+    keys = KeyRepeat()
+    keys.key(U, 0.0)
+    assert keys.key(U, 0.3) == []
+    assert keys.key(L, 0.35) == [(0.3, U, X), (0.3, U, P), (0.35, U, X), (0.35, L, P)]
+
+
+def test_another_key_releases_the_first():
+    keys = KeyRepeat()
+    keys.key(L, 0.0)
+    assert keys.key(M, 0.05) == [(0.05, L, X), (0.05, M, P)]
+
+
+def test_a_key_again_after_the_repeat_delay_is_a_new_press():
+    keys = KeyRepeat()
+    keys.key(M, 0.0)
+    assert keys.key(M, 1.0) == [(REPEAT_DELAY, M, X), (1.0, M, P)]

@@ -1,0 +1,151 @@
+"""What the terminal backend draws: colour modes, colours, and the painted screen (through pyte)."""
+import pyte
+import pytest
+from pyte.graphics import FG_BG_256
+
+from pty_terminal import hex_colours, leds, letters
+
+from gamelib.backends.terminal_screen import (CSI, HINT, Painter, colour_mode, dim, letter, too_small_message,
+                                              xterm_256)
+from gamelib.colours import BLACK, BLUE, NAMES, ORANGE, RED, WHITE, YELLOW
+from sensehat_c4 import render
+from sensehat_c4.rules import Board
+
+FRAME = render.board_frame(Board.from_moves("4453"), render.Palette(), cursor=3)
+
+
+@pytest.mark.parametrize("env, colours, mode", [
+    ({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, 256, "truecolor"),
+    ({"TERM": "xterm-256color", "COLORTERM": "24bit"}, None, "truecolor"),
+    ({"TERM": "xterm-256color"}, 256, "256"),
+    ({"TERM": "screen"}, 8, "256"),                   # tmux/screen translate 256 colours themselves
+    ({"TERM": "some-new-terminal"}, None, "256"),     # not in terminfo: colour is the safe bet
+    ({"TERM": "vt100"}, 0, "letters"),                # terminfo: no colours
+    ({"TERM": "vt220"}, 0, "letters"),
+    ({"TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"}, 256, "letters"),
+    ({"TERM": "xterm", "NO_COLOR": ""}, 8, "256"),    # no-color.org: only a non-empty value counts
+    ({"TERM": "dumb", "COLORTERM": "truecolor"}, None, "plain"),
+    ({}, None, "plain"),
+])
+def test_colour_mode(env, colours, mode):
+    assert colour_mode(env, lambda term: colours) == mode
+
+
+@pytest.mark.parametrize("rgb, index", [
+    (BLACK, 16), (RED, 196), (YELLOW, 226), (BLUE, 21), (WHITE, 231), (ORANGE, 208),
+    ((128, 128, 128), 244), ((8, 8, 8), 232), ((100, 0, 0), 52), ((102, 102, 0), 58),
+])
+def test_nearest_xterm_256_colour(rgb, index):
+    assert xterm_256(rgb) == index
+
+
+def test_every_named_colour_has_its_own_letter():
+    assert [letter(rgb) for rgb in NAMES.values()] == list(".WRGBYOCMVP")
+    assert letter((200, 10, 10)) == "R" and letter((20, 20, 20)) == "."
+
+
+def test_low_light_dims():
+    assert dim(RED) == (102, 0, 0) and dim((10, 20, 30)) == (4, 8, 12)
+
+
+def paint(painter, *texts, columns=30, lines=14):
+    screen = pyte.Screen(columns, lines)
+    stream = pyte.ByteStream(screen)
+    for text in texts:
+        stream.feed(text.encode())
+    return screen
+
+
+def test_truecolor_frame_is_the_exact_colours_in_a_box_with_the_hint():
+    painter = Painter("truecolor")
+    start = painter.resize(46, 14)
+    screen = paint(painter, start, painter.frame(FRAME), columns=46)
+    assert leds(screen) == hex_colours(FRAME)
+    assert screen.display[1][14:32] == "┌────────────────┐"   # centred: 10 + 2 lines in 14, (46 - 18) // 2
+    assert screen.display[2][14:32] == "│" + "      " + "  " * 5 + "│"
+    assert screen.display[11].rstrip() == " " * ((46 - len(HINT)) // 2) + HINT
+
+
+def test_256_colour_frame():
+    painter = Painter("256")
+    screen = paint(painter, painter.resize(30, 12), painter.frame(FRAME))
+    assert leds(screen) == [FG_BG_256[xterm_256(p)] for p in FRAME]
+    assert leds(screen)[3] == "ff0000" and leds(screen)[63] == "000000"   # red cursor; x=7 dark
+
+
+def test_low_light_is_dimmer_in_colour():
+    painter = Painter("truecolor")
+    screen = paint(painter, painter.resize(30, 12), painter.frame(FRAME))
+    assert leds(screen) == hex_colours(FRAME)
+    pyte.ByteStream(screen).feed(painter.set_low_light(True).encode())
+    assert leds(screen) == hex_colours([dim(p) for p in FRAME])
+    assert painter.frame(FRAME) == ""                                         # still the same frame
+
+
+def test_letters_mode_has_no_colour_at_all():
+    painter = Painter("letters", utf8=False)
+    text = painter.resize(30, 12) + painter.frame(FRAME)
+    assert "48;" not in text and "38;" not in text
+    screen = paint(painter, text)
+    assert letters(screen) == [
+        ". . . R . . . . ", ". . . . . . . . ", "B B B B B B B . ", "B B B B B B B . ",
+        "B B B B B B B . ", "B B B B B B B . ", "B B B Y B B B . ", "B B Y R R B B . "]
+    assert screen.display[0][6:24] == "+----------------+"                   # ASCII when not UTF-8
+
+
+def test_plain_mode_prints_each_new_frame_below_the_last_and_nothing_for_the_same_frame():
+    painter = Painter("plain")
+    assert painter.resize(80, 24) == "" and painter.set_low_light(True) == ""   # nothing to place or dim
+    first = painter.frame(FRAME)
+    assert CSI not in first and first.splitlines()[0] == ". . . R . . . ."
+    moved = render.board_frame(Board.from_moves("4453"), render.Palette(), cursor=4)
+    again = painter.frame(moved)
+    assert again == ("\r\n".join([". . . . R . . .", ". . . . . . . .", "B B B B B B B .", "B B B B B B B .",
+                                  "B B B B B B B .", "B B B B B B B .", "B B B Y B B B .",
+                                  "B B Y R R B B ."]) + "\r\n\r\n")
+    assert painter.frame(moved) == ""
+
+
+def test_only_changed_leds_are_redrawn_and_an_unchanged_frame_writes_nothing():
+    painter = Painter("truecolor")
+    painter.resize(30, 12)
+    painter.frame(FRAME)
+    assert painter.frame(list(FRAME)) == ""
+    moved = render.board_frame(Board.from_moves("4453"), render.Palette(), cursor=4)
+    text = painter.frame(moved)
+    # box at row 0, column 6 (12 lines: no room to centre); LED (x, 0) at row 1, column 6 + 1 + 2x
+    assert text == (f"{CSI}2;14H{CSI}48;2;0;0;0m  "      # x=3 off (1-based: row 2, column 14)
+                    f"{CSI}2;16H{CSI}48;2;255;0;0m  "    # x=4 red
+                    f"{CSI}0m")
+
+
+def test_a_terminal_too_small_gets_a_message_then_the_board_when_it_grows():
+    painter = Painter("truecolor")
+    screen = paint(painter, painter.resize(16, 6), painter.frame(FRAME), columns=16, lines=6)
+    assert leds(screen) is None
+    assert "\n".join(line.rstrip() for line in screen.display) == "\n".join(
+        too_small_message(16, 6) + [""] * (6 - len(too_small_message(16, 6))))
+    assert " ".join(too_small_message(16, 6)).startswith("This terminal is too small for the board: it needs")
+    assert painter.frame(FRAME) == ""                                         # nothing drawn over it
+    screen.resize(12, 30)
+    pyte.ByteStream(screen).feed(painter.resize(30, 12).encode())
+    assert leds(screen) == hex_colours(FRAME)
+
+
+def test_too_small_message_wraps_to_the_width():
+    assert too_small_message(20, 10) == ["This terminal is too", "small for the board:", "it needs 18 x 10",
+                                         "characters and has", "20 x 10. Make it", "bigger (or press q",
+                                         "to quit)."]
+    assert len(too_small_message(20, 3)) == 3
+
+
+def test_status_line_under_the_hint():
+    painter = Painter("truecolor")
+    screen = pyte.Screen(30, 13)
+    stream = pyte.ByteStream(screen)
+    stream.feed((painter.resize(30, 13) + painter.frame(FRAME)).encode())
+    stream.feed(painter.set_status("match 1: player 1 wins 2-0").encode())
+    assert screen.display[10].strip() == HINT[:30].strip()                   # cut to the width
+    assert screen.display[11].strip() == "match 1: player 1 wins 2-0"
+    stream.feed(painter.resize(30, 13).encode())                              # kept on a full redraw
+    assert screen.display[11].strip() == "match 1: player 1 wins 2-0"
