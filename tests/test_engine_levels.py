@@ -63,7 +63,8 @@ def test_perfect_as_player_one_wins_every_game_from_the_start(opponent, solver):
         assert board.outcome is not None and board.outcome.winner == 1
         assert all(r.optimal for _, r in moves)
         assert all(r.score is None or r.score >= 1 for _, r in moves)
-        assert (board.ply + 1) // 2 <= 21   # its k-th stone won, k <= 22 - 1
+        best = max(r.score for _, r in moves if r.score is not None)
+        assert 22 - (board.ply + 1) // 2 >= best   # it won with its k-th stone: at least as fast
     if opponent == "perfect":
         assert board.ply == 41             # both perfect: the first player wins with its last stone
 
@@ -90,9 +91,9 @@ def test_perfect_as_player_two_never_gives_a_value_away(opponent, solver):
 
 
 def test_perfect_scores_agree_with_a_test_set_position(solver):
-    board = Board.from_moves("2553635322312")     # from Test_L1_R1: 13 stones, past both books
+    board = Board.from_moves("2553635322312")     # Test_L1_R1: 13 stones, past both books, score -8
     result = choose_move(board, "perfect", seed=1, oracle=solver)
-    assert result.source == "solver" and result.optimal
+    assert result.source == "solver" and result.optimal and result.score == -8
     assert result.score == solver.score(*position_of(board))
     assert solver.move_scores(board)[result.column] == result.score
 
