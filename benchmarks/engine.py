@@ -156,8 +156,9 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
                         help="the thinking budget per move in the games (default: none, so every "
                         "perfect move is exact and its full time is measured)")
-    parser.add_argument("--opponent-think", type=float, default=DEFAULT_SECONDS, metavar="SECONDS",
-                        help="the other levels' budget per move (default: %(default)s, the game's default)")
+    parser.add_argument("--opponent-think", type=float, default=0.25, metavar="SECONDS",
+                        help="the other levels' budget per move (default: %(default)s; the game's default "
+                        f"is {DEFAULT_SECONDS})")
     parser.add_argument("--slow", type=float, default=1.0, metavar="SECONDS",
                         help="list perfect moves slower than this (default: 1.0)")
     parser.add_argument("--no-book12", action="store_true", help="do not use the 12-ply book")

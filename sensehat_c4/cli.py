@@ -12,7 +12,7 @@ from gamelib.colours import BLACK, BLUE, RGB, ColourError, led_colour, parse_col
 
 from . import __version__, analysis
 from .chooser import choose_opponent
-from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
+from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, computer_for
 from .controller import FIRST_CHOICES, MatchOptions, Timing, play
 from .errors import ConfigError, MoveListError, SearchAborted
 from .rules import Board
@@ -64,18 +64,6 @@ def _seconds(text: str) -> float:
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError(f"must be more than 0 and at most 3600: {text!r}")
     return value
-
-
-def computer_for(opponent: str, plays: str, match_number: int,
-                 seconds: Optional[float]) -> Optional[Computer]:
-    """The computer player for match ``match_number`` (1-based), or ``None`` for two people.
-
-    ``plays="alternate"`` makes the computer player 2 in odd matches and player 1 in even ones.
-    """
-    if opponent == "human":
-        return None
-    player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
-    return Computer(opponent, player=player, seconds=seconds)
 
 
 def play_parser() -> Parser:

@@ -14,8 +14,9 @@ from .rules import Board
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 OPPONENTS = ("human",) + LEVELS
-DEFAULT_SECONDS = 0.25
-"""Thinking budget per move on the CI-class PC (a Raspberry Pi 4 is about 4-6x slower)."""
+DEFAULT_SECONDS = 1.0
+"""Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
+much sooner; hard deepens its search until the budget ends)."""
 PERFECT_SECONDS = 8.0
 """The perfect level's default budget: it mostly answers within milliseconds, but some
 positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
@@ -41,13 +42,24 @@ class Computer:
         if self.seconds is not None and not self.seconds > 0:
             raise ConfigError(f"the thinking budget must be more than 0 seconds (not {self.seconds!r})")
 
-
     @property
     def budget(self) -> float:
         """The thinking budget in force, in seconds."""
         if self.seconds is not None:
             return self.seconds
         return PERFECT_SECONDS if self.level == "perfect" else DEFAULT_SECONDS
+
+
+def computer_for(opponent: str, plays: str, match_number: int,
+                 seconds: Optional[float]) -> Optional[Computer]:
+    """The computer player for match ``match_number`` (1-based), or ``None`` for two people.
+
+    ``plays="alternate"`` makes the computer player 2 in odd matches and player 1 in even ones.
+    """
+    if opponent == "human":
+        return None
+    player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
+    return Computer(opponent, player=player, seconds=seconds)
 
 
 class Thinker:
@@ -66,13 +78,14 @@ class Thinker:
         copy = board.copy()
         self._stop.clear()
         self._column = None
+        self._error = None
         self._thread = threading.Thread(target=self._run, args=(copy,), name="c4-think", daemon=True)
         self._thread.start()
 
     def _run(self, board: Board) -> None:
-        from .engine import Limit, choose_move  # noqa: PLC0415 (only when a computer plays)
-
         try:
+            from .engine import Limit, choose_move  # noqa: PLC0415 (only when a computer plays)
+
             result = choose_move(board, self.computer.level, limit=Limit(seconds=self.computer.budget),
                                  seed=self.seed, stop=self._stop)
             self._column = result.column

@@ -17,7 +17,7 @@ from gamelib.games import Game
 from gamelib.icons import picture
 
 from .chooser import choose_opponent
-from .cli import computer_for
+from .computer import computer_for
 from .controller import MatchOptions, MatchResult, play as play_match
 
 ICON = picture((

@@ -13,6 +13,7 @@ from gamelib.colours import BLACK
 from gamelib import backends
 from sensehat_c4 import cli
 from sensehat_c4.chooser import choice_frame
+from sensehat_c4.computer import computer_for
 from gamelib.backends.mock import MockBackend
 
 
@@ -143,7 +144,7 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     ("hard", "alternate", 2, (1, "hard")),
 ])
 def test_computer_for(opponent, plays, number, expected):
-    computer = cli.computer_for(opponent, plays, number, 0.5)
+    computer = computer_for(opponent, plays, number, 0.5)
     assert (computer if computer is None else (computer.player, computer.level)) == expected
 
 
