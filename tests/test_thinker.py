@@ -1,5 +1,8 @@
 """The real thinker: a search in a thread that stops when cancelled and answers within its budget."""
+import sys
 import time
+
+import pytest
 
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.computer import DEFAULT_SECONDS, PERFECT_SECONDS, Computer, Thinker
@@ -34,10 +37,8 @@ def test_cancel_stops_a_long_search_promptly():
         thinker.start(Board.from_moves(moves))
         time.sleep(0.1)
         assert thinker.poll() is None                 # still searching
-        started = time.monotonic()
-        thinker.cancel()
-        assert not thinker._thread.is_alive()
-        assert time.monotonic() - started < 1.0       # it checks the stop event every few ms
+        thinker.cancel()                              # sets the stop event, waits at most 2 s
+        assert not thinker._thread.is_alive()         # it checks the stop event every few ms
 
 
 def test_when_the_budget_runs_out_the_best_move_so_far_is_played():
@@ -57,6 +58,18 @@ def test_the_same_seed_gives_the_same_move():
         columns.append(answer(thinker))
     assert columns[0] == columns[1]
     assert len(set(columns)) > 1
+
+
+def test_an_engine_that_cannot_be_imported_reaches_the_caller(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sensehat_c4.engine", None)
+    thinker = Thinker(Computer("hard"), seed=1)
+    thinker.start(Board.from_moves("44"))
+    thinker._thread.join(5)
+    with pytest.raises(ImportError):
+        thinker.poll()
+    monkeypatch.undo()
+    thinker.start(Board.from_moves("44"))              # a new search forgets the old error
+    assert Board.from_moves("44").can_play(answer(thinker))
 
 
 def test_default_budgets():
