@@ -7,8 +7,9 @@ __version__ = "0.1.0"
 __all__ = ["play", "__version__"]
 
 if TYPE_CHECKING:
-    from .controller import MatchOptions, MatchResult
     from gamelib.backends.base import Backend
+
+    from .controller import MatchOptions, MatchResult
 
 
 def play(backend: "Backend", options: "MatchOptions | None" = None) -> "MatchResult":

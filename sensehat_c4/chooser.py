@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
+from gamelib.backends.base import Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
 
-from gamelib.backends.base import Action, Backend, Direction
 from .computer import OPPONENTS
 
 CHOICES: Sequence[Tuple[str, str, RGB]] = (

@@ -8,6 +8,7 @@ import sys
 from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends
+from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, RGB, ColourError, led_colour, parse_colour
 
 from . import __version__, analysis
@@ -21,9 +22,6 @@ PROG = "sensehat-c4"
 EXIT_UNSOLVED = 3
 """``analyse --solve`` could not finish within its time limit."""
 SOLVE_SECONDS = 30.0
-
-
-Parser = app.Parser
 
 
 def parse_colours(text: str) -> Tuple[RGB, RGB]:

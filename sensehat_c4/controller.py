@@ -12,10 +12,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, List, Optional, Tuple
 
+from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
 
 from . import render
-from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from .computer import Computer, Thinker
 from .errors import ConfigError
 from .rules import Board

@@ -154,11 +154,11 @@ class EmuBackend(SenseLibBackend):
         except ImportError as exc:
             raise BackendError(
                 f"the sense_emu library is not installed ({exc}): pip install 'sensehat-c4[emu]'") from exc
-        if emulator_running() is None and not (os.environ.get("DISPLAY") and shutil.which("sense_emu_gui")):
+        spawned = emulator_running() is None  # then SenseHat() starts sense_emu_gui itself
+        if spawned and not (os.environ.get("DISPLAY") and shutil.which("sense_emu_gui")):
             raise BackendError(
                 "the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
                 "(apt install sense-emu-tools on Raspberry Pi OS), then try again")
-        spawned = emulator_running() is None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "spawning sense_emu_gui": we say it ourselves
             try:
