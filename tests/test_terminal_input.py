@@ -102,3 +102,15 @@ def test_a_key_again_after_the_repeat_delay_is_a_new_press():
     keys = KeyRepeat()
     keys.key(M, 0.0)
     assert keys.key(M, 1.0) == [(REPEAT_DELAY, M, X), (1.0, M, P)]
+
+
+def test_settle_forgets_an_undecided_arrival_and_a_held_key_stays_held():
+    keys = KeyRepeat()
+    keys.key(M, 0.0)                                        # Enter drops a token ...
+    assert keys.key(M, 0.3) == []                           # ... a second Enter during the fall
+    keys.settle()                                           # the fall ends: queued input is dropped
+    assert keys.expire(0.5) == []                           # no late second press
+    keys = KeyRepeat()
+    keys.key(M, 0.0)
+    keys.settle()                                           # Enter still held at the end of the fall
+    assert keys.key(M, 0.5) == [] and keys.key(M, 0.533) == [(0.5, M, H), (0.533, M, H)]

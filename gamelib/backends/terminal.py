@@ -202,7 +202,8 @@ class TerminalBackend(Backend):
                 self._wake_r = self._wake_w = -1
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        if self._printed is not None and self._printed.text and not self._gone:
+        # plain mode has no alternate screen: the lines are already in the scrollback
+        if self._printed is not None and self._printed.text and not self._gone and self._painter.mode != "plain":
             printed, self._printed = self._printed.text, None
             try:
                 sys.stdout.write(printed)
@@ -278,6 +279,12 @@ class TerminalBackend(Backend):
             if not self._events and deadline is not None and self.now() >= deadline:
                 return None
         return self._events.popleft()
+
+    def discard_events(self) -> int:
+        """Throw away the queued events, and a key arrival still waiting to be told apart."""
+        count = super().discard_events()
+        self._repeat.settle()
+        return count
 
     def _take_input(self) -> None:
         try:

@@ -166,6 +166,11 @@ class KeyRepeat:
         self._down = None
         return [(due, down, Action.RELEASED)]
 
+    def settle(self) -> None:
+        """Forget an arrival not yet told apart (its events are being thrown away); a key
+        still down stays down, so its repeats go on as ``held``, never as a new press."""
+        self._maybe = None
+
     def _press(self, direction: Direction, now: float) -> None:
         self._down, self._last, self._repeating, self._maybe = direction, now, False, None
 
