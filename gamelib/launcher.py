@@ -26,6 +26,7 @@ from .font import centred_text
 from .games import Entry
 from .icons import ERROR_ICON, POWER_ICON, Picture, dimmed
 from .settings import Settings, SettingsFile
+from .stepper import REPEAT, Stepper
 from .system import CommandRunner, run_command
 
 log = logging.getLogger("gamelib")
@@ -50,7 +51,7 @@ class LauncherOptions:
     poweroff_command: Sequence[str] = POWEROFF_COMMAND
     hold: float = 2.0
     """How long up is held (from the press) to open the system menu."""
-    repeat: float = 0.15
+    repeat: float = REPEAT
     """Least time between steps while left/right is held (the stick sends ``held`` every 50 ms)."""
     confirm_timeout: float = 5.0
     """The power-off question gives up after this long."""
@@ -105,7 +106,7 @@ class Launcher:
         self.result: Optional[str] = None
         self._last_input = backend.now()
         self._up_since: Optional[float] = None
-        self._last_step = float("-inf")
+        self._stepper = Stepper(self.options.repeat)
         self._confirm_until = 0.0
 
     # -- the loop -------------------------------------------------------------
@@ -156,7 +157,7 @@ class Launcher:
         if self.screen is Screen.GAMES:
             self._games(event)
             return
-        step = self._step(event) if self.screen is Screen.SYSTEM else 0
+        step = self._stepper.step(event) if self.screen is Screen.SYSTEM else 0
         if step:
             self.system_index = (self.system_index + step) % len(self.system_items)
             self._show()
@@ -181,22 +182,12 @@ class Launcher:
                 self.screen, self.system_index = Screen.SYSTEM, 0
                 self._show()
             return
-        step = self._step(event)
+        step = self._stepper.step(event)
         if step and self.entries:
             self.index = (self.index + step) % len(self.entries)
             self._show()
         elif action is Action.PRESSED and direction in (Direction.DOWN, Direction.MIDDLE) and self.entries:
             self._launch(self.entries[self.index])
-
-    def _step(self, event: StickEvent) -> int:
-        """+1 or -1 for a left/right that moves a selection (a press, or a held stick at a
-        steady pace, as in the game), else 0.  Takes note of the step."""
-        if event.direction not in (Direction.LEFT, Direction.RIGHT) or event.action is Action.RELEASED:
-            return 0
-        if event.action is Action.HELD and event.timestamp - self._last_step < self.options.repeat - 1e-9:
-            return 0
-        self._last_step = event.timestamp
-        return 1 if event.direction is Direction.RIGHT else -1
 
     def _launch(self, entry: Entry) -> None:
         if entry.game is None:

@@ -1,7 +1,7 @@
 """Choosing the opponent with the joystick before a match: ``2P`` (two people), or levels 1-4.
 
-Left/right browse (with wrap-around), down or middle chooses, up backs out.  The
-top row shows where in the list you are.  Like the controller, this is a loop
+Left/right browse (with wrap-around; held, at the game's pace), down or middle
+chooses, up backs out.  The top row shows where in the list you are.  Like the controller, this is a loop
 over events; it waits without a timeout, so it costs no CPU while nobody moves.
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 from gamelib.backends.base import Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
+from gamelib.stepper import Stepper
 
 from .computer import OPPONENTS
 
@@ -37,15 +38,15 @@ def choice_frame(index: int) -> List[RGB]:
 def choose_opponent(backend: Backend, default: str = "human") -> Optional[str]:
     """Let the players pick ``human`` or a level; ``None`` if they push up (back)."""
     index = OPPONENTS.index(default)
+    stepper = Stepper()
     backend.show(choice_frame(index))
     while True:
         event = backend.wait_event()
-        if event is None or event.action is Action.RELEASED:
-            continue
-        if event.direction in (Direction.LEFT, Direction.RIGHT):
-            index = (index + (1 if event.direction is Direction.RIGHT else -1)) % len(CHOICES)
+        step = 0 if event is None else stepper.step(event)
+        if step:
+            index = (index + step) % len(CHOICES)
             backend.show(choice_frame(index))
-        elif event.action is not Action.PRESSED:
+        elif event is None or event.action is not Action.PRESSED:
             continue
         elif event.direction in (Direction.DOWN, Direction.MIDDLE):
             backend.clear()

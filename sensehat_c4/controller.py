@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
+from gamelib.stepper import REPEAT, Stepper
 
 from . import render
 from .computer import Computer, Thinker
@@ -50,7 +51,7 @@ class Timing:
     """One step of the computer's thinking indicator (and how often its search is polled)."""
     aim: float = 0.3
     """How long the computer's cursor rests over its column before the token drops."""
-    repeat: float = 0.15
+    repeat: float = REPEAT
     """Least time between cursor steps while left/right is held."""
 
 
@@ -117,7 +118,7 @@ class Match:
         self._deadline: Optional[float] = None
         self._steps: Iterator[render.Step] = iter(())
         self._then: Callable[[], None] = lambda: None
-        self._last_step = float("-inf")
+        self._stepper = Stepper(self.timing.repeat)
         self._confirm_lit = False
         self._confirm_until = 0.0
         self._confirm_from = State.SELECTING
@@ -177,14 +178,11 @@ class Match:
 
     def _selecting(self, event: StickEvent) -> None:
         direction = event.direction
-        if direction in (Direction.LEFT, Direction.RIGHT):
-            if event.action is Action.HELD and event.timestamp - self._last_step < self.timing.repeat - 1e-9:
-                return
-            self._last_step = event.timestamp
-            step = -1 if direction is Direction.LEFT else 1
+        step = self._stepper.step(event)
+        if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
-        elif event.action is not Action.PRESSED:
+        elif event.action is not Action.PRESSED or direction in (Direction.LEFT, Direction.RIGHT):
             return
         elif direction in (Direction.DOWN, Direction.MIDDLE):
             self._drop()
@@ -284,7 +282,7 @@ class Match:
 
     def _new_turn(self) -> None:
         self.cursor = START_COLUMN
-        self._last_step = float("-inf")
+        self._stepper.reset()
         if self._computer_to_move():
             self._start_thinking()
         else:
