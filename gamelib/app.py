@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from typing import Callable, NoReturn
+from typing import Callable, NoReturn, Optional
 
 from .errors import GamelibError, QuitRequested
 
@@ -24,6 +24,24 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def seconds(maximum: float, *, zero: Optional[str] = None) -> Callable[[str], float]:
+    """An argparse ``type`` for a number of seconds up to ``maximum``; 0 is allowed only
+    when ``zero`` says what it means (e.g. ``"never"``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if zero is not None and not 0 <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"must be from 0 ({zero}) to {maximum:g}: {text!r}")
+        if zero is None and not 0 < value <= maximum:
+            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {maximum:g}: {text!r}")
+        return value
+
+    return parse
 
 
 def _terminate(signum: int, frame: object) -> NoReturn:

@@ -17,14 +17,7 @@ PROG = "gamelib"
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"must be from 0 (never) to 86400: {text!r}")
-    return value
+_seconds = app.seconds(86400, zero="never")
 
 
 def add_launcher_options(parser: argparse.ArgumentParser) -> None:
