@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from .errors import ConfigError
+from .files import atomic_write, config_home
 from .system import CommandRunner, run_command
 
 UNIT = "sensehat-games.service"
@@ -115,10 +116,7 @@ class Installer:
     # -- paths ------------------------------------------------------------------
 
     def user_unit_path(self) -> Path:
-        base = self.environ.get("XDG_CONFIG_HOME", "")
-        if not os.path.isabs(base):
-            base = os.path.join(self.environ.get("HOME") or os.path.expanduser("~"), ".config")
-        return Path(base) / "systemd" / "user" / UNIT
+        return config_home(self.environ) / "systemd" / "user" / UNIT
 
     def _system(self, relative: Path) -> Path:
         return self.root / relative
@@ -216,9 +214,5 @@ class Installer:
 
 
 def _write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` (mode 0644) through a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.tmp")
-    temp.write_text(text)
-    temp.chmod(0o644)
-    os.replace(temp, path)
+    """Write ``text`` to ``path`` atomically, readable by all (systemd and polkit read it)."""
+    atomic_write(path, text, mode=0o644)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
-from .backends.base import ROTATIONS
+from .backends.base import check_rotation
+from .files import atomic_write, config_home
 
 log = logging.getLogger("gamelib")
 
@@ -42,19 +42,12 @@ class Settings:
         rotation = data.get("rotation", cls.rotation)
         if not isinstance(low_light, bool):
             raise ValueError(f"low_light must be true or false (not {low_light!r})")
-        if isinstance(rotation, bool) or rotation not in ROTATIONS:
-            raise ValueError(f"rotation must be one of 0, 90, 180, 270 (not {rotation!r})")
-        return cls(low_light=low_light, rotation=rotation)
+        return cls(low_light=low_light, rotation=check_rotation(rotation))
 
 
 def default_path(environ: Optional[Mapping[str, str]] = None) -> Path:
     """``$XDG_CONFIG_HOME/gamelib/settings.json``, else under ``~/.config`` (relative values are ignored)."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_CONFIG_HOME", "")
-    if not os.path.isabs(base):
-        home = env.get("HOME") or os.path.expanduser("~")
-        base = os.path.join(home, ".config")
-    return Path(base) / "gamelib" / FILE_NAME
+    return config_home(environ) / "gamelib" / FILE_NAME
 
 
 class SettingsFile:
@@ -96,20 +89,8 @@ class SettingsFile:
 
     def save(self, settings: Settings) -> bool:
         """Write ``settings`` atomically; ``False`` (and a warning in the log) if it cannot be written."""
-        data = asdict(settings)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=str(self.path.parent))
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(data, f, indent=2, sort_keys=True)
-                    f.write("\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(temp, self.path)
-            except BaseException:
-                os.unlink(temp)
-                raise
+            atomic_write(self.path, json.dumps(asdict(settings), indent=2, sort_keys=True) + "\n")
         except OSError as exc:
             log.warning("cannot save the settings to %s (%s); they apply until the launcher stops",
                         self.path, exc)

@@ -66,10 +66,10 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypat
     store = SettingsFile(tmp_path / "settings.json")
     store.save(Settings(rotation=90))
 
-    def broken_dump(*args, **kwargs):
+    def full_disk(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("gamelib.settings.json.dump", broken_dump)
+    monkeypatch.setattr("gamelib.files.os.fsync", full_disk)
     assert store.save(Settings(rotation=180)) is False
     assert store.load() == Settings(rotation=90)
     assert sorted(os.listdir(tmp_path)) == ["settings.json"]

@@ -76,7 +76,8 @@ def _pixel_map(rotation: int) -> List[int]:
 
 
 def check_rotation(rotation: int) -> int:
-    if rotation not in ROTATIONS:
+    """``rotation`` if it is 0, 90, 180 or 270 (``True`` is not 90's cousin 1), else :class:`ConfigError`."""
+    if isinstance(rotation, bool) or rotation not in ROTATIONS:
         raise ConfigError(f"rotation must be one of 0, 90, 180, 270 (not {rotation!r})")
     return rotation
 
