@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence
 
 from . import app, backends
 from .games import GROUP, discover
-from .launcher import Launcher, LauncherOptions
+from .launcher import QUIT, Launcher, LauncherOptions
 from .service import Installer
 from .settings import SettingsFile, default_path
 
@@ -71,7 +71,7 @@ def run_menu(argv: Sequence[str]) -> int:
         with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
                                    notice=log.info) as backend:
             result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
-        log.info("%s from the system menu", "quit" if result == "quit" else "powering off")
+        log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
         return app.EXIT_OK
 
     handler = log_to_stderr(args.log_level)

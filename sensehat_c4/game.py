@@ -8,7 +8,6 @@ best-of-three match, and the launcher takes the backend back.  The standalone
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Optional
 
 from gamelib.backends.base import Backend
@@ -17,7 +16,7 @@ from gamelib.games import Game
 from gamelib.icons import picture
 
 from .chooser import choose_opponent
-from .computer import computer_for
+from .computer import Computer
 from .controller import MatchOptions, MatchResult, play as play_match
 
 ICON = picture((
@@ -33,13 +32,13 @@ ICON = picture((
 """A small board with a few tokens, and a red one about to drop."""
 
 
-def play(backend: Backend, options: Optional[MatchOptions] = None) -> Optional[MatchResult]:
+def play(backend: Backend) -> Optional[MatchResult]:
     """Choose the opponent, then play one match; ``None`` if the players backed out of the choice."""
     opponent = choose_opponent(backend)
     if opponent is None:
         return None
-    computer = computer_for(opponent, "2", 1, None)  # each level's own default budget
-    return play_match(backend, dataclasses.replace(options or MatchOptions(), computer=computer))
+    computer = None if opponent == "human" else Computer(opponent, player=2)  # the level's own budget
+    return play_match(backend, MatchOptions(computer=computer))
 
 
 GAME = Game(name="Connect 4", icon=ICON, play=play)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 from typing import Callable, Optional
 
 from ..errors import BackendError
@@ -54,7 +53,7 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
         notice("no Sense HAT or running emulator found; playing in this terminal "
                "(--backend emu opens the emulator window)")
         return _open_named("terminal", rotation, low_light)
-    if installed and os.environ.get("DISPLAY") and shutil.which("sense_emu_gui"):
+    if installed and senselib.can_start_window():
         notice("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)")
         return _open_named("emu", rotation, low_light)
     if installed:

@@ -143,6 +143,11 @@ def emu_installed() -> bool:
     return True
 
 
+def can_start_window() -> bool:
+    """True if ``SenseHat()`` could start ``sense_emu_gui`` here: a desktop, and the program."""
+    return bool(os.environ.get("DISPLAY")) and shutil.which("sense_emu_gui") is not None
+
+
 class EmuBackend(SenseLibBackend):
     """The ``sense_emu`` emulator (its GUI window, ``sense_play``, or a test's fake)."""
 
@@ -155,7 +160,7 @@ class EmuBackend(SenseLibBackend):
             raise BackendError(
                 f"the sense_emu library is not installed ({exc}): pip install 'sensehat-c4[emu]'") from exc
         spawned = emulator_running() is None  # then SenseHat() starts sense_emu_gui itself
-        if spawned and not (os.environ.get("DISPLAY") and shutil.which("sense_emu_gui")):
+        if spawned and not can_start_window():
             raise BackendError(
                 "the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
                 "(apt install sense-emu-tools on Raspberry Pi OS), then try again")

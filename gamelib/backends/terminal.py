@@ -102,15 +102,13 @@ class TerminalBackend(Backend):
 
     ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
     ``KeyboardInterrupt``.  ``stdin``/``stdout`` are file descriptors (default: the
-    process's own); ``env`` decides the colours (default ``os.environ``); ``mode``
-    forces one of :data:`~gamelib.backends.terminal_screen.MODES`.
+    process's own); ``env`` decides the colours (default ``os.environ``).
     """
 
     name = "terminal"
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False, stdin: Optional[int] = None,
-                 stdout: Optional[int] = None, env: Optional[Mapping[str, str]] = None,
-                 mode: Optional[str] = None) -> None:
+                 stdout: Optional[int] = None, env: Optional[Mapping[str, str]] = None) -> None:
         if stdin is None or stdout is None:
             fds = standard_fds()
             if fds is None:
@@ -120,7 +118,7 @@ class TerminalBackend(Backend):
             raise BackendError(NOT_A_TERMINAL)
         self._in, self._out = stdin, stdout
         env = os.environ if env is None else env
-        self._painter = Painter(mode or colour_mode(env, lambda term: terminfo_colours(term, stdout)),
+        self._painter = Painter(colour_mode(env, lambda term: terminfo_colours(term, stdout)),
                                 utf8=utf8_locale(env))
         self._decoder = KeyDecoder()
         self._repeat = KeyRepeat()
@@ -140,11 +138,6 @@ class TerminalBackend(Backend):
         except BaseException:  # a bad rotation, Ctrl+C while opening...: give the terminal back
             self._restore()
             raise
-
-    @property
-    def mode(self) -> str:
-        """The colour mode in use (``truecolor``, ``256``, ``letters`` or ``plain``)."""
-        return self._painter.mode
 
     # -- opening and closing ----------------------------------------------------
 
