@@ -29,8 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sensehat_c4.computer import DEFAULT_SECONDS  # noqa: E402
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
-from sensehat_c4.engine.book12 import Book12, default_path  # noqa: E402
-from sensehat_c4.engine.openings import PATH as OPENINGS_PATH, OpeningBook  # noqa: E402
+from sensehat_c4.engine.book12 import default_path  # noqa: E402
 from sensehat_c4.engine.solver import position_of  # noqa: E402
 from sensehat_c4.errors import SearchAborted  # noqa: E402
 from sensehat_c4.rules import Board  # noqa: E402
@@ -41,9 +40,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "tests" / "data"
 
 
 def make_oracle(book12: bool) -> Oracle:
-    path = default_path() if book12 else None
-    big = Book12(path) if path is not None and path.is_file() else None
-    return Oracle(OpeningBook(OPENINGS_PATH), big)
+    return Oracle.installed(book12)
 
 
 def read_set(path: Path, sample: Optional[int], seed: int) -> List[Tuple[str, int]]:

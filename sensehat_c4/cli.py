@@ -103,7 +103,7 @@ def run_analyse(argv: Sequence[str]) -> int:
         return app.EXIT_USAGE
     scores = None
     if args.solve:
-        from .engine import move_scores  # noqa: PLC0415 (the solver loads its book)
+        from .engine import move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
 
         try:
             scores = move_scores(board, seconds=args.time_limit)

@@ -5,8 +5,7 @@ import pytest
 from engine_data import oracle
 
 from sensehat_c4.engine import LEVELS, Limit, SearchResult, choose_move
-from sensehat_c4.engine.oracle import _non_losing, _ordered_children
-from sensehat_c4.engine.solver import BOARD, BOTTOM, position_of, winning_cells
+from sensehat_c4.engine.solver import position_of
 from sensehat_c4.errors import ConfigError, IllegalMoveError
 from sensehat_c4.rules import Board
 
@@ -148,10 +147,8 @@ def test_perfect_out_of_budget_plays_the_first_move_that_does_not_lose_at_once()
     solver = oracle(book12=True)
     board = Board.from_moves("2147756677465")          # Test_L1_R3: needs millions of nodes
     result = choose_move(board, "perfect", limit=Limit(nodes=3000), oracle=solver)
-    current, mask, _ = position_of(board)
-    safe = _non_losing((mask + BOTTOM) & BOARD, winning_cells(current ^ mask, mask))
-    expected = _ordered_children(current, mask, safe)[0][0]
-    assert (result.column, result.source, result.optimal, result.score) == (expected, "budget", False, None)
+    # the first move that does not lose at once, most threats made first: column 5
+    assert (result.column, result.source, result.optimal, result.score) == (4, "budget", False, None)
 
 
 def test_heuristic_levels_out_of_budget_play_the_last_finished_depth():

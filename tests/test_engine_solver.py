@@ -126,6 +126,5 @@ def test_the_transposition_table_has_a_fixed_size():
 
 def test_the_python_3_9_bit_count_agrees():
     from sensehat_c4.engine.solver import count_bits, popcount
-    for x in (0, 1, 0b1011, (1 << 49) - 1, 0x1234_5678_9ABC):
-        assert count_bits(x) == popcount(x) == bin(x).count("1")
-    assert count_bits(0b1011) == 3
+    for x, bits in ((0, 0), (1, 1), (0b1011, 3), ((1 << 49) - 1, 49), (0x1234_5678_9ABC, 22)):
+        assert count_bits(x) == popcount(x) == bits

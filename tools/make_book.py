@@ -28,10 +28,10 @@ from typing import Dict, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.engine.book12 import default_path, distance_to_score, huffman_bits  # noqa: E402
+from sensehat_c4.engine.book12 import default_path, distance_to_score  # noqa: E402
 from sensehat_c4.engine.solver import (BOARD, BOTTOM, COLUMN_MASKS, H1, WIDTH,  # noqa: E402
-                                       win_score, winning_cells)
-from sensehat_c4.engine.openings import KEY_BITS, MAX_PLY, OUTPUT  # noqa: E402
+                                       can_win_now, win_score, winning_cells)
+from sensehat_c4.engine.openings import MAX_PLY, OUTPUT, key24  # noqa: E402
 
 Pos = Tuple[int, int]  # player 1's stones, player 2's stones
 
@@ -126,14 +126,6 @@ def score_layer(layer: Dict[int, Pos], ply: int, below: Dict[int, int]) -> Dict[
     return scores
 
 
-def key24(p1: int, p2: int) -> int:
-    codes = []
-    for flip in (False, True):
-        code, bits = huffman_bits(p1, p2, flip)
-        codes.append(code << (KEY_BITS - bits))
-    return min(codes)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--book12", type=Path, default=None, help="book_12ply_distances.dat")
@@ -169,7 +161,7 @@ def main() -> int:
             p1, p2 = key >> 49, key & ((1 << 49) - 1)
             cur = p1 if ply % 2 == 0 else p2
             mask = p1 | p2
-            if winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
+            if can_win_now(cur, mask):
                 continue
             records.append((key24(p1, p2), score))
     records.sort()

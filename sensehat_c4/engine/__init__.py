@@ -97,17 +97,14 @@ def choose_move(board: Board, level: str, *, limit: Limit = Limit(), seed: Optio
 
 def _perfect(board: Board, rng: random.Random, deadline: Optional[float], limit: Limit,
              stop: Optional[threading.Event], oracle: Oracle, started: float) -> SearchResult:
-    if not oracle.lock.acquire(timeout=5.0):  # a cancelled search is still unwinding
-        oracle = Oracle(oracle.openings, oracle.book12)
-        oracle.lock.acquire()
-    solver = oracle.solver
-    try:
-        solver.deadline, solver.stop, solver.max_nodes, solver.nodes = deadline, stop, limit.nodes, 0
-        choice = oracle.choose(board, rng)
-        nodes = solver.nodes
-    finally:
-        solver.deadline = solver.stop = solver.max_nodes = None
-        oracle.lock.release()
+    with oracle.lock:  # a cancelled search still unwinding lets go within milliseconds
+        solver = oracle.solver
+        try:
+            solver.deadline, solver.stop, solver.max_nodes, solver.nodes = deadline, stop, limit.nodes, 0
+            choice = oracle.choose(board, rng)
+            nodes = solver.nodes
+        finally:
+            solver.deadline = solver.stop = solver.max_nodes = None
     return SearchResult(choice.column, "perfect", choice.score, None, choice.optimal, 0, nodes,
                         time.monotonic() - started, choice.source)
 

@@ -22,7 +22,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Optional, Tuple
 
-from .solver import BOTTOM, BOARD, H1, HEIGHT, WIDTH, win_score, winning_cells
+from .solver import H1, HEIGHT, WIDTH, can_win_now, win_score
 
 FILE_NAME = "book_12ply_distances.dat"
 ENV_VAR = "SENSEHAT_C4_BOOK12"
@@ -113,7 +113,7 @@ class Book12:
         ``None`` if the position is not in the book and player 1 cannot win at once
         (e.g. a position where someone has already won).
         """
-        if winning_cells(current, mask) & ((mask + BOTTOM) & BOARD):
+        if can_win_now(current, mask):
             return win_score(PLY)
         first, second = current, current ^ mask
         value = self.raw(huffman(first, second))

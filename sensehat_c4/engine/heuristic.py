@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from ..errors import SearchAborted
-from .solver import BOARD, BOTTOM, CELLS, COLUMN_MASKS, HEIGHT, H1, ORDER, WIDTH, popcount, winning_cells
+from .solver import (BOARD, BOTTOM, CELLS, COLUMN_MASKS, ROWS_135, ROWS_246, non_losing, popcount, ranked_moves,
+                     winning_cells)
+
+CHECK_EVERY = 1024
+"""Nodes between two looks at the budget (its nodes cost more than the solver's)."""
 
 WIN = 1000
 """Proven wins score ``WIN + score``; heuristic values stay well inside ``(-WIN, WIN)``."""
 
-_ROWS = [sum(1 << (c * H1 + r) for c in range(WIDTH)) for r in range(HEIGHT)]
-ODD_ROWS = _ROWS[0] | _ROWS[2] | _ROWS[4]
-"""Rows 1, 3, 5 (counted from 1 at the bottom): threats there favour player 1."""
-EVEN_ROWS = _ROWS[1] | _ROWS[3] | _ROWS[5]
 CENTRE = COLUMN_MASKS[3]
 NEAR_CENTRE = COLUMN_MASKS[2] | COLUMN_MASKS[4]
 
@@ -34,9 +34,9 @@ def evaluate(current: int, mask: int, moves: int) -> int:
     mine = winning_cells(current, mask)
     theirs = winning_cells(other, mask)
     if moves % 2 == 0:  # the side to move is player 1
-        good_mine, good_theirs = ODD_ROWS, EVEN_ROWS
+        good_mine, good_theirs = ROWS_135, ROWS_246
     else:
-        good_mine, good_theirs = EVEN_ROWS, ODD_ROWS
+        good_mine, good_theirs = ROWS_246, ROWS_135
     value = (6 * popcount(mine & good_mine) + 3 * popcount(mine & ~good_mine)
              - 6 * popcount(theirs & good_theirs) - 3 * popcount(theirs & ~good_theirs))
     value += 2 * (popcount(current & CENTRE) - popcount(other & CENTRE))
@@ -61,24 +61,11 @@ class Budget:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
 
-def _ordered(current: int, mask: int, possible: int) -> List[Tuple[int, int, int]]:
-    """``(move, column, my winning cells after it)`` for the moves in ``possible``, best first."""
-    ranked = []
-    for rank, column in enumerate(ORDER):
-        move = possible & COLUMN_MASKS[column]
-        if move:
-            m2 = mask | move
-            wins = winning_cells(current | move, m2)
-            ranked.append((-popcount(wins), rank, move, column, wins))
-    ranked.sort()
-    return [(move, column, wins) for _, _, move, column, wins in ranked]
-
-
 def _search(current: int, mask: int, moves: int, threats: int, depth: int,
             alpha: int, beta: int, budget: Budget) -> int:
     """Negamax value to ``depth`` more plies; the side to move cannot win at once."""
     budget.nodes += 1
-    if budget.nodes & 1023 == 0 and budget.spent():
+    if budget.nodes & (CHECK_EVERY - 1) == 0 and budget.spent():
         raise SearchAborted("the search was stopped")
     possible = (mask + BOTTOM) & BOARD
     forced = possible & threats
@@ -94,7 +81,7 @@ def _search(current: int, mask: int, moves: int, threats: int, depth: int,
     if depth <= 0:
         return evaluate(current, mask, moves)
     best = -(WIN + CELLS)
-    for move, _, wins in _ordered(current, mask, possible):
+    for _, move, wins in ranked_moves(current, mask, possible):
         value = -_search(current ^ mask, mask | move, moves + 1, wins, depth - 1, -beta, -alpha, budget)
         if value > best:
             best = value
@@ -114,13 +101,11 @@ def root_values(current: int, mask: int, moves: int, depth: int, budget: Budget,
     possible = (mask + BOTTOM) & BOARD
     mine = winning_cells(current, mask)
     theirs = winning_cells(current ^ mask, mask)
-    forced = possible & theirs
-    safe = possible if not forced else (forced if not forced & (forced - 1) else 0)
-    safe &= ~(theirs >> 1)
+    safe = non_losing(possible, theirs)
     values = []
-    moves_first = sorted(_ordered(current, mask, possible),
-                         key=lambda m: order.index(m[1]) if m[1] in order else len(order))
-    for move, column, wins in moves_first:
+    moves_first = sorted(ranked_moves(current, mask, possible),
+                         key=lambda m: order.index(m[0]) if m[0] in order else len(order))
+    for column, move, wins in moves_first:
         if move & mine:
             value = WIN + (CELLS + 1 - moves) // 2
         elif not move & safe:

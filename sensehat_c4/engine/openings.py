@@ -2,7 +2,7 @@
 
 ``data/book8.bin`` is derived from the 12-ply distance book of ``bitbully-databases``
 (MIT licence, Markus Thill; see ``data/LICENSE-bitbully-databases``) by
-``tools/make_book.py``.  It holds about 130,000 positions (up to mirror symmetry) in
+``tools/make_book.py``.  It holds 113,934 positions (up to mirror symmetry) in
 4-byte records, sorted: a 24-bit key (the book's Huffman code of the position, see
 :mod:`.book12`, left-aligned; the smaller of the position's and its mirror's) and the
 score as a signed byte.  Positions whose side to move wins at once are left out.
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .book12 import huffman_bits
-from .solver import BOARD, BOTTOM, win_score, winning_cells
+from .solver import can_win_now, win_score
 
 MAX_PLY = 8
 KEY_BITS = 24
@@ -23,6 +23,16 @@ RECORD = 4
 OUTPUT = "sensehat_c4/engine/data/book8.bin"
 """The book's path in the source tree (written by ``tools/make_book.py``)."""
 PATH = Path(__file__).resolve().parent / "data" / "book8.bin"
+
+
+def key24(first: int, second: int) -> int:
+    """A position's key in the book: the smaller of its and its mirror's Huffman codes,
+    left-aligned in 24 bits (``first``/``second``: player 1's and player 2's stones)."""
+    codes = []
+    for flip in (False, True):
+        code, bits = huffman_bits(first, second, flip)
+        codes.append(code << (KEY_BITS - bits))
+    return min(codes)
 
 
 class OpeningBook:
@@ -38,16 +48,10 @@ class OpeningBook:
         """The exact score for the side to move, or ``None`` beyond :data:`MAX_PLY` stones."""
         if moves > MAX_PLY:
             return None
-        if winning_cells(current, mask) & ((mask + BOTTOM) & BOARD):
+        if can_win_now(current, mask):
             return win_score(moves)
         first = current if moves % 2 == 0 else current ^ mask
-        second = first ^ mask
-        key = KEY_BITS
-        codes = []
-        for flip in (False, True):
-            code, bits = huffman_bits(first, second, flip)
-            codes.append(code << (key - bits))
-        target = min(codes).to_bytes(3, "big")
+        target = key24(first, first ^ mask).to_bytes(3, "big")
         data = self._data
         lo, hi = 0, self.entries - 1
         while lo <= hi:

@@ -23,8 +23,8 @@ from ..rules import Board
 from . import book12 as book12_module
 from .book12 import Book12
 from .openings import MAX_PLY as OPENING_PLY, OpeningBook, PATH as OPENINGS_PATH
-from .solver import (BOARD, BOTTOM, CELLS, COLUMN_MASKS, H1, ORDER, CapReached, Solver, popcount, position_of, win_score,
-                     winning_cells)
+from .solver import (BOARD, BOTTOM, CELLS, COLUMN_MASKS, H1, ORDER, CapReached, Solver, non_losing,
+                     position_of, ranked_moves, win_score, winning_cells)
 
 CAP = 16384
 SCHEDULE: Tuple[Optional[int], ...] = (CAP, 4 * CAP, 16 * CAP, None)
@@ -39,40 +39,49 @@ class Choice:
 
     column: int
     score: Optional[int]
-    optimal: bool
-    """True if the move is proven to be of optimal value."""
     source: str
     """``"win"`` (wins at once), ``"book"``, ``"solver"``, ``"forced"`` (one move does
     not lose at once), ``"lost"`` (every move loses at once), or ``"budget"`` (the time
     ran out: the best move known so far)."""
 
+    @property
+    def optimal(self) -> bool:
+        """True if the move is proven to be of optimal value (all but ``"budget"``)."""
+        return self.source != "budget"
+
 
 class Oracle:
     """Exact scores from the books and the solver (one transposition table for all calls)."""
 
-    def __init__(self, openings: Optional[OpeningBook] = None, book12: Optional[Book12] = None,
-                 table_bits: Optional[int] = None) -> None:
+    def __init__(self, openings: Optional[OpeningBook] = None, book12: Optional[Book12] = None) -> None:
         self.openings = openings
         self.book12 = book12
         leaf = book12.score12 if book12 is not None else None
-        kwargs = {} if table_bits is None else {"table_bits": table_bits}
-        self.solver = Solver(leaf=leaf, leaf_ply=book12_module.PLY, **kwargs)
+        self.solver = Solver(leaf=leaf, leaf_ply=book12_module.PLY)
         self.lock = threading.Lock()
         self._memory: Dict[int, int] = {}
 
     # -- scores ---------------------------------------------------------------
 
+    @classmethod
+    def installed(cls, book12: bool = True) -> "Oracle":
+        """A new oracle with the shipped opening book and, if asked and installed, the 12-ply book."""
+        openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
+        path = book12_module.default_path() if book12 else None
+        return cls(openings, Book12(path) if path is not None and path.is_file() else None)
+
     def score(self, current: int, mask: int, moves: int) -> int:
         """The exact score of a position that is not over (side to move's view)."""
+        found = self._book_score(current, mask, moves)
+        return found if found is not None else self.solver.score(current, mask, moves)
+
+    def _book_score(self, current: int, mask: int, moves: int) -> Optional[int]:
+        """The exact score if a book has the position, else ``None``."""
         if self.openings is not None and moves <= OPENING_PLY:
-            found = self.openings.score(current, mask, moves)
-            if found is not None:
-                return found
+            return self.openings.score(current, mask, moves)
         if self.book12 is not None and moves == book12_module.PLY:
-            found = self.book12.score12(current, mask)
-            if found is not None:
-                return found
-        return self.solver.score(current, mask, moves)
+            return self.book12.score12(current, mask)
+        return None
 
     def child_score(self, current: int, mask: int, moves: int, column: int) -> int:
         """The exact score, for the side to move, of playing ``column``."""
@@ -110,34 +119,31 @@ class Oracle:
         mine = winning_cells(current, mask)
         for column in ORDER:
             if possible & COLUMN_MASKS[column] & mine:
-                return Choice(column, win_score(moves), True, "win")
+                return Choice(column, win_score(moves), "win")
         theirs = winning_cells(current ^ mask, mask)
-        safe = _non_losing(possible, theirs)
+        safe = non_losing(possible, theirs)
         if not safe:  # every move loses at once
             column = next(c for c in ORDER if possible & COLUMN_MASKS[c])
-            return Choice(column, -((CELLS - moves) // 2), True, "lost")
-        kids = _ordered_children(current, mask, safe)
+            return Choice(column, -((CELLS - moves) // 2), "lost")
+        kids = [(column, current ^ mask, mask | move) for column, move, _ in ranked_moves(current, mask, safe)]
         if len(kids) == 1:
             score = self.known(current, mask, moves)
             if score is not None:
                 self.remember(kids[0][1], kids[0][2], -score)
-            return Choice(kids[0][0], score, True, "forced")
+            return Choice(kids[0][0], score, "forced")
         if self.cheap(moves):
             try:
                 scores = self.move_scores(board)
             except SearchAborted:
-                return Choice(kids[0][0], None, False, "budget")
+                return Choice(kids[0][0], None, "budget")
             best = max(scores.values())
-            return Choice(rng.choice(sorted(c for c, s in scores.items() if s == best)), best, True, "book")
+            return Choice(rng.choice(sorted(c for c, s in scores.items() if s == best)), best, "book")
         return self._search_choice(board, current, mask, moves, kids)
 
     def known(self, current: int, mask: int, moves: int) -> Optional[int]:
         """The exact score if a book or an earlier answer has it (no search), else ``None``."""
-        if self.openings is not None and moves <= OPENING_PLY:
-            return self.openings.score(current, mask, moves)
-        if self.book12 is not None and moves == book12_module.PLY:
-            return self.book12.score12(current, mask)
-        return self._memory.get(current + mask)
+        found = self._book_score(current, mask, moves)
+        return found if found is not None else self._memory.get(current + mask)
 
     def remember(self, current: int, mask: int, score: int) -> None:
         """Keep an exact score (a bounded memory: it is emptied when full)."""
@@ -198,13 +204,13 @@ class Oracle:
             first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
             column = self._must_find(first, moves, -exact)
         except SearchAborted:  # out of time, or stopped: the best move known so far
-            return Choice(fallback, None, False, "budget")
+            return Choice(fallback, None, "budget")
         return self._chosen(kids, column, exact)
 
     def _chosen(self, kids: List[Tuple[int, int, int]], column: int, score: int) -> Choice:
         child = next((c, m) for col, c, m in kids if col == column)
         self.remember(child[0], child[1], -score)
-        return Choice(column, score, True, "solver")
+        return Choice(column, score, "solver")
 
     def _must_find(self, kids: List[Tuple[int, int, int]], moves: int, value: int) -> int:
         """A child known to exist whose score, for the opponent, is at most ``value``."""
@@ -242,28 +248,6 @@ class Oracle:
         return None
 
 
-def _non_losing(possible: int, theirs: int) -> int:
-    """The playable cells that do not let the opponent win with its next stone."""
-    forced = possible & theirs
-    if forced:
-        if forced & (forced - 1):
-            return 0
-        possible = forced
-    return possible & ~(theirs >> 1)
-
-
-def _ordered_children(current: int, mask: int, safe: int) -> List[Tuple[int, int, int]]:
-    """``(column, child current, child mask)`` for the moves in ``safe``, most threats first."""
-    ranked = []
-    for rank, column in enumerate(ORDER):
-        move = safe & COLUMN_MASKS[column]
-        if move:
-            threats = popcount(winning_cells(current | move, mask | move))
-            ranked.append((-threats, rank, column, current ^ mask, mask | move))
-    ranked.sort()
-    return [(column, child, child_mask) for _, _, column, child, child_mask in ranked]
-
-
 _default: Optional[Oracle] = None
 _default_lock = threading.Lock()
 
@@ -273,8 +257,5 @@ def default_oracle() -> Oracle:
     global _default
     with _default_lock:
         if _default is None:
-            openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
-            path = book12_module.default_path()
-            big = Book12(path) if path is not None and path.is_file() else None
-            _default = Oracle(openings, big)
+            _default = Oracle.installed()
         return _default

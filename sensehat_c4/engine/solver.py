@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from array import array
-from typing import Callable, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..errors import ConfigError, SearchAborted
 from ..rules import Board
@@ -37,6 +37,10 @@ BOARD = BOTTOM * ((1 << HEIGHT) - 1)
 COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH))
 ORDER = (3, 2, 4, 1, 5, 0, 6)
 """Columns from the centre out: the tie-break of move ordering."""
+ROWS_135 = BOTTOM * 0b010101
+"""Rows 1, 3 and 5, counted from 1 at the bottom: the first player's threats count there."""
+ROWS_246 = BOTTOM * 0b101010
+"""Rows 2, 4 and 6: the second player's."""
 
 CHECK_EVERY = 4096
 """Nodes between two looks at the clock and the stop event (a few milliseconds)."""
@@ -96,6 +100,30 @@ def can_win_now(current: int, mask: int) -> bool:
     return bool(winning_cells(current, mask) & ((mask + BOTTOM) & BOARD))
 
 
+def non_losing(possible: int, theirs: int) -> int:
+    """The playable cells (of ``possible``) that do not let the opponent, whose winning
+    cells are ``theirs``, win with its next stone: a single threat must be blocked, two lose."""
+    forced = possible & theirs
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        possible = forced
+    return possible & ~(theirs >> 1)
+
+
+def ranked_moves(current: int, mask: int, possible: int) -> List[Tuple[int, int, int]]:
+    """``(column, move, winning cells after it)`` for the moves in ``possible``: most threats
+    made first, then from the centre out."""
+    ranked = []
+    for rank, column in enumerate(ORDER):
+        move = possible & COLUMN_MASKS[column]
+        if move:
+            wins = winning_cells(current | move, mask | move)
+            ranked.append((-popcount(wins), rank, column, move, wins))
+    ranked.sort()
+    return [(column, move, wins) for _, _, column, move, wins in ranked]
+
+
 def win_score(moves: int) -> int:
     """The score of winning with the next stone, ``moves`` stones on the board."""
     return (CELLS + 1 - moves) // 2
@@ -151,8 +179,7 @@ class Solver:
         bits = popcount
         monotonic = time.monotonic
         cells = CELLS
-        even0 = BOTTOM * 0b010101   # rows 1, 3, 5 counted from 1 at the bottom
-        odd0 = BOTTOM * 0b101010    # rows 2, 4, 6
+        rows_135, rows_246 = ROWS_135, ROWS_246
         etc_below = ETC_BELOW
         winning = winning_cells
         four = has_four
@@ -207,21 +234,21 @@ class Solver:
             if moves >= cells - 2:
                 return 0
             low = -((cells - 2 - moves) // 2)
-            q = possible_all & odd0
+            q = possible_all & rows_246
             if q and not q & (q - 1) and alpha < 0:
                 # one column has an odd number of empty cells: play it, then answer each
                 # opponent move on top of it; the opponent only ever gets rows 1, 3, 5
-                if not four((cur ^ mask) | (board_mask & ~mask & even0)):
+                if not four((cur ^ mask) | (board_mask & ~mask & rows_135)):
                     low = 0  # the opponent cannot win
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     return alpha
             high = (cells - 1 - moves) // 2
-            if not possible_all & odd0 and beta > 0:
+            if not possible_all & rows_246 and beta > 0:
                 # every column has an even number of empty cells: if the opponent answers
                 # each move on top of it, we only ever get the empty cells of rows 1, 3, 5
-                if not four(cur | (board_mask & ~mask & even0)):
+                if not four(cur | (board_mask & ~mask & rows_135)):
                     high = 0  # no four there: we cannot win
             if beta > high:
                 beta = high
