@@ -20,7 +20,7 @@ import socket
 import struct
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 ENV_VAR = "C4_TEST_EMU_DIR"
 SITE_DIR = Path(__file__).with_name("emu_site")
@@ -78,9 +78,21 @@ def from565(value: int) -> RGB:
     return ((value >> 11) & 0x1F) << 3, ((value >> 5) & 0x3F) << 2, (value & 0x1F) << 3
 
 
-def quantise(rgb: RGB) -> RGB:
-    """What a colour looks like after a round trip through the RGB565 screen file."""
-    return from565(to565(rgb))
+def lit(frame: Sequence[RGB]) -> List[RGB]:
+    """The pixels a frame puts in the RGB565 screen file, as :func:`from565` reads them back."""
+    from gamelib.colours import led_colour  # here: the emulator window's venv has no gamelib
+
+    return [led_colour(p) for p in frame]
+
+
+def screen_pixels(directory: str) -> Optional[List[RGB]]:
+    """The 64 LEDs in ``directory``'s screen file (physical order), or ``None`` if it has none."""
+    try:
+        with open(os.path.join(directory, SCREEN), "rb") as f:
+            raw = f.read(128)
+    except FileNotFoundError:
+        return None
+    return [from565(v) for v in struct.unpack("64H", raw)] if len(raw) == 128 else None
 
 
 class FakeEmulator:
@@ -153,22 +165,21 @@ class FakeEmulator:
 
     # -- the screen -------------------------------------------------------------
 
-    def raw(self) -> bytes:
-        with open(self.path(SCREEN), "rb") as f:
-            return f.read()
-
     def pixels(self) -> List[RGB]:
         """The 64 LEDs, physical order, as ``get_pixel`` would read them."""
-        return [from565(v) for v in struct.unpack("64H", self.raw()[:128])]
+        pixels = screen_pixels(self.directory)
+        assert pixels is not None, "no screen file yet"
+        return pixels
 
     def gamma(self) -> Tuple[int, ...]:
-        return tuple(self.raw()[128:160])
+        with open(self.path(SCREEN), "rb") as f:
+            return tuple(f.read()[128:160])
 
     def wait_screen(self, predicate, timeout: float = 10.0, interval: float = 0.02) -> List[RGB]:
         """Poll the screen file until ``predicate(pixels)`` holds; return those pixels."""
         deadline = time.monotonic() + timeout
         while True:
-            pixels = self.pixels() if os.path.exists(self.path(SCREEN)) else None
+            pixels = screen_pixels(self.directory)
             if pixels is not None and predicate(pixels):
                 return pixels
             if time.monotonic() > deadline:

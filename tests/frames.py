@@ -25,3 +25,9 @@ def frame(text: str) -> list:
 def g(text: str) -> str:
     """Normalise a grid literal written in a test (indentation stripped)."""
     return grid(frame(text))
+
+
+def in_order(wanted: Sequence, seen: Sequence) -> bool:
+    """True if the ``wanted`` frames appear in ``seen`` in this order (others may come between)."""
+    it = iter(seen)
+    return all(any(frame == w for frame in it) for w in wanted)

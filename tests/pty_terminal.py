@@ -203,7 +203,3 @@ def history(output: bytes, columns: int, lines: int) -> List[List[str]]:
     return seen
 
 
-def in_order(wanted: Sequence[List[str]], seen: Sequence[List[str]]) -> bool:
-    """True if ``wanted`` appear in ``seen`` in this order (others may come between)."""
-    it = iter(seen)
-    return all(any(board == w for board in it) for w in wanted)

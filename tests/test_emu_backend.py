@@ -16,7 +16,7 @@ import pytest
 from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
 
 import emu_sandbox
-from emu_sandbox import FakeEmulator, child_env, quantise
+from emu_sandbox import FakeEmulator, child_env, lit
 from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
 from gamelib.backends.mock import MockBackend
@@ -49,14 +49,14 @@ def physical(frame, rotation=0):
     """The physical LEDs (quantised to RGB565) that ``frame`` should light at ``rotation``."""
     mock = MockBackend(rotation=rotation)
     mock.show(frame)
-    return [quantise(p) for p in mock.screen]
+    return lit(mock.screen)
 
 
 def test_a_frame_is_written_to_the_screen_file(emulator):
     frame = render.board_frame(Board.from_moves("4453"), P, cursor=3)
     with EmuBackend() as backend:
         backend.show(frame)
-        assert emulator.pixels() == [quantise(p) for p in frame]
+        assert emulator.pixels() == lit(frame)
         assert emulator.pixels()[3] == (248, 0, 0)             # red, as get_pixel reads it
         assert emulator.pixels()[7 * 8 + 2] == (248, 252, 0)   # yellow at the bottom of column 3
     assert emulator.pixels() == [BLACK] * 64                   # closing clears
@@ -133,7 +133,7 @@ def test_auto_picks_the_running_emulator_and_says_so(emulator):
 
 def expected(moves, cursor=3, palette=P):
     """The exact LEDs for a position (the player to move's cursor over ``cursor``)."""
-    return [quantise(p) for p in render.board_frame(Board.from_moves(moves), palette, cursor=cursor)]
+    return lit(render.board_frame(Board.from_moves(moves), palette, cursor=cursor))
 
 
 def start_game(emu_dir, *args):

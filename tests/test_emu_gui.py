@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,8 @@ import numpy as np
 import pytest
 from sense_emu.screen import GAMMA_DEFAULT
 
-from emu_sandbox import LOCK, SCREEN, STICK, child_env, from565, to565
+from emu_sandbox import LOCK, STICK, child_env, lit, screen_pixels, to565
+from frames import in_order
 
 from gamelib.colours import RED
 from sensehat_c4 import render
@@ -119,19 +119,14 @@ class ScreenFile:
     """Reads the 64 LEDs from the screen file, and records every change (polled every 5 ms)."""
 
     def __init__(self, directory):
-        self.path = os.path.join(directory, SCREEN)
+        self.directory = directory
         self.seen = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
     def pixels(self):
-        try:
-            with open(self.path, "rb") as f:
-                raw = f.read(128)
-        except FileNotFoundError:
-            return None
-        return [from565(v) for v in struct.unpack("64H", raw)] if len(raw) == 128 else None
+        return screen_pixels(self.directory)
 
     def _watch(self):
         while not self._stop.wait(0.005):
@@ -140,7 +135,7 @@ class ScreenFile:
                 self.seen.append(pixels)
 
     def wait_for(self, frame, timeout=10.0, what="the expected frame"):
-        wanted = [from565(to565(p)) for p in frame]
+        wanted = lit(frame)
         deadline = time.monotonic() + timeout
         while self.pixels() != wanted:
             if time.monotonic() > deadline:
@@ -255,7 +250,7 @@ class Session:
         return leds_in_screenshot(screenshot(self.display), self.geometry["leds"])
 
     def wait_painted(self, frame, timeout=5.0, what="the window to paint the frame"):
-        wanted = [painted(from565(to565(p))) for p in frame]
+        wanted = [painted(p) for p in lit(frame)]
         deadline = time.monotonic() + timeout
         while True:
             got = self.leds()
@@ -294,15 +289,6 @@ def session(display_stack):
 
 def board(moves, cursor=3):
     return render.board_frame(Board.from_moves(moves), P, cursor=cursor)
-
-
-def quantised(frame):
-    return [from565(to565(p)) for p in frame]
-
-
-def in_order(wanted, seen):
-    it = iter(seen)
-    return all(any(frame == w for frame in it) for w in wanted)
 
 
 def test_a_round_in_the_emulator_window(session):
@@ -351,11 +337,11 @@ def test_a_round_in_the_emulator_window(session):
         screen.wait_for(digit, timeout=10, what="red's score digit")
         session.wait_painted(digit, what="the score digit in the window")
 
-        fall = [quantised(f) for f, _ in render.falling(Board.from_moves("4"), 3, P, 0)]
+        fall = [lit(f) for f, _ in render.falling(Board.from_moves("4"), 3, P, 0)]
         assert in_order(fall[1:], screen.seen), "the first token did not fall row by row"
         win = Board.from_moves(moves)
-        blinks = [quantised(f) for f, _ in render.blink_cells(win, win.outcome.cells, P, 3, 0)]
-        assert in_order(blinks + [quantised(digit)], screen.seen), "the winning four did not blink"
+        blinks = [lit(f) for f, _ in render.blink_cells(win, win.outcome.cells, P, 3, 0)]
+        assert in_order(blinks + [lit(digit)], screen.seen), "the winning four did not blink"
     finally:
         screen.stop()
         game.send_signal(signal.SIGTERM)

@@ -12,7 +12,7 @@ import sys
 from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
 from test_emu_backend import emu_dir, emulator, expected  # noqa: F401 (fixtures)
 
-from emu_sandbox import child_env, quantise
+from emu_sandbox import child_env, lit
 from gamelib.colours import BLACK
 from sensehat_c4 import game as c4
 from sensehat_c4.chooser import choice_frame
@@ -25,10 +25,6 @@ def start_launcher(emu_dir, *args):  # noqa: F811
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def quantised(frame):
-    return [quantise(p) for p in frame]
-
-
 def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, emu_dir):  # noqa: F811
     settings = os.path.join(emu_dir, "config", "gamelib", "settings.json")
     os.makedirs(os.path.dirname(settings))
@@ -37,11 +33,11 @@ def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, 
     launcher = start_launcher(emu_dir)
     try:
         emulator.wait_client()
-        menu = quantised(c4.ICON)
+        menu = lit(c4.ICON)
         emulator.wait_screen(lambda px: px == menu)
         assert emulator.gamma() == tuple(GAMMA_LOW)
         emulator.tap("middle")                                        # launch Connect 4
-        emulator.wait_screen(lambda px: px == quantised(choice_frame(0)))
+        emulator.wait_screen(lambda px: px == lit(choice_frame(0)))
         emulator.tap("middle")                                        # 2P
         emulator.wait_screen(lambda px: px == expected(""))
         emulator.tap("up", "up")                                      # abandon, confirm

@@ -20,7 +20,8 @@ import pytest
 from pyte.graphics import FG_BG_256
 
 from emu_sandbox import child_env
-from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, in_order, leds, letters, set_size
+from frames import in_order
+from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
