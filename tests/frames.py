@@ -1,6 +1,7 @@
 """Frames as text grids, so tests compare exact 64-pixel frames readably."""
 from typing import Dict, Sequence, Tuple
 
+from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 
 RGB = Tuple[int, int, int]
@@ -31,3 +32,10 @@ def in_order(wanted: Sequence, seen: Sequence) -> bool:
     """True if the ``wanted`` frames appear in ``seen`` in this order (others may come between)."""
     it = iter(seen)
     return all(any(frame == w for frame in it) for w in wanted)
+
+
+def turned(frame: Sequence[RGB], rotation: int) -> Tuple[RGB, ...]:
+    """The physical LEDs a frame lights when the picture is turned ``rotation`` degrees."""
+    mock = MockBackend(rotation=rotation)
+    mock.show(frame)
+    return mock.screen

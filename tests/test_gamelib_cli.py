@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+from frames import turned
 
 from gamelib import backends, cli
 from gamelib.backends.mock import MockBackend
@@ -72,15 +73,9 @@ def test_the_menu_uses_the_saved_settings_and_quits_cleanly(config, mock, capsys
     mock.tap("left", "left", "middle")                          # quit
     assert cli.main(["--backend", "emu"]) == 0
     assert mock.opened == [("emu", 180, True)]
-    assert mock.frames[0][1] == _turned(c4.ICON, 180)
+    assert mock.frames[0][1] == turned(c4.ICON, 180)
     assert mock.closed and mock.screen == (BLACK,) * 64
     assert capsys.readouterr().err == "gamelib: INFO: quit from the system menu\n"
-
-
-def _turned(frame, rotation):
-    turned = MockBackend(rotation=rotation)
-    turned.show(frame)
-    return turned.screen
 
 
 def test_command_line_overrides_apply_for_the_run_and_are_not_saved(config, mock):

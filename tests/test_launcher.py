@@ -3,6 +3,7 @@ import logging
 import sys
 
 import pytest
+from frames import turned
 from test_controller import ROUND_SETTLE, moves
 
 from gamelib.backends.mock import MockBackend
@@ -277,10 +278,8 @@ def test_brightness_and_rotation_apply_at_once_and_are_saved(tmp_path):
     assert mock.rotation == 90
     assert store.load() == Settings(low_light=True, rotation=90)
     assert shown(mock)[:4] == [letters(ICON_A), LIGHT_HI, LIGHT_LO, ROT_0]
-    turned = MockBackend(rotation=90)
-    for frame in (ROT_1, letters(ICON_A)):
-        turned.show(pic(frame.replace("\n", " ")))
-    assert shown(mock)[4:6] == shown(turned)                    # drawn turned a quarter clockwise
+    quarter = [letters(turned(pic(f.replace("\n", " ")), 90)) for f in (ROT_1, letters(ICON_A))]
+    assert shown(mock)[4:6] == quarter                          # drawn turned a quarter clockwise
 
 
 def test_saved_settings_apply_at_start_and_overrides_are_not_saved(tmp_path):

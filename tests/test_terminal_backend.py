@@ -20,7 +20,7 @@ import pytest
 from pyte.graphics import FG_BG_256
 
 from emu_sandbox import child_env
-from frames import in_order
+from frames import in_order, turned
 from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size
 
 from gamelib.backends import open_backend
@@ -120,16 +120,9 @@ def test_rotation_turns_the_arrows_with_the_picture(term):
     with term.backend(rotation=90) as backend:
         backend.show(board())
         term.pump(0.05)
-        assert leds(term.screen) == hex_colours(physical(board(), 90))
+        assert leds(term.screen) == hex_colours(turned(board(), 90))
         term.type(b"\x1b[C")                               # right, on a picture turned clockwise: up
         assert backend.wait_event(1.0).direction is Direction.UP
-
-
-def physical(frame, rotation):
-    from gamelib.backends.mock import MockBackend
-    mock = MockBackend(rotation=rotation)
-    mock.show(frame)
-    return list(mock.screen)
 
 
 @pytest.mark.parametrize("key, error", [(b"q", QuitRequested), (b"\x03", KeyboardInterrupt)])
