@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -40,6 +40,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_share(pid: int, seconds: float) -> Tuple[float, float]:
+    """``(CPU seconds, wall seconds)`` process ``pid`` uses while we sleep ``seconds``."""
+    before, start = cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds)
+    return cpu_seconds(pid) - before, time.monotonic() - start
+
+
 def idle_cpu(seconds: float) -> None:
     directory = tempfile.mkdtemp(prefix="c4bench-")
     try:
@@ -51,9 +58,7 @@ def idle_cpu(seconds: float) -> None:
                 emulator.wait_client()
                 emulator.wait_screen(lambda px: any(p != (0, 0, 0) for p in px))
                 time.sleep(1.0)                       # let start-up settle
-                before, start = cpu_seconds(game.pid), time.monotonic()
-                time.sleep(seconds)
-                used, wall = cpu_seconds(game.pid) - before, time.monotonic() - start
+                used, wall = cpu_share(game.pid, seconds)
             finally:
                 game.terminate()
                 game.wait(10)

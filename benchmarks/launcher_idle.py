@@ -6,7 +6,7 @@ serves the stick socket, and the screen file is read back), then prints:
 
 - CPU seconds used per second of wall time while the menu is awake, dimmed and blank
   (read from ``/proc/PID/stat``; 0.000 means it sleeps in ``select()``);
-- the time from a stick press to the new frame in the screen file (wake, then browse).
+- the time from a stick press to the new frame in the screen file (wake, then launching Connect 4).
 
 Usage: ``.venv/bin/python benchmarks/launcher_idle.py [--seconds 10]``
 """
@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from emu_sandbox import FakeEmulator, child_env, quantise  # noqa: E402
-from latency import cpu_seconds  # noqa: E402 (benchmarks/latency.py, beside this file)
+from emu_sandbox import FakeEmulator, child_env, lit  # noqa: E402
+from latency import cpu_share  # noqa: E402 (benchmarks/latency.py, beside this file)
 
 from sensehat_c4 import game as c4  # noqa: E402
 
@@ -31,9 +31,8 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def phase(pid: int, seconds: float) -> float:
-    before, start = cpu_seconds(pid), time.monotonic()
-    time.sleep(seconds)
-    return (cpu_seconds(pid) - before) / (time.monotonic() - start)
+    used, wall = cpu_share(pid, seconds)
+    return used / wall
 
 
 def press_to_frame(emulator: FakeEmulator, direction: str) -> float:
@@ -60,7 +59,7 @@ def main() -> None:
                  "--dim-after", str(s + 0.5), "--blank-after", str(2 * s + 1.0)], env=env)
             try:
                 emulator.wait_client()
-                emulator.wait_screen(lambda px: px == [quantise(p) for p in c4.ICON])
+                emulator.wait_screen(lambda px: px == lit(c4.ICON))
                 time.sleep(0.25)
                 awake = phase(launcher.pid, s)
                 time.sleep(0.5)                     # dims at s + 0.5
@@ -68,7 +67,7 @@ def main() -> None:
                 time.sleep(0.75)                    # blanks at 2 s + 1
                 blank = phase(launcher.pid, s)
                 wake = press_to_frame(emulator, "left")
-                browse = press_to_frame(emulator, "middle")   # launches Connect 4: the chooser appears
+                launch = press_to_frame(emulator, "middle")   # launches Connect 4: the chooser appears
             finally:
                 launcher.terminate()
                 launcher.wait(timeout=30)
@@ -76,7 +75,7 @@ def main() -> None:
         shutil.rmtree(directory, ignore_errors=True)
     print(f"CPU seconds per second: awake {awake:.4f}, dimmed {dim:.4f}, blank {blank:.4f} "
           f"({s:g} s each; clock tick {1 / TICK:g} s)")
-    print(f"press to new frame: wake {wake * 1000:.1f} ms, launch {browse * 1000:.1f} ms")
+    print(f"press to new frame: wake {wake * 1000:.1f} ms, launch {launch * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
