@@ -48,7 +48,7 @@ def test_low_light_dims():
     assert dim(RED) == (102, 0, 0) and dim((10, 20, 30)) == (4, 8, 12)
 
 
-def paint(painter, *texts, columns=30, lines=14):
+def paint(*texts, columns=30, lines=14):
     screen = pyte.Screen(columns, lines)
     stream = pyte.ByteStream(screen)
     for text in texts:
@@ -59,7 +59,7 @@ def paint(painter, *texts, columns=30, lines=14):
 def test_truecolor_frame_is_the_exact_colours_in_a_box_with_the_hint():
     painter = Painter("truecolor")
     start = painter.resize(46, 14)
-    screen = paint(painter, start, painter.frame(FRAME), columns=46)
+    screen = paint(start, painter.frame(FRAME), columns=46)
     assert leds(screen) == hex_colours(FRAME)
     assert screen.display[1][14:32] == "┌────────────────┐"   # centred: 10 + 2 lines in 14, (46 - 18) // 2
     assert screen.display[2][14:32] == "│" + "      " + "  " * 5 + "│"
@@ -68,14 +68,14 @@ def test_truecolor_frame_is_the_exact_colours_in_a_box_with_the_hint():
 
 def test_256_colour_frame():
     painter = Painter("256")
-    screen = paint(painter, painter.resize(30, 12), painter.frame(FRAME))
+    screen = paint(painter.resize(30, 12), painter.frame(FRAME))
     assert leds(screen) == [FG_BG_256[xterm_256(p)] for p in FRAME]
     assert leds(screen)[3] == "ff0000" and leds(screen)[63] == "000000"   # red cursor; x=7 dark
 
 
 def test_low_light_is_dimmer_in_colour():
     painter = Painter("truecolor")
-    screen = paint(painter, painter.resize(30, 12), painter.frame(FRAME))
+    screen = paint(painter.resize(30, 12), painter.frame(FRAME))
     assert leds(screen) == hex_colours(FRAME)
     pyte.ByteStream(screen).feed(painter.set_low_light(True).encode())
     assert leds(screen) == hex_colours([dim(p) for p in FRAME])
@@ -86,7 +86,7 @@ def test_letters_mode_has_no_colour_at_all():
     painter = Painter("letters", utf8=False)
     text = painter.resize(30, 12) + painter.frame(FRAME)
     assert "48;" not in text and "38;" not in text
-    screen = paint(painter, text)
+    screen = paint(text)
     assert letters(screen) == [
         ". . . R . . . . ", ". . . . . . . . ", "B B B B B B B . ", "B B B B B B B . ",
         "B B B B B B B . ", "B B B B B B B . ", "B B B Y B B B . ", "B B Y R R B B . "]
@@ -121,7 +121,7 @@ def test_only_changed_leds_are_redrawn_and_an_unchanged_frame_writes_nothing():
 
 def test_a_terminal_too_small_gets_a_message_then_the_board_when_it_grows():
     painter = Painter("truecolor")
-    screen = paint(painter, painter.resize(16, 6), painter.frame(FRAME), columns=16, lines=6)
+    screen = paint(painter.resize(16, 6), painter.frame(FRAME), columns=16, lines=6)
     assert leds(screen) is None
     assert "\n".join(line.rstrip() for line in screen.display) == "\n".join(
         too_small_message(16, 6) + [""] * (6 - len(too_small_message(16, 6))))
