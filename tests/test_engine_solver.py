@@ -1,4 +1,5 @@
 """The exact solver and the books against the test sets' exact scores."""
+import random
 import threading
 import time
 
@@ -28,6 +29,58 @@ def test_solver_alone_matches_l1_r1_positions_past_the_books():
     rows = [(m, s) for m, s in positions("Test_L1_R1") if len(m) >= 13]
     assert len(rows) >= 50
     assert [(m, s) for m, s in rows if solver.score(*exact(m)) != s] == []
+
+
+def plain_score(board, memo):
+    """The exact score by plain minimax over the rules core (no bounds, no rules): a reference."""
+    key = board.bitboards
+    if key not in memo:
+        best = None
+        for column in board.legal_moves():
+            board.push(column)
+            if board.is_over:
+                score = (44 - board.ply) // 2 if board.outcome.winner is not None else 0  # 22 - k
+            else:
+                score = -plain_score(board, memo)
+            board.pop()
+            best = score if best is None else max(best, score)
+        memo[key] = best
+    return memo[key]
+
+
+@pytest.mark.parametrize("moves, value, answer, score", [
+    # the second player to move; the first player's winning cell on row 3 or 5 of a column with an
+    # odd number of empty cells, and nothing for the second player in the cells it can get
+    ("114211447666274376622565442", -1, True, -2),   # three odd columns
+    ("32627665532571521235542767631", -1, True, -2),  # three odd columns
+    ("5611447265456335774117556", -1, True, -7),      # one odd column
+    # the first player to move, every column even: the second player's answers on top win
+    ("7416334537513312747763167624", -1, True, -3),
+    # the second player to move, one odd column: playing it, then answering on top, wins
+    ("3331762252243412555537536", 0, False, 3),
+])
+def test_the_parity_rules_decide_these_positions_without_a_search(moves, value, answer, score):
+    solver = Solver(table_bits=12)
+    assert solver.at_most(*exact(moves), value) is answer
+    assert solver.nodes == 1  # the first node's bounds answered
+    assert solver.score(*exact(moves)) == score
+    assert plain_score(Board.from_moves(moves), {}) == score
+
+
+def test_solver_matches_plain_minimax_on_random_late_positions():
+    rng = random.Random(5)
+    solver = Solver(table_bits=16)
+    memo = {}
+    checked = 0
+    while checked < 150:
+        board = Board()
+        target = rng.randint(29, 36)
+        while board.ply < target and not board.is_over:
+            board.play(rng.choice(board.legal_moves()))
+        if board.is_over:
+            continue
+        assert (board.notation(), solver.score(*position_of(board))) == (board.notation(), plain_score(board, memo))
+        checked += 1
 
 
 def test_opening_book_matches_every_early_test_position():

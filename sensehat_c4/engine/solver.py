@@ -5,12 +5,22 @@ negamax with alpha-beta on two bitboards, a null window narrowed by a binary
 search on the score, a transposition table keeping lower *and* upper bounds,
 "non-losing moves" (never play under the opponent's winning cell; play a forced
 block; two threats lose at once) and moves ordered by the threats they create.
-Two cheap parity rules (Allis' "claimeven") bound many positions without a search:
-when every column has an even number of empty cells, the opponent can answer each
-move on top of it, so the side to move gets only the empty cells of rows 1, 3 and 5
-(counted from 1): if those cannot make a four, it cannot win (score <= 0).  When one
-column has an odd number, the side to move plays there first and then answers on top
-itself, which keeps the opponent to those rows (score >= 0 if they make no four).
+Cheap parity rules (after Allis' "claimeven" and odd threats) bound many positions
+without a search.  Rows are counted from 1 at the bottom; a column is odd or even by
+its number of empty cells; a player "answers on top" by playing each time on top of
+the other's last stone.
+
+* Every column even (the first player to move): if the second player answers on top,
+  the first gets only the empty cells of rows 1, 3, 5 and the second those of rows
+  2, 4, 6.  No four for the first there: it cannot win (score <= 0); and if the
+  second makes a four there, it wins in the end (score <= -1).
+* One odd column, the second player to move: it plays there, then answers on top,
+  so the same split holds the other way round (score >= 0, or >= 1).
+* The second player to move (an odd number of odd columns) and a winning cell of the
+  first player on row 3 or 5 of an odd column: the first answers on top, and when
+  the second fills an odd column it plays in another odd column.  The second gets at
+  most rows 2, 4, 6 below that cell, rows 1, 3, 5 of the even columns and all of the
+  other odd columns; no four there and the first player wins in the end (score <= -1).
 The hot loop is one closure over local names, as fast as CPython allows.
 
 A position is ``(current, mask)``: the stones of the side to move and all stones,
@@ -183,6 +193,7 @@ class Solver:
         etc_below = ETC_BELOW
         winning = winning_cells
         four = has_four
+        column_of = {1 << (c * H1 + r): COLUMN_MASKS[c] for c in range(WIDTH) for r in range(HEIGHT)}
 
         leaf, leaf_ply = self.leaf, self.leaf_ply
         count = 0
@@ -234,22 +245,47 @@ class Solver:
             if moves >= cells - 2:
                 return 0
             low = -((cells - 2 - moves) // 2)
-            q = possible_all & rows_246
-            if q and not q & (q - 1) and alpha < 0:
-                # one column has an odd number of empty cells: play it, then answer each
-                # opponent move on top of it; the opponent only ever gets rows 1, 3, 5
-                if not four((cur ^ mask) | (board_mask & ~mask & rows_135)):
-                    low = 0  # the opponent cannot win
+            high = (cells - 1 - moves) // 2
+            q = possible_all & rows_246  # the next cells of the columns with an odd number of empty cells
+            if moves & 1:  # the second player is to move: an odd number of odd columns
+                empty = board_mask ^ mask
+                if not q & (q - 1) and alpha < 1 and not four((cur ^ mask) | (empty & rows_135)):
+                    # one odd column: play it, then answer each opponent move on top of it; the
+                    # opponent only ever gets rows 1, 3, 5 and we get rows 2, 4, 6
+                    low = 1 if four(cur | (empty & rows_246)) else 0
+                odd = threats & rows_135
+                if odd and beta > -1:
+                    # the opponent's winning cells on rows 3 or 5 of an odd column: it answers each
+                    # of our moves on top of it, and when we fill an odd column it plays in another
+                    # odd column (there is one: their number is odd); we get rows 2, 4, 6 below
+                    # the winning cell, rows 1, 3, 5 of the even columns, at most all of the other
+                    # odd columns, and the opponent gets the winning cell in the end
+                    odd_columns = 0
+                    x = q
+                    while x:
+                        bit = x & -x
+                        odd_columns |= column_of[bit]
+                        x ^= bit
+                    odd &= odd_columns
+                    if odd:
+                        gets = cur | (empty & rows_135 & ~odd_columns)
+                        while odd:
+                            cell = odd & -odd  # the lowest such cell of the lowest column
+                            column = column_of[cell]
+                            odd &= ~column
+                            if not four(gets | ((cell - (q & column)) & rows_246) | (empty & odd_columns & ~column)):
+                                high = -1  # we cannot win and the opponent wins in the end
+                                break
+            elif not q and beta > -1:
+                # every column has an even number of empty cells (the first player is to move):
+                # if the opponent answers each move on top of it, we only ever get rows 1, 3, 5
+                empty = board_mask ^ mask
+                if not four(cur | (empty & rows_135)):
+                    high = -1 if four((cur ^ mask) | (empty & rows_246)) else 0
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     return alpha
-            high = (cells - 1 - moves) // 2
-            if not possible_all & rows_246 and beta > 0:
-                # every column has an even number of empty cells: if the opponent answers
-                # each move on top of it, we only ever get the empty cells of rows 1, 3, 5
-                if not four(cur | (board_mask & ~mask & rows_135)):
-                    high = 0  # no four there: we cannot win
             if beta > high:
                 beta = high
                 if alpha >= beta:
