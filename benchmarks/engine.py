@@ -7,6 +7,7 @@ Prints figures; it is not a test (shared machines are noisy).  Examples:
     python benchmarks/engine.py --sample 100 --games 4
     python benchmarks/engine.py --sets Test_L2_R2 --time-limit 10
     python benchmarks/engine.py --sets none --games 10 --no-book12
+    python benchmarks/engine.py --sets none --games 0 --positions slow
 
 Test sets: Pascal Pons' six sets ("Solving Connect 4: how to build a perfect AI",
 github PascalPons/connect4): lines ``MOVES SCORE``.  ``--testsets DIR`` points at them
@@ -84,6 +85,26 @@ def bench_set(name: str, rows: List[Tuple[str, int]], book12: bool, time_limit: 
 
 SLOW = 1.0
 """Perfect moves slower than this are listed (``--slow``)."""
+SLOW_POSITIONS = ("444445555577", "444442222423", "4444422224233", "444442222752", "444447522226",
+                  "4444475222266", "44444752222666", "444446666164", "3624444147555", "4444425662112",
+                  "444445232223", "4444215333253")
+"""Positions where perfect took over 0.3 s in the games of ``--games 10`` (``--positions slow``)."""
+
+
+def bench_positions(positions: List[str], book12: bool) -> None:
+    """Perfect's move in each position from a fresh oracle (cold table): nodes and seconds."""
+    nodes = seconds = worst = 0.0
+    for moves in positions:
+        oracle = make_oracle(book12)
+        started = time.perf_counter()
+        choice = oracle.choose(Board.from_moves(moves), random.Random(0))
+        spent = time.perf_counter() - started
+        nodes += oracle.solver.nodes
+        seconds += spent
+        worst = max(worst, spent)
+        print(f"{moves:16} -> {choice.column + 1} ({choice.source}, score {choice.score}) "
+              f"{oracle.solver.nodes:9} nodes {spent:6.2f} s", flush=True)
+    print(f"positions: {len(positions)}, {nodes:.0f} nodes, {seconds:.1f} s, worst {worst:.2f} s", flush=True)
 
 
 def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit,
@@ -158,6 +179,9 @@ def main() -> int:
                         f"is {DEFAULT_SECONDS})")
     parser.add_argument("--slow", type=float, default=1.0, metavar="SECONDS",
                         help="list perfect moves slower than this (default: 1.0)")
+    parser.add_argument("--positions", default=None, metavar="MOVES,...",
+                        help="perfect's move in each of these positions from a fresh oracle; "
+                        "'slow': a dozen slow ones from games")
     parser.add_argument("--no-book12", action="store_true", help="do not use the 12-ply book")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -175,6 +199,8 @@ def main() -> int:
             print(f"{name}: not found in {args.testsets}", file=sys.stderr)
             return 2
         print(bench_set(name, read_set(path, args.sample, args.seed), book12, args.time_limit), flush=True)
+    if args.positions:
+        bench_positions(list(SLOW_POSITIONS) if args.positions == "slow" else args.positions.split(","), book12)
     if args.games:
         bench_games(args.games, book12, Limit(seconds=args.think), Limit(seconds=args.opponent_think),
                     args.opponents.split(","))
