@@ -32,7 +32,7 @@ from sensehat_c4.computer import DEFAULT_SECONDS  # noqa: E402
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
 from sensehat_c4.engine.book12 import default_path  # noqa: E402
 from sensehat_c4.engine.solver import position_of  # noqa: E402
-from sensehat_c4.errors import SearchAborted  # noqa: E402
+from sensehat_c4.errors import IllegalMoveError, SearchAborted  # noqa: E402
 from sensehat_c4.rules import Board  # noqa: E402
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
@@ -200,7 +200,15 @@ def main() -> int:
             return 2
         print(bench_set(name, read_set(path, args.sample, args.seed), book12, args.time_limit), flush=True)
     if args.positions:
-        bench_positions(list(SLOW_POSITIONS) if args.positions == "slow" else args.positions.split(","), book12)
+        positions = list(SLOW_POSITIONS) if args.positions == "slow" else args.positions.split(",")
+        for moves in positions:
+            try:
+                over = Board.from_moves(moves).is_over
+            except IllegalMoveError as exc:
+                parser.error(f"--positions {moves}: {exc}")
+            if over:
+                parser.error(f"--positions {moves}: the game is over")
+        bench_positions(positions, book12)
     if args.games:
         bench_games(args.games, book12, Limit(seconds=args.think), Limit(seconds=args.opponent_think),
                     args.opponents.split(","))
