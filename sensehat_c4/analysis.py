@@ -6,12 +6,13 @@ from typing import Any, Dict, List, Optional
 from .rules import Board
 
 
-def describe(board: Board, scores: Optional[Dict[int, int]] = None) -> Dict[str, Any]:
+def describe(board: Board, scores: Optional[Dict[int, int]] = None, engine: Optional[str] = None) -> Dict[str, Any]:
     """The position as a JSON-ready dict (columns and rows 1-based, row 1 at the bottom).
 
     ``scores`` (0-based column -> exact score, from the engine) adds ``scores``
     (1-based column as a string -> score) and ``best`` (the lowest column of maximal
-    score, or ``None`` once the game is over).
+    score, or ``None`` once the game is over); ``engine`` adds which solver core found them
+    (``"native"`` or ``"python"``).
     """
     outcome = board.outcome
     cells: List[List[int]] = []
@@ -33,6 +34,8 @@ def describe(board: Board, scores: Optional[Dict[int, int]] = None) -> Dict[str,
     if scores is not None:
         info["scores"] = {str(c + 1): s for c, s in sorted(scores.items())}
         info["best"] = None if not scores else 1 + min(c for c, s in scores.items() if s == max(scores.values()))
+    if engine is not None:
+        info["engine"] = engine
     return info
 
 

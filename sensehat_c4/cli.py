@@ -78,8 +78,23 @@ def play_parser() -> Parser:
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
                         help="milliseconds per row of a falling token (default: 30)")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     return parser
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the version and which solver core runs (``native`` or ``python``)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version and the solver core in use, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: Optional[str] = None) -> None:
+        from .engine.native import engine_name  # noqa: PLC0415 (loads the native core, if any)
+
+        print(f"{PROG} {__version__} (solver core: {engine_name()})")
+        parser.exit()
 
 
 def analyse_parser() -> Parser:
@@ -101,17 +116,18 @@ def run_analyse(argv: Sequence[str]) -> int:
     except MoveListError as exc:
         print(f"{PROG} analyse: {exc}", file=sys.stderr)
         return app.EXIT_USAGE
-    scores = None
+    scores = engine = None
     if args.solve:
-        from .engine import move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
+        from .engine import default_oracle, move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
 
+        engine = default_oracle().solver.engine
         try:
             scores = move_scores(board, seconds=args.time_limit)
         except SearchAborted:
             print(f"{PROG} analyse: not solved within {args.time_limit:g} s (try a longer --time-limit)",
                   file=sys.stderr)
             return EXIT_UNSOLVED
-    print(json.dumps(analysis.describe(board, scores)) if args.json else analysis.text(board, scores))
+    print(json.dumps(analysis.describe(board, scores, engine)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
 
 

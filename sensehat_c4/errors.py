@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from gamelib.errors import BackendError, ConfigError, GamelibError
 
-__all__ = ["BackendError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError", "SearchAborted"]
+__all__ = ["BackendError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError", "NativeCoreError",
+           "SearchAborted"]
 
 
 class C4Error(GamelibError):
@@ -36,3 +37,7 @@ class MoveListError(IllegalMoveError):
 
 class SearchAborted(C4Error, TimeoutError):
     """A search stopped before it finished: its time ran out, or it was cancelled."""
+
+
+class NativeCoreError(C4Error, OSError):
+    """The solver's native core cannot be used (not loadable, or not for these sizes)."""

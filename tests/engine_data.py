@@ -4,14 +4,16 @@
 Connect 4: how to build a perfect AI", github PascalPons/connect4): ``MOVES SCORE``
 lines, the score for the side to move in the ``22 - k`` convention.
 """
+import os
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import pytest
 
-from sensehat_c4.engine import Oracle
+from sensehat_c4.engine import Oracle, native
 from sensehat_c4.engine.book12 import Book12, default_path
 from sensehat_c4.engine.openings import OpeningBook
+from sensehat_c4.engine.solver import Solver
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -34,6 +36,29 @@ def book12_or_skip() -> Book12:
     return Book12(path)
 
 
-def oracle(book12: bool = True) -> Oracle:
+CORES = ("python", "native")
+"""The solver's two cores, for ``pytest.mark.parametrize``."""
+
+
+def native_or_skip() -> None:
+    """Skip when the native core is not built (no C compiler at install time); under CI, fail."""
+    if native.library() is None:
+        reason = (f"the native solver core is not available (not built, or {native.PURE_ENV} is set): "
+                  "pip install -e . with a C compiler builds it")
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def solver(core: str, table_bits: int) -> Solver:
+    """A fresh solver on ``core`` (skips a native one that is not available)."""
+    if core == "native":
+        native_or_skip()
+    return Solver(table_bits=table_bits, core=core)
+
+
+def oracle(book12: bool = True, core: Optional[str] = None) -> Oracle:
     """A fresh oracle (its own transposition table) with the opening book, and the 12-ply book if asked."""
-    return Oracle(OpeningBook(), book12_or_skip() if book12 else None)
+    if core == "native":
+        native_or_skip()
+    return Oracle(OpeningBook(), book12_or_skip() if book12 else None, core=core)

@@ -4,11 +4,11 @@ import threading
 import time
 
 import pytest
-from engine_data import book12_or_skip, oracle, positions
+from engine_data import CORES, book12_or_skip, oracle, positions, solver
 
 from sensehat_c4.engine.book12 import distance_to_score, huffman
 from sensehat_c4.engine.openings import MAX_PLY, OpeningBook
-from sensehat_c4.engine.solver import Solver, position_of
+from sensehat_c4.engine.solver import position_of
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.rules import Board
 
@@ -17,18 +17,30 @@ def exact(moves):
     return position_of(Board.from_moves(moves))
 
 
+def answers(core, rows, table_bits=18):
+    """``(moves, score, nodes)`` of each position, solved in turn by one solver on ``core``."""
+    search = solver(core, table_bits)
+    got = []
+    for moves, _ in rows:
+        search.nodes = 0
+        got.append((moves, search.score(*exact(moves)), search.nodes))
+    return got
+
+
 @pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"])
-def test_solver_alone_matches_the_late_test_sets(name):
-    solver = Solver(table_bits=18)
-    got = [(m, s, solver.score(*exact(m))) for m, s in positions(name)]
-    assert [row for row in got if row[1] != row[2]] == []
+def test_both_cores_match_the_late_test_sets_node_for_node(name):
+    rows = positions(name)
+    python = answers("python", rows)
+    assert [(m, s, got) for (m, s), (_, got, _) in zip(rows, python) if got != s] == []
+    assert answers("native", rows) == python    # the same scores after the same number of nodes
 
 
-def test_solver_alone_matches_l1_r1_positions_past_the_books():
-    solver = Solver(table_bits=18)
+@pytest.mark.parametrize("core", CORES)
+def test_solver_alone_matches_l1_r1_positions_past_the_books(core):
+    search = solver(core, 18)
     rows = [(m, s) for m, s in positions("Test_L1_R1") if len(m) >= 13]
     assert len(rows) >= 50
-    assert [(m, s) for m, s in rows if solver.score(*exact(m)) != s] == []
+    assert [(m, s) for m, s in rows if search.score(*exact(m)) != s] == []
 
 
 def plain_score(board, memo):
@@ -48,6 +60,7 @@ def plain_score(board, memo):
     return memo[key]
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("moves, value, answer, score", [
     # the second player to move; the first player's winning cell on row 3 or 5 of a column with an
     # odd number of empty cells, and nothing for the second player in the cells it can get
@@ -59,17 +72,18 @@ def plain_score(board, memo):
     # the second player to move, one odd column: playing it, then answering on top, wins
     ("3331762252243412555537536", 0, False, 3),
 ])
-def test_the_parity_rules_decide_these_positions_without_a_search(moves, value, answer, score):
-    solver = Solver(table_bits=12)
-    assert solver.at_most(*exact(moves), value) is answer
-    assert solver.nodes == 1  # the first node's bounds answered
-    assert solver.score(*exact(moves)) == score
+def test_the_parity_rules_decide_these_positions_without_a_search(moves, value, answer, score, core):
+    search = solver(core, 12)
+    assert search.at_most(*exact(moves), value) is answer
+    assert search.nodes == 1  # the first node's bounds answered
+    assert search.score(*exact(moves)) == score
     assert plain_score(Board.from_moves(moves), {}) == score
 
 
-def test_solver_matches_plain_minimax_on_random_late_positions():
+@pytest.mark.parametrize("core", CORES)
+def test_solver_matches_plain_minimax_on_random_late_positions(core):
     rng = random.Random(5)
-    solver = Solver(table_bits=16)
+    search = solver(core, 16)
     memo = {}
     checked = 0
     while checked < 150:
@@ -79,7 +93,7 @@ def test_solver_matches_plain_minimax_on_random_late_positions():
             board.play(rng.choice(board.legal_moves()))
         if board.is_over:
             continue
-        assert (board.notation(), solver.score(*position_of(board))) == (board.notation(), plain_score(board, memo))
+        assert (board.notation(), search.score(*position_of(board))) == (board.notation(), plain_score(board, memo))
         checked += 1
 
 
@@ -132,9 +146,10 @@ def test_book12_leaves_out_immediate_wins_and_finished_games():
     assert big.score12(current, mask) == 15        # so the reader computes it: its 7th stone
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("name", ["Test_L1_R1", "Test_L1_R2", "Test_L1_R3"])
-def test_oracle_with_both_books_matches_the_early_test_sets(name):
-    solve = oracle(book12=True)
+def test_oracle_with_both_books_matches_the_early_test_sets(name, core):
+    solve = oracle(book12=True, core=core)     # the native core asks Python for the 12-stone leaves
     rows = positions(name)
     wrong = [(m, s) for m, s in rows if solve.score(*exact(m)) != s]
     assert wrong == []
@@ -147,34 +162,41 @@ def test_move_scores_agree_with_the_test_set_score_of_each_child():
         assert solve.move_scores(parent)[int(moves[-1]) - 1] == -score, moves
 
 
-def test_a_deadline_in_the_past_aborts_and_leaves_the_solver_usable():
-    solver = Solver(table_bits=16)
-    solver.deadline = time.monotonic() - 1
+@pytest.mark.parametrize("core", CORES)
+def test_a_deadline_in_the_past_aborts_and_leaves_the_solver_usable(core):
+    search = solver(core, 16)
+    search.deadline = time.monotonic() - 1
     with pytest.raises(SearchAborted):
-        solver.score(*exact("2147756677465"))     # needs millions of nodes
-    solver.deadline = None
-    assert solver.score(*exact("13165377745111143272264765634")) == 0   # Test_L3_R1
+        search.score(*exact("2147756677465"))     # needs millions of nodes
+    assert search.nodes == 4096                   # the first look at the limits
+    search.deadline = None
+    assert search.score(*exact("13165377745111143272264765634")) == 0   # Test_L3_R1
 
 
-def test_a_node_limit_and_a_stop_event_abort():
-    solver = Solver(table_bits=16)
-    solver.max_nodes = 10_000
+@pytest.mark.parametrize("core", CORES)
+def test_a_node_limit_and_a_stop_event_abort(core):
+    search = solver(core, 16)
+    search.max_nodes = 10_000
     with pytest.raises(SearchAborted):
-        solver.score(*exact("2147756677465"))
-    assert 10_000 <= solver.nodes < 10_000 + 4096
-    solver.max_nodes = None
-    solver.stop = threading.Event()
-    solver.stop.set()
+        search.score(*exact("2147756677465"))
+    assert search.nodes == 3 * 4096               # the first look at the limits past 10,000
+    search.max_nodes = None
+    search.stop = threading.Event()
+    search.stop.set()
+    search.nodes = 0
     with pytest.raises(SearchAborted):
-        solver.score(*exact("2147756677465"))
+        search.score(*exact("2147756677465"))
+    assert search.nodes == 4096
 
 
 def test_the_transposition_table_has_a_fixed_size():
-    solver = Solver(table_bits=12)
-    before = len(solver.table)
-    solver.score(*exact("6667744167364217437"))
-    assert len(solver.table) == before == (1 << 12) + 9
-    assert solver.table.itemsize == 8
+    search = solver("python", 12)
+    before = len(search.table)
+    search.score(*exact("6667744167364217437"))
+    assert len(search.table) == before == (1 << 12) + 9
+    assert search.table.itemsize == 8
+    assert search.table_bytes == ((1 << 12) + 9) * 8
+    assert solver("native", 12).table_bytes == ((1 << 12) + 9) * 8   # allocated once, in C
 
 
 def test_the_python_3_9_bit_count_agrees():

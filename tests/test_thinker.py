@@ -3,14 +3,24 @@ import sys
 import time
 
 import pytest
+from engine_data import CORES, native_or_skip
 
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.computer import DEFAULT_SECONDS, PERFECT_SECONDS, Computer, Thinker
 from sensehat_c4.controller import MatchOptions, play
+from sensehat_c4.engine import Oracle, oracle as oracle_module
 from sensehat_c4.rules import Board
 
-SLOW = "2147756677465"   # Test_L1_R3: millions of nodes for the perfect level
-SLOW_FALLBACK = 4          # there, the first move that does not lose at once, most threats first (column 5)
+SLOW = "4453"            # without the books: minutes for the perfect level even on the native core
+SLOW_FALLBACK = 5        # there, the first move that does not lose at once, most threats first (column 6)
+
+
+@pytest.fixture(params=CORES)
+def bookless(request, monkeypatch):
+    """The perfect level without opening books, on each solver core, as the process's oracle."""
+    if request.param == "native":
+        native_or_skip()
+    monkeypatch.setattr(oracle_module, "_default", Oracle(None, None, core=request.param))
 
 
 def answer(thinker, within=10.0):
@@ -25,7 +35,7 @@ def answer(thinker, within=10.0):
 
 
 
-def test_cancel_stops_a_long_search_promptly():
+def test_cancel_stops_a_long_search_promptly(bookless):
     for level, moves in (("hard", "4453"), ("perfect", SLOW)):
         thinker = Thinker(Computer(level, seconds=120), seed=1)
         thinker.start(Board.from_moves(moves))
@@ -35,7 +45,7 @@ def test_cancel_stops_a_long_search_promptly():
         assert not thinker._thread.is_alive()         # it checks the stop event every few ms
 
 
-def test_when_the_budget_runs_out_the_best_move_so_far_is_played():
+def test_when_the_budget_runs_out_the_best_move_so_far_is_played(bookless):
     thinker = Thinker(Computer("perfect", seconds=0.05), seed=1)
     thinker.start(Board.from_moves(SLOW))
     assert answer(thinker) == SLOW_FALLBACK

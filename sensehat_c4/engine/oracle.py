@@ -53,22 +53,24 @@ class Choice:
 class Oracle:
     """Exact scores from the books and the solver (one transposition table for all calls)."""
 
-    def __init__(self, openings: Optional[OpeningBook] = None, book12: Optional[Book12] = None) -> None:
+    def __init__(self, openings: Optional[OpeningBook] = None, book12: Optional[Book12] = None,
+                 core: Optional[str] = None) -> None:
         self.openings = openings
         self.book12 = book12
         leaf = book12.score12 if book12 is not None else None
-        self.solver = Solver(leaf=leaf, leaf_ply=book12_module.PLY)
+        self.solver = Solver(leaf=leaf, leaf_ply=book12_module.PLY, core=core)
+        """``core``: ``"native"``, ``"python"`` or ``None`` (native if it is available)."""
         self.lock = threading.Lock()
         self._memory: Dict[int, int] = {}
 
     # -- scores ---------------------------------------------------------------
 
     @classmethod
-    def installed(cls, book12: bool = True) -> "Oracle":
+    def installed(cls, book12: bool = True, core: Optional[str] = None) -> "Oracle":
         """A new oracle with the shipped opening book and, if asked and installed, the 12-ply book."""
         openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
         path = book12_module.default_path() if book12 else None
-        return cls(openings, Book12(path) if path is not None and path.is_file() else None)
+        return cls(openings, Book12(path) if path is not None and path.is_file() else None, core)
 
     def score(self, current: int, mask: int, moves: int) -> int:
         """The exact score of a position that is not over (side to move's view)."""

@@ -35,8 +35,9 @@ import time
 from array import array
 from typing import Callable, List, Optional, Tuple
 
-from ..errors import ConfigError, SearchAborted
+from ..errors import ConfigError, NativeCoreError, SearchAborted
 from ..rules import Board
+from . import native
 
 WIDTH = 7
 HEIGHT = 6
@@ -152,9 +153,8 @@ class Solver:
     """
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, *,
-                 leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
-        self.size = (1 << table_bits) + 9
-        self.table = array("Q", [0]) * self.size
+                 leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1,
+                 core: Optional[str] = None) -> None:
         self.max_nodes: Optional[int] = None
         self.cap: Optional[int] = None
         """A node count at which to raise :class:`CapReached` (for trying moves in turn)."""
@@ -162,7 +162,25 @@ class Solver:
         self.stop: Optional[threading.Event] = None
         self.leaf = leaf
         self.leaf_ply = leaf_ply if leaf is not None else -1
-        self._negamax = self._make_negamax()
+        lib = None if core == "python" else native.library()
+        if core == "native" and lib is None:
+            raise NativeCoreError("the native solver core is not available (not built, or "
+                                  f"{native.PURE_ENV} is set)")
+        self.engine = "python" if lib is None else "native"
+        """Which core searches: ``"native"`` (:mod:`.native`) or ``"python"``."""
+        if lib is None:
+            self.size = (1 << table_bits) + 9
+            self.table: Optional[array] = array("Q", [0]) * self.size
+            self.table_bytes = self.size * self.table.itemsize
+            self._negamax = self._make_negamax()
+        else:
+            search = native.NativeSearch(lib, WIDTH, HEIGHT, table_bits, CHECK_EVERY, ETC_BELOW,
+                                         self._check_limits, leaf, self.leaf_ply)
+            self.table = None
+            self.table_bytes = search.table_bytes
+            self._negamax = search.negamax
+            self._get_nodes = lambda: search.nodes
+            self._set_nodes = lambda value: setattr(search, "nodes", value)
 
     @property
     def nodes(self) -> int:
@@ -173,12 +191,25 @@ class Solver:
     def nodes(self, value: int) -> None:
         self._set_nodes(value)
 
+    def _check_limits(self) -> None:
+        """Raise :class:`SearchAborted` (or :class:`CapReached`) if a limit has run out."""
+        stop = self.stop
+        if stop is not None and stop.is_set():
+            raise SearchAborted("the search was stopped")
+        nodes = self.nodes
+        if self.max_nodes is not None and nodes >= self.max_nodes:
+            raise SearchAborted("the node limit was reached")
+        deadline = self.deadline
+        if deadline is not None and time.monotonic() >= deadline:
+            raise SearchAborted("the time ran out")
+        if self.cap is not None and nodes >= self.cap:
+            raise CapReached("this attempt's node cap ran out")
+
     # -- the search -----------------------------------------------------------
 
     def _make_negamax(self) -> Callable[[int, int, int, int, int, int], int]:
         table = self.table
         size = self.size
-        solver = self
         bottom, board_mask = BOTTOM, BOARD
         columns = tuple(COLUMN_MASKS[c] for c in ORDER)
         h1, h2, h3 = H1, 2 * H1, 3 * H1
@@ -187,7 +218,7 @@ class Solver:
         check = CHECK_EVERY - 1
         offset = 64  # bounds are stored as score + 64 in 7 bits
         bits = popcount
-        monotonic = time.monotonic
+        check_limits = self._check_limits
         cells = CELLS
         rows_135, rows_246 = ROWS_135, ROWS_246
         etc_below = ETC_BELOW
@@ -207,19 +238,6 @@ class Solver:
 
         self._get_nodes, self._set_nodes = get_nodes, set_nodes
 
-        def aborted() -> bool:
-            stop = solver.stop
-            if stop is not None and stop.is_set():
-                return True
-            if solver.max_nodes is not None and solver.nodes >= solver.max_nodes:
-                return True
-            deadline = solver.deadline
-            if deadline is not None and monotonic() >= deadline:
-                return True
-            if solver.cap is not None and solver.nodes >= solver.cap:
-                raise CapReached("this attempt's node cap ran out")
-            return False
-
         def negamax(cur: int, mask: int, moves: int, threats: int, alpha: int, beta: int) -> int:
             """Score of ``(cur, mask)`` within ``[alpha, beta]``; the side to move cannot win now.
 
@@ -227,8 +245,8 @@ class Solver:
             """
             nonlocal count
             count += 1
-            if count & check == 0 and aborted():
-                raise SearchAborted("the search was stopped")
+            if count & check == 0:
+                check_limits()
             if moves == leaf_ply:
                 known = leaf(cur, mask)  # type: ignore[misc]
                 if known is not None:

@@ -1,0 +1,196 @@
+"""The exact solver's optional native core: ``c4core.c``, loaded with :mod:`ctypes`.
+
+``pip install`` builds ``_c4core.so`` next to this module when a C compiler is present
+(``setup.py``); it is a plain shared library, so no Python headers are needed.  Without
+it, or with :data:`PURE_ENV` set, the solver runs its pure-Python negamax, which stays the
+reference.  A library that does not load (corrupt, another architecture, a missing
+symbol, another ABI) is reported in one log line and the Python core runs.
+
+The C search mirrors :mod:`.solver`'s node for node.  It never calls into Python: it
+returns every :data:`~.solver.CHECK_EVERY` nodes, when :class:`NativeSearch` looks at
+the solver's limits (deadline, stop event, node caps) exactly where the Python core
+does, and at every position with the book's number of stones, whose score Python
+looks up.  So a stop event ends a native search within a fraction of a millisecond,
+and a node limit ends it at the same node count as in Python.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import logging
+import os
+import struct
+import sys
+import weakref
+from pathlib import Path
+from typing import Callable, Optional
+
+from ..errors import NativeCoreError
+
+PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
+"""Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
+LIBRARY_ENV = "SENSEHAT_C4_NATIVE_LIB"
+"""An explicit path to the native library (else ``_c4core.so`` next to this module)."""
+LIBRARY = Path(__file__).resolve().with_name("_c4core.so")
+DIGEST_SUFFIX = ".sha256"
+"""The build writes the library's SHA-256 beside it (``_c4core.so.sha256``); a library that
+no longer matches it (damaged on disk) is not loaded."""
+ABI = 1
+"""The ``C4_ABI`` of ``c4core.h`` this module speaks."""
+DONE, CHECK, LEAF = 0, 1, 2
+UNKNOWN = -128
+
+log = logging.getLogger(__name__)
+
+_u64, _int, _ptr = ctypes.c_uint64, ctypes.c_int, ctypes.c_void_p
+_SIGNATURES = {
+    "c4_abi": ((), _int),
+    "c4_new": ((_int, _int, _int, _int, _int), _ptr),
+    "c4_free": ((_ptr,), None),
+    "c4_table_bytes": ((_ptr,), _u64),
+    "c4_nodes": ((_ptr,), _u64),
+    "c4_set_nodes": ((_ptr, _u64), None),
+    "c4_set_leaf_ply": ((_ptr, _int), None),
+    "c4_start": ((_ptr, _u64, _u64, _int, _u64, _int, _int), _int),
+    "c4_resume": ((_ptr, _int), _int),
+    "c4_result": ((_ptr,), _int),
+    "c4_leaf_current": ((_ptr,), _u64),
+    "c4_leaf_mask": ((_ptr,), _u64),
+    "c4_winning_cells": ((_ptr, _u64, _u64), _u64),
+}
+
+
+def pure_python_forced() -> bool:
+    """True if :data:`PURE_ENV` asks for the Python core."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def check_file(path: Path) -> None:
+    """Refuse what must not reach the dynamic loader: a file cut short (mapping it would end in
+    SIGBUS), another word size, or a library that no longer matches its checksum."""
+    try:
+        data = path.read_bytes()
+        digest = path.with_name(path.name + DIGEST_SUFFIX)
+        expected = digest.read_text().split()[0] if digest.is_file() else None
+    except (OSError, IndexError) as exc:
+        raise NativeCoreError(f"cannot load {path}: {exc}") from None
+    if expected is not None and hashlib.sha256(data).hexdigest() != expected:
+        raise NativeCoreError(f"cannot load {path}: it does not match {digest.name} (damaged?)")
+    if sys.platform.startswith("linux"):
+        check_elf(path, data)
+
+
+def check_elf(path: Path, data: bytes) -> None:
+    """Refuse a file that is not a whole ELF library of this Python's word size and byte order."""
+    if data[:4] != b"\x7fELF" or len(data) < 6 or data[4] not in (1, 2) or data[5] not in (1, 2):
+        raise NativeCoreError(f"cannot load {path}: not an ELF library")
+    bits, order = 32 * data[4], "<" if data[5] == 1 else ">"
+    if bits != 8 * struct.calcsize("P") or order != ("<" if sys.byteorder == "little" else ">"):
+        endian = "little" if order == "<" else "big"
+        raise NativeCoreError(f"cannot load {path}: built for another machine ({bits}-bit, {endian}-endian)")
+    word = "Q" if bits == 64 else "I"
+    header = order + "16xHHI" + 3 * word + "IHHHHHH"  # e_ident .. e_shstrndx
+    program = order + ("IIQQQQQQ" if bits == 64 else "IIIIIIII")  # one program header
+    if len(data) < struct.calcsize(header):
+        raise NativeCoreError(f"cannot load {path}: cut short")
+    _, _, _, _, phoff, shoff, _, _, phentsize, phnum, shentsize, shnum, _ = struct.unpack_from(header, data)
+    ends = [shoff + shnum * shentsize, phoff + phnum * phentsize]
+    for at in range(phoff, min(phoff + phnum * phentsize, len(data) - struct.calcsize(program) + 1), phentsize):
+        fields = struct.unpack_from(program, data, at)
+        if fields[0] == 1:  # PT_LOAD: where it lies in the file
+            offset, size = (fields[2], fields[5]) if bits == 64 else (fields[1], fields[4])
+            ends.append(offset + size)
+    if max(ends) > len(data):
+        raise NativeCoreError(f"cannot load {path}: cut short ({len(data)} bytes of {max(ends)})")
+
+
+def load_library(path: Path) -> ctypes.CDLL:
+    """The library at ``path`` with its functions typed; :class:`NativeCoreError` if unusable."""
+    check_file(path)
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as exc:
+        raise NativeCoreError(f"cannot load {path}: {exc}") from None
+    for name, (args, result) in _SIGNATURES.items():
+        try:
+            function = getattr(lib, name)
+        except AttributeError:
+            raise NativeCoreError(f"{path} has no {name}()") from None
+        function.argtypes, function.restype = args, result
+    if lib.c4_abi() != ABI:
+        raise NativeCoreError(f"{path} speaks ABI {lib.c4_abi()}, this package {ABI}")
+    return lib
+
+
+_loaded = False
+_library: Optional[ctypes.CDLL] = None
+
+
+def library() -> Optional[ctypes.CDLL]:
+    """The process's native library, or ``None`` for the Python core (decided once)."""
+    global _loaded, _library
+    if not _loaded:
+        _loaded = True
+        _library = _find()
+    return _library
+
+
+def _find() -> Optional[ctypes.CDLL]:
+    if pure_python_forced():
+        return None
+    explicit = os.environ.get(LIBRARY_ENV)
+    path = Path(explicit) if explicit else LIBRARY
+    if not explicit and not path.exists():
+        return None  # not built (no compiler at install time): the Python core, quietly
+    try:
+        return load_library(path)
+    except NativeCoreError as exc:
+        log.warning("native solver core not used (%s); the Python core runs", exc)
+        return None
+
+
+def engine_name() -> str:
+    """``"native"`` if the solver runs the native core, else ``"python"``."""
+    return "native" if library() is not None else "python"
+
+
+class NativeSearch:
+    """One C solver (its transposition table) behind the Python negamax's signature.
+
+    ``aborted()`` is called every ``check_every`` nodes (it raises to stop the search);
+    ``leaf(current, mask)`` at every position with ``leaf_ply`` stones.
+    """
+
+    def __init__(self, lib: ctypes.CDLL, width: int, height: int, table_bits: int, check_every: int,
+                 etc_below: int, aborted: Callable[[], None],
+                 leaf: Optional[Callable[[int, int], Optional[int]]], leaf_ply: int) -> None:
+        handle = lib.c4_new(width, height, table_bits, check_every, etc_below)
+        if not handle:
+            raise NativeCoreError(f"the native core cannot make a {width} x {height} solver "
+                                  f"with 2**{table_bits} slots")
+        self._lib, self._handle = lib, handle
+        self._finalizer = weakref.finalize(self, lib.c4_free, handle)
+        self._aborted, self._leaf = aborted, leaf
+        lib.c4_set_leaf_ply(handle, leaf_ply if leaf is not None else -1)
+        self.table_bytes = lib.c4_table_bytes(handle)
+
+    @property
+    def nodes(self) -> int:
+        return self._lib.c4_nodes(self._handle)
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._lib.c4_set_nodes(self._handle, value)
+
+    def negamax(self, cur: int, mask: int, moves: int, threats: int, alpha: int, beta: int) -> int:
+        """The score within ``[alpha, beta]``, as the Python core's ``negamax``."""
+        lib, handle = self._lib, self._handle
+        status = lib.c4_start(handle, cur, mask, moves, threats, alpha, beta)
+        while status != DONE:
+            if status == CHECK:
+                self._aborted()
+                status = lib.c4_resume(handle, UNKNOWN)
+            else:
+                known = self._leaf(lib.c4_leaf_current(handle), lib.c4_leaf_mask(handle))  # type: ignore[misc]
+                status = lib.c4_resume(handle, UNKNOWN if known is None else known)
+        return lib.c4_result(handle)

@@ -1,0 +1,61 @@
+"""Builds the solver's optional native core (``sensehat_c4/engine/_c4core.so``); the rest is setup.cfg.
+
+The core is a plain shared library loaded with ctypes: no Python headers, no Python
+symbols.  A missing compiler or a failed build is a warning, not an error (the pure-Python
+core runs), and ``SENSEHAT_C4_PURE_PYTHON=1`` skips the build.
+"""
+import hashlib
+import os
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+# sensehat_c4.engine.native's PURE_ENV and DIGEST_SUFFIX (setup.py cannot import the package)
+PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
+DIGEST_SUFFIX = ".sha256"
+
+
+class build_plain_library(build_ext):
+    """``build_ext`` for a library that is not a Python module: a plain name, no ``PyInit_``."""
+
+    def get_ext_filename(self, fullname):
+        return os.path.join(*fullname.split(".")) + ".so"
+
+    def get_export_symbols(self, ext):
+        return []
+
+    def run(self):
+        if os.environ.get(PURE_ENV, "") not in ("", "0"):
+            print(f"{PURE_ENV} is set: the native solver core is not built")
+            return
+        super().run()
+        # each copy's checksum beside it (in build/ and, for pip install -e, in the source tree):
+        # the loader refuses a library damaged on disk
+        inplace = self.inplace
+        for self.inplace in (0, 1):
+            for ext in self.extensions:
+                path = self.get_ext_fullpath(ext.name)
+                if os.path.isfile(path):
+                    with open(path, "rb") as f:
+                        digest = hashlib.sha256(f.read()).hexdigest()
+                    with open(path + DIGEST_SUFFIX, "w") as f:
+                        f.write(f"{digest}  {os.path.basename(path)}\n")
+        self.inplace = inplace
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # no compiler, or it failed: the Python core runs
+            print(f"WARNING: the native solver core was not built ({exc}); the pure-Python core will run")
+
+
+setup(
+    ext_modules=[Extension(
+        "sensehat_c4.engine._c4core",
+        sources=["sensehat_c4/engine/c4core.c"],
+        depends=["sensehat_c4/engine/c4core.h"],
+        extra_compile_args=["-std=c99", "-O2"],
+        optional=True,  # also tells build_ext --inplace (pip install -e) not to copy a library that is not there
+    )],
+    cmdclass={"build_ext": build_plain_library},
+)

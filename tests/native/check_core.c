@@ -1,0 +1,71 @@
+/* A test driver for the native core alone (no Python): reads "MOVES SCORE" lines (Pons' test
+ * sets, 7 x 6) on stdin and proves each score with two null-window searches:
+ * score <= SCORE and not score <= SCORE - 1.  Prints one line per position with both
+ * answers and the node count, then a summary; exits 1 if any answer is wrong.
+ * The CI compares its output on x86-64, arm64 and armhf (under qemu-user): it must be
+ * identical, node counts included.
+ *
+ *   cc -std=c99 -O2 -I sensehat_c4/engine sensehat_c4/engine/c4core.c tests/native/check_core.c
+ *   ./a.out [TABLE_BITS] < tests/data/Test_L2_R2.sample
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c4core.h"
+
+#define WIDTH 7
+#define HEIGHT 6
+
+static int search(c4_solver *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta)
+{
+    uint64_t threats = c4_winning_cells(s, cur ^ mask, mask);
+    int status = c4_start(s, cur, mask, moves, threats, alpha, beta);
+    while (status != C4_DONE)
+        status = c4_resume(s, C4_UNKNOWN);
+    return c4_result(s);
+}
+
+int main(int argc, char **argv)
+{
+    int bits = argc > 1 ? atoi(argv[1]) : 20, wrong = 0, count = 0;
+    unsigned long long total = 0;
+    char line[256];
+    c4_solver *s = c4_new(WIDTH, HEIGHT, bits, 4096, 32);
+    if (!s || c4_abi() != C4_ABI) {
+        fprintf(stderr, "check_core: cannot make a solver\n");
+        return 2;
+    }
+    while (fgets(line, sizeof line, stdin)) {
+        char moves[64];
+        int expected, i, n, height[WIDTH] = {0}, above, below, ok;
+        uint64_t cur = 0, mask = 0, bottom = 0;
+        if (line[0] == '#' || sscanf(line, "%63s %d", moves, &expected) != 2)
+            continue;
+        n = (int)strlen(moves);
+        for (i = 0; i < n; i++) {
+            int c = moves[i] - '1';
+            cur ^= mask; /* the side to move after this move: the other's stones */
+            mask |= (uint64_t)1 << (c * (HEIGHT + 1) + height[c]++);
+        }
+        for (i = 0; i < WIDTH; i++)
+            bottom |= (uint64_t)1 << (i * (HEIGHT + 1));
+        c4_set_nodes(s, 0);
+        if (c4_winning_cells(s, cur, mask) & (mask + bottom)) {
+            above = below = (WIDTH * HEIGHT + 1 - n) / 2; /* wins with its next stone */
+            ok = above == expected;
+        } else {
+            above = search(s, cur, mask, n, expected, expected + 1);    /* <= expected */
+            below = search(s, cur, mask, n, expected - 1, expected);    /* > expected - 1 */
+            ok = above <= expected && below > expected - 1;
+        }
+        printf("%s %d %d %d %llu %s\n", moves, expected, above, below,
+               (unsigned long long)c4_nodes(s), ok ? "ok" : "WRONG");
+        total += c4_nodes(s);
+        wrong += !ok;
+        count++;
+    }
+    printf("positions %d wrong %d nodes %llu\n", count, wrong, total);
+    c4_free(s);
+    return wrong ? 1 : 0;
+}

@@ -1,0 +1,225 @@
+"""The solver's native core: how it is built and loaded, and how its searches stop.
+
+Its answers are checked against the Python core's in test_engine_solver.py (the same
+scores after the same number of nodes) and against the test sets on arm64 and armhf in
+CI (.ci/native-cross).
+"""
+import ctypes
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from engine_data import CORES, native_or_skip
+
+from sensehat_c4.engine import Limit, Oracle, choose_move, native
+from sensehat_c4.engine.solver import position_of
+from sensehat_c4.errors import NativeCoreError
+from sensehat_c4.rules import Board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """Forget which core the process chose, so the next look loads (or refuses) again; call to forget again."""
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    monkeypatch.delenv(native.LIBRARY_ENV, raising=False)
+
+    def forget():
+        monkeypatch.setattr(native, "_loaded", False)
+        monkeypatch.setattr(native, "_library", None)
+
+    forget()
+    return forget
+
+
+def unusable_libraries(tmp_path):
+    """``{case: (path, what the log line says)}``: libraries the loader must refuse, never crash on."""
+    if not native.LIBRARY.is_file():
+        pytest.skip("the native core is not built, so there is nothing to damage")
+    built = native.LIBRARY.read_bytes()
+    machine = int.from_bytes(built[18:20], "little")
+    middle = len(built) // 2
+    cases = {  # case: (contents, with the build's checksum beside it, what the log line says)
+        "cut short": (built[:middle], False, "cut short"),    # mapping it, the dynamic loader would SIGBUS
+        "not a library": (b"hello, world\n", False, "not an ELF library"),
+        "another architecture": (built[:18] + (183 if machine != 183 else 62).to_bytes(2, "little") + built[20:],
+                                 False, "cannot load"),      # arm64 (or x86-64): the dynamic loader says no
+        "another word size": (built[:4] + bytes([3 - built[4]]) + built[5:], False, "built for another machine"),
+        "damaged": (built[:middle] + bytes([built[middle] ^ 1]) + built[middle + 1:], True, "does not match"),
+    }
+    found = {"missing file": (str(tmp_path / "nowhere.so"), "No such file")}
+    if shutil.which("cc"):  # a library from another version of c4core.c, without c4_winning_cells()
+        older = tmp_path / "older" / "_c4core.so"
+        older.parent.mkdir()
+        subprocess.run(["cc", "-shared", "-fPIC", "-std=c99", "-Dc4_winning_cells=c4_threats",
+                        str(ROOT / "sensehat_c4" / "engine" / "c4core.c"), "-o", str(older)], check=True)
+        found["missing symbols"] = (str(older), "has no c4_winning_cells()")
+    for case, (data, digest, message) in cases.items():
+        path = tmp_path / case.replace(" ", "-") / "_c4core.so"
+        path.parent.mkdir()
+        path.write_bytes(data)
+        if digest:
+            shutil.copy(str(native.LIBRARY) + native.DIGEST_SUFFIX, str(path) + native.DIGEST_SUFFIX)
+        found[case] = (str(path), message)
+    return found
+
+
+CASES = ["cut short", "not a library", "another architecture", "another word size", "damaged", "missing file",
+         "missing symbols"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_library_that_does_not_load_is_one_log_line_then_the_python_core(case, tmp_path, monkeypatch, fresh,
+                                                                          caplog):
+    libraries = unusable_libraries(tmp_path)
+    if case not in libraries:
+        pytest.skip("no C compiler to build a library without a symbol")
+    path, reason = libraries[case]
+    monkeypatch.setenv(native.LIBRARY_ENV, path)
+    with caplog.at_level(logging.DEBUG, logger="sensehat_c4.engine.native"):
+        assert native.library() is None
+        assert native.engine_name() == "python"
+        search = Oracle(None, None).solver
+    assert search.engine == "python"
+    assert search.score(*position_of(Board.from_moves("13165377745111143272264765634"))) == 0
+    assert [r.levelname for r in caplog.records] == ["WARNING"]      # one line
+    message = caplog.records[0].getMessage()
+    assert message.startswith("native solver core not used (") and reason in message and path in message
+    assert message.endswith("; the Python core runs")
+
+
+def test_a_library_of_another_abi_is_refused(monkeypatch, fresh, caplog):
+    native_or_skip()
+    monkeypatch.setattr(native, "ABI", native.ABI + 1)
+    with pytest.raises(NativeCoreError, match=r"speaks ABI 1, this package 2$"):
+        native.load_library(native.LIBRARY)
+    fresh()
+    with caplog.at_level(logging.WARNING, logger="sensehat_c4.engine.native"):
+        assert native.library() is None
+    assert len(caplog.records) == 1
+
+
+def test_asking_for_the_native_core_when_it_is_off_is_an_error(monkeypatch, fresh):
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    assert native.engine_name() == "python"
+    with pytest.raises(NativeCoreError, match="SENSEHAT_C4_PURE_PYTHON is set"):
+        Oracle(None, None, core="native")
+    assert Oracle(None, None).solver.engine == "python"
+
+
+def test_sizes_the_native_core_cannot_take_are_refused():
+    native_or_skip()
+    lib = native.library()
+    for width, height, bits, check in ((9, 6, 20, 4096), (7, 6, 40, 4096), (7, 6, 20, 1000), (0, 6, 20, 4096)):
+        assert not lib.c4_new(width, height, bits, check, 32), (width, height, bits, check)
+    with pytest.raises(NativeCoreError, match="cannot make a 7 x 6 solver with 2\\*\\*40 slots"):
+        native.NativeSearch(lib, 7, 6, 40, 4096, 32, lambda: None, None, -1)
+
+
+def run_cli(*argv, **env):
+    return subprocess.run([sys.executable, "-m", "sensehat_c4", *argv], capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=300)
+
+
+def test_the_command_line_says_which_core_runs():
+    native_or_skip()
+    for env, engine in (({}, "native"), ({native.PURE_ENV: "1"}, "python")):
+        proc = run_cli("--version", **env)
+        assert (proc.returncode, proc.stderr) == (0, "")
+        assert proc.stdout.endswith(f" (solver core: {engine})\n")
+        proc = run_cli("analyse", "4453", "--solve", "--json", **env)
+        info = json.loads(proc.stdout)
+        assert (proc.returncode, proc.stderr, info["engine"], info["best"]) == (0, "", engine, 3)
+
+
+def test_a_corrupt_library_on_the_command_line_is_one_line_on_stderr(tmp_path):
+    corrupt = tmp_path / "corrupt.so"
+    corrupt.write_bytes(b"\x7fELF not really")
+    proc = run_cli("analyse", "4453", "--solve", "--json", **{native.LIBRARY_ENV: str(corrupt)})
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["engine"] == "python"
+    assert len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith(f"native solver core not used (cannot load {corrupt}: ")
+
+
+class SetFromAnotherThread(threading.Event):
+    """A stop event that another thread sets at the search's ``n``-th look (like "up" on the
+    joystick while the computer thinks); its looks are counted."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+        self.looks = 0
+
+    def is_set(self):
+        self.looks += 1
+        if self.looks == self.n:
+            joystick = threading.Thread(target=self.set)
+            joystick.start()
+            joystick.join()
+        return super().is_set()
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_stop_event_is_seen_within_4096_nodes(core):
+    if core == "native":
+        native_or_skip()
+    solve = Oracle(None, None, core=core)       # no books: "4453" is minutes of search
+    stop = SetFromAnotherThread(5)
+    result = choose_move(Board.from_moves("4453"), "perfect", stop=stop, oracle=solve)
+    assert (result.source, result.optimal, result.column) == ("budget", False, 5)
+    assert (stop.looks, result.nodes) == (5, 5 * 4096)
+    # the solver goes on afterwards
+    assert solve.score(*position_of(Board.from_moves("13165377745111143272264765634"))) == 0
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_node_limit_ends_a_move_at_the_same_node_on_both_cores(core):
+    if core == "native":
+        native_or_skip()
+    solve = Oracle(None, None, core=core)
+    result = choose_move(Board.from_moves("4453"), "perfect", limit=Limit(nodes=50_000), oracle=solve)
+    assert (result.source, result.nodes) == ("budget", 53_248)    # 13 * 4096: the first look past 50,000
+
+
+def build(tmp_path, **env):
+    pytest.importorskip("setuptools")
+    source = tmp_path / "src"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", ".git", "*.so", "build", "*.egg-info",
+                                                                  "__pycache__", ".pytest_cache"))
+    environ = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=source, capture_output=True,
+                          text=True, env={**environ, **env}, timeout=300)
+    return proc, source / "sensehat_c4" / "engine" / "_c4core.so"
+
+
+def test_no_compiler_or_a_failed_build_is_a_warning_not_an_error(tmp_path):
+    for cc in ("/nonexistent/cc", "false"):
+        proc, library = build(tmp_path / cc.strip("/").replace("/", "-"), CC=cc)
+        assert proc.returncode == 0, proc.stderr
+        assert "WARNING: the native solver core was not built" in proc.stdout
+        assert "the pure-Python core will run" in proc.stdout
+        assert not library.exists()
+
+
+def test_the_environment_variable_skips_the_build(tmp_path):
+    proc, library = build(tmp_path, **{native.PURE_ENV: "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert "SENSEHAT_C4_PURE_PYTHON is set: the native solver core is not built" in proc.stdout
+    assert not library.exists()
+
+
+def test_the_build_makes_a_plain_library_that_loads(tmp_path):
+    native_or_skip()  # a compiler was there when this package was installed
+    proc, library = build(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lib = native.load_library(library)
+    assert lib.c4_abi() == native.ABI
+    assert not hasattr(ctypes.CDLL(str(library)), "PyInit__c4core")   # a plain library, not a Python module
