@@ -19,14 +19,14 @@ import logging
 from dataclasses import dataclass, replace
 from typing import List, Optional, Sequence, Set
 
-from .backends.base import Action, Backend, Direction, StickEvent
-from .colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
-from .errors import ConfigError, QuitRequested
-from .font import centred_text
-from .games import Entry
-from .icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..backends.base import Action, Backend, Direction, StickEvent
+from ..colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
+from ..errors import ConfigError, QuitRequested
+from ..font import centred_text
+from ..games import Entry
+from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..stepper import REPEAT, Stepper
 from .settings import Settings, SettingsFile
-from .stepper import REPEAT, Stepper
 from .system import CommandRunner, run_command
 
 log = logging.getLogger("gamelib")
