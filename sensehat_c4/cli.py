@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from typing import List, Optional, Sequence, Tuple
@@ -12,10 +11,10 @@ from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, RGB, ColourError, led_colour, parse_colour
 
 from . import __version__, analysis
-from .chooser import choose_opponent
-from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, computer_for
-from .controller import FIRST_CHOICES, MatchOptions, Timing, play
+from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
+from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
+from .game import play_matches
 from .rules import Size
 
 PROG = "sensehat-c4"
@@ -141,23 +140,18 @@ def run_play(argv: Sequence[str]) -> int:
     def notice(message: str) -> None:
         print(f"{PROG}: {message}", file=sys.stderr)
 
+    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
+        who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
+        if result.abandoned:
+            print(f"match {number}{who}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
+        else:
+            print(f"match {number}{who}: player {result.winner} wins "
+                  f"{result.score[0]}-{result.score[1]}", flush=True)
+
     def main() -> int:
         with backends.from_args(args, notice=notice) as backend:
-            played, last = 0, args.opponent or "human"
-            while args.matches == 0 or played < args.matches:
-                opponent = args.opponent or choose_opponent(backend, last)
-                if opponent is None:  # up on the chooser: nothing to go back to here
-                    continue
-                last = opponent
-                computer = computer_for(opponent, args.computer_plays, played + 1, args.think)
-                result = play(backend, dataclasses.replace(options, computer=computer))
-                played += 1
-                who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-                if result.abandoned:
-                    print(f"match {played}{who}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
-                else:
-                    print(f"match {played}{who}: player {result.winner} wins "
-                          f"{result.score[0]}-{result.score[1]}", flush=True)
+            play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                         think=args.think, matches=args.matches, report=report)
         return app.EXIT_OK
 
     return app.run(main, PROG)
