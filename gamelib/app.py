@@ -19,11 +19,23 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
 
+def one_line(text: str) -> str:
+    """``text`` with control characters (newlines, escapes, tabs...) written as ``\\n``, ``\\x1b``."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def report(prog: str, message: str) -> None:
+    """Print ``prog: message`` on stderr as one line, whatever the message holds (the one place errors
+    are printed, so a hostile argument cannot split or colour them)."""
+    print(f"{prog}: {one_line(message)}", file=sys.stderr, flush=True)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        report(self.prog, f"error: {message} (see --help)")
+        self.exit(EXIT_USAGE)
 
 
 def seconds(maximum: float, *, zero: Optional[str] = None) -> Callable[[str], float]:
@@ -62,7 +74,7 @@ def run(main: Callable[[], int], prog: str) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except GamelibError as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
+        report(prog, str(exc))
         return EXIT_ERROR
     finally:
         for sig, handler in previous.items():

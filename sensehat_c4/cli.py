@@ -110,7 +110,7 @@ def run_analyse(argv: Sequence[str]) -> int:
     try:
         board = Board.from_moves(args.moves.strip())
     except MoveListError as exc:
-        print(f"{PROG} analyse: {exc}", file=sys.stderr)
+        app.report(f"{PROG} analyse", str(exc))
         return app.EXIT_USAGE
     scores = None
     if args.solve:
@@ -119,8 +119,7 @@ def run_analyse(argv: Sequence[str]) -> int:
         try:
             scores = move_scores(board, seconds=args.time_limit)
         except SearchAborted:
-            print(f"{PROG} analyse: not solved within {args.time_limit:g} s (try a longer --time-limit)",
-                  file=sys.stderr)
+            app.report(f"{PROG} analyse", f"not solved within {args.time_limit:g} s (try a longer --time-limit)")
             return EXIT_UNSOLVED
     print(json.dumps(analysis.describe(board, scores)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
@@ -136,7 +135,7 @@ def run_play(argv: Sequence[str]) -> int:
         parser.error(str(exc))
 
     def notice(message: str) -> None:
-        print(f"{PROG}: {message}", file=sys.stderr)
+        app.report(PROG, message)
 
     def main() -> int:
         with backends.from_args(args, notice=notice) as backend:

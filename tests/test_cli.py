@@ -70,6 +70,28 @@ def test_analyse_bad_move_list_is_one_line_exit_2(capsys, moves, message):
     assert (code, out, err) == (2, "", f"sensehat-c4 analyse: {message}\n")
 
 
+@pytest.mark.parametrize("argv, err", [
+    (["analyse", "-x\n4453"], "sensehat-c4 analyse: error: unrecognized arguments: -x\\n4453 (see --help)\n"),
+    (["analyse", "44\x1b[2J5"], "sensehat-c4 analyse: move 3 ('\\x1b'): not a column: use digits 1-7\n"),
+    (["--matches", "\r\u2028"], "sensehat-c4: error: argument --matches: not a whole number: "
+                                 "'\\r\\u2028' (see --help)\n"),
+])
+def test_errors_stay_on_one_line_whatever_the_input_holds(capsys, argv, err):
+    try:
+        code = cli.main(argv)
+    except SystemExit as exit:
+        code = exit.code
+    assert (code, capsys.readouterr().err) == (2, err)
+
+
+def test_a_backend_error_with_a_newline_is_printed_on_one_line(capsys, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise backends.BackendError("no\nway\x1b[0m")
+
+    monkeypatch.setattr(backends, "open_backend", refuse)
+    assert run(capsys, "--opponent", "human") == (1, "", "sensehat-c4: no\\nway\\x1b[0m\n")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
     (["--colors", "red,red"], "--colors: the two players need different colours"),
