@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from typing import List, Optional, Sequence, Tuple
@@ -12,10 +11,10 @@ from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
 
 from . import __version__, analysis
-from .chooser import choose_opponent
-from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, computer_for
-from .controller import FIRST_CHOICES, MatchOptions, Timing, play
+from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
+from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from .errors import ConfigError, MoveListError, SearchAborted
+from .game import play_matches
 from .rules import Board
 
 PROG = "sensehat-c4"
@@ -137,19 +136,14 @@ def run_play(argv: Sequence[str]) -> int:
     def notice(message: str) -> None:
         app.report(PROG, message)
 
+    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
+        who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
+        print(f"match {number}{who}: {result.summary()}", flush=True)
+
     def main() -> int:
         with backends.from_args(args, notice=notice) as backend:
-            played, last = 0, args.opponent or "human"
-            while args.matches == 0 or played < args.matches:
-                opponent = args.opponent or choose_opponent(backend, last)
-                if opponent is None:  # up on the chooser: nothing to go back to here
-                    continue
-                last = opponent
-                computer = computer_for(opponent, args.computer_plays, played + 1, args.think)
-                result = play(backend, dataclasses.replace(options, computer=computer))
-                played += 1
-                who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-                print(f"match {played}{who}: {result.summary()}", flush=True)
+            play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                         think=args.think, matches=args.matches, report=report)
         return app.EXIT_OK
 
     return app.run(main, PROG)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
@@ -135,6 +135,9 @@ class Match:
         self._think_tick = 0
         make = thinker or (lambda computer, seed: Thinker(computer, seed))
         self._make_thinker: ThinkerFactory = make
+        self._presses: Dict[Direction, Callable[[], None]] = {
+            Direction.DOWN: self._drop, Direction.MIDDLE: self._drop, Direction.UP: self._ask_abandon}
+        """What a press does while a player selects a column (left/right move the cursor)."""
 
     # -- the loop -----------------------------------------------------------
 
@@ -185,17 +188,12 @@ class Match:
     # -- selecting ----------------------------------------------------------
 
     def _selecting(self, event: StickEvent) -> None:
-        direction = event.direction
         step = self._stepper.step(event)
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
-        elif event.action is not Action.PRESSED or direction in (Direction.LEFT, Direction.RIGHT):
-            return
-        elif direction in (Direction.DOWN, Direction.MIDDLE):
-            self._drop()
-        elif direction is Direction.UP:
-            self._ask_abandon()
+        elif event.action is Action.PRESSED and event.direction in self._presses:
+            self._presses[event.direction]()
 
     def _ask_abandon(self) -> None:
         self._confirm_from = self.state

@@ -12,7 +12,7 @@ from frames import grid
 from gamelib.colours import BLACK, NAMES
 from gamelib import backends
 from sensehat_c4 import cli
-from sensehat_c4.chooser import choice_frame, choose_opponent
+from sensehat_c4.chooser import choice_frame
 from sensehat_c4.computer import computer_for
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.controller import MatchResult
@@ -189,14 +189,6 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     assert shown[:7] == chooser + [black] + chooser[:1] + [black, shown[6]]   # up: back, shown again
     assert grid(shown[0]).splitlines()[:3] == [".W......", "........", ".WW..WW."]   # "2P"
     assert grid(shown[6]).splitlines()[0] == "...R...."                          # then the game
-
-
-def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
-    mock = MockBackend()
-    mock.hold("right", 0.6)                        # press, then held at 0.25, 0.30 ... 0.55 s
-    mock.tap("middle")
-    assert choose_opponent(mock) == "perfect"      # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
-    assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(i)) for i in range(5)]
 
 
 @pytest.mark.parametrize("opponent, plays, number, expected", [
