@@ -8,7 +8,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends
 from gamelib.app import Parser
-from gamelib.colours import BLACK, BLUE, RGB, ColourError, led_colour, parse_colour
+from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
 
 from . import __version__, analysis
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
@@ -23,21 +23,32 @@ EXIT_UNSOLVED = 3
 SOLVE_SECONDS = 30.0
 
 
+def refusal(colour: RGB) -> Optional[str]:
+    """Why ``colour`` cannot be a player's, or ``None``; compared as the LEDs show it
+    (#0000fc is the field's blue there, #000003 is dark)."""
+    if led_colour(colour) == led_colour(BLUE):
+        return "is the field's blue"
+    if led_colour(colour) == BLACK:
+        return "is black, which is an empty LED"
+    return None
+
+
+PLAYER_COLOUR_NAMES = [name for name, colour in NAMES.items() if refusal(colour) is None]
+
+
 def parse_colours(text: str) -> Tuple[RGB, RGB]:
     """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours the board can show apart."""
     parts = [p for p in text.split(",")]
     if len(parts) != 2:
         raise ConfigError(f"--colors takes two colours separated by a comma (not {text!r})")
     try:
-        p1, p2 = (parse_colour(p) for p in parts)
+        p1, p2 = (parse_colour(p, PLAYER_COLOUR_NAMES) for p in parts)
     except ColourError as exc:
         raise ConfigError(f"--colors: {exc}") from exc
-    # compared as the LEDs show them: #0000fc is the field's blue there, #000003 is dark
     for name, colour in (("player 1", p1), ("player 2", p2)):
-        if led_colour(colour) == led_colour(BLUE):
-            raise ConfigError(f"--colors: {name}'s colour is the field's blue; pick another")
-        if led_colour(colour) == BLACK:
-            raise ConfigError(f"--colors: {name}'s colour is black, which is an empty LED; pick another")
+        why = refusal(colour)
+        if why is not None:
+            raise ConfigError(f"--colors: {name}'s colour {why}; pick another")
     if led_colour(p1) == led_colour(p2):
         raise ConfigError("--colors: the two players need different colours")
     return p1, p2
@@ -112,7 +123,7 @@ def run_analyse(argv: Sequence[str]) -> int:
     try:
         board = args.board.from_moves(args.moves.strip())
     except MoveListError as exc:
-        print(f"{PROG} analyse: {exc}", file=sys.stderr)
+        app.report(f"{PROG} analyse", str(exc))
         return app.EXIT_USAGE
     scores = None
     if args.solve:
@@ -121,8 +132,7 @@ def run_analyse(argv: Sequence[str]) -> int:
         try:
             scores = move_scores(board, seconds=args.time_limit)
         except SearchAborted:
-            print(f"{PROG} analyse: not solved within {args.time_limit:g} s (try a longer --time-limit)",
-                  file=sys.stderr)
+            app.report(f"{PROG} analyse", f"not solved within {args.time_limit:g} s (try a longer --time-limit)")
             return EXIT_UNSOLVED
     print(json.dumps(analysis.describe(board, scores)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
@@ -138,15 +148,11 @@ def run_play(argv: Sequence[str]) -> int:
         parser.error(str(exc))
 
     def notice(message: str) -> None:
-        print(f"{PROG}: {message}", file=sys.stderr)
+        app.report(PROG, message)
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-        if result.abandoned:
-            print(f"match {number}{who}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
-        else:
-            print(f"match {number}{who}: player {result.winner} wins "
-                  f"{result.score[0]}-{result.score[1]}", flush=True)
+        print(f"match {number}{who}: {result.summary()}", flush=True)
 
     def main() -> int:
         with backends.from_args(args, notice=notice) as backend:

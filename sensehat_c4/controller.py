@@ -93,6 +93,14 @@ class MatchResult:
     abandoned: bool
     rounds: int
 
+    def summary(self) -> str:
+        """One line, the winner's (or leader's) score first: ``player 2 wins 2-1``."""
+        leader = self.winner or (1 if self.score[0] > self.score[1] else 2 if self.score[1] > self.score[0] else 0)
+        high, low = sorted(self.score, reverse=True)
+        if not self.abandoned:
+            return f"player {leader} wins {high}-{low}"
+        return f"abandoned at {high}-{low}" + (f", player {leader} ahead" if leader else "")
+
 
 class State(enum.Enum):
     SELECTING = "selecting"
