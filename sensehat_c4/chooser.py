@@ -24,6 +24,10 @@ CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
 levels of the levels table numbered from 1."""
 
+CHOOSE, BACK = "choose", "back"
+PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
+"""What a press does on the chooser (left/right step through the choices)."""
+
 
 def choice_frame(index: int) -> List[RGB]:
     """The label of choice ``index``, with a dot on the top row marking its place."""
@@ -44,11 +48,6 @@ def choose_opponent(backend: Backend, default: str = "human") -> Optional[str]:
         if step:
             index = (index + step) % len(CHOICES)
             backend.show(choice_frame(index))
-        elif event is None or event.action is not Action.PRESSED:
-            continue
-        elif event.direction in (Direction.DOWN, Direction.MIDDLE):
+        elif event is not None and event.action is Action.PRESSED and event.direction in PRESSES:
             backend.clear()
-            return CHOICES[index][0]
-        elif event.direction is Direction.UP:
-            backend.clear()
-            return None
+            return CHOICES[index][0] if PRESSES[event.direction] == CHOOSE else None

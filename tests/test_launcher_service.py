@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from gamelib import cli
+from gamelib.launcher import cli
 from gamelib.errors import ConfigError
-from gamelib.service import POLKIT_RULE, SYSTEM_TEMPLATE, SYSTEM_UNIT, USER_TEMPLATE, Installer, quote, render
+from gamelib.launcher.service import POLKIT_RULE, SYSTEM_TEMPLATE, SYSTEM_UNIT, USER_TEMPLATE, Installer, quote, render
 
 PY = "/home/pi/games venv/bin/python"
 

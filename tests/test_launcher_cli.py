@@ -6,10 +6,12 @@ import sys
 import pytest
 from frames import turned
 
-from gamelib import backends, cli
+from gamelib import backends
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
-from gamelib.settings import Settings, SettingsFile
+from gamelib.errors import BackendError
+from gamelib.launcher import cli
+from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import game as c4
 
 
@@ -100,6 +102,30 @@ def test_a_corrupt_settings_file_is_reported_once_and_the_menu_starts(config, mo
         "defaults\n")
     assert (config.path.parent / "settings.json.corrupt").read_text() == "{not json"
     assert mock.opened == [(None, 0, False)]
+
+
+@pytest.mark.parametrize("environment, message", [
+    ({"GAMELIB_BACKEND": "xyz"}, "GAMELIB_BACKEND='xyz'"),
+    ({"SENSEHAT_C4_BACKEND": "xyz"}, "SENSEHAT_C4_BACKEND='xyz'"),             # the old name still works
+    ({"GAMELIB_BACKEND": "tv", "SENSEHAT_C4_BACKEND": "emu"}, "GAMELIB_BACKEND='tv'"),   # the new one wins
+    ({"GAMELIB_BACKEND": "", "SENSEHAT_C4_BACKEND": "xyz"}, "SENSEHAT_C4_BACKEND='xyz'"),  # empty is unset
+])
+def test_the_backend_variable_is_gamelibs_and_the_old_name_is_read_after_it(config, capsys, monkeypatch,
+                                                                            environment, message):
+    monkeypatch.delenv("GAMELIB_BACKEND", raising=False)
+    monkeypatch.delenv("SENSEHAT_C4_BACKEND", raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert cli.main(["--log-level", "error"]) == 1
+    assert capsys.readouterr().err == f"gamelib: {message} is not a backend: use one of auto, hat, emu, terminal\n"
+
+
+def test_the_backend_option_wins_over_the_variables(monkeypatch):
+    monkeypatch.setenv("GAMELIB_BACKEND", "emu")
+    monkeypatch.setenv("SENSEHAT_C4_BACKEND", "emu")
+    with pytest.raises(BackendError) as info:
+        backends.open_backend("tv")
+    assert str(info.value) == "--backend='tv' is not a backend: use one of auto, hat, emu, terminal"
 
 
 def test_python_dash_m_gamelib_help():

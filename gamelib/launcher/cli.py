@@ -7,9 +7,9 @@ import logging
 import sys
 from typing import List, Optional, Sequence
 
-from . import app, backends
-from .games import GROUP, discover
-from .launcher import QUIT, Launcher, LauncherOptions
+from .. import app, backends
+from ..games import GROUP, discover
+from .menu import QUIT, Launcher, LauncherOptions
 from .service import Installer
 from .settings import SettingsFile, default_path
 

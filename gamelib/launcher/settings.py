@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
-from .backends.base import check_rotation
-from .files import atomic_write, config_home
+from ..backends.base import check_rotation
+from ..files import atomic_write, config_home
 
 log = logging.getLogger("gamelib")
 

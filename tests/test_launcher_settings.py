@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from gamelib.settings import Settings, SettingsFile, default_path
+from gamelib.launcher.settings import Settings, SettingsFile, default_path
 
 
 def test_path_follows_xdg_config_home():
