@@ -128,6 +128,30 @@ def test_the_backend_option_wins_over_the_variables(monkeypatch):
     assert str(info.value) == "--backend='tv' is not a backend: use one of auto, hat, emu, terminal"
 
 
+@pytest.mark.parametrize("content, reason", [
+    (b'{"rotation": 90.0}', "rotation must be one of 0, 90, 180, 270 (not 90.0)"),
+    (b'{"low_light": false, "rotation": true}', "rotation must be one of 0, 90, 180, 270 (not True)"),
+    (b"[" * 60_000, "nested too deeply"),
+    (b"[" * 100_000, "larger than 64 KiB"),
+])
+def test_any_settings_file_starts_the_menu_once_reported_then_never_again(config, capsys, content, reason):
+    config.path.parent.mkdir(parents=True)
+    config.path.write_bytes(content)
+    for run in range(2):
+        mock = MockBackend()
+        mock.hold("up", 2.1)
+        mock.tap("right", "right", "middle")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(backends, "open_backend", lambda *args, **kwargs: mock)
+            assert cli.main(["--log-level", "warning"]) == 0
+        assert mock.closed and mock.screen == (BLACK,) * 64
+        assert capsys.readouterr().err == ("" if run else (
+            f"gamelib: WARNING: the settings file {config.path} is corrupt ({reason}); kept it as "
+            f"{config.path}.corrupt and went back to the defaults\n"))
+    assert (config.path.parent / "settings.json.corrupt").read_bytes() == content
+    assert json.loads(config.path.read_text()) == {"low_light": False, "rotation": 0}
+
+
 def test_python_dash_m_gamelib_help():
     proc = subprocess.run([sys.executable, "-m", "gamelib", "--help"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("usage: gamelib [-h] [--backend {auto,hat,emu,terminal}]")
