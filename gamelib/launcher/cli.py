@@ -98,6 +98,15 @@ def run_list(argv: Sequence[str]) -> int:
     return app.EXIT_ERROR if any(e.game is None for e in entries) else app.EXIT_OK
 
 
+SERVICE_BACKENDS = tuple(name for name in backends.BACKENDS if name != "terminal")
+
+
+def _service_backend(name: str) -> str:
+    if name == "terminal":
+        raise argparse.ArgumentTypeError("a service has no terminal to play in: use hat (the default), emu or auto")
+    return name
+
+
 def service_parser(command: str) -> app.Parser:
     installing = command == "install-service"
     parser = app.Parser(prog=f"{PROG} {command}", description=(
@@ -111,7 +120,7 @@ def service_parser(command: str) -> app.Parser:
     group.add_argument("--user-unit", action="store_true",
                        help="a unit of your own systemd user manager (systemctl --user) instead")
     if installing:
-        parser.add_argument("--backend", choices=backends.BACKENDS, default="hat",
+        parser.add_argument("--backend", type=_service_backend, choices=SERVICE_BACKENDS, default="hat",
                             help="the launcher's --backend (default: hat)")
         add_launcher_options(parser)
     return parser
