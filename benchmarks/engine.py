@@ -11,8 +11,8 @@ Prints figures; it is not a test (shared machines are noisy).  Examples:
 
 Test sets: Pascal Pons' six sets ("Solving Connect 4: how to build a perfect AI",
 github PascalPons/connect4): lines ``MOVES SCORE``.  ``--testsets DIR`` points at them
-(default: ``/work/shared/c4-testsets`` if present, else ``tests/data``, which holds
-samples only).
+(default: ``../shared/c4-testsets`` beside the repository if present, else ``tests/data``,
+which holds samples only).
 """
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ from sensehat_c4.errors import IllegalMoveError, SearchAborted  # noqa: E402
 from sensehat_c4.rules import Board  # noqa: E402
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
-SHARED = Path("/work/shared/c4-testsets")
-SAMPLES = Path(__file__).resolve().parent.parent / "tests" / "data"
+REPOSITORY = Path(__file__).resolve().parent.parent
+SHARED = REPOSITORY.parent / "shared" / "c4-testsets"
+SAMPLES = REPOSITORY / "tests" / "data"
 
 
 def make_oracle(book12: bool) -> Oracle:

@@ -25,6 +25,7 @@ from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours,
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
+from gamelib.backends import terminal
 from gamelib.backends.terminal import NOT_A_TERMINAL, TerminalBackend
 from gamelib.backends.terminal_screen import ENTER, LEAVE, dim, xterm_256
 from gamelib.colours import RED
@@ -86,6 +87,35 @@ def test_opening_takes_the_terminal_and_closing_gives_it_back_exactly(term):
     term.pump(0.05)
     assert term.output.endswith(LEAVE.encode())
     assert termios.tcgetattr(term.slave) == term.attributes_before
+
+
+@pytest.mark.parametrize("interrupted", ["os.write", "termios.tcsetattr", "signal.set_wakeup_fd"])
+def test_exceptions_from_signals_during_the_restore_do_not_stop_it(term, monkeypatch, interrupted):
+    """Each of three signals' handlers raises once, at one step of the restore; it still completes."""
+    out = io.TextIOWrapper(io.FileIO(os.dup(term.slave), "w"), write_through=True)
+    monkeypatch.setattr(sys, "stdout", out)
+    backend = term.backend()
+    print("match 1: player 1 wins 2-0")
+    module, name = interrupted.split(".")
+    real = getattr(getattr(terminal, module), name)
+    raised = []
+
+    def interrupt_three_times(*args):
+        if len(raised) < 3:
+            raised.append((SystemExit(129), SystemExit(143), KeyboardInterrupt())[len(raised)])
+            raise raised[-1]
+        return real(*args)
+
+    monkeypatch.setattr(getattr(terminal, module), name, interrupt_three_times)
+    with pytest.raises((SystemExit, KeyboardInterrupt)):
+        backend.close()
+    setattr(getattr(terminal, module), name, real)
+    assert len(raised) == 3
+    term.pump(0.05)
+    assert termios.tcgetattr(term.slave) == term.attributes_before
+    assert term.output.endswith(LEAVE.encode() + b"match 1: player 1 wins 2-0\r\n")
+    assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL and signal.set_wakeup_fd(-1) == -1
+    assert sys.stdout is out and not signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
 
 def test_a_failure_while_opening_gives_the_terminal_back(term):
@@ -379,6 +409,50 @@ def test_stopping_restores_the_terminal(sandbox, how, code):
         assert program.process.returncode == code
         assert termios.tcgetattr(program.slave) == program.attributes_before   # echo, line editing, signals
         assert program.output.endswith(LEAVE.encode())             # colours, wrap, cursor, alternate screen
+    finally:
+        program.close()
+
+
+PAIRS = [(signal.SIGHUP, signal.SIGTERM), (signal.SIGTERM, signal.SIGHUP), (signal.SIGHUP, signal.SIGINT)]
+
+
+def two_signals_restore_the_terminal(program, first, second, gap):
+    """Send ``first``, then ``second`` ``gap`` seconds later (a person's ``kill; kill``, a service
+    stopped while its terminal closes); the program must exit by one of them, with the terminal
+    as it found it."""
+    program.process.send_signal(first)
+    time.sleep(gap)
+    program.process.send_signal(second)
+    assert program.finish() == ""
+    # exit 128 + signal, or killed by the second one once all was put back (a shell shows both as 128 + n)
+    assert program.process.returncode in {128 + first, 128 + second, -first, -second}
+    assert termios.tcgetattr(program.slave) == program.attributes_before   # echo, line editing, signals
+    assert program.output.endswith(LEAVE.encode())       # attributes off, cursor shown, alternate screen left
+
+
+@pytest.mark.parametrize("first, second", PAIRS, ids=lambda s: s.name)
+@pytest.mark.parametrize("gap", [0.0, 0.002, 0.02])
+def test_two_signals_while_the_computer_thinks_still_restore_the_terminal(sandbox, first, second, gap):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "hard", "--computer-plays", "1",
+                    "--think", "30")
+    try:
+        program.wait_for(lambda p: leds(p.screen) is not None, what="the board")
+        program.pump(0.2)                                  # the computer waits at least 0.6 s: still thinking
+        assert leds(program.screen)[3 * 8:4 * 8] == hex_colours(board(""))[3 * 8:4 * 8]   # no move shown yet
+        two_signals_restore_the_terminal(program, first, second, gap)
+    finally:
+        program.close()
+
+
+@pytest.mark.parametrize("first, second", PAIRS, ids=lambda s: s.name)
+def test_two_signals_in_the_launcher_still_restore_the_terminal(sandbox, first, second):
+    base = child_env(sandbox)
+    base.update(TRUECOLOR, XDG_CONFIG_HOME=sandbox, XDG_STATE_HOME=sandbox)
+    program = PtyProgram([sys.executable, "-m", "gamelib", "--backend", "terminal", "--log-level", "error"],
+                         env=base)
+    try:
+        program.wait_for(lambda p: leds(p.screen) is not None, what="the menu")
+        two_signals_restore_the_terminal(program, first, second, 0.002)
     finally:
         program.close()
 

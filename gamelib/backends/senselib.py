@@ -11,6 +11,7 @@ import fcntl
 import glob
 import logging
 import os
+import pwd
 import select
 import shutil
 import struct
@@ -52,8 +53,16 @@ class SenseLibBackend(Backend):
         self._hat = hat
         self._libstick = hat.stick
         self._file = self._libstick._stick_file  # the library keeps no public handle
-        self._fb = os.open(hat._fb_device, os.O_RDWR)
+        try:
+            self._fb = os.open(hat._fb_device, os.O_RDWR)
+        except OSError as exc:
+            self._libstick.close()
+            raise self._leds_error(exc) from exc
         super().__init__(rotation=rotation, low_light=low_light)
+
+    def _leds_error(self, exc: OSError) -> BackendError:
+        """The error to raise when the LEDs' file cannot be opened."""
+        return BackendError(f"the LEDs ({exc.filename}) cannot be opened: {exc.strerror or exc}")
 
     def _write(self, pixels: List[RGB]) -> None:
         os.pwrite(self._fb, pack_frame(pixels), 0)
@@ -95,6 +104,8 @@ class HatBackend(SenseLibBackend):
         logging.disable(logging.WARNING)
         try:
             hat = SenseHat()
+        except PermissionError as exc:  # the one device SenseHat() opens itself is the joystick
+            raise BackendError(no_permission("joystick", exc, "input")) from exc
         except Exception as exc:  # OSError (framebuffer, I2C), RuntimeError (no joystick), PermissionError
             raise BackendError(
                 f"the Sense HAT cannot be opened ({exc}): check it is seated, that I2C is on in "
@@ -107,6 +118,21 @@ class HatBackend(SenseLibBackend):
             hat.stick.close()
             raise BackendError(f"cannot grab the Sense HAT joystick ({exc}): is another program using it?") from exc
         super().__init__(hat, rotation=rotation, low_light=low_light)
+
+    def _leds_error(self, exc: OSError) -> BackendError:
+        if isinstance(exc, PermissionError):
+            return BackendError(no_permission("LEDs", exc, "video"))
+        return super()._leds_error(exc)
+
+
+def no_permission(part: str, exc: OSError, group: str) -> str:
+    """One line for a device this user may not open: the group it lacks and the fix."""
+    try:
+        user = pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        user = str(os.geteuid())
+    return (f"the Sense HAT {part} ({exc.filename}) cannot be opened: permission denied; user {user} needs "
+            f"the '{group}' group: run 'sudo usermod -aG {group} {user}', then log in again")
 
 
 def hat_present() -> bool:
