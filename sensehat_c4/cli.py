@@ -13,9 +13,9 @@ from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, pa
 from . import __version__, analysis
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
 from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
-from .errors import ConfigError, MoveListError, SearchAborted
+from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
 from .game import play_matches
-from .rules import Board
+from .rules import Size
 
 PROG = "sensehat-c4"
 EXIT_UNSOLVED = 3
@@ -67,6 +67,18 @@ def _positive_int(text: str) -> int:
 _seconds = app.seconds(3600)
 
 
+def _board_size(text: str) -> Size:
+    try:
+        return Size.parse(text)
+    except BoardSizeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_board(parser: Parser) -> None:
+    parser.add_argument("--board", type=_board_size, default=Size(), metavar="COLSxROWS",
+                        help="the board's size: 4-8 columns by 4-6 rows (default: 7x6)")
+
+
 def play_parser() -> Parser:
     parser = Parser(prog=PROG, description="Connect 4 on the Sense HAT's LEDs and joystick. "
                     "Left/right move, down or middle drops, up abandons the match (up again to confirm). "
@@ -88,6 +100,7 @@ def play_parser() -> Parser:
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
                         help="milliseconds per row of a falling token (default: 30)")
+    _add_board(parser)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return parser
 
@@ -96,6 +109,7 @@ def analyse_parser() -> Parser:
     parser = Parser(prog=f"{PROG} analyse", description="Describe a position given as a move list "
                     "(1-based column digits, player 1 first, e.g. 4453).")
     parser.add_argument("moves", nargs="?", default="", metavar="MOVES")
+    _add_board(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--solve", action="store_true",
                         help="add every legal move's exact score and the best move")
@@ -107,7 +121,7 @@ def analyse_parser() -> Parser:
 def run_analyse(argv: Sequence[str]) -> int:
     args = analyse_parser().parse_args(argv)
     try:
-        board = Board.from_moves(args.moves.strip())
+        board = args.board.from_moves(args.moves.strip())
     except MoveListError as exc:
         app.report(f"{PROG} analyse", str(exc))
         return app.EXIT_USAGE
@@ -129,7 +143,7 @@ def run_play(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     try:
         options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
-                               timing=Timing(fall_row=args.fall_ms / 1000))
+                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board)
     except ConfigError as exc:
         parser.error(str(exc))
 

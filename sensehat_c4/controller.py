@@ -19,10 +19,14 @@ from gamelib.stepper import REPEAT, Stepper
 from . import render
 from .computer import Computer, Thinker
 from .errors import ConfigError
-from .rules import Board
+from .rules import Board, Size
 
 FIRST_CHOICES = ("p1", "p2", "alternate", "random")
-START_COLUMN = 3
+
+
+def start_column(board: Board) -> int:
+    """Where the cursor starts each turn: the middle column (rounded to the left)."""
+    return (board.columns - 1) // 2
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class MatchOptions:
     """Seed for ``first="random"`` and for the computer's choices."""
     computer: Optional[Computer] = None
     """The computer player, or ``None`` for two people."""
+    size: Size = Size()
+    """The board's size (default 7 columns by 6 rows)."""
 
     def __post_init__(self) -> None:
         if self.first not in FIRST_CHOICES:
@@ -117,10 +123,10 @@ class Match:
         self.rng = random.Random(options.seed)
         self.score = [0, 0]
         self.rounds = 0
-        self.board = Board()
+        self.board = options.size.board()
         self.starter = 1
         self.palette = render.Palette()
-        self.cursor = START_COLUMN
+        self.cursor = start_column(self.board)
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
         self._deadline: Optional[float] = None
@@ -283,11 +289,11 @@ class Match:
             self.starter = int(first[1])
         colours = self.options.colours
         self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
-        self.board = Board()
+        self.board = self.options.size.board()
         self._new_turn()
 
     def _new_turn(self) -> None:
-        self.cursor = START_COLUMN
+        self.cursor = start_column(self.board)
         self._stepper.reset()
         if self._computer_to_move():
             self._start_thinking()

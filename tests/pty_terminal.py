@@ -91,11 +91,12 @@ class PtyProgram(PtyScreen):
     """A child process whose controlling terminal is the pty."""
 
     def __init__(self, argv: Sequence[str], *, columns: int = 40, lines: int = 16,
-                 env: Optional[Dict[str, str]] = None) -> None:
+                 env: Optional[Dict[str, str]] = None, stderr_on_terminal: bool = False) -> None:
         super().__init__(columns=columns, lines=lines)
         self._last_key: Dict[bytes, float] = {}
         self.process = subprocess.Popen(
-            list(argv), stdin=self.slave, stdout=self.slave, stderr=subprocess.PIPE, env=env,
+            list(argv), stdin=self.slave, stdout=self.slave, env=env,
+            stderr=self.slave if stderr_on_terminal else subprocess.PIPE,
             start_new_session=True, preexec_fn=_controlling_terminal, close_fds=True)
 
     def press(self, *keys: str, gap: float = 0.0) -> None:
@@ -124,7 +125,8 @@ class PtyProgram(PtyScreen):
                 self.pump(0.05)
                 if not predicate(self):
                     raise AssertionError(f"the program exited ({self.process.returncode}) before {what}: "
-                                         + self.process.stderr.read().decode())
+                                         + (self.process.stderr.read().decode() if self.process.stderr else
+                                            "\n".join(self.screen.display)))
                 return
             self.pump(0.02)
 
@@ -139,7 +141,7 @@ class PtyProgram(PtyScreen):
         if self.master >= 0:
             self.pump(0.05)
         _, err = self.process.communicate(timeout=max(0.1, deadline - time.monotonic()))
-        return err.decode()
+        return "" if err is None else err.decode()
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -42,17 +42,17 @@ def test_analyse_text_win_and_draw(capsys):
 
 
 @pytest.mark.parametrize("moves, expected", [
-    ("", {"moves": "", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
+    ("", {"moves": "", "board": "7x6", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
           "legal": [1, 2, 3, 4, 5, 6, 7]}),
-    ("444444", {"moves": "444444", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
+    ("444444", {"moves": "444444", "board": "7x6", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
                 "legal": [1, 2, 3, 5, 6, 7]}),
-    ("12121232", {"moves": "12121232", "to_move": None, "outcome": "win", "winner": 2,
+    ("12121232", {"moves": "12121232", "board": "7x6", "to_move": None, "outcome": "win", "winner": 2,
                   "winning_cells": [[2, 1], [2, 2], [2, 3], [2, 4]], "legal": []}),
-    ("3133322443664325445", {"moves": "3133322443664325445", "to_move": None, "outcome": "win", "winner": 1,
+    ("3133322443664325445", {"moves": "3133322443664325445", "board": "7x6", "to_move": None, "outcome": "win", "winner": 1,
                              "winning_cells": [[2, 2], [3, 2], [3, 4], [4, 2], [4, 3], [5, 2], [6, 1]],
                              "legal": []}),
     ("455714637617614767242476316455122212535333", {
-        "moves": "455714637617614767242476316455122212535333", "to_move": None, "outcome": "draw",
+        "moves": "455714637617614767242476316455122212535333", "board": "7x6", "to_move": None, "outcome": "draw",
         "winner": None, "winning_cells": [], "legal": []}),
 ])
 def test_analyse_json(capsys, moves, expected):

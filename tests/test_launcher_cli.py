@@ -1,5 +1,7 @@
 """The gamelib command: option errors, list, the menu on a mock backend, settings and overrides."""
 import json
+import logging
+import re
 import subprocess
 import sys
 
@@ -10,6 +12,7 @@ from gamelib import backends
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
 from gamelib.errors import BackendError
+from gamelib.games import Entry
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import game as c4
@@ -126,6 +129,84 @@ def test_the_backend_option_wins_over_the_variables(monkeypatch):
     with pytest.raises(BackendError) as info:
         backends.open_backend("tv")
     assert str(info.value) == "--backend='tv' is not a backend: use one of auto, hat, emu, terminal"
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b'{"rotation": 90.0}', "rotation must be one of 0, 90, 180, 270 (not 90.0)"),
+    (b'{"low_light": false, "rotation": true}', "rotation must be one of 0, 90, 180, 270 (not True)"),
+    (b"[" * 60_000, "nested too deeply"),
+    (b"[" * 100_000, "larger than 64 KiB"),
+])
+def test_any_settings_file_starts_the_menu_once_reported_then_never_again(config, capsys, content, reason):
+    config.path.parent.mkdir(parents=True)
+    config.path.write_bytes(content)
+    for run in range(2):
+        mock = MockBackend()
+        mock.hold("up", 2.1)
+        mock.tap("right", "right", "middle")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(backends, "open_backend", lambda *args, **kwargs: mock)
+            assert cli.main(["--log-level", "warning"]) == 0
+        assert mock.closed and mock.screen == (BLACK,) * 64
+        assert capsys.readouterr().err == ("" if run else (
+            f"gamelib: WARNING: the settings file {config.path} is corrupt ({reason}); kept it as "
+            f"{config.path}.corrupt and went back to the defaults\n"))
+    assert (config.path.parent / "settings.json.corrupt").read_bytes() == content
+    assert json.loads(config.path.read_text()) == {"low_light": False, "rotation": 0}
+
+
+def test_while_the_board_fills_the_terminal_the_log_goes_to_a_file_and_is_shown_after(config, mock, capsys,
+                                                                                      monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    mock.name = "terminal"
+    during = []
+
+    class Noisy:
+        name, icon = "Noisy", c4.ICON
+
+        def play(self, backend):
+            logging.getLogger("gamelib.noisy").warning("a warning from the game")
+            during.append(capsys.readouterr().err)      # what reached the terminal while the board was up
+
+    monkeypatch.setattr(cli, "discover", lambda: [Entry("noisy", game=Noisy())])
+    mock.tap("middle")                                            # play
+    mock.hold("up", 2.1, at=5)
+    mock.tap("right", "right", "middle")                          # quit
+    assert cli.main([]) == 0
+    path = tmp_path / "state" / "gamelib" / "gamelib.log"
+    assert during == [""]
+    assert capsys.readouterr().err == (
+        "gamelib: INFO: starting Noisy\n"
+        "gamelib: WARNING: a warning from the game\n"
+        "gamelib: INFO: quit from the system menu\n"
+        f"gamelib: the lines above were logged while the board filled the terminal (also in {path})\n")
+    lines = path.read_text().splitlines()
+    assert [line[24:] for line in lines] == ["gamelib: INFO: starting Noisy", "gamelib: WARNING: a warning from "
+                                             "the game", "gamelib: INFO: quit from the system menu"]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ", line[:24]) for line in lines)
+
+
+def test_a_log_file_that_cannot_be_written_still_shows_the_lines_after(config, mock, capsys, monkeypatch,
+                                                                       tmp_path):
+    (tmp_path / "state").write_text("")                            # not a directory
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    mock.name = "terminal"
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert cli.main([]) == 0
+    assert capsys.readouterr().err == (
+        "gamelib: INFO: quit from the system menu\n"
+        "gamelib: the lines above were logged while the board filled the terminal (not kept: cannot write "
+        f"{tmp_path}/state/gamelib/gamelib.log (Not a directory))\n")
+
+
+def test_other_backends_log_to_stderr_and_write_no_file(config, mock, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert cli.main([]) == 0
+    assert capsys.readouterr().err == "gamelib: INFO: quit from the system menu\n"
+    assert not (tmp_path / "state").exists()
 
 
 def test_python_dash_m_gamelib_help():

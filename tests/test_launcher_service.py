@@ -161,6 +161,15 @@ def test_cli_passes_launcher_options_through(tmp_path, monkeypatch, capsys):
                                        "argument --user (see --help)\n")
 
 
+def test_a_service_cannot_play_in_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(Installer, "install", lambda self, **kwargs: pytest.fail("installed"))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["install-service", "--user", "pi", "--backend", "terminal"])
+    assert info.value.code == 2
+    assert capsys.readouterr() == ("", "gamelib install-service: error: argument --backend: a service has no "
+                                   "terminal to play in: use hat (the default), emu or auto (see --help)\n")
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed "
                     "(.ci/check-units installs it and checks the units in CI)")
 def test_rendered_units_pass_systemd_analyze_verify(tmp_path):
