@@ -8,11 +8,18 @@ Prints figures; it is not a test (shared machines are noisy).  Examples:
     python benchmarks/engine.py --sets Test_L2_R2 --time-limit 10
     python benchmarks/engine.py --sets none --games 10 --no-book12
     python benchmarks/engine.py --sets none --games 0 --positions slow
+    python benchmarks/engine.py --core python --sets Test_L2_R2 --games 0
+    python benchmarks/engine.py --no-books --sets Test_L1_R2 --games 0   # the solver alone
+
+``--core`` picks the solver's core (default: the native one if it is built, as in the
+game; ``SENSEHAT_C4_PURE_PYTHON=1`` also forces the Python core).  Each line gives wall
+time and, in brackets, the process's CPU time: on a shared machine the CPU time is the
+steadier figure.
 
 Test sets: Pascal Pons' six sets ("Solving Connect 4: how to build a perfect AI",
 github PascalPons/connect4): lines ``MOVES SCORE``.  ``--testsets DIR`` points at them
-(default: ``/work/shared/c4-testsets`` if present, else ``tests/data``, which holds
-samples only).
+(default: ``../shared/c4-testsets`` beside the repository if present, else ``tests/data``,
+which holds samples only).
 """
 from __future__ import annotations
 
@@ -30,18 +37,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sensehat_c4.computer import DEFAULT_SECONDS  # noqa: E402
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
-from sensehat_c4.engine.book12 import default_path  # noqa: E402
-from sensehat_c4.engine.solver import position_of  # noqa: E402
+from sensehat_c4.engine.book12 import SHAPE, default_path  # noqa: E402
+from sensehat_c4.engine.cores import CORES  # noqa: E402
+from sensehat_c4.engine.limit import Budget  # noqa: E402
+from sensehat_c4.engine.position import Position  # noqa: E402
 from sensehat_c4.errors import IllegalMoveError, SearchAborted  # noqa: E402
 from sensehat_c4.rules import Board  # noqa: E402
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
-SHARED = Path("/work/shared/c4-testsets")
-SAMPLES = Path(__file__).resolve().parent.parent / "tests" / "data"
+REPOSITORY = Path(__file__).resolve().parent.parent
+SHARED = REPOSITORY.parent / "shared" / "c4-testsets"
+SAMPLES = REPOSITORY / "tests" / "data"
+
+
+CORE: Optional[str] = None
+"""``--core``: the solver core of every oracle made here (``None``: as the game chooses)."""
+NO_BOOKS = False
+"""``--no-books``: the solver alone, as Pons' figures without a book."""
 
 
 def make_oracle(book12: bool) -> Oracle:
-    return Oracle.installed(book12)
+    if NO_BOOKS:
+        return Oracle(SHAPE, core=CORE)
+    return Oracle.installed(book12=book12, core=CORE)
 
 
 def read_set(path: Path, sample: Optional[int], seed: int) -> List[Tuple[str, int]]:
@@ -60,27 +78,30 @@ def bench_set(name: str, rows: List[Tuple[str, int]], book12: bool, time_limit: 
     times: List[float] = []
     wrong = unsolved = 0
     nodes = 0
+    cpu = time.process_time()
     for moves, expected in rows:
-        current, mask, ply = position_of(Board.from_moves(moves))
-        oracle.solver.nodes = 0
-        oracle.solver.deadline = None if time_limit is None else time.monotonic() + time_limit
+        position = Position.of(Board.from_moves(moves))
+        budget = Limit(seconds=time_limit).start()
         started = time.perf_counter()
         try:
-            got: Optional[int] = oracle.score(current, mask, ply)
+            got: Optional[int] = oracle.score(position, budget)
         except SearchAborted:
             got = None
         times.append(time.perf_counter() - started)
-        nodes += oracle.solver.nodes
+        nodes += budget.nodes
         if got is None:
             unsolved += 1
         elif got != expected:
             wrong += 1
             print(f"  WRONG {moves}: expected {expected}, got {got}", flush=True)
+    cpu = time.process_time() - cpu
     total = sum(times)
     verdict = "all correct" if not wrong and not unsolved else f"{wrong} wrong, {unsolved} unsolved"
     return (f"{name:11} {len(rows) - unsolved:4}/{len(rows):<4} solved  {verdict:11}  "
-            f"mean {statistics.mean(times) * 1000:9.2f} ms  median {statistics.median(times) * 1000:8.2f} ms  "
-            f"max {max(times):7.3f} s  {len(rows) / total:9.1f} pos/s  {nodes / total:8.0f} nodes/s")
+            f"mean {statistics.mean(times) * 1000:9.2f} ms ({cpu / len(rows) * 1000:.2f})  "
+            f"median {statistics.median(times) * 1000:8.2f} ms  max {max(times):7.3f} s  "
+            f"{len(rows) / total:9.1f} pos/s ({len(rows) / cpu:.1f})  "
+            f"{nodes / total:10.0f} nodes/s ({nodes / cpu:.0f})  {nodes} nodes")
 
 
 SLOW = 1.0
@@ -96,14 +117,15 @@ def bench_positions(positions: List[str], book12: bool) -> None:
     nodes = seconds = worst = 0.0
     for moves in positions:
         oracle = make_oracle(book12)
+        budget = Budget()
         started = time.perf_counter()
-        choice = oracle.choose(Board.from_moves(moves), random.Random(0))
+        choice = oracle.choose(Position.of(Board.from_moves(moves)), random.Random(0), budget)
         spent = time.perf_counter() - started
-        nodes += oracle.solver.nodes
+        nodes += budget.nodes
         seconds += spent
         worst = max(worst, spent)
         print(f"{moves:16} -> {choice.column + 1} ({choice.source}, score {choice.score}) "
-              f"{oracle.solver.nodes:9} nodes {spent:6.2f} s", flush=True)
+              f"{budget.nodes:9} nodes {spent:6.2f} s", flush=True)
     print(f"positions: {len(positions)}, {nodes:.0f} nodes, {seconds:.1f} s, worst {worst:.2f} s", flush=True)
 
 
@@ -183,15 +205,24 @@ def main() -> int:
                         help="perfect's move in each of these positions from a fresh oracle; "
                         "'slow': a dozen slow ones from games")
     parser.add_argument("--no-book12", action="store_true", help="do not use the 12-ply book")
+    parser.add_argument("--no-books", action="store_true",
+                        help="no book at all (not the shipped opening book either): the solver alone")
+    parser.add_argument("--core", choices=CORES, default=None,
+                        help="the solver's core (default: native if it is built, as in the game)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    global SLOW
-    SLOW = args.slow
+    global SLOW, CORE, NO_BOOKS
+    SLOW, CORE, NO_BOOKS = args.slow, args.core, args.no_books
 
-    book12 = not args.no_book12 and default_path() is not None
+    book12 = not args.no_book12 and not args.no_books and default_path() is not None
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.processor() or '?'}; "
-          f"Python {platform.python_version()} ({platform.python_implementation()})", flush=True)
-    print(f"books: shipped opening book (8 stones); 12-ply book: {default_path() if book12 else 'not used'}")
+          f"Python {platform.python_version()} ({platform.python_implementation()}); "
+          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+    print(f"solver core: {make_oracle(False).solver.name}", flush=True)
+    if args.no_books:
+        print("books: none (the solver alone)")
+    else:
+        print(f"books: shipped opening book (8 stones); 12-ply book: {default_path() if book12 else 'not used'}")
     sets = [] if args.sets == "none" else args.sets.split(",")
     for name in sets:
         path = args.testsets / name

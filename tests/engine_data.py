@@ -11,9 +11,12 @@ from typing import List, Optional, Tuple
 import pytest
 
 from sensehat_c4.engine import Oracle, native
-from sensehat_c4.engine.book12 import Book12, default_path
+from sensehat_c4.engine.book12 import SHAPE, Book12, default_path
+from sensehat_c4.engine.cores import new_solver
 from sensehat_c4.engine.openings import OpeningBook
+from sensehat_c4.engine.position import Position, Shape
 from sensehat_c4.engine.solver import Solver
+from sensehat_c4.rules import Board
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -41,7 +44,7 @@ CORES = ("python", "native")
 
 
 def native_or_skip() -> None:
-    """Skip when the native core is not built (no C compiler at install time); under CI, fail."""
+    """Skip when the native core is not available (no C compiler at install time); under CI, fail."""
     if native.library() is None:
         reason = (f"the native solver core is not available (not built, or {native.PURE_ENV} is set): "
                   "pip install -e . with a C compiler builds it")
@@ -50,15 +53,20 @@ def native_or_skip() -> None:
         pytest.skip(reason)
 
 
-def solver(core: str, table_bits: int) -> Solver:
-    """A fresh solver on ``core`` (skips a native one that is not available)."""
+def solver(core: str, table_bits: int, shape: Shape = SHAPE) -> Solver:
+    """A fresh solver core (skips a native one that is not available)."""
     if core == "native":
         native_or_skip()
-    return Solver(table_bits=table_bits, core=core)
+    return new_solver(shape, table_bits=table_bits, core=core)
 
 
 def oracle(book12: bool = True, core: Optional[str] = None) -> Oracle:
     """A fresh oracle (its own transposition table) with the opening book, and the 12-ply book if asked."""
     if core == "native":
         native_or_skip()
-    return Oracle(OpeningBook(), book12_or_skip() if book12 else None, core=core)
+    return Oracle(SHAPE, OpeningBook(), book12_or_skip() if book12 else None, core)
+
+
+def at(moves: str) -> Position:
+    """The engine's position after a move list on the 7 x 6 board."""
+    return Position.of(Board.from_moves(moves))

@@ -15,11 +15,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from engine_data import CORES, native_or_skip
+from engine_data import CORES, at, native_or_skip
 
 from sensehat_c4.engine import Limit, Oracle, choose_move, native
-from sensehat_c4.engine.solver import position_of
-from sensehat_c4.errors import NativeCoreError
+from sensehat_c4.engine.book12 import SHAPE
+from sensehat_c4.engine.cores import core_name, new_solver
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import shape_of
+from sensehat_c4.errors import ConfigError, NativeCoreError
 from sensehat_c4.rules import Board
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,10 +88,10 @@ def test_a_library_that_does_not_load_is_one_log_line_then_the_python_core(case,
     monkeypatch.setenv(native.LIBRARY_ENV, path)
     with caplog.at_level(logging.DEBUG, logger="sensehat_c4.engine.native"):
         assert native.library() is None
-        assert native.engine_name() == "python"
-        search = Oracle(None, None).solver
-    assert search.engine == "python"
-    assert search.score(*position_of(Board.from_moves("13165377745111143272264765634"))) == 0
+        assert core_name() == "python"
+        search = Oracle(SHAPE).solver
+    assert search.name == "python"
+    assert search.score(at("13165377745111143272264765634"), Budget()) == 0
     assert [r.levelname for r in caplog.records] == ["WARNING"]      # one line
     message = caplog.records[0].getMessage()
     assert message.startswith("native solver core not used (") and reason in message and path in message
@@ -108,10 +111,10 @@ def test_a_library_of_another_abi_is_refused(monkeypatch, fresh, caplog):
 
 def test_asking_for_the_native_core_when_it_is_off_is_an_error(monkeypatch, fresh):
     monkeypatch.setenv(native.PURE_ENV, "1")
-    assert native.engine_name() == "python"
+    assert core_name() == "python"
     with pytest.raises(NativeCoreError, match="SENSEHAT_C4_PURE_PYTHON is set"):
-        Oracle(None, None, core="native")
-    assert Oracle(None, None).solver.engine == "python"
+        Oracle(SHAPE, core="native")
+    assert Oracle(SHAPE).solver.name == "python"
 
 
 def test_sizes_the_native_core_cannot_take_are_refused():
@@ -120,7 +123,15 @@ def test_sizes_the_native_core_cannot_take_are_refused():
     for width, height, bits, check in ((9, 6, 20, 4096), (7, 6, 40, 4096), (7, 6, 20, 1000), (0, 6, 20, 4096)):
         assert not lib.c4_new(width, height, bits, check, 32), (width, height, bits, check)
     with pytest.raises(NativeCoreError, match="cannot make a 7 x 6 solver with 2\\*\\*40 slots"):
-        native.NativeSearch(lib, 7, 6, 40, 4096, 32, lambda: None, None, -1)
+        new_solver(SHAPE, table_bits=40, core="native")
+
+
+def test_the_native_core_takes_the_board_sizes_the_python_core_cannot():
+    native_or_skip()
+    shape = shape_of(Board(8, 6).layout)              # 56 bits: too big a key for the Python core's table
+    assert new_solver(shape, table_bits=12).name == "native"
+    with pytest.raises(ConfigError, match="up to 50 bits"):
+        new_solver(shape, table_bits=12, core="python")
 
 
 def run_cli(*argv, **env):
@@ -171,20 +182,21 @@ class SetFromAnotherThread(threading.Event):
 def test_a_stop_event_is_seen_within_4096_nodes(core):
     if core == "native":
         native_or_skip()
-    solve = Oracle(None, None, core=core)       # no books: "4453" is minutes of search
+    solve = Oracle(SHAPE, core=core)       # no books: "4453" is minutes of search
     stop = SetFromAnotherThread(5)
-    result = choose_move(Board.from_moves("4453"), "perfect", stop=stop, oracle=solve)
+    result = choose_move(Board.from_moves("4453"), "perfect", limit=Limit(stop=stop), oracle=solve)
     assert (result.source, result.optimal, result.column) == ("budget", False, 5)
-    assert (stop.looks, result.nodes) == (5, 5 * 4096)
+    # the looks: when the search starts, then every 4,096 nodes; set at the 5th, it ends there
+    assert result.nodes == 4 * 4096
     # the solver goes on afterwards
-    assert solve.score(*position_of(Board.from_moves("13165377745111143272264765634"))) == 0
+    assert solve.score(at("13165377745111143272264765634"), Budget()) == 0
 
 
 @pytest.mark.parametrize("core", CORES)
 def test_a_node_limit_ends_a_move_at_the_same_node_on_both_cores(core):
     if core == "native":
         native_or_skip()
-    solve = Oracle(None, None, core=core)
+    solve = Oracle(SHAPE, core=core)
     result = choose_move(Board.from_moves("4453"), "perfect", limit=Limit(nodes=50_000), oracle=solve)
     assert (result.source, result.nodes) == ("budget", 53_248)    # 13 * 4096: the first look past 50,000
 

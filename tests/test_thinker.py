@@ -9,7 +9,8 @@ from gamelib.backends.mock import MockBackend
 from sensehat_c4.computer import DEFAULT_SECONDS, PERFECT_SECONDS, Computer, Thinker
 from sensehat_c4.controller import MatchOptions, play
 from sensehat_c4.engine import Oracle, oracle as oracle_module
-from sensehat_c4.rules import Board
+from sensehat_c4.engine.book12 import SHAPE
+from sensehat_c4.rules import STANDARD, Board
 
 SLOW = "4453"            # without the books: minutes for the perfect level even on the native core
 SLOW_FALLBACK = 5        # there, the first move that does not lose at once, most threats first (column 6)
@@ -20,7 +21,7 @@ def bookless(request, monkeypatch):
     """The perfect level without opening books, on each solver core, as the process's oracle."""
     if request.param == "native":
         native_or_skip()
-    monkeypatch.setattr(oracle_module, "_default", Oracle(None, None, core=request.param))
+    monkeypatch.setitem(oracle_module._default, STANDARD, Oracle(SHAPE, core=request.param))
 
 
 def answer(thinker, within=10.0):
@@ -76,10 +77,16 @@ def test_an_engine_that_cannot_be_imported_reaches_the_caller(monkeypatch):
     assert Board.from_moves("44").can_play(answer(thinker))
 
 
-def test_the_computer_and_the_engine_know_the_same_levels():
-    from sensehat_c4 import computer, engine    # computer.py imports the engine only when a search starts
+def test_the_levels_table_is_what_every_part_offers():
+    from sensehat_c4 import chooser, cli, computer
+    from sensehat_c4.engine import LEVELS
 
-    assert computer.LEVELS == engine.LEVELS == ("easy", "medium", "hard", "perfect")
+    assert tuple(LEVELS) == ("easy", "medium", "hard", "perfect")
+    assert computer.OPPONENTS == ("human", "easy", "medium", "hard", "perfect")
+    opponent = next(a for a in cli.play_parser()._actions if a.dest == "opponent")
+    assert tuple(opponent.choices) == computer.OPPONENTS
+    assert [(name, label) for name, label, _ in chooser.CHOICES] == [
+        ("human", "2P"), ("easy", "1"), ("medium", "2"), ("hard", "3"), ("perfect", "4")]
 
 
 def test_default_budgets():

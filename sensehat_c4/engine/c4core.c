@@ -8,6 +8,7 @@
 #include "c4core.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_WIDTH 16
 #define OFFSET 64 /* bounds are stored as score + 64 in 7 bits */
@@ -30,7 +31,7 @@ struct c4_solver {
     uint64_t *table, size, nodes;
     double inverse; /* 1.0 / size, for slot_of() */
     frame *stack;
-    int root, sp, state, ret, result;
+    int sp, state, ret, result;
 };
 
 static int popcount64(uint64_t x)
@@ -165,7 +166,7 @@ void c4_free(c4_solver *s)
 
 uint64_t c4_table_bytes(const c4_solver *s) { return s->size * sizeof *s->table; }
 uint64_t c4_nodes(const c4_solver *s) { return s->nodes; }
-void c4_set_nodes(c4_solver *s, uint64_t nodes) { s->nodes = nodes; }
+void c4_clear(c4_solver *s) { memset(s->table, 0, (size_t)s->size * sizeof *s->table); }
 void c4_set_leaf_ply(c4_solver *s, int ply) { s->leaf_ply = ply; }
 int c4_result(const c4_solver *s) { return s->result; }
 uint64_t c4_leaf_current(const c4_solver *s) { return s->stack[s->sp].cur; }
@@ -345,6 +346,35 @@ static int expand(c4_solver *s, frame *f, int *value)
     return 0;
 }
 
+/* Enters the node of stack depth `sp`: its search starts at the next run(). */
+static void enter(c4_solver *s, int sp, uint64_t cur, uint64_t mask, int moves, uint64_t threats,
+                  int alpha, int beta)
+{
+    frame *f = &s->stack[sp];
+    f->cur = cur;
+    f->mask = mask;
+    f->moves = moves;
+    f->threats = threats;
+    f->alpha = alpha;
+    f->beta = beta;
+    s->sp = sp;
+    s->state = ENTER;
+}
+
+/* A node's search is over with `value`: 1 if it was the root (the result), else 0 with
+ * the value handed to its parent. */
+static int finish(c4_solver *s, int value)
+{
+    if (s->sp == 0) {
+        s->result = value;
+        return 1;
+    }
+    s->sp--;
+    s->ret = value;
+    s->state = RETURNED;
+    return 0;
+}
+
 /* Runs the search until it ends, a limit check is due or a leaf needs its score. */
 static int run(c4_solver *s)
 {
@@ -390,59 +420,29 @@ static int run(c4_solver *s)
         default: /* LEAF: c4_resume() moves on */
             return C4_LEAF;
         }
-        {
-            frame *child = f + 1;
-            uint64_t move = f->move[f->next];
-            child->cur = f->cur ^ f->mask;
-            child->mask = f->mask | move;
-            child->moves = f->moves + 1;
-            child->threats = f->wins[f->next];
-            child->alpha = -f->beta;
-            child->beta = -f->alpha;
-            s->sp++;
-            s->state = ENTER;
-            continue;
-        }
+        enter(s, s->sp + 1, f->cur ^ f->mask, f->mask | f->move[f->next], f->moves + 1, f->wins[f->next],
+              -f->beta, -f->alpha);
+        continue;
     done:
-        if (s->sp == s->root) {
-            s->result = value;
+        if (finish(s, value))
             return C4_DONE;
-        }
-        s->sp--;
-        s->ret = value;
-        s->state = RETURNED;
     }
 }
 
 int c4_start(c4_solver *s, uint64_t current, uint64_t mask, int moves, uint64_t threats,
              int alpha, int beta)
 {
-    frame *f = &s->stack[0];
-    s->root = s->sp = 0;
-    f->cur = current;
-    f->mask = mask;
-    f->moves = moves;
-    f->threats = threats;
-    f->alpha = alpha;
-    f->beta = beta;
-    s->state = ENTER;
+    enter(s, 0, current, mask, moves, threats, alpha, beta);
     return run(s);
 }
 
 int c4_resume(c4_solver *s, int leaf_score)
 {
     if (s->state == LEAF) {
-        if (leaf_score != C4_UNKNOWN) {
-            if (s->sp == s->root) {
-                s->result = leaf_score;
-                return C4_DONE;
-            }
-            s->sp--;
-            s->ret = leaf_score;
-            s->state = RETURNED;
-        } else {
+        if (leaf_score == C4_UNKNOWN)
             s->state = BODY;
-        }
+        else if (finish(s, leaf_score))
+            return C4_DONE;
     }
     return run(s);
 }

@@ -31,8 +31,8 @@ int c4_abi(void);
 c4_solver *c4_new(int width, int height, int table_bits, int check_every, int etc_below);
 void c4_free(c4_solver *s);
 uint64_t c4_table_bytes(const c4_solver *s);
-uint64_t c4_nodes(const c4_solver *s);
-void c4_set_nodes(c4_solver *s, uint64_t nodes);
+uint64_t c4_nodes(const c4_solver *s);                 /* positions searched since c4_new() */
+void c4_clear(c4_solver *s);                           /* empty the transposition table */
 void c4_set_leaf_ply(c4_solver *s, int ply);
 /* The score of (current, mask) within [alpha, beta]; the side to move cannot win at once,
  * `threats` are the opponent's winning cells (empty cells only). */

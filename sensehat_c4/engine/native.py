@@ -7,11 +7,12 @@ reference.  A library that does not load (corrupt, another architecture, a missi
 symbol, another ABI) is reported in one log line and the Python core runs.
 
 The C search mirrors :mod:`.solver`'s node for node.  It never calls into Python: it
-returns every :data:`~.solver.CHECK_EVERY` nodes, when :class:`NativeSearch` looks at
-the solver's limits (deadline, stop event, node caps) exactly where the Python core
-does, and at every position with the book's number of stones, whose score Python
-looks up.  So a stop event ends a native search within a fraction of a millisecond,
-and a node limit ends it at the same node count as in Python.
+returns every :data:`~.solver.CHECK_EVERY` nodes, when :class:`NativeSolver` looks at
+the search's :class:`~.limit.Budget` (stop event, deadline, node cap) exactly where the
+Python core does, and at every position with the book's number of stones, whose score
+Python looks up (so the books stay in Python, read by one reader).  So a stop event
+ends a native search within a fraction of a millisecond, and a node limit ends it at the
+same node count as in Python.
 """
 from __future__ import annotations
 
@@ -25,7 +26,10 @@ import weakref
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..errors import NativeCoreError
+from ..errors import NativeCoreError, SearchAborted
+from .limit import Budget
+from .position import Shape
+from .solver import CHECK_EVERY, DEFAULT_TABLE_BITS, ETC_BELOW, Solver
 
 PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
 """Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
@@ -49,7 +53,7 @@ _SIGNATURES = {
     "c4_free": ((_ptr,), None),
     "c4_table_bytes": ((_ptr,), _u64),
     "c4_nodes": ((_ptr,), _u64),
-    "c4_set_nodes": ((_ptr, _u64), None),
+    "c4_clear": ((_ptr,), None),
     "c4_set_leaf_ply": ((_ptr, _int), None),
     "c4_start": ((_ptr, _u64, _u64, _int, _u64, _int, _int), _int),
     "c4_resume": ((_ptr, _int), _int),
@@ -149,48 +153,59 @@ def _find() -> Optional[ctypes.CDLL]:
         return None
 
 
-def engine_name() -> str:
-    """``"native"`` if the solver runs the native core, else ``"python"``."""
-    return "native" if library() is not None else "python"
+class NativeSolver(Solver):
+    """The native solver core: :class:`.solver.Solver`'s interface and its root searches
+    (:meth:`score`, :meth:`at_most`), with the negamax in C.  Made by :func:`.cores.new_solver`."""
 
+    name = "native"
 
-class NativeSearch:
-    """One C solver (its transposition table) behind the Python negamax's signature.
-
-    ``aborted()`` is called every ``check_every`` nodes (it raises to stop the search);
-    ``leaf(current, mask)`` at every position with ``leaf_ply`` stones.
-    """
-
-    def __init__(self, lib: ctypes.CDLL, width: int, height: int, table_bits: int, check_every: int,
-                 etc_below: int, aborted: Callable[[], None],
-                 leaf: Optional[Callable[[int, int], Optional[int]]], leaf_ply: int) -> None:
-        handle = lib.c4_new(width, height, table_bits, check_every, etc_below)
+    def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
+                 leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1,
+                 lib: Optional[ctypes.CDLL] = None) -> None:
+        lib = lib or library()
+        if lib is None:
+            raise NativeCoreError(f"the native solver core is not available (not built, or {PURE_ENV} is set)")
+        handle = lib.c4_new(shape.width, shape.height, table_bits, CHECK_EVERY, ETC_BELOW) \
+            if shape.stride == shape.height + 1 else None
         if not handle:
-            raise NativeCoreError(f"the native core cannot make a {width} x {height} solver "
+            raise NativeCoreError(f"the native core cannot make a {shape.width} x {shape.height} solver "
                                   f"with 2**{table_bits} slots")
+        self.shape = shape
+        self.leaf = leaf
+        self.leaf_ply = leaf_ply if leaf is not None else -1
         self._lib, self._handle = lib, handle
         self._finalizer = weakref.finalize(self, lib.c4_free, handle)
-        self._aborted, self._leaf = aborted, leaf
-        lib.c4_set_leaf_ply(handle, leaf_ply if leaf is not None else -1)
+        lib.c4_set_leaf_ply(handle, self.leaf_ply)
         self.table_bytes = lib.c4_table_bytes(handle)
+        """The transposition table's size, allocated once in C."""
 
     @property
     def nodes(self) -> int:
+        """Positions searched since the solver was made."""
         return self._lib.c4_nodes(self._handle)
 
-    @nodes.setter
-    def nodes(self, value: int) -> None:
-        self._lib.c4_set_nodes(self._handle, value)
+    def reset(self) -> None:
+        """Empty the transposition table."""
+        self._lib.c4_clear(self._handle)
 
-    def negamax(self, cur: int, mask: int, moves: int, threats: int, alpha: int, beta: int) -> int:
-        """The score within ``[alpha, beta]``, as the Python core's ``negamax``."""
+    def _run(self, budget: Budget, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        """One window search from the root, within ``budget`` (its nodes counted there as it goes)."""
+        if budget.spent():
+            raise SearchAborted("the search was stopped")
         lib, handle = self._lib, self._handle
-        status = lib.c4_start(handle, cur, mask, moves, threats, alpha, beta)
-        while status != DONE:
-            if status == CHECK:
-                self._aborted()
-                status = lib.c4_resume(handle, UNKNOWN)
-            else:
-                known = self._leaf(lib.c4_leaf_current(handle), lib.c4_leaf_mask(handle))  # type: ignore[misc]
-                status = lib.c4_resume(handle, UNKNOWN if known is None else known)
-        return lib.c4_result(handle)
+        start, before = lib.c4_nodes(handle), budget.nodes
+        threats = self.shape.winning_cells(current ^ mask, mask)
+        try:
+            status = lib.c4_start(handle, current, mask, moves, threats, alpha, beta)
+            while status != DONE:
+                if status == CHECK:  # every CHECK_EVERY nodes, as the Python core looks
+                    budget.nodes = before + lib.c4_nodes(handle) - start
+                    if budget.spent():
+                        raise SearchAborted("the search was stopped")
+                    status = lib.c4_resume(handle, UNKNOWN)
+                else:  # LEAF: a position with leaf_ply stones
+                    known = self.leaf(lib.c4_leaf_current(handle), lib.c4_leaf_mask(handle))  # type: ignore[misc]
+                    status = lib.c4_resume(handle, UNKNOWN if known is None else known)
+            return lib.c4_result(handle)
+        finally:
+            budget.nodes = before + lib.c4_nodes(handle) - start

@@ -1,0 +1,43 @@
+"""Where the exact solver's core is chosen: the one place a faster core plugs in.
+
+Every solver the engine uses is made by :func:`new_solver`; the interface a core must
+provide is written in :mod:`.solver`'s docstring (and ``docs/ARCHITECTURE.md``).  Two
+cores provide it: the native one (:mod:`.native`, C, when it was built and loads) and
+the pure-Python :class:`.solver.Solver`, the reference and the fallback.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ..errors import ConfigError, NativeCoreError
+from . import native
+from .position import Shape
+from .solver import DEFAULT_TABLE_BITS, Solver
+
+Leaf = Callable[[int, int], Optional[int]]
+"""``leaf(current, mask)``: the exact score of a position at the leaf ply, or ``None``."""
+
+CORES = ("native", "python")
+
+
+def new_solver(shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS, leaf: Optional[Leaf] = None,
+               leaf_ply: int = -1, core: Optional[str] = None) -> Solver:
+    """A solver core for ``shape`` (see :mod:`.solver` for what it provides).
+
+    ``core``: ``"native"`` or ``"python"``; ``None`` takes the native core when it is
+    available and takes this size and table, else the Python core.
+    """
+    if core not in (None,) + CORES:
+        raise ConfigError(f"the solver core is one of {', '.join(CORES)} (not {core!r})")
+    if core == "native" or (core is None and native.library() is not None):
+        try:
+            return native.NativeSolver(shape, table_bits=table_bits, leaf=leaf, leaf_ply=leaf_ply)
+        except NativeCoreError:
+            if core == "native":
+                raise
+    return Solver(shape, table_bits=table_bits, leaf=leaf, leaf_ply=leaf_ply)
+
+
+def core_name() -> str:
+    """The core :func:`new_solver` takes for the standard board: ``"native"`` or ``"python"``."""
+    return "native" if native.library() is not None else "python"
