@@ -21,6 +21,7 @@
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import shutil
@@ -35,7 +36,7 @@ CACHE_DIR = Path(os.environ.get("C4_BOOT_CACHE", "/var/cache/sensehat-c4"))
 CACHE_DAYS = 7
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
-PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3-venv", "python3-numpy", "python3-pil")
+PACKAGES = ("systemd", "systemd-sysv", "dbus", "libpam-systemd", "python3-venv", "python3-numpy", "python3-pil")
 TOOLS = ("mmdebstrap", "systemd-nspawn", "nsenter")
 SITE_DIR = Path(__file__).with_name("boot_site")
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -88,6 +89,10 @@ def _cache_key() -> str:
     return hashlib.sha256(recipe.encode()).hexdigest()[:12]
 
 
+def _fresh(tree: Path) -> bool:
+    return (tree / "usr" / "bin" / "python3").exists() and time.time() - tree.stat().st_mtime < CACHE_DAYS * 86400
+
+
 def _build(tree: Path) -> None:
     """Make the Debian tree at ``tree`` (built aside, then renamed: a tree that exists is whole)."""
     partial = tree.with_name(f"partial-{os.getpid()}-{tree.name}")
@@ -95,7 +100,9 @@ def _build(tree: Path) -> None:
     try:
         subprocess.run(["mmdebstrap", "--quiet", "--variant=apt", "--include=" + ",".join(PACKAGES),
                         SUITE, str(partial), MIRROR], check=True, stdin=subprocess.DEVNULL)
-        if tree.exists():  # stale: move it out of the way first
+        if tree.exists():
+            if _fresh(tree):
+                return  # another run built it meanwhile
             stale = tree.with_name(f"stale-{os.getpid()}-{tree.name}")
             os.rename(tree, stale)
             shutil.rmtree(stale, ignore_errors=True)
@@ -108,10 +115,13 @@ def rootfs_tree(work: Path) -> Path:
     """The Debian tree, never written to: the cached one if it is fresh, else a new one (cached if possible)."""
     cached = CACHE_DIR / f"rootfs-{SUITE}-{_cache_key()}"
     try:
-        if (cached / "usr" / "bin" / "python3").exists() and time.time() - cached.stat().st_mtime < CACHE_DAYS * 86400:
+        if _fresh(cached):
             return cached
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         _build(cached)
+        for old in CACHE_DIR.glob(f"rootfs-{SUITE}-*"):  # trees of an older recipe, unused for a day
+            if old != cached and time.time() - old.stat().st_mtime > 86400:
+                shutil.rmtree(old, ignore_errors=True)
         return cached
     except (OSError, subprocess.CalledProcessError):
         fresh = work / "rootfs"
@@ -207,11 +217,13 @@ class Machine:
     BOOT_TIMEOUT = 120.0
     STOP_TIMEOUT = 60.0
 
-    def __init__(self, root: Path, hat: FakeHat, log: Path, name: str = "c4boot") -> None:
+    def __init__(self, root: Path, hat: FakeHat, log: Path, name: str = f"c4boot-{os.getpid()}") -> None:
         self.root, self.hat, self.log, self.name = root, hat, log, name
         self._nspawn: Optional[subprocess.Popen] = None
         self.leader: Optional[int] = None
         self.boots = 0
+        self.mark = ""
+        """A journal cursor: where the current test began (see ``journal_cursor``)."""
 
     # -- life cycle
 
@@ -225,7 +237,7 @@ class Machine:
                 ["systemd-nspawn", "--quiet", "--boot", f"--directory={self.root}", f"--machine={self.name}",
                  "--register=no", "--keep-unit", "--console=passive",
                  *self.hat.nspawn_args()],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
         self.leader = wait_for("the container's init", self._init_pid, self.BOOT_TIMEOUT, fail=self._exited)
         wait_for("the boot to finish", self._booted, self.BOOT_TIMEOUT, interval=0.25, fail=self._exited)
 
@@ -310,8 +322,19 @@ class Machine:
         """The messages of this boot that fit the ``journalctl`` matches or options, one per line."""
         return self.run(["journalctl", "--no-pager", "--output=cat", "--boot", *matches]).stdout
 
+    def journal_cursor(self) -> str:
+        """Where the journal ends now: ``journal(f"--after-cursor={cursor}")`` reads what comes after."""
+        out = self.run(["journalctl", "--lines=0", "--show-cursor", "--no-pager"]).stdout
+        return out.strip().rsplit("-- cursor: ", 1)[1]
+
     def unit_property(self, unit: str, name: str) -> str:
         return self.run(["systemctl", "show", f"--property={name}", "--value", unit]).stdout.strip()
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM when the test process dies, so a killed run powers the container off."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _kill(pid: int) -> None:
