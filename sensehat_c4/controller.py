@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
@@ -19,10 +19,14 @@ from gamelib.stepper import REPEAT, Stepper
 from . import render
 from .computer import Computer, Thinker
 from .errors import ConfigError
-from .rules import Board
+from .rules import Board, Size
 
 FIRST_CHOICES = ("p1", "p2", "alternate", "random")
-START_COLUMN = 3
+
+
+def start_column(board: Board) -> int:
+    """Where the cursor starts each turn: the middle column (rounded to the left)."""
+    return (board.columns - 1) // 2
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class MatchOptions:
     """Seed for ``first="random"`` and for the computer's choices."""
     computer: Optional[Computer] = None
     """The computer player, or ``None`` for two people."""
+    size: Size = Size()
+    """The board's size (default 7 columns by 6 rows)."""
 
     def __post_init__(self) -> None:
         if self.first not in FIRST_CHOICES:
@@ -86,6 +92,14 @@ class MatchResult:
     score: Tuple[int, int]
     abandoned: bool
     rounds: int
+
+    def summary(self) -> str:
+        """One line, the winner's (or leader's) score first: ``player 2 wins 2-1``."""
+        leader = self.winner or (1 if self.score[0] > self.score[1] else 2 if self.score[1] > self.score[0] else 0)
+        high, low = sorted(self.score, reverse=True)
+        if not self.abandoned:
+            return f"player {leader} wins {high}-{low}"
+        return f"abandoned at {high}-{low}" + (f", player {leader} ahead" if leader else "")
 
 
 class State(enum.Enum):
@@ -109,10 +123,10 @@ class Match:
         self.rng = random.Random(options.seed)
         self.score = [0, 0]
         self.rounds = 0
-        self.board = Board()
+        self.board = options.size.board()
         self.starter = 1
         self.palette = render.Palette()
-        self.cursor = START_COLUMN
+        self.cursor = start_column(self.board)
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
         self._deadline: Optional[float] = None
@@ -127,6 +141,9 @@ class Match:
         self._think_tick = 0
         make = thinker or (lambda computer, seed: Thinker(computer, seed))
         self._make_thinker: ThinkerFactory = make
+        self._presses: Dict[Direction, Callable[[], None]] = {
+            Direction.DOWN: self._drop, Direction.MIDDLE: self._drop, Direction.UP: self._ask_abandon}
+        """What a press does while a player selects a column (left/right move the cursor)."""
 
     # -- the loop -----------------------------------------------------------
 
@@ -177,17 +194,12 @@ class Match:
     # -- selecting ----------------------------------------------------------
 
     def _selecting(self, event: StickEvent) -> None:
-        direction = event.direction
         step = self._stepper.step(event)
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
-        elif event.action is not Action.PRESSED or direction in (Direction.LEFT, Direction.RIGHT):
-            return
-        elif direction in (Direction.DOWN, Direction.MIDDLE):
-            self._drop()
-        elif direction is Direction.UP:
-            self._ask_abandon()
+        elif event.action is Action.PRESSED and event.direction in self._presses:
+            self._presses[event.direction]()
 
     def _ask_abandon(self) -> None:
         self._confirm_from = self.state
@@ -277,11 +289,11 @@ class Match:
             self.starter = int(first[1])
         colours = self.options.colours
         self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
-        self.board = Board()
+        self.board = self.options.size.board()
         self._new_turn()
 
     def _new_turn(self) -> None:
-        self.cursor = START_COLUMN
+        self.cursor = start_column(self.board)
         self._stepper.reset()
         if self._computer_to_move():
             self._start_thinking()
