@@ -18,7 +18,6 @@ and ``machine.read_file(path)``.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import pytest
 
 from boot_machine import SITE_DIR, FakeHat, Machine, chroot, group_id, overlay, rootfs_tree, unmount, \
     wait_for, what_is_missing
+from ci_needs import require
 from frames import turned
 
 from gamelib.backends.mock import MockBackend
@@ -116,12 +116,7 @@ def install_venv(machine: Machine, user: str) -> str:
 
 @pytest.fixture(scope="module")
 def machine(tmp_path_factory):
-    missing = what_is_missing()
-    if missing:
-        reason = f"cannot boot a container here (missing: {', '.join(missing)}): run .ci/install-boot-deps as root"
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require(what_is_missing(), "cannot boot a container here, missing", ".ci/install-boot-deps")
     work = tmp_path_factory.mktemp("boot")
     build_wheels(work)
     root = overlay(rootfs_tree(work), work)
@@ -161,8 +156,13 @@ def traceback_in_journal(machine: Machine):
 
 
 def wait_frame(machine: Machine, expected: bytes, what: str, timeout: float = STEP_TIMEOUT) -> None:
-    wait_for(what, lambda: machine.hat.frame() == expected, timeout, interval=0.05,
-             fail=traceback_in_journal(machine))
+    """Wait until the LEDs show ``expected``; on failure say what they show and what the unit logged."""
+    try:
+        wait_for(what, lambda: machine.hat.frame() == expected, timeout, interval=0.05,
+                 fail=traceback_in_journal(machine))
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\nthe framebuffer: {machine.hat.frame().hex()}\nwanted:          "
+                             f"{expected.hex()}\nthe unit's log:\n{machine.journal('--unit', UNIT)}") from None
 
 
 def restart(machine: Machine) -> None:
