@@ -22,6 +22,7 @@ from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
 from gamelib.backends.senselib import EmuBackend
 from gamelib.colours import BLACK, RED, YELLOW
+from gamelib.errors import BackendError
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
 
@@ -113,6 +114,14 @@ def test_low_light_sets_the_gamma_and_closing_puts_it_back(emulator):
 def test_missing_emulator_is_a_clear_error(emu_dir):
     with pytest.raises(OSError, match=r"^the Sense HAT emulator is not running: start sense_emu_gui"):
         EmuBackend()
+
+
+def test_without_the_library_the_hint_names_it_not_a_game(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sense_emu", None)        # as if it were not installed
+    with pytest.raises(BackendError) as info:
+        EmuBackend()
+    assert str(info.value) == ("the sense_emu library is not installed (import of sense_emu halted; None in "
+                               "sys.modules): pip install sense-emu")
 
 
 def test_auto_picks_the_running_emulator_and_says_so(emulator):
