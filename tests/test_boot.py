@@ -13,7 +13,8 @@ Needs root, ``mmdebstrap``, ``systemd-nspawn`` (``systemd-container``) and
 module is skipped, saying why; under CI (``CI`` set) it fails instead.
 
 To check something else inside the machine, use ``machine.run([...], user=USER)``
-and ``machine.read_file(path)``.
+and ``machine.read_file(path)`` (e.g. a file the game writes under ``/home/pi``);
+``play(machine, "4352")`` drops tokens in a game that shows its board.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -36,7 +38,10 @@ from gamelib.games import discover
 from gamelib.launcher.menu import Launcher, Screen
 from gamelib.launcher.service import UNIT
 from gamelib.launcher.settings import Settings
+from sensehat_c4 import render
 from sensehat_c4.chooser import choice_frame
+from sensehat_c4.controller import start_column
+from sensehat_c4.rules import Board
 
 REPO = Path(__file__).resolve().parent.parent
 SENSE_HAT = "sense-hat==2.6.0"
@@ -62,6 +67,14 @@ def menu_frame(*, rotation: int = 0, screen: Screen = Screen.GAMES, system_index
 
 def chooser_frame(index: int) -> bytes:
     return pack_frame(choice_frame(index))
+
+
+def board_frame(moves: str, cursor: Optional[int] = None) -> bytes:
+    """A Connect 4 position (solver notation, ``"43"``), the cursor of the player to move over ``cursor``
+    (0-based; where each turn starts if not given)."""
+    board = Board.from_moves(moves)
+    return pack_frame(render.board_frame(board, render.Palette(),
+                                         cursor=start_column(board) if cursor is None else cursor))
 
 
 DARK = bytes(128)
@@ -196,6 +209,30 @@ def test_a_stick_press_reaches_the_launcher(machine):
     wait_frame(machine, chooser_frame(1), "level 1 in the chooser")
     machine.hat.tap("up")  # back out: the menu comes back
     wait_frame(machine, menu_frame(), "the menu after backing out")
+
+
+def play(machine: Machine, moves: str) -> None:
+    """In a game of Connect 4 that shows its empty board: drop tokens in the columns ``moves`` names
+    (1-based, as ``"43"``), stepping the cursor there and waiting until each token has landed."""
+    for done in range(len(moves)):
+        column, start = int(moves[done]) - 1, start_column(Board.from_moves(moves[:done]))
+        for _ in range(abs(column - start)):
+            machine.hat.tap("right" if column > start else "left")
+        wait_frame(machine, board_frame(moves[:done], column), f"the cursor over column {column + 1}")
+        machine.hat.tap("down")
+        wait_frame(machine, board_frame(moves[:done + 1]), f"the board after {moves[:done + 1]}")
+
+
+def test_a_game_is_played_under_systemd(machine):
+    wait_frame(machine, menu_frame(), "the menu")
+    machine.hat.tap("middle")
+    wait_frame(machine, chooser_frame(0), "the opponent chooser (2P)")
+    machine.hat.tap("middle")  # two players
+    wait_frame(machine, board_frame(""), "the empty board")
+    play(machine, "4352")
+    machine.hat.tap("up")  # abandon? (the cursor row blinks)
+    machine.hat.tap("up")  # yes
+    wait_frame(machine, menu_frame(), "the menu after abandoning")
 
 
 def hold_up_for_the_system_menu(machine: Machine, rotation: int = 0) -> None:
