@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class Budget:
     max_nodes: Optional[int] = None
     stop: Optional[threading.Event] = None
     nodes: int = 0
+    progress: Optional[Callable[[int], None]] = None
+    """Told the nodes searched so far at each look at the budget (every few thousand nodes),
+    so a long search can show that it is moving; a core that cannot call back may skip it."""
 
     def spent(self) -> bool:
         """True if the stop event is set, the node cap reached or the deadline passed."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import threading
+from functools import partial
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, SearchAborted
@@ -44,7 +45,8 @@ Kid = Tuple[int, Position]
 """A candidate move: its column and the position after it."""
 
 Progress = Callable[[int, int, int], None]
-"""``progress(columns done, columns in all, nodes so far)``, called by :meth:`Oracle.move_scores`."""
+"""``progress(columns done, columns in all, nodes so far)``, called by :meth:`Oracle.move_scores`
+before each column, every few thousand nodes of its search, and at the end."""
 
 
 class Oracle:
@@ -108,10 +110,14 @@ class Oracle:
         self.check(position)
         columns = position.legal_columns()
         scores = {}
-        for done, column in enumerate(columns):
-            if progress is not None:
-                progress(done, len(columns), budget.nodes)
-            scores[column] = self.child_score(position, column, budget)
+        try:
+            for done, column in enumerate(columns):
+                if progress is not None:
+                    progress(done, len(columns), budget.nodes)
+                    budget.progress = partial(progress, done, len(columns))  # told during the search
+                scores[column] = self.child_score(position, column, budget)
+        finally:
+            budget.progress = None
         if progress is not None:
             progress(len(columns), len(columns), budget.nodes)
         return scores
@@ -130,7 +136,7 @@ class Oracle:
 
         Ties between optimal moves are split by ``rng`` when every score is known.  The
         exact search may spend :data:`EXACT_SHARE` of ``budget``; if it runs out, the move
-        is chosen by :meth:`_out_of_budget` (``source="budget"``).
+        is chosen by :meth:`best_known` (``source="budget"``).
         """
         self.check(position)
         shape = self.shape
@@ -160,7 +166,7 @@ class Oracle:
                 result = self._search_choice(position, kids, proofs, exact)
         except SearchAborted:  # out of time, or stopped
             budget.absorb(exact)
-            return self._out_of_budget(position, kids, proofs, budget)
+            return self.best_known(position, kids, proofs, budget)
         budget.absorb(exact)
         return result
 
@@ -173,7 +179,7 @@ class Oracle:
         column = rng.choice(sorted(c for c, s in proofs.low.items() if s == best))
         return SearchResult(column, "book", best, optimal=True)
 
-    def _out_of_budget(self, position: Position, kids: List[Kid], proofs: "Proofs", budget: Budget) -> SearchResult:
+    def best_known(self, position: Position, kids: List[Kid], proofs: "Proofs", budget: Budget) -> SearchResult:
         """The move when the exact search ran out: never one worse in win/draw/loss than a move
         already proven; among those, none proven to lose if there is another; then the move the
         deepest finished heuristic search (in what is left of ``budget``) prefers; then the
