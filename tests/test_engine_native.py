@@ -200,7 +200,9 @@ def test_a_node_limit_ends_a_move_at_the_same_node_on_both_cores(core):
         native_or_skip()
     solve = Oracle(SHAPE, core=core)
     result = choose_move(Board.from_moves("4453"), "perfect", limit=Limit(nodes=50_000), oracle=solve)
-    assert (result.source, result.nodes) == ("budget", 53_248)    # 13 * 4096: the first look past 50,000
+    # the exact search stops at its first look past 90% of the nodes (11 * 4096 = 45,056), the
+    # heuristic ranking that decides then takes the rest (it looks every 1,024): on both cores alike
+    assert (result.source, result.nodes) == ("budget", 45_056 + 5 * 1024)
 
 
 def build(tmp_path, **env):

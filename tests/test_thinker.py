@@ -13,7 +13,6 @@ from sensehat_c4.engine.book12 import SHAPE
 from sensehat_c4.rules import STANDARD, Board
 
 SLOW = "4453"            # without the books: minutes for the perfect level even on the native core
-SLOW_FALLBACK = 5        # there, the first move that does not lose at once, most threats first (column 6)
 
 
 @pytest.fixture(params=CORES)
@@ -47,12 +46,12 @@ def test_cancel_stops_a_long_search_promptly(bookless):
 
 
 def test_when_the_budget_runs_out_the_best_move_so_far_is_played(bookless):
-    thinker = Thinker(Computer("perfect", seconds=0.05), seed=1)
-    thinker.start(Board.from_moves(SLOW))
-    assert answer(thinker) == SLOW_FALLBACK
-    thinker = Thinker(Computer("hard", seconds=0.05), seed=1)
-    thinker.start(Board.from_moves("4453"))
-    assert Board.from_moves("4453").can_play(answer(thinker))
+    for level in ("perfect", "hard"):
+        thinker = Thinker(Computer(level, seconds=0.05), seed=1)
+        thinker.start(Board.from_moves(SLOW))
+        # which move depends on how far the search got in 0.05 s (test_engine_oracle.py pins the
+        # out-of-budget choices with node limits); here: a move comes, and it is legal
+        assert Board.from_moves(SLOW).can_play(answer(thinker))
 
 
 def test_the_same_seed_gives_the_same_move():
