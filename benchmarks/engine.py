@@ -135,6 +135,8 @@ class Tally:
     """Perfect's moves in a series of games: times, and the moves where its budget ran out."""
 
     times: List[float] = field(default_factory=list)
+    cpu: List[float] = field(default_factory=list)
+    """The CPU time of each move (the steadier figure on a shared machine)."""
     budget_outs: int = 0
     optimal: int = 0
     """Budget-out moves an unlimited solve shows to be optimal (exact score)."""
@@ -143,6 +145,7 @@ class Tally:
 
     def add(self, other: "Tally") -> None:
         self.times += other.times
+        self.cpu += other.cpu
         self.budget_outs += other.budget_outs
         self.optimal += other.optimal
         self.given_away += other.given_away
@@ -151,7 +154,8 @@ class Tally:
         moves = len(self.times)
         exact = moves - self.budget_outs + self.optimal
         return (f"{moves:4} moves, median {statistics.median(self.times) * 1000:7.2f} ms, "
-                f"max {max(self.times):6.3f} s, over 1 s: {sum(t > 1 for t in self.times)}; budget ran out "
+                f"max {max(self.times):6.3f} s (CPU {max(self.cpu):6.3f} s), over 1 s: {sum(t > 1 for t in self.times)} "
+                f"(CPU {sum(t > 1 for t in self.cpu)}); budget ran out "
                 f"{self.budget_outs} ({100 * self.budget_outs / moves:.1f}%), optimal {exact}/{moves}, "
                 f"won/drawn given away: {len(self.given_away)}"
                 + (f" ({', '.join(self.given_away)})" if self.given_away else ""))
@@ -182,10 +186,12 @@ def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, checker: Oracl
     board = Board()
     while not board.is_over:
         level = levels[board.ply % 2]
+        cpu = time.thread_time()
         result = choose_move(board, level, limit=limit if level == "perfect" else other, seed=seed * 100 + board.ply,
                              oracle=oracle if level == "perfect" else None)
         if level == "perfect":
             tally.times.append(result.seconds)
+            tally.cpu.append(time.thread_time() - cpu)
             if result.seconds > SLOW:
                 print(f"  slow: {board.notation() or '(empty)'} -> {result.column + 1} "
                       f"({result.source}, score {result.score}) {result.seconds:.2f} s, {result.nodes} nodes",
