@@ -7,19 +7,32 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 from .errors import ConfigError
-from .rules import Board
+from .rules import SIZES, Board, Size
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 OPPONENTS = ("human",) + LEVELS
 DEFAULT_SECONDS = 1.0
 """Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
 much sooner; hard deepens its search until the budget ends)."""
+PERFECT_SIZES: Tuple[Size, ...] = (Size(7, 6),)
+"""The board sizes where perfect is offered: where its solver finishes within its budget
+on a Pi (measured: README, "The computer opponent")."""
 PERFECT_SECONDS = 8.0
 """The perfect level's default budget: it mostly answers within milliseconds, but some
 positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
+
+
+def sizes_for(opponent: str) -> Tuple[Size, ...]:
+    """The board sizes ``opponent`` (``human`` or a level) plays on."""
+    return PERFECT_SIZES if opponent == "perfect" else SIZES
+
+
+def opponents_for(size: Size) -> Tuple[str, ...]:
+    """The opponents (``human`` and the levels) offered on a board of ``size``."""
+    return tuple(o for o in OPPONENTS if size in sizes_for(o))
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,11 @@ class Size:
         return f"{self.columns}x{self.rows}"
 
 
+SIZES: Tuple[Size, ...] = tuple(Size(c, r) for r in range(MIN_ROWS, MAX_ROWS + 1)
+                                for c in range(MIN_COLUMNS, MAX_COLUMNS + 1))
+"""Every size the game offers, smallest rows first, then by columns (4x4, 5x4 ... 8x6)."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: ``winner`` is 1 or 2, or ``None`` for a draw."""
