@@ -27,7 +27,7 @@ from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
 from gamelib.backends import terminal
 from gamelib.backends.terminal import NOT_A_TERMINAL, TerminalBackend
-from gamelib.backends.terminal_screen import ENTER, LEAVE, dim, xterm_256
+from gamelib.backends.terminal_screen import ENTER, LEAVE, SHORT_HINT, dim, dot_colour, xterm_256
 from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from sensehat_c4 import render
@@ -190,7 +190,7 @@ def test_a_resize_wakes_the_wait_and_redraws(term):
         term.screen.resize(20, 60)
         term.pump(0.05)
         assert leds(term.screen) == hex_colours(board())
-        assert term.screen.display[4][21:39] == "┌────────────────┐"   # centred: (20 - 12) // 2, (60 - 18) // 2
+        assert term.screen.display[4][20:39] == "┌─────────────────┐"   # centred: (20 - 12) // 2, (60 - 19) // 2
     assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL
     assert signal.set_wakeup_fd(-1) == -1                            # put back as it was
 
@@ -314,6 +314,7 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
     program = start(sandbox, "--opponent", "human")
     try:
         program.wait_for(shows(board("")), what="the empty board")
+        assert program.screen.display[12:14] == [f"{SHORT_HINT:^40}", f"{'no Sense HAT or emulator found':^40}"]
         program.press("right")                                     # the cursor moves, and wraps
         program.wait_for(shows(board("", 4)))
         program.press("left", "left", "left", "left", "left")
@@ -342,7 +343,7 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
 
 
 @pytest.mark.parametrize("env, args, expected", [
-    ({"TERM": "xterm-256color"}, (), lambda frame: [FG_BG_256[xterm_256(p)] for p in frame]),
+    ({"TERM": "xterm-256color"}, (), lambda frame: [FG_BG_256[xterm_256(dot_colour(p))] for p in frame]),
     ({**TRUECOLOR}, ("--low-light",), lambda frame: hex_colours([dim(p) for p in frame])),
     ({**TRUECOLOR}, ("--rotation", "180"), lambda frame: hex_colours(frame[::-1])),
 ])
@@ -368,7 +369,8 @@ def test_letters_when_colour_is_off(sandbox):
             "B B B R B B B . "]
         assert b"\x1b[48;" not in program.output and b"\x1b[38;" not in program.output
         top, left = board_origin(program.screen)
-        assert program.screen.display[top][left:left + 18] == "+----------------+"    # not a UTF-8 locale: ASCII
+        assert program.screen.display[top][left:left + 19] == "+-----------------+"   # not a UTF-8 locale: ASCII
+        assert program.screen.display[top + 1][left:left + 19] == "| . . . Y . . . . |"
     finally:
         program.close()
 
@@ -377,7 +379,7 @@ def test_too_small_says_so_and_growing_shows_the_board(sandbox):
     program = start(sandbox, "--backend", "terminal", "--opponent", "human", columns=20, lines=8)
     try:
         program.wait_for(lambda p: p.text().startswith("This terminal is too"), what="the too-small message")
-        assert program.text() == ("This terminal is too\nsmall for the board:\nit needs 18 x 10\n"
+        assert program.text() == ("This terminal is too\nsmall for the board:\nit needs 19 x 10\n"
                                   "characters and has\n20 x 8. Make it\nbigger (or press q\nto quit).")
         program.resize(40, 16)
         program.wait_for(shows(board("")), what="the board after growing")
@@ -387,7 +389,7 @@ def test_too_small_says_so_and_growing_shows_the_board(sandbox):
         program.wait_for(lambda p: "30 x 9." in p.text(), what="the too-small message again")
         program.resize(50, 20)
         program.wait_for(shows(board("", 2)))
-        assert program.screen.display[4][16:34] == "┌────────────────┐"   # centred: (20 - 12) // 2, (50 - 18) // 2
+        assert program.screen.display[4][15:34] == "┌─────────────────┐"   # centred: (20 - 12) // 2, (50 - 19) // 2
         program.press("q")
         assert program.finish() == "" and program.process.returncode == 0
     finally:

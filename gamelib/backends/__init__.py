@@ -26,6 +26,9 @@ BACKENDS = ("auto", "hat", "emu", "terminal")
 
 Notice = Callable[[str], None]
 
+TERMINAL_NOTICE = "no Sense HAT or emulator found"
+"""Shown under the board when ``auto`` chose the terminal (the full notice is hidden by the board)."""
+
 
 def _open_named(name: str, rotation: int, low_light: bool) -> Backend:
     if name == "terminal":
@@ -55,7 +58,9 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     if standard_fds() is not None:
         notice("no Sense HAT or running emulator found; playing in this terminal "
                "(--backend emu opens the emulator window)")
-        return _open_named("terminal", rotation, low_light)
+        terminal = _open_named("terminal", rotation, low_light)
+        terminal.notice(TERMINAL_NOTICE)  # type: ignore[attr-defined]
+        return terminal
     if installed and senselib.can_start_window():
         notice("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)")
         return _open_named("emu", rotation, low_light)

@@ -270,6 +270,12 @@ class TerminalBackend(Backend):
     def _show_status(self, text: str) -> None:
         self._emit(self._painter.set_status(text))
 
+    def notice(self, text: str) -> None:
+        """Show ``text`` under the board until the program prints a line (a notice printed
+        before the board would be hidden by it; ``plain`` mode has it on screen already)."""
+        if self._painter.mode != "plain":
+            self._show_status(text)
+
     def _on_winch(self, signum: int, frame: object) -> None:
         """Nothing to do here: the wake-up pipe wakes the wait, which redraws."""
 
