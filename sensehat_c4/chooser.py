@@ -21,16 +21,14 @@ from . import render
 from .computer import OPPONENTS
 from .rules import Size
 
-CHOICES: Sequence[Tuple[str, str, RGB]] = (
-    ("human", "2P", WHITE),
-    ("easy", "1", GREEN),
-    ("medium", "2", CYAN),
-    ("hard", "3", ORANGE),
-    ("perfect", "4", MAGENTA),
-)
-"""Each opponent with its label on the matrix and the label's colour."""
+LEVEL_COLOURS = (GREEN, CYAN, ORANGE, MAGENTA)
+"""The labels' colours, weakest level first (repeated if there are more levels)."""
 
-assert tuple(c[0] for c in CHOICES) == OPPONENTS
+CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
+    (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
+    for number, name in enumerate(OPPONENTS[1:], start=1))
+"""Each opponent with its label on the matrix and the label's colour: ``2P``, then the
+levels of the levels table numbered from 1."""
 
 CHOOSE, BACK = "choose", "back"
 PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}

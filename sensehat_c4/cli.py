@@ -128,10 +128,10 @@ def run_analyse(argv: Sequence[str]) -> int:
         return app.EXIT_USAGE
     scores = None
     if args.solve:
-        from .engine import move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
+        from .engine import Limit, move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
 
         try:
-            scores = move_scores(board, seconds=args.time_limit)
+            scores = move_scores(board, limit=Limit(seconds=args.time_limit))
         except SearchAborted:
             app.report(f"{PROG} analyse", f"not solved within {args.time_limit:g} s (try a longer --time-limit)")
             return EXIT_UNSOLVED

@@ -67,6 +67,35 @@ SIZES: Tuple[Size, ...] = tuple(Size(c, r) for r in range(MIN_ROWS, MAX_ROWS + 1
 
 
 @dataclass(frozen=True)
+class Layout:
+    """How a board of ``columns`` x ``rows`` lies in a bitboard: column ``c`` uses bits
+    ``c * stride`` to ``c * stride + rows - 1``, and bit ``c * stride + rows`` stays empty.
+
+    The one statement of the bit layout: the engine takes its masks from here.
+    """
+
+    columns: int = COLUMNS
+    rows: int = ROWS
+
+    @property
+    def stride(self) -> int:
+        """Bits per column: the rows and one spare bit, so lines never wrap into the next column."""
+        return self.rows + 1
+
+    @property
+    def cells(self) -> int:
+        return self.columns * self.rows
+
+    def bit(self, column: int, row: int) -> int:
+        """The bit of cell ``(column, row)`` (0-based, row 0 at the bottom)."""
+        return 1 << (column * self.stride + row)
+
+
+STANDARD = Layout()
+"""The classic board: 7 columns by 6 rows."""
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: ``winner`` is 1 or 2, or ``None`` for a draw."""
 
@@ -86,7 +115,7 @@ class Board:
     :meth:`push` is the fast unchecked path for search; :meth:`pop` undoes.
     """
 
-    __slots__ = ("columns", "rows", "stride", "_bits", "_heights", "_moves", "_won")
+    __slots__ = ("columns", "rows", "stride", "layout", "_bits", "_heights", "_moves", "_won")
 
     def __init__(self, columns: int = COLUMNS, rows: int = ROWS) -> None:
         if not (1 <= columns <= 9 and rows >= 1):
@@ -94,7 +123,8 @@ class Board:
                                  "and at least one row")
         self.columns = columns
         self.rows = rows
-        self.stride = rows + 1
+        self.layout = Layout(columns, rows)
+        self.stride = self.layout.stride
         self._bits = [0, 0]
         self._heights = [0] * columns
         self._moves: List[int] = []
@@ -125,7 +155,7 @@ class Board:
     def copy(self) -> "Board":
         """An independent copy (search works on copies, never on the game's board)."""
         other = Board.__new__(Board)
-        other.columns, other.rows, other.stride = self.columns, self.rows, self.stride
+        other.columns, other.rows, other.stride, other.layout = self.columns, self.rows, self.stride, self.layout
         other._bits = self._bits[:]
         other._heights = self._heights[:]
         other._moves = self._moves[:]

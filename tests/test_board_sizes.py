@@ -17,7 +17,8 @@ from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import cli, render
 from sensehat_c4 import game as c4
 from sensehat_c4.chooser import choice_frame, size_frame
-from sensehat_c4.computer import OPPONENTS, PERFECT_SIZES, opponents_for, sizes_for
+from sensehat_c4.computer import OPPONENTS, opponents_for, sizes_for
+from sensehat_c4.engine.levels import PERFECT_SIZES
 from sensehat_c4.controller import MatchOptions, MatchResult, play, start_column
 from sensehat_c4.errors import BoardSizeError, ConfigError, MoveListError
 from sensehat_c4.game import play_matches
