@@ -135,6 +135,9 @@ def run_analyse(argv: Sequence[str]) -> int:
         except SearchAborted:
             app.report(f"{PROG} analyse", f"not solved within {args.time_limit:g} s (try a longer --time-limit)")
             return EXIT_UNSOLVED
+        except ConfigError as exc:  # a board size the solver does not take (8 x 6)
+            app.report(f"{PROG} analyse", f"--solve: {exc}")
+            return app.EXIT_USAGE
     print(json.dumps(analysis.describe(board, scores)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
 

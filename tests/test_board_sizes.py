@@ -428,3 +428,19 @@ def test_a_remembered_size_that_is_not_offered_falls_back_to_seven_by_six():
     mock.tap("middle", "middle", "up", "up")
     c4.play(mock, Choices({"board": "9x9"}))
     assert tuple(size_frame(Size(7, 6))) in [f for _, f in mock.frames]
+
+
+def test_analyse_solves_other_sizes_and_names_the_one_it_cannot(capsys):
+    from test_engine_sizes import child_scores
+
+    board = Size(4, 4).from_moves("3434")
+    expected = child_scores(board, {})
+    code, out, err = run(capsys, "analyse", "3434", "--board", "4x4", "--solve", "--json")
+    assert (code, err) == (0, "")
+    info = json.loads(out)
+    assert info["scores"] == {str(c + 1): s for c, s in expected.items()}
+    assert info["best"] == 1 + min(c for c, s in expected.items() if s == max(expected.values()))
+    code, out, err = run(capsys, "analyse", "11", "--board", "8x6", "--solve")
+    assert (code, out) == (2, "")
+    assert err == ("sensehat-c4 analyse: --solve: the exact solver handles boards of up to 50 bits "
+                   "(columns x (rows + 1)); 8 x 6 needs 56\n")

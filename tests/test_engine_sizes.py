@@ -15,7 +15,7 @@ from typing import Dict
 import pytest
 
 from sensehat_c4.engine import Limit, Oracle, choose_move, move_scores
-from sensehat_c4.rules import Board, Size
+from sensehat_c4.rules import SIZES, Board, Size
 
 # (columns, rows): (who wins, the move the game ends on), from the tables cited above
 PUBLISHED = {
@@ -123,3 +123,28 @@ def test_empty_boards_against_published_results(size):
     board = size.board()
     scores = move_scores(board, oracle=Oracle.installed(board.layout))
     assert max(scores.values()) == published_score(size)
+
+
+# -- easy, medium and hard on every size ------------------------------------------------
+
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_easy_medium_and_hard_play_whole_games_on_every_size(size):
+    board = size.board()
+    levels = ("hard", "easy") if size.columns % 2 else ("easy", "medium")
+    while not board.is_over:
+        level = levels[board.ply % 2]
+        result = choose_move(board, level, limit=Limit(depth=3), seed=board.ply)
+        assert result.column in board.legal_moves() and result.level == level
+        board.play(result.column)
+    assert board.ply <= size.columns * size.rows
+
+
+@pytest.mark.parametrize("size, moves, columns", [
+    (Size(6, 5), "343434", {2}),           # player 1 completes column 3 (0-based 2)
+    (Size(8, 6), "556677", {3, 7}),        # the bottom row 5-6-7: column 4 or 8 wins
+    (Size(4, 4), "12121", {0}),            # player 2 must block column 1
+])
+def test_medium_and_hard_take_a_win_and_block_on_other_sizes(size, moves, columns):
+    board = size.from_moves(moves)
+    for level in ("medium", "hard"):
+        assert choose_move(board, level, limit=Limit(depth=4), seed=1).column in columns, level

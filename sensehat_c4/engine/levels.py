@@ -28,7 +28,7 @@ from .result import SearchResult
 DEFAULT_SECONDS = 1.0
 """Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
 much sooner; hard deepens its search until the budget ends)."""
-PERFECT_SIZES: Tuple[Size, ...] = (Size(7, 6),)
+PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5), Size(4, 6), Size(7, 6))
 """The board sizes where perfect is offered: where its solver finishes its worst move within
 its budget on a Pi (measured by ``benchmarks/sizes.py``: README, "The computer opponent")."""
 PERFECT_SECONDS = 8.0
