@@ -119,6 +119,14 @@ def test_missing_emulator_is_a_clear_error(emu_dir):
         EmuBackend()
 
 
+def test_without_the_library_the_hint_names_it_not_a_game(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sense_emu", None)        # as if it were not installed
+    with pytest.raises(BackendError) as info:
+        EmuBackend()
+    assert str(info.value) == ("the sense_emu library is not installed (import of sense_emu halted; None in "
+                               "sys.modules): pip install sense-emu")
+
+
 def test_a_window_that_does_not_come_up_says_what_it_needs(emu_dir, monkeypatch, tmp_path):
     gui = tmp_path / "sense_emu_gui"           # a sense_emu_gui that dies at once (no gi, numpy too new...)
     gui.write_text("#!/bin/sh\nexit 1\n")

@@ -202,7 +202,7 @@ class EmuBackend(SenseLibBackend):
             from sense_emu import SenseHat  # noqa: PLC0415
         except ImportError as exc:
             raise BackendError(
-                f"the sense_emu library is not installed ({exc}): pip install 'sensehat-c4[emu]'") from exc
+                f"the sense_emu library is not installed ({exc}): pip install sense-emu") from exc
         spawned = emulator_running() is None  # then SenseHat() starts sense_emu_gui itself
         if spawned and not can_start_window():
             raise BackendError(
