@@ -14,6 +14,7 @@ from typing import Dict
 
 import pytest
 
+from sensehat_c4.computer import Computer, Thinker
 from sensehat_c4.engine import Limit, Oracle, choose_move, move_scores
 from sensehat_c4.rules import SIZES, Board, Size
 
@@ -148,3 +149,21 @@ def test_medium_and_hard_take_a_win_and_block_on_other_sizes(size, moves, column
     board = size.from_moves(moves)
     for level in ("medium", "hard"):
         assert choose_move(board, level, limit=Limit(depth=4), seed=1).column in columns, level
+
+
+@pytest.mark.parametrize("size, level, moves, columns", [
+    (Size(6, 5), "hard", "343434", {2}),      # the thread answers with the win on 6x5
+    (Size(8, 6), "medium", "556677", {3, 7}),
+    (Size(5, 4), "perfect", "33", None),      # a move of the best score, by the plain minimax
+])
+def test_the_computer_player_thinks_on_other_sizes(size, level, moves, columns):
+    from test_thinker import answer
+
+    board = size.from_moves(moves)
+    if columns is None:
+        scores = child_scores(board, {})
+        columns = {c for c, s in scores.items() if s == max(scores.values())}
+        assert len(columns) < len(scores)
+    thinker = Thinker(Computer(level, seconds=30), seed=1)
+    thinker.start(board)
+    assert answer(thinker, within=60) in columns
