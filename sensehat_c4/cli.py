@@ -15,6 +15,7 @@ from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, siz
 from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
 from .game import play_matches
+from .progress import ProgressLine
 from .rules import Size
 
 PROG = "sensehat-c4"
@@ -131,7 +132,8 @@ def run_analyse(argv: Sequence[str]) -> int:
         from .engine import Limit, move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
 
         try:
-            scores = move_scores(board, limit=Limit(seconds=args.time_limit))
+            with ProgressLine(sys.stderr) as line:  # erased before anything else is printed
+                scores = move_scores(board, limit=Limit(seconds=args.time_limit), progress=line)
         except SearchAborted:
             app.report(f"{PROG} analyse", f"not solved within {args.time_limit:g} s (try a longer --time-limit)")
             return EXIT_UNSOLVED

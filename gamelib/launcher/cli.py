@@ -9,7 +9,8 @@ from typing import List, Optional, Sequence
 
 from .. import app, backends
 from ..games import GROUP, discover
-from .log import PROG, LauncherLog
+from . import PROG
+from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
 from .service import Installer
 from .settings import SettingsFile, default_path

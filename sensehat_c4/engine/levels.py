@@ -17,9 +17,8 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Dict, Optional, Tuple
 
-from ..errors import SearchAborted
 from ..rules import SIZES, Size
-from .heuristic import WIN, pick, root_values
+from .heuristic import deepen, pick
 from .limit import Budget, Limit
 from .oracle import Oracle, default_oracle
 from .position import Position, popcount
@@ -105,20 +104,7 @@ def hard(search: Search) -> SearchResult:
 
 
 def _deepening(search: Search, max_depth: int) -> SearchResult:
-    position, budget = search.position, search.budget
-    depth = 1
-    values = root_values(position, depth, Budget())  # depth 1 always finishes
-    left = position.shape.cells - position.moves
-    while depth < min(max_depth, left):
-        order = [c for c, _ in sorted(values, key=lambda cv: -cv[1])]
-        try:
-            deeper = root_values(position, depth + 1, budget, order)
-        except SearchAborted:
-            break
-        values, depth = deeper, depth + 1
-        best = max(v for _, v in values)
-        if best >= WIN or all(v <= -WIN for _, v in values):
-            break  # a proven win, or every move proven lost
+    values, depth = deepen(search.position, search.budget, max_depth)
     column, value = pick(values, search.rng)
     return SearchResult(column, "search", value=value, depth=depth)
 

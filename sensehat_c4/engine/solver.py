@@ -54,8 +54,9 @@ A solver core (this class, or a native one behind :func:`.cores.new_solver`) pro
     ``"python"`` here (``"native"`` for the C core).
 
 Both searches obey the :class:`~.limit.Budget` they are given, and nothing else: they
-look at its stop event, deadline and node cap every :data:`CHECK_EVERY` nodes, add the
-nodes they searched to ``budget.nodes``, and raise
+look at its stop event, deadline and node cap every :data:`CHECK_EVERY` nodes (telling
+``budget.progress``, if set, the budget's node count so far), add the nodes they searched
+to ``budget.nodes``, and raise
 :class:`~sensehat_c4.errors.SearchAborted` when it runs out (the table stays valid).  A
 core keeps its table between calls and is not thread-safe (the oracle's lock guards it).
 """
@@ -140,20 +141,25 @@ class Solver:
         deadline: Optional[float] = None
         stop = None
         node_limit: Optional[int] = None
+        progress = None
+        before = 0  # the budget's nodes at the start of this search, minus the count then
 
         def get_nodes() -> int:
             return count
 
         def begin(budget: Budget) -> int:
             """Take the limits of ``budget`` for one search; returns the node count now."""
-            nonlocal deadline, stop, node_limit
-            deadline, stop = budget.deadline, budget.stop
+            nonlocal deadline, stop, node_limit, progress, before
+            deadline, stop, progress = budget.deadline, budget.stop, budget.progress
             node_limit = None if budget.max_nodes is None else count + budget.max_nodes - budget.nodes
+            before = budget.nodes - count
             return count
 
         self._get_nodes, self._begin = get_nodes, begin
 
         def aborted() -> bool:
+            if progress is not None:
+                progress(before + count)
             if stop is not None and stop.is_set():
                 return True
             if node_limit is not None and count >= node_limit:
