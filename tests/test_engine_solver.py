@@ -37,6 +37,25 @@ def test_both_cores_match_the_late_test_sets_node_for_node(name):
     assert answers("native", rows) == python    # the same scores after the same number of nodes
 
 
+@pytest.mark.parametrize("columns, rows", [(6, 5), (4, 5), (5, 4), (8, 5)])
+def test_both_cores_search_other_sizes_node_for_node(columns, rows):
+    rng = random.Random(columns * rows)
+    shape = shape_of(Layout(columns, rows))
+    boards = []
+    while len(boards) < 30:
+        board = Board(columns, rows)
+        target = columns * rows - rng.randint(10, 16)
+        while board.ply < target and not board.is_over:
+            board.play(rng.choice(board.legal_moves()))
+        if not board.is_over:
+            boards.append(board)
+    got = {}
+    for core in CORES:
+        search = solver(core, 16, shape)
+        got[core] = [(b.notation(), search.score(Position.of(b), budget := Budget()), budget.nodes) for b in boards]
+    assert got["native"] == got["python"]
+
+
 @pytest.mark.parametrize("core", CORES)
 def test_solver_alone_matches_l1_r1_positions_past_the_books(core):
     search = solver(core, 18)

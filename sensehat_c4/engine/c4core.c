@@ -24,8 +24,8 @@ typedef struct {
 enum { ENTER, CHECKED, LEAF, BODY, RETURNED };
 
 struct c4_solver {
-    int width, height, stride, cells, etc_below, leaf_ply, parity;
-    uint64_t bottom, board, rows_odd, rows_even, check_mask;
+    int width, height, stride, cells, etc_below, leaf_ply;
+    uint64_t bottom, board, rows_leader, rows_follower, check_mask;
     uint64_t ordered[MAX_WIDTH];  /* column masks from the centre out */
     uint64_t column[MAX_WIDTH];   /* column masks by column */
     uint64_t *table, size, nodes;
@@ -129,19 +129,18 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
     s->cells = width * height;
     s->etc_below = etc_below;
     s->leaf_ply = -1;
-    s->parity = height % 2 == 0; /* the parity rules count rows 1, 3, 5 against 2, 4, 6 */
     s->check_mask = (uint64_t)check_every - 1;
     for (c = 0; c < width; c++) {
         s->bottom |= (uint64_t)1 << (c * s->stride);
         s->column[c] = (((uint64_t)1 << height) - 1) << (c * s->stride);
     }
     s->board = s->bottom * (((uint64_t)1 << height) - 1);
-    for (r = 0; r < height; r++) {
-        if (r % 2 == 0)
-            s->rows_odd |= s->bottom << r; /* rows 1, 3, 5 counted from 1 */
-        else
-            s->rows_even |= s->bottom << r;
-    }
+    /* the leader's rows: an even number of cells from the top of their column, counting the
+     * cell (rows 1, 3, 5 of 6; rows 2 and 4 of 5); the follower's: the others (position.py) */
+    for (r = 0; r < height; r++)
+        if ((height - r) % 2 == 0)
+            s->rows_leader |= s->bottom << r;
+    s->rows_follower = s->board ^ s->rows_leader;
     for (i = 0; i < width; i++) /* 3, 2, 4, 1, 5, 0, 6 for 7 columns */
         s->ordered[i] = s->column[width / 2 + (i % 2 ? -(i + 1) / 2 : i / 2)];
     s->size = ((uint64_t)1 << table_bits) + 9;
@@ -223,12 +222,13 @@ static int expand(c4_solver *s, frame *f, int *value)
     }
     low = -((cells - 2 - moves) / 2);
     high = (cells - 1 - moves) / 2;
-    if (s->parity) {
-        uint64_t q = possible_all & s->rows_even; /* next cells of the columns with an odd number of empty cells */
-        if (moves & 1) {
-            uint64_t empty = board ^ mask, odd = threats & s->rows_odd;
-            if (!(q & (q - 1)) && alpha < 1 && !has_four(s, (cur ^ mask) | (empty & s->rows_odd)))
-                low = has_four(s, cur | (empty & s->rows_even)) ? 1 : 0;
+    {
+        /* the parity rules of solver.py, "rows 1, 3, 5" being the leader's rows */
+        uint64_t q = possible_all & s->rows_follower; /* next cells of the columns with an odd number of empty cells */
+        if ((moves ^ cells) & 1) {                   /* an odd number of odd columns */
+            uint64_t empty = board ^ mask, odd = threats & s->rows_leader;
+            if (!(q & (q - 1)) && alpha < 1 && !has_four(s, (cur ^ mask) | (empty & s->rows_leader)))
+                low = has_four(s, cur | (empty & s->rows_follower)) ? 1 : 0;
             if (odd && beta > -1) {
                 uint64_t odd_columns = 0, x = q;
                 while (x) {
@@ -238,11 +238,11 @@ static int expand(c4_solver *s, frame *f, int *value)
                 }
                 odd &= odd_columns;
                 if (odd) {
-                    uint64_t gets = cur | (empty & s->rows_odd & ~odd_columns);
+                    uint64_t gets = cur | (empty & s->rows_leader & ~odd_columns);
                     while (odd) {
                         uint64_t cell = odd & (0 - odd), column = column_of(s, cell);
                         odd &= ~column;
-                        if (!has_four(s, gets | ((cell - (q & column)) & s->rows_even)
+                        if (!has_four(s, gets | ((cell - (q & column)) & s->rows_follower)
                                           | (empty & odd_columns & ~column))) {
                             high = -1;
                             break;
@@ -252,8 +252,8 @@ static int expand(c4_solver *s, frame *f, int *value)
             }
         } else if (!q && beta > -1) {
             uint64_t empty = board ^ mask;
-            if (!has_four(s, cur | (empty & s->rows_odd)))
-                high = has_four(s, (cur ^ mask) | (empty & s->rows_even)) ? -1 : 0;
+            if (!has_four(s, cur | (empty & s->rows_leader)))
+                high = has_four(s, (cur ^ mask) | (empty & s->rows_follower)) ? -1 : 0;
         }
     }
     if (alpha < low) {

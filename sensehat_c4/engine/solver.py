@@ -8,7 +8,11 @@ block; two threats lose at once) and moves ordered by the threats they create.
 Cheap parity rules (after Allis' "claimeven" and odd threats) bound many positions
 without a search.  Rows are counted from 1 at the bottom; a column is odd or even by
 its number of empty cells; a player "answers on top" by playing each time on top of
-the other's last stone.
+the other's last stone.  As written here for the 7 x 6 board: on another size "rows 1,
+3, 5" are the rows whose cells are an even number from the top of their column
+(counting the cell; :attr:`~.position.Shape.rows_leader`: rows 2 and 4 on a 5-row
+board), "rows 2, 4, 6" the others, and "the first player to move" / "the second" are
+"an even / odd number of empty cells" (the same on 42 cells).
 
 * Every column even (the first player to move): if the second player answers on top,
   the first gets only the empty cells of rows 1, 3, 5 and the second those of rows
@@ -21,8 +25,6 @@ the other's last stone.
   the second fills an odd column it plays in another odd column.  The second gets at
   most rows 2, 4, 6 below that cell, rows 1, 3, 5 of the even columns and all of the
   other odd columns; no four there and the first player wins in the end (score <= -1).
-These splits are the players' on an even number of rows only: on 4 x 5 boards and the
-like the solver does without them.
 The hot loop is one closure over local names, as fast as CPython allows.
 
 The bit layout (width, height, stride) comes from the rules core through the
@@ -126,8 +128,9 @@ class Solver:
         bits = popcount
         monotonic = time.monotonic
         cells = shape.cells
-        rows_135, rows_246 = shape.rows_odd, shape.rows_even
-        parity = height % 2 == 0
+        # rows_135 and rows_246 are named for the 7 x 6 board: the leader's and the follower's rows
+        rows_135, rows_246 = shape.rows_leader, shape.rows_follower
+        odd_cells = cells & 1  # an odd number of odd columns <=> an odd number of empty cells
         etc_below = ETC_BELOW
         winning = shape.winning_cells
         four = shape.has_four
@@ -189,43 +192,42 @@ class Solver:
                 return 0
             low = -((cells - 2 - moves) // 2)
             high = (cells - 1 - moves) // 2
-            if parity:  # rows 1, 3, 5 against 2, 4, 6: sound on an even number of rows only
-                q = possible_all & rows_246  # the next cells of the columns with an odd number of empty cells
-                if moves & 1:  # the second player is to move: an odd number of odd columns
-                    empty = board_mask ^ mask
-                    if not q & (q - 1) and alpha < 1 and not four((cur ^ mask) | (empty & rows_135)):
-                        # one odd column: play it, then answer each opponent move on top of it; the
-                        # opponent only ever gets rows 1, 3, 5 and we get rows 2, 4, 6
-                        low = 1 if four(cur | (empty & rows_246)) else 0
-                    odd = threats & rows_135
-                    if odd and beta > -1:
-                        # the opponent's winning cells on rows 3 or 5 of an odd column: it answers each
-                        # of our moves on top of it, and when we fill an odd column it plays in another
-                        # odd column (there is one: their number is odd); we get rows 2, 4, 6 below
-                        # the winning cell, rows 1, 3, 5 of the even columns, at most all of the other
-                        # odd columns, and the opponent gets the winning cell in the end
-                        odd_columns = 0
-                        x = q
-                        while x:
-                            bit = x & -x
-                            odd_columns |= column_of[bit]
-                            x ^= bit
-                        odd &= odd_columns
-                        if odd:
-                            gets = cur | (empty & rows_135 & ~odd_columns)
-                            while odd:
-                                cell = odd & -odd  # the lowest such cell of the lowest column
-                                column = column_of[cell]
-                                odd &= ~column
-                                if not four(gets | ((cell - (q & column)) & rows_246) | (empty & odd_columns & ~column)):
-                                    high = -1  # we cannot win and the opponent wins in the end
-                                    break
-                elif not q and beta > -1:
-                    # every column has an even number of empty cells (the first player is to move):
-                    # if the opponent answers each move on top of it, we only ever get rows 1, 3, 5
-                    empty = board_mask ^ mask
-                    if not four(cur | (empty & rows_135)):
-                        high = -1 if four((cur ^ mask) | (empty & rows_246)) else 0
+            q = possible_all & rows_246  # the next cells of the columns with an odd number of empty cells
+            if (moves ^ odd_cells) & 1:  # an odd number of odd columns (on 7 x 6: the second player to move)
+                empty = board_mask ^ mask
+                if not q & (q - 1) and alpha < 1 and not four((cur ^ mask) | (empty & rows_135)):
+                    # one odd column: play it, then answer each opponent move on top of it; the
+                    # opponent only ever gets rows 1, 3, 5 and we get rows 2, 4, 6
+                    low = 1 if four(cur | (empty & rows_246)) else 0
+                odd = threats & rows_135
+                if odd and beta > -1:
+                    # the opponent's winning cells on rows 3 or 5 of an odd column: it answers each
+                    # of our moves on top of it, and when we fill an odd column it plays in another
+                    # odd column (there is one: their number is odd); we get rows 2, 4, 6 below
+                    # the winning cell, rows 1, 3, 5 of the even columns, at most all of the other
+                    # odd columns, and the opponent gets the winning cell in the end
+                    odd_columns = 0
+                    x = q
+                    while x:
+                        bit = x & -x
+                        odd_columns |= column_of[bit]
+                        x ^= bit
+                    odd &= odd_columns
+                    if odd:
+                        gets = cur | (empty & rows_135 & ~odd_columns)
+                        while odd:
+                            cell = odd & -odd  # the lowest such cell of the lowest column
+                            column = column_of[cell]
+                            odd &= ~column
+                            if not four(gets | ((cell - (q & column)) & rows_246) | (empty & odd_columns & ~column)):
+                                high = -1  # we cannot win and the opponent wins in the end
+                                break
+            elif not q and beta > -1:
+                # every column has an even number of empty cells (the first player is to move):
+                # if the opponent answers each move on top of it, we only ever get rows 1, 3, 5
+                empty = board_mask ^ mask
+                if not four(cur | (empty & rows_135)):
+                    high = -1 if four((cur ^ mask) | (empty & rows_246)) else 0
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
