@@ -29,7 +29,7 @@ from typing import Callable, Optional
 from ..errors import NativeCoreError, SearchAborted
 from .limit import Budget
 from .position import Shape
-from .solver import CHECK_EVERY, DEFAULT_TABLE_BITS, ETC_BELOW, Solver
+from .solver import CHECK_EVERY, DEFAULT_TABLE_BITS, ETC_BELOW, Solver, check_size
 
 PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
 """Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
@@ -162,6 +162,7 @@ class NativeSolver(Solver):
     def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1,
                  lib: Optional[ctypes.CDLL] = None) -> None:
+        check_size(shape)
         lib = lib or library()
         if lib is None:
             raise NativeCoreError(f"the native solver core is not available (not built, or {PURE_ENV} is set)")

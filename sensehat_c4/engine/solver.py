@@ -84,6 +84,15 @@ MAX_KEY_BITS = 50
 (``key << 14`` in 64 bits)."""
 
 
+def check_size(shape: Shape) -> None:
+    """Refuse (:class:`ConfigError`) a board too big for this core's table entries.  Every core
+    takes the same sizes, so what the engine offers does not depend on which core runs."""
+    if shape.width * shape.stride > MAX_KEY_BITS:
+        raise ConfigError(f"the exact solver handles boards of up to {MAX_KEY_BITS} bits "
+                          f"(columns x (rows + 1)); {shape.width} x {shape.height} needs "
+                          f"{shape.width * shape.stride}")
+
+
 class Solver:
     """The pure-Python solver core (the interface is in the module docstring)."""
 
@@ -91,10 +100,7 @@ class Solver:
 
     def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
-        if shape.width * shape.stride > MAX_KEY_BITS:
-            raise ConfigError(f"the exact solver handles boards of up to {MAX_KEY_BITS} bits "
-                              f"(columns x (rows + 1)); {shape.width} x {shape.height} needs "
-                              f"{shape.width * shape.stride}")
+        check_size(shape)
         self.shape = shape
         self.size = (1 << table_bits) + 9
         self.table = array("Q", [0]) * self.size
