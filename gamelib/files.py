@@ -7,13 +7,22 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 
+def _xdg_home(variable: str, default: str, environ: Optional[Mapping[str, str]]) -> Path:
+    env = os.environ if environ is None else environ
+    base = env.get(variable, "")
+    if not os.path.isabs(base):
+        base = os.path.join(env.get("HOME") or os.path.expanduser("~"), default)
+    return Path(base)
+
+
 def config_home(environ: Optional[Mapping[str, str]] = None) -> Path:
     """``$XDG_CONFIG_HOME``, else ``~/.config`` (a relative value is ignored, as the XDG spec says)."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_CONFIG_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
-    return Path(base)
+    return _xdg_home("XDG_CONFIG_HOME", ".config", environ)
+
+
+def data_home(environ: Optional[Mapping[str, str]] = None) -> Path:
+    """``$XDG_DATA_HOME``, else ``~/.local/share`` (a relative value is ignored)."""
+    return _xdg_home("XDG_DATA_HOME", os.path.join(".local", "share"), environ)
 
 
 def atomic_write(path: Path, text: str, mode: int = 0o600) -> None:
