@@ -16,6 +16,7 @@ from .chooser import choose_opponent
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, computer_for
 from .controller import FIRST_CHOICES, MatchOptions, Timing, play
 from .errors import ConfigError, MoveListError, SearchAborted
+from .record_commands import COMMANDS
 from .rules import Board
 
 PROG = "sensehat-c4"
@@ -154,6 +155,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["analyse"] or argv[:1] == ["analyze"]:
         return run_analyse(argv[1:])
+    if argv[:1] and argv[0] in COMMANDS:
+        return COMMANDS[argv[0]](argv[1:])
     if argv[:1] == ["play"]:
         argv = argv[1:]
     return run_play(argv)
