@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import sys
+from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends
@@ -16,7 +18,9 @@ from .chooser import choose_opponent
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, computer_for
 from .controller import FIRST_CHOICES, MatchOptions, Timing, play
 from .errors import ConfigError, MoveListError, SearchAborted
+from .names import MAX_LENGTH as MAX_NAME, parse_names
 from .record_commands import COMMANDS
+from .records import DB_ENV, Recorder
 from .rules import Board
 
 PROG = "sensehat-c4"
@@ -79,6 +83,11 @@ def play_parser() -> Parser:
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
                         help="milliseconds per row of a falling token (default: 30)")
+    parser.add_argument("--names", default=None, metavar="NAME1,NAME2",
+                        help="the players' names, for the printed results, the records and the winner's "
+                        f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
+    parser.add_argument("--db", type=Path, default=None, metavar="PATH",
+                        help=f"the games database (default: ${DB_ENV}, else ~/.local/share/sensehat-c4/games.db)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return parser
 
@@ -121,7 +130,8 @@ def run_play(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     try:
         options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
-                               timing=Timing(fall_row=args.fall_ms / 1000))
+                               timing=Timing(fall_row=args.fall_ms / 1000),
+                               names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
         parser.error(str(exc))
 
@@ -129,7 +139,8 @@ def run_play(argv: Sequence[str]) -> int:
         print(f"{PROG}: {message}", file=sys.stderr)
 
     def main() -> int:
-        with backends.from_args(args, notice=notice) as backend:
+        recorder = Recorder(args.db)
+        with backends.from_args(args, notice=notice) as backend, contextlib.closing(recorder):
             played, last = 0, args.opponent or "human"
             while args.matches == 0 or played < args.matches:
                 opponent = args.opponent or choose_opponent(backend, last)
@@ -137,13 +148,14 @@ def run_play(argv: Sequence[str]) -> int:
                     continue
                 last = opponent
                 computer = computer_for(opponent, args.computer_plays, played + 1, args.think)
-                result = play(backend, dataclasses.replace(options, computer=computer))
+                result = play(backend, dataclasses.replace(options, computer=computer), recorder=recorder)
                 played += 1
                 who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
                 if result.abandoned:
                     print(f"match {played}{who}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
                 else:
-                    print(f"match {played}{who}: player {result.winner} wins "
+                    winner = options.names[result.winner - 1] or f"player {result.winner}"
+                    print(f"match {played}{who}: {winner} wins "
                           f"{result.score[0]}-{result.score[1]}", flush=True)
         return app.EXIT_OK
 

@@ -8,6 +8,7 @@ best-of-three match, and the launcher takes the backend back.  The standalone
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Optional
 
 from gamelib.backends.base import Backend
@@ -18,6 +19,7 @@ from gamelib.icons import picture
 from .chooser import choose_opponent
 from .computer import Computer
 from .controller import MatchOptions, MatchResult, play as play_match
+from .records import Recorder
 
 ICON = picture((
     "...R....",
@@ -38,7 +40,8 @@ def play(backend: Backend) -> Optional[MatchResult]:
     if opponent is None:
         return None
     computer = None if opponent == "human" else Computer(opponent, player=2)  # the level's own budget
-    return play_match(backend, MatchOptions(computer=computer))
+    with contextlib.closing(Recorder()) as recorder:  # the games database (see records.py)
+        return play_match(backend, MatchOptions(computer=computer), recorder=recorder)
 
 
 GAME = Game(name="Connect 4", icon=ICON, play=play)

@@ -17,7 +17,7 @@ from gamelib.app import Parser
 
 from . import history, review
 from .computer import LEVELS
-from .records import DB_ENV, Records, RecordsError, default_path
+from .records import DB_ENV, Records, RecordsError, default_path, load_round
 
 PROG = "sensehat-c4"
 REVIEW_SECONDS = 10.0
@@ -82,8 +82,7 @@ def run_replay(argv: Sequence[str]) -> int:
     backends.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        with Records(args.db) as stored:
-            match, rnd = stored.round(args.id)
+        match, rnd = load_round(args.db, args.id)
     except RecordsError as exc:
         return _fail("replay", exc)
     from .replay import replay  # noqa: PLC0415
@@ -118,8 +117,7 @@ def run_review(argv: Sequence[str]) -> int:
                         help=f"per position; one not solved in time is reported so (default: {REVIEW_SECONDS:g})")
     args = parser.parse_args(argv)
     try:
-        with Records(args.db) as stored:
-            match, rnd = stored.round(args.id)
+        match, rnd = load_round(args.db, args.id)
     except RecordsError as exc:
         return _fail("review", exc)
 

@@ -485,3 +485,9 @@ class Records:
         match = self._with_rounds(self._query("SELECT * FROM matches WHERE id = ?", (rows[0]["match_id"],)))[0]
         chosen = next(r for r in match.rounds if r.id == rows[0]["id"])
         return match, chosen
+
+
+def load_round(path: Optional[Path], ident: str) -> Tuple[MatchRecord, RoundRecord]:
+    """Round ``ident`` (a number or ``last``) and its match, from the database at ``path``."""
+    with Records(path) as stored:
+        return stored.round(ident)

@@ -9,8 +9,8 @@ that waits until the next deadline, so it never spins.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Optional
 
+from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.stepper import Stepper
 
@@ -41,18 +41,13 @@ class Replay:
                  timing: ReplayTiming = ReplayTiming()) -> None:
         self.backend = backend
         self.match = match
-        self.round = rnd
         self.timing = timing
-        first = match.sides[rnd.starter - 1].colour
-        second = match.sides[2 - rnd.starter].colour
-        self.palette = render.Palette(first, second)
+        self.palette = render.Palette(match.sides[rnd.starter - 1].colour, match.sides[2 - rnd.starter].colour)
         self.moves = [int(c) - 1 for c in rnd.moves]
         self.board = Board(match.columns, match.rows)
         self.paused = False
         self.done = False
-        self._deadline: Optional[float] = None
-        self._steps: Iterator[render.Step] = iter(())
-        self._then: Callable[[], None] = lambda: None
+        self._animation = Animation(backend)
         self._stepper = Stepper()
 
     @property
@@ -63,13 +58,13 @@ class Replay:
     def run(self) -> None:
         """Replay until the players push up; the LEDs are left clear."""
         self._show()
-        self._wait(self.timing.start, self._next_move)
+        self._animation.wait(self.timing.start, self._next_move)
         while not self.done:
-            now = self.backend.now()
-            if self._deadline is not None and now >= self._deadline:
-                self._next_step()
+            now, due = self.backend.now(), self._animation.deadline
+            if due is not None and now >= due:
+                self._animation.advance()
                 continue
-            event = self.backend.wait_event(None if self._deadline is None else self._deadline - now)
+            event = self.backend.wait_event(None if due is None else due - now)
             if event is not None:
                 self._on_event(event)
         self.backend.clear()
@@ -88,39 +83,37 @@ class Replay:
             self._toggle()
 
     def _step(self, step: int) -> None:
-        falling = self._then == self._landed  # a token on its way: forward lands it
-        was_busy = self._deadline is not None
+        falling = self._animation.then == self._landed  # a token on its way: forward lands it
+        busy = self._animation.deadline is not None
         self.paused = True
-        self._stop_animation()
+        self._animation.stop()
         if step > 0 and falling:
             pass
         elif step > 0 and self.shown < len(self.moves):
             self.board.play(self.moves[self.shown])
         elif step < 0 and self.shown > 0:
             self.board.pop()
-        elif not was_busy:
+        elif not busy:
             return  # already at that end: nothing to redraw
         self._show()
 
     def _toggle(self) -> None:
-        if self.shown == len(self.moves) and self._deadline is None:  # at the end: from the start
+        if self.shown == len(self.moves) and self._animation.deadline is None:  # the end: from the start
             self.board = Board(self.match.columns, self.match.rows)
             self.paused = False
             self._show()
-            self._wait(self.timing.start, self._next_move)
+            self._animation.wait(self.timing.start, self._next_move)
         elif self.paused:
             self.paused = False
-            self._wait(0.0, self._next_move)
+            self._animation.wait(0.0, self._next_move)
         else:
             self.paused = True
-            self._stop_animation()
+            self._animation.stop()
             self._show()
 
     # -- playing ------------------------------------------------------------------
 
     def _next_move(self) -> None:
-        if self.paused:
-            return
         if self.shown == len(self.moves):
             self._finish()
             return
@@ -129,53 +122,26 @@ class Replay:
         self.board.play(column)
         steps = [(aim, self.timing.aim)]
         steps += render.falling(self.board, column, self.palette, self.timing.fall_row)
-        self._animate(steps, self._landed)
+        self._animation.play(steps, self._landed)
 
     def _landed(self) -> None:
         if self.shown == len(self.moves):
             self._finish()
         else:
-            self._wait(self.timing.move, self._next_move)
+            self._animation.wait(self.timing.move, self._next_move)
 
     def _finish(self) -> None:
         outcome = self.board.outcome
         if outcome is not None and outcome.winner is not None:
             t = self.timing
-            steps = list(render.blink_cells(self.board, outcome.cells, self.palette, t.win_blinks, t.win_blink))
-            self._animate(steps, self._show)
+            self._animation.play(render.blink_cells(self.board, outcome.cells, self.palette, t.win_blinks,
+                                                    t.win_blink), self._show)
         else:
             self._show()
 
-    # -- frames and deadlines -------------------------------------------------------
-
     def _show(self) -> None:
-        self._deadline = None
+        self._animation.stop()
         self.backend.show(render.board_frame(self.board, self.palette))
-
-    def _wait(self, seconds: float, then: Callable[[], None]) -> None:
-        self._steps = iter(())
-        self._then = then
-        self._deadline = self.backend.now() + seconds
-
-    def _animate(self, steps: Iterable[render.Step], then: Callable[[], None]) -> None:
-        self._steps = iter(steps)
-        self._then = then
-        self._next_step()
-
-    def _next_step(self) -> None:
-        step = next(self._steps, None)
-        if step is None:
-            self._deadline = None
-            self._then()
-            return
-        frame, seconds = step
-        self.backend.show(frame)
-        self._deadline = self.backend.now() + seconds
-
-    def _stop_animation(self) -> None:
-        self._steps = iter(())
-        self._then = lambda: None
-        self._deadline = None
 
 
 def replay(backend: Backend, match: MatchRecord, rnd: RoundRecord, timing: ReplayTiming = ReplayTiming()) -> None:

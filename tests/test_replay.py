@@ -1,17 +1,14 @@
 """Replaying a stored round: exact frames and times on the mock's fake clock, and on the real sense_emu."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-import emu_sandbox
 from emu_sandbox import FakeEmulator, child_env, lit
 from frames import g, grid
 from gamelib.backends.mock import MockBackend
@@ -22,6 +19,7 @@ from sensehat_c4 import render
 from sensehat_c4.records import Recorder, Records, Side
 from sensehat_c4.replay import Replay, ReplayTiming
 from sensehat_c4.rules import Board
+from test_emu_backend import emu_dir  # noqa: F401 (the fixture: sense_emu in a temporary directory)
 
 T = ReplayTiming()
 
@@ -148,16 +146,6 @@ def test_other_board_sizes_are_drawn_in_their_own_field(tmp_path):
 
 
 # -- on the real sense_emu library --------------------------------------------------
-
-
-@pytest.fixture
-def emu_dir(monkeypatch):
-    directory = tempfile.mkdtemp(prefix="c4emu-")
-    emu_sandbox.redirect(directory, monkeypatch.setattr)
-    monkeypatch.setenv("HOME", directory)
-    monkeypatch.delenv("DISPLAY", raising=False)
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 def test_replay_on_the_emulator_library_in_process(emu_dir, tmp_path):
