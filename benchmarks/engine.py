@@ -11,8 +11,8 @@ Prints figures; it is not a test (shared machines are noisy).  Examples:
 
 Test sets: Pascal Pons' six sets ("Solving Connect 4: how to build a perfect AI",
 github PascalPons/connect4): lines ``MOVES SCORE``.  ``--testsets DIR`` points at them
-(default: ``/work/shared/c4-testsets`` if present, else ``tests/data``, which holds
-samples only).
+(default: ``../shared/c4-testsets`` beside the repository if present, else ``tests/data``,
+which holds samples only).
 """
 from __future__ import annotations
 
@@ -31,17 +31,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sensehat_c4.computer import DEFAULT_SECONDS  # noqa: E402
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
 from sensehat_c4.engine.book12 import default_path  # noqa: E402
-from sensehat_c4.engine.solver import position_of  # noqa: E402
+from sensehat_c4.engine.limit import Budget  # noqa: E402
+from sensehat_c4.engine.position import Position  # noqa: E402
 from sensehat_c4.errors import IllegalMoveError, SearchAborted  # noqa: E402
 from sensehat_c4.rules import Board  # noqa: E402
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
-SHARED = Path("/work/shared/c4-testsets")
-SAMPLES = Path(__file__).resolve().parent.parent / "tests" / "data"
+REPOSITORY = Path(__file__).resolve().parent.parent
+SHARED = REPOSITORY.parent / "shared" / "c4-testsets"
+SAMPLES = REPOSITORY / "tests" / "data"
 
 
 def make_oracle(book12: bool) -> Oracle:
-    return Oracle.installed(book12)
+    return Oracle.installed(book12=book12)
 
 
 def read_set(path: Path, sample: Optional[int], seed: int) -> List[Tuple[str, int]]:
@@ -61,16 +63,15 @@ def bench_set(name: str, rows: List[Tuple[str, int]], book12: bool, time_limit: 
     wrong = unsolved = 0
     nodes = 0
     for moves, expected in rows:
-        current, mask, ply = position_of(Board.from_moves(moves))
-        oracle.solver.nodes = 0
-        oracle.solver.deadline = None if time_limit is None else time.monotonic() + time_limit
+        position = Position.of(Board.from_moves(moves))
+        budget = Limit(seconds=time_limit).start()
         started = time.perf_counter()
         try:
-            got: Optional[int] = oracle.score(current, mask, ply)
+            got: Optional[int] = oracle.score(position, budget)
         except SearchAborted:
             got = None
         times.append(time.perf_counter() - started)
-        nodes += oracle.solver.nodes
+        nodes += budget.nodes
         if got is None:
             unsolved += 1
         elif got != expected:
@@ -96,14 +97,15 @@ def bench_positions(positions: List[str], book12: bool) -> None:
     nodes = seconds = worst = 0.0
     for moves in positions:
         oracle = make_oracle(book12)
+        budget = Budget()
         started = time.perf_counter()
-        choice = oracle.choose(Board.from_moves(moves), random.Random(0))
+        choice = oracle.choose(Position.of(Board.from_moves(moves)), random.Random(0), budget)
         spent = time.perf_counter() - started
-        nodes += oracle.solver.nodes
+        nodes += budget.nodes
         seconds += spent
         worst = max(worst, spent)
         print(f"{moves:16} -> {choice.column + 1} ({choice.source}, score {choice.score}) "
-              f"{oracle.solver.nodes:9} nodes {spent:6.2f} s", flush=True)
+              f"{budget.nodes:9} nodes {spent:6.2f} s", flush=True)
     print(f"positions: {len(positions)}, {nodes:.0f} nodes, {seconds:.1f} s, worst {worst:.2f} s", flush=True)
 
 

@@ -1,6 +1,6 @@
 """``python -m gamelib`` is the ``gamelib`` command."""
 import sys
 
-from .cli import main
+from .launcher.cli import main
 
 sys.exit(main())

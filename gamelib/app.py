@@ -1,7 +1,8 @@
 """Process lifetime shared by every command: signals, exit codes, one-line errors.
 
 SIGTERM (systemd's stop) and SIGHUP become :class:`SystemExit`, so ``finally``
-blocks and context managers run and the LEDs are cleared whichever way we leave.
+blocks and context managers run and the LEDs are cleared whichever way we leave;
+a second signal while that happens is ignored.
 """
 from __future__ import annotations
 
@@ -19,11 +20,23 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
 
+def one_line(text: str) -> str:
+    """``text`` with control characters (newlines, escapes, tabs...) written as ``\\n``, ``\\x1b``."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def report(prog: str, message: str) -> None:
+    """Print ``prog: message`` on stderr as one line, whatever the message holds (the one place errors
+    are printed, so a hostile argument cannot split or colour them)."""
+    print(f"{prog}: {one_line(message)}", file=sys.stderr, flush=True)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        report(self.prog, f"error: {message} (see --help)")
+        self.exit(EXIT_USAGE)
 
 
 def seconds(maximum: float, *, zero: Optional[str] = None) -> Callable[[str], float]:
@@ -44,17 +57,36 @@ def seconds(maximum: float, *, zero: Optional[str] = None) -> Callable[[str], fl
     return parse
 
 
-def _terminate(signum: int, frame: object) -> NoReturn:
-    raise SystemExit(128 + signum)
+class _Stopper:
+    """The handler of SIGTERM, SIGHUP and SIGINT while :func:`run` runs: the first signal raises
+    (``SystemExit(128 + signal)``, or ``KeyboardInterrupt`` for SIGINT) and starts the way out;
+    later ones are ignored, so they cannot cut short the cleanup the first one started
+    (clearing the LEDs, giving the terminal back)."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + signum)
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 def run(main: Callable[[], int], prog: str) -> int:
     """Call ``main`` with SIGTERM/SIGHUP turned into ``SystemExit``; map errors to exit codes.
 
     Our own errors print as one line on stderr (``prog: message``) and exit 1;
-    Ctrl+C exits 130.
+    Ctrl+C exits 130.  Once one of SIGTERM, SIGHUP, SIGINT has arrived, the others are
+    ignored until ``main`` has finished unwinding; after that they end the process.
     """
-    previous = {sig: signal.signal(sig, _terminate) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    stopper = _Stopper()
+    previous = {sig: signal.signal(sig, stopper) for sig in STOP_SIGNALS}
     try:
         return main()
     except QuitRequested:
@@ -62,8 +94,10 @@ def run(main: Callable[[], int], prog: str) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except GamelibError as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
+        report(prog, str(exc))
         return EXIT_ERROR
     finally:
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            # on the way out, a late signal ends the process (as 128 + signal) instead of
+            # raising a Python exception somewhere in the interpreter's own shutdown
+            signal.signal(sig, signal.SIG_DFL if stopper.stopping and callable(handler) else handler)

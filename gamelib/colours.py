@@ -1,7 +1,7 @@
 """Colour constants shared by the games, and parsing of colour names and hex codes."""
 from __future__ import annotations
 
-from typing import Dict, Tuple
+from typing import Dict, Iterable, Optional, Tuple
 
 from .errors import ConfigError
 
@@ -36,8 +36,12 @@ class ColourError(ConfigError):
     """A colour that is neither a known name nor a hex code."""
 
 
-def parse_colour(text: str) -> RGB:
-    """Turn ``"red"``, ``"#ff8800"``, ``"ff8800"`` or ``"#f80"`` into an ``(r, g, b)`` tuple."""
+def parse_colour(text: str, offered: Optional[Iterable[str]] = None) -> RGB:
+    """Turn ``"red"``, ``"#ff8800"``, ``"ff8800"`` or ``"#f80"`` into an ``(r, g, b)`` tuple.
+
+    ``offered``: the names the error lists (a caller that refuses some colours lists
+    only those it accepts); default all of :data:`NAMES`.
+    """
     key = text.strip().lower()
     if key in NAMES:
         return NAMES[key]
@@ -52,4 +56,5 @@ def parse_colour(text: str) -> RGB:
         else:
             return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
     raise ColourError(
-        f"unknown colour {text!r}: use a name ({', '.join(NAMES)}) or a hex code like #ff8800")
+        f"unknown colour {text!r}: use a name ({', '.join(NAMES if offered is None else offered)}) "
+        "or a hex code like #ff8800")

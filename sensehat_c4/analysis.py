@@ -24,6 +24,7 @@ def describe(board: Board, scores: Optional[Dict[int, int]] = None) -> Dict[str,
         cells = [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
     info: Dict[str, Any] = {
         "moves": board.notation(),
+        "board": f"{board.columns}x{board.rows}",
         "to_move": None if outcome else board.to_move,
         "outcome": state,
         "winner": winner,
@@ -40,7 +41,7 @@ def text(board: Board, scores: Optional[Dict[int, int]] = None) -> str:
     """The position as text: the board (rows top to bottom), whose turn, the outcome (and scores)."""
     info = describe(board, scores)
     mark = {1: "X", 2: "O"}
-    lines = [str(board), "1234567"[: board.columns], f"moves: {info['moves'] or '(none)'}"]
+    lines = [str(board), "".join(str(c + 1) for c in range(board.columns)), f"moves: {info['moves'] or '(none)'}"]
     if info["outcome"] == "ongoing":
         lines.append(f"to move: player {info['to_move']} ({mark[info['to_move']]})")
         lines.append("outcome: ongoing")

@@ -15,16 +15,18 @@ from gamelib.stepper import Stepper
 
 from .computer import OPPONENTS
 
-CHOICES: Sequence[Tuple[str, str, RGB]] = (
-    ("human", "2P", WHITE),
-    ("easy", "1", GREEN),
-    ("medium", "2", CYAN),
-    ("hard", "3", ORANGE),
-    ("perfect", "4", MAGENTA),
-)
-"""Each opponent with its label on the matrix and the label's colour."""
+LEVEL_COLOURS = (GREEN, CYAN, ORANGE, MAGENTA)
+"""The labels' colours, weakest level first (repeated if there are more levels)."""
 
-assert tuple(c[0] for c in CHOICES) == OPPONENTS
+CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
+    (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
+    for number, name in enumerate(OPPONENTS[1:], start=1))
+"""Each opponent with its label on the matrix and the label's colour: ``2P``, then the
+levels of the levels table numbered from 1."""
+
+CHOOSE, BACK = "choose", "back"
+PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
+"""What a press does on the chooser (left/right step through the choices)."""
 
 
 def choice_frame(index: int) -> List[RGB]:
@@ -46,11 +48,6 @@ def choose_opponent(backend: Backend, default: str = "human") -> Optional[str]:
         if step:
             index = (index + step) % len(CHOICES)
             backend.show(choice_frame(index))
-        elif event is None or event.action is not Action.PRESSED:
-            continue
-        elif event.direction in (Direction.DOWN, Direction.MIDDLE):
+        elif event is not None and event.action is Action.PRESSED and event.direction in PRESSES:
             backend.clear()
-            return CHOICES[index][0]
-        elif event.direction is Direction.UP:
-            backend.clear()
-            return None
+            return CHOICES[index][0] if PRESSES[event.direction] == CHOOSE else None

@@ -1,9 +1,9 @@
-"""The ``sensehat-c4`` command: play (the default) or ``analyse MOVES``."""
+"""The ``sensehat-c4`` command: play (the default), ``analyse MOVES``, or the record commands
+(``history``, ``stats``, ``replay ID``, ``review ID``: :mod:`.record_commands`)."""
 from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -11,22 +11,35 @@ from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends
 from gamelib.app import Parser
-from gamelib.colours import BLACK, BLUE, RGB, ColourError, led_colour, parse_colour
+from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
 
 from . import __version__, analysis
-from .chooser import choose_opponent
-from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, computer_for
-from .controller import FIRST_CHOICES, MatchOptions, Timing, play
-from .errors import ConfigError, MoveListError, SearchAborted
+from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
+from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
+from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
+from .game import play_matches
 from .names import MAX_LENGTH as MAX_NAME, parse_names
 from .record_commands import COMMANDS
 from .records import DB_ENV, Recorder
-from .rules import Board
+from .rules import Size
 
 PROG = "sensehat-c4"
 EXIT_UNSOLVED = 3
 """``analyse --solve`` could not finish within its time limit."""
 SOLVE_SECONDS = 30.0
+
+
+def refusal(colour: RGB) -> Optional[str]:
+    """Why ``colour`` cannot be a player's, or ``None``; compared as the LEDs show it
+    (#0000fc is the field's blue there, #000003 is dark)."""
+    if led_colour(colour) == led_colour(BLUE):
+        return "is the field's blue"
+    if led_colour(colour) == BLACK:
+        return "is black, which is an empty LED"
+    return None
+
+
+PLAYER_COLOUR_NAMES = [name for name, colour in NAMES.items() if refusal(colour) is None]
 
 
 def parse_colours(text: str) -> Tuple[RGB, RGB]:
@@ -35,15 +48,13 @@ def parse_colours(text: str) -> Tuple[RGB, RGB]:
     if len(parts) != 2:
         raise ConfigError(f"--colors takes two colours separated by a comma (not {text!r})")
     try:
-        p1, p2 = (parse_colour(p) for p in parts)
+        p1, p2 = (parse_colour(p, PLAYER_COLOUR_NAMES) for p in parts)
     except ColourError as exc:
         raise ConfigError(f"--colors: {exc}") from exc
-    # compared as the LEDs show them: #0000fc is the field's blue there, #000003 is dark
     for name, colour in (("player 1", p1), ("player 2", p2)):
-        if led_colour(colour) == led_colour(BLUE):
-            raise ConfigError(f"--colors: {name}'s colour is the field's blue; pick another")
-        if led_colour(colour) == BLACK:
-            raise ConfigError(f"--colors: {name}'s colour is black, which is an empty LED; pick another")
+        why = refusal(colour)
+        if why is not None:
+            raise ConfigError(f"--colors: {name}'s colour {why}; pick another")
     if led_colour(p1) == led_colour(p2):
         raise ConfigError("--colors: the two players need different colours")
     return p1, p2
@@ -60,6 +71,18 @@ def _positive_int(text: str) -> int:
 
 
 _seconds = app.seconds(3600)
+
+
+def _board_size(text: str) -> Size:
+    try:
+        return Size.parse(text)
+    except BoardSizeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_board(parser: Parser) -> None:
+    parser.add_argument("--board", type=_board_size, default=Size(), metavar="COLSxROWS",
+                        help="the board's size: 4-8 columns by 4-6 rows (default: 7x6)")
 
 
 def play_parser() -> Parser:
@@ -83,6 +106,7 @@ def play_parser() -> Parser:
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
                         help="milliseconds per row of a falling token (default: 30)")
+    _add_board(parser)
     parser.add_argument("--names", default=None, metavar="NAME1,NAME2",
                         help="the players' names, for the printed results, the records and the winner's "
                         f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
@@ -96,6 +120,7 @@ def analyse_parser() -> Parser:
     parser = Parser(prog=f"{PROG} analyse", description="Describe a position given as a move list "
                     "(1-based column digits, player 1 first, e.g. 4453).")
     parser.add_argument("moves", nargs="?", default="", metavar="MOVES")
+    _add_board(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--solve", action="store_true",
                         help="add every legal move's exact score and the best move")
@@ -107,19 +132,18 @@ def analyse_parser() -> Parser:
 def run_analyse(argv: Sequence[str]) -> int:
     args = analyse_parser().parse_args(argv)
     try:
-        board = Board.from_moves(args.moves.strip())
+        board = args.board.from_moves(args.moves.strip())
     except MoveListError as exc:
-        print(f"{PROG} analyse: {exc}", file=sys.stderr)
+        app.report(f"{PROG} analyse", str(exc))
         return app.EXIT_USAGE
     scores = None
     if args.solve:
-        from .engine import move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
+        from .engine import Limit, move_scores  # noqa: PLC0415 (only analyse --solve needs the engine)
 
         try:
-            scores = move_scores(board, seconds=args.time_limit)
+            scores = move_scores(board, limit=Limit(seconds=args.time_limit))
         except SearchAborted:
-            print(f"{PROG} analyse: not solved within {args.time_limit:g} s (try a longer --time-limit)",
-                  file=sys.stderr)
+            app.report(f"{PROG} analyse", f"not solved within {args.time_limit:g} s (try a longer --time-limit)")
             return EXIT_UNSOLVED
     print(json.dumps(analysis.describe(board, scores)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
@@ -130,33 +154,22 @@ def run_play(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     try:
         options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
-                               timing=Timing(fall_row=args.fall_ms / 1000),
+                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board,
                                names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
         parser.error(str(exc))
 
     def notice(message: str) -> None:
-        print(f"{PROG}: {message}", file=sys.stderr)
+        app.report(PROG, message)
+
+    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
+        who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
+        print(f"match {number}{who}: {result.summary(options.names)}", flush=True)
 
     def main() -> int:
-        recorder = Recorder(args.db)
-        with backends.from_args(args, notice=notice) as backend, contextlib.closing(recorder):
-            played, last = 0, args.opponent or "human"
-            while args.matches == 0 or played < args.matches:
-                opponent = args.opponent or choose_opponent(backend, last)
-                if opponent is None:  # up on the chooser: nothing to go back to here
-                    continue
-                last = opponent
-                computer = computer_for(opponent, args.computer_plays, played + 1, args.think)
-                result = play(backend, dataclasses.replace(options, computer=computer), recorder=recorder)
-                played += 1
-                who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-                if result.abandoned:
-                    print(f"match {played}{who}: abandoned at {result.score[0]}-{result.score[1]}", flush=True)
-                else:
-                    winner = options.names[result.winner - 1] or f"player {result.winner}"
-                    print(f"match {played}{who}: {winner} wins "
-                          f"{result.score[0]}-{result.score[1]}", flush=True)
+        with backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder:
+            play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                         think=args.think, matches=args.matches, report=report, recorder=recorder)
         return app.EXIT_OK
 
     return app.run(main, PROG)

@@ -9,17 +9,14 @@ import threading
 from dataclasses import dataclass
 from typing import Optional
 
+from .engine.levels import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS
 from .errors import ConfigError
 from .rules import Board
 
-LEVELS = ("easy", "medium", "hard", "perfect")
-OPPONENTS = ("human",) + LEVELS
-DEFAULT_SECONDS = 1.0
-"""Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
-much sooner; hard deepens its search until the budget ends)."""
-PERFECT_SECONDS = 8.0
-"""The perfect level's default budget: it mostly answers within milliseconds, but some
-positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
+__all__ = ["DEFAULT_SECONDS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for"]
+
+OPPONENTS = ("human", *LEVELS)
+"""Who the players can play against: each other, or a level of :data:`~.engine.levels.LEVELS`."""
 
 
 @dataclass(frozen=True)
@@ -29,8 +26,8 @@ class Computer:
     level: str
     player: int = 2
     seconds: Optional[float] = None
-    """Thinking budget per move (``None``: :data:`DEFAULT_SECONDS`, or :data:`PERFECT_SECONDS`
-    for perfect); the best move found so far is played when it runs out."""
+    """Thinking budget per move (``None``: the level's own, from the levels table); the best
+    move found so far is played when it runs out."""
     min_seconds: float = 0.6
     """The move is shown no sooner than this, so players see it coming."""
 
@@ -45,9 +42,7 @@ class Computer:
     @property
     def budget(self) -> float:
         """The thinking budget in force, in seconds."""
-        if self.seconds is not None:
-            return self.seconds
-        return PERFECT_SECONDS if self.level == "perfect" else DEFAULT_SECONDS
+        return self.seconds if self.seconds is not None else LEVELS[self.level].seconds
 
 
 def computer_for(opponent: str, plays: str, match_number: int,
@@ -84,10 +79,10 @@ class Thinker:
 
     def _run(self, board: Board) -> None:
         try:
-            from .engine import Limit, choose_move  # noqa: PLC0415 (only when a computer plays)
+            from .engine import Limit, choose_move  # noqa: PLC0415 (here, so a broken engine reaches the caller)
 
-            result = choose_move(board, self.computer.level, limit=Limit(seconds=self.computer.budget),
-                                 seed=self.seed, stop=self._stop)
+            limit = Limit(seconds=self.computer.budget, stop=self._stop)
+            result = choose_move(board, self.computer.level, limit=limit, seed=self.seed)
             self._column = result.column
         except BaseException as exc:  # handed to the main loop by poll()
             self._error = exc

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
@@ -21,10 +21,14 @@ from . import render
 from .computer import Computer, Thinker
 from .errors import ConfigError
 from .records import Recorder, Side
-from .rules import Board
+from .rules import Board, Size
 
 FIRST_CHOICES = ("p1", "p2", "alternate", "random")
-START_COLUMN = 3
+
+
+def start_column(board: Board) -> int:
+    """Where the cursor starts each turn: the middle column (rounded to the left)."""
+    return (board.columns - 1) // 2
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class MatchOptions:
     """Seed for ``first="random"`` and for the computer's choices."""
     computer: Optional[Computer] = None
     """The computer player, or ``None`` for two people."""
+    size: Size = Size()
+    """The board's size (default 7 columns by 6 rows)."""
     names: Tuple[Optional[str], Optional[str]] = (None, None)
     """Player 1's and player 2's names (a seat the computer plays keeps none)."""
 
@@ -92,6 +98,16 @@ class MatchResult:
     score: Tuple[int, int]
     abandoned: bool
     rounds: int
+
+    def summary(self, names: Tuple[Optional[str], Optional[str]] = (None, None)) -> str:
+        """One line, the winner's (or leader's) score first: ``player 2 wins 2-1`` (``Bob wins 2-1``
+        when player 2 has a name in ``names``)."""
+        leader = self.winner or (1 if self.score[0] > self.score[1] else 2 if self.score[1] > self.score[0] else 0)
+        high, low = sorted(self.score, reverse=True)
+        who = (names[leader - 1] or f"player {leader}") if leader else ""
+        if not self.abandoned:
+            return f"{who} wins {high}-{low}"
+        return f"abandoned at {high}-{low}" + (f", {who} ahead" if leader else "")
 
 
 class State(enum.Enum):
@@ -116,10 +132,10 @@ class Match:
         self.rng = random.Random(options.seed)
         self.score = [0, 0]
         self.rounds = 0
-        self.board = Board()
+        self.board = options.size.board()
         self.starter = 1
         self.palette = render.Palette()
-        self.cursor = START_COLUMN
+        self.cursor = start_column(self.board)
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
         self._deadline: Optional[float] = None
@@ -134,6 +150,9 @@ class Match:
         self._think_tick = 0
         make = thinker or (lambda computer, seed: Thinker(computer, seed))
         self._make_thinker: ThinkerFactory = make
+        self._presses: Dict[Direction, Callable[[], None]] = {
+            Direction.DOWN: self._drop, Direction.MIDDLE: self._drop, Direction.UP: self._ask_abandon}
+        """What a press does while a player selects a column (left/right move the cursor)."""
 
     # -- the loop -----------------------------------------------------------
 
@@ -209,17 +228,12 @@ class Match:
     # -- selecting ----------------------------------------------------------
 
     def _selecting(self, event: StickEvent) -> None:
-        direction = event.direction
         step = self._stepper.step(event)
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
-        elif event.action is not Action.PRESSED or direction in (Direction.LEFT, Direction.RIGHT):
-            return
-        elif direction in (Direction.DOWN, Direction.MIDDLE):
-            self._drop()
-        elif direction is Direction.UP:
-            self._ask_abandon()
+        elif event.action is Action.PRESSED and event.direction in self._presses:
+            self._presses[event.direction]()
 
     def _ask_abandon(self) -> None:
         self._confirm_from = self.state
@@ -310,13 +324,13 @@ class Match:
             self.starter = int(first[1])
         colours = self.options.colours
         self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
-        self.board = Board()
+        self.board = self.options.size.board()
         if self.recorder is not None:
             self.recorder.start_round()
         self._new_turn()
 
     def _new_turn(self) -> None:
-        self.cursor = START_COLUMN
+        self.cursor = start_column(self.board)
         self._stepper.reset()
         if self._computer_to_move():
             self._start_thinking()

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from gamelib.errors import BackendError, ConfigError, GamelibError
 
-__all__ = ["BackendError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError", "SearchAborted"]
+__all__ = ["BackendError", "BoardSizeError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError", "SearchAborted"]
 
 
 class C4Error(GamelibError):
     """Root of every error sensehat-c4 raises on purpose."""
+
+
+class BoardSizeError(C4Error, ConfigError):
+    """A board size the game does not offer, or text that is not ``COLUMNSxROWS``."""
 
 
 class IllegalMoveError(C4Error, ValueError):

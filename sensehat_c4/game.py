@@ -1,15 +1,19 @@
-"""Connect 4 as a launcher game: its menu icon and one match per launch.
+"""Connect 4 as a game: matches one after another (chooser, computer, match, repeat), and
+its entry in the launcher.
 
-Registered in ``setup.cfg`` under the ``gamelib.games`` entry-point group as
-``connect4 = sensehat_c4.game:GAME``.  Launched from the menu, the players
-choose the opponent (``2P`` or a level; up goes back to the menu), play one
-best-of-three match, and the launcher takes the backend back.  The standalone
-``sensehat-c4`` command keeps repeating matches instead (``cli.py``).
+:func:`play_matches` is the one match loop: before each match the players
+choose the opponent with the joystick (``2P`` or a level) unless it is fixed,
+the computer is set up for that match, the match is played and reported.  The
+``sensehat-c4`` command runs it for as many matches as asked (``cli.py``); the
+launcher runs one match per launch (:data:`GAME`, registered in ``setup.cfg``
+under the ``gamelib.games`` entry-point group as ``connect4 =
+sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.
 """
 from __future__ import annotations
 
 import contextlib
-from typing import Optional
+from dataclasses import replace
+from typing import Callable, Optional
 
 from gamelib.backends.base import Backend
 from gamelib.colours import BLUE, RED, YELLOW
@@ -17,7 +21,7 @@ from gamelib.games import Game
 from gamelib.icons import picture
 
 from .chooser import choose_opponent
-from .computer import Computer
+from .computer import Computer, computer_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .records import Recorder
 
@@ -34,14 +38,43 @@ ICON = picture((
 """A small board with a few tokens, and a red one about to drop."""
 
 
-def play(backend: Backend) -> Optional[MatchResult]:
-    """Choose the opponent, then play one match; ``None`` if the players backed out of the choice."""
-    opponent = choose_opponent(backend)
-    if opponent is None:
-        return None
-    computer = None if opponent == "human" else Computer(opponent, player=2)  # the level's own budget
-    with contextlib.closing(Recorder()) as recorder:  # the games database (see records.py)
-        return play_match(backend, MatchOptions(computer=computer), recorder=recorder)
+Report = Callable[[int, Optional[Computer], MatchResult], None]
+"""Told of each match played: its number (from 1), the computer (``None``: two people), the result."""
+
+
+def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
+                 computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
+                 back_leaves: bool = False, report: Optional[Report] = None,
+                 recorder: Optional[Recorder] = None) -> int:
+    """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
+
+    ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
+    asks before each match, starting from the last choice.  Up on the chooser ends
+    the loop if ``back_leaves``, else the chooser asks again.  ``computer_plays``
+    (``1``, ``2`` or ``alternate``) and ``think`` (seconds; ``None``: the level's
+    own budget) set up the computer (:func:`~.computer.computer_for`).
+    """
+    base = options or MatchOptions()
+    played, last = 0, opponent or "human"
+    while matches == 0 or played < matches:
+        chosen = opponent or choose_opponent(backend, last)
+        if chosen is None:
+            if back_leaves:
+                break
+            continue
+        last = chosen
+        computer = computer_for(chosen, computer_plays, played + 1, think)
+        result = play_match(backend, replace(base, computer=computer), recorder=recorder)
+        played += 1
+        if report is not None:
+            report(played, computer, result)
+    return played
+
+
+def play(backend: Backend) -> None:
+    """One match from the launcher (up on the chooser goes back to the menu), kept in the records."""
+    with contextlib.closing(Recorder()) as recorder:
+        play_matches(backend, matches=1, back_leaves=True, recorder=recorder)
 
 
 GAME = Game(name="Connect 4", icon=ICON, play=play)

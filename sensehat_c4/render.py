@@ -4,8 +4,14 @@ Layout on the 8x8 matrix (x to the right, y down)::
 
     y=0  cursor row: one pixel in the current player's colour above the column
     y=1  black gap row (a falling token passes through it)
-    y=2..7  the 6x7 field at x=0..6, blue where empty (y=7 is the bottom row)
+    y=2..7  the 7 x 6 field at x=0..6, blue where empty (y=7 is the bottom row)
     x=7  black
+
+Every board size sits on the bottom row (y=7), so a token always falls to the
+bottom of the matrix and the rows above a shorter field stay dark, like the gap
+row.  It is centred across, rounded to the left: a board of ``c`` columns starts
+at ``x = (8 - c) // 2`` (7 and 8 columns at x=0, 5 and 6 at x=1, 4 at x=2), so the
+cursor's first column, the middle one rounded to the left, is always at x=3.
 
 Animations are generators of ``(frame, seconds)`` steps; the controller plays them.
 """
@@ -21,7 +27,6 @@ from .rules import Board, Cell
 
 CURSOR_ROW = 0
 GAP_ROW = 1
-FIELD_TOP = 2
 SIZE = 8
 
 Pixels = List[RGB]
@@ -44,9 +49,14 @@ class Palette:
         return self.first if player == 1 else self.second
 
 
+def column_x(board: Board, column: int) -> int:
+    """Matrix ``x`` of a board column (the field is centred, rounded to the left)."""
+    return (SIZE - board.columns) // 2 + column
+
+
 def cell_xy(board: Board, column: int, row: int) -> Tuple[int, int]:
     """Matrix ``(x, y)`` of a board cell (row 0 is the bottom, drawn at y=7)."""
-    return column, FIELD_TOP + board.rows - 1 - row
+    return column_x(board, column), SIZE - 1 - row
 
 
 def board_frame(board: Board, palette: Palette, *, cursor: Optional[int] = None,
@@ -62,7 +72,7 @@ def board_frame(board: Board, palette: Palette, *, cursor: Optional[int] = None,
             x, y = cell_xy(board, column, row)
             pixels[y * SIZE + x] = palette.player(owner) if owner else palette.field
     if cursor is not None:
-        pixels[CURSOR_ROW * SIZE + cursor] = palette.player(board.to_move)
+        pixels[CURSOR_ROW * SIZE + column_x(board, cursor)] = palette.player(board.to_move)
     return pixels
 
 
@@ -73,10 +83,10 @@ def falling(board: Board, column: int, palette: Palette, seconds_per_row: float)
     """
     row = board.height(column) - 1
     player = board.cell(column, row)
-    _, landing = cell_xy(board, column, row)
+    x, landing = cell_xy(board, column, row)
     for y in range(CURSOR_ROW, landing + 1):
         pixels = board_frame(board, palette, hide={(column, row)})
-        pixels[y * SIZE + column] = palette.player(player)
+        pixels[y * SIZE + x] = palette.player(player)
         yield pixels, seconds_per_row
 
 
@@ -91,13 +101,14 @@ def blink_cells(board: Board, cells: Collection[Cell], palette: Palette, times: 
 def flash_column(board: Board, column: int, palette: Palette, cursor_colour: RGB, times: int,
                  half_period: float) -> Iterator[Step]:
     """Flash a (full) column white to say it cannot be played."""
+    x = column_x(board, column)
     for _ in range(times):
         pixels = board_frame(board, palette)
         for y in range(SIZE):
-            pixels[y * SIZE + column] = palette.flash
+            pixels[y * SIZE + x] = palette.flash
         yield pixels, half_period
         pixels = board_frame(board, palette)
-        pixels[CURSOR_ROW * SIZE + column] = cursor_colour
+        pixels[CURSOR_ROW * SIZE + x] = cursor_colour
         yield pixels, half_period
 
 
@@ -116,7 +127,8 @@ def thinking_frame(board: Board, palette: Palette, tick: int) -> Pixels:
     pixels = board_frame(board, palette)
     span = board.columns - 1
     x = tick % (2 * span)
-    pixels[CURSOR_ROW * SIZE + (x if x <= span else 2 * span - x)] = palette.player(board.to_move)
+    column = x if x <= span else 2 * span - x
+    pixels[CURSOR_ROW * SIZE + column_x(board, column)] = palette.player(board.to_move)
     return pixels
 
 

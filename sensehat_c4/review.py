@@ -28,9 +28,9 @@ Scorer = Callable[[Board, float], Dict[int, int]]
 
 
 def _engine_scores(board: Board, seconds: float) -> Dict[int, int]:
-    from .engine import move_scores  # noqa: PLC0415 (only review needs the engine)
+    from .engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
 
-    return move_scores(board, seconds=seconds)
+    return move_scores(board, limit=Limit(seconds=seconds))
 
 
 def _sign(score: int) -> int:

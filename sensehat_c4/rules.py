@@ -9,16 +9,85 @@ used by :func:`Board.from_moves` is 1-based (``"4453"``).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import FrozenSet, List, Optional, Tuple
 
-from .errors import IllegalMoveError, MoveListError
+from .errors import BoardSizeError, IllegalMoveError, MoveListError
 
 Cell = Tuple[int, int]
 """A board cell as ``(column, row)``, 0-based, row 0 at the bottom."""
 
 COLUMNS = 7
 ROWS = 6
+MIN_COLUMNS, MAX_COLUMNS = 4, 8
+MIN_ROWS, MAX_ROWS = 4, 6
+"""The sizes the game offers: every board the 8x8 matrix shows under its cursor and gap rows."""
+
+
+@dataclass(frozen=True)
+class Size:
+    """A board size the game plays on: 4 to 8 columns by 4 to 6 rows (default 7 x 6).
+
+    Written ``COLUMNSxROWS`` (``"6x5"``: six columns, five rows), as in ``--board``.
+    """
+
+    columns: int = COLUMNS
+    rows: int = ROWS
+
+    def __post_init__(self) -> None:
+        if not (MIN_COLUMNS <= self.columns <= MAX_COLUMNS and MIN_ROWS <= self.rows <= MAX_ROWS):
+            raise BoardSizeError(f"board {self.columns}x{self.rows} is not offered: boards have "
+                                 f"{MIN_COLUMNS}-{MAX_COLUMNS} columns and {MIN_ROWS}-{MAX_ROWS} rows "
+                                 f"(e.g. 6x5)")
+
+    @classmethod
+    def parse(cls, text: str) -> "Size":
+        """``"6x5"`` -> ``Size(6, 5)``; raises :class:`BoardSizeError` for anything else."""
+        match = re.fullmatch(r"\s*([0-9]{1,2})\s*[xX]\s*([0-9]{1,2})\s*", text)
+        if match is None:
+            raise BoardSizeError(f"board size {text!r} is not COLUMNSxROWS (e.g. 7x6 or 6x5)")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+    def board(self) -> "Board":
+        """An empty board of this size."""
+        return Board(self.columns, self.rows)
+
+    def from_moves(self, text: str) -> "Board":
+        """:meth:`Board.from_moves` on a board of this size."""
+        return Board.from_moves(text, self.columns, self.rows)
+
+    def __str__(self) -> str:
+        return f"{self.columns}x{self.rows}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a board of ``columns`` x ``rows`` lies in a bitboard: column ``c`` uses bits
+    ``c * stride`` to ``c * stride + rows - 1``, and bit ``c * stride + rows`` stays empty.
+
+    The one statement of the bit layout: the engine takes its masks from here.
+    """
+
+    columns: int = COLUMNS
+    rows: int = ROWS
+
+    @property
+    def stride(self) -> int:
+        """Bits per column: the rows and one spare bit, so lines never wrap into the next column."""
+        return self.rows + 1
+
+    @property
+    def cells(self) -> int:
+        return self.columns * self.rows
+
+    def bit(self, column: int, row: int) -> int:
+        """The bit of cell ``(column, row)`` (0-based, row 0 at the bottom)."""
+        return 1 << (column * self.stride + row)
+
+
+STANDARD = Layout()
+"""The classic board: 7 columns by 6 rows."""
 
 
 @dataclass(frozen=True)
@@ -41,14 +110,16 @@ class Board:
     :meth:`push` is the fast unchecked path for search; :meth:`pop` undoes.
     """
 
-    __slots__ = ("columns", "rows", "stride", "_bits", "_heights", "_moves", "_won")
+    __slots__ = ("columns", "rows", "stride", "layout", "_bits", "_heights", "_moves", "_won")
 
     def __init__(self, columns: int = COLUMNS, rows: int = ROWS) -> None:
-        if columns < 1 or rows < 1:
-            raise ValueError("a board needs at least one column and one row")
+        if not (1 <= columns <= 9 and rows >= 1):
+            raise BoardSizeError("a board has 1 to 9 columns (one digit each in a move list) "
+                                 "and at least one row")
         self.columns = columns
         self.rows = rows
-        self.stride = rows + 1
+        self.layout = Layout(columns, rows)
+        self.stride = self.layout.stride
         self._bits = [0, 0]
         self._heights = [0] * columns
         self._moves: List[int] = []
@@ -79,7 +150,7 @@ class Board:
     def copy(self) -> "Board":
         """An independent copy (search works on copies, never on the game's board)."""
         other = Board.__new__(Board)
-        other.columns, other.rows, other.stride = self.columns, self.rows, self.stride
+        other.columns, other.rows, other.stride, other.layout = self.columns, self.rows, self.stride, self.layout
         other._bits = self._bits[:]
         other._heights = self._heights[:]
         other._moves = self._moves[:]
@@ -138,6 +209,11 @@ class Board:
     def notation(self) -> str:
         """The moves so far in solver notation (1-based digits)."""
         return "".join(str(c + 1) for c in self._moves)
+
+    @property
+    def size(self) -> Tuple[int, int]:
+        """``(columns, rows)``."""
+        return self.columns, self.rows
 
     @property
     def ply(self) -> int:

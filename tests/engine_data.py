@@ -10,8 +10,10 @@ from typing import List, Tuple
 import pytest
 
 from sensehat_c4.engine import Oracle
-from sensehat_c4.engine.book12 import Book12, default_path
+from sensehat_c4.engine.book12 import SHAPE, Book12, default_path
 from sensehat_c4.engine.openings import OpeningBook
+from sensehat_c4.engine.position import Position
+from sensehat_c4.rules import Board
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -36,4 +38,9 @@ def book12_or_skip() -> Book12:
 
 def oracle(book12: bool = True) -> Oracle:
     """A fresh oracle (its own transposition table) with the opening book, and the 12-ply book if asked."""
-    return Oracle(OpeningBook(), book12_or_skip() if book12 else None)
+    return Oracle(SHAPE, OpeningBook(), book12_or_skip() if book12 else None)
+
+
+def at(moves: str) -> Position:
+    """The engine's position after a move list on the 7 x 6 board."""
+    return Position.of(Board.from_moves(moves))

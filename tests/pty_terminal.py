@@ -20,6 +20,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 import pyte
 
+from gamelib.backends.terminal_screen import DOTS, Layout, dot_colour
+
 KEYS: Dict[str, bytes] = {
     "up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D",
     "enter": b"\r", "space": b" ", "q": b"q", "ctrl-c": b"\x03",
@@ -89,11 +91,12 @@ class PtyProgram(PtyScreen):
     """A child process whose controlling terminal is the pty."""
 
     def __init__(self, argv: Sequence[str], *, columns: int = 40, lines: int = 16,
-                 env: Optional[Dict[str, str]] = None) -> None:
+                 env: Optional[Dict[str, str]] = None, stderr_on_terminal: bool = False) -> None:
         super().__init__(columns=columns, lines=lines)
         self._last_key: Dict[bytes, float] = {}
         self.process = subprocess.Popen(
-            list(argv), stdin=self.slave, stdout=self.slave, stderr=subprocess.PIPE, env=env,
+            list(argv), stdin=self.slave, stdout=self.slave, env=env,
+            stderr=self.slave if stderr_on_terminal else subprocess.PIPE,
             start_new_session=True, preexec_fn=_controlling_terminal, close_fds=True)
 
     def press(self, *keys: str, gap: float = 0.0) -> None:
@@ -122,7 +125,8 @@ class PtyProgram(PtyScreen):
                 self.pump(0.05)
                 if not predicate(self):
                     raise AssertionError(f"the program exited ({self.process.returncode}) before {what}: "
-                                         + self.process.stderr.read().decode())
+                                         + (self.process.stderr.read().decode() if self.process.stderr else
+                                            "\n".join(self.screen.display)))
                 return
             self.pump(0.02)
 
@@ -137,7 +141,7 @@ class PtyProgram(PtyScreen):
         if self.master >= 0:
             self.pump(0.05)
         _, err = self.process.communicate(timeout=max(0.1, deadline - time.monotonic()))
-        return err.decode()
+        return "" if err is None else err.decode()
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -153,31 +157,39 @@ def board_origin(screen: pyte.Screen) -> Optional[tuple]:
     for row, line in enumerate(screen.display):
         for corner in ("┌", "+"):
             column = line.find(corner)
-            if column >= 0 and line[column + 17:column + 18] in ("┐", "+"):
+            if column >= 0 and line[column + Layout.WIDTH - 1:column + Layout.WIDTH] in ("┐", "+"):
                 return row, column
     return None
 
 
-def leds(screen: pyte.Screen) -> Optional[List[str]]:
-    """The 64 LEDs as hex background colours (``"ff0000"``), or ``None`` if no board is shown."""
+def led_cells(screen: pyte.Screen) -> Optional[List[List[pyte.screens.Char]]]:
+    """The board's 8 rows of 17 cells inside the border (a gap, then a dot and a gap per LED)."""
     origin = board_origin(screen)
     if origin is None:
         return None
     top, left = origin
-    return [screen.buffer[top + 1 + y][left + 1 + 2 * x].bg for y in range(8) for x in range(8)]
+    return [[screen.buffer[top + 1 + y][left + 1 + i] for i in range(Layout.WIDTH - 2)] for y in range(8)]
+
+
+def leds(screen: pyte.Screen) -> Optional[List[str]]:
+    """The 64 LEDs as the hex colours of their dots (``"ff0000"``; a cell that is not a dot on
+    black reads ``"not a dot"``), or ``None`` if no board is shown."""
+    rows = led_cells(screen)
+    if rows is None:
+        return None
+    return [cell.fg if cell.data in DOTS.values() and cell.bg in ("000000", "black") else "not a dot"
+            for row in rows for cell in row[1::2]]
 
 
 def letters(screen: pyte.Screen) -> Optional[List[str]]:
     """The 8 rows of the board as text (letters mode: one letter and a space per LED)."""
-    origin = board_origin(screen)
-    if origin is None:
-        return None
-    top, left = origin
-    return [screen.display[top + 1 + y][left + 1:left + 17] for y in range(8)]
+    rows = led_cells(screen)
+    return None if rows is None else ["".join(cell.data for cell in row[1:]) for row in rows]
 
 
-def hex_colours(frame: Sequence[tuple]) -> List[str]:
-    return ["{:02x}{:02x}{:02x}".format(*p) for p in frame]
+def hex_colours(frame: Sequence[tuple], low_light: bool = False) -> List[str]:
+    """``frame``'s LEDs as the hex colours the terminal draws their dots in."""
+    return ["{:02x}{:02x}{:02x}".format(*dot_colour(p, low_light)) for p in frame]
 
 
 def game(*args: str) -> List[str]:

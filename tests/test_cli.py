@@ -9,12 +9,14 @@ import pytest
 
 from frames import grid
 
-from gamelib.colours import BLACK
+from gamelib.colours import BLACK, NAMES
 from gamelib import backends
 from sensehat_c4 import cli
-from sensehat_c4.chooser import choice_frame, choose_opponent
+from sensehat_c4.chooser import choice_frame
 from sensehat_c4.computer import computer_for
 from gamelib.backends.mock import MockBackend
+from sensehat_c4.controller import MatchResult
+from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
 
 
 def run(capsys, *argv):
@@ -40,17 +42,17 @@ def test_analyse_text_win_and_draw(capsys):
 
 
 @pytest.mark.parametrize("moves, expected", [
-    ("", {"moves": "", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
+    ("", {"moves": "", "board": "7x6", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
           "legal": [1, 2, 3, 4, 5, 6, 7]}),
-    ("444444", {"moves": "444444", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
+    ("444444", {"moves": "444444", "board": "7x6", "to_move": 1, "outcome": "ongoing", "winner": None, "winning_cells": [],
                 "legal": [1, 2, 3, 5, 6, 7]}),
-    ("12121232", {"moves": "12121232", "to_move": None, "outcome": "win", "winner": 2,
+    ("12121232", {"moves": "12121232", "board": "7x6", "to_move": None, "outcome": "win", "winner": 2,
                   "winning_cells": [[2, 1], [2, 2], [2, 3], [2, 4]], "legal": []}),
-    ("3133322443664325445", {"moves": "3133322443664325445", "to_move": None, "outcome": "win", "winner": 1,
+    ("3133322443664325445", {"moves": "3133322443664325445", "board": "7x6", "to_move": None, "outcome": "win", "winner": 1,
                              "winning_cells": [[2, 2], [3, 2], [3, 4], [4, 2], [4, 3], [5, 2], [6, 1]],
                              "legal": []}),
     ("455714637617614767242476316455122212535333", {
-        "moves": "455714637617614767242476316455122212535333", "to_move": None, "outcome": "draw",
+        "moves": "455714637617614767242476316455122212535333", "board": "7x6", "to_move": None, "outcome": "draw",
         "winner": None, "winning_cells": [], "legal": []}),
 ])
 def test_analyse_json(capsys, moves, expected):
@@ -68,6 +70,28 @@ def test_analyse_bad_move_list_is_one_line_exit_2(capsys, moves, message):
     assert (code, out, err) == (2, "", f"sensehat-c4 analyse: {message}\n")
 
 
+@pytest.mark.parametrize("argv, err", [
+    (["analyse", "-x\n4453"], "sensehat-c4 analyse: error: unrecognized arguments: -x\\n4453 (see --help)\n"),
+    (["analyse", "44\x1b[2J5"], "sensehat-c4 analyse: move 3 ('\\x1b'): not a column: use digits 1-7\n"),
+    (["--matches", "\r\u2028"], "sensehat-c4: error: argument --matches: not a whole number: "
+                                 "'\\r\\u2028' (see --help)\n"),
+])
+def test_errors_stay_on_one_line_whatever_the_input_holds(capsys, argv, err):
+    try:
+        code = cli.main(argv)
+    except SystemExit as exit:
+        code = exit.code
+    assert (code, capsys.readouterr().err) == (2, err)
+
+
+def test_a_backend_error_with_a_newline_is_printed_on_one_line(capsys, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise backends.BackendError("no\nway\x1b[0m")
+
+    monkeypatch.setattr(backends, "open_backend", refuse)
+    assert run(capsys, "--opponent", "human") == (1, "", "sensehat-c4: no\\nway\\x1b[0m\n")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
     (["--colors", "red,red"], "--colors: the two players need different colours"),
@@ -77,8 +101,9 @@ def test_analyse_bad_move_list_is_one_line_exit_2(capsys, moves, message):
     (["--colors", "red,#030303"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
     (["--colors", "red,#fc0303"], "--colors: the two players need different colours"),
     (["--colors", "red"], "--colors takes two colours separated by a comma (not 'red')"),
-    (["--colors", "red,blu"], "--colors: unknown colour 'blu': use a name (black, white, red, green, blue, "
-                              "yellow, orange, cyan, magenta, purple, pink) or a hex code like #ff8800"),
+    (["--colors", "red,blu"], "--colors: unknown colour 'blu': use a name (white, red, green, yellow, "
+                              "orange, cyan, magenta, purple, pink) or a hex code like #ff8800"),
+    (["--colors", "black,red"], "--colors: player 1's colour is black, which is an empty LED; pick another"),
     (["--backend", "mock"], "argument --backend: invalid choice: 'mock'"),   # choices' quoting varies
     (["--matches", "x"], "argument --matches: not a whole number: 'x'"),
     (["--bogus"], "unrecognized arguments: --bogus"),
@@ -93,6 +118,13 @@ def test_bad_flags_are_one_line_exit_2(capsys, argv, message):
     assert info.value.code == 2
     assert err.startswith(f"sensehat-c4: error: {message}") and err.endswith(" (see --help)\n")
     assert err.count("\n") == 1
+
+
+def test_every_name_the_colour_error_offers_is_accepted():
+    assert cli.PLAYER_COLOUR_NAMES == ["white", "red", "green", "yellow", "orange", "cyan", "magenta",
+                                       "purple", "pink"]
+    for name in cli.PLAYER_COLOUR_NAMES:
+        assert cli.parse_colours(f"{name},#123456")[0] == NAMES[name]
 
 
 def test_colours_accept_names_and_hex():
@@ -123,6 +155,29 @@ def test_play_matches_then_exit_0(capsys, mock):
     assert mock.closed and mock.screen == (BLACK,) * 64
 
 
+def test_the_winners_score_comes_first(capsys, mock):
+    moves(mock, "4545454")                    # round 1: player 1 starts and wins
+    mock.wait_until(mock._cursor + ROUND_SETTLE)
+    moves(mock, "4545454")                    # round 2: player 2 starts and wins
+    mock.wait_until(mock._cursor + ROUND_SETTLE)
+    moves(mock, "14241464")                   # round 3: player 1 starts, player 2 wins in column 4
+    mock.wait_until(mock._cursor + MATCH_SETTLE)
+    mock.tap("up", "up")                      # match 2: abandoned at once
+    code, out, err = run(capsys, "--matches", "2", "--opponent", "human")
+    assert (code, out, err) == (0, "match 1: player 2 wins 2-1\nmatch 2: abandoned at 0-0\n", "")
+
+
+@pytest.mark.parametrize("result, line", [
+    (MatchResult(1, (2, 0), False, 2), "player 1 wins 2-0"),
+    (MatchResult(2, (1, 2), False, 3), "player 2 wins 2-1"),
+    (MatchResult(None, (0, 1), True, 2), "abandoned at 1-0, player 2 ahead"),
+    (MatchResult(None, (1, 0), True, 2), "abandoned at 1-0, player 1 ahead"),
+    (MatchResult(None, (1, 1), True, 3), "abandoned at 1-1"),
+])
+def test_match_summary_names_whose_score_is_first(result, line):
+    assert result.summary() == line
+
+
 def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     mock.tap("left", "right", "up", "middle")      # browse 2P -> 4 -> 2P, up is ignored here, choose 2P
     mock.tap("up", "up", at=5)
@@ -134,14 +189,6 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     assert shown[:7] == chooser + [black] + chooser[:1] + [black, shown[6]]   # up: back, shown again
     assert grid(shown[0]).splitlines()[:3] == [".W......", "........", ".WW..WW."]   # "2P"
     assert grid(shown[6]).splitlines()[0] == "...R...."                          # then the game
-
-
-def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
-    mock = MockBackend()
-    mock.hold("right", 0.6)                        # press, then held at 0.25, 0.30 ... 0.55 s
-    mock.tap("middle")
-    assert choose_opponent(mock) == "perfect"      # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
-    assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(i)) for i in range(5)]
 
 
 @pytest.mark.parametrize("opponent, plays, number, expected", [

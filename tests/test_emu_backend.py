@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import termios
 
 import pytest
 from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
@@ -18,9 +19,12 @@ from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
 import emu_sandbox
 from frames import turned
 from emu_sandbox import FakeEmulator, child_env, lit
+from pty_terminal import PtyProgram
 from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
+from gamelib.backends import senselib
 from gamelib.backends.senselib import EmuBackend
+from gamelib.errors import BackendError
 from gamelib.colours import BLACK, RED, YELLOW
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
@@ -115,6 +119,29 @@ def test_missing_emulator_is_a_clear_error(emu_dir):
         EmuBackend()
 
 
+def test_without_the_library_the_hint_names_it_not_a_game(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sense_emu", None)        # as if it were not installed
+    with pytest.raises(BackendError) as info:
+        EmuBackend()
+    assert str(info.value) == ("the sense_emu library is not installed (import of sense_emu halted; None in "
+                               "sys.modules): pip install sense-emu")
+
+
+def test_a_window_that_does_not_come_up_says_what_it_needs(emu_dir, monkeypatch, tmp_path):
+    gui = tmp_path / "sense_emu_gui"           # a sense_emu_gui that dies at once (no gi, numpy too new...)
+    gui.write_text("#!/bin/sh\nexit 1\n")
+    gui.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("DISPLAY", ":99")
+    monkeypatch.setattr(senselib, "EMU_START_SECONDS", 0.3)
+    with pytest.raises(BackendError) as info:
+        EmuBackend()
+    assert str(info.value) == (
+        "sense_emu_gui was started but its window did not come up: run sense_emu_gui in a terminal to see why; "
+        "the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy older than 2.3 "
+        "in a venv made with --system-site-packages (see README, 'Playing in the emulator')")
+
+
 def test_auto_picks_the_running_emulator_and_says_so(emulator):
     said = []
     with open_backend("auto", notice=said.append) as backend:
@@ -175,12 +202,34 @@ def test_stopping_the_program_clears_the_leds(emulator, emu_dir, sig, code):
     assert emulator.gamma() == tuple(GAMMA_DEFAULT)
 
 
+def test_q_in_the_terminal_that_started_it_quits_and_gives_the_terminal_back(emulator, emu_dir):
+    program = PtyProgram([sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "human"],
+                         env=child_env(emu_dir))
+    try:
+        emulator.wait_client()
+        emulator.wait_screen(lambda px: px == expected(""))
+        cbreak = termios.tcgetattr(program.slave)
+        assert not cbreak[3] & (termios.ECHO | termios.ICANON) and cbreak[3] & termios.ISIG  # Ctrl+C still works
+        program.press("x", "right")                      # other keys do nothing, and are not echoed
+        emulator.tap("left")
+        emulator.wait_screen(lambda px: px == expected("", 2))
+        program.press("q")
+        assert program.finish() == ""
+        assert program.process.returncode == 0
+        assert termios.tcgetattr(program.slave) == program.attributes_before
+        assert program.output == b""                     # nothing typed was echoed
+        assert emulator.pixels() == [BLACK] * 64
+    finally:
+        program.close()
+
+
 def test_no_emulator_is_one_line_and_exit_1(emu_dir):
     game = start_game(emu_dir)
     out, err = game.communicate(timeout=60)
     assert game.returncode == 1 and out == ""
-    assert err == ("sensehat-c4: the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
-                   "(apt install sense-emu-tools on Raspberry Pi OS), then try again\n")
+    assert err == ("sensehat-c4: the Sense HAT emulator is not running: start sense_emu_gui on a desktop, then try again; "
+                   "the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy older "
+                   "than 2.3 in a venv made with --system-site-packages (see README, 'Playing in the emulator')\n")
 
 
 def test_analyse_needs_no_backend(emu_dir):

@@ -30,6 +30,7 @@ import numpy as np
 import pytest
 from sense_emu.screen import GAMMA_DEFAULT
 
+from ci_needs import require
 from emu_sandbox import LOCK, STICK, child_env, lit, screen_pixels, to565
 from frames import in_order
 
@@ -61,12 +62,7 @@ def what_is_missing():
 
 @pytest.fixture(scope="module")
 def display_stack():
-    missing = what_is_missing()
-    if missing:
-        reason = f"the display stack is not installed ({', '.join(missing)}): run .ci/install-gui-deps as root"
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require(what_is_missing(), "the display stack is not installed", ".ci/install-gui-deps")
 
 
 # -- what the window paints ---------------------------------------------------------------------

@@ -5,7 +5,8 @@ import pytest
 from engine_data import oracle
 
 from sensehat_c4.engine import LEVELS, Limit, SearchResult, choose_move
-from sensehat_c4.engine.solver import position_of
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position
 from sensehat_c4.errors import ConfigError, IllegalMoveError
 from sensehat_c4.rules import Board
 
@@ -93,13 +94,13 @@ def test_perfect_scores_agree_with_a_test_set_position(solver):
     board = Board.from_moves("2553635322312")     # Test_L1_R1: 13 stones, past both books, score -8
     result = choose_move(board, "perfect", seed=1, oracle=solver)
     assert result.source == "solver" and result.optimal and result.score == -8
-    assert result.score == solver.score(*position_of(board))
-    assert solver.move_scores(board)[result.column] == result.score
+    assert result.score == solver.score(Position.of(board), Budget())
+    assert solver.move_scores(Position.of(board), Budget())[result.column] == result.score
 
 
 def test_perfect_splits_ties_between_optimal_moves_by_the_seed(solver):
     board = Board.from_moves("4453")           # columns 3, 6 and 7 all score -2
-    scores = solver.move_scores(board)
+    scores = solver.move_scores(Position.of(board), Budget())
     best = [c for c, s in scores.items() if s == max(scores.values())]
     assert sorted(best) == [2, 5, 6]
     chosen = {choose_move(board, "perfect", seed=seed, oracle=solver).column for seed in range(12)}

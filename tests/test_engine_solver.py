@@ -4,31 +4,34 @@ import threading
 import time
 
 import pytest
-from engine_data import book12_or_skip, oracle, positions
+from engine_data import at, book12_or_skip, oracle, positions
 
-from sensehat_c4.engine.book12 import distance_to_score, huffman
+from sensehat_c4.engine.book12 import SHAPE, distance_to_score, huffman
+from sensehat_c4.engine.limit import Budget, Limit
 from sensehat_c4.engine.openings import MAX_PLY, OpeningBook
-from sensehat_c4.engine.solver import Solver, position_of
+from sensehat_c4.engine.position import Position
+from sensehat_c4.engine.solver import Solver
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.rules import Board
 
 
 def exact(moves):
-    return position_of(Board.from_moves(moves))
+    position = at(moves)
+    return position.current, position.mask, position.moves
 
 
 @pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"])
 def test_solver_alone_matches_the_late_test_sets(name):
-    solver = Solver(table_bits=18)
-    got = [(m, s, solver.score(*exact(m))) for m, s in positions(name)]
+    solver = Solver(SHAPE, table_bits=18)
+    got = [(m, s, solver.score(at(m), Budget())) for m, s in positions(name)]
     assert [row for row in got if row[1] != row[2]] == []
 
 
 def test_solver_alone_matches_l1_r1_positions_past_the_books():
-    solver = Solver(table_bits=18)
+    solver = Solver(SHAPE, table_bits=18)
     rows = [(m, s) for m, s in positions("Test_L1_R1") if len(m) >= 13]
     assert len(rows) >= 50
-    assert [(m, s) for m, s in rows if solver.score(*exact(m)) != s] == []
+    assert [(m, s) for m, s in rows if solver.score(at(m), Budget()) != s] == []
 
 
 def plain_score(board, memo):
@@ -60,16 +63,16 @@ def plain_score(board, memo):
     ("3331762252243412555537536", 0, False, 3),
 ])
 def test_the_parity_rules_decide_these_positions_without_a_search(moves, value, answer, score):
-    solver = Solver(table_bits=12)
-    assert solver.at_most(*exact(moves), value) is answer
+    solver = Solver(SHAPE, table_bits=12)
+    assert solver.at_most(at(moves), value, Budget()) is answer
     assert solver.nodes == 1  # the first node's bounds answered
-    assert solver.score(*exact(moves)) == score
+    assert solver.score(at(moves), Budget()) == score
     assert plain_score(Board.from_moves(moves), {}) == score
 
 
 def test_solver_matches_plain_minimax_on_random_late_positions():
     rng = random.Random(5)
-    solver = Solver(table_bits=16)
+    solver = Solver(SHAPE, table_bits=16)
     memo = {}
     checked = 0
     while checked < 150:
@@ -79,7 +82,7 @@ def test_solver_matches_plain_minimax_on_random_late_positions():
             board.play(rng.choice(board.legal_moves()))
         if board.is_over:
             continue
-        assert (board.notation(), solver.score(*position_of(board))) == (board.notation(), plain_score(board, memo))
+        assert (board.notation(), solver.score(Position.of(board), Budget())) == (board.notation(), plain_score(board, memo))
         checked += 1
 
 
@@ -136,7 +139,7 @@ def test_book12_leaves_out_immediate_wins_and_finished_games():
 def test_oracle_with_both_books_matches_the_early_test_sets(name):
     solve = oracle(book12=True)
     rows = positions(name)
-    wrong = [(m, s) for m, s in rows if solve.score(*exact(m)) != s]
+    wrong = [(m, s) for m, s in rows if solve.score(at(m), Budget()) != s]
     assert wrong == []
 
 
@@ -144,40 +147,57 @@ def test_move_scores_agree_with_the_test_set_score_of_each_child():
     solve = oracle(book12=True)
     for moves, score in positions("Test_L1_R1")[:40]:
         parent = Board.from_moves(moves[:-1])
-        assert solve.move_scores(parent)[int(moves[-1]) - 1] == -score, moves
+        assert solve.move_scores(Position.of(parent), Budget())[int(moves[-1]) - 1] == -score, moves
 
 
 def test_a_deadline_in_the_past_aborts_and_leaves_the_solver_usable():
-    solver = Solver(table_bits=16)
-    solver.deadline = time.monotonic() - 1
+    solver = Solver(SHAPE, table_bits=16)
     with pytest.raises(SearchAborted):
-        solver.score(*exact("2147756677465"))     # needs millions of nodes
-    solver.deadline = None
-    assert solver.score(*exact("13165377745111143272264765634")) == 0   # Test_L3_R1
+        solver.score(at("2147756677465"), Budget(deadline=time.monotonic() - 1))     # needs millions of nodes
+    assert solver.score(at("13165377745111143272264765634"), Budget()) == 0   # Test_L3_R1
 
 
 def test_a_node_limit_and_a_stop_event_abort():
-    solver = Solver(table_bits=16)
-    solver.max_nodes = 10_000
+    solver = Solver(SHAPE, table_bits=16)
+    budget = Limit(nodes=10_000).start()
     with pytest.raises(SearchAborted):
-        solver.score(*exact("2147756677465"))
-    assert 10_000 <= solver.nodes < 10_000 + 4096
-    solver.max_nodes = None
-    solver.stop = threading.Event()
-    solver.stop.set()
+        solver.score(at("2147756677465"), budget)
+    assert 10_000 <= budget.nodes < 10_000 + 4096 and solver.nodes == budget.nodes
+    stop = threading.Event()
+    solver.score(at("13165377745111143272264765634"), Limit(stop=stop).start())  # not set: it finishes
+    stop.set()
     with pytest.raises(SearchAborted):
-        solver.score(*exact("2147756677465"))
+        solver.score(at("2147756677465"), Limit(stop=stop).start())
+
+
+def test_a_node_limit_counts_every_search_of_one_call():
+    solver = Solver(SHAPE, table_bits=16)
+    budget = Budget(max_nodes=9000)
+    solver.score(at("13165377745111143272264765634"), budget)
+    spent = budget.nodes
+    assert 0 < spent < 9000
+    with pytest.raises(SearchAborted):
+        solver.score(at("2147756677465"), budget)
+    assert 9000 <= budget.nodes < 9000 + 4096
+
+
+def test_reset_empties_the_table():
+    solver = Solver(SHAPE, table_bits=12)
+    solver.score(at("6667744167364217437"), Budget())
+    assert any(solver.table)
+    solver.reset()
+    assert not any(solver.table) and len(solver.table) == (1 << 12) + 9
 
 
 def test_the_transposition_table_has_a_fixed_size():
-    solver = Solver(table_bits=12)
+    solver = Solver(SHAPE, table_bits=12)
     before = len(solver.table)
-    solver.score(*exact("6667744167364217437"))
+    solver.score(at("6667744167364217437"), Budget())
     assert len(solver.table) == before == (1 << 12) + 9
     assert solver.table.itemsize == 8
 
 
 def test_the_python_3_9_bit_count_agrees():
-    from sensehat_c4.engine.solver import count_bits, popcount
+    from sensehat_c4.engine.position import count_bits, popcount
     for x, bits in ((0, 0), (1, 1), (0b1011, 3), ((1 << 49) - 1, 49), (0x1234_5678_9ABC, 22)):
         assert count_bits(x) == popcount(x) == bits

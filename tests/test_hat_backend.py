@@ -6,8 +6,11 @@ with ``_stick_file`` (the evdev device; here a pipe fed 24-byte input events)
 and ``_read()``, and ``low_light``.
 """
 import os
+import pwd
+import shutil
 import struct
 import sys
+import tempfile
 import types
 
 import pytest
@@ -17,12 +20,20 @@ from gamelib.backends.base import Action, Direction
 from gamelib.errors import BackendError
 
 EVENT = struct.Struct("llHHI")
+USER = "nobody" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
 
 
 class FakeStick:
+    device = None
+    """A path to open as the real library opens its evdev device (``io.open(path, 'rb')``); else a pipe."""
+
     def __init__(self):
-        read, self.write_end = os.pipe()
-        self._stick_file = os.fdopen(read, "rb", buffering=0)
+        if FakeStick.device is not None:
+            self._stick_file = open(FakeStick.device, "rb", buffering=0)
+            self.write_end = os.open(os.devnull, os.O_WRONLY)
+        else:
+            read, self.write_end = os.pipe()
+            self._stick_file = os.fdopen(read, "rb", buffering=0)
         self.closed = False
 
     def _read(self):
@@ -46,11 +57,12 @@ def fake_library(monkeypatch, tmp_path):
 
     class SenseHat:
         fail = None
+        fb_device = None
 
         def __init__(self):
             if SenseHat.fail:
                 raise SenseHat.fail
-            self._fb_device = str(fb)
+            self._fb_device = SenseHat.fb_device or str(fb)
             self.stick = FakeStick()
             self.low_light = False
             made.append(self)
@@ -58,6 +70,7 @@ def fake_library(monkeypatch, tmp_path):
     module = types.ModuleType("sense_hat")
     module.SenseHat = SenseHat
     monkeypatch.setitem(sys.modules, "sense_hat", module)
+    monkeypatch.setattr(FakeStick, "device", None)
     grabs = []
     monkeypatch.setattr(senselib.fcntl, "ioctl", lambda fd, request, arg: grabs.append((request, arg)))
     return types.SimpleNamespace(SenseHat=SenseHat, made=made, fb=fb, grabs=grabs)
@@ -91,7 +104,6 @@ def test_missing_library_says_how_to_install(monkeypatch):
 @pytest.mark.parametrize("error", [
     RuntimeError("unable to locate SenseHAT joystick device"),
     OSError("Cannot detect RPi-Sense FB device"),
-    PermissionError(13, "Permission denied"),
 ])
 def test_a_hat_that_cannot_be_opened_is_one_clear_error(fake_library, error):
     fake_library.SenseHat.fail = error
@@ -110,3 +122,60 @@ def test_a_stick_someone_else_holds(fake_library, monkeypatch):
     with pytest.raises(BackendError, match=r"^cannot grab the Sense HAT joystick .*busy.*another program"):
         senselib.HatBackend()
     assert fake_library.made[0].stick.closed
+
+
+@pytest.fixture
+def devices(fake_library):
+    """A framebuffer and a joystick file anyone may open, in a directory anyone may enter."""
+    folder = tempfile.mkdtemp()
+    os.chmod(folder, 0o755)
+    paths = {name: os.path.join(folder, name) for name in ("fb1", "event2")}
+    for path in paths.values():
+        with open(path, "wb") as f:
+            f.write(bytes(160))
+        os.chmod(path, 0o666)
+    yield paths
+    shutil.rmtree(folder)
+
+
+def open_as_nobody(fake_library, fb, stick):
+    """``HatBackend()`` in a child process running as ``nobody`` with no groups (when we are root;
+    else as ourselves): what it raised."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        try:
+            os.close(read)
+            if os.geteuid() == 0:
+                os.setgroups([])
+                os.setgid(65534)
+                os.setuid(65534)
+            fake_library.SenseHat.fb_device = fb
+            FakeStick.device = stick
+            try:
+                senselib.HatBackend().close()
+                message = "opened"
+            except BaseException as exc:  # noqa: BLE001 (reported to the parent)
+                message = f"{type(exc).__name__}: {exc}"
+            os.write(write, message.encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        message = f.read().decode()
+    os.waitpid(pid, 0)
+    return message
+
+
+def test_leds_a_user_outside_video_may_not_open(fake_library, devices):
+    os.chmod(devices["fb1"], 0)   # /dev/fb1 is root:video 0660: closed to everyone else
+    assert open_as_nobody(fake_library, devices["fb1"], devices["event2"]) == (
+        f"BackendError: the Sense HAT LEDs ({devices['fb1']}) cannot be opened: permission denied; "
+        f"user {USER} needs the 'video' group: run 'sudo usermod -aG video {USER}', then log in again")
+
+
+def test_a_joystick_a_user_outside_input_may_not_open(fake_library, devices):
+    os.chmod(devices["event2"], 0)
+    assert open_as_nobody(fake_library, devices["fb1"], devices["event2"]) == (
+        f"BackendError: the Sense HAT joystick ({devices['event2']}) cannot be opened: permission denied; "
+        f"user {USER} needs the 'input' group: run 'sudo usermod -aG input {USER}', then log in again")

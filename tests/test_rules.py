@@ -140,10 +140,15 @@ class Reference:
         return cells
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=6), min_size=0, max_size=60), st.data())
-def test_matches_reference_over_random_games(choices, data):
-    board, ref = Board(), Reference()
+SIZES = [(c, r) for c in range(4, 9) for r in range(4, 7)]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(SIZES), st.lists(st.integers(min_value=0, max_value=7), min_size=0, max_size=60))
+def test_matches_reference_over_random_games(size, choices):
+    """Every size the game offers (4-8 columns by 4-6 rows), against the naive scan."""
+    columns, rows = size
+    board, ref = Board(columns, rows), Reference(columns, rows)
     for choice in choices:
         legal = ref.legal()
         assert board.legal_moves() == legal
@@ -152,15 +157,15 @@ def test_matches_reference_over_random_games(choices, data):
         column = legal[choice % len(legal)]
         board.play(column)
         ref.play(column)
-        assert [[board.cell(c, r) for r in range(6)] for c in range(7)] == ref.grid
+        assert [[board.cell(c, r) for r in range(rows)] for c in range(columns)] == ref.grid
         outcome = board.outcome
         if ref.winner:
             assert outcome == Outcome(ref.winner, frozenset(ref.cells_of(ref.winner)))
-        elif ref.ply == 42:
+        elif ref.ply == columns * rows:
             assert outcome == Outcome(None)
         else:
             assert outcome is None
     # undo everything: back to the empty board
     while board.ply:
         board.pop()
-    assert board == Board() and board.bitboards == (0, 0)
+    assert board == Board(columns, rows) and board.bitboards == (0, 0)

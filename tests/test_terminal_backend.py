@@ -25,8 +25,9 @@ from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours,
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
+from gamelib.backends import terminal
 from gamelib.backends.terminal import NOT_A_TERMINAL, TerminalBackend
-from gamelib.backends.terminal_screen import ENTER, LEAVE, dim, xterm_256
+from gamelib.backends.terminal_screen import ENTER, LEAVE, SHORT_HINT, dim, dot_colour, xterm_256
 from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from sensehat_c4 import render
@@ -86,6 +87,35 @@ def test_opening_takes_the_terminal_and_closing_gives_it_back_exactly(term):
     term.pump(0.05)
     assert term.output.endswith(LEAVE.encode())
     assert termios.tcgetattr(term.slave) == term.attributes_before
+
+
+@pytest.mark.parametrize("interrupted", ["os.write", "termios.tcsetattr", "signal.set_wakeup_fd"])
+def test_exceptions_from_signals_during_the_restore_do_not_stop_it(term, monkeypatch, interrupted):
+    """Each of three signals' handlers raises once, at one step of the restore; it still completes."""
+    out = io.TextIOWrapper(io.FileIO(os.dup(term.slave), "w"), write_through=True)
+    monkeypatch.setattr(sys, "stdout", out)
+    backend = term.backend()
+    print("match 1: player 1 wins 2-0")
+    module, name = interrupted.split(".")
+    real = getattr(getattr(terminal, module), name)
+    raised = []
+
+    def interrupt_three_times(*args):
+        if len(raised) < 3:
+            raised.append((SystemExit(129), SystemExit(143), KeyboardInterrupt())[len(raised)])
+            raise raised[-1]
+        return real(*args)
+
+    monkeypatch.setattr(getattr(terminal, module), name, interrupt_three_times)
+    with pytest.raises((SystemExit, KeyboardInterrupt)):
+        backend.close()
+    setattr(getattr(terminal, module), name, real)
+    assert len(raised) == 3
+    term.pump(0.05)
+    assert termios.tcgetattr(term.slave) == term.attributes_before
+    assert term.output.endswith(LEAVE.encode() + b"match 1: player 1 wins 2-0\r\n")
+    assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL and signal.set_wakeup_fd(-1) == -1
+    assert sys.stdout is out and not signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
 
 def test_a_failure_while_opening_gives_the_terminal_back(term):
@@ -160,7 +190,7 @@ def test_a_resize_wakes_the_wait_and_redraws(term):
         term.screen.resize(20, 60)
         term.pump(0.05)
         assert leds(term.screen) == hex_colours(board())
-        assert term.screen.display[4][21:39] == "┌────────────────┐"   # centred: (20 - 12) // 2, (60 - 18) // 2
+        assert term.screen.display[4][20:39] == "┌─────────────────┐"   # centred: (20 - 12) // 2, (60 - 19) // 2
     assert signal.getsignal(signal.SIGWINCH) is signal.SIG_DFL
     assert signal.set_wakeup_fd(-1) == -1                            # put back as it was
 
@@ -284,6 +314,7 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
     program = start(sandbox, "--opponent", "human")
     try:
         program.wait_for(shows(board("")), what="the empty board")
+        assert program.screen.display[12:14] == [f"{SHORT_HINT:^40}", f"{'no Sense HAT or emulator found':^40}"]
         program.press("right")                                     # the cursor moves, and wraps
         program.wait_for(shows(board("", 4)))
         program.press("left", "left", "left", "left", "left")
@@ -312,7 +343,7 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
 
 
 @pytest.mark.parametrize("env, args, expected", [
-    ({"TERM": "xterm-256color"}, (), lambda frame: [FG_BG_256[xterm_256(p)] for p in frame]),
+    ({"TERM": "xterm-256color"}, (), lambda frame: [FG_BG_256[xterm_256(dot_colour(p))] for p in frame]),
     ({**TRUECOLOR}, ("--low-light",), lambda frame: hex_colours([dim(p) for p in frame])),
     ({**TRUECOLOR}, ("--rotation", "180"), lambda frame: hex_colours(frame[::-1])),
 ])
@@ -338,7 +369,8 @@ def test_letters_when_colour_is_off(sandbox):
             "B B B R B B B . "]
         assert b"\x1b[48;" not in program.output and b"\x1b[38;" not in program.output
         top, left = board_origin(program.screen)
-        assert program.screen.display[top][left:left + 18] == "+----------------+"    # not a UTF-8 locale: ASCII
+        assert program.screen.display[top][left:left + 19] == "+-----------------+"   # not a UTF-8 locale: ASCII
+        assert program.screen.display[top + 1][left:left + 19] == "| . . . Y . . . . |"
     finally:
         program.close()
 
@@ -347,7 +379,7 @@ def test_too_small_says_so_and_growing_shows_the_board(sandbox):
     program = start(sandbox, "--backend", "terminal", "--opponent", "human", columns=20, lines=8)
     try:
         program.wait_for(lambda p: p.text().startswith("This terminal is too"), what="the too-small message")
-        assert program.text() == ("This terminal is too\nsmall for the board:\nit needs 18 x 10\n"
+        assert program.text() == ("This terminal is too\nsmall for the board:\nit needs 19 x 10\n"
                                   "characters and has\n20 x 8. Make it\nbigger (or press q\nto quit).")
         program.resize(40, 16)
         program.wait_for(shows(board("")), what="the board after growing")
@@ -357,7 +389,7 @@ def test_too_small_says_so_and_growing_shows_the_board(sandbox):
         program.wait_for(lambda p: "30 x 9." in p.text(), what="the too-small message again")
         program.resize(50, 20)
         program.wait_for(shows(board("", 2)))
-        assert program.screen.display[4][16:34] == "┌────────────────┐"   # centred: (20 - 12) // 2, (50 - 18) // 2
+        assert program.screen.display[4][15:34] == "┌─────────────────┐"   # centred: (20 - 12) // 2, (50 - 19) // 2
         program.press("q")
         assert program.finish() == "" and program.process.returncode == 0
     finally:
@@ -379,6 +411,50 @@ def test_stopping_restores_the_terminal(sandbox, how, code):
         assert program.process.returncode == code
         assert termios.tcgetattr(program.slave) == program.attributes_before   # echo, line editing, signals
         assert program.output.endswith(LEAVE.encode())             # colours, wrap, cursor, alternate screen
+    finally:
+        program.close()
+
+
+PAIRS = [(signal.SIGHUP, signal.SIGTERM), (signal.SIGTERM, signal.SIGHUP), (signal.SIGHUP, signal.SIGINT)]
+
+
+def two_signals_restore_the_terminal(program, first, second, gap):
+    """Send ``first``, then ``second`` ``gap`` seconds later (a person's ``kill; kill``, a service
+    stopped while its terminal closes); the program must exit by one of them, with the terminal
+    as it found it."""
+    program.process.send_signal(first)
+    time.sleep(gap)
+    program.process.send_signal(second)
+    assert program.finish() == ""
+    # exit 128 + signal, or killed by the second one once all was put back (a shell shows both as 128 + n)
+    assert program.process.returncode in {128 + first, 128 + second, -first, -second}
+    assert termios.tcgetattr(program.slave) == program.attributes_before   # echo, line editing, signals
+    assert program.output.endswith(LEAVE.encode())       # attributes off, cursor shown, alternate screen left
+
+
+@pytest.mark.parametrize("first, second", PAIRS, ids=lambda s: s.name)
+@pytest.mark.parametrize("gap", [0.0, 0.002, 0.02])
+def test_two_signals_while_the_computer_thinks_still_restore_the_terminal(sandbox, first, second, gap):
+    program = start(sandbox, "--backend", "terminal", "--opponent", "hard", "--computer-plays", "1",
+                    "--think", "30")
+    try:
+        program.wait_for(lambda p: leds(p.screen) is not None, what="the board")
+        program.pump(0.2)                                  # the computer waits at least 0.6 s: still thinking
+        assert leds(program.screen)[3 * 8:4 * 8] == hex_colours(board(""))[3 * 8:4 * 8]   # no move shown yet
+        two_signals_restore_the_terminal(program, first, second, gap)
+    finally:
+        program.close()
+
+
+@pytest.mark.parametrize("first, second", PAIRS, ids=lambda s: s.name)
+def test_two_signals_in_the_launcher_still_restore_the_terminal(sandbox, first, second):
+    base = child_env(sandbox)
+    base.update(TRUECOLOR, XDG_CONFIG_HOME=sandbox, XDG_STATE_HOME=sandbox)
+    program = PtyProgram([sys.executable, "-m", "gamelib", "--backend", "terminal", "--log-level", "error"],
+                         env=base)
+    try:
+        program.wait_for(lambda p: leds(p.screen) is not None, what="the menu")
+        two_signals_restore_the_terminal(program, first, second, 0.002)
     finally:
         program.close()
 

@@ -3,10 +3,10 @@ import pyte
 import pytest
 from pyte.graphics import FG_BG_256
 
-from pty_terminal import hex_colours, leds, letters
+from pty_terminal import hex_colours, led_cells, leds, letters
 
-from gamelib.backends.terminal_screen import (CSI, HINT, Painter, colour_mode, dim, letter, too_small_message,
-                                              xterm_256)
+from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PLAIN_RULE, Painter, colour_mode, dim,
+                                              dot_colour, letter, too_small_message, xterm_256)
 from gamelib.colours import BLACK, BLUE, NAMES, ORANGE, RED, WHITE, YELLOW
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
@@ -61,16 +61,19 @@ def test_truecolor_frame_is_the_exact_colours_in_a_box_with_the_hint():
     start = painter.resize(46, 14)
     screen = paint(start, painter.frame(FRAME), columns=46)
     assert leds(screen) == hex_colours(FRAME)
-    assert screen.display[1][14:32] == "┌────────────────┐"   # centred: 10 + 2 lines in 14, (46 - 18) // 2
-    assert screen.display[2][14:32] == "│" + "      " + "  " * 5 + "│"
+    assert leds(screen)[:8] == ["303030"] * 3 + ["ff0000"] + ["303030"] * 4     # off LEDs are dark dots
+    assert screen.display[1][13:32] == "┌─────────────────┐"   # centred: 10 + 2 lines in 14, (46 - 19) // 2
+    assert screen.display[2][13:32] == "│ ● ● ● ● ● ● ● ● │"   # each LED a dot with a gap, on every side
+    gaps = [cell for row in led_cells(screen) for cell in row[0::2]]
+    assert len(gaps) == 8 * 9 and {(cell.data, cell.bg) for cell in gaps} == {(" ", "000000")}
     assert screen.display[11].rstrip() == " " * ((46 - len(HINT)) // 2) + HINT
 
 
 def test_256_colour_frame():
     painter = Painter("256")
     screen = paint(painter.resize(30, 12), painter.frame(FRAME))
-    assert leds(screen) == [FG_BG_256[xterm_256(p)] for p in FRAME]
-    assert leds(screen)[3] == "ff0000" and leds(screen)[63] == "000000"   # red cursor; x=7 dark
+    assert leds(screen) == [FG_BG_256[xterm_256(dot_colour(p))] for p in FRAME]
+    assert leds(screen)[3] == "ff0000" and leds(screen)[63] == FG_BG_256[xterm_256(OFF_DOT)] == "303030"
 
 
 def test_low_light_is_dimmer_in_colour():
@@ -90,7 +93,7 @@ def test_letters_mode_has_no_colour_at_all():
     assert letters(screen) == [
         ". . . R . . . . ", ". . . . . . . . ", "B B B B B B B . ", "B B B B B B B . ",
         "B B B B B B B . ", "B B B B B B B . ", "B B B Y B B B . ", "B B Y R R B B . "]
-    assert screen.display[0][6:24] == "+----------------+"                   # ASCII when not UTF-8
+    assert screen.display[0][5:24] == "+-----------------+"                  # ASCII when not UTF-8
 
 
 def test_plain_mode_prints_each_new_frame_below_the_last_and_nothing_for_the_same_frame():
@@ -102,7 +105,8 @@ def test_plain_mode_prints_each_new_frame_below_the_last_and_nothing_for_the_sam
     again = painter.frame(moved)
     assert again == ("\r\n".join([". . . . R . . .", ". . . . . . . .", "B B B B B B B .", "B B B B B B B .",
                                   "B B B B B B B .", "B B B B B B B .", "B B B Y B B B .",
-                                  "B B Y R R B B ."]) + "\r\n\r\n")
+                                  "B B Y R R B B ."]) + "\r\n" + PLAIN_RULE + "\r\n")
+    assert PLAIN_RULE == "---------------"                                 # as wide as a picture
     assert painter.frame(moved) == ""
 
 
@@ -114,8 +118,8 @@ def test_only_changed_leds_are_redrawn_and_an_unchanged_frame_writes_nothing():
     moved = render.board_frame(Board.from_moves("4453"), render.Palette(), cursor=4)
     text = painter.frame(moved)
     # box at row 0, column 6 (12 lines: no room to centre); LED (x, 0) at row 1, column 6 + 1 + 2x
-    assert text == (f"{CSI}2;14H{CSI}48;2;0;0;0m  "      # x=3 off (1-based: row 2, column 14)
-                    f"{CSI}2;16H{CSI}48;2;255;0;0m  "    # x=4 red
+    assert text == (f"{CSI}2;14H{CSI}48;2;0;0;0;38;2;48;48;48m● "      # x=3 off (1-based: row 2, column 14)
+                    f"{CSI}2;16H{CSI}48;2;0;0;0;38;2;255;0;0m● "       # x=4 red
                     f"{CSI}0m")
 
 
@@ -125,7 +129,8 @@ def test_a_terminal_too_small_gets_a_message_then_the_board_when_it_grows():
     assert leds(screen) is None
     assert "\n".join(line.rstrip() for line in screen.display) == "\n".join(
         too_small_message(16, 6) + [""] * (6 - len(too_small_message(16, 6))))
-    assert " ".join(too_small_message(16, 6)).startswith("This terminal is too small for the board: it needs")
+    assert too_small_message(16, 6) == ["Too small: needs", "19x10, has 16x6.", "Make it bigger,", "or press q to",
+                                        "quit."]
     assert painter.frame(FRAME) == ""                                         # nothing drawn over it
     screen.resize(12, 30)
     pyte.ByteStream(screen).feed(painter.resize(30, 12).encode())
@@ -133,10 +138,19 @@ def test_a_terminal_too_small_gets_a_message_then_the_board_when_it_grows():
 
 
 def test_too_small_message_wraps_to_the_width():
-    assert too_small_message(20, 10) == ["This terminal is too", "small for the board:", "it needs 18 x 10",
+    assert too_small_message(20, 10) == ["This terminal is too", "small for the board:", "it needs 19 x 10",
                                          "characters and has", "20 x 10. Make it", "bigger (or press q",
                                          "to quit)."]
-    assert len(too_small_message(20, 3)) == 3
+
+
+@pytest.mark.parametrize("columns, lines, message", [
+    (16, 8, ["Too small: needs", "19x10, has 16x8.", "Make it bigger,", "or press q to", "quit."]),
+    (16, 3, ["Too small: needs", "19x10. q quits."]),
+    (10, 3, ["Too small.", "q quits."]),
+    (5, 2, ["Too s", "mall."]),                # nothing fits whole: the shortest, cut
+])
+def test_a_tiny_terminal_gets_a_shorter_message_that_fits_whole(columns, lines, message):
+    assert too_small_message(columns, lines) == message
 
 
 def test_status_line_under_the_hint():
@@ -145,7 +159,7 @@ def test_status_line_under_the_hint():
     stream = pyte.ByteStream(screen)
     stream.feed((painter.resize(30, 13) + painter.frame(FRAME)).encode())
     stream.feed(painter.set_status("match 1: player 1 wins 2-0").encode())
-    assert screen.display[10].strip() == HINT[:30].strip()                   # cut to the width
+    assert screen.display[10] == " arrows, Enter/space; q quits "          # the short hint, narrower than HINT
     assert screen.display[11].strip() == "match 1: player 1 wins 2-0"
     stream.feed(painter.resize(30, 13).encode())                              # kept on a full redraw
     assert screen.display[11].strip() == "match 1: player 1 wins 2-0"

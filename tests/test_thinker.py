@@ -66,10 +66,16 @@ def test_an_engine_that_cannot_be_imported_reaches_the_caller(monkeypatch):
     assert Board.from_moves("44").can_play(answer(thinker))
 
 
-def test_the_computer_and_the_engine_know_the_same_levels():
-    from sensehat_c4 import computer, engine    # computer.py imports the engine only when a search starts
+def test_the_levels_table_is_what_every_part_offers():
+    from sensehat_c4 import chooser, cli, computer
+    from sensehat_c4.engine import LEVELS
 
-    assert computer.LEVELS == engine.LEVELS == ("easy", "medium", "hard", "perfect")
+    assert tuple(LEVELS) == ("easy", "medium", "hard", "perfect")
+    assert computer.OPPONENTS == ("human", "easy", "medium", "hard", "perfect")
+    opponent = next(a for a in cli.play_parser()._actions if a.dest == "opponent")
+    assert tuple(opponent.choices) == computer.OPPONENTS
+    assert [(name, label) for name, label, _ in chooser.CHOICES] == [
+        ("human", "2P"), ("easy", "1"), ("medium", "2"), ("hard", "3"), ("perfect", "4")]
 
 
 def test_default_budgets():

@@ -28,12 +28,12 @@ from typing import Dict, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.engine.book12 import default_path, distance_to_score  # noqa: E402
-from sensehat_c4.engine.solver import (BOARD, BOTTOM, COLUMN_MASKS, H1, WIDTH,  # noqa: E402
-                                       can_win_now, win_score, winning_cells)
+from sensehat_c4.engine.book12 import SHAPE, default_path, distance_to_score  # noqa: E402
 from sensehat_c4.engine.openings import MAX_PLY, OUTPUT, key24  # noqa: E402
 
 Pos = Tuple[int, int]  # player 1's stones, player 2's stones
+BOARD, BOTTOM, COLUMN_MASKS, H1, WIDTH = SHAPE.full, SHAPE.bottom, SHAPE.column_masks, SHAPE.stride, SHAPE.width
+can_win_now, win_score, winning_cells = SHAPE.can_win_now, SHAPE.win_score, SHAPE.winning_cells
 
 
 def mirror(x: int) -> int:

@@ -1,7 +1,8 @@
 """Choosing and opening a backend: one factory, one selection order.
 
-Order: the explicit ``name`` (``--backend``), then the ``SENSEHAT_C4_BACKEND``
-environment variable, then ``auto``: the real HAT if the kernel shows one, else a
+Order: the explicit ``name`` (``--backend``), then the ``GAMELIB_BACKEND``
+environment variable (the old name ``SENSEHAT_C4_BACKEND`` is still read when
+``GAMELIB_BACKEND`` is unset or empty), then ``auto``: the real HAT if the kernel shows one, else a
 running emulator, else this terminal (standard input and output are both one),
 else the emulator window started on this desktop, else a
 :class:`~gamelib.errors.BackendError` that says what is missing.  The mock is
@@ -18,10 +19,15 @@ from .base import Action, Backend, Direction, Frame, StickEvent
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "StickEvent", "BACKENDS", "ENV_VAR", "open_backend"]
 
-ENV_VAR = "SENSEHAT_C4_BACKEND"
+ENV_VAR = "GAMELIB_BACKEND"
+OLD_ENV_VAR = "SENSEHAT_C4_BACKEND"
+"""Read when :data:`ENV_VAR` is unset or empty (its name from before gamelib had its own launcher)."""
 BACKENDS = ("auto", "hat", "emu", "terminal")
 
 Notice = Callable[[str], None]
+
+TERMINAL_NOTICE = "no Sense HAT or emulator found"
+"""Shown under the board when ``auto`` chose the terminal (the full notice is hidden by the board)."""
 
 
 def _open_named(name: str, rotation: int, low_light: bool) -> Backend:
@@ -52,7 +58,9 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     if standard_fds() is not None:
         notice("no Sense HAT or running emulator found; playing in this terminal "
                "(--backend emu opens the emulator window)")
-        return _open_named("terminal", rotation, low_light)
+        terminal = _open_named("terminal", rotation, low_light)
+        terminal.notice(TERMINAL_NOTICE)  # type: ignore[attr-defined]
+        return terminal
     if installed and senselib.can_start_window():
         notice("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)")
         return _open_named("emu", rotation, low_light)
@@ -63,7 +71,7 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
             "in the 'video' and 'input' groups")
     raise BackendError(
         "no Sense HAT found, the emulator is not installed and this is not a terminal: run it in a "
-        "terminal, or pip install 'sensehat-c4[emu]' and start sense_emu_gui, or on a Pi check the HAT "
+        "terminal, or pip install sense-emu and start sense_emu_gui, or on a Pi check the HAT "
         "and the 'video' and 'input' groups")
 
 
@@ -72,8 +80,10 @@ def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bo
     """Open the backend called ``name`` (or chosen by the environment, or detected)."""
     say: Notice = notice or (lambda message: None)
     source = "--backend"
-    if not name:
-        name, source = os.environ.get(ENV_VAR, ""), ENV_VAR
+    for variable in (ENV_VAR, OLD_ENV_VAR):
+        if name:
+            break
+        name, source = os.environ.get(variable, ""), variable
     name = (name or "auto").strip().lower()
     if name not in BACKENDS:
         raise BackendError(f"{source}={name!r} is not a backend: use one of {', '.join(BACKENDS)}")

@@ -12,6 +12,7 @@ does, with a fake clock) and :meth:`Backend._set_low_light`.
 from __future__ import annotations
 
 import enum
+import reprlib
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -76,9 +77,10 @@ def _pixel_map(rotation: int) -> List[int]:
 
 
 def check_rotation(rotation: int) -> int:
-    """``rotation`` if it is 0, 90, 180 or 270 (``True`` is not 90's cousin 1), else :class:`ConfigError`."""
-    if isinstance(rotation, bool) or rotation not in ROTATIONS:
-        raise ConfigError(f"rotation must be one of 0, 90, 180, 270 (not {rotation!r})")
+    """``rotation`` if it is the integer 0, 90, 180 or 270, else :class:`ConfigError` (``90.0`` and
+    ``True`` are refused: a float or a bool would break the pixel tables)."""
+    if type(rotation) is not int or rotation not in ROTATIONS:
+        raise ConfigError(f"rotation must be one of 0, 90, 180, 270 (not {reprlib.repr(rotation)})")
     return rotation
 
 

@@ -2,7 +2,8 @@
 
 Both libraries expose the same ``SenseHat`` API; the joystick is a file (an evdev
 device on the Pi, a datagram socket for the emulator) that we wait on with
-``select()``, so waiting for a move costs no CPU.  The libraries are imported
+``select()``, so waiting for a move costs no CPU.  The same ``select()`` watches the
+terminal the program was started from, if any, for ``q`` (:mod:`.quit_key`).  The libraries are imported
 only here, inside the function that needs them: ``RTIMU`` is missing off a Pi.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ import fcntl
 import glob
 import logging
 import os
+import pwd
 import select
 import shutil
 import struct
@@ -22,6 +24,7 @@ from gamelib.colours import RGB
 
 from ..errors import BackendError
 from .base import Action, Backend, Direction, StickEvent
+from .quit_key import QuitKey
 
 EVIOCGRAB = 0x40044590
 """ioctl that gives this process the joystick's input device to itself (``_IOW('E', 0x90, int)``)."""
@@ -30,6 +33,10 @@ HAT_FB_NAME = "RPi-Sense FB"
 
 _FRAME = struct.Struct("64H")
 """The LED framebuffer: 64 RGB565 pixels in native byte order (as both libraries write it)."""
+
+WINDOW_NEEDS = ("the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy "
+                "older than 2.3 in a venv made with --system-site-packages (see README, 'Playing in the emulator')")
+"""What ``sense_emu_gui`` needs that the ``sense_emu`` library (the ``[emu]`` extra) does not bring."""
 
 EMU_START_SECONDS = 10.0
 """How long to wait for a spawned ``sense_emu_gui`` to take the emulator lock."""
@@ -52,8 +59,21 @@ class SenseLibBackend(Backend):
         self._hat = hat
         self._libstick = hat.stick
         self._file = self._libstick._stick_file  # the library keeps no public handle
-        self._fb = os.open(hat._fb_device, os.O_RDWR)
-        super().__init__(rotation=rotation, low_light=low_light)
+        try:
+            self._fb = os.open(hat._fb_device, os.O_RDWR)
+        except OSError as exc:
+            self._libstick.close()
+            raise self._leds_error(exc) from exc
+        self._quit_key = QuitKey.attach()
+        try:
+            super().__init__(rotation=rotation, low_light=low_light)
+        except BaseException:
+            self._close()
+            raise
+
+    def _leds_error(self, exc: OSError) -> BackendError:
+        """The error to raise when the LEDs' file cannot be opened."""
+        return BackendError(f"the LEDs ({exc.filename}) cannot be opened: {exc.strerror or exc}")
 
     def _write(self, pixels: List[RGB]) -> None:
         os.pwrite(self._fb, pack_frame(pixels), 0)
@@ -62,9 +82,14 @@ class SenseLibBackend(Backend):
         deadline = None if timeout is None else self.now() + timeout
         while True:
             remaining = None if deadline is None else max(0.0, deadline - self.now())
-            ready, _, _ = select.select([self._file], [], [], remaining)
+            watched = [self._file] + ([self._quit_key] if self._quit_key and self._quit_key.watching else [])
+            ready, _, _ = select.select(watched, [], [], remaining)
             if not ready:
                 return None
+            if self._quit_key in ready:
+                self._quit_key.check()  # type: ignore[union-attr]
+            if self._file not in ready:
+                continue
             event = self._libstick._read()
             if event is not None:  # None: a sync or other non-key event
                 return StickEvent(self.now(), Direction(event.direction), Action(event.action))
@@ -74,6 +99,8 @@ class SenseLibBackend(Backend):
 
     def _close(self) -> None:
         try:
+            if self._quit_key is not None:
+                self._quit_key.close()
             self._libstick.close()
         finally:
             os.close(self._fb)
@@ -95,6 +122,8 @@ class HatBackend(SenseLibBackend):
         logging.disable(logging.WARNING)
         try:
             hat = SenseHat()
+        except PermissionError as exc:  # the one device SenseHat() opens itself is the joystick
+            raise BackendError(no_permission("joystick", exc, "input")) from exc
         except Exception as exc:  # OSError (framebuffer, I2C), RuntimeError (no joystick), PermissionError
             raise BackendError(
                 f"the Sense HAT cannot be opened ({exc}): check it is seated, that I2C is on in "
@@ -107,6 +136,21 @@ class HatBackend(SenseLibBackend):
             hat.stick.close()
             raise BackendError(f"cannot grab the Sense HAT joystick ({exc}): is another program using it?") from exc
         super().__init__(hat, rotation=rotation, low_light=low_light)
+
+    def _leds_error(self, exc: OSError) -> BackendError:
+        if isinstance(exc, PermissionError):
+            return BackendError(no_permission("LEDs", exc, "video"))
+        return super()._leds_error(exc)
+
+
+def no_permission(part: str, exc: OSError, group: str) -> str:
+    """One line for a device this user may not open: the group it lacks and the fix."""
+    try:
+        user = pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        user = str(os.geteuid())
+    return (f"the Sense HAT {part} ({exc.filename}) cannot be opened: permission denied; user {user} needs "
+            f"the '{group}' group: run 'sudo usermod -aG {group} {user}', then log in again")
 
 
 def hat_present() -> bool:
@@ -158,12 +202,12 @@ class EmuBackend(SenseLibBackend):
             from sense_emu import SenseHat  # noqa: PLC0415
         except ImportError as exc:
             raise BackendError(
-                f"the sense_emu library is not installed ({exc}): pip install 'sensehat-c4[emu]'") from exc
+                f"the sense_emu library is not installed ({exc}): pip install sense-emu") from exc
         spawned = emulator_running() is None  # then SenseHat() starts sense_emu_gui itself
         if spawned and not can_start_window():
             raise BackendError(
-                "the Sense HAT emulator is not running: start sense_emu_gui on a desktop "
-                "(apt install sense-emu-tools on Raspberry Pi OS), then try again")
+                f"the Sense HAT emulator is not running: start sense_emu_gui on a desktop, then try again; "
+                f"{WINDOW_NEEDS}")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "spawning sense_emu_gui": we say it ourselves
             try:
@@ -173,8 +217,8 @@ class EmuBackend(SenseLibBackend):
         if spawned and not _wait_for_emulator(EMU_START_SECONDS):
             hat.stick.close()
             raise BackendError(
-                "sense_emu_gui was started but its window did not come up: run sense_emu_gui in a "
-                "terminal to see why (it needs python3-gi and numpy older than 2.3)")
+                f"sense_emu_gui was started but its window did not come up: run sense_emu_gui in a "
+                f"terminal to see why; {WINDOW_NEEDS}")
         super().__init__(hat, rotation=rotation, low_light=low_light)
 
 

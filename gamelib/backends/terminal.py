@@ -19,6 +19,7 @@ after the terminal is restored.
 """
 from __future__ import annotations
 
+import atexit
 import io
 import os
 import select
@@ -132,6 +133,10 @@ class TerminalBackend(Backend):
         self._pending_since = 0.0
         self._old_stdout: Any = None
         self._printed: Optional[_Printed] = None
+        self._on_alternate_screen = False
+        self._restored = False
+        self._signal_mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the mask as it is, to put back
+        atexit.register(self._restore)
         try:
             self._open()
             super().__init__(rotation=rotation, low_light=low_light)
@@ -160,6 +165,7 @@ class TerminalBackend(Backend):
         if self._painter.mode == "plain":
             self._emit(HINT + "\r\n")
         else:
+            self._on_alternate_screen = True
             self._emit(ENTER)
         self._emit(self._painter.resize(*self._size()))
         if _same_file(_fileno(sys.stdout), self._out):
@@ -171,38 +177,65 @@ class TerminalBackend(Backend):
         self._restore()
 
     def _restore(self) -> None:
-        """Put the terminal back as it was; safe on a terminal that has gone (SSH dropped)."""
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS_DURING_RESTORE)
+        """Put the terminal back as it was; safe on a terminal that has gone (SSH dropped).
+
+        A signal may arrive meanwhile (a second ``kill``, Ctrl+C from a script): its
+        handler's exception (``SystemExit``, ``KeyboardInterrupt``) can cut any step
+        short, even where the signals are blocked, because they are blocked in this
+        thread only and another (the computer's) may take them.  So every step is
+        marked done once done, and the whole is tried again after each interruption:
+        each of SIGINT, SIGTERM and SIGHUP can interrupt at most once, since a signal
+        that arrives again before its handler ran is counted once.  At exit, the same
+        restore runs once more (``atexit``) in case an exception escaped before it began.
+        """
         try:
-            if self._old_stdout is not None:
-                sys.stdout = self._old_stdout
-                self._old_stdout = None
-            if self._painter.mode != "plain" and self._saved_attributes is not None:
-                self._emit(LEAVE)
-            if self._saved_attributes is not None:
-                try:
-                    termios.tcsetattr(self._in, termios.TCSAFLUSH, self._saved_attributes)
-                except termios.error:
-                    pass  # the terminal hung up: nothing left to restore
-                self._saved_attributes = None
-            if self._winch_installed:
-                signal.signal(signal.SIGWINCH, signal.SIG_DFL if self._old_winch is None else self._old_winch)
-                signal.set_wakeup_fd(-1 if self._old_wakeup is None else self._old_wakeup)
-                self._winch_installed = False
-            if self._wake_w >= 0:
-                os.close(self._wake_r)
-                os.close(self._wake_w)
-                self._wake_r = self._wake_w = -1
+            self._restore_steps()
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        # plain mode has no alternate screen: the lines are already in the scrollback
-        if self._printed is not None and self._printed.text and not self._gone and self._painter.mode != "plain":
-            printed, self._printed = self._printed.text, None
             try:
-                sys.stdout.write(printed)
-                sys.stdout.flush()
-            except OSError:
-                pass
+                self._restore_steps()
+            finally:
+                try:
+                    self._restore_steps()
+                finally:
+                    self._restore_steps()
+
+    def _restore_steps(self) -> None:
+        if self._restored:
+            return
+        signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS_DURING_RESTORE)
+        if self._old_stdout is not None:
+            sys.stdout = self._old_stdout
+            self._old_stdout = None
+        if self._on_alternate_screen:
+            self._emit(LEAVE)
+            self._on_alternate_screen = False
+        if self._saved_attributes is not None:
+            try:
+                termios.tcsetattr(self._in, termios.TCSAFLUSH, self._saved_attributes)
+            except termios.error:
+                pass  # the terminal hung up: nothing left to restore
+            self._saved_attributes = None
+        if self._winch_installed:
+            signal.signal(signal.SIGWINCH, signal.SIG_DFL if self._old_winch is None else self._old_winch)
+            signal.set_wakeup_fd(-1 if self._old_wakeup is None else self._old_wakeup)
+            self._winch_installed = False
+        for name in ("_wake_r", "_wake_w"):  # marked closed first: interrupted, one leaks, none is closed twice
+            fd = getattr(self, name)
+            if fd >= 0:
+                setattr(self, name, -1)
+                os.close(fd)
+        # plain mode has no alternate screen: the lines are already in the scrollback
+        if self._printed is not None:
+            printed, self._printed = self._printed.text, None
+            if printed and not self._gone and self._painter.mode != "plain":
+                try:
+                    sys.stdout.write(printed)
+                    sys.stdout.flush()
+                except OSError:
+                    pass
+        self._restored = True
+        atexit.unregister(self._restore)
+        signal.pthread_sigmask(signal.SIG_SETMASK, self._signal_mask)  # a signal held back arrives now
 
     # -- output ---------------------------------------------------------------
 
@@ -236,6 +269,12 @@ class TerminalBackend(Backend):
 
     def _show_status(self, text: str) -> None:
         self._emit(self._painter.set_status(text))
+
+    def notice(self, text: str) -> None:
+        """Show ``text`` under the board until the program prints a line (a notice printed
+        before the board would be hidden by it; ``plain`` mode has it on screen already)."""
+        if self._painter.mode != "plain":
+            self._show_status(text)
 
     def _on_winch(self, signum: int, frame: object) -> None:
         """Nothing to do here: the wake-up pipe wakes the wait, which redraws."""

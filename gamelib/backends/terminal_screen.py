@@ -6,15 +6,17 @@ write; nothing here reads or writes a file descriptor, so it is tested on string
 Colour modes (chosen once, by :func:`colour_mode`):
 
 ``truecolor``
-    each LED is two spaces on a 24-bit background (``COLORTERM`` is ``truecolor``/``24bit``)
+    each LED is a dot (``●``, ``O`` outside a UTF-8 locale) in its 24-bit colour on black,
+    with a space after it, so neighbours of one colour stay apart as on the matrix; an
+    LED that is off is a dark grey dot (``COLORTERM`` is ``truecolor``/``24bit``)
 ``256``
-    the nearest colour of the xterm 256-colour cube or grey ramp
+    the same dots in the nearest colour of the xterm 256-colour cube or grey ramp
 ``letters``
     no colour at all (``NO_COLOR`` set, or terminfo says the terminal has none): a letter
     per LED (:data:`LETTERS`), drawn in place like the colour modes
 ``plain``
     ``TERM=dumb`` (or unset): no cursor movement either; each changed frame is printed as
-    eight lines of letters below the previous one
+    eight lines of letters below the previous one, and a line of dashes under each
 """
 from __future__ import annotations
 
@@ -37,7 +39,16 @@ LETTERS: Dict[RGB, str] = {
 """An LED's letter when colour is off: the nearest of these colours ('.' is off)."""
 
 LED_WIDTH = 2
-"""Characters per LED, so an LED is about as wide as it is high."""
+"""Characters per LED (a dot and a gap), so the matrix is about as wide as it is high."""
+
+OFF_DOT: RGB = (48, 48, 48)
+"""The colour an LED that is off is drawn in: a dark dot, so the matrix keeps its shape."""
+
+DOTS = {True: "●", False: "O"}
+"""An LED's glyph in the colour modes, in a UTF-8 locale or not."""
+
+PLAIN_RULE = "-" * 15
+"""Printed under each picture in ``plain`` mode, so one picture is told from the next."""
 
 CSI = "\x1b["
 ENTER = CSI + "?1049h" + CSI + "?25l" + CSI + "?7l" + CSI + "0m" + CSI + "2J"
@@ -45,6 +56,8 @@ ENTER = CSI + "?1049h" + CSI + "?25l" + CSI + "?7l" + CSI + "0m" + CSI + "2J"
 LEAVE = CSI + "0m" + CSI + "?7h" + CSI + "?25h" + CSI + "?1049l"
 """Plain colours, auto-wrap and cursor back, and the screen as it was before."""
 HINT = "arrows: stick  Enter/space: middle  q: quit"
+SHORT_HINT = "arrows, Enter/space; q quits"
+"""The hint on a terminal narrower than :data:`HINT`."""
 
 
 def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Optional[int]]] = None) -> str:
@@ -110,14 +123,30 @@ def dim(rgb: RGB) -> RGB:
     return tuple(int(c * LOW_LIGHT + 0.5) for c in rgb)  # type: ignore[return-value]
 
 
-def led(rgb: RGB, mode: str, low_light: bool = False) -> str:
-    """The text of one LED (colour set, two characters) in ``mode``."""
+def dot_colour(rgb: RGB, low_light: bool = False) -> RGB:
+    """The colour an LED showing ``rgb`` is drawn in (off: :data:`OFF_DOT`)."""
+    if rgb == BLACK:
+        return OFF_DOT
+    return dim(rgb) if low_light else rgb
+
+
+def _colour(rgb: RGB, mode: str, ground: int) -> str:
+    """The SGR parameters for ``rgb`` as foreground (``ground`` 38) or background (48)."""
+    if mode == "truecolor":
+        return f"{ground};2;{rgb[0]};{rgb[1]};{rgb[2]}"
+    return f"{ground};5;{xterm_256(rgb)}"
+
+
+def board_background(mode: str) -> str:
+    """The escape sequence that sets the board's black background (nothing without colour)."""
+    return f"{CSI}{_colour(BLACK, mode, 48)}m" if mode in ("truecolor", "256") else ""
+
+
+def led(rgb: RGB, mode: str, low_light: bool = False, utf8: bool = True) -> str:
+    """The text of one LED in ``mode``: its dot (or letter) and a gap, two characters."""
     if mode in ("letters", "plain"):
         return letter(rgb) + " "
-    shown = dim(rgb) if low_light else rgb
-    if mode == "truecolor":
-        return f"{CSI}48;2;{shown[0]};{shown[1]};{shown[2]}m  "
-    return f"{CSI}48;5;{xterm_256(shown)}m  "
+    return f"{CSI}{_colour(BLACK, mode, 48)};{_colour(dot_colour(rgb, low_light), mode, 38)}m{DOTS[utf8]} "
 
 
 @dataclass(frozen=True)
@@ -129,7 +158,8 @@ class Layout:
     boxed: bool
     """False for ``plain`` mode (no cursor movement, nothing placed)."""
 
-    WIDTH = 8 * LED_WIDTH + 2
+    WIDTH = 1 + 1 + 8 * LED_WIDTH + 1
+    """The border, a gap before the first LED (each LED has its gap after it), the border."""
     HEIGHT = 8 + 2
 
     @property
@@ -151,7 +181,7 @@ class Layout:
 
     def led_cell(self, x: int, y: int) -> Tuple[int, int]:
         """The (row, column) of the first character of LED ``(x, y)``."""
-        return self.top + 1 + y, self.left + 1 + x * LED_WIDTH
+        return self.top + 1 + y, self.left + 2 + x * LED_WIDTH
 
 
 def move(row: int, column: int) -> str:
@@ -160,10 +190,20 @@ def move(row: int, column: int) -> str:
 
 
 def too_small_message(columns: int, lines: int) -> List[str]:
-    """The lines shown instead of the board when it does not fit."""
-    text = (f"This terminal is too small for the board: it needs {Layout.WIDTH} x {Layout.HEIGHT} "
-            f"characters and has {columns} x {lines}. Make it bigger (or press q to quit).")
-    return textwrap.wrap(text, max(1, columns))[:max(1, lines)]
+    """The lines shown instead of the board when it does not fit: the longest of the
+    texts that fits whole (the shortest, cut, in a terminal too small even for it)."""
+    need, has = f"{Layout.WIDTH} x {Layout.HEIGHT}", f"{columns} x {lines}"
+    texts = (f"This terminal is too small for the board: it needs {need} characters and has {has}. "
+             "Make it bigger (or press q to quit).",
+             f"Too small: needs {need.replace(' ', '')}, has {has.replace(' ', '')}. Make it bigger, "
+             "or press q to quit.",
+             f"Too small: needs {need.replace(' ', '')}. q quits.",
+             "Too small. q quits.")
+    for text in texts:
+        wrapped = textwrap.wrap(text, max(1, columns))
+        if len(wrapped) <= lines:
+            return wrapped
+    return wrapped[:max(1, lines)]
 
 
 class Painter:
@@ -210,7 +250,7 @@ class Painter:
         out = []
         for i in changed:
             row, column = self.layout.led_cell(i % 8, i // 8)
-            out.append(move(row, column) + led(self._last[i], self.mode, self.low_light))
+            out.append(move(row, column) + led(self._last[i], self.mode, self.low_light, self.utf8))
         self._shown = list(self._last)
         return "".join(out) + self._reset()
 
@@ -229,8 +269,8 @@ class Painter:
         h, v, corners = ("─", "│", "┌┐└┘") if self.utf8 else ("-", "|", "++++")
         out.append(move(top, left) + corners[0] + h * (layout.WIDTH - 2) + corners[1])
         for y in range(8):
-            out.append(move(top + 1 + y, left) + v)
-            out.extend(led(self._last[y * 8 + x], self.mode, self.low_light) for x in range(8))
+            out.append(move(top + 1 + y, left) + v + board_background(self.mode) + " ")
+            out.extend(led(self._last[y * 8 + x], self.mode, self.low_light, self.utf8) for x in range(8))
             out.append(self._reset() + v)
         out.append(move(top + 9, left) + corners[2] + h * (layout.WIDTH - 2) + corners[3])
         out.append(self._lines_below())
@@ -248,7 +288,8 @@ class Painter:
     def _lines_below(self) -> str:
         layout = self.layout
         out = []
-        for k, text in enumerate((HINT, self.status)[:layout.extra_lines]):
+        hint = HINT if len(HINT) <= layout.columns else SHORT_HINT
+        for k, text in enumerate((hint, self.status)[:layout.extra_lines]):
             row = layout.top + layout.HEIGHT + k
             text = text[:layout.columns]
             out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)
@@ -256,7 +297,7 @@ class Painter:
 
     def _plain_block(self) -> str:
         rows = ("".join(letter(self._last[y * 8 + x]) + " " for x in range(8)).rstrip() for y in range(8))
-        return "\r\n".join(rows) + "\r\n\r\n"
+        return "\r\n".join(rows) + "\r\n" + PLAIN_RULE + "\r\n"
 
     def _reset(self) -> str:
         return CSI + "0m" if self.mode in ("truecolor", "256") else ""

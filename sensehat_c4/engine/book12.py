@@ -22,7 +22,11 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Optional, Tuple
 
-from .solver import H1, HEIGHT, WIDTH, can_win_now, win_score
+from ..rules import STANDARD
+from .position import shape_of
+
+SHAPE = shape_of(STANDARD)
+"""The books are for the 7 x 6 board only."""
 
 FILE_NAME = "book_12ply_distances.dat"
 ENV_VAR = "SENSEHAT_C4_BOOK12"
@@ -35,9 +39,10 @@ def huffman_bits(first: int, second: int, mirror: bool = False) -> Tuple[int, in
     """The book's Huffman code of a position, unpadded: ``(code, number of bits)``."""
     code = 0
     bits = 0
-    for c in (range(WIDTH - 1, -1, -1) if mirror else range(WIDTH)):
-        for r in range(HEIGHT):
-            bit = 1 << (c * H1 + r)
+    width, height, stride = SHAPE.width, SHAPE.height, SHAPE.stride
+    for c in (range(width - 1, -1, -1) if mirror else range(width)):
+        for r in range(height):
+            bit = 1 << (c * stride + r)
             if first & bit:
                 code = (code << 2) | 2
             elif second & bit:
@@ -113,8 +118,8 @@ class Book12:
         ``None`` if the position is not in the book and player 1 cannot win at once
         (e.g. a position where someone has already won).
         """
-        if can_win_now(current, mask):
-            return win_score(PLY)
+        if SHAPE.can_win_now(current, mask):
+            return SHAPE.win_score(PLY)
         first, second = current, current ^ mask
         value = self.raw(huffman(first, second))
         if value is None:

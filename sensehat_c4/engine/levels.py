@@ -1,4 +1,4 @@
-"""The four levels of the computer opponent, as functions of a position, a budget and an RNG.
+"""The computer's levels: one table, :data:`LEVELS` (name -> how it plays).
 
 * easy: no search; takes an immediate win 80% of the time, blocks an immediate threat
   60% of the time, otherwise picks a move at random, weighted towards the centre and
@@ -7,79 +7,127 @@
 * hard: the same search, deepened one ply at a time until the budget runs out (the
   last finished depth decides).
 * perfect: :class:`.oracle.Oracle` (books, then the exact solver).
+
+Adding a level is adding a function and a row here: the engine, the computer player,
+the command line, the chooser on the LEDs and the benchmarks all read this table.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Dict, Optional
 
 from ..errors import SearchAborted
-from ..rules import Board
-from .heuristic import WIN, Budget, pick, root_values
-from .solver import BOARD, BOTTOM, CELLS, COLUMN_MASKS, popcount, position_of, winning_cells
+from .heuristic import WIN, pick, root_values
+from .limit import Budget, Limit
+from .oracle import Oracle, default_oracle
+from .position import Position, popcount
+from .result import SearchResult
+
+DEFAULT_SECONDS = 1.0
+"""Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
+much sooner; hard deepens its search until the budget ends)."""
+PERFECT_SECONDS = 8.0
+"""The perfect level's default budget: it mostly answers within milliseconds, but some
+positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
 
 MEDIUM_DEPTH = 4
-HARD_MAX_DEPTH = CELLS
 HARD_UNBOUNDED_DEPTH = 10
 """Hard's depth when it is given no limit at all (so that it ends: about a second)."""
 
 
 @dataclass(frozen=True)
-class Decision:
-    """A level's answer: the column (0-based), a value, the depth searched, and how."""
+class Search:
+    """One call's inputs, as every level's function receives them."""
 
-    column: int
-    value: Optional[int]
-    depth: int
-    source: str
+    position: Position
+    rng: random.Random
+    limit: Limit
+    budget: Budget
+    """The started :attr:`limit`, handed down to every search of the call."""
+    oracle: Optional[Oracle] = None
+    """Perfect's oracle (``None``: the process's default for the board size)."""
 
 
-def easy(board: Board, rng: random.Random) -> Decision:
+@dataclass(frozen=True)
+class Level:
+    """A row of the levels table."""
+
+    name: str
+    play: Callable[[Search], SearchResult]
+    seconds: float
+    """The default thinking budget per move."""
+
+
+def easy(search: Search) -> SearchResult:
     """A child's opponent: good habits, with lapses."""
-    current, mask, moves = position_of(board)
-    possible = (mask + BOTTOM) & BOARD
-    mine = winning_cells(current, mask)
-    theirs = winning_cells(current ^ mask, mask)
-    columns = [c for c in range(board.columns) if possible & COLUMN_MASKS[c]]
-    wins = [c for c in columns if possible & COLUMN_MASKS[c] & mine]
+    position, rng = search.position, search.rng
+    shape = position.shape
+    current, mask = position.current, position.mask
+    possible = position.possible
+    mine = shape.winning_cells(current, mask)
+    theirs = shape.winning_cells(current ^ mask, mask)
+    columns = position.legal_columns()
+    wins = [c for c in columns if possible & shape.column_masks[c] & mine]
     if wins and rng.random() < 0.8:
-        return Decision(rng.choice(wins), None, 0, "win")
-    blocks = [c for c in columns if possible & COLUMN_MASKS[c] & theirs]
+        return SearchResult(rng.choice(wins), "win")
+    blocks = [c for c in columns if possible & shape.column_masks[c] & theirs]
     if blocks and rng.random() < 0.6:
-        return Decision(rng.choice(blocks), None, 0, "block")
+        return SearchResult(rng.choice(blocks), "block")
     weights = []
     careful = rng.random() < 0.7
     for c in columns:
-        move = possible & COLUMN_MASKS[c]
-        weight: float = 4 - abs(3 - c)  # 1 at the edges, 4 in the centre
-        weight += 2 * popcount(winning_cells(current | move, mask | move))
+        move = possible & shape.column_masks[c]
+        weight: float = shape.centre_weight[c]
+        weight += 2 * popcount(shape.winning_cells(current | move, mask | move))
         if careful and (move << 1) & theirs:
             weight = 0.1  # the opponent would win on top of it
         weights.append(weight)
-    return Decision(rng.choices(columns, weights)[0], None, 0, "weighted")
+    return SearchResult(rng.choices(columns, weights)[0], "weighted")
 
 
-def medium(board: Board, rng: random.Random, budget: Budget, depth: int = MEDIUM_DEPTH) -> Decision:
-    """A short search (at most ``depth`` plies); ties split at random."""
-    return hard(board, rng, budget, max_depth=depth)
+def medium(search: Search) -> SearchResult:
+    """A short search (at most :data:`MEDIUM_DEPTH` plies, or the limit's depth); ties split at random."""
+    return _deepening(search, min(MEDIUM_DEPTH, search.limit.depth or MEDIUM_DEPTH))
 
 
-def hard(board: Board, rng: random.Random, budget: Budget, max_depth: int = HARD_MAX_DEPTH) -> Decision:
+def hard(search: Search) -> SearchResult:
     """Iterative deepening until the budget runs out or the result is proven."""
-    current, mask, moves = position_of(board)
+    cells = search.position.shape.cells
+    default = cells if search.limit.bounded else HARD_UNBOUNDED_DEPTH
+    return _deepening(search, search.limit.depth or default)
+
+
+def _deepening(search: Search, max_depth: int) -> SearchResult:
+    position, budget = search.position, search.budget
     depth = 1
-    values = root_values(current, mask, moves, depth, Budget())  # depth 1 always finishes
-    left = CELLS - moves
+    values = root_values(position, depth, Budget())  # depth 1 always finishes
+    left = position.shape.cells - position.moves
     while depth < min(max_depth, left):
         order = [c for c, _ in sorted(values, key=lambda cv: -cv[1])]
         try:
-            deeper = root_values(current, mask, moves, depth + 1, budget, order)
+            deeper = root_values(position, depth + 1, budget, order)
         except SearchAborted:
             break
         values, depth = deeper, depth + 1
         best = max(v for _, v in values)
         if best >= WIN or all(v <= -WIN for _, v in values):
             break  # a proven win, or every move proven lost
-    column, value = pick(values, rng)
-    return Decision(column, value, depth, "search")
+    column, value = pick(values, search.rng)
+    return SearchResult(column, "search", value=value, depth=depth)
+
+
+def perfect(search: Search) -> SearchResult:
+    """Exact play: the books, then the solver (see :class:`.oracle.Oracle`)."""
+    oracle = search.oracle or default_oracle(search.position.shape.layout)
+    with oracle.lock:  # a cancelled search still unwinding lets go within milliseconds
+        return oracle.choose(search.position, search.rng, search.budget)
+
+
+LEVELS: Dict[str, Level] = {level.name: level for level in (
+    Level("easy", easy, DEFAULT_SECONDS),
+    Level("medium", medium, DEFAULT_SECONDS),
+    Level("hard", hard, DEFAULT_SECONDS),
+    Level("perfect", perfect, PERFECT_SECONDS),
+)}
+"""Every level by name, weakest first (the order of the chooser and the command line)."""

@@ -14,8 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Optional
 
-from .book12 import huffman_bits
-from .solver import can_win_now, win_score
+from .book12 import SHAPE, huffman_bits
 
 MAX_PLY = 8
 KEY_BITS = 24
@@ -48,8 +47,8 @@ class OpeningBook:
         """The exact score for the side to move, or ``None`` beyond :data:`MAX_PLY` stones."""
         if moves > MAX_PLY:
             return None
-        if can_win_now(current, mask):
-            return win_score(moves)
+        if SHAPE.can_win_now(current, mask):
+            return SHAPE.win_score(moves)
         first = current if moves % 2 == 0 else current ^ mask
         target = key24(first, first ^ mask).to_bytes(3, "big")
         data = self._data

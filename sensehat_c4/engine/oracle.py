@@ -8,23 +8,26 @@
 * otherwise the solver, whose transposition table is kept between calls (so the
   moves of one game help each other).
 
-Every search obeys a :class:`Budget`-like deadline, node limit and stop event on
-the solver and raises :class:`~sensehat_c4.errors.SearchAborted` when it runs out.
+Every call takes the :class:`~.limit.Budget` of the caller's one
+:class:`~.limit.Limit` and hands it to every search it makes; a search that runs out
+raises :class:`~sensehat_c4.errors.SearchAborted`.  Books are for 7 x 6 only; an oracle
+for another board size has none.
 """
 from __future__ import annotations
 
 import random
 import threading
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
-from ..errors import SearchAborted
-from ..rules import Board
+from ..errors import ConfigError, SearchAborted
+from ..rules import STANDARD, Layout
 from . import book12 as book12_module
 from .book12 import Book12
+from .cores import new_solver
+from .limit import Budget
 from .openings import MAX_PLY as OPENING_PLY, OpeningBook, PATH as OPENINGS_PATH
-from .solver import (BOARD, BOTTOM, CELLS, COLUMN_MASKS, H1, ORDER, CapReached, Solver, non_losing,
-                     position_of, ranked_moves, win_score, winning_cells)
+from .position import Position, Shape, non_losing, shape_of
+from .result import SearchResult
 
 CAP = 16384
 SCHEDULE: Tuple[Optional[int], ...] = (CAP, 4 * CAP, 16 * CAP, None)
@@ -32,70 +35,81 @@ SCHEDULE: Tuple[Optional[int], ...] = (CAP, 4 * CAP, 16 * CAP, None)
 MEMORY = 4096
 """How many exact scores of positions reached after its own moves the oracle keeps."""
 
+Kid = Tuple[int, Position]
+"""A candidate move: its column and the position after it."""
 
-@dataclass(frozen=True)
-class Choice:
-    """What the oracle decided: a column (0-based), its exact score if known, and how."""
-
-    column: int
-    score: Optional[int]
-    source: str
-    """``"win"`` (wins at once), ``"book"``, ``"solver"``, ``"forced"`` (one move does
-    not lose at once), ``"lost"`` (every move loses at once), or ``"budget"`` (the time
-    ran out: the best move known so far)."""
-
-    @property
-    def optimal(self) -> bool:
-        """True if the move is proven to be of optimal value (all but ``"budget"``)."""
-        return self.source != "budget"
+Progress = Callable[[int, int, int], None]
+"""``progress(columns done, columns in all, nodes so far)``, called by :meth:`Oracle.move_scores`."""
 
 
 class Oracle:
     """Exact scores from the books and the solver (one transposition table for all calls)."""
 
-    def __init__(self, openings: Optional[OpeningBook] = None, book12: Optional[Book12] = None) -> None:
+    def __init__(self, shape: Shape, openings: Optional[OpeningBook] = None, book12: Optional[Book12] = None) -> None:
+        if (openings is not None or book12 is not None) and shape.layout != STANDARD:
+            raise ConfigError(f"the opening books are for the 7 x 6 board only (not {shape.width} x {shape.height})")
+        self.shape = shape
         self.openings = openings
         self.book12 = book12
         leaf = book12.score12 if book12 is not None else None
-        self.solver = Solver(leaf=leaf, leaf_ply=book12_module.PLY)
+        self.solver = new_solver(shape, leaf=leaf, leaf_ply=book12_module.PLY)
         self.lock = threading.Lock()
         self._memory: Dict[int, int] = {}
 
-    # -- scores ---------------------------------------------------------------
-
     @classmethod
-    def installed(cls, book12: bool = True) -> "Oracle":
-        """A new oracle with the shipped opening book and, if asked and installed, the 12-ply book."""
+    def installed(cls, layout: Layout = STANDARD, book12: bool = True) -> "Oracle":
+        """A new oracle for ``layout``: on 7 x 6 with the shipped opening book and, if asked and
+        installed, the 12-ply book; on other sizes without books."""
+        shape = shape_of(layout)
+        if layout != STANDARD:
+            return cls(shape)
         openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
         path = book12_module.default_path() if book12 else None
-        return cls(openings, Book12(path) if path is not None and path.is_file() else None)
+        return cls(shape, openings, Book12(path) if path is not None and path.is_file() else None)
 
-    def score(self, current: int, mask: int, moves: int) -> int:
+    def check(self, position: Position) -> None:
+        """Raise :class:`ConfigError` if ``position`` is of another board size than this oracle's."""
+        if position.shape is not self.shape:
+            raise ConfigError(f"this oracle plays on {self.shape.width} x {self.shape.height}, "
+                              f"not {position.shape.width} x {position.shape.height}")
+
+    # -- scores ---------------------------------------------------------------
+
+    def score(self, position: Position, budget: Budget) -> int:
         """The exact score of a position that is not over (side to move's view)."""
-        found = self._book_score(current, mask, moves)
-        return found if found is not None else self.solver.score(current, mask, moves)
+        found = self._book_score(position)
+        return found if found is not None else self.solver.score(position, budget)
 
-    def _book_score(self, current: int, mask: int, moves: int) -> Optional[int]:
+    def _book_score(self, position: Position) -> Optional[int]:
         """The exact score if a book has the position, else ``None``."""
-        if self.openings is not None and moves <= OPENING_PLY:
-            return self.openings.score(current, mask, moves)
-        if self.book12 is not None and moves == book12_module.PLY:
-            return self.book12.score12(current, mask)
+        if self.openings is not None and position.moves <= OPENING_PLY:
+            return self.openings.score(position.current, position.mask, position.moves)
+        if self.book12 is not None and position.moves == book12_module.PLY:
+            return self.book12.score12(position.current, position.mask)
         return None
 
-    def child_score(self, current: int, mask: int, moves: int, column: int) -> int:
+    def child_score(self, position: Position, column: int, budget: Budget) -> int:
         """The exact score, for the side to move, of playing ``column``."""
-        move = (mask + BOTTOM) & COLUMN_MASKS[column]
-        if winning_cells(current, mask) & move:
-            return win_score(moves)
-        if moves + 1 >= CELLS:
+        shape = self.shape
+        if shape.winning_cells(position.current, position.mask) & position.column_move(column):
+            return shape.win_score(position.moves)
+        if position.moves + 1 >= shape.cells:
             return 0
-        return -self.score(current ^ mask, mask | move, moves + 1)
+        return -self.score(position.play(column), budget)
 
-    def move_scores(self, board: Board) -> Dict[int, int]:
+    def move_scores(self, position: Position, budget: Budget,
+                    progress: Optional[Progress] = None) -> Dict[int, int]:
         """``{column: exact score}`` for every legal move (0-based columns)."""
-        current, mask, moves = position_of(board)
-        return {c: self.child_score(current, mask, moves, c) for c in board.legal_moves()}
+        self.check(position)
+        columns = position.legal_columns()
+        scores = {}
+        for done, column in enumerate(columns):
+            if progress is not None:
+                progress(done, len(columns), budget.nodes)
+            scores[column] = self.child_score(position, column, budget)
+        if progress is not None:
+            progress(len(columns), len(columns), budget.nodes)
+        return scores
 
     def cheap(self, moves: int) -> bool:
         """True if every move's score after ``moves`` stones comes from a book (or a short search)."""
@@ -106,79 +120,79 @@ class Oracle:
 
     # -- choosing a move -----------------------------------------------------
 
-    def choose(self, board: Board, rng: random.Random) -> Choice:
+    def choose(self, position: Position, rng: random.Random, budget: Budget) -> SearchResult:
         """A move of optimal value (the fastest win, the longest defence, or a draw kept).
 
         Ties between optimal moves are split by ``rng`` when every score is known.
-        When the solver's budget runs out, returns the best move known so far
+        When the budget runs out, returns the best move known so far
         (``source="budget"``): one that keeps a proven win or draw if the first phase
         finished, else the first move that does not lose at once in the solver's order.
         """
-        current, mask, moves = position_of(board)
-        possible = (mask + BOTTOM) & BOARD
-        mine = winning_cells(current, mask)
-        for column in ORDER:
-            if possible & COLUMN_MASKS[column] & mine:
-                return Choice(column, win_score(moves), "win")
-        theirs = winning_cells(current ^ mask, mask)
+        self.check(position)
+        shape = self.shape
+        current, mask, moves = position.current, position.mask, position.moves
+        possible = position.possible
+        mine = shape.winning_cells(current, mask)
+        for column in shape.order:
+            if possible & shape.column_masks[column] & mine:
+                return SearchResult(column, "win", shape.win_score(moves), optimal=True)
+        theirs = shape.winning_cells(current ^ mask, mask)
         safe = non_losing(possible, theirs)
         if not safe:  # every move loses at once
-            column = next(c for c in ORDER if possible & COLUMN_MASKS[c])
-            return Choice(column, -((CELLS - moves) // 2), "lost")
-        kids = [(column, current ^ mask, mask | move) for column, move, _ in ranked_moves(current, mask, safe)]
+            column = next(c for c in shape.order if possible & shape.column_masks[c])
+            return SearchResult(column, "lost", shape.loss_score(moves), optimal=True)
+        kids = [(column, position.play(column)) for column, _, _ in shape.ranked_moves(current, mask, safe)]
         if len(kids) == 1:
-            score = self.known(current, mask, moves)
+            score = self.known(position)
             if score is not None:
-                self.remember(kids[0][1], kids[0][2], -score)
-            return Choice(kids[0][0], score, "forced")
+                self.remember(kids[0][1], -score)
+            return SearchResult(kids[0][0], "forced", score, optimal=True)
         if self.cheap(moves):
             try:
-                scores = self.move_scores(board)
+                scores = self.move_scores(position, budget)
             except SearchAborted:
-                return Choice(kids[0][0], None, "budget")
+                return SearchResult(kids[0][0], "budget")
             best = max(scores.values())
-            return Choice(rng.choice(sorted(c for c, s in scores.items() if s == best)), best, "book")
-        return self._search_choice(board, current, mask, moves, kids)
+            column = rng.choice(sorted(c for c, s in scores.items() if s == best))
+            return SearchResult(column, "book", best, optimal=True)
+        return self._search_choice(position, kids, budget)
 
-    def known(self, current: int, mask: int, moves: int) -> Optional[int]:
+    def known(self, position: Position) -> Optional[int]:
         """The exact score if a book or an earlier answer has it (no search), else ``None``."""
-        found = self._book_score(current, mask, moves)
-        return found if found is not None else self._memory.get(current + mask)
+        found = self._book_score(position)
+        return found if found is not None else self._memory.get(position.current + position.mask)
 
-    def remember(self, current: int, mask: int, score: int) -> None:
+    def remember(self, position: Position, score: int) -> None:
         """Keep an exact score (a bounded memory: it is emptied when full)."""
         if len(self._memory) >= MEMORY:
             self._memory.clear()
-        self._memory[current + mask] = score
+        self._memory[position.current + position.mask] = score
 
-    def _search_choice(self, board: Board, current: int, mask: int, moves: int,
-                       kids: List[Tuple[int, int, int]]) -> Choice:
+    def _search_choice(self, position: Position, kids: List[Kid], budget: Budget) -> SearchResult:
         solver = self.solver
         fallback = kids[0][0]
-        low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
+        low, high = self.shape.loss_score(position.moves), self.shape.win_score(position.moves)
         try:
-            exact = self.known(current, mask, moves)
-            if exact is None and moves > 0:
+            exact = self.known(position)
+            if exact is None and position.last is not None:
                 # the position before the opponent's move: its score bounds ours from below
-                column = board.moves[-1]
-                bit = 1 << (column * H1 + board.height(column) - 1)
-                before = self.known((current ^ mask) ^ bit, mask ^ bit, moves - 1)
+                before = self.known(position.undo_last())
                 if before is not None and -before > low:
                     low = -before
-                    if solver.at_most(current, mask, moves, low):
+                    if solver.at_most(position, low, budget):
                         exact = low  # the opponent played a move of optimal value
                     else:
                         low += 1
             if exact is None:
                 # phase 1: win, draw or loss, and a move that keeps it
                 if low >= 1:
-                    fallback = self._must_find(kids, moves, -1)
+                    fallback = self._must_find(kids, -1, budget)
                 else:
-                    winning = self._first_at_most(kids, moves, -1, exists=False)
+                    winning = self._first_at_most(kids, -1, budget, exists=False)
                     if winning is not None:
                         fallback, low = winning, 1
                     else:
-                        drawing = self._first_at_most(kids, moves, 0, exists=low >= 0)
+                        drawing = self._first_at_most(kids, 0, budget, exists=low >= 0)
                         if drawing is not None:
                             return self._chosen(kids, drawing, 0)
                         high = -1
@@ -189,37 +203,36 @@ class Oracle:
                 while low < high:
                     if low >= 1:
                         at = min(low + step, high - 1)
-                        if solver.at_most(current, mask, moves, at):
+                        if solver.at_most(position, at, budget):
                             high = at
                             break
                         low = at + 1
                     else:
                         at = max(high - 1 - step, low)
-                        if solver.probe(current, mask, moves, at):
+                        if not solver.at_most(position, at, budget):
                             low = at + 1
                             break
                         high = at
                     step = 2 * step + 1
-                exact = low if low == high else solver.score(current, mask, moves, window=(low, high))
+                exact = low if low == high else solver.score(position, budget, window=(low, high))
             first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
-            column = self._must_find(first, moves, -exact)
+            column = self._must_find(first, -exact, budget)
         except SearchAborted:  # out of time, or stopped: the best move known so far
-            return Choice(fallback, None, "budget")
+            return SearchResult(fallback, "budget")
         return self._chosen(kids, column, exact)
 
-    def _chosen(self, kids: List[Tuple[int, int, int]], column: int, score: int) -> Choice:
-        child = next((c, m) for col, c, m in kids if col == column)
-        self.remember(child[0], child[1], -score)
-        return Choice(column, score, "solver")
+    def _chosen(self, kids: List[Kid], column: int, score: int) -> SearchResult:
+        child = next(k for col, k in kids if col == column)
+        self.remember(child, -score)
+        return SearchResult(column, "solver", score, optimal=True)
 
-    def _must_find(self, kids: List[Tuple[int, int, int]], moves: int, value: int) -> int:
+    def _must_find(self, kids: List[Kid], value: int, budget: Budget) -> int:
         """A child known to exist whose score, for the opponent, is at most ``value``."""
-        found = self._first_at_most(kids, moves, value)
+        found = self._first_at_most(kids, value, budget)
         assert found is not None
         return found
 
-    def _first_at_most(self, kids: List[Tuple[int, int, int]], moves: int, value: int,
-                       exists: bool = True) -> Optional[int]:
+    def _first_at_most(self, kids: List[Kid], value: int, budget: Budget, exists: bool = True) -> Optional[int]:
         """A child whose score, for the opponent, is at most ``value`` (``None`` if there is none).
 
         The children are tried in order, in rounds with a node cap growing fourfold (so a
@@ -233,29 +246,32 @@ class Oracle:
             for kid in list(left):
                 if exists and len(left) == 1:
                     return left[0][0]
-                column, child, child_mask = kid
-                solver.cap = None if cap is None else solver.nodes + cap
+                column, child = kid
+                attempt = budget if cap is None else budget.capped(cap)
                 try:
-                    if solver.at_most(child, child_mask, moves + 1, value):
-                        return column
-                except CapReached:
-                    continue
-                finally:
-                    solver.cap = None
+                    found = solver.at_most(child, value, attempt)
+                except SearchAborted:
+                    budget.absorb(attempt)
+                    if attempt is budget or budget.spent():
+                        raise
+                    continue  # only this attempt's cap ran out
+                budget.absorb(attempt)
+                if found:
+                    return column
                 left.remove(kid)
         if exists:
             raise AssertionError("no child reaches the parent's score")  # the solver is inconsistent
         return None
 
 
-_default: Optional[Oracle] = None
+_default: Dict[Layout, Oracle] = {}
 _default_lock = threading.Lock()
 
 
-def default_oracle() -> Oracle:
-    """The process's oracle: the shipped opening book, the 12-ply book if installed."""
-    global _default
+def default_oracle(layout: Layout = STANDARD) -> Oracle:
+    """The process's oracle for ``layout``: on 7 x 6 with the shipped opening book and the
+    12-ply book if installed."""
     with _default_lock:
-        if _default is None:
-            _default = Oracle.installed()
-        return _default
+        if layout not in _default:
+            _default[layout] = Oracle.installed(layout)
+        return _default[layout]

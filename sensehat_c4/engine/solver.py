@@ -1,4 +1,4 @@
-"""An exact Connect 4 solver in pure Python (7 x 6 only).
+"""The exact solver's pure-Python core: the reference, and the fallback of any faster core.
 
 The algorithm is Pascal Pons' ("Solving Connect 4: how to build a perfect AI"):
 negamax with alpha-beta on two bitboards, a null window narrowed by a binary
@@ -23,34 +23,47 @@ the other's last stone.
   other odd columns; no four there and the first player wins in the end (score <= -1).
 The hot loop is one closure over local names, as fast as CPython allows.
 
-A position is ``(current, mask)``: the stones of the side to move and all stones,
-in the rules core's layout (column ``c`` uses bits ``c*7 .. c*7+5``).  Scores are
-the test sets' convention: for the side to move, ``22 - k`` if it wins with its
-``k``-th stone, ``-(22 - k)`` if the opponent does, 0 for a draw.
+The bit layout (width, height, stride) comes from the rules core through the
+:class:`~.position.Shape` the solver is made for; any board whose bitboard has at most
+:data:`MAX_KEY_BITS` bits (``columns * (rows + 1)``: every size up to 8 x 5 and 7 x 6)
+works.  Scores are the test sets' convention (see :mod:`.position`).
+
+The core interface
+------------------
+A solver core (this class, or a native one behind :func:`.cores.new_solver`) provides:
+
+``Core(shape, *, table_bits=DEFAULT_TABLE_BITS, leaf=None, leaf_ply=-1)``
+    A core for one board size with a fixed transposition table of about
+    ``2**table_bits`` entries, allocated once.  ``leaf(current, mask)``, if given, is
+    asked for the exact score of every position with ``leaf_ply`` stones the search
+    reaches (the 12-ply book); ``None`` from it means search on.
+``score(position, budget, window=None) -> int``
+    The exact score of a :class:`~.position.Position` that is not over (binary search of
+    null windows); ``window=(low, high)``: the score is known to lie in it.
+``at_most(position, value, budget) -> bool``
+    One null-window search: True if the score is at most ``value``.
+``nodes``
+    Positions searched since the core was made (read only).
+``reset()``
+    Empties the transposition table.
+``name``
+    ``"python"`` here (``"native"`` for the C core).
+
+Both searches obey the :class:`~.limit.Budget` they are given, and nothing else: they
+look at its stop event, deadline and node cap every :data:`CHECK_EVERY` nodes, add the
+nodes they searched to ``budget.nodes``, and raise
+:class:`~sensehat_c4.errors.SearchAborted` when it runs out (the table stays valid).  A
+core keeps its table between calls and is not thread-safe (the oracle's lock guards it).
 """
 from __future__ import annotations
 
-import threading
 import time
 from array import array
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from ..errors import ConfigError, SearchAborted
-from ..rules import Board
-
-WIDTH = 7
-HEIGHT = 6
-H1 = HEIGHT + 1
-CELLS = WIDTH * HEIGHT
-BOTTOM = sum(1 << (c * H1) for c in range(WIDTH))
-BOARD = BOTTOM * ((1 << HEIGHT) - 1)
-COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH))
-ORDER = (3, 2, 4, 1, 5, 0, 6)
-"""Columns from the centre out: the tie-break of move ordering."""
-ROWS_135 = BOTTOM * 0b010101
-"""Rows 1, 3 and 5, counted from 1 at the bottom: the first player's threats count there."""
-ROWS_246 = BOTTOM * 0b101010
-"""Rows 2, 4 and 6: the second player's."""
+from .limit import Budget
+from .position import Position, Shape, popcount
 
 CHECK_EVERY = 4096
 """Nodes between two looks at the clock and the stop event (a few milliseconds)."""
@@ -61,164 +74,85 @@ ETC_BELOW = 32
 DEFAULT_TABLE_BITS = 20
 """Transposition table of 2**20 (+ a few) slots: 8 MB as an ``array('Q')``."""
 
-
-def count_bits(x: int) -> int:
-    """Number of set bits, for Python 3.9 (``int.bit_count`` arrived in 3.10)."""
-    return bin(x).count("1")
-
-
-popcount: Callable[[int], int] = getattr(int, "bit_count", count_bits)
-
-
-class CapReached(SearchAborted):
-    """One attempt's own node cap (:attr:`Solver.cap`) ran out; the search's limits did not."""
-
-
-def winning_cells(position: int, mask: int) -> int:
-    """Empty cells (anywhere on the board) where ``position`` would complete a four."""
-    r = (position << 1) & (position << 2) & (position << 3)
-    for d in (H1, HEIGHT, H1 + 1):
-        p = (position << d) & (position << 2 * d)
-        r |= p & (position << 3 * d)
-        r |= p & (position >> d)
-        p = (position >> d) & (position >> 2 * d)
-        r |= p & (position << d)
-        r |= p & (position >> 3 * d)
-    return r & (BOARD ^ mask)
-
-
-def has_four(stones: int) -> bool:
-    """True if ``stones`` hold four in a row (any direction)."""
-    for d in (1, H1, HEIGHT, H1 + 1):
-        m = stones & (stones >> d)
-        if m & (m >> 2 * d):
-            return True
-    return False
-
-
-def position_of(board: Board) -> Tuple[int, int, int]:
-    """``(current, mask, moves)`` of a rules-core board (7 x 6 only)."""
-    if (board.columns, board.rows) != (WIDTH, HEIGHT):
-        raise ConfigError("the engine plays on the 7 x 6 board only")
-    p1, p2 = board.bitboards
-    moves = board.ply
-    return (p1 if moves % 2 == 0 else p2), p1 | p2, moves
-
-
-def can_win_now(current: int, mask: int) -> bool:
-    """True if the side to move completes a four with its next stone."""
-    return bool(winning_cells(current, mask) & ((mask + BOTTOM) & BOARD))
-
-
-def non_losing(possible: int, theirs: int) -> int:
-    """The playable cells (of ``possible``) that do not let the opponent, whose winning
-    cells are ``theirs``, win with its next stone: a single threat must be blocked, two lose."""
-    forced = possible & theirs
-    if forced:
-        if forced & (forced - 1):
-            return 0
-        possible = forced
-    return possible & ~(theirs >> 1)
-
-
-def ranked_moves(current: int, mask: int, possible: int) -> List[Tuple[int, int, int]]:
-    """``(column, move, winning cells after it)`` for the moves in ``possible``: most threats
-    made first, then from the centre out."""
-    ranked = []
-    for rank, column in enumerate(ORDER):
-        move = possible & COLUMN_MASKS[column]
-        if move:
-            wins = winning_cells(current | move, mask | move)
-            ranked.append((-popcount(wins), rank, column, move, wins))
-    ranked.sort()
-    return [(column, move, wins) for _, _, column, move, wins in ranked]
-
-
-def win_score(moves: int) -> int:
-    """The score of winning with the next stone, ``moves`` stones on the board."""
-    return (CELLS + 1 - moves) // 2
+MAX_KEY_BITS = 50
+"""The largest bitboard (``columns * (rows + 1)`` bits) whose key fits a table entry
+(``key << 14`` in 64 bits)."""
 
 
 class Solver:
-    """Exact scores of positions; keeps its transposition table between calls.
+    """The pure-Python solver core (the interface is in the module docstring)."""
 
-    ``leaf(current, mask)``, if given, is asked for the exact score of every position
-    with ``leaf_ply`` stones the search reaches (a book); ``None`` means search on.
+    name = "python"
 
-    ``table_bits`` sizes the table (``2**table_bits`` slots of 8 bytes, allocated
-    once).  ``deadline`` (a ``time.monotonic()`` value) and ``stop`` are checked
-    every :data:`CHECK_EVERY` nodes; past either, the search raises
-    :class:`SearchAborted`.
-    """
-
-    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, *,
+    def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
+        if shape.width * shape.stride > MAX_KEY_BITS:
+            raise ConfigError(f"the exact solver handles boards of up to {MAX_KEY_BITS} bits "
+                              f"(columns x (rows + 1)); {shape.width} x {shape.height} needs "
+                              f"{shape.width * shape.stride}")
+        self.shape = shape
         self.size = (1 << table_bits) + 9
         self.table = array("Q", [0]) * self.size
-        self.max_nodes: Optional[int] = None
-        self.cap: Optional[int] = None
-        """A node count at which to raise :class:`CapReached` (for trying moves in turn)."""
-        self.deadline: Optional[float] = None
-        self.stop: Optional[threading.Event] = None
         self.leaf = leaf
         self.leaf_ply = leaf_ply if leaf is not None else -1
         self._negamax = self._make_negamax()
 
     @property
     def nodes(self) -> int:
-        """Positions searched since the count was last set (``solver.nodes = 0``)."""
+        """Positions searched since the solver was made."""
         return self._get_nodes()
 
-    @nodes.setter
-    def nodes(self, value: int) -> None:
-        self._set_nodes(value)
+    def reset(self) -> None:
+        """Empty the transposition table."""
+        self.table[:] = array("Q", [0]) * self.size  # in place: the search holds this array
 
     # -- the search -----------------------------------------------------------
 
     def _make_negamax(self) -> Callable[[int, int, int, int, int, int], int]:
+        shape = self.shape
         table = self.table
         size = self.size
-        solver = self
-        bottom, board_mask = BOTTOM, BOARD
-        columns = tuple(COLUMN_MASKS[c] for c in ORDER)
-        h1, h2, h3 = H1, 2 * H1, 3 * H1
-        d1, d2, d3 = HEIGHT, 2 * HEIGHT, 3 * HEIGHT
-        e1, e2, e3 = H1 + 1, 2 * (H1 + 1), 3 * (H1 + 1)
+        bottom, board_mask = shape.bottom, shape.full
+        columns = tuple(shape.column_masks[c] for c in shape.order)
+        width, height, stride = shape.width, shape.height, shape.stride
+        h1, h2, h3 = stride, 2 * stride, 3 * stride
+        d1, d2, d3 = height, 2 * height, 3 * height
+        e1, e2, e3 = stride + 1, 2 * (stride + 1), 3 * (stride + 1)
         check = CHECK_EVERY - 1
         offset = 64  # bounds are stored as score + 64 in 7 bits
         bits = popcount
         monotonic = time.monotonic
-        cells = CELLS
-        rows_135, rows_246 = ROWS_135, ROWS_246
+        cells = shape.cells
+        rows_135, rows_246 = shape.rows_odd, shape.rows_even
         etc_below = ETC_BELOW
-        winning = winning_cells
-        four = has_four
-        column_of = {1 << (c * H1 + r): COLUMN_MASKS[c] for c in range(WIDTH) for r in range(HEIGHT)}
+        winning = shape.winning_cells
+        four = shape.has_four
+        column_of = {1 << (c * stride + r): shape.column_masks[c] for c in range(width) for r in range(height)}
 
         leaf, leaf_ply = self.leaf, self.leaf_ply
         count = 0
+        deadline: Optional[float] = None
+        stop = None
+        node_limit: Optional[int] = None
 
         def get_nodes() -> int:
             return count
 
-        def set_nodes(value: int) -> None:
-            nonlocal count
-            count = value
+        def begin(budget: Budget) -> int:
+            """Take the limits of ``budget`` for one search; returns the node count now."""
+            nonlocal deadline, stop, node_limit
+            deadline, stop = budget.deadline, budget.stop
+            node_limit = None if budget.max_nodes is None else count + budget.max_nodes - budget.nodes
+            return count
 
-        self._get_nodes, self._set_nodes = get_nodes, set_nodes
+        self._get_nodes, self._begin = get_nodes, begin
 
         def aborted() -> bool:
-            stop = solver.stop
             if stop is not None and stop.is_set():
                 return True
-            if solver.max_nodes is not None and solver.nodes >= solver.max_nodes:
+            if node_limit is not None and count >= node_limit:
                 return True
-            deadline = solver.deadline
-            if deadline is not None and monotonic() >= deadline:
-                return True
-            if solver.cap is not None and solver.nodes >= solver.cap:
-                raise CapReached("this attempt's node cap ran out")
-            return False
+            return deadline is not None and monotonic() >= deadline
 
         def negamax(cur: int, mask: int, moves: int, threats: int, alpha: int, beta: int) -> int:
             """Score of ``(cur, mask)`` within ``[alpha, beta]``; the side to move cannot win now.
@@ -313,7 +247,7 @@ class Solver:
             after = moves + 1
             if possible & (possible - 1):
                 ranked = []
-                rank = 7
+                rank = width
                 for column in columns:
                     move = possible & column
                     if move:
@@ -379,46 +313,53 @@ class Solver:
 
         return negamax
 
-    # -- public ---------------------------------------------------------------
+    # -- the interface ---------------------------------------------------------
 
-    def score(self, current: int, mask: int, moves: int, *,
-              window: Optional[Tuple[int, int]] = None) -> int:
+    def _run(self, budget: Budget, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        """One window search from the root, within ``budget`` (its nodes counted there)."""
+        if budget.spent():
+            raise SearchAborted("the search was stopped")
+        start = self._begin(budget)
+        try:
+            threats = self.shape.winning_cells(current ^ mask, mask)
+            return self._negamax(current, mask, moves, threats, alpha, beta)
+        finally:
+            budget.nodes += self._get_nodes() - start
+
+    def score(self, position: Position, budget: Budget, *, window: Optional[Tuple[int, int]] = None) -> int:
         """The exact score of a position that is not over (a binary search of null windows).
 
         ``window=(low, high)`` narrows the search to scores known to lie in it.
         """
-        if can_win_now(current, mask):
-            return win_score(moves)
-        if moves >= CELLS:
+        shape = self.shape
+        current, mask, moves = position.current, position.mask, position.moves
+        if shape.can_win_now(current, mask):
+            return shape.win_score(moves)
+        if moves >= shape.cells:
             return 0
-        low = -((CELLS - moves) // 2)
-        high = (CELLS + 1 - moves) // 2
+        low = shape.loss_score(moves)
+        high = shape.win_score(moves)
         if window is not None:
             low, high = max(low, window[0]), min(high, window[1])
-        threats = winning_cells(current ^ mask, mask)
-        negamax = self._negamax
         while low < high:
             med = low + (high - low) // 2
             if med <= 0 and low // 2 < med:
                 med = low // 2
             elif med >= 0 and high // 2 > med:
                 med = high // 2
-            r = negamax(current, mask, moves, threats, med, med + 1)
+            r = self._run(budget, current, mask, moves, med, med + 1)
             if r <= med:
                 high = r
             else:
                 low = r
         return low
 
-    def at_most(self, current: int, mask: int, moves: int, value: int) -> bool:
+    def at_most(self, position: Position, value: int, budget: Budget) -> bool:
         """True if the position's score is at most ``value`` (one null-window search)."""
-        if can_win_now(current, mask):
-            return win_score(moves) <= value
-        if moves >= CELLS:
+        shape = self.shape
+        current, mask, moves = position.current, position.mask, position.moves
+        if shape.can_win_now(current, mask):
+            return shape.win_score(moves) <= value
+        if moves >= shape.cells:
             return 0 <= value
-        threats = winning_cells(current ^ mask, mask)
-        return self._negamax(current, mask, moves, threats, value, value + 1) <= value
-
-    def probe(self, current: int, mask: int, moves: int, value: int) -> bool:
-        """True if the position's score is more than ``value``."""
-        return not self.at_most(current, mask, moves, value)
+        return self._run(budget, current, mask, moves, value, value + 1) <= value

@@ -1,6 +1,6 @@
 """``gamelib install-service`` / ``uninstall-service``: the launcher as a systemd unit.
 
-The unit files ship in ``gamelib/systemd/``; installing fills in ``ExecStart=``
+The unit files ship in ``gamelib/launcher/systemd/``; installing fills in ``ExecStart=``
 (this Python environment: ``sys.executable -m gamelib`` and the launcher options
 given) and, for the system unit, ``User=``.  The system unit goes to
 ``/etc/systemd/system`` and needs root: without it we print the exact ``sudo``
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, List, Mapping, Optional, Sequence, TextIO, Tuple
 
-from .errors import ConfigError
-from .files import atomic_write, config_home
+from ..errors import ConfigError
+from ..files import atomic_write, config_home
 from .system import CommandRunner, run_command
 
 UNIT = "sensehat-games.service"

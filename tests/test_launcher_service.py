@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from gamelib import cli
+from gamelib.launcher import cli
 from gamelib.errors import ConfigError
-from gamelib.service import POLKIT_RULE, SYSTEM_TEMPLATE, SYSTEM_UNIT, USER_TEMPLATE, Installer, quote, render
+from gamelib.launcher.service import POLKIT_RULE, SYSTEM_TEMPLATE, SYSTEM_UNIT, USER_TEMPLATE, Installer, quote, render
 
 PY = "/home/pi/games venv/bin/python"
 
@@ -159,6 +159,15 @@ def test_cli_passes_launcher_options_through(tmp_path, monkeypatch, capsys):
     assert info.value.code == 2
     assert capsys.readouterr().err == ("gamelib install-service: error: argument --user-unit: not allowed with "
                                        "argument --user (see --help)\n")
+
+
+def test_a_service_cannot_play_in_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(Installer, "install", lambda self, **kwargs: pytest.fail("installed"))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["install-service", "--user", "pi", "--backend", "terminal"])
+    assert info.value.code == 2
+    assert capsys.readouterr() == ("", "gamelib install-service: error: argument --backend: a service has no "
+                                   "terminal to play in: use hat (the default), emu or auto (see --help)\n")
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed "

@@ -17,16 +17,17 @@ from __future__ import annotations
 import enum
 import logging
 from dataclasses import dataclass, replace
-from typing import List, Optional, Sequence, Set
+from functools import partial
+from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from .backends.base import Action, Backend, Direction, StickEvent
-from .colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
-from .errors import ConfigError, QuitRequested
-from .font import centred_text
-from .games import Entry
-from .icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..backends.base import Action, Backend, Direction, StickEvent
+from ..colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
+from ..errors import ConfigError, QuitRequested
+from ..font import centred_text
+from ..games import Entry
+from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..stepper import REPEAT, Stepper
 from .settings import Settings, SettingsFile
-from .stepper import REPEAT, Stepper
 from .system import CommandRunner, run_command
 
 log = logging.getLogger("gamelib")
@@ -108,6 +109,19 @@ class Launcher:
         self._up_since: Optional[float] = None
         self._stepper = Stepper(self.options.repeat)
         self._confirm_until = 0.0
+        back = partial(self._open, Screen.GAMES)
+        cancel = partial(self._open, Screen.SYSTEM)
+        self._presses: Dict[Screen, Dict[Direction, Callable[[], None]]] = {
+            Screen.GAMES: {Direction.DOWN: self._launch, Direction.MIDDLE: self._launch},  # up: _hold_up
+            Screen.SYSTEM: {Direction.DOWN: self._choose_item, Direction.MIDDLE: self._choose_item,
+                            Direction.UP: back},
+            Screen.CONFIRM: {Direction.DOWN: self._power_off, Direction.MIDDLE: self._power_off,
+                             Direction.UP: cancel, Direction.LEFT: cancel, Direction.RIGHT: cancel},
+        }
+        """What a press does on each screen (left/right step through the games and the system menu)."""
+        self._items: Dict[str, Callable[[], None]] = {
+            LIGHT: self._toggle_light, ROTATION: self._turn, QUIT: self._quit, POWEROFF: self._ask_power_off}
+        """What choosing each system menu item does."""
 
     # -- the loop -------------------------------------------------------------
 
@@ -154,42 +168,40 @@ class Launcher:
             self._up_since = None
             self._show()
             return
-        if self.screen is Screen.GAMES:
-            self._games(event)
+        if self.screen is Screen.GAMES and event.direction is Direction.UP:
+            self._hold_up(event)
             return
-        step = self._stepper.step(event) if self.screen is Screen.SYSTEM else 0
+        step = self._stepper.step(event) if self.screen is not Screen.CONFIRM else 0
         if step:
+            self._step(step)
+        elif event.action is Action.PRESSED and event.direction in self._presses[self.screen]:
+            self._presses[self.screen][event.direction]()
+
+    def _step(self, step: int) -> None:
+        if self.screen is Screen.SYSTEM:
             self.system_index = (self.system_index + step) % len(self.system_items)
-            self._show()
-        elif event.action is not Action.PRESSED:
-            return
-        elif self.screen is Screen.SYSTEM:
-            self._system(event)
+        elif self.entries:
+            self.index = (self.index + step) % len(self.entries)
         else:
-            self._confirm(event)
+            return
+        self._show()
 
     # -- the games menu ---------------------------------------------------------
 
-    def _games(self, event: StickEvent) -> None:
-        direction, action = event.direction, event.action
-        if direction is Direction.UP:
-            if action is Action.PRESSED:
-                self._up_since = event.timestamp
-            elif action is Action.RELEASED:
-                self._up_since = None
-            elif self._up_since is not None and event.timestamp - self._up_since >= self.options.hold - 1e-6:
-                self._up_since = None
-                self.screen, self.system_index = Screen.SYSTEM, 0
-                self._show()
-            return
-        step = self._stepper.step(event)
-        if step and self.entries:
-            self.index = (self.index + step) % len(self.entries)
-            self._show()
-        elif action is Action.PRESSED and direction in (Direction.DOWN, Direction.MIDDLE) and self.entries:
-            self._launch(self.entries[self.index])
+    def _hold_up(self, event: StickEvent) -> None:
+        """Up held for :attr:`LauncherOptions.hold` seconds (from the press) opens the system menu."""
+        if event.action is Action.PRESSED:
+            self._up_since = event.timestamp
+        elif event.action is Action.RELEASED:
+            self._up_since = None
+        elif self._up_since is not None and event.timestamp - self._up_since >= self.options.hold - 1e-6:
+            self._up_since = None
+            self._open(Screen.SYSTEM)
 
-    def _launch(self, entry: Entry) -> None:
+    def _launch(self) -> None:
+        if not self.entries:
+            return
+        entry = self.entries[self.index]
         if entry.game is None:
             return  # cannot be played: the error icon stays, the reason is in the log
         log.info("starting %s", entry.name)
@@ -215,37 +227,39 @@ class Launcher:
 
     # -- the system menu ----------------------------------------------------------
 
-    def _system(self, event: StickEvent) -> None:
-        direction = event.direction
-        if direction is Direction.UP:
-            self.screen = Screen.GAMES
-        else:
-            item = self.system_items[self.system_index]
-            if item == LIGHT:
-                self._change(low_light=not self.settings.low_light)
-            elif item == ROTATION:
-                self._change(rotation=(self.settings.rotation + 90) % 360)
-            elif item == QUIT:
-                self.result = QUIT
-                return
-            else:
-                self.screen = Screen.CONFIRM
-                self._confirm_until = event.timestamp + self.options.confirm_timeout
+    def _open(self, screen: Screen) -> None:
+        if screen is Screen.SYSTEM and self.screen is Screen.GAMES:
+            self.system_index = 0
+        self.screen = screen
         self._show()
 
-    def _confirm(self, event: StickEvent) -> None:
-        self.screen = Screen.SYSTEM
-        if event.direction in (Direction.DOWN, Direction.MIDDLE):
-            command = self.options.poweroff_command
-            log.info("shutting down: %s", " ".join(command))
-            status = self.run_command(command)
-            if status == 0:
-                self.result = POWEROFF
-                return
-            log.error("%s failed (exit status %d); see README, 'Shutting down from the menu'",
-                      " ".join(command), status)
-            self.poweroff_failed = True
-        self._show()
+    def _choose_item(self) -> None:
+        self._items[self.system_items[self.system_index]]()
+
+    def _toggle_light(self) -> None:
+        self._change(low_light=not self.settings.low_light)
+
+    def _turn(self) -> None:
+        self._change(rotation=(self.settings.rotation + 90) % 360)
+
+    def _quit(self) -> None:
+        self.result = QUIT
+
+    def _ask_power_off(self) -> None:
+        self._confirm_until = self._last_input + self.options.confirm_timeout
+        self._open(Screen.CONFIRM)
+
+    def _power_off(self) -> None:
+        command = self.options.poweroff_command
+        log.info("shutting down: %s", " ".join(command))
+        status = self.run_command(command)
+        if status == 0:
+            self.result = POWEROFF
+            return
+        log.error("%s failed (exit status %d); see README, 'Shutting down from the menu'",
+                  " ".join(command), status)
+        self.poweroff_failed = True
+        self._open(Screen.SYSTEM)
 
     def _change(self, **changes: object) -> None:
         self.settings = replace(self.settings, **changes)  # type: ignore[arg-type]
@@ -253,6 +267,7 @@ class Launcher:
         self._apply_settings()
         if self.store is not None:
             self.store.save(self.saved)
+        self._show()
 
     def _apply_settings(self) -> None:
         if self.backend.rotation != self.settings.rotation:

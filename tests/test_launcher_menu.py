@@ -11,8 +11,8 @@ from gamelib.colours import BLACK, BLUE, CYAN, GREEN, ORANGE, RED, WHITE, YELLOW
 from gamelib.errors import ConfigError, QuitRequested
 from gamelib.games import Entry, Game
 from gamelib.icons import ERROR_ICON, POWER_ICON, dimmed, picture
-from gamelib.launcher import NO_GAMES, POWEROFF, QUIT, Launcher, LauncherOptions
-from gamelib.settings import Settings, SettingsFile
+from gamelib.launcher.menu import NO_GAMES, POWEROFF, QUIT, Launcher, LauncherOptions
+from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import game as c4
 from sensehat_c4 import render
 from sensehat_c4.chooser import choice_frame

@@ -7,13 +7,13 @@ import logging
 import sys
 from typing import List, Optional, Sequence
 
-from . import app, backends
-from .games import GROUP, discover
-from .launcher import QUIT, Launcher, LauncherOptions
+from .. import app, backends
+from ..games import GROUP, discover
+from .log import PROG, LauncherLog
+from .menu import QUIT, Launcher, LauncherOptions
 from .service import Installer
 from .settings import SettingsFile, default_path
 
-PROG = "gamelib"
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -40,18 +40,9 @@ def menu_parser() -> app.Parser:
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
     add_launcher_options(parser)
-    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr)")
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr; while the board fills this terminal, "
+                        "a file under $XDG_STATE_HOME/gamelib, shown after)")
     return parser
-
-
-def log_to_stderr(level: str) -> logging.Handler:
-    """Send the log to stderr (the journal under systemd), one line per message; returns the handler."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(f"{PROG}: %(levelname)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(level.upper())
-    return handler
 
 
 def run_menu(argv: Sequence[str]) -> int:
@@ -61,24 +52,24 @@ def run_menu(argv: Sequence[str]) -> int:
     log = logging.getLogger("gamelib")
 
     def main() -> int:
-        store = SettingsFile(default_path())
-        saved = store.load()
-        overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light)) if v is not None}
-        settings = dataclasses.replace(saved, **overrides)
-        entries = discover()
-        if not entries:
-            log.warning("no games are installed (entry-point group %s)", GROUP)
-        with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
-                                   notice=log.info) as backend:
-            result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
-        log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
+        with LauncherLog(args.log_level) as logs:
+            store = SettingsFile(default_path())
+            saved = store.load()
+            overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light))
+                         if v is not None}
+            settings = dataclasses.replace(saved, **overrides)
+            entries = discover()
+            if not entries:
+                log.warning("no games are installed (entry-point group %s)", GROUP)
+            with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
+                                       notice=log.info) as backend:
+                if backend.name == "terminal":  # log lines would land on the board
+                    logs.aside()
+                result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
+            log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
         return app.EXIT_OK
 
-    handler = log_to_stderr(args.log_level)
-    try:
-        return app.run(main, PROG)
-    finally:
-        logging.getLogger().removeHandler(handler)
+    return app.run(main, PROG)
 
 
 def run_list(argv: Sequence[str]) -> int:
@@ -98,6 +89,15 @@ def run_list(argv: Sequence[str]) -> int:
     return app.EXIT_ERROR if any(e.game is None for e in entries) else app.EXIT_OK
 
 
+SERVICE_BACKENDS = tuple(name for name in backends.BACKENDS if name != "terminal")
+
+
+def _service_backend(name: str) -> str:
+    if name == "terminal":
+        raise argparse.ArgumentTypeError("a service has no terminal to play in: use hat (the default), emu or auto")
+    return name
+
+
 def service_parser(command: str) -> app.Parser:
     installing = command == "install-service"
     parser = app.Parser(prog=f"{PROG} {command}", description=(
@@ -111,7 +111,7 @@ def service_parser(command: str) -> app.Parser:
     group.add_argument("--user-unit", action="store_true",
                        help="a unit of your own systemd user manager (systemctl --user) instead")
     if installing:
-        parser.add_argument("--backend", choices=backends.BACKENDS, default="hat",
+        parser.add_argument("--backend", type=_service_backend, choices=SERVICE_BACKENDS, default="hat",
                             help="the launcher's --backend (default: hat)")
         add_launcher_options(parser)
     return parser

@@ -1,0 +1,145 @@
+"""The launcher's settings file: what the system menu changes, kept between runs.
+
+The file is ``$XDG_CONFIG_HOME/gamelib/settings.json`` (``~/.config/gamelib/...``
+when the variable is unset), a JSON object such as
+``{"low_light": false, "rotation": 90}``.  Writes are atomic (a temporary file
+in the same directory, then ``os.replace``), so a power cut leaves the old file
+or the new one, never half of one; temporaries left by a write that was cut
+short are removed at start.  Whatever a file holds, starting never fails: a
+corrupt file (not JSON, not UTF-8, nested too deeply, too large, a bad value) is
+kept beside it as ``settings.json.corrupt``, the defaults are used and written,
+and the log says so in one line.  A file that exists but cannot be read (its
+mode or owner) is never overwritten: the log says why, and changes made in the
+menu apply until the launcher stops.  Failing to write is logged and play goes on.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import reprlib
+import stat
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+from ..backends.base import check_rotation
+from ..files import atomic_write, config_home, remove_stale_temporaries
+
+log = logging.getLogger("gamelib")
+
+FILE_NAME = "settings.json"
+BACKUP_SUFFIX = ".corrupt"
+MAX_BYTES = 64 * 1024
+"""A larger file is not a settings file (it is reported as corrupt, not read into memory)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the system menu sets."""
+
+    low_light: bool = False
+    rotation: int = 0
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Settings":
+        """Parse the file's object; ``ValueError`` naming the first bad value.  Unknown keys are ignored."""
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        low_light = data.get("low_light", cls.low_light)
+        rotation = data.get("rotation", cls.rotation)
+        if not isinstance(low_light, bool):
+            raise ValueError(f"low_light must be true or false (not {reprlib.repr(low_light)})")
+        return cls(low_light=low_light, rotation=check_rotation(rotation))
+
+
+def default_path(environ: Optional[Mapping[str, str]] = None) -> Path:
+    """``$XDG_CONFIG_HOME/gamelib/settings.json``, else under ``~/.config`` (relative values are ignored)."""
+    return config_home(environ) / "gamelib" / FILE_NAME
+
+
+class SettingsFile:
+    """Loads and saves :class:`Settings` at ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.kept: Optional[str] = None
+        """Why the file at :attr:`path` is left as it is (it exists but cannot be read, or is
+        corrupt and cannot be moved aside); then :meth:`save` writes nothing."""
+
+    @property
+    def backup(self) -> Path:
+        return self.path.with_name(self.path.name + BACKUP_SUFFIX)
+
+    def load(self) -> Settings:
+        """The saved settings; the defaults if there is no file, or (reported) if it cannot be used.
+
+        Called at start: it also removes temporaries that a cut-short write left behind.
+        """
+        removed = remove_stale_temporaries(self.path)
+        if removed:
+            log.info("removed %d temporary file(s) left beside %s by a write that was cut short",
+                     len(removed), self.path)
+        try:
+            raw = self._read()
+        except FileNotFoundError:
+            return Settings()
+        except OSError as exc:
+            self.kept = f"it cannot be read: {exc.strerror or exc}"
+            log.warning("cannot read the settings file %s (%s); using the defaults and leaving the file as "
+                        "it is: changes made in the menu apply until the launcher stops",
+                        self.path, exc.strerror or exc)
+            return Settings()
+        if len(raw) > MAX_BYTES:
+            return self._corrupt(f"larger than {MAX_BYTES // 1024} KiB")
+        try:
+            return Settings.from_json(json.loads(raw.decode("utf-8")))
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError and ConfigError are ValueErrors
+            return self._corrupt(str(exc))
+        except RecursionError:
+            return self._corrupt("nested too deeply")
+
+    def _read(self) -> bytes:
+        """Up to :data:`MAX_BYTES` + 1 bytes of the file; ``OSError`` if it is not a regular file
+        (opened without blocking, so a FIFO cannot hang the start)."""
+        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(0, "not a regular file")
+            return f.read(MAX_BYTES + 1)
+
+    def _corrupt(self, reason: str) -> Settings:
+        try:
+            os.replace(self.path, self.backup)
+        except OSError as exc:
+            self.kept = f"it is corrupt and cannot be moved aside: {exc.strerror or exc}"
+            log.warning("the settings file %s is corrupt (%s) and cannot be moved aside (%s); using the "
+                        "defaults and leaving the file as it is: changes made in the menu apply until the "
+                        "launcher stops", self.path, reason, exc.strerror or exc)
+            return Settings()
+        defaults = Settings()
+        problem = self._write(defaults)
+        log.warning("the settings file %s is corrupt (%s); kept it as %s and went back to the defaults%s",
+                    self.path, reason, self.backup, f" (not written: {problem})" if problem else "")
+        return defaults
+
+    def save(self, settings: Settings) -> bool:
+        """Write ``settings`` atomically; ``False`` (and a line in the log) if it is not written."""
+        if self.kept is not None:
+            log.info("not saving the settings to %s, which is left as it is (%s); the change applies until "
+                     "the launcher stops", self.path, self.kept)
+            return False
+        problem = self._write(settings)
+        if problem:
+            log.warning("cannot save the settings to %s (%s); they apply until the launcher stops",
+                        self.path, problem)
+            return False
+        return True
+
+    def _write(self, settings: Settings) -> Optional[str]:
+        """Write ``settings``; why not, if it failed."""
+        try:
+            atomic_write(self.path, json.dumps(asdict(settings), indent=2, sort_keys=True) + "\n")
+        except OSError as exc:
+            return str(exc)
+        return None

@@ -1,0 +1,14 @@
+"""Tests that need something a ``.ci/`` step installs: skipped where it is missing, failed under CI."""
+import os
+from typing import Sequence
+
+import pytest
+
+
+def require(missing: Sequence[str], what: str, step: str) -> None:
+    """Skip (or, with ``CI`` set, fail) when ``missing`` names anything, saying what and which step installs it."""
+    if missing:
+        reason = f"{what} ({', '.join(missing)}): run {step} as root"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)

@@ -1,0 +1,322 @@
+"""Every board size (4-8 columns by 4-6 rows): the rules, the LEDs and whole rounds on the mock.
+
+Frames are exact.  The field sits on the bottom row and is centred across, rounded
+to the left (see render.py), so the cursor always starts at x=3.
+"""
+import json
+
+import pytest
+from frames import g, grid
+
+from gamelib.backends.mock import MockBackend
+from gamelib.colours import BLACK, RED, YELLOW
+from sensehat_c4 import cli, render
+from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play, start_column
+from sensehat_c4.errors import BoardSizeError, ConfigError, MoveListError
+from sensehat_c4.rules import Board, Outcome, Size
+
+P = render.Palette()
+
+DRAW_6X5 = "214221143225544435611665653336"
+DRAW_8X6 = "424341227428428623413187831168866733156655555777"
+DRAW_4X4 = "4343242113312142"
+
+# -- sizes and the rules core --------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, size", [
+    ("7x6", Size(7, 6)), ("6x5", Size(6, 5)), ("8X6", Size(8, 6)), (" 4x4 ", Size(4, 4)), ("5x6", Size(5, 6)),
+])
+def test_sizes_parse(text, size):
+    assert Size.parse(text) == size
+    assert str(size) == f"{size.columns}x{size.rows}"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("9x6", "board 9x6 is not offered: boards have 4-8 columns and 4-6 rows (e.g. 6x5)"),
+    ("7x7", "board 7x7 is not offered: boards have 4-8 columns and 4-6 rows (e.g. 6x5)"),
+    ("3x4", "board 3x4 is not offered: boards have 4-8 columns and 4-6 rows (e.g. 6x5)"),
+    ("6by5", "board size '6by5' is not COLUMNSxROWS (e.g. 7x6 or 6x5)"),
+    ("6x", "board size '6x' is not COLUMNSxROWS (e.g. 7x6 or 6x5)"),
+    ("-6x5", "board size '-6x5' is not COLUMNSxROWS (e.g. 7x6 or 6x5)"),
+])
+def test_bad_sizes_are_refused(text, message):
+    with pytest.raises(BoardSizeError) as info:
+        Size.parse(text)
+    assert str(info.value) == message
+    assert isinstance(info.value, ConfigError) and isinstance(info.value, ValueError)
+
+
+def test_the_default_size_is_seven_by_six():
+    assert Size() == Size(7, 6) and Size().board() == Board()
+
+
+@pytest.mark.parametrize("size, moves, winner, cells", [
+    (Size(6, 5), "3434343", 1, {(2, 0), (2, 1), (2, 2), (2, 3)}),                 # vertical
+    (Size(8, 6), "5566778", 1, {(4, 0), (5, 0), (6, 0), (7, 0)}),                 # horizontal, last column
+    (Size(4, 4), "12233434144", 1, {(0, 0), (1, 1), (2, 2), (3, 3)}),              # diagonal / corner to corner
+    (Size(5, 4), "54433232122", 1, {(4, 0), (3, 1), (2, 2), (1, 3)}),              # diagonal \
+    (Size(8, 4), "1818181", 1, {(0, 0), (0, 1), (0, 2), (0, 3)}),                 # vertical up to the top row
+])
+def test_wins_on_other_sizes(size, moves, winner, cells):
+    board = size.from_moves(moves)
+    assert board.outcome == Outcome(winner, frozenset(cells))
+
+
+@pytest.mark.parametrize("size, moves", [(Size(6, 5), DRAW_6X5), (Size(8, 6), DRAW_8X6), (Size(4, 4), DRAW_4X4)])
+def test_a_full_board_without_four_is_a_draw(size, moves):
+    board = size.from_moves(moves)
+    assert board.outcome == Outcome(None) and board.legal_moves() == [] and board.ply == size.columns * size.rows
+
+
+@pytest.mark.parametrize("size, moves, message", [
+    (Size(6, 5), "447", "move 3 ('7'): not a column: use digits 1-6"),
+    (Size(4, 4), "11111", "move 5 ('1'): column 1 is full"),
+    (Size(8, 6), "19", "move 2 ('9'): not a column: use digits 1-8"),
+    (Size(6, 5), "34343434", "move 8 ('4'): the game is already over"),
+])
+def test_move_lists_that_do_not_fit(size, moves, message):
+    with pytest.raises(MoveListError) as info:
+        size.from_moves(moves)
+    assert str(info.value) == message
+
+
+def test_eight_columns_take_the_digit_eight():
+    assert Board.from_moves("8", 8, 6).cell(7, 0) == 1
+    assert str(Board.from_moves("18", 8, 4)) == "\n".join(["........"] * 3 + ["X......O"])
+
+
+# -- the LEDs -------------------------------------------------------------------------
+
+EMPTY = {
+    Size(6, 5): """
+        ...R....
+        ........
+        ........
+        .BBBBBB.
+        .BBBBBB.
+        .BBBBBB.
+        .BBBBBB.
+        .BBBBBB.""",
+    Size(8, 6): """
+        ...R....
+        ........
+        BBBBBBBB
+        BBBBBBBB
+        BBBBBBBB
+        BBBBBBBB
+        BBBBBBBB
+        BBBBBBBB""",
+    Size(4, 4): """
+        ...R....
+        ........
+        ........
+        ........
+        ..BBBB..
+        ..BBBB..
+        ..BBBB..
+        ..BBBB..""",
+    Size(5, 6): """
+        ...R....
+        ........
+        .BBBBB..
+        .BBBBB..
+        .BBBBB..
+        .BBBBB..
+        .BBBBB..
+        .BBBBB..""",
+    Size(7, 4): """
+        ...R....
+        ........
+        ........
+        ........
+        BBBBBBB.
+        BBBBBBB.
+        BBBBBBB.
+        BBBBBBB.""",
+}
+
+
+@pytest.mark.parametrize("size", list(EMPTY))
+def test_empty_fields_sit_on_the_bottom_row_centred_with_the_cursor_at_x3(size):
+    board = size.board()
+    assert grid(render.board_frame(board, P, cursor=start_column(board))) == g(EMPTY[size])
+
+
+def test_a_position_on_six_by_five_and_its_falling_token():
+    board = Size(6, 5).from_moves("3434")
+    board.play(4)
+    assert grid(render.board_frame(board, P, cursor=0)) == g("""
+        .Y......
+        ........
+        ........
+        .BBBBBB.
+        .BBBBBB.
+        .BBBBBB.
+        .BBRYBB.
+        .BBRYRB.""")
+    steps = list(render.falling(board, 4, P, 0.02))
+    ys = [next(y for y, row in enumerate(grid(f).splitlines()) if row[5] == "R") for f, _ in steps]
+    assert ys == [0, 1, 2, 3, 4, 5, 6, 7] and [s for _, s in steps] == [0.02] * 8
+
+
+def test_flash_and_thinking_follow_the_columns_on_the_matrix():
+    board = Size(4, 4).from_moves("1111")
+    flash = [grid(f).splitlines() for f, _ in render.flash_column(board, 0, P, RED, 1, 0.1)]
+    assert [row[2] for row in flash[0]] == ["W"] * 8 and flash[1][0] == "..R....."
+    sweep = [grid(render.thinking_frame(Size(4, 4).board(), P, tick)).splitlines()[0] for tick in range(7)]
+    assert sweep == ["..R.....", "...R....", "....R...", ".....R..", "....R...", "...R....", "..R....."]
+
+
+# -- whole rounds on the mock --------------------------------------------------------
+
+SETTLE = 0.5           # longer than any fall (8 rows x 30 ms)
+ROUND_SETTLE = 4.0     # longer than blink (1.5 s) + score (1.5 s)
+
+
+def steer(mock: MockBackend, size: Size, text: str, settle: float = SETTLE) -> None:
+    """Script moves (1-based columns) as a player steers the cursor from its start."""
+    start = (size.columns - 1) // 2
+    for char in text:
+        steps = int(char) - 1 - start
+        mock.tap(*(["right"] * steps if steps > 0 else ["left"] * -steps), "down")
+        mock.wait_until(mock._cursor + settle)
+
+
+def screen_at(mock, when):
+    return grid([f for t, f in mock.frames if t <= when][-1])
+
+
+def cursor_xs(mock):
+    rows = [grid(f).splitlines()[0] for _, f in mock.frames]
+    return [row.index("R") for row in rows if row.count("R") == 1]
+
+
+@pytest.mark.parametrize("size, lefts, rights, xs", [
+    (Size(6, 5), 4, 2, [3, 2, 1, 6, 5, 6, 1]),          # columns 2, 1, 0, 5, 4, 5, 0
+    (Size(8, 6), 4, 2, [3, 2, 1, 0, 7, 0, 1]),          # columns 3, 2, 1, 0, 7, 0, 1
+    (Size(4, 4), 3, 2, [3, 2, 5, 4, 5, 2]),             # columns 1, 0, 3, 2, 3, 0
+])
+def test_the_cursor_starts_centred_and_wraps_over_the_board(size, lefts, rights, xs):
+    mock = MockBackend()
+    mock.tap(*["left"] * lefts, *["right"] * rights, "up", "up")
+    assert play(mock, MatchOptions(size=size)).abandoned
+    assert cursor_xs(mock) == xs
+    assert grid(mock.frames[0][1]) == g(EMPTY[size])
+
+
+def test_a_win_on_six_by_five():
+    mock = MockBackend()
+    steer(mock, Size(6, 5), "3434343")
+    won = mock._cursor - SETTLE
+    mock.tap("up", "up", at=won + ROUND_SETTLE)
+    result = play(mock, MatchOptions(size=Size(6, 5)))
+    assert result == MatchResult(None, (1, 0), True, 2)
+    full = """
+        ........
+        ........
+        ........
+        .BBBBBB.
+        .BBRBBB.
+        .BBRYBB.
+        .BBRYBB.
+        .BBRYBB."""
+    blinked = full.replace(".BBR", ".BBB")
+    shown = [grid(f) for _, f in mock.frames]
+    start = shown.index(g(blinked))
+    assert shown[start - 1:start + 6] == [g(full)] + [g(blinked), g(full)] * 3
+    assert screen_at(mock, won + ROUND_SETTLE - 0.01) == g(EMPTY[Size(6, 5)].replace("R", "Y"))  # p2 starts
+
+
+def test_a_win_on_eight_by_six_in_the_last_column():
+    mock = MockBackend()
+    steer(mock, Size(8, 6), "5566778")
+    mock.tap("up", "up", at=mock._cursor + ROUND_SETTLE)
+    result = play(mock, MatchOptions(size=Size(8, 6)))
+    assert result == MatchResult(None, (1, 0), True, 2)
+    won = """
+        ........
+        ........
+        BBBBBBBB
+        BBBBBBBB
+        BBBBBBBB
+        BBBBBBBB
+        BBBBYYYB
+        BBBBRRRR"""
+    blinked = won.replace("BBBBRRRR", "BBBBBBBB")
+    shown = [grid(f) for _, f in mock.frames]
+    start = shown.index(g(blinked))
+    assert shown[start - 1:start + 6] == [g(won)] + [g(blinked), g(won)] * 3
+
+
+@pytest.mark.parametrize("size, moves, picture", [
+    (Size(6, 5), DRAW_6X5, """
+        ........
+        ........
+        ........
+        .RRRYYY.
+        .YYYRYR.
+        .RRRYYR.
+        .YYRYRY.
+        .YRRRYR."""),
+    (Size(8, 6), DRAW_8X6, """
+        ........
+        ........
+        RRYRRYYR
+        YYRRYRRY
+        RRYYRRYR
+        YYRRYYYR
+        YRYRRRYR
+        YYYRYYRY"""),
+])
+def test_a_draw_on_a_full_board(size, moves, picture):
+    mock = MockBackend()
+    steer(mock, size, moves, settle=0.35)
+    end = mock._cursor
+    mock.tap("up", "up", at=end + 2.0)
+    result = play(mock, MatchOptions(size=size))
+    assert result == MatchResult(None, (0, 0), True, 2)
+    assert screen_at(mock, end) == g(picture)
+    assert screen_at(mock, end + 1.0) == g(picture)                       # it stays up 1.5 s
+    assert screen_at(mock, end + 1.99) == g(EMPTY[size].replace("R", "Y"))   # round 2: p2 starts
+
+
+# -- the command line ------------------------------------------------------------------
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_analyse_on_six_by_five(capsys):
+    code, out, err = run(capsys, "analyse", "4453", "--board", "6x5")
+    assert (code, err) == (0, "")
+    assert out == "\n".join(["......", "......", "......", "...O..", "..OXX.", "123456", "moves: 4453",
+                             "to move: player 1 (X)", "outcome: ongoing", "legal: 1 2 3 4 5 6", ""])
+    code, out, _ = run(capsys, "analyse", "5566778", "--board", "8x6", "--json")
+    assert code == 0 and json.loads(out) == {
+        "moves": "5566778", "board": "8x6", "to_move": None, "outcome": "win", "winner": 1,
+        "winning_cells": [[5, 1], [6, 1], [7, 1], [8, 1]], "legal": []}
+    code, out, _ = run(capsys, "analyse", DRAW_8X6, "--board", "8x6")
+    assert out.splitlines()[6:8] == ["12345678", f"moves: {DRAW_8X6}"]
+    assert out.splitlines()[-1] == "outcome: draw (the board is full)"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["analyse", "447", "--board", "6x5"], "sensehat-c4 analyse: move 3 ('7'): not a column: use digits 1-6\n"),
+    (["analyse", "11111", "--board", "4x4"], "sensehat-c4 analyse: move 5 ('1'): column 1 is full\n"),
+    (["analyse", "--board", "9x6"], "sensehat-c4 analyse: error: argument --board: board 9x6 is not offered: "
+                                    "boards have 4-8 columns and 4-6 rows (e.g. 6x5) (see --help)\n"),
+    (["--board", "7x7"], "sensehat-c4: error: argument --board: board 7x7 is not offered: "
+                         "boards have 4-8 columns and 4-6 rows (e.g. 6x5) (see --help)\n"),
+    (["--board", "big"], "sensehat-c4: error: argument --board: board size 'big' is not COLUMNSxROWS "
+                         "(e.g. 7x6 or 6x5) (see --help)\n"),
+])
+def test_bad_sizes_and_move_lists_that_do_not_fit_are_one_line_exit_2(capsys, argv, message):
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:     # argparse's errors leave through SystemExit
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (2, "", message)

@@ -1,0 +1,51 @@
+"""Connect 4's match loop (chooser, computer, match, repeat), as the command and the launcher run it."""
+from frames import grid
+
+from gamelib.backends.mock import MockBackend
+from gamelib.colours import BLACK
+from sensehat_c4.chooser import choice_frame
+from sensehat_c4.computer import Computer
+from sensehat_c4.controller import MatchResult
+from sensehat_c4.game import play_matches
+
+ABANDONED = MatchResult(winner=None, score=(0, 0), abandoned=True, rounds=1)
+
+
+def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
+    mock = MockBackend()
+    mock.tap("up", "up")                                    # abandon match 1 (the player moves first)
+    mock.tap("up", "up", at=30)                             # and match 2 (whatever the computer did first)
+    reports = []
+    played = play_matches(mock, opponent="easy", computer_plays="alternate", think=0.5, matches=2,
+                          report=lambda *report: reports.append(report))
+    assert played == 2
+    assert reports == [(1, Computer("easy", player=2, seconds=0.5), ABANDONED),
+                       (2, Computer("easy", player=1, seconds=0.5), ABANDONED)]
+    assert tuple(choice_frame(0)) not in [f for _, f in mock.frames]   # no chooser
+
+
+def test_the_chooser_starts_from_the_last_choice():
+    mock = MockBackend()
+    mock.tap("right", "right", "middle", "up", "up")        # 2P -> 1 -> 2: medium; abandon
+    mock.tap("left", "middle", at=10)                       # from 2 (medium) -> 1: easy
+    mock.tap("up", "up", at=11)
+    reports = []
+    assert play_matches(mock, matches=2, report=lambda *report: reports.append(report)) == 2
+    assert [r[1] for r in reports] == [Computer("medium", player=2), Computer("easy", player=2)]
+    shown = [f for _, f in mock.frames]
+    second = shown.index(tuple(choice_frame(2)), shown.index(tuple(choice_frame(2))) + 1)
+    assert shown[second:second + 2] == [tuple(choice_frame(2)), tuple(choice_frame(1))]
+
+
+def test_up_on_the_chooser_leaves_when_asked_else_it_asks_again():
+    mock = MockBackend()
+    mock.tap("up")
+    assert play_matches(mock, back_leaves=True) == 0
+    assert [f for _, f in mock.frames] == [tuple(choice_frame(0)), (BLACK,) * 64]
+
+    mock = MockBackend()
+    mock.tap("up", "middle", "up", "up")                    # up: asked again; 2P; abandon
+    assert play_matches(mock, matches=1) == 1
+    shown = [f for _, f in mock.frames]
+    assert shown[:4] == [tuple(choice_frame(0)), (BLACK,) * 64, tuple(choice_frame(0)), (BLACK,) * 64]
+    assert grid(shown[4]).splitlines()[0] == "...R...."       # then the board, red's cursor
