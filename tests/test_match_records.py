@@ -25,15 +25,21 @@ from sensehat_c4.names import check_name, parse_names
 from sensehat_c4.records import Recorder
 from sensehat_c4.rules import Board
 from test_computer_turns import ClockThinker
-from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
+from test_controller import ROUND_SETTLE, moves
+
+
+def red_wins_two_rounds(second: str = "14142424") -> MockBackend:
+    """A mock scripted with round 1 (red stacks column 4) and ``second`` as round 2's moves."""
+    mock = MockBackend()
+    moves(mock, "4545454")
+    mock.wait_until(mock._cursor + ROUND_SETTLE)
+    moves(mock, second)
+    return mock
 
 
 def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_path):
     path = tmp_path / "games.db"
-    mock = MockBackend()
-    moves(mock, "4545454")
-    mock.wait_until(mock._cursor + ROUND_SETTLE)
-    moves(mock, "14142424")
+    mock = red_wins_two_rounds()
     result = play(mock, MatchOptions(names=("Ann", "Bob")), recorder=Recorder(path, clock=ticking()))
     assert (result.winner, result.score) == (1, (2, 0))
     assert rows(path, "SELECT * FROM matches") == [
@@ -64,10 +70,7 @@ def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_pat
 
 
 def test_without_names_nothing_scrolls(tmp_path):
-    mock = MockBackend()
-    moves(mock, "4545454")
-    mock.wait_until(mock._cursor + ROUND_SETTLE)
-    moves(mock, "14142424")
+    mock = red_wins_two_rounds()
     play(mock, recorder=Recorder(tmp_path / "games.db", clock=ticking()))
     assert mock.frames[-2][1] == (RED,) * 64 and mock.screen == (BLACK,) * 64
     assert rows(tmp_path / "games.db", "SELECT p1_name, p2_name FROM matches") == [(None, None)]
@@ -75,10 +78,7 @@ def test_without_names_nothing_scrolls(tmp_path):
 
 def test_an_abandoned_match_keeps_its_rounds_and_its_unfinished_one(tmp_path):
     path = tmp_path / "games.db"
-    mock = MockBackend()
-    moves(mock, "4545454")
-    mock.wait_until(mock._cursor + ROUND_SETTLE)
-    moves(mock, "141")
+    mock = red_wins_two_rounds("141")
     mock.tap("up", "up")
     result = play(mock, MatchOptions(colours=(GREEN, YELLOW)), recorder=Recorder(path, clock=ticking()))
     assert result.abandoned
