@@ -12,13 +12,13 @@ from typing import List, Optional, Sequence, Tuple
 from gamelib import app, backends
 from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
+from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from . import __version__, analysis
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
 from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
 from .game import play_matches
-from .names import MAX_LENGTH as MAX_NAME, parse_names
 from .record_commands import COMMANDS
 from .records import DB_ENV, Recorder
 from .rules import Size

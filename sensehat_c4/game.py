@@ -19,6 +19,7 @@ from gamelib.backends.base import Backend
 from gamelib.colours import BLUE, RED, YELLOW
 from gamelib.games import Game
 from gamelib.icons import picture
+from gamelib.players import session_names
 
 from .chooser import choose_opponent
 from .computer import Computer, computer_for
@@ -72,9 +73,10 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 
 
 def play(backend: Backend) -> None:
-    """One match from the launcher (up on the chooser goes back to the menu), kept in the records."""
+    """One match from the launcher (up on the chooser goes back to the menu), kept in the records,
+    with the names the launcher keeps (:func:`gamelib.players.session_names`)."""
     with contextlib.closing(Recorder()) as recorder:
-        play_matches(backend, matches=1, back_leaves=True, recorder=recorder)
+        play_matches(backend, MatchOptions(names=session_names()), matches=1, back_leaves=True, recorder=recorder)
 
 
 GAME = Game(name="Connect 4", icon=ICON, play=play)
