@@ -95,7 +95,7 @@ def run_replay(argv: Sequence[str]) -> int:
     return app.run(main, PROG)
 
 
-def _progress(stream) -> Optional[Callable[[int, int], None]]:  # type: ignore[no-untyped-def]
+def progress_line(stream) -> Optional[Callable[[int, int], None]]:  # type: ignore[no-untyped-def]
     """A one-line counter on a terminal (rewritten in place), nothing otherwise."""
     if not stream.isatty():
         return None
@@ -122,7 +122,7 @@ def run_review(argv: Sequence[str]) -> int:
         return _fail("review", exc)
 
     def main() -> int:
-        result = review.review_round(match, rnd, seconds=args.time_limit, progress=_progress(sys.stderr))
+        result = review.review_round(match, rnd, seconds=args.time_limit, progress=progress_line(sys.stderr))
         print(json.dumps(review.as_json(result)) if args.json else review.text(result))
         return app.EXIT_OK
 

@@ -117,3 +117,21 @@ def test_review_errors_are_one_line_and_exit_2(tmp_path):
     assert (done.returncode, done.stderr) == (
         2, "sensehat-c4 review: error: argument --time-limit: must be more than 0 and at most 3600: '0' "
         "(see --help)\n")
+
+
+def test_progress_is_one_line_rewritten_on_a_terminal_and_nothing_elsewhere():
+    import io
+
+    from sensehat_c4.record_commands import progress_line
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    assert progress_line(io.StringIO()) is None
+    term = Terminal()
+    show = progress_line(term)
+    for done in range(3):
+        show(done, 2)
+    assert term.getvalue() == ("\r\033[Kreviewing: move 1 of 2" "\r\033[Kreviewing: move 2 of 2"
+                               "\r\033[Kreviewing: move 2 of 2\r\033[K")
