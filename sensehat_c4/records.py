@@ -244,27 +244,31 @@ class Recorder:
         self.failed: Optional[str] = None
         """Why nothing more is recorded (``None`` while recording works)."""
         self._conn: Optional[sqlite3.Connection] = None
+        self._pending: Optional[List[Any]] = None
+        """The match row to insert with the match's first write (nothing is written before then)."""
         self._match: Optional[int] = None
         self._round_started: Optional[datetime] = None
 
     # -- the match loop's calls -------------------------------------------------
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str) -> None:
-        """Open a new match row (status ``playing``)."""
+        """A new match (status ``playing``).  Its row is written with its first round (or its
+        end), so the file is not touched before the first move can be made."""
         self._match = None
         values = [timestamp(self.clock()), columns, rows, backend]
         for side in sides:
             values += [side.name, side.level, side.seconds, hex_colour(side.colour)]
-        values.append(os.getpid())
+        self._pending = values + [os.getpid()]
 
-        def insert(conn: sqlite3.Connection) -> None:
+    def _match_id(self, conn: sqlite3.Connection) -> Optional[int]:
+        """The current match's row id, inserting the row first if it is still pending."""
+        if self._match is None and self._pending is not None:
             cursor = conn.execute(
                 "INSERT INTO matches (started, columns, rows, backend, p1_name, p1_level, p1_seconds, "
                 "p1_colour, p2_name, p2_level, p2_seconds, p2_colour, pid) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
-            self._match = cursor.lastrowid
-
-        self._write(insert)
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
+            self._match, self._pending = cursor.lastrowid, None
+        return self._match
 
     def start_round(self) -> None:
         """Note when the round's first move could be made."""
@@ -272,7 +276,7 @@ class Recorder:
 
     def end_round(self, number: int, starter: int, board: Board) -> None:
         """Commit round ``number``: ``board`` holds its moves (an unfinished board: abandoned)."""
-        if self._match is None:
+        if self._match is None and self._pending is None:
             return
         outcome = board.outcome
         if outcome is None:
@@ -285,24 +289,26 @@ class Recorder:
             cells = [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
         ended = self.clock()
         started = self._round_started or ended
-        match = self._match
         self._write(lambda conn: conn.execute(
             "INSERT INTO rounds (match_id, number, starter, moves, result, winner, winning_cells, started, ended) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (match, number, starter, board.notation(), result, winner, json.dumps(cells),
+            (self._match_id(conn), number, starter, board.notation(), result, winner, json.dumps(cells),
              timestamp(started), timestamp(ended))))
         self._round_started = None
 
     def end_match(self, winner: Optional[int]) -> None:
         """Close the match: won by seat ``winner``, or abandoned (``None``)."""
-        if self._match is None:
+        if self._match is None and self._pending is None:
             return
-        match, status = self._match, "abandoned" if winner is None else "finished"
+        if self._match is None and winner is None:  # left before a round was kept: nothing to keep
+            self._pending = None
+            return
+        status = "abandoned" if winner is None else "finished"
         ended = timestamp(self.clock())
         self._write(lambda conn: conn.execute(
             "UPDATE matches SET status = ?, winner = ?, ended = ?, pid = NULL WHERE id = ?",
-            (status, winner, ended, match)))
-        self._match = None
+            (status, winner, ended, self._match_id(conn))))
+        self._match = self._pending = None
 
     def close(self) -> None:
         if self._conn is not None:
@@ -319,11 +325,13 @@ class Recorder:
             return
         try:
             conn = self._open()
+            match, pending = self._match, self._pending
             conn.execute("BEGIN IMMEDIATE")
             try:
                 action(conn)
                 conn.execute("COMMIT")
             except BaseException:
+                self._match, self._pending = match, pending  # the match row was not written either
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
@@ -332,7 +340,7 @@ class Recorder:
 
     def _give_up(self, exc: BaseException) -> None:
         self.failed = str(exc) or type(exc).__name__
-        self._match = None
+        self._match = self._pending = None
         self.close()
         log.warning("games are not being recorded: %s (%s)", self.failed, self.path)
 

@@ -53,6 +53,7 @@ def test_each_round_is_committed_when_it_ends(tmp_path):
     recorder = Recorder(path, clock=ticking())
     recorder.start_match((ANN, BOB), columns=6, rows=5, backend="hat")
     recorder.start_round()
+    assert not path.exists()   # nothing is written before the first round ends (the game starts at once)
     from sensehat_c4.rules import Board
     recorder.end_round(1, 2, Board.from_moves("1212121", 6, 5))
     # read by another connection while the match still runs
@@ -136,10 +137,10 @@ def test_a_file_that_is_not_a_database_is_kept_aside(tmp_path, caplog):
     junk = b"this is not SQLite, but somebody's notes\n" * 200
     path.write_bytes(junk)
     record_match(Recorder(path, clock=ticking()), ["1212121"])
-    aside = tmp_path / "games.db.corrupt-20261123T140100"
+    aside = tmp_path / "games.db.corrupt-20261123T140300"
     assert aside.read_bytes() == junk
     assert one_warning(caplog) == ("the games database was damaged (file is not a database): "
-                                   "kept as games.db.corrupt-20261123T140100, starting a new one")
+                                   "kept as games.db.corrupt-20261123T140300, starting a new one")
     assert rows(path, "SELECT moves FROM rounds") == [("1212121",)]
 
 
@@ -160,8 +161,8 @@ def test_a_database_with_a_damaged_page_is_kept_aside(tmp_path, caplog):
     record_match(Recorder(path, clock=ticking()), ["4455667"])
     message = one_warning(caplog)
     assert message.startswith("the games database was damaged (")
-    assert message.endswith("): kept as games.db.corrupt-20261123T140100, starting a new one")
-    assert (tmp_path / "games.db.corrupt-20261123T140100").read_bytes() == bytes(data)
+    assert message.endswith("): kept as games.db.corrupt-20261123T140300, starting a new one")
+    assert (tmp_path / "games.db.corrupt-20261123T140300").read_bytes() == bytes(data)
     assert rows(path, "SELECT id, moves FROM rounds") == [(1, "4455667")]
 
 
@@ -319,3 +320,14 @@ def test_reading_errors_are_one_line(tmp_path):
             stored.round("3")
         with pytest.raises(RecordsError, match=r"^not a round ID: 'x1' \(use a number from 'history', or last\)$"):
             stored.round("x1")
+
+
+def test_a_match_left_before_any_move_leaves_nothing(tmp_path):
+    path = tmp_path / "games.db"
+    recorder = Recorder(path, clock=ticking())
+    recorder.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+    recorder.start_round()
+    recorder.end_match(None)
+    assert not path.exists()
+    record_match(recorder, ["1212121"])
+    assert rows(path, "SELECT id, status FROM matches") == [(1, "finished")]
