@@ -23,6 +23,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -109,53 +110,96 @@ def bench_positions(positions: List[str], book12: bool) -> None:
     print(f"positions: {len(positions)}, {nodes:.0f} nodes, {seconds:.1f} s, worst {worst:.2f} s", flush=True)
 
 
-def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, limit: Limit,
-              other: Limit) -> Tuple[Board, List[float]]:
-    """One game from the empty board; returns the final board and perfect's move times."""
+@dataclass
+class Tally:
+    """Perfect's moves in a series of games: times, and the moves where its budget ran out."""
+
+    times: List[float] = field(default_factory=list)
+    budget_outs: int = 0
+    optimal: int = 0
+    """Budget-out moves an unlimited solve shows to be optimal (exact score)."""
+    given_away: List[str] = field(default_factory=list)
+    """Budget-out moves that turned a won or drawn position into a worse outcome."""
+
+    def add(self, other: "Tally") -> None:
+        self.times += other.times
+        self.budget_outs += other.budget_outs
+        self.optimal += other.optimal
+        self.given_away += other.given_away
+
+    def summary(self) -> str:
+        moves = len(self.times)
+        exact = moves - self.budget_outs + self.optimal
+        return (f"{moves:4} moves, median {statistics.median(self.times) * 1000:7.2f} ms, "
+                f"max {max(self.times):6.3f} s, over 1 s: {sum(t > 1 for t in self.times)}; budget ran out "
+                f"{self.budget_outs} ({100 * self.budget_outs / moves:.1f}%), optimal {exact}/{moves}, "
+                f"won/drawn given away: {len(self.given_away)}"
+                + (f" ({', '.join(self.given_away)})" if self.given_away else ""))
+
+
+def outcome(score: int) -> int:
+    """1 won, 0 drawn, -1 lost."""
+    return (score > 0) - (score < 0)
+
+
+def check_budget_out(board: Board, column: int, checker: Oracle, tally: Tally) -> None:
+    """Score every move of ``board`` without a limit: was the budget-out move optimal, did it give anything away?"""
+    tally.budget_outs += 1
+    scores = checker.move_scores(Position.of(board), Budget())
+    best = max(scores.values())
+    tally.optimal += scores[column] == best
+    verdict = "optimal" if scores[column] == best else "not optimal"
+    if outcome(scores[column]) < outcome(best):
+        tally.given_away.append(f"{board.notation()}: {column + 1}")
+        verdict += ", gave away a " + ("win" if best > 0 else "draw")
+    print(f"  budget ran out: {board.notation()} -> {column + 1} (score {scores[column]}, best {best}: {verdict})",
+          flush=True)
+
+
+def play_game(levels: Tuple[str, str], seed: int, oracle: Oracle, checker: Oracle, limit: Limit,
+              other: Limit, tally: Tally) -> Board:
+    """One game from the empty board; perfect's moves go into ``tally``."""
     board = Board()
-    times = []
     while not board.is_over:
         level = levels[board.ply % 2]
         result = choose_move(board, level, limit=limit if level == "perfect" else other, seed=seed * 100 + board.ply,
                              oracle=oracle if level == "perfect" else None)
         if level == "perfect":
-            times.append(result.seconds)
+            tally.times.append(result.seconds)
             if result.seconds > SLOW:
                 print(f"  slow: {board.notation() or '(empty)'} -> {result.column + 1} "
                       f"({result.source}, score {result.score}) {result.seconds:.2f} s, {result.nodes} nodes",
                       flush=True)
+            if result.source == "budget":
+                check_budget_out(board, result.column, checker, tally)
         board.play(result.column)
-    return board, times
+    return board
 
 
 def bench_games(games: int, book12: bool, limit: Limit, other: Limit, opponents: List[str]) -> List[str]:
     lines = []
-    every: List[float] = []
+    every = Tally()
+    checker = make_oracle(book12)  # the unlimited solves of budget-out moves
     for opponent in opponents:
         for perfect_is in (1, 2):
             oracle = make_oracle(book12)  # one per series, kept between moves and games
-            times: List[float] = []
+            tally = Tally()
             results: Dict[str, int] = {"won": 0, "drawn": 0, "lost": 0}
             for g in range(games):
                 levels = ("perfect", opponent) if perfect_is == 1 else (opponent, "perfect")
-                board, spent = play_game(levels, g, oracle, limit, other)
-                times += spent
-                outcome = board.outcome
-                assert outcome is not None
-                if outcome.winner is None:
+                board = play_game(levels, g, oracle, checker, limit, other, tally)
+                end = board.outcome
+                assert end is not None
+                if end.winner is None:
                     results["drawn"] += 1
                 else:
-                    results["won" if outcome.winner == perfect_is else "lost"] += 1
-            every += times
+                    results["won" if end.winner == perfect_is else "lost"] += 1
+            every.add(tally)
             lines.append(f"perfect as P{perfect_is} vs {opponent:7} {games:3} games "
-                         f"(won {results['won']}, drawn {results['drawn']}, lost {results['lost']}): "
-                         f"{len(times):4} moves, median {statistics.median(times) * 1000:7.2f} ms, "
-                         f"mean {statistics.mean(times) * 1000:7.2f} ms, max {max(times):6.3f} s, "
-                         f"over 1 s: {sum(t > 1 for t in times)}")
+                         f"(won {results['won']}, drawn {results['drawn']}, lost {results['lost']}): {tally.summary()}")
             print(lines[-1], flush=True)
-    if every:
-        lines.append(f"all perfect moves: {len(every)}, median {statistics.median(every) * 1000:.2f} ms, "
-                     f"max {max(every):.3f} s")
+    if every.times:
+        lines.append(f"all perfect moves: {every.summary()}")
         print(lines[-1], flush=True)
     return lines
 
@@ -174,8 +218,9 @@ def main() -> int:
                         help="games per pairing: perfect vs each level, as each player (default: 4; 0 skips)")
     parser.add_argument("--opponents", default=",".join(LEVELS), help="levels perfect plays against")
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
-                        help="the thinking budget per move in the games (default: none, so every "
-                        "perfect move is exact and its full time is measured)")
+                        help="perfect's thinking budget per move in the games (default: none, so every "
+                        "perfect move is exact and its full time is measured); each move where it runs "
+                        "out is checked by an unlimited solve")
     parser.add_argument("--opponent-think", type=float, default=0.25, metavar="SECONDS",
                         help="the other levels' budget per move (default: %(default)s; the game's default "
                         f"is {DEFAULT_SECONDS})")

@@ -1,23 +1,19 @@
-"""Players' names: what a game's ``--names`` and the launcher's settings accept, and the names
-the launcher hands to the games it starts.
+"""Players' names: what a game's ``--names`` and the launcher's settings accept.
 
 A name is what the LEDs can scroll (letters, digits, spaces and ``. , : ' / ( ) + - ! ?``,
 drawn in capitals) and short enough to read as it passes: at most :data:`MAX_LENGTH`
 characters, with a letter or digit in it.
 
-The launcher keeps names in its settings and puts them in the environment variable
-:data:`NAMES_ENV` (``GAMELIB_NAMES=Ann,Bob``) while it runs, so a game it starts reads them
-with :func:`session_names`, as a game run by hand takes ``--names``.
+The launcher keeps names in its settings (``gamelib names``) and hands them to the games it
+starts as :attr:`gamelib.games.Choices.names`.
 """
 from __future__ import annotations
 
-import os
-from typing import Mapping, Optional, Tuple
+from typing import Optional, Tuple
 
 from .errors import ConfigError
 from .font import CHARACTERS
 
-NAMES_ENV = "GAMELIB_NAMES"
 Names = Tuple[Optional[str], Optional[str]]
 
 MAX_LENGTH = 12
@@ -54,11 +50,3 @@ def parse_names(text: str, source: str = "--names") -> Names:
         raise ConfigError(f"{source}: the two players need different names (not {names[0]!r} twice)")
     return names[0], names[1] if len(names) == 2 else None
 
-
-def session_names(environ: Optional[Mapping[str, str]] = None) -> Names:
-    """The names the launcher hands to its games (:data:`NAMES_ENV`); none if unset or not valid."""
-    text = (os.environ if environ is None else environ).get(NAMES_ENV, "")
-    try:
-        return parse_names(text, NAMES_ENV) if text else (None, None)
-    except ConfigError:
-        return None, None

@@ -1,10 +1,11 @@
-"""Choosing the opponent with the joystick before a match: ``2P`` (two people), or levels 1-4,
-and ``?``, which scrolls the rules.
+"""Choosing before a match with the joystick: the opponent (``2P`` or levels 1-4), then the board size.
 
 Left/right browse (with wrap-around; held, at the game's pace), down or middle
-chooses, up backs out.  Choosing ``?`` scrolls :data:`RULES` across the LEDs once (any
-press ends it) and comes back to ``?``.  The top row shows where in the list you are.  Like the controller, this is a loop
-over events; it waits without a timeout, so it costs no CPU while nobody moves.
+chooses, up backs out.  The opponent chooser's last entry, ``?``, scrolls
+:data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser the top row shows where in the
+list you are; the size chooser shows each size's empty field where the game will
+draw it, under a white lid across its columns.  Like the controller, this is a
+loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
 """
 from __future__ import annotations
 
@@ -12,21 +13,25 @@ from typing import List, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
+
+Frame = Sequence[RGB]
 from gamelib.font import centred_text
 from gamelib.scroll import scroll
 from gamelib.stepper import Stepper
 
+from . import render
 from .computer import OPPONENTS
+from .rules import Size
 
 LEVEL_COLOURS = (GREEN, CYAN, ORANGE, MAGENTA)
 """The labels' colours, weakest level first (repeated if there are more levels)."""
 
-RULES_CHOICE = "rules"
 CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
     (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
-    for number, name in enumerate(OPPONENTS[1:], start=1)) + ((RULES_CHOICE, "?", WHITE),)
+    for number, name in enumerate(OPPONENTS[1:], start=1)) + (("rules", "?", WHITE),)
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
-levels of the levels table numbered from 1; last ``?``, the rules."""
+levels of the levels table numbered from 1; last ``?``, the rules (not an opponent)."""
+RULES_INDEX = len(CHOICES) - 1
 
 RULES = ("Four in a row wins: across, up or diagonal.  Left/right: move.  "
          "Down or middle: drop.  Up: leave.")
@@ -45,24 +50,49 @@ def choice_frame(index: int) -> List[RGB]:
     return pixels
 
 
-def choose_opponent(backend: Backend, default: str = "human") -> Optional[str]:
-    """Let the players pick ``human`` or a level; ``None`` if they push up (back)."""
-    index = OPPONENTS.index(default)
+def browse(backend: Backend, frames: Sequence[Frame], index: int) -> Optional[int]:
+    """Show ``frames[index]``; left/right step through the frames (wrapping), down or middle
+    returns the index shown, up returns ``None``.  The LEDs are left clear."""
     stepper = Stepper()
-    backend.show(choice_frame(index))
+    backend.show(frames[index])
     while True:
         event = backend.wait_event()
         step = 0 if event is None else stepper.step(event)
         if step:
-            index = (index + step) % len(CHOICES)
-            backend.show(choice_frame(index))
+            index = (index + step) % len(frames)
+            backend.show(frames[index])
         elif event is not None and event.action is Action.PRESSED and event.direction in PRESSES:
             backend.clear()
-            if PRESSES[event.direction] == BACK:
-                return None
-            if CHOICES[index][0] != RULES_CHOICE:
-                return CHOICES[index][0]
-            scroll(backend, RULES, CHOICES[index][2])
-            backend.discard_events()
-            stepper.reset()
-            backend.show(choice_frame(index))
+            return index if PRESSES[event.direction] == CHOOSE else None
+
+
+def choose_opponent(backend: Backend, default: str = "human",
+                    offered: Sequence[str] = OPPONENTS) -> Optional[str]:
+    """Let the players pick ``human`` or a level among ``offered``; ``None`` if they push up (back).
+    Choosing ``?`` scrolls the rules, then the choice goes on from ``?``."""
+    indices = [OPPONENTS.index(o) for o in offered] + [RULES_INDEX]
+    start = indices.index(OPPONENTS.index(default)) if default in offered else 0
+    frames = [choice_frame(i) for i in indices]
+    while True:
+        chosen = browse(backend, frames, start)
+        if chosen is None or indices[chosen] != RULES_INDEX:
+            return None if chosen is None else offered[chosen]
+        scroll(backend, RULES, CHOICES[RULES_INDEX][2])  # a press ends it ...
+        backend.discard_events()                          # ... and does nothing else
+        start = chosen
+
+
+def size_frame(size: Size) -> List[RGB]:
+    """The empty field of ``size`` where the game draws it, under a white lid across its columns."""
+    board = size.board()
+    pixels = render.board_frame(board, render.Palette())
+    for column in range(board.columns):
+        pixels[render.column_x(board, column)] = WHITE
+    return pixels
+
+
+def choose_size(backend: Backend, offered: Sequence[Size], default: Size = Size()) -> Optional[Size]:
+    """Let the players pick a board size among ``offered``; ``None`` if they push up (back)."""
+    start = offered.index(default) if default in offered else offered.index(Size()) if Size() in offered else 0
+    chosen = browse(backend, [size_frame(size) for size in offered], start)
+    return None if chosen is None else offered[chosen]

@@ -1,8 +1,10 @@
 """``sensehat-c4 analyse MOVES --solve``: exact scores, the best move, and exit 3 when out of time."""
 import json
+import re
 
 import pytest
 from engine_data import book12_or_skip, positions
+from pty_terminal import PtyProgram, game
 
 from sensehat_c4 import cli
 
@@ -59,3 +61,30 @@ def test_a_bad_time_limit_is_one_line_exit_2(capsys):
     assert info.value.code == 2
     assert err == ("sensehat-c4 analyse: error: argument --time-limit: must be more than 0 and at most 3600: "
                    "'0' (see --help)\n")
+
+
+def test_on_a_terminal_progress_is_one_line_redrawn_in_place_then_erased(capsys):
+    moves = "2553635322312"           # 13 stones, past the books: some thousands of positions per column
+    code, expected, _ = run(capsys, "analyse", moves, "--solve")
+    program = PtyProgram(game("analyse", moves, "--solve"), columns=60, lines=20, stderr_on_terminal=True)
+    try:
+        assert program.finish(timeout=120) == ""
+        output = program.output.decode()
+        screen = program.text()
+    finally:
+        program.close()
+    assert program.process.returncode == code == 0
+    pieces = output.split("\r\x1b[K")           # each update, and the end, erase the line first
+    assert pieces[0] == "" and pieces[-1] == expected.replace("\n", "\r\n")
+    shown = [re.fullmatch(r"solving: ([0-7])/7 columns, ([0-9,]+) positions", p) for p in pieces[1:-1]]
+    assert all(shown), pieces[1:-1]
+    columns = [int(m.group(1)) for m in shown]
+    nodes = [int(m.group(2).replace(",", "")) for m in shown]
+    assert sorted(set(columns)) == list(range(8)) and columns == sorted(columns)
+    assert nodes == sorted(nodes) and nodes[0] == 0 and nodes[-1] > 10_000
+    assert screen == expected.rstrip("\n") and "solving" not in screen
+
+
+def test_not_a_terminal_no_progress(capsys):
+    code, out, err = run(capsys, "analyse", "2553635322312", "--solve")
+    assert (code, err) == (0, "") and out.splitlines()[-1] == "best: 5"

@@ -1,11 +1,9 @@
 """Names the launcher keeps: ``gamelib names``, the settings file, and the games it starts using them."""
 import json
-import os
 
 from gamelib.colours import RED
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings
-from gamelib.players import NAMES_ENV, session_names
 from gamelib.scroll import scroll_frames
 from records_data import rows
 from test_controller import ROUND_SETTLE, moves
@@ -33,17 +31,9 @@ def test_a_bad_name_is_one_line_and_exit_2(config, capsys):  # noqa: F811
     assert not config.path.exists()
 
 
-def test_session_names_come_from_the_environment():
-    assert session_names({NAMES_ENV: "Ann,Bob"}) == ("Ann", "Bob")
-    assert session_names({NAMES_ENV: "Ann"}) == ("Ann", None)
-    assert session_names({}) == (None, None)
-    assert session_names({NAMES_ENV: "Zoë"}) == (None, None)     # not a name the LEDs can show: none
-
-
-def test_a_game_started_from_the_menu_uses_the_kept_names(config, mock, games_db, monkeypatch):  # noqa: F811
-    monkeypatch.setenv(NAMES_ENV, "")  # restored afterwards: the launcher sets it for its games
+def test_a_game_started_from_the_menu_uses_the_kept_names(config, mock, games_db):  # noqa: F811
     config.save(Settings(names=("Ann", "Bob")))
-    mock.tap("middle", "middle")                                # Connect 4; two players
+    mock.tap("middle", "middle", "middle")                      # Connect 4; two players; 7x6
     mock.wait_until(mock._cursor + 1.0)
     moves(mock, "4545454")                                      # Ann (red) wins round 1 ...
     mock.wait_until(mock._cursor + ROUND_SETTLE)
@@ -52,7 +42,6 @@ def test_a_game_started_from_the_menu_uses_the_kept_names(config, mock, games_db
     mock.hold("up", 2.1)
     mock.tap("right", "right", "middle")                        # quit from the system menu
     assert cli.main(["--log-level", "error"]) == 0
-    assert os.environ[NAMES_ENV] == "Ann,Bob"
     assert rows(games_db, "SELECT status, winner, p1_name, p2_name FROM matches") == [("finished", 1, "Ann", "Bob")]
     frames = [list(f) for _, f in mock.frames]
     text = [f for f, _ in scroll_frames("Ann", RED)]

@@ -188,8 +188,9 @@ def test_temporaries_left_by_a_killed_write_are_removed_at_start(tmp_path, caplo
     (tmp_path / ".other.json-abc.tmp").write_text("")          # not ours: kept
     an_hour_ago = time.time() - 3600
     for name in left[:2]:
-        os.utime(tmp_path / name, (an_hour_ago, an_hour_ago))  # the third is a minute old at most: it may
-    with caplog.at_level(logging.INFO, logger="gamelib"):      # be a write still going on, so it stays
+        os.utime(tmp_path / name, (an_hour_ago, an_hour_ago))
+    os.utime(tmp_path / left[2])                               # just written: it may be a write still going
+    with caplog.at_level(logging.INFO, logger="gamelib"):      # on, so it stays
         assert store.load() == Settings(rotation=90)
     assert [r.getMessage() for r in caplog.records] == [
         f"removed 2 temporary file(s) left beside {path} by a write that was cut short"]

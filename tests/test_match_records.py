@@ -21,7 +21,7 @@ from sensehat_c4 import render
 from sensehat_c4.computer import Computer
 from sensehat_c4.controller import MatchOptions, Timing, play
 from sensehat_c4.errors import ConfigError
-from gamelib.players import check_name, parse_names, session_names
+from gamelib.players import check_name, parse_names
 from sensehat_c4.records import Recorder
 from sensehat_c4.rules import Board
 from test_computer_turns import ClockThinker

@@ -9,3 +9,6 @@ protocol), which never imports it:
 - :mod:`.system`: running the system's commands (``systemctl``);
 - :mod:`.cli`: the command (``gamelib``, ``python -m gamelib``).
 """
+
+PROG = "gamelib"
+"""The command's name, in its messages and log lines."""

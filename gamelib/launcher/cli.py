@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
-import os
 import sys
 from typing import List, Optional, Sequence
 
 from .. import app, backends
 from ..errors import ConfigError
 from ..games import GROUP, discover
-from ..players import NAMES_ENV, parse_names
-from .log import PROG, LauncherLog
+from ..players import parse_names
+from . import PROG
+from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
 from .service import Installer
 from .settings import SettingsFile, default_path
@@ -62,8 +62,6 @@ def run_menu(argv: Sequence[str]) -> int:
             overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light))
                          if v is not None}
             settings = dataclasses.replace(saved, **overrides)
-            if settings.names:  # for the games started from the menu (gamelib.players.session_names)
-                os.environ[NAMES_ENV] = ",".join(settings.names)
             entries = discover()
             if not entries:
                 log.warning("no games are installed (entry-point group %s)", GROUP)

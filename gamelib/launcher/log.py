@@ -19,8 +19,8 @@ from types import TracebackType
 from typing import Deque, List, Mapping, Optional, Type
 
 from ..files import state_home
+from . import PROG
 
-PROG = "gamelib"
 FORMAT = f"{PROG}: %(levelname)s: %(message)s"
 FILE_NAME = "gamelib.log"
 MAX_BYTES = 256 * 1024

@@ -55,7 +55,7 @@ def move_scores(board: Board, *, limit: Limit = Limit(), oracle: Optional[Oracle
     """``{column (0-based): exact score}`` for every legal move; ``{}`` if the game is over.
 
     ``progress(columns done, columns in all, positions searched)`` is called before each
-    column and at the end.  Raises :class:`SearchAborted` if ``limit`` runs out first.
+    column, every few thousand positions of its search, and at the end.  Raises :class:`SearchAborted` if ``limit`` runs out first.
     """
     if board.is_over:
         return {}

@@ -100,6 +100,25 @@ def root_values(position: Position, depth: int, budget: Budget, order: Sequence[
     return values
 
 
+def deepen(position: Position, budget: Budget, max_depth: int) -> Tuple[List[Tuple[int, int]], int]:
+    """Iterative deepening until ``budget`` runs out, ``max_depth`` is reached or the result
+    is proven: the ``(column, value)`` pairs of the deepest finished search, and its depth."""
+    depth = 1
+    values = root_values(position, depth, Budget())  # depth 1 always finishes
+    left = position.shape.cells - position.moves
+    while depth < min(max_depth, left) and not budget.spent():
+        order = [c for c, _ in sorted(values, key=lambda cv: -cv[1])]
+        try:
+            deeper = root_values(position, depth + 1, budget, order)
+        except SearchAborted:
+            break
+        values, depth = deeper, depth + 1
+        best = max(v for _, v in values)
+        if best >= WIN or all(v <= -WIN for _, v in values):
+            break  # a proven win, or every move proven lost
+    return values, depth
+
+
 def pick(values: Sequence[Tuple[int, int]], rng: random.Random) -> Tuple[int, int]:
     """The best ``(column, value)``; equal values are split by ``rng`` (seeded)."""
     best = max(v for _, v in values)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
-from ..errors import SearchAborted
-from .heuristic import WIN, pick, root_values
+from ..rules import SIZES, Size
+from .heuristic import deepen, pick
 from .limit import Budget, Limit
 from .oracle import Oracle, default_oracle
 from .position import Position, popcount
@@ -27,6 +27,9 @@ from .result import SearchResult
 DEFAULT_SECONDS = 1.0
 """Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
 much sooner; hard deepens its search until the budget ends)."""
+PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5), Size(4, 6), Size(7, 6))
+"""The board sizes where perfect is offered: where its solver finishes its worst move within
+its budget on a Pi (measured by ``benchmarks/sizes.py``: README, "The computer opponent")."""
 PERFECT_SECONDS = 8.0
 """The perfect level's default budget: it mostly answers within milliseconds, but some
 positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
@@ -57,6 +60,8 @@ class Level:
     play: Callable[[Search], SearchResult]
     seconds: float
     """The default thinking budget per move."""
+    sizes: Tuple[Size, ...] = SIZES
+    """The board sizes the level is offered on."""
 
 
 def easy(search: Search) -> SearchResult:
@@ -99,20 +104,7 @@ def hard(search: Search) -> SearchResult:
 
 
 def _deepening(search: Search, max_depth: int) -> SearchResult:
-    position, budget = search.position, search.budget
-    depth = 1
-    values = root_values(position, depth, Budget())  # depth 1 always finishes
-    left = position.shape.cells - position.moves
-    while depth < min(max_depth, left):
-        order = [c for c, _ in sorted(values, key=lambda cv: -cv[1])]
-        try:
-            deeper = root_values(position, depth + 1, budget, order)
-        except SearchAborted:
-            break
-        values, depth = deeper, depth + 1
-        best = max(v for _, v in values)
-        if best >= WIN or all(v <= -WIN for _, v in values):
-            break  # a proven win, or every move proven lost
+    values, depth = deepen(search.position, search.budget, max_depth)
     column, value = pick(values, search.rng)
     return SearchResult(column, "search", value=value, depth=depth)
 
@@ -128,6 +120,6 @@ LEVELS: Dict[str, Level] = {level.name: level for level in (
     Level("easy", easy, DEFAULT_SECONDS),
     Level("medium", medium, DEFAULT_SECONDS),
     Level("hard", hard, DEFAULT_SECONDS),
-    Level("perfect", perfect, PERFECT_SECONDS),
+    Level("perfect", perfect, PERFECT_SECONDS, PERFECT_SIZES),
 )}
 """Every level by name, weakest first (the order of the chooser and the command line)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class Budget:
     max_nodes: Optional[int] = None
     stop: Optional[threading.Event] = None
     nodes: int = 0
+    progress: Optional[Callable[[int], None]] = None
+    """Told the nodes searched so far at each look at the budget (every few thousand nodes),
+    so a long search can show that it is moving; a core that cannot call back may skip it."""
 
     def spent(self) -> bool:
         """True if the stop event is set, the node cap reached or the deadline passed."""
@@ -67,6 +70,17 @@ class Budget:
             cap = min(cap, self.max_nodes)
         return Budget(self.deadline, cap, self.stop, self.nodes)
 
+    def part(self, share: float) -> "Budget":
+        """A budget for the first ``share`` (0-1) of what is left of this one's time and nodes,
+        with the same stop event.  Add its :attr:`nodes` back with :meth:`absorb`."""
+        deadline = max_nodes = None
+        if self.deadline is not None:
+            now = time.monotonic()
+            deadline = now + share * max(0.0, self.deadline - now)
+        if self.max_nodes is not None:
+            max_nodes = self.nodes + int(share * max(0, self.max_nodes - self.nodes))
+        return Budget(deadline, max_nodes, self.stop, self.nodes)
+
     def absorb(self, attempt: "Budget") -> None:
-        """Take over the node count of an attempt made with :meth:`capped`."""
+        """Take over the node count of a budget made with :meth:`capped` or :meth:`part`."""
         self.nodes = attempt.nodes

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import threading
+from functools import partial
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, SearchAborted
@@ -24,6 +25,7 @@ from ..rules import STANDARD, Layout
 from . import book12 as book12_module
 from .book12 import Book12
 from .cores import new_solver
+from .heuristic import deepen
 from .limit import Budget
 from .openings import MAX_PLY as OPENING_PLY, OpeningBook, PATH as OPENINGS_PATH
 from .position import Position, Shape, non_losing, shape_of
@@ -35,11 +37,16 @@ SCHEDULE: Tuple[Optional[int], ...] = (CAP, 4 * CAP, 16 * CAP, None)
 MEMORY = 4096
 """How many exact scores of positions reached after its own moves the oracle keeps."""
 
+EXACT_SHARE = 0.9
+"""The share of a limited budget the exact search may spend; the rest is kept for a heuristic
+search that ranks the moves if the exact search runs out."""
+
 Kid = Tuple[int, Position]
 """A candidate move: its column and the position after it."""
 
 Progress = Callable[[int, int, int], None]
-"""``progress(columns done, columns in all, nodes so far)``, called by :meth:`Oracle.move_scores`."""
+"""``progress(columns done, columns in all, nodes so far)``, called by :meth:`Oracle.move_scores`
+before each column, every few thousand nodes of its search, and at the end."""
 
 
 class Oracle:
@@ -103,10 +110,14 @@ class Oracle:
         self.check(position)
         columns = position.legal_columns()
         scores = {}
-        for done, column in enumerate(columns):
-            if progress is not None:
-                progress(done, len(columns), budget.nodes)
-            scores[column] = self.child_score(position, column, budget)
+        try:
+            for done, column in enumerate(columns):
+                if progress is not None:
+                    progress(done, len(columns), budget.nodes)
+                    budget.progress = partial(progress, done, len(columns))  # told during the search
+                scores[column] = self.child_score(position, column, budget)
+        finally:
+            budget.progress = None
         if progress is not None:
             progress(len(columns), len(columns), budget.nodes)
         return scores
@@ -123,10 +134,9 @@ class Oracle:
     def choose(self, position: Position, rng: random.Random, budget: Budget) -> SearchResult:
         """A move of optimal value (the fastest win, the longest defence, or a draw kept).
 
-        Ties between optimal moves are split by ``rng`` when every score is known.
-        When the budget runs out, returns the best move known so far
-        (``source="budget"``): one that keeps a proven win or draw if the first phase
-        finished, else the first move that does not lose at once in the solver's order.
+        Ties between optimal moves are split by ``rng`` when every score is known.  The
+        exact search may spend :data:`EXACT_SHARE` of ``budget``; if it runs out, the move
+        is chosen by :meth:`best_known` (``source="budget"``).
         """
         self.check(position)
         shape = self.shape
@@ -147,15 +157,46 @@ class Oracle:
             if score is not None:
                 self.remember(kids[0][1], -score)
             return SearchResult(kids[0][0], "forced", score, optimal=True)
-        if self.cheap(moves):
-            try:
-                scores = self.move_scores(position, budget)
-            except SearchAborted:
-                return SearchResult(kids[0][0], "budget")
-            best = max(scores.values())
-            column = rng.choice(sorted(c for c, s in scores.items() if s == best))
-            return SearchResult(column, "book", best, optimal=True)
-        return self._search_choice(position, kids, budget)
+        proofs = Proofs(kids)
+        exact = budget.part(EXACT_SHARE)
+        try:
+            if self.cheap(moves):
+                result = self._book_choice(position, kids, rng, proofs, exact)
+            else:
+                result = self._search_choice(position, kids, proofs, exact)
+        except SearchAborted:  # out of time, or stopped
+            budget.absorb(exact)
+            return self.best_known(position, kids, proofs, budget)
+        budget.absorb(exact)
+        return result
+
+    def _book_choice(self, position: Position, kids: List[Kid], rng: random.Random, proofs: "Proofs",
+                     budget: Budget) -> SearchResult:
+        """Every move's score from the books (and searches at most 3 plies deep); a best one."""
+        for column, _ in kids:
+            proofs.exact(column, self.child_score(position, column, budget))
+        best = max(proofs.low.values())
+        column = rng.choice(sorted(c for c, s in proofs.low.items() if s == best))
+        return SearchResult(column, "book", best, optimal=True)
+
+    def best_known(self, position: Position, kids: List[Kid], proofs: "Proofs", budget: Budget) -> SearchResult:
+        """The move when the exact search ran out: never one worse in win/draw/loss than a move
+        already proven; among those, none proven to lose if there is another; then the move the
+        deepest finished heuristic search (in what is left of ``budget``) prefers; then the
+        threat order of ``kids``."""
+        floor = max(proofs.outcome(c) for c, _ in kids)
+        candidates = [c for c, _ in kids if proofs.outcome(c) >= floor]
+        alive = [c for c in candidates if proofs.high[c] >= 0]
+        candidates = alive or candidates
+        depth, value = 0, None
+        if len(candidates) > 1:
+            values, depth = deepen(position, budget, self.shape.cells)
+            found = dict(values)
+            value = max(found[c] for c in candidates)
+            candidates = [c for c in candidates if found[c] == value]
+        column = candidates[0]
+        score = proofs.low[column] if proofs.low[column] == proofs.high[column] else None
+        return SearchResult(column, "budget", score, value, depth=depth)
 
     def known(self, position: Position) -> Optional[int]:
         """The exact score if a book or an earlier answer has it (no search), else ``None``."""
@@ -168,57 +209,54 @@ class Oracle:
             self._memory.clear()
         self._memory[position.current + position.mask] = score
 
-    def _search_choice(self, position: Position, kids: List[Kid], budget: Budget) -> SearchResult:
+    def _search_choice(self, position: Position, kids: List[Kid], proofs: "Proofs", budget: Budget) -> SearchResult:
         solver = self.solver
         fallback = kids[0][0]
         low, high = self.shape.loss_score(position.moves), self.shape.win_score(position.moves)
-        try:
-            exact = self.known(position)
-            if exact is None and position.last is not None:
-                # the position before the opponent's move: its score bounds ours from below
-                before = self.known(position.undo_last())
-                if before is not None and -before > low:
-                    low = -before
-                    if solver.at_most(position, low, budget):
-                        exact = low  # the opponent played a move of optimal value
-                    else:
-                        low += 1
-            if exact is None:
-                # phase 1: win, draw or loss, and a move that keeps it
-                if low >= 1:
-                    fallback = self._must_find(kids, -1, budget)
+        exact = self.known(position)
+        if exact is None and position.last is not None:
+            # the position before the opponent's move: its score bounds ours from below
+            before = self.known(position.undo_last())
+            if before is not None and -before > low:
+                low = -before
+                if solver.at_most(position, low, budget):
+                    exact = low  # the opponent played a move of optimal value
                 else:
-                    winning = self._first_at_most(kids, -1, budget, exists=False)
-                    if winning is not None:
-                        fallback, low = winning, 1
-                    else:
-                        drawing = self._first_at_most(kids, 0, budget, exists=low >= 0)
-                        if drawing is not None:
-                            return self._chosen(kids, drawing, 0)
-                        high = -1
-            if exact is None:
-                # phase 2: the exact score, probing out from the end nearest to zero first
-                # (long games end close to zero, and a probe is dearest near the true score)
-                step = 0
-                while low < high:
-                    if low >= 1:
-                        at = min(low + step, high - 1)
-                        if solver.at_most(position, at, budget):
-                            high = at
-                            break
-                        low = at + 1
-                    else:
-                        at = max(high - 1 - step, low)
-                        if not solver.at_most(position, at, budget):
-                            low = at + 1
-                            break
+                    low += 1
+        if exact is None:
+            # phase 1: win, draw or loss, and a move that keeps it
+            if low >= 1:
+                fallback = self._must_find(kids, -1, proofs, budget)
+            else:
+                winning = self._first_at_most(kids, -1, proofs, budget, exists=False)
+                if winning is not None:
+                    fallback, low = winning, 1
+                else:
+                    drawing = self._first_at_most(kids, 0, proofs, budget, exists=low >= 0)
+                    if drawing is not None:
+                        return self._chosen(kids, drawing, 0)
+                    high = -1
+        if exact is None:
+            # phase 2: the exact score, probing out from the end nearest to zero first
+            # (long games end close to zero, and a probe is dearest near the true score)
+            step = 0
+            while low < high:
+                if low >= 1:
+                    at = min(low + step, high - 1)
+                    if solver.at_most(position, at, budget):
                         high = at
-                    step = 2 * step + 1
-                exact = low if low == high else solver.score(position, budget, window=(low, high))
-            first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
-            column = self._must_find(first, -exact, budget)
-        except SearchAborted:  # out of time, or stopped: the best move known so far
-            return SearchResult(fallback, "budget")
+                        break
+                    low = at + 1
+                else:
+                    at = max(high - 1 - step, low)
+                    if not solver.at_most(position, at, budget):
+                        low = at + 1
+                        break
+                    high = at
+                step = 2 * step + 1
+            exact = low if low == high else solver.score(position, budget, window=(low, high))
+        first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
+        column = self._must_find(first, -exact, proofs, budget)
         return self._chosen(kids, column, exact)
 
     def _chosen(self, kids: List[Kid], column: int, score: int) -> SearchResult:
@@ -226,25 +264,28 @@ class Oracle:
         self.remember(child, -score)
         return SearchResult(column, "solver", score, optimal=True)
 
-    def _must_find(self, kids: List[Kid], value: int, budget: Budget) -> int:
+    def _must_find(self, kids: List[Kid], value: int, proofs: "Proofs", budget: Budget) -> int:
         """A child known to exist whose score, for the opponent, is at most ``value``."""
-        found = self._first_at_most(kids, value, budget)
+        found = self._first_at_most(kids, value, proofs, budget)
         assert found is not None
         return found
 
-    def _first_at_most(self, kids: List[Kid], value: int, budget: Budget, exists: bool = True) -> Optional[int]:
+    def _first_at_most(self, kids: List[Kid], value: int, proofs: "Proofs", budget: Budget,
+                       exists: bool = True) -> Optional[int]:
         """A child whose score, for the opponent, is at most ``value`` (``None`` if there is none).
 
         The children are tried in order, in rounds with a node cap growing fourfold (so a
         cheap proof is not stuck behind a dear one), then each to the end.  A child proven to
         score more is struck off; if ``exists`` (one is known to reach ``value``), the last
         one left is the answer without a proof: refuting is usually far cheaper than proving.
+        Each answer is noted in ``proofs``.
         """
         solver = self.solver
         left = list(kids)
         for cap in SCHEDULE:  # rounds of capped tries, then each in turn to the end
             for kid in list(left):
                 if exists and len(left) == 1:
+                    proofs.at_least(left[0][0], -value)  # the parent's score says so
                     return left[0][0]
                 column, child = kid
                 attempt = budget if cap is None else budget.capped(cap)
@@ -257,12 +298,39 @@ class Oracle:
                     continue  # only this attempt's cap ran out
                 budget.absorb(attempt)
                 if found:
+                    proofs.at_least(column, -value)
                     return column
+                proofs.at_most(column, -value - 1)
                 left.remove(kid)
         if exists:
             raise AssertionError("no child reaches the parent's score")  # the solver is inconsistent
         return None
 
+
+class Proofs:
+    """Bounds on each candidate move's score (for the side to move) proven during one call."""
+
+    def __init__(self, kids: List[Kid]) -> None:
+        self.low = {column: -UNKNOWN for column, _ in kids}
+        self.high = {column: UNKNOWN for column, _ in kids}
+
+    def at_least(self, column: int, score: int) -> None:
+        self.low[column] = max(self.low[column], score)
+
+    def at_most(self, column: int, score: int) -> None:
+        self.high[column] = min(self.high[column], score)
+
+    def exact(self, column: int, score: int) -> None:
+        self.low[column] = self.high[column] = score
+
+    def outcome(self, column: int) -> int:
+        """The proven floor in win/draw/loss: 1 a win, 0 at least a draw, -1 nothing proven."""
+        low = self.low[column]
+        return (low > 0) - (low < 0)
+
+
+UNKNOWN = 1000
+"""Beyond any score: the bounds of a move nothing is proven about."""
 
 _default: Dict[Layout, Oracle] = {}
 _default_lock = threading.Lock()

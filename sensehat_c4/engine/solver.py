@@ -8,7 +8,11 @@ block; two threats lose at once) and moves ordered by the threats they create.
 Cheap parity rules (after Allis' "claimeven" and odd threats) bound many positions
 without a search.  Rows are counted from 1 at the bottom; a column is odd or even by
 its number of empty cells; a player "answers on top" by playing each time on top of
-the other's last stone.
+the other's last stone.  As written here for the 7 x 6 board: on another size "rows 1,
+3, 5" are the rows whose cells are an even number from the top of their column
+(counting the cell; :attr:`~.position.Shape.rows_leader`: rows 2 and 4 on a 5-row
+board), "rows 2, 4, 6" the others, and "the first player to move" / "the second" are
+"an even / odd number of empty cells" (the same on 42 cells).
 
 * Every column even (the first player to move): if the second player answers on top,
   the first gets only the empty cells of rows 1, 3, 5 and the second those of rows
@@ -50,8 +54,9 @@ A solver core (this class, or a native one behind :func:`.cores.new_solver`) pro
     ``"python"`` here (``"native"`` for the C core).
 
 Both searches obey the :class:`~.limit.Budget` they are given, and nothing else: they
-look at its stop event, deadline and node cap every :data:`CHECK_EVERY` nodes, add the
-nodes they searched to ``budget.nodes``, and raise
+look at its stop event, deadline and node cap every :data:`CHECK_EVERY` nodes (telling
+``budget.progress``, if set, the budget's node count so far), add the nodes they searched
+to ``budget.nodes``, and raise
 :class:`~sensehat_c4.errors.SearchAborted` when it runs out (the table stays valid).  A
 core keeps its table between calls and is not thread-safe (the oracle's lock guards it).
 """
@@ -123,7 +128,9 @@ class Solver:
         bits = popcount
         monotonic = time.monotonic
         cells = shape.cells
-        rows_135, rows_246 = shape.rows_odd, shape.rows_even
+        # rows_135 and rows_246 are named for the 7 x 6 board: the leader's and the follower's rows
+        rows_135, rows_246 = shape.rows_leader, shape.rows_follower
+        odd_cells = cells & 1  # an odd number of odd columns <=> an odd number of empty cells
         etc_below = ETC_BELOW
         winning = shape.winning_cells
         four = shape.has_four
@@ -134,20 +141,25 @@ class Solver:
         deadline: Optional[float] = None
         stop = None
         node_limit: Optional[int] = None
+        progress = None
+        before = 0  # the budget's nodes at the start of this search, minus the count then
 
         def get_nodes() -> int:
             return count
 
         def begin(budget: Budget) -> int:
             """Take the limits of ``budget`` for one search; returns the node count now."""
-            nonlocal deadline, stop, node_limit
-            deadline, stop = budget.deadline, budget.stop
+            nonlocal deadline, stop, node_limit, progress, before
+            deadline, stop, progress = budget.deadline, budget.stop, budget.progress
             node_limit = None if budget.max_nodes is None else count + budget.max_nodes - budget.nodes
+            before = budget.nodes - count
             return count
 
         self._get_nodes, self._begin = get_nodes, begin
 
         def aborted() -> bool:
+            if progress is not None:
+                progress(before + count)
             if stop is not None and stop.is_set():
                 return True
             if node_limit is not None and count >= node_limit:
@@ -181,7 +193,7 @@ class Solver:
             low = -((cells - 2 - moves) // 2)
             high = (cells - 1 - moves) // 2
             q = possible_all & rows_246  # the next cells of the columns with an odd number of empty cells
-            if moves & 1:  # the second player is to move: an odd number of odd columns
+            if (moves ^ odd_cells) & 1:  # an odd number of odd columns (on 7 x 6: the second player to move)
                 empty = board_mask ^ mask
                 if not q & (q - 1) and alpha < 1 and not four((cur ^ mask) | (empty & rows_135)):
                     # one odd column: play it, then answer each opponent move on top of it; the

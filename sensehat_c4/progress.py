@@ -1,0 +1,55 @@
+"""A progress line on a terminal: redrawn in place, erased when the work is done.
+
+``analyse --solve`` can take a minute on the Python core; silence would look like a
+hang, so :class:`ProgressLine` shows the columns done and the positions searched on
+standard error when that is a terminal.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable, TextIO
+
+ERASE = "\r\x1b[K"
+"""Back to the start of the line, and clear it."""
+
+
+class ProgressLine:
+    """``line(done, total, nodes)`` shows ``solving: done/total columns, N positions`` in place.
+
+    Only if ``stream`` is a terminal (elsewhere it writes nothing).  A new column is shown
+    at once, node counts at most every ``every`` seconds.  :meth:`close` (or leaving the
+    ``with`` block) erases the line.
+    """
+
+    def __init__(self, stream: TextIO, *, every: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.every = every
+        self.clock = clock
+        self._shown = False
+        self._done = -1
+        self._at = 0.0
+
+    def __call__(self, done: int, total: int, nodes: int) -> None:
+        if not self.enabled:
+            return
+        now = self.clock()
+        if done == self._done and now - self._at < self.every:
+            return
+        self._done, self._at = done, now
+        self.stream.write(f"{ERASE}solving: {done}/{total} columns, {nodes:,} positions")
+        self.stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        """Erase the line, if anything was shown."""
+        if self._shown:
+            self.stream.write(ERASE)
+            self.stream.flush()
+            self._shown = False
+
+    def __enter__(self) -> "ProgressLine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
