@@ -89,7 +89,8 @@ def _add_board(parser: Parser, default: Optional[Size], more: str = "") -> None:
 def play_parser() -> Parser:
     parser = Parser(prog=PROG, description="Connect 4 on the Sense HAT's LEDs and joystick. "
                     "Left/right move, down or middle drops, up abandons the match (up again to confirm). "
-                    f"'{PROG} analyse MOVES' describes a position.")
+                    f"'{PROG} analyse MOVES' describes a position; '{PROG} history', 'stats', "
+                    "'replay ID' and 'review ID' show the games kept.")
     backends.add_arguments(parser)
     parser.add_argument("--colors", "--colours", dest="colours", default="red,yellow", metavar="P1,P2",
                         help="the players' colours, names or hex (default: red,yellow)")
