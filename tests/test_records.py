@@ -21,6 +21,12 @@ from gamelib.colours import RED, YELLOW
 ROOT = os.geteuid() == 0
 
 
+@pytest.fixture(autouse=True)
+def warnings_seen(caplog):
+    """The recorder's warnings reach caplog whatever level an earlier test left on the root logger."""
+    caplog.set_level(logging.WARNING, logger="sensehat_c4.records")
+
+
 def one_warning(caplog) -> str:
     lines = [r.getMessage() for r in caplog.records if r.name == "sensehat_c4.records"]
     assert len(lines) == 1, lines
