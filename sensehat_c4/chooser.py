@@ -13,8 +13,6 @@ from typing import List, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
-
-Frame = Sequence[RGB]
 from gamelib.font import centred_text
 from gamelib.scroll import scroll
 from gamelib.stepper import Stepper
@@ -36,6 +34,8 @@ RULES_INDEX = len(CHOICES) - 1
 RULES = ("Four in a row wins: across, up or diagonal.  Left/right: move.  "
          "Down or middle: drop.  Up: leave.")
 """What ``?`` scrolls (the font draws it in capitals)."""
+
+Frame = Sequence[RGB]
 
 CHOOSE, BACK = "choose", "back"
 PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
@@ -92,7 +92,8 @@ def size_frame(size: Size) -> List[RGB]:
 
 
 def choose_size(backend: Backend, offered: Sequence[Size], default: Size = Size()) -> Optional[Size]:
-    """Let the players pick a board size among ``offered``; ``None`` if they push up (back)."""
-    start = offered.index(default) if default in offered else offered.index(Size()) if Size() in offered else 0
+    """Let the players pick a board size among ``offered``, starting from ``default`` (else
+    from 7 x 6, else the first); ``None`` if they push up (back)."""
+    start = next((offered.index(s) for s in (default, Size()) if s in offered), 0)
     chosen = browse(backend, [size_frame(size) for size in offered], start)
     return None if chosen is None else offered[chosen]
