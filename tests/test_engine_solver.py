@@ -9,9 +9,10 @@ from engine_data import at, book12_or_skip, oracle, positions
 from sensehat_c4.engine.book12 import SHAPE, distance_to_score, huffman
 from sensehat_c4.engine.limit import Budget, Limit
 from sensehat_c4.engine.openings import MAX_PLY, OpeningBook
-from sensehat_c4.engine.position import Position
+from sensehat_c4.engine.oracle import Oracle
+from sensehat_c4.engine.position import Position, shape_of
 from sensehat_c4.engine.solver import Solver
-from sensehat_c4.errors import SearchAborted
+from sensehat_c4.errors import ConfigError, SearchAborted
 from sensehat_c4.rules import Board
 
 
@@ -39,10 +40,11 @@ def plain_score(board, memo):
     key = board.bitboards
     if key not in memo:
         best = None
+        cells = board.columns * board.rows
         for column in board.legal_moves():
             board.push(column)
             if board.is_over:
-                score = (44 - board.ply) // 2 if board.outcome.winner is not None else 0  # 22 - k
+                score = (cells + 2 - board.ply) // 2 if board.outcome.winner is not None else 0  # 22 - k on 7 x 6
             else:
                 score = -plain_score(board, memo)
             board.pop()
@@ -84,6 +86,33 @@ def test_solver_matches_plain_minimax_on_random_late_positions():
             continue
         assert (board.notation(), solver.score(Position.of(board), Budget())) == (board.notation(), plain_score(board, memo))
         checked += 1
+
+
+def test_the_solver_takes_other_board_sizes_from_the_rules_core():
+    # 4 x 4 solved whole (a draw), and random positions of 5 x 4 and 6 x 5, against plain minimax
+    board = Board(4, 4)
+    solver = Solver(shape_of(board.layout), table_bits=14)
+    assert solver.score(Position.of(board), Budget()) == plain_score(board, {}) == 0
+    rng = random.Random(9)
+    for columns, rows, stones in ((5, 4, 8), (6, 5, 18)):
+        solver = Solver(shape_of(Board(columns, rows).layout), table_bits=14)
+        checked = 0
+        while checked < 20:
+            board = Board(columns, rows)
+            while board.ply < stones and not board.is_over:
+                board.play(rng.choice(board.legal_moves()))
+            if board.is_over:
+                continue
+            assert solver.score(Position.of(board), Budget()) == plain_score(board, {}), board.notation()
+            checked += 1
+
+
+def test_boards_too_big_for_the_table_and_books_on_other_sizes_are_refused():
+    with pytest.raises(ConfigError, match="8 x 6 needs 56"):
+        Solver(shape_of(Board(8, 6).layout))
+    with pytest.raises(ConfigError, match="the opening books are for the 7 x 6 board only"):
+        Oracle(shape_of(Board(6, 5).layout), OpeningBook())
+    assert Oracle.installed(Board(6, 5).layout).openings is None
 
 
 def test_opening_book_matches_every_early_test_position():

@@ -21,6 +21,10 @@ the other's last stone.
   the second fills an odd column it plays in another odd column.  The second gets at
   most rows 2, 4, 6 below that cell, rows 1, 3, 5 of the even columns and all of the
   other odd columns; no four there and the first player wins in the end (score <= -1).
+
+These rules need an even number of rows (a column's empty cells are then odd exactly when
+its next cell is on an even row, and the second player moves exactly when the number of
+odd columns is odd); on boards of 5 rows the solver searches without them.
 The hot loop is one closure over local names, as fast as CPython allows.
 
 The bit layout (width, height, stride) comes from the rules core through the
@@ -127,6 +131,9 @@ class Solver:
         cells = shape.cells
         rows_135, rows_246 = shape.rows_odd, shape.rows_even
         etc_below = ETC_BELOW
+        # the parity rules need an even number of rows (module docstring); elsewhere these two
+        # make their tests fail at no cost in the hot loop
+        second, even_floor = (1, -1) if height % 2 == 0 else (0, cells)
         winning = shape.winning_cells
         four = shape.has_four
         column_of = {1 << (c * stride + r): shape.column_masks[c] for c in range(width) for r in range(height)}
@@ -188,7 +195,7 @@ class Solver:
             low = -((cells - 2 - moves) // 2)
             high = (cells - 1 - moves) // 2
             q = possible_all & rows_246  # the next cells of the columns with an odd number of empty cells
-            if moves & 1:  # the second player is to move: an odd number of odd columns
+            if moves & second:  # the second player is to move: an odd number of odd columns
                 empty = board_mask ^ mask
                 if not q & (q - 1) and alpha < 1 and not four((cur ^ mask) | (empty & rows_135)):
                     # one odd column: play it, then answer each opponent move on top of it; the
@@ -217,7 +224,7 @@ class Solver:
                             if not four(gets | ((cell - (q & column)) & rows_246) | (empty & odd_columns & ~column)):
                                 high = -1  # we cannot win and the opponent wins in the end
                                 break
-            elif not q and beta > -1:
+            elif not q and beta > even_floor:
                 # every column has an even number of empty cells (the first player is to move):
                 # if the opponent answers each move on top of it, we only ever get rows 1, 3, 5
                 empty = board_mask ^ mask
