@@ -6,6 +6,9 @@ A game is any object (a module, an instance of :class:`Game`...) with
 - ``icon``: 64 ``(r, g, b)`` pixels shown in the menu,
 - ``play(backend)``: plays on the backend it is given and returns when done
   (finished or abandoned).  It must not close the backend.
+- ``remembers`` (optional, default false): if true, the launcher calls
+  ``play(backend, choices)`` with the game's :class:`Choices`, which it keeps in its
+  settings file between runs (e.g. the board size a family last chose).
 
 Packages register games under the entry-point group :data:`GROUP`, e.g. in
 ``setup.cfg``::
@@ -22,7 +25,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Callable, Iterable, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional
 
 from .backends.base import Backend
 from .icons import Picture, check_picture
@@ -34,6 +37,26 @@ log = logging.getLogger("gamelib")
 PlayFunction = Callable[[Backend], object]
 
 
+class Choices:
+    """What a game asks the launcher to remember between runs: short strings by name."""
+
+    def __init__(self, values: Optional[Mapping[str, str]] = None) -> None:
+        self._values: Dict[str, str] = dict(values or {})
+
+    def get(self, name: str) -> Optional[str]:
+        """The remembered value of ``name``, or ``None``."""
+        return self._values.get(name)
+
+    def set(self, name: str, value: str) -> None:
+        """Remember ``value`` (a short string) for ``name``."""
+        self._values[name] = value
+
+    @property
+    def values(self) -> Dict[str, str]:
+        """Everything remembered (a copy)."""
+        return dict(self._values)
+
+
 @dataclass(frozen=True)
 class Game:
     """A game as the launcher sees it (games may export one of these, or a module)."""
@@ -41,6 +64,8 @@ class Game:
     name: str
     icon: Picture
     play: PlayFunction
+    remembers: bool = False
+    """True if ``play`` takes the game's :class:`Choices` after the backend."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +93,7 @@ def as_game(obj: Any) -> Game:
         picture = check_picture(icon)
     except ValueError as exc:
         raise TypeError(f"game {name!r}: bad icon: {exc}") from None
-    return Game(name, picture, play)
+    return Game(name, picture, play, bool(getattr(obj, "remembers", False)))
 
 
 def load(key: str, loader: Callable[[], Any]) -> Entry:

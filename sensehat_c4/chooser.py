@@ -1,8 +1,10 @@
-"""Choosing the opponent with the joystick before a match: ``2P`` (two people), or levels 1-4.
+"""Choosing before a match with the joystick: the opponent (``2P`` or levels 1-4), then the board size.
 
 Left/right browse (with wrap-around; held, at the game's pace), down or middle
-chooses, up backs out.  The top row shows where in the list you are.  Like the controller, this is a loop
-over events; it waits without a timeout, so it costs no CPU while nobody moves.
+chooses, up backs out.  On the opponent chooser the top row shows where in the
+list you are; the size chooser shows each size's empty field where the game will
+draw it, under a white lid across its columns.  Like the controller, this is a
+loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
 """
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
 from gamelib.stepper import Stepper
 
+from . import render
 from .computer import OPPONENTS
+from .rules import Size
 
 LEVEL_COLOURS = (GREEN, CYAN, ORANGE, MAGENTA)
 """The labels' colours, weakest level first (repeated if there are more levels)."""
@@ -23,6 +27,8 @@ CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
     for number, name in enumerate(OPPONENTS[1:], start=1))
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
 levels of the levels table numbered from 1."""
+
+Frame = Sequence[RGB]
 
 CHOOSE, BACK = "choose", "back"
 PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
@@ -37,17 +43,43 @@ def choice_frame(index: int) -> List[RGB]:
     return pixels
 
 
-def choose_opponent(backend: Backend, default: str = "human") -> Optional[str]:
-    """Let the players pick ``human`` or a level; ``None`` if they push up (back)."""
-    index = OPPONENTS.index(default)
+def browse(backend: Backend, frames: Sequence[Frame], index: int) -> Optional[int]:
+    """Show ``frames[index]``; left/right step through the frames (wrapping), down or middle
+    returns the index shown, up returns ``None``.  The LEDs are left clear."""
     stepper = Stepper()
-    backend.show(choice_frame(index))
+    backend.show(frames[index])
     while True:
         event = backend.wait_event()
         step = 0 if event is None else stepper.step(event)
         if step:
-            index = (index + step) % len(CHOICES)
-            backend.show(choice_frame(index))
+            index = (index + step) % len(frames)
+            backend.show(frames[index])
         elif event is not None and event.action is Action.PRESSED and event.direction in PRESSES:
             backend.clear()
-            return CHOICES[index][0] if PRESSES[event.direction] == CHOOSE else None
+            return index if PRESSES[event.direction] == CHOOSE else None
+
+
+def choose_opponent(backend: Backend, default: str = "human",
+                    offered: Sequence[str] = OPPONENTS) -> Optional[str]:
+    """Let the players pick ``human`` or a level among ``offered``; ``None`` if they push up (back)."""
+    indices = [OPPONENTS.index(o) for o in offered]
+    start = indices.index(OPPONENTS.index(default)) if default in offered else 0
+    chosen = browse(backend, [choice_frame(i) for i in indices], start)
+    return None if chosen is None else offered[chosen]
+
+
+def size_frame(size: Size) -> List[RGB]:
+    """The empty field of ``size`` where the game draws it, under a white lid across its columns."""
+    board = size.board()
+    pixels = render.board_frame(board, render.Palette())
+    for column in range(board.columns):
+        pixels[render.column_x(board, column)] = WHITE
+    return pixels
+
+
+def choose_size(backend: Backend, offered: Sequence[Size], default: Size = Size()) -> Optional[Size]:
+    """Let the players pick a board size among ``offered``, starting from ``default`` (else
+    from 7 x 6, else the first); ``None`` if they push up (back)."""
+    start = next((offered.index(s) for s in (default, Size()) if s in offered), 0)
+    chosen = browse(backend, [size_frame(size) for size in offered], start)
+    return None if chosen is None else offered[chosen]

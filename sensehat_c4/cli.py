@@ -11,7 +11,7 @@ from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
 
 from . import __version__, analysis
-from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer
+from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
 from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
 from .game import play_matches
@@ -75,9 +75,9 @@ def _board_size(text: str) -> Size:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_board(parser: Parser) -> None:
-    parser.add_argument("--board", type=_board_size, default=Size(), metavar="COLSxROWS",
-                        help="the board's size: 4-8 columns by 4-6 rows (default: 7x6)")
+def _add_board(parser: Parser, default: Optional[Size], more: str = "") -> None:
+    parser.add_argument("--board", type=_board_size, default=default, metavar="COLSxROWS",
+                        help=f"the board's size: 4-8 columns by 4-6 rows (default: 7x6{more})")
 
 
 def play_parser() -> Parser:
@@ -101,7 +101,8 @@ def play_parser() -> Parser:
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
                         help="milliseconds per row of a falling token (default: 30)")
-    _add_board(parser)
+    _add_board(parser, None, "; without this option or --opponent the players choose it with the "
+               "joystick after the opponent")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return parser
 
@@ -110,7 +111,7 @@ def analyse_parser() -> Parser:
     parser = Parser(prog=f"{PROG} analyse", description="Describe a position given as a move list "
                     "(1-based column digits, player 1 first, e.g. 4453).")
     parser.add_argument("moves", nargs="?", default="", metavar="MOVES")
-    _add_board(parser)
+    _add_board(parser, Size())
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--solve", action="store_true",
                         help="add every legal move's exact score and the best move")
@@ -136,6 +137,9 @@ def run_analyse(argv: Sequence[str]) -> int:
         except SearchAborted:
             app.report(f"{PROG} analyse", f"not solved within {args.time_limit:g} s (try a longer --time-limit)")
             return EXIT_UNSOLVED
+        except ConfigError as exc:  # a board size the solver does not take (8 x 6)
+            app.report(f"{PROG} analyse", f"--solve: {exc}")
+            return app.EXIT_USAGE
     print(json.dumps(analysis.describe(board, scores)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
 
@@ -145,9 +149,12 @@ def run_play(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     try:
         options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
-                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board)
+                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size())
     except ConfigError as exc:
         parser.error(str(exc))
+    if args.opponent and args.board and args.board not in sizes_for(args.opponent):
+        offered = " ".join(str(size) for size in sizes_for(args.opponent))
+        parser.error(f"--opponent {args.opponent} plays on the boards {offered} only (not {args.board})")
 
     def notice(message: str) -> None:
         app.report(PROG, message)
@@ -159,7 +166,7 @@ def run_play(argv: Sequence[str]) -> int:
     def main() -> int:
         with backends.from_args(args, notice=notice) as backend:
             play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
-                         think=args.think, matches=args.matches, report=report)
+                         size=args.board, think=args.think, matches=args.matches, report=report)
         return app.EXIT_OK
 
     return app.run(main, PROG)

@@ -7,16 +7,27 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 from .engine.levels import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS
 from .errors import ConfigError
-from .rules import Board
+from .rules import SIZES, Board, Size
 
-__all__ = ["DEFAULT_SECONDS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for"]
+__all__ = ["DEFAULT_SECONDS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for",
+           "opponents_for", "sizes_for"]
 
 OPPONENTS = ("human", *LEVELS)
 """Who the players can play against: each other, or a level of :data:`~.engine.levels.LEVELS`."""
+
+
+def sizes_for(opponent: str) -> Tuple[Size, ...]:
+    """The board sizes ``opponent`` (``human`` or a level) plays on (the levels table says)."""
+    return SIZES if opponent == "human" else LEVELS[opponent].sizes
+
+
+def opponents_for(size: Size) -> Tuple[str, ...]:
+    """The opponents (``human`` and the levels) offered on a board of ``size``."""
+    return tuple(o for o in OPPONENTS if size in sizes_for(o))
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,14 @@ from typing import Callable, Optional
 
 from gamelib.backends.base import Backend
 from gamelib.colours import BLUE, RED, YELLOW
-from gamelib.games import Game
+from gamelib.games import Choices, Game
 from gamelib.icons import picture
 
-from .chooser import choose_opponent
-from .computer import Computer, computer_for
+from .chooser import choose_opponent, choose_size
+from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
 from .controller import MatchOptions, MatchResult, play as play_match
+from .errors import BoardSizeError
+from .rules import Size
 
 ICON = picture((
     "...R....",
@@ -42,35 +44,60 @@ Report = Callable[[int, Optional[Computer], MatchResult], None]
 
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
-                 back_leaves: bool = False, report: Optional[Report] = None) -> int:
+                 back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
+                 default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
     ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
-    asks before each match, starting from the last choice.  Up on the chooser ends
-    the loop if ``back_leaves``, else the chooser asks again.  ``computer_plays``
-    (``1``, ``2`` or ``alternate``) and ``think`` (seconds; ``None``: the level's
-    own budget) set up the computer (:func:`~.computer.computer_for`).
+    asks before each match, starting from the last choice.  ``size`` fixes the board
+    size; without it, and unless ``opponent`` is fixed (then the size is
+    ``options.size``), the size chooser asks after the opponent, starting from
+    ``default_size`` and then from the last choice; up there goes back to the
+    opponent.  ``chosen_size`` is told each size chosen (the launcher remembers it).
+    Up on the opponent chooser ends the loop if ``back_leaves``, else the chooser
+    asks again.  ``computer_plays`` (``1``, ``2`` or ``alternate``) and ``think``
+    (seconds; ``None``: the level's own budget) set up the computer
+    (:func:`~.computer.computer_for`).
     """
     base = options or MatchOptions()
-    played, last = 0, opponent or "human"
+    fixed = size if size is not None else base.size if opponent is not None else None
+    played, last, last_size = 0, opponent or "human", default_size
     while matches == 0 or played < matches:
-        chosen = opponent or choose_opponent(backend, last)
+        offered = OPPONENTS if fixed is None else opponents_for(fixed)
+        chosen = opponent or choose_opponent(backend, last, offered)
         if chosen is None:
             if back_leaves:
                 break
             continue
         last = chosen
+        board = fixed or choose_size(backend, sizes_for(chosen), last_size)
+        if board is None:  # up on the size chooser: back to the opponent
+            continue
+        if fixed is None:
+            last_size = board
+            if chosen_size is not None:
+                chosen_size(board)
         computer = computer_for(chosen, computer_plays, played + 1, think)
-        result = play_match(backend, replace(base, computer=computer))
+        result = play_match(backend, replace(base, computer=computer, size=board))
         played += 1
         if report is not None:
             report(played, computer, result)
     return played
 
 
-def play(backend: Backend) -> None:
-    """One match from the launcher (up on the chooser goes back to the menu)."""
-    play_matches(backend, matches=1, back_leaves=True)
+def play(backend: Backend, choices: Optional[Choices] = None) -> None:
+    """One match from the launcher (up on the chooser goes back to the menu).
+
+    The size chooser starts from the size chosen last time, which the launcher keeps
+    in ``choices`` (``"board": "6x5"``).
+    """
+    remembered = None if choices is None else choices.get("board")
+    try:
+        default = Size.parse(remembered) if remembered else Size()
+    except BoardSizeError:
+        default = Size()
+    play_matches(backend, matches=1, back_leaves=True, default_size=default,
+                 chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
-GAME = Game(name="Connect 4", icon=ICON, play=play)
+GAME = Game(name="Connect 4", icon=ICON, play=play, remembers=True)

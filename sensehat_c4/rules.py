@@ -61,6 +61,11 @@ class Size:
         return f"{self.columns}x{self.rows}"
 
 
+SIZES: Tuple[Size, ...] = tuple(Size(c, r) for r in range(MIN_ROWS, MAX_ROWS + 1)
+                                for c in range(MIN_COLUMNS, MAX_COLUMNS + 1))
+"""Every size the game offers, smallest rows first, then by columns (4x4, 5x4 ... 8x6)."""
+
+
 @dataclass(frozen=True)
 class Layout:
     """How a board of ``columns`` x ``rows`` lies in a bitboard: column ``c`` uses bits

@@ -4,16 +4,25 @@ Frames are exact.  The field sits on the bottom row and is centred across, round
 to the left (see render.py), so the cursor always starts at x=3.
 """
 import json
+import re
 
 import pytest
-from frames import g, grid
+from frames import frame, g, grid
 
 from gamelib.backends.mock import MockBackend
-from gamelib.colours import BLACK, RED, YELLOW
+from gamelib.colours import BLACK, RED
+from gamelib.games import Choices, Entry, as_game
+from gamelib.launcher.menu import Launcher, LauncherOptions
+from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import cli, render
-from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play, start_column
+from sensehat_c4 import game as c4
+from sensehat_c4.chooser import choice_frame, choose_size, size_frame
+from sensehat_c4.computer import OPPONENTS, opponents_for, sizes_for
+from sensehat_c4.engine.levels import PERFECT_SIZES
+from sensehat_c4.controller import MatchOptions, MatchResult, play, start_column
 from sensehat_c4.errors import BoardSizeError, ConfigError, MoveListError
-from sensehat_c4.rules import Board, Outcome, Size
+from sensehat_c4.game import play_matches
+from sensehat_c4.rules import SIZES, Board, Outcome, Size
 
 P = render.Palette()
 
@@ -320,3 +329,125 @@ def test_bad_sizes_and_move_lists_that_do_not_fit_are_one_line_exit_2(capsys, ar
         code = exc.code
     out, err = capsys.readouterr()
     assert (code, out, err) == (2, "", message)
+
+
+# -- choosing the size on the LEDs, and the launcher remembering it ---------------------
+
+def test_the_size_chooser_shows_each_field_under_a_white_lid():
+    assert grid(size_frame(Size(6, 5))) == g("""
+        .WWWWWW.
+        ........
+        ........
+        .BBBBBB.
+        .BBBBBB.
+        .BBBBBB.
+        .BBBBBB.
+        .BBBBBB.""")
+    assert grid(size_frame(Size(4, 4))).splitlines()[0] == "..WWWW.."
+    assert SIZES[0] == Size(4, 4) and SIZES[-1] == Size(8, 6) and len(SIZES) == 15
+
+
+def test_the_size_is_chosen_after_the_opponent_and_up_goes_back_to_the_opponent():
+    mock = MockBackend()
+    mock.tap("middle", "right", "up")              # 2P; 7x6 -> 8x6; up: back to the opponent
+    mock.tap("middle", "left", "left", "middle")   # 2P again; the chooser starts at 7x6: 6x6, 5x6; chosen
+    mock.tap("up", "up", at=10)
+    reports = []
+    assert play_matches(mock, matches=1, report=lambda *r: reports.append(r)) == 1
+    shown = [f for _, f in mock.frames]
+    black = (BLACK,) * 64
+    assert shown[:12] == [tuple(choice_frame(0)), black, tuple(size_frame(Size(7, 6))),
+                          tuple(size_frame(Size(8, 6))), black, tuple(choice_frame(0)), black,
+                          tuple(size_frame(Size(7, 6))), tuple(size_frame(Size(6, 6))),
+                          tuple(size_frame(Size(5, 6))), black, tuple(frame(EMPTY[Size(5, 6)]))]
+
+
+def test_the_size_chooser_starts_from_the_last_size_and_tells_who_remembers_it():
+    mock = MockBackend()
+    mock.tap("middle", "right", "right", "middle", "up", "up")     # 2P; 8x6, then 4x4 (wraps); abandon
+    mock.tap("middle", "middle", "up", "up", at=10)                # 2P; 4x4 again (where it starts)
+    told = []
+    assert play_matches(mock, matches=2, default_size=Size(7, 6), chosen_size=told.append) == 2
+    assert told == [Size(4, 4), Size(4, 4)]
+    assert tuple(frame(EMPTY[Size(4, 4)])) in [f for t, f in mock.frames if t > 10]
+
+
+def test_perfect_is_offered_only_on_its_sizes():
+    assert sizes_for("perfect") == PERFECT_SIZES and sizes_for("hard") == SIZES
+    big = next(size for size in SIZES if size not in PERFECT_SIZES)
+    assert "perfect" not in opponents_for(big) and opponents_for(Size()) == OPPONENTS
+    # a fixed size that perfect does not play: the opponent chooser skips "4"
+    mock = MockBackend()
+    mock.tap("left", "middle", "up", "up")                         # 2P <- (wraps) 3: hard
+    mock.tap("up", "up", at=30)
+    reports = []
+    play_matches(mock, MatchOptions(size=big), size=big, matches=1, report=lambda *r: reports.append(r))
+    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(0)), tuple(choice_frame(3))]
+    assert reports[0][1].level == "hard"
+
+
+def test_the_command_refuses_perfect_on_a_size_it_does_not_play(capsys):
+    big = next(size for size in SIZES if size not in PERFECT_SIZES)
+    offered = " ".join(str(size) for size in PERFECT_SIZES)
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--opponent", "perfect", "--board", str(big)])
+    assert info.value.code == 2
+    assert capsys.readouterr().err == (f"sensehat-c4: error: --opponent perfect plays on the boards {offered} "
+                                       f"only (not {big}) (see --help)\n")
+
+
+def test_the_launcher_remembers_the_size_in_its_settings(tmp_path):
+    store = SettingsFile(tmp_path / "settings.json")
+    entry = Entry("connect4", game=as_game(c4.GAME))
+    for script, size in ((("middle", "right", "middle"), Size(8, 6)),   # 2P; 7x6 -> 8x6
+                         (("middle", "middle"), Size(8, 6))):           # next time it starts at 8x6
+        mock = MockBackend()
+        mock.tap("middle", *script)                                     # launch, ...
+        mock.tap("up", "up")                                            # abandon
+        mock.hold("up", 2.1)                                            # then quit from the system menu
+        mock.tap("right", "right", "middle")
+        Launcher(mock, [entry], LauncherOptions(dim_after=0, blank_after=0),
+                 settings=store.load(), store=store).run()
+        assert tuple(frame(EMPTY[size])) in [f for _, f in mock.frames]
+        assert json.loads(store.path.read_text())["games"] == {"connect4": {"board": "8x6"}}
+
+
+@pytest.mark.parametrize("games, message", [
+    ([], "games must map game names to objects (not [])"),
+    ({"connect4": "6x5"}, "games must map game names to objects (not {'connect4': '6x5'})"),
+    ({"connect4": {"board": 65}}, "games: 'connect4' must map names to short strings (not {'board': 65})"),
+    ({"connect4": {"board": "x" * 65}}, "games: 'connect4' must map names to short strings"),
+])
+def test_bad_remembered_choices_make_a_corrupt_settings_file(games, message):
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        Settings.from_json({"games": games})
+
+
+def test_a_remembered_size_that_is_not_offered_falls_back_to_seven_by_six():
+    mock = MockBackend()
+    mock.tap("middle", "middle", "up", "up")
+    c4.play(mock, Choices({"board": "9x9"}))
+    assert tuple(size_frame(Size(7, 6))) in [f for _, f in mock.frames]
+
+
+def test_analyse_solves_other_sizes_and_names_the_one_it_cannot(capsys):
+    from test_engine_sizes import child_scores
+
+    board = Size(4, 4).from_moves("3434")
+    expected = child_scores(board, {})
+    code, out, err = run(capsys, "analyse", "3434", "--board", "4x4", "--solve", "--json")
+    assert (code, err) == (0, "")
+    info = json.loads(out)
+    assert info["scores"] == {str(c + 1): s for c, s in expected.items()}
+    assert info["best"] == 1 + min(c for c, s in expected.items() if s == max(expected.values()))
+    code, out, err = run(capsys, "analyse", "11", "--board", "8x6", "--solve")
+    assert (code, out) == (2, "")
+    assert err == ("sensehat-c4 analyse: --solve: the exact solver handles boards of up to 50 bits "
+                   "(columns x (rows + 1)); 8 x 6 needs 56\n")
+
+
+def test_a_size_perfect_does_not_play_starts_its_chooser_at_seven_by_six():
+    mock = MockBackend()
+    mock.tap("left", "middle")
+    assert choose_size(mock, PERFECT_SIZES, Size(6, 5)) == PERFECT_SIZES[-2]
+    assert [f for _, f in mock.frames][:2] == [tuple(size_frame(Size(7, 6))), tuple(size_frame(PERFECT_SIZES[-2]))]

@@ -39,9 +39,9 @@ from gamelib.launcher.menu import Launcher, Screen
 from gamelib.launcher.service import UNIT
 from gamelib.launcher.settings import Settings
 from sensehat_c4 import render
-from sensehat_c4.chooser import choice_frame
+from sensehat_c4.chooser import choice_frame, size_frame
 from sensehat_c4.controller import start_column
-from sensehat_c4.rules import Board
+from sensehat_c4.rules import Board, Size
 
 REPO = Path(__file__).resolve().parent.parent
 SENSE_HAT = "sense-hat==2.6.0"
@@ -228,11 +228,17 @@ def test_a_game_is_played_under_systemd(machine):
     machine.hat.tap("middle")
     wait_frame(machine, chooser_frame(0), "the opponent chooser (2P)")
     machine.hat.tap("middle")  # two players
+    wait_frame(machine, pack_frame(size_frame(Size())), "the size chooser (7x6)")
+    machine.hat.tap("middle")  # the classic board
     wait_frame(machine, board_frame(""), "the empty board")
     play(machine, "4352")
     machine.hat.tap("up")  # abandon? (the cursor row blinks)
     machine.hat.tap("up")  # yes
     wait_frame(machine, menu_frame(), "the menu after abandoning")
+    # the launcher keeps the size chosen, under ProtectHome=read-only too
+    saved = wait_for("the settings file", lambda: machine.exists(SETTINGS) and machine.read_file(SETTINGS),
+                     STEP_TIMEOUT)
+    assert json.loads(saved) == {"low_light": False, "rotation": 0, "games": {"connect4": {"board": "7x6"}}}
 
 
 def hold_up_for_the_system_menu(machine: Machine, rotation: int = 0) -> None:
@@ -262,7 +268,9 @@ def test_a_setting_is_saved_under_protect_home(machine):
                "R1, turned a quarter")
     saved = wait_for("the settings file", lambda: machine.exists(SETTINGS) and machine.read_file(SETTINGS),
                      STEP_TIMEOUT)
-    assert json.loads(saved) == {"low_light": False, "rotation": 90}
+    kept = json.loads(saved)
+    kept.pop("games", None)  # what the game above asked the launcher to keep
+    assert kept == {"low_light": False, "rotation": 90}
     owner = machine.run(["stat", "--format=%U", SETTINGS]).stdout.strip()
     assert owner == USER
     machine.hat.tap(physical("up", 90))  # the stick turns with the picture

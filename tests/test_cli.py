@@ -12,7 +12,8 @@ from frames import grid
 from gamelib.colours import BLACK, NAMES
 from gamelib import backends
 from sensehat_c4 import cli
-from sensehat_c4.chooser import choice_frame
+from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.rules import Size
 from sensehat_c4.computer import computer_for
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.controller import MatchResult
@@ -180,15 +181,17 @@ def test_match_summary_names_whose_score_is_first(result, line):
 
 def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     mock.tap("left", "right", "up", "middle")      # browse 2P -> 4 -> 2P, up is ignored here, choose 2P
+    mock.tap("middle")                             # the size chooser: 7x6
     mock.tap("up", "up", at=5)
     code, out, err = run(capsys, "--matches", "1")
     assert (code, out) == (0, "match 1: abandoned at 0-0\n")
     shown = [f for _, f in mock.frames]
     chooser = [tuple(choice_frame(i)) for i in (0, 4, 0)]
     black = (BLACK,) * 64
-    assert shown[:7] == chooser + [black] + chooser[:1] + [black, shown[6]]   # up: back, shown again
+    assert shown[:9] == chooser + [black] + chooser[:1] + [black, tuple(size_frame(Size())), black,
+                                                           shown[8]]   # up: back, shown again
     assert grid(shown[0]).splitlines()[:3] == [".W......", "........", ".WW..WW."]   # "2P"
-    assert grid(shown[6]).splitlines()[0] == "...R...."                          # then the game
+    assert grid(shown[8]).splitlines()[0] == "...R...."                          # then the game
 
 
 @pytest.mark.parametrize("opponent, plays, number, expected", [

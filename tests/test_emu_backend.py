@@ -223,6 +223,24 @@ def test_q_in_the_terminal_that_started_it_quits_and_gives_the_terminal_back(emu
         program.close()
 
 
+@pytest.mark.parametrize("first, second", [(signal.SIGHUP, signal.SIGTERM), (signal.SIGTERM, signal.SIGINT)],
+                         ids=lambda s: s.name)
+def test_two_signals_give_the_terminal_its_mode_back_and_clear_the_leds(emulator, emu_dir, first, second):
+    program = PtyProgram([sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "hard",
+                          "--computer-plays", "1", "--think", "30"], env=child_env(emu_dir))
+    try:
+        emulator.wait_client()
+        emulator.wait_screen(lambda px: lit([RED])[0] in px[:8])  # the computer's dot sweeps: it thinks
+        program.process.send_signal(first)
+        program.process.send_signal(second)
+        assert program.finish() == ""
+        assert program.process.returncode in {128 + first, 128 + second, -first, -second}
+        assert termios.tcgetattr(program.slave) == program.attributes_before
+        assert emulator.pixels() == [BLACK] * 64
+    finally:
+        program.close()
+
+
 def test_no_emulator_is_one_line_and_exit_1(emu_dir):
     game = start_game(emu_dir)
     out, err = game.communicate(timeout=60)

@@ -167,19 +167,3 @@ def test_bad_calls_are_our_errors():
         choose_move(Board(), "genius")
     with pytest.raises(IllegalMoveError, match="the game is already over"):
         choose_move(Board.from_moves("1212121"), "easy")
-
-
-@pytest.mark.parametrize("columns, rows", [(6, 5), (8, 5), (4, 4)])
-def test_every_level_plays_on_other_board_sizes(columns, rows):
-    board = Board.from_moves("1122", columns, rows)
-    for level in LEVELS:   # perfect without books: a node limit (its best move known so far)
-        limit = Limit(nodes=20_000) if level == "perfect" else LIMITS[level]
-        result = choose_move(board, level, limit=limit, seed=3)
-        assert board.can_play(result.column), (level, result)
-    assert choose_move(Board.from_moves("112233", columns, rows), "medium", seed=1).column == 3   # wins in one
-
-
-def test_perfect_is_exact_on_a_six_by_five_board():
-    board = Board.from_moves("616323123413114536", 6, 5)     # 18 stones; plain minimax: a draw
-    result = choose_move(board, "perfect", seed=1)
-    assert (result.source, result.score, result.optimal) == ("solver", 0, True)

@@ -3,10 +3,11 @@ from frames import grid
 
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
-from sensehat_c4.chooser import choice_frame
+from sensehat_c4.chooser import choice_frame, size_frame
 from sensehat_c4.computer import Computer
 from sensehat_c4.controller import MatchResult
 from sensehat_c4.game import play_matches
+from sensehat_c4.rules import Size
 
 ABANDONED = MatchResult(winner=None, score=(0, 0), abandoned=True, rounds=1)
 
@@ -26,8 +27,8 @@ def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
 
 def test_the_chooser_starts_from_the_last_choice():
     mock = MockBackend()
-    mock.tap("right", "right", "middle", "up", "up")        # 2P -> 1 -> 2: medium; abandon
-    mock.tap("left", "middle", at=10)                       # from 2 (medium) -> 1: easy
+    mock.tap("right", "right", "middle", "middle", "up", "up")   # 2P -> 1 -> 2: medium; 7x6; abandon
+    mock.tap("left", "middle", "middle", at=10)             # from 2 (medium) -> 1: easy; 7x6
     mock.tap("up", "up", at=11)
     reports = []
     assert play_matches(mock, matches=2, report=lambda *report: reports.append(report)) == 2
@@ -44,8 +45,9 @@ def test_up_on_the_chooser_leaves_when_asked_else_it_asks_again():
     assert [f for _, f in mock.frames] == [tuple(choice_frame(0)), (BLACK,) * 64]
 
     mock = MockBackend()
-    mock.tap("up", "middle", "up", "up")                    # up: asked again; 2P; abandon
+    mock.tap("up", "middle", "middle", "up", "up")          # up: asked again; 2P; 7x6; abandon
     assert play_matches(mock, matches=1) == 1
     shown = [f for _, f in mock.frames]
-    assert shown[:4] == [tuple(choice_frame(0)), (BLACK,) * 64, tuple(choice_frame(0)), (BLACK,) * 64]
-    assert grid(shown[4]).splitlines()[0] == "...R...."       # then the board, red's cursor
+    assert shown[:6] == [tuple(choice_frame(0)), (BLACK,) * 64, tuple(choice_frame(0)), (BLACK,) * 64,
+                         tuple(size_frame(Size())), (BLACK,) * 64]
+    assert grid(shown[6]).splitlines()[0] == "...R...."       # then the board, red's cursor

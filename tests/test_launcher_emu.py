@@ -15,7 +15,8 @@ from test_emu_backend import emu_dir, emulator, expected  # noqa: F401 (fixtures
 from emu_sandbox import child_env, lit
 from gamelib.colours import BLACK
 from sensehat_c4 import game as c4
-from sensehat_c4.chooser import choice_frame
+from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.rules import Size
 
 
 def start_launcher(emu_dir, *args):  # noqa: F811
@@ -39,6 +40,8 @@ def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, 
         emulator.tap("middle")                                        # launch Connect 4
         emulator.wait_screen(lambda px: px == lit(choice_frame(0)))
         emulator.tap("middle")                                        # 2P
+        emulator.wait_screen(lambda px: px == lit(size_frame(Size())))
+        emulator.tap("middle")                                        # the 7x6 board
         emulator.wait_screen(lambda px: px == expected(""))
         emulator.tap("up", "up")                                      # abandon, confirm
         emulator.wait_screen(lambda px: px == menu)                   # back in the menu

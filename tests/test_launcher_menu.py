@@ -363,7 +363,7 @@ def c4_entry():
 def test_connect4_abandoned_returns_to_the_menu():
     mock = MockBackend()
     mock.tap("middle")                                          # launch Connect 4
-    mock.tap("middle")                                          # 2P
+    mock.tap("middle", "middle")                                # 2P, 7x6
     mock.tap("up", "up")                                        # abandon, confirm
     quit_menu(mock)
     Launcher(mock, [c4_entry()], NO_IDLE).run()
@@ -387,7 +387,7 @@ def test_connect4_chooser_up_goes_back_to_the_menu():
 
 def test_connect4_finished_match_returns_to_the_menu():
     mock = MockBackend()
-    mock.tap("middle", "middle")                                # launch, 2P
+    mock.tap("middle", "middle", "middle")                      # launch, 2P, 7x6
     moves(mock, "4545454")                                      # red wins round 1
     mock.wait_until(mock._cursor + ROUND_SETTLE)
     moves(mock, "14142424")                                     # and round 2 (yellow started)

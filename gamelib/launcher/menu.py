@@ -24,7 +24,7 @@ from ..backends.base import Action, Backend, Direction, StickEvent
 from ..colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
 from ..errors import ConfigError, QuitRequested
 from ..font import centred_text
-from ..games import Entry
+from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
 from ..stepper import REPEAT, Stepper
 from .settings import Settings, SettingsFile
@@ -206,8 +206,13 @@ class Launcher:
             return  # cannot be played: the error icon stays, the reason is in the log
         log.info("starting %s", entry.name)
         self.backend.clear()
+        remembered = self.saved.games.get(entry.key, {})
+        choices = Choices(remembered)
         try:
-            entry.game.play(self.backend)
+            if getattr(entry.game, "remembers", False):
+                entry.game.play(self.backend, choices)
+            else:
+                entry.game.play(self.backend)
         except QuitRequested:
             raise
         except Exception:  # noqa: BLE001 (a game's bug must not stop the launcher)
@@ -215,7 +220,17 @@ class Launcher:
             self.failed.add(entry.key)
         else:
             self.failed.discard(entry.key)
+        if choices.values != remembered:
+            self._remember(entry.key, choices.values)
         self._take_back()
+
+    def _remember(self, key: str, values: Dict[str, str]) -> None:
+        """Keep a game's choices in the settings (and the file)."""
+        games = {**self.saved.games, key: values}
+        self.settings = replace(self.settings, games=games)
+        self.saved = replace(self.saved, games=games)
+        if self.store is not None:
+            self.store.save(self.saved)
 
     def _take_back(self) -> None:
         """After a game: drop what was typed meanwhile, restore our settings, show the menu."""

@@ -19,9 +19,9 @@ import logging
 import os
 import reprlib
 import stat
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional
 
 from ..backends.base import check_rotation
 from ..files import atomic_write, config_home, remove_stale_temporaries
@@ -34,12 +34,19 @@ MAX_BYTES = 64 * 1024
 """A larger file is not a settings file (it is reported as corrupt, not read into memory)."""
 
 
+MAX_NAME = 64
+"""The longest name or value of a game's remembered choices."""
+
+
 @dataclass(frozen=True)
 class Settings:
-    """What the system menu sets."""
+    """What the system menu sets, and what each game asked the launcher to remember."""
 
     low_light: bool = False
     rotation: int = 0
+    games: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    """Each game's remembered choices (:class:`gamelib.games.Choices`), by entry-point name:
+    ``{"connect4": {"board": "6x5"}}``."""
 
     @classmethod
     def from_json(cls, data: Any) -> "Settings":
@@ -50,7 +57,20 @@ class Settings:
         rotation = data.get("rotation", cls.rotation)
         if not isinstance(low_light, bool):
             raise ValueError(f"low_light must be true or false (not {reprlib.repr(low_light)})")
-        return cls(low_light=low_light, rotation=check_rotation(rotation))
+        return cls(low_light=low_light, rotation=check_rotation(rotation), games=_games(data.get("games", {})))
+
+
+def _games(data: Any) -> Dict[str, Dict[str, str]]:
+    """The ``games`` object: names to objects of short strings; ``ValueError`` otherwise."""
+    def short(text: Any) -> bool:
+        return isinstance(text, str) and 0 < len(text) <= MAX_NAME
+
+    if not isinstance(data, dict) or not all(short(k) and isinstance(v, dict) for k, v in data.items()):
+        raise ValueError(f"games must map game names to objects (not {reprlib.repr(data)})")
+    for game, choices in data.items():
+        if not all(short(k) and short(v) for k, v in choices.items()):
+            raise ValueError(f"games: {game!r} must map names to short strings (not {reprlib.repr(choices)})")
+    return {game: dict(choices) for game, choices in data.items()}
 
 
 def default_path(environ: Optional[Mapping[str, str]] = None) -> Path:
@@ -139,7 +159,10 @@ class SettingsFile:
     def _write(self, settings: Settings) -> Optional[str]:
         """Write ``settings``; why not, if it failed."""
         try:
-            atomic_write(self.path, json.dumps(asdict(settings), indent=2, sort_keys=True) + "\n")
+            data = asdict(settings)
+            if not data["games"]:
+                del data["games"]  # no game has asked to remember anything: the file stays as it was
+            atomic_write(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
         except OSError as exc:
             return str(exc)
         return None

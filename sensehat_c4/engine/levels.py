@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
+from ..rules import SIZES, Size
 from .heuristic import deepen, pick
 from .limit import Budget, Limit
 from .oracle import Oracle, default_oracle
@@ -26,6 +27,9 @@ from .result import SearchResult
 DEFAULT_SECONDS = 1.0
 """Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
 much sooner; hard deepens its search until the budget ends)."""
+PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5), Size(4, 6), Size(7, 6))
+"""The board sizes where perfect is offered: where its solver finishes its worst move within
+its budget on a Pi (measured by ``benchmarks/sizes.py``: README, "The computer opponent")."""
 PERFECT_SECONDS = 8.0
 """The perfect level's default budget: it mostly answers within milliseconds, but some
 positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
@@ -56,6 +60,8 @@ class Level:
     play: Callable[[Search], SearchResult]
     seconds: float
     """The default thinking budget per move."""
+    sizes: Tuple[Size, ...] = SIZES
+    """The board sizes the level is offered on."""
 
 
 def easy(search: Search) -> SearchResult:
@@ -114,6 +120,6 @@ LEVELS: Dict[str, Level] = {level.name: level for level in (
     Level("easy", easy, DEFAULT_SECONDS),
     Level("medium", medium, DEFAULT_SECONDS),
     Level("hard", hard, DEFAULT_SECONDS),
-    Level("perfect", perfect, PERFECT_SECONDS),
+    Level("perfect", perfect, PERFECT_SECONDS, PERFECT_SIZES),
 )}
 """Every level by name, weakest first (the order of the chooser and the command line)."""

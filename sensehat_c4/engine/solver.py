@@ -8,7 +8,11 @@ block; two threats lose at once) and moves ordered by the threats they create.
 Cheap parity rules (after Allis' "claimeven" and odd threats) bound many positions
 without a search.  Rows are counted from 1 at the bottom; a column is odd or even by
 its number of empty cells; a player "answers on top" by playing each time on top of
-the other's last stone.
+the other's last stone.  As written here for the 7 x 6 board: on another size "rows 1,
+3, 5" are the rows whose cells are an even number from the top of their column
+(counting the cell; :attr:`~.position.Shape.rows_leader`: rows 2 and 4 on a 5-row
+board), "rows 2, 4, 6" the others, and "the first player to move" / "the second" are
+"an even / odd number of empty cells" (the same on 42 cells).
 
 * Every column even (the first player to move): if the second player answers on top,
   the first gets only the empty cells of rows 1, 3, 5 and the second those of rows
@@ -21,10 +25,6 @@ the other's last stone.
   the second fills an odd column it plays in another odd column.  The second gets at
   most rows 2, 4, 6 below that cell, rows 1, 3, 5 of the even columns and all of the
   other odd columns; no four there and the first player wins in the end (score <= -1).
-
-These rules need an even number of rows (a column's empty cells are then odd exactly when
-its next cell is on an even row, and the second player moves exactly when the number of
-odd columns is odd); on boards of 5 rows the solver searches without them.
 The hot loop is one closure over local names, as fast as CPython allows.
 
 The bit layout (width, height, stride) comes from the rules core through the
@@ -129,11 +129,10 @@ class Solver:
         bits = popcount
         monotonic = time.monotonic
         cells = shape.cells
-        rows_135, rows_246 = shape.rows_odd, shape.rows_even
+        # rows_135 and rows_246 are named for the 7 x 6 board: the leader's and the follower's rows
+        rows_135, rows_246 = shape.rows_leader, shape.rows_follower
+        odd_cells = cells & 1  # an odd number of odd columns <=> an odd number of empty cells
         etc_below = ETC_BELOW
-        # the parity rules need an even number of rows (module docstring); elsewhere these two
-        # make their tests fail at no cost in the hot loop
-        second, even_floor = (1, -1) if height % 2 == 0 else (0, cells)
         winning = shape.winning_cells
         four = shape.has_four
         column_of = {1 << (c * stride + r): shape.column_masks[c] for c in range(width) for r in range(height)}
@@ -195,7 +194,7 @@ class Solver:
             low = -((cells - 2 - moves) // 2)
             high = (cells - 1 - moves) // 2
             q = possible_all & rows_246  # the next cells of the columns with an odd number of empty cells
-            if moves & second:  # the second player is to move: an odd number of odd columns
+            if (moves ^ odd_cells) & 1:  # an odd number of odd columns (on 7 x 6: the second player to move)
                 empty = board_mask ^ mask
                 if not q & (q - 1) and alpha < 1 and not four((cur ^ mask) | (empty & rows_135)):
                     # one odd column: play it, then answer each opponent move on top of it; the
@@ -224,7 +223,7 @@ class Solver:
                             if not four(gets | ((cell - (q & column)) & rows_246) | (empty & odd_columns & ~column)):
                                 high = -1  # we cannot win and the opponent wins in the end
                                 break
-            elif not q and beta > even_floor:
+            elif not q and beta > -1:
                 # every column has an even number of empty cells (the first player is to move):
                 # if the opponent answers each move on top of it, we only ever get rows 1, 3, 5
                 empty = board_mask ^ mask

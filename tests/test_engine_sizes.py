@@ -1,0 +1,169 @@
+"""The engine on every board size: exact scores against a plain minimax and against published
+results, the levels playing whole games, and perfect offered only where it is exact in time.
+
+Published results: the outcome and the move on which the game ends with perfect play, for
+the empty board of each width x height, from the "Outcome" and "Last Move" tables of
+Christophe Steininger's solver (https://github.com/ChristopheSteininger/c4, readme.md,
+"Results"); for width + height <= 15 they were first published by John Tromp
+(https://tromp.github.io/c4/c4.html, "John's Connect Four Playground").  A win on move
+``m`` is the winner's stone ``k = (m + 1) // 2``, so the score for the first player is
+``(cells + 3) // 2 - k`` if it wins, minus that if the second player does, 0 for a draw.
+"""
+import random
+from typing import Dict
+
+import pytest
+
+from sensehat_c4.computer import Computer, Thinker
+from sensehat_c4.engine import Limit, Oracle, choose_move, move_scores
+from sensehat_c4.rules import SIZES, Board, Size
+
+# (columns, rows): (who wins, the move the game ends on), from the tables cited above
+PUBLISHED = {
+    (4, 4): (None, 16), (5, 4): (None, 20), (6, 4): (2, 24), (7, 4): (None, 28), (8, 4): (2, 32),
+    (4, 5): (None, 20), (5, 5): (None, 25), (6, 5): (None, 30), (7, 5): (None, 35), (8, 5): (1, 39),
+    (4, 6): (None, 24), (5, 6): (None, 30), (6, 6): (2, 36), (7, 6): (1, 41), (8, 6): (2, 48),
+}
+
+
+def published_score(size: Size) -> int:
+    """The empty board's score for the first player, from :data:`PUBLISHED`."""
+    winner, last = PUBLISHED[(size.columns, size.rows)]
+    if winner is None:
+        return 0
+    score = (size.columns * size.rows + 3) // 2 - (last + 1) // 2
+    return score if winner == 1 else -score
+
+
+def test_the_published_scores_read_right_on_seven_by_six():
+    # the classic board: the first player wins with its 21st stone, score 22 - 21 = 1
+    assert published_score(Size(7, 6)) == 1
+    assert published_score(Size(6, 4)) == -1 and published_score(Size(8, 5)) == 1
+
+
+# -- a plain minimax: every move, every reply, no pruning, no parity rules --------------
+
+def minimax(board: Board, memo: Dict) -> int:
+    """The exact score for the side to move (memoised on the position, nothing else)."""
+    key = board.bitboards
+    if key not in memo:
+        cells = board.columns * board.rows
+        best = None
+        for column in board.legal_moves():
+            board.push(column)
+            outcome = board.outcome
+            if outcome is None:
+                value = -minimax(board, memo)
+            else:  # a win with this stone, on a board that had ply - 1 stones
+                value = 0 if outcome.winner is None else (cells + 2 - board.ply) // 2
+            board.pop()
+            best = value if best is None else max(best, value)
+        memo[key] = best
+    return memo[key]
+
+
+def child_scores(board: Board, memo: Dict) -> Dict[int, int]:
+    cells = board.columns * board.rows
+    scores = {}
+    for column in board.legal_moves():
+        board.push(column)
+        outcome = board.outcome
+        if outcome is None:
+            scores[column] = -minimax(board, memo)
+        else:
+            scores[column] = 0 if outcome.winner is None else (cells + 2 - board.ply) // 2
+        board.pop()
+    return scores
+
+
+def positions(board: Board, plies: int):
+    """Every position reachable in up to ``plies`` more moves (copies), the game not over."""
+    yield board.copy()
+    if plies and not board.is_over:
+        for column in board.legal_moves():
+            board.push(column)
+            if not board.is_over:
+                yield from positions(board, plies - 1)
+            board.pop()
+
+
+def test_four_by_four_whole_board_against_plain_minimax():
+    memo: Dict = {}
+    board = Board(4, 4)
+    assert minimax(board, memo) == 0 == published_score(Size(4, 4))
+    oracle = Oracle.installed(board.layout)
+    checked = 0
+    for position in positions(board, 5):
+        assert move_scores(position, oracle=oracle) == child_scores(position, memo), position.notation()
+        checked += 1
+    assert checked == 1 + 4 + 16 + 64 + 256 + (1024 - 4)   # 4 of the five-move lists play a full column
+
+
+@pytest.mark.parametrize("columns, rows, plies", [(5, 4, 8), (4, 5, 8), (6, 4, 12), (5, 5, 14)])
+def test_random_positions_of_small_boards_against_plain_minimax(columns, rows, plies):
+    rng = random.Random(columns * 10 + rows)
+    oracle = Oracle.installed(Board(columns, rows).layout)
+    done = 0
+    while done < 12:
+        board = Board(columns, rows)
+        while board.ply < plies and not board.is_over:
+            board.push(rng.choice(board.legal_moves()))
+        if board.is_over:
+            continue
+        memo: Dict = {}
+        expected = child_scores(board, memo)
+        assert move_scores(board, oracle=oracle) == expected, board.notation()
+        chosen = choose_move(board, "perfect", seed=done, oracle=oracle)
+        assert chosen.optimal and expected[chosen.column] == max(expected.values())
+        assert chosen.score in (None, expected[chosen.column])     # a forced move's score may be unknown
+        done += 1
+
+
+@pytest.mark.parametrize("size", [Size(4, 4), Size(5, 4), Size(4, 5), Size(4, 6), Size(6, 4), Size(5, 5)])
+def test_empty_boards_against_published_results(size):
+    board = size.board()
+    scores = move_scores(board, oracle=Oracle.installed(board.layout))
+    assert max(scores.values()) == published_score(size)
+
+
+# -- easy, medium and hard on every size ------------------------------------------------
+
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_easy_medium_and_hard_play_whole_games_on_every_size(size):
+    board = size.board()
+    levels = ("hard", "easy") if size.columns % 2 else ("easy", "medium")
+    while not board.is_over:
+        level = levels[board.ply % 2]
+        result = choose_move(board, level, limit=Limit(depth=3), seed=board.ply)
+        assert result.column in board.legal_moves() and result.level == level
+        board.play(result.column)
+    assert board.ply <= size.columns * size.rows
+
+
+@pytest.mark.parametrize("size, moves, columns", [
+    (Size(6, 5), "343434", {2}),           # player 1 completes column 3 (0-based 2)
+    (Size(8, 6), "556677", {3, 7}),        # the bottom row 5-6-7: column 4 or 8 wins
+    (Size(4, 4), "12121", {0}),            # player 2 must block column 1
+])
+def test_medium_and_hard_take_a_win_and_block_on_other_sizes(size, moves, columns):
+    board = size.from_moves(moves)
+    for level in ("medium", "hard"):
+        assert choose_move(board, level, limit=Limit(depth=4), seed=1).column in columns, level
+
+
+@pytest.mark.parametrize("size, level, moves, columns", [
+    (Size(6, 5), "hard", "343434", {2}),      # the thread answers with the win on 6x5
+    (Size(8, 6), "medium", "556677", {3, 7}),
+    (Size(5, 4), "perfect", "33", None),      # a move of the best score, by the plain minimax
+])
+def test_the_computer_player_thinks_on_other_sizes(size, level, moves, columns):
+    from test_thinker import answer
+
+    board = size.from_moves(moves)
+    if columns is None:
+        scores = child_scores(board, {})
+        columns = {c for c, s in scores.items() if s == max(scores.values())}
+        assert len(columns) < len(scores)
+    thinker = Thinker(Computer(level, seconds=30), seed=1)
+    thinker.start(board)
+    assert answer(thinker, within=60) in columns
