@@ -451,3 +451,18 @@ def test_a_size_perfect_does_not_play_starts_its_chooser_at_seven_by_six():
     mock.tap("left", "middle")
     assert choose_size(mock, PERFECT_SIZES, Size(6, 5)) == PERFECT_SIZES[-2]
     assert [f for _, f in mock.frames][:2] == [tuple(size_frame(Size(7, 6))), tuple(size_frame(PERFECT_SIZES[-2]))]
+
+
+def test_with_the_native_core_perfect_is_offered_on_more_sizes(monkeypatch, capsys):
+    from sensehat_c4.engine import cores
+    from sensehat_c4.engine.levels import NATIVE_PERFECT_SIZES
+
+    assert sizes_for("perfect") == PERFECT_SIZES                       # the Python core runs here
+    monkeypatch.setattr(cores, "core_name", lambda: "native")
+    assert sizes_for("perfect") == NATIVE_PERFECT_SIZES
+    assert {Size(6, 5), Size(5, 5)} <= set(NATIVE_PERFECT_SIZES) and "perfect" in opponents_for(Size(6, 5))
+    assert "perfect" not in opponents_for(Size(8, 6))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--opponent", "perfect", "--board", "7x5"])
+    assert info.value.code == 2 and "plays on the boards 4x4 5x4 6x4 7x4 4x5 5x5 6x5 4x6 5x6 7x6 only" \
+        in capsys.readouterr().err
