@@ -20,12 +20,6 @@ Leaf = Callable[[int, int], Optional[int]]
 CORES = ("native", "python")
 
 
-def core_name() -> str:
-    """The core :func:`new_solver` takes: ``"python"`` (the only one today; ``"native"`` once a
-    native core is built and loads)."""
-    return "python"
-
-
 def new_solver(shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS, leaf: Optional[Leaf] = None,
                leaf_ply: int = -1, core: Optional[str] = None) -> Solver:
     """A solver core for ``shape`` (see :mod:`.solver` for what it provides).
