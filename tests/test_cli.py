@@ -115,6 +115,9 @@ def test_a_backend_error_with_a_newline_is_printed_on_one_line(capsys, monkeypat
     (["--think", "nan"], "argument --think: must be more than 0 and at most 3600: 'nan'"),
     (["--think", "1e400"], "argument --think: must be more than 0 and at most 3600: '1e400'"),
     (["--fall-ms", "1e9"], "argument --fall-ms: not a whole number: '1e9'"),
+    (["--fall-ms", "1001"], "argument --fall-ms: must be from 0 to 1000: '1001'"),
+    (["--fall-ms", "99999999999999999999999"],            # was a traceback at the first drop (select's time_t)
+     "argument --fall-ms: must be from 0 to 1000: '99999999999999999999999'"),
     (["--matches", "-1"], "argument --matches: must be 0 or more: '-1'"),
     (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
     (["--colors", ""], "--colors takes two colours separated by a comma (not '')"),
