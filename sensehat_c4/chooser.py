@@ -12,8 +12,6 @@ from typing import List, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
-
-Frame = Sequence[RGB]
 from gamelib.font import centred_text
 from gamelib.stepper import Stepper
 
@@ -29,6 +27,8 @@ CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
     for number, name in enumerate(OPPONENTS[1:], start=1))
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
 levels of the levels table numbered from 1."""
+
+Frame = Sequence[RGB]
 
 CHOOSE, BACK = "choose", "back"
 PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
@@ -78,7 +78,8 @@ def size_frame(size: Size) -> List[RGB]:
 
 
 def choose_size(backend: Backend, offered: Sequence[Size], default: Size = Size()) -> Optional[Size]:
-    """Let the players pick a board size among ``offered``; ``None`` if they push up (back)."""
-    start = offered.index(default) if default in offered else offered.index(Size()) if Size() in offered else 0
+    """Let the players pick a board size among ``offered``, starting from ``default`` (else
+    from 7 x 6, else the first); ``None`` if they push up (back)."""
+    start = next((offered.index(s) for s in (default, Size()) if s in offered), 0)
     chosen = browse(backend, [size_frame(size) for size in offered], start)
     return None if chosen is None else offered[chosen]

@@ -16,7 +16,7 @@ from gamelib.launcher.menu import Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import cli, render
 from sensehat_c4 import game as c4
-from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.chooser import choice_frame, choose_size, size_frame
 from sensehat_c4.computer import OPPONENTS, opponents_for, sizes_for
 from sensehat_c4.engine.levels import PERFECT_SIZES
 from sensehat_c4.controller import MatchOptions, MatchResult, play, start_column
@@ -444,3 +444,10 @@ def test_analyse_solves_other_sizes_and_names_the_one_it_cannot(capsys):
     assert (code, out) == (2, "")
     assert err == ("sensehat-c4 analyse: --solve: the exact solver handles boards of up to 50 bits "
                    "(columns x (rows + 1)); 8 x 6 needs 56\n")
+
+
+def test_a_size_perfect_does_not_play_starts_its_chooser_at_seven_by_six():
+    mock = MockBackend()
+    mock.tap("left", "middle")
+    assert choose_size(mock, PERFECT_SIZES, Size(6, 5)) == PERFECT_SIZES[-2]
+    assert [f for _, f in mock.frames][:2] == [tuple(size_frame(Size(7, 6))), tuple(size_frame(PERFECT_SIZES[-2]))]

@@ -23,14 +23,19 @@ WIN = 1000
 
 
 def evaluate(shape: Shape, current: int, mask: int, moves: int) -> int:
-    """Heuristic value for the side to move: threats (weighted by row parity) and the centre."""
+    """Heuristic value for the side to move: threats (weighted by row parity) and the centre.
+
+    A threat counts double on the rows parity gives its owner: the leader's rows
+    (:attr:`~.position.Shape.rows_leader`) for the player who moves with an even number of
+    empty cells, the other rows for the other (on 7 x 6: rows 1, 3, 5 for player 1).
+    """
     other = current ^ mask
     mine = shape.winning_cells(current, mask)
     theirs = shape.winning_cells(other, mask)
-    if moves % 2 == 0:  # the side to move is player 1
-        good_mine, good_theirs = shape.rows_odd, shape.rows_even
+    if (shape.cells - moves) % 2 == 0:  # an even number of empty cells (on 7 x 6: player 1 to move)
+        good_mine, good_theirs = shape.rows_leader, shape.rows_follower
     else:
-        good_mine, good_theirs = shape.rows_even, shape.rows_odd
+        good_mine, good_theirs = shape.rows_follower, shape.rows_leader
     value = (6 * popcount(mine & good_mine) + 3 * popcount(mine & ~good_mine)
              - 6 * popcount(theirs & good_theirs) - 3 * popcount(theirs & ~good_theirs))
     value += 2 * (popcount(current & shape.centre) - popcount(other & shape.centre))

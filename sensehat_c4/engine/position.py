@@ -53,14 +53,11 @@ class Shape:
         middle = self.width // 2
         self.order = tuple(middle + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(self.width))
         """Columns from the centre out (7 wide: 3 2 4 1 5 0 6): the tie-break of move ordering."""
-        self.rows_odd = self.bottom * sum(1 << r for r in range(0, self.height, 2))
-        """Rows 1, 3, 5 (from 1 at the bottom): the first player's threats count there."""
-        self.rows_even = self.bottom * sum(1 << r for r in range(1, self.height, 2))
-        """Rows 2, 4, 6: the second player's."""
         self.rows_leader = self.bottom * sum(1 << r for r in range(self.height) if (self.height - r) % 2 == 0)
-        """The rows a column's empty cells are an even number from the top (counting the cell):
-        where every column is even, the player to move (the leader) gets these when the other
-        answers on top.  Rows 1, 3, 5 on a 6-row board; rows 2 and 4 on a 5-row one."""
+        """The rows whose cells are an even number of cells from the top row (counting the cell
+        and the top row): where every column has an even number of empty cells, the player to
+        move (the leader) gets these when the other answers each move on top.  Rows 1, 3, 5 on
+        a 6-row board; rows 2 and 4 on a 5-row one."""
         self.rows_follower = self.full ^ self.rows_leader
         """The other rows: the follower's (2, 4, 6 on a 6-row board; 1, 3, 5 on a 5-row one)."""
         off = [abs(2 * c - (self.width - 1)) for c in range(self.width)]
