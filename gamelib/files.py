@@ -32,6 +32,11 @@ def state_home(environ: Optional[Mapping[str, str]] = None) -> Path:
     return _xdg_home("XDG_STATE_HOME", os.path.join(".local", "state"), environ)
 
 
+def data_home(environ: Optional[Mapping[str, str]] = None) -> Path:
+    """``$XDG_DATA_HOME`` (the games' records), else ``~/.local/share``."""
+    return _xdg_home("XDG_DATA_HOME", os.path.join(".local", "share"), environ)
+
+
 def _temp_prefix(path: Path) -> str:
     return f".{path.name}-"
 

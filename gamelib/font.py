@@ -1,4 +1,9 @@
-"""A 3x5 pixel font for digits and a few letters, for scores and menus on the 8x8 matrix."""
+"""A 5-pixel-high font for the 8x8 matrix: digits, A-Z and some punctuation.
+
+Most glyphs are 3 pixels wide; a few need more to be read (``M``, ``N``, ``W``) or fewer
+(``.``, ``:``, ``'``).  Text is drawn with one dark column between glyphs; lowercase is
+drawn as uppercase.
+"""
 from __future__ import annotations
 
 from typing import Dict, List, MutableSequence, Tuple
@@ -6,6 +11,7 @@ from typing import Dict, List, MutableSequence, Tuple
 from .colours import RGB
 
 WIDTH = 3
+"""The width of the digits (most glyphs)."""
 HEIGHT = 5
 
 _GLYPHS: Dict[str, Tuple[str, ...]] = {
@@ -27,11 +33,41 @@ _GLYPHS: Dict[str, Tuple[str, ...]] = {
     "H": ("#.#", "#.#", "###", "#.#", "#.#"),
     "I": ("###", ".#.", ".#.", ".#.", "###"),
     "O": (".#.", "#.#", "#.#", "#.#", ".#."),
+    "A": (".#.", "#.#", "###", "#.#", "#.#"),
+    "B": ("##.", "#.#", "##.", "#.#", "##."),
+    "C": (".##", "#..", "#..", "#..", ".##"),
+    "D": ("##.", "#.#", "#.#", "#.#", "##."),
+    "E": ("###", "#..", "##.", "#..", "###"),
+    "F": ("###", "#..", "##.", "#..", "#.."),
+    "G": (".##", "#..", "#.#", "#.#", ".##"),
+    "J": ("..#", "..#", "..#", "#.#", ".#."),
+    "K": ("#.#", "#.#", "##.", "#.#", "#.#"),
+    "M": ("#...#", "##.##", "#.#.#", "#...#", "#...#"),
+    "N": ("#..#", "##.#", "#.##", "#..#", "#..#"),
+    "S": (".##", "#..", ".#.", "..#", "##."),
+    "T": ("###", ".#.", ".#.", ".#.", ".#."),
+    "U": ("#.#", "#.#", "#.#", "#.#", "###"),
+    "V": ("#.#", "#.#", "#.#", "#.#", ".#."),
+    "W": ("#...#", "#...#", "#.#.#", "##.##", "#...#"),
+    "Y": ("#.#", "#.#", ".#.", ".#.", ".#."),
+    "Z": ("###", "..#", ".#.", "#..", "###"),
     "?": ("##.", "..#", ".#.", "...", ".#."),
+    ".": (".", ".", ".", ".", "#"),
+    ",": ("..", "..", "..", ".#", "#."),
+    ":": (".", "#", ".", "#", "."),
+    "'": ("#", "#", ".", ".", "."),
+    "/": ("..#", "..#", ".#.", "#..", "#.."),
+    "(": (".#", "#.", "#.", "#.", ".#"),
+    ")": ("#.", ".#", ".#", ".#", "#."),
+    "+": ("...", ".#.", "###", ".#.", "..."),
     "!": (".#.", ".#.", ".#.", "...", ".#."),
     "-": ("...", "...", "###", "...", "..."),
     " ": ("...", "...", "...", "...", "..."),
 }
+
+
+CHARACTERS = frozenset(_GLYPHS) | frozenset(c.lower() for c in _GLYPHS)
+"""Every character the font can draw."""
 
 
 def glyph(char: str) -> Tuple[str, ...]:
@@ -39,20 +75,25 @@ def glyph(char: str) -> Tuple[str, ...]:
     return _GLYPHS[char.upper()]
 
 
+def text_width(text: str) -> int:
+    """Columns ``text`` takes, with one dark column between glyphs (KeyError if a character is unknown)."""
+    return sum(len(glyph(char)[0]) + 1 for char in text) - 1 if text else 0
+
+
 def draw_text(pixels: MutableSequence[RGB], text: str, colour: RGB, x: int = 0, y: int = 0) -> None:
     """Draw ``text`` into a 64-pixel frame at ``(x, y)``, one dark column between glyphs."""
     for char in text:
-        for dy, row in enumerate(glyph(char)):
+        rows = glyph(char)
+        for dy, row in enumerate(rows):
             for dx, mark in enumerate(row):
                 px, py = x + dx, y + dy
                 if mark == "#" and 0 <= px < 8 and 0 <= py < 8:
                     pixels[py * 8 + px] = colour
-        x += WIDTH + 1
+        x += len(rows[0]) + 1
 
 
 def centred_text(text: str, colour: RGB, background: RGB = (0, 0, 0)) -> List[RGB]:
     """A whole frame with ``text`` (one or two glyphs) centred."""
     pixels: List[RGB] = [background] * 64
-    width = len(text) * (WIDTH + 1) - 1
-    draw_text(pixels, text, colour, x=(8 - width + 1) // 2, y=(8 - HEIGHT + 1) // 2)
+    draw_text(pixels, text, colour, x=(8 - text_width(text) + 1) // 2, y=(8 - HEIGHT + 1) // 2)
     return pixels

@@ -8,7 +8,8 @@ A game is any object (a module, an instance of :class:`Game`...) with
   (finished or abandoned).  It must not close the backend.
 - ``remembers`` (optional, default false): if true, the launcher calls
   ``play(backend, choices)`` with the game's :class:`Choices`, which it keeps in its
-  settings file between runs (e.g. the board size a family last chose).
+  settings file between runs (e.g. the board size a family last chose), and which
+  carry the players' names the launcher keeps (``gamelib names``).
 
 Packages register games under the entry-point group :data:`GROUP`, e.g. in
 ``setup.cfg``::
@@ -25,7 +26,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from .backends.base import Backend
 from .icons import Picture, check_picture
@@ -40,8 +41,11 @@ PlayFunction = Callable[[Backend], object]
 class Choices:
     """What a game asks the launcher to remember between runs: short strings by name."""
 
-    def __init__(self, values: Optional[Mapping[str, str]] = None) -> None:
+    def __init__(self, values: Optional[Mapping[str, str]] = None, *, names: Tuple[str, ...] = ()) -> None:
         self._values: Dict[str, str] = dict(values or {})
+        self.names = names
+        """The players' names the launcher keeps (player 1's first; none, one or two), for the game
+        to use as a game run by hand uses ``--names``."""
 
     def get(self, name: str) -> Optional[str]:
         """The remembered value of ``name``, or ``None``."""

@@ -1,7 +1,8 @@
 """Choosing before a match with the joystick: the opponent (``2P`` or levels 1-4), then the board size.
 
 Left/right browse (with wrap-around; held, at the game's pace), down or middle
-chooses, up backs out.  On the opponent chooser the top row shows where in the
+chooses, up backs out.  The opponent chooser's last entry, ``?``, scrolls
+:data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser the top row shows where in the
 list you are; the size chooser shows each size's empty field where the game will
 draw it, under a white lid across its columns.  Like the controller, this is a
 loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
@@ -13,6 +14,7 @@ from typing import List, Optional, Sequence, Tuple
 from gamelib.backends.base import Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
+from gamelib.scroll import scroll
 from gamelib.stepper import Stepper
 
 from . import render
@@ -24,9 +26,14 @@ LEVEL_COLOURS = (GREEN, CYAN, ORANGE, MAGENTA)
 
 CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
     (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
-    for number, name in enumerate(OPPONENTS[1:], start=1))
+    for number, name in enumerate(OPPONENTS[1:], start=1)) + (("rules", "?", WHITE),)
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
-levels of the levels table numbered from 1."""
+levels of the levels table numbered from 1; last ``?``, the rules (not an opponent)."""
+RULES_INDEX = len(CHOICES) - 1
+
+RULES = ("Four in a row wins: across, up or diagonal.  Left/right: move.  "
+         "Down or middle: drop.  Up: leave.")
+"""What ``?`` scrolls (the font draws it in capitals)."""
 
 Frame = Sequence[RGB]
 
@@ -61,11 +68,18 @@ def browse(backend: Backend, frames: Sequence[Frame], index: int) -> Optional[in
 
 def choose_opponent(backend: Backend, default: str = "human",
                     offered: Sequence[str] = OPPONENTS) -> Optional[str]:
-    """Let the players pick ``human`` or a level among ``offered``; ``None`` if they push up (back)."""
-    indices = [OPPONENTS.index(o) for o in offered]
+    """Let the players pick ``human`` or a level among ``offered``; ``None`` if they push up (back).
+    Choosing ``?`` scrolls the rules, then the choice goes on from ``?``."""
+    indices = [OPPONENTS.index(o) for o in offered] + [RULES_INDEX]
     start = indices.index(OPPONENTS.index(default)) if default in offered else 0
-    chosen = browse(backend, [choice_frame(i) for i in indices], start)
-    return None if chosen is None else offered[chosen]
+    frames = [choice_frame(i) for i in indices]
+    while True:
+        chosen = browse(backend, frames, start)
+        if chosen is None or indices[chosen] != RULES_INDEX:
+            return None if chosen is None else offered[chosen]
+        scroll(backend, RULES, CHOICES[RULES_INDEX][2])  # a press ends it ...
+        backend.discard_events()                          # ... and does nothing else
+        start = chosen
 
 
 def size_frame(size: Size) -> List[RGB]:

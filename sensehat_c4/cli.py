@@ -1,14 +1,18 @@
-"""The ``sensehat-c4`` command: play (the default) or ``analyse MOVES``."""
+"""The ``sensehat-c4`` command: play (the default), ``analyse MOVES``, or the record commands
+(``history``, ``stats``, ``replay ID``, ``review ID``: :mod:`.record_commands`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends
 from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
+from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from . import __version__, analysis
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
@@ -16,6 +20,8 @@ from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
 from .game import play_matches
 from .progress import ProgressLine
+from .record_commands import COMMANDS
+from .records import DB_ENV, Recorder
 from .rules import Size
 
 PROG = "sensehat-c4"
@@ -90,7 +96,8 @@ def _add_board(parser: Parser, default: Optional[Size], more: str = "") -> None:
 def play_parser() -> Parser:
     parser = Parser(prog=PROG, description="Connect 4 on the Sense HAT's LEDs and joystick. "
                     "Left/right move, down or middle drops, up abandons the match (up again to confirm). "
-                    f"'{PROG} analyse MOVES' describes a position.")
+                    f"'{PROG} analyse MOVES' describes a position; '{PROG} history', 'stats', "
+                    "'replay ID' and 'review ID' show the games kept.")
     backends.add_arguments(parser)
     parser.add_argument("--colors", "--colours", dest="colours", default="red,yellow", metavar="P1,P2",
                         help="the players' colours, names or hex (default: red,yellow)")
@@ -110,6 +117,11 @@ def play_parser() -> Parser:
                         help=f"milliseconds per row of a falling token, 0 to {MAX_FALL_MS} (default: 30)")
     _add_board(parser, None, "; without this option or --opponent the players choose it with the "
                "joystick after the opponent")
+    parser.add_argument("--names", default=None, metavar="NAME1,NAME2",
+                        help="the players' names, for the printed results, the records and the winner's "
+                        f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
+    parser.add_argument("--db", type=Path, default=None, metavar="PATH",
+                        help=f"the games database (default: ${DB_ENV}, else ~/.local/share/sensehat-c4/games.db)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return parser
 
@@ -156,7 +168,8 @@ def run_play(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     try:
         options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
-                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size())
+                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
+                               names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
         parser.error(str(exc))
     if args.opponent and args.board and args.board not in sizes_for(args.opponent):
@@ -168,12 +181,13 @@ def run_play(argv: Sequence[str]) -> int:
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-        print(f"match {number}{who}: {result.summary()}", flush=True)
+        print(f"match {number}{who}: {result.summary(options.names)}", flush=True)
 
     def main() -> int:
-        with backends.from_args(args, notice=notice) as backend:
+        with backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder:
             play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
-                         size=args.board, think=args.think, matches=args.matches, report=report)
+                         size=args.board, think=args.think, matches=args.matches, report=report,
+                         recorder=recorder)
         return app.EXIT_OK
 
     return app.run(main, PROG)
@@ -184,6 +198,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["analyse"] or argv[:1] == ["analyze"]:
         return run_analyse(argv[1:])
+    if argv[:1] and argv[0] in COMMANDS:
+        return COMMANDS[argv[0]](argv[1:])
     if argv[:1] == ["play"]:
         argv = argv[1:]
     return run_play(argv)

@@ -14,11 +14,13 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
+from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 
 from . import render
 from .computer import Computer, Thinker
 from .errors import ConfigError
+from .records import Recorder, Side
 from .rules import Board, Size
 
 FIRST_CHOICES = ("p1", "p2", "alternate", "random")
@@ -57,6 +59,8 @@ class Timing:
     """How long the computer's cursor rests over its column before the token drops."""
     repeat: float = REPEAT
     """Least time between cursor steps while left/right is held."""
+    name_scroll: float = SCROLL_SPEED
+    """One column's step of the match winner's name scrolling across."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,8 @@ class MatchOptions:
     """The computer player, or ``None`` for two people."""
     size: Size = Size()
     """The board's size (default 7 columns by 6 rows)."""
+    names: Tuple[Optional[str], Optional[str]] = (None, None)
+    """Player 1's and player 2's names (a seat the computer plays keeps none)."""
 
     def __post_init__(self) -> None:
         if self.first not in FIRST_CHOICES:
@@ -93,13 +99,15 @@ class MatchResult:
     abandoned: bool
     rounds: int
 
-    def summary(self) -> str:
-        """One line, the winner's (or leader's) score first: ``player 2 wins 2-1``."""
+    def summary(self, names: Tuple[Optional[str], Optional[str]] = (None, None)) -> str:
+        """One line, the winner's (or leader's) score first: ``player 2 wins 2-1`` (``Bob wins 2-1``
+        when player 2 has a name in ``names``)."""
         leader = self.winner or (1 if self.score[0] > self.score[1] else 2 if self.score[1] > self.score[0] else 0)
         high, low = sorted(self.score, reverse=True)
+        who = (names[leader - 1] or f"player {leader}") if leader else ""
         if not self.abandoned:
-            return f"player {leader} wins {high}-{low}"
-        return f"abandoned at {high}-{low}" + (f", player {leader} ahead" if leader else "")
+            return f"{who} wins {high}-{low}"
+        return f"abandoned at {high}-{low}" + (f", {who} ahead" if leader else "")
 
 
 class State(enum.Enum):
@@ -116,9 +124,10 @@ class Match:
     """The state machine behind :func:`play`.  Call :meth:`run` once."""
 
     def __init__(self, backend: Backend, options: MatchOptions,
-                 thinker: Optional[ThinkerFactory] = None) -> None:
+                 thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None) -> None:
         self.backend = backend
         self.options = options
+        self.recorder = recorder
         self.timing = options.timing
         self.rng = random.Random(options.seed)
         self.score = [0, 0]
@@ -149,6 +158,9 @@ class Match:
 
     def run(self) -> MatchResult:
         """Play the match to its end and return the result."""
+        if self.recorder is not None:
+            self.recorder.start_match(self.sides(), columns=self.board.columns, rows=self.board.rows,
+                                      backend=self.backend.name)
         try:
             self._new_round()
             while self.result is None:
@@ -164,6 +176,28 @@ class Match:
         finally:
             if self._thinker is not None:
                 self._thinker.cancel()
+            if self.result is None:  # left some other way (Ctrl+C, SIGTERM): the match is abandoned
+                self._record_end(None)
+
+    def sides(self) -> Tuple[Side, Side]:
+        """Who plays each seat, as the records keep it."""
+        computer = self.options.computer
+        sides = []
+        for seat in (1, 2):
+            colour = self.options.colours[seat - 1]
+            if computer is not None and computer.player == seat:
+                sides.append(Side(colour, level=computer.level, seconds=computer.budget))
+            else:
+                sides.append(Side(colour, name=self.options.names[seat - 1]))
+        return sides[0], sides[1]
+
+    def _record_end(self, winner: Optional[int]) -> None:
+        """Keep the match's end (an unfinished round is kept as abandoned, if it had a move)."""
+        if self.recorder is None:
+            return
+        if winner is None and self.board.ply and self.board.outcome is None:
+            self.recorder.end_round(self.rounds, self.starter, self.board)
+        self.recorder.end_match(winner)
 
     def _on_event(self, event: StickEvent) -> None:
         if event.action is Action.RELEASED:
@@ -270,6 +304,7 @@ class Match:
             self._thinker.cancel()
             self._thinker = None
         self.backend.clear()
+        self._record_end(None)
         self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds)
 
     # -- rounds -------------------------------------------------------------
@@ -290,6 +325,8 @@ class Match:
         colours = self.options.colours
         self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
         self.board = self.options.size.board()
+        if self.recorder is not None:
+            self.recorder.start_round()
         self._new_turn()
 
     def _new_turn(self) -> None:
@@ -305,6 +342,8 @@ class Match:
         if outcome is None:
             self._new_turn()
             return
+        if self.recorder is not None:
+            self.recorder.end_round(self.rounds, self.starter, self.board)
         t = self.timing
         if outcome.winner is None:
             self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._new_round)
@@ -319,10 +358,14 @@ class Match:
             self._animate(steps, self._new_round)
             return
         steps.append((render.fill_frame(colour), t.match_end))
+        name = self.options.names[winner - 1]
+        if name and (self.options.computer is None or self.options.computer.player != winner):
+            steps += scroll_frames(name, colour, speed=t.name_scroll)
         self._animate(steps, lambda: self._finish(winner))
 
     def _finish(self, winner: int) -> None:
         self.backend.clear()
+        self._record_end(winner)
         self.result = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds)
 
     # -- animations ---------------------------------------------------------
@@ -346,10 +389,11 @@ class Match:
 
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,
-         thinker: Optional[ThinkerFactory] = None) -> MatchResult:
+         thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None) -> MatchResult:
     """Play one best-of-three match on ``backend`` and return how it ended.
 
     The LEDs are left clear.  The backend stays open (the caller owns it).
-    ``thinker`` replaces the computer's search (tests drive it on the fake clock).
+    ``thinker`` replaces the computer's search (tests drive it on the fake clock);
+    ``recorder`` keeps every round in the games database.
     """
-    return Match(backend, options or MatchOptions(), thinker).run()
+    return Match(backend, options or MatchOptions(), thinker, recorder).run()

@@ -11,6 +11,7 @@ sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from typing import Callable, Optional
 
@@ -23,6 +24,7 @@ from .chooser import choose_opponent, choose_size
 from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .errors import BoardSizeError
+from .records import Recorder
 from .rules import Size
 
 ICON = picture((
@@ -45,7 +47,8 @@ Report = Callable[[int, Optional[Computer], MatchResult], None]
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
-                 default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None) -> int:
+                 default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
+                 recorder: Optional[Recorder] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
     ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
@@ -78,7 +81,7 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
             if chosen_size is not None:
                 chosen_size(board)
         computer = computer_for(chosen, computer_plays, played + 1, think)
-        result = play_match(backend, replace(base, computer=computer, size=board))
+        result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder)
         played += 1
         if report is not None:
             report(played, computer, result)
@@ -86,18 +89,22 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 
 
 def play(backend: Backend, choices: Optional[Choices] = None) -> None:
-    """One match from the launcher (up on the chooser goes back to the menu).
+    """One match from the launcher (up on the chooser goes back to the menu), kept in the records.
 
     The size chooser starts from the size chosen last time, which the launcher keeps
-    in ``choices`` (``"board": "6x5"``).
+    in ``choices`` (``"board": "6x5"``); the players' names are the launcher's
+    (``choices.names``).
     """
     remembered = None if choices is None else choices.get("board")
     try:
         default = Size.parse(remembered) if remembered else Size()
     except BoardSizeError:
         default = Size()
-    play_matches(backend, matches=1, back_leaves=True, default_size=default,
-                 chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
+    names = tuple(choices.names) + (None, None) if choices is not None else (None, None)
+    with contextlib.closing(Recorder()) as recorder:
+        play_matches(backend, MatchOptions(names=(names[0], names[1])), matches=1, back_leaves=True,
+                     default_size=default, recorder=recorder,
+                     chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
 GAME = Game(name="Connect 4", icon=ICON, play=play, remembers=True)

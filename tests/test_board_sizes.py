@@ -378,11 +378,12 @@ def test_perfect_is_offered_only_on_its_sizes():
     assert "perfect" not in opponents_for(big) and opponents_for(Size()) == OPPONENTS
     # a fixed size that perfect does not play: the opponent chooser skips "4"
     mock = MockBackend()
-    mock.tap("left", "middle", "up", "up")                         # 2P <- (wraps) 3: hard
+    mock.tap("left", "left", "middle", "up", "up")                 # 2P <- (wraps) ? <- 3: hard
     mock.tap("up", "up", at=30)
     reports = []
     play_matches(mock, MatchOptions(size=big), size=big, matches=1, report=lambda *r: reports.append(r))
-    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(0)), tuple(choice_frame(3))]
+    assert [f for _, f in mock.frames][:3] == [tuple(choice_frame(0)), tuple(choice_frame(5)),
+                                               tuple(choice_frame(3))]
     assert reports[0][1].level == "hard"
 
 

@@ -50,6 +50,7 @@ VENV = "games"
 WHEELS = "/opt/c4-wheels"
 SITE = "/opt/c4-site"
 SETTINGS = f"/home/{USER}/.config/gamelib/settings.json"
+DATABASE = f"/home/{USER}/.local/share/sensehat-c4/games.db"
 LAUNCHER_OPTIONS = ("--dim-after", "0", "--blank-after", "0")  # the menu stays lit however slow the machine
 START_TIMEOUT = 90.0
 STEP_TIMEOUT = 30.0
@@ -239,6 +240,13 @@ def test_a_game_is_played_under_systemd(machine):
     saved = wait_for("the settings file", lambda: machine.exists(SETTINGS) and machine.read_file(SETTINGS),
                      STEP_TIMEOUT)
     assert json.loads(saved) == {"low_light": False, "rotation": 0, "games": {"connect4": {"board": "7x6"}}}
+    # the game is in the database the user's own sensehat-c4 reads, written under ProtectHome=read-only
+    stored = json.loads(machine.run([f"/home/{USER}/{VENV}/bin/sensehat-c4", "history", "--json"],
+                                    user=USER).stdout)
+    assert [(m["status"], m["backend"], m["board"], m["players"]["1"]["level"], m["players"]["2"]["level"],
+             [(r["number"], r["starter"], r["moves"], r["result"]) for r in m["rounds"]]) for m in stored] == [
+        ("abandoned", "hat", [7, 6], None, None, [(1, 1, "4352", "abandoned")])]
+    assert machine.run(["stat", "--format=%U", DATABASE]).stdout.strip() == USER
 
 
 def hold_up_for_the_system_menu(machine: Machine, rotation: int = 0) -> None:

@@ -1,7 +1,10 @@
 """The opponent chooser: browsing at a steady pace, choosing, backing out."""
+import pytest
+from frames import grid
 from gamelib.backends.mock import MockBackend
-from gamelib.colours import BLACK
-from sensehat_c4.chooser import choice_frame, choose_opponent
+from gamelib.colours import BLACK, WHITE
+from gamelib.scroll import SPEED, scroll_frames
+from sensehat_c4.chooser import RULES, choice_frame, choose_opponent
 
 
 def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
@@ -25,3 +28,30 @@ def test_it_starts_from_the_default():
     mock.tap("left", "middle")
     assert choose_opponent(mock, "hard") == "medium"
     assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(3)), tuple(choice_frame(2))]
+
+
+def test_question_mark_scrolls_the_rules_then_comes_back_to_it():
+    mock = MockBackend()
+    mock.tap("left", "middle")                     # 2P -> ? (wraps to the last choice), choose it
+    mock.tap("right", "down", at=200.0)            # long after the text: ? -> 2P, choose
+    assert choose_opponent(mock) == "human"
+    shown = [f for _, f in mock.frames]
+    assert grid(shown[1]).splitlines()[:4] == ["......W.", "........", "...WW...", ".....W.."]   # "?"
+    text = [tuple(f) for f, _ in scroll_frames(RULES, WHITE)]
+    assert shown[2] == (BLACK,) * 64
+    assert shown[3:3 + len(text)] == text
+    assert shown[3 + len(text):] == [tuple(choice_frame(5)), tuple(choice_frame(0)), (BLACK,) * 64]
+    times = [t for t, _ in mock.frames][3:3 + len(text)]
+    assert times[1] - times[0] == pytest.approx(SPEED) and len(text) > 300
+
+
+def test_any_press_ends_the_rules_and_does_nothing_else():
+    for direction in ("up", "down", "middle", "left", "right"):
+        mock = MockBackend()
+        mock.tap("left", "middle")
+        mock.tap(direction, at=1.0)                # during the text
+        mock.tap("up", at=2.0)                     # back out of the chooser
+        assert choose_opponent(mock) is None
+        shown = [f for _, f in mock.frames]
+        assert shown[-2:] == [tuple(choice_frame(5)), (BLACK,) * 64]
+        assert len(shown) == 3 + 8 + 2   # the text from 0.4 s, a frame each 0.08 s, until the press at 1.0 s

@@ -194,13 +194,13 @@ def test_match_summary_names_whose_score_is_first(result, line):
 
 
 def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
-    mock.tap("left", "right", "up", "middle")      # browse 2P -> 4 -> 2P, up is ignored here, choose 2P
+    mock.tap("left", "right", "up", "middle")      # browse 2P -> ? -> 2P, up is ignored here, choose 2P
     mock.tap("middle")                             # the size chooser: 7x6
     mock.tap("up", "up", at=5)
     code, out, err = run(capsys, "--matches", "1")
     assert (code, out) == (0, "match 1: abandoned at 0-0\n")
     shown = [f for _, f in mock.frames]
-    chooser = [tuple(choice_frame(i)) for i in (0, 4, 0)]
+    chooser = [tuple(choice_frame(i)) for i in (0, 5, 0)]
     black = (BLACK,) * 64
     assert shown[:9] == chooser + [black] + chooser[:1] + [black, tuple(size_frame(Size())), black,
                                                            shown[8]]   # up: back, shown again

@@ -45,8 +45,10 @@ def test_system_unit_is_written_for_this_python_and_started(tmp_path):
     assert [a for a in lines if not a.startswith(("ExecStart=", "User="))] == \
         [a for a in template if not a.startswith(("ExecStart=", "User="))]
     assert oct(unit.stat().st_mode & 0o777) == "0o644"
-    assert "ReadWritePaths=-/home/pi/.config/sense_hat -/home/pi/.config/gamelib" in lines
-    for made in ("home/pi", "home/pi/.config", "home/pi/.config/sense_hat", "home/pi/.config/gamelib"):
+    assert ("ReadWritePaths=-/home/pi/.config/sense_hat -/home/pi/.config/gamelib "
+            "-/home/pi/.local/share/sensehat-c4") in lines
+    for made in ("home/pi", "home/pi/.config", "home/pi/.config/sense_hat", "home/pi/.config/gamelib",
+                 "home/pi/.local", "home/pi/.local/share", "home/pi/.local/share/sensehat-c4"):
         info = (tmp_path / made).stat()                        # made for the user, writable by the unit
         assert (info.st_uid, info.st_gid, oct(info.st_mode & 0o777)) == (os.getuid(), os.getgid(), "0o755")
     assert inst.run.calls == [["systemctl", "daemon-reload"],
@@ -62,8 +64,8 @@ def test_allow_poweroff_adds_the_flag_and_a_polkit_rule_for_that_user_only(tmp_p
     inst.install(user="games", user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=True, argv=[])
     assert 'ExecStart="/home/pi/games venv/bin/python" -m gamelib --backend hat --allow-poweroff' in \
         unit_lines(tmp_path / SYSTEM_UNIT)
-    assert "ReadWritePaths=-/home/games/.config/sense_hat -/home/games/.config/gamelib" in \
-        unit_lines(tmp_path / SYSTEM_UNIT)
+    assert ("ReadWritePaths=-/home/games/.config/sense_hat -/home/games/.config/gamelib "
+            "-/home/games/.local/share/sensehat-c4") in unit_lines(tmp_path / SYSTEM_UNIT)
     rule = (tmp_path / POLKIT_RULE).read_text()
     assert 'action.id == "org.freedesktop.login1.power-off" ||' in rule
     assert 'subject.user == "games"' in rule and "polkit.Result.YES" in rule

@@ -195,3 +195,23 @@ def test_temporaries_left_by_a_killed_write_are_removed_at_start(tmp_path, caplo
     assert [r.getMessage() for r in caplog.records] == [
         f"removed 2 temporary file(s) left beside {path} by a write that was cut short"]
     assert sorted(os.listdir(tmp_path)) == sorted([".other.json-abc.tmp", left[2], "settings.json"])
+
+
+def test_names_are_kept_checked_and_left_out_when_there_are_none(tmp_path, caplog):
+    store = SettingsFile(tmp_path / "settings.json")
+    store.save(Settings(names=("Ann", "Bob")))
+    assert json.loads(store.path.read_text()) == {"low_light": False, "names": ["Ann", "Bob"], "rotation": 0}
+    assert store.load() == Settings(names=("Ann", "Bob"))
+    store.save(Settings(rotation=90))
+    assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 90}
+    for bad, reason in ((b'{"names": "Ann"}', "names must be a list of one or two names (not 'Ann')"),
+                        (b'{"names": ["A", "B", "C"]}', "names must be a list of one or two names (not ['A', 'B', 'C'])"),
+                        (b'{"names": ["Zo\xc3\xab"]}', "names: name 'Zo\u00eb' has characters the LEDs cannot show "
+                                                      "('\u00eb'): use letters A-Z, digits, spaces and . , : ' / ( ) + - ! ?"),
+                        (b'{"names": ["ann", "ANN"]}', "names: the two players need different names (not 'ann' twice)")):
+        store.path.write_bytes(bad)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="gamelib"):
+            assert store.load() == Settings()
+        assert [r.getMessage() for r in caplog.records] == [
+            f"the settings file {store.path} is corrupt ({reason}); kept it as {store.backup} and went back to the defaults"]

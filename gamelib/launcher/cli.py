@@ -1,4 +1,5 @@
-"""The ``gamelib`` command: the games menu (the default), ``list``, ``install-service``, ``uninstall-service``."""
+"""The ``gamelib`` command: the games menu (the default), ``list``, ``names``, ``install-service``,
+``uninstall-service``."""
 from __future__ import annotations
 
 import argparse
@@ -8,7 +9,9 @@ import sys
 from typing import List, Optional, Sequence
 
 from .. import app, backends
+from ..errors import ConfigError
 from ..games import GROUP, discover
+from ..players import parse_names
 from . import PROG
 from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
@@ -36,7 +39,7 @@ def menu_parser() -> app.Parser:
     parser = app.Parser(prog=PROG, description="A menu of the installed Sense HAT games on the LEDs: "
                         "left/right browse, middle or down starts a game, up held for 2 s opens the "
                         "system menu (brightness, rotation, quit). Saved settings apply unless "
-                        "--rotation or --low-light is given. Other commands: 'gamelib list', "
+                        "--rotation or --low-light is given. Other commands: 'gamelib list', 'gamelib names', "
                         "'gamelib install-service', 'gamelib uninstall-service'.")
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
@@ -88,6 +91,30 @@ def run_list(argv: Sequence[str]) -> int:
     if not entries:
         print(f"no games are installed (entry-point group {GROUP})")
     return app.EXIT_ERROR if any(e.game is None for e in entries) else app.EXIT_OK
+
+
+def run_names(argv: Sequence[str]) -> int:
+    parser = app.Parser(prog=f"{PROG} names", description="Show, set or clear the players' names the launcher "
+                        "keeps in its settings and hands to the games it starts (a game's winner's name "
+                        "scrolls on the LEDs).")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("names", nargs="?", metavar="NAME1,NAME2", help="one or two names to keep")
+    group.add_argument("--clear", action="store_true", help="forget the names")
+    args = parser.parse_args(argv)
+    store = SettingsFile(default_path())
+    saved = store.load()
+    if args.names is None and not args.clear:
+        print(",".join(saved.names) if saved.names else "no names kept")
+        return app.EXIT_OK
+    try:
+        names = () if args.clear else tuple(n for n in parse_names(args.names, "names") if n is not None)
+    except ConfigError as exc:
+        parser.error(str(exc))
+    if not store.save(dataclasses.replace(saved, names=names)):
+        app.report(f"{PROG} names", f"the settings file {store.path} was not written (see the line above)")
+        return app.EXIT_ERROR
+    print(",".join(names) if names else "no names kept")
+    return app.EXIT_OK
 
 
 SERVICE_BACKENDS = tuple(name for name in backends.BACKENDS if name != "terminal")
@@ -142,6 +169,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["list"]:
         return run_list(argv[1:])
+    if argv[:1] == ["names"]:
+        return run_names(argv[1:])
     if argv[:1] in (["install-service"], ["uninstall-service"]):
         return run_service(argv[0], argv[1:])
     return run_menu(argv)

@@ -207,7 +207,7 @@ class Launcher:
         log.info("starting %s", entry.name)
         self.backend.clear()
         remembered = self.saved.games.get(entry.key, {})
-        choices = Choices(remembered)
+        choices = Choices(remembered, names=self.settings.names)
         try:
             if getattr(entry.game, "remembers", False):
                 entry.game.play(self.backend, choices)

@@ -48,8 +48,9 @@ def quote(arg: str) -> str:
     return '"' + escaped.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-WRITABLE = (".config/sense_hat", ".config/gamelib")
-"""What the launcher's user writes under their home: ``sense_hat``'s ``RTIMULib.ini``, our settings."""
+WRITABLE = (".config/sense_hat", ".config/gamelib", ".local/share/sensehat-c4")
+"""What the launcher's user writes under their home: ``sense_hat``'s ``RTIMULib.ini``, our settings,
+Connect 4's games database (``$XDG_DATA_HOME/sensehat-c4/games.db``)."""
 
 
 def render(template: str, command: Sequence[str], user: Optional[str] = None,

@@ -2,7 +2,8 @@
 
 The file is ``$XDG_CONFIG_HOME/gamelib/settings.json`` (``~/.config/gamelib/...``
 when the variable is unset), a JSON object such as
-``{"low_light": false, "rotation": 90}``.  Writes are atomic (a temporary file
+``{"low_light": false, "names": ["Ann", "Bob"], "rotation": 90}`` (``names``: the players'
+names the launcher hands to its games, see :mod:`gamelib.players`; set with ``gamelib names``).  Writes are atomic (a temporary file
 in the same directory, then ``os.replace``), so a power cut leaves the old file
 or the new one, never half of one; temporaries left by a write that was cut
 short are removed at start.  Whatever a file holds, starting never fails: a
@@ -21,10 +22,12 @@ import reprlib
 import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..backends.base import check_rotation
+from ..errors import ConfigError
 from ..files import atomic_write, config_home, remove_stale_temporaries
+from ..players import parse_names
 
 log = logging.getLogger("gamelib")
 
@@ -47,6 +50,8 @@ class Settings:
     games: Dict[str, Dict[str, str]] = field(default_factory=dict)
     """Each game's remembered choices (:class:`gamelib.games.Choices`), by entry-point name:
     ``{"connect4": {"board": "6x5"}}``."""
+    names: Tuple[str, ...] = ()
+    """Player 1's and (if two) player 2's names, handed to the games (:attr:`Choices.names`)."""
 
     @classmethod
     def from_json(cls, data: Any) -> "Settings":
@@ -57,7 +62,8 @@ class Settings:
         rotation = data.get("rotation", cls.rotation)
         if not isinstance(low_light, bool):
             raise ValueError(f"low_light must be true or false (not {reprlib.repr(low_light)})")
-        return cls(low_light=low_light, rotation=check_rotation(rotation), games=_games(data.get("games", {})))
+        return cls(low_light=low_light, rotation=check_rotation(rotation), games=_games(data.get("games", {})),
+                   names=check_names(data.get("names", [])))
 
 
 def _games(data: Any) -> Dict[str, Dict[str, str]]:
@@ -71,6 +77,16 @@ def _games(data: Any) -> Dict[str, Dict[str, str]]:
         if not all(short(k) and short(v) for k, v in choices.items()):
             raise ValueError(f"games: {game!r} must map names to short strings (not {reprlib.repr(choices)})")
     return {game: dict(choices) for game, choices in data.items()}
+
+
+def check_names(value: Any) -> Tuple[str, ...]:
+    """The ``names`` setting: a list of at most two good names (:func:`gamelib.players.check_name`),
+    else :class:`ConfigError` (a ``ValueError``)."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(n, str) for n in value) or len(value) > 2:
+        raise ConfigError(f"names must be a list of one or two names (not {reprlib.repr(value)})")
+    if not value:
+        return ()
+    return tuple(n for n in parse_names(",".join(value), "names") if n is not None)
 
 
 def default_path(environ: Optional[Mapping[str, str]] = None) -> Path:
@@ -162,6 +178,8 @@ class SettingsFile:
             data = asdict(settings)
             if not data["games"]:
                 del data["games"]  # no game has asked to remember anything: the file stays as it was
+            if not settings.names:
+                del data["names"]  # a file without names reads as before names existed
             atomic_write(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
         except OSError as exc:
             return str(exc)

@@ -1,0 +1,146 @@
+"""``sensehat-c4 history`` and ``stats``: the stored matches as tables or JSON.
+
+Times are stored in UTC and shown in local time.  A seat's results count from that
+seat's side: a round is won, drawn or lost (abandoned rounds count for nothing), a
+match is won, lost or abandoned.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Dict, List, Sequence
+
+from .records import MatchRecord, RoundRecord, hex_colour, timestamp
+
+
+def _local(when: datetime, fmt: str) -> str:
+    return when.astimezone().strftime(fmt)
+
+
+def _length(rnd: RoundRecord) -> str:
+    seconds = int((rnd.ended - rnd.started).total_seconds())
+    return f"{len(rnd.moves)} moves, {seconds // 60}:{seconds % 60:02d}"
+
+
+def match_result(match: MatchRecord) -> str:
+    """``Ann wins 2-1`` (the winner's score first), ``abandoned at 1-0`` or ``playing, 1-0``."""
+    one, two = match.score
+    if match.status == "finished" and match.winner is not None:
+        won, lost = (one, two) if match.winner == 1 else (two, one)
+        return f"{match.label(match.winner)} wins {won}-{lost}"
+    return f"{'abandoned at' if match.status == 'abandoned' else 'playing,'} {one}-{two}"
+
+
+def round_result(match: MatchRecord, rnd: RoundRecord) -> str:
+    if rnd.result == "win" and rnd.winner is not None:
+        return f"{match.label(rnd.winner)} won"
+    return "draw" if rnd.result == "draw" else "abandoned"
+
+
+def history_text(matches: Sequence[MatchRecord]) -> str:
+    """Newest match first; under each match its rounds, with the IDs ``replay`` and ``review`` take."""
+    if not matches:
+        return "no matches recorded yet"
+    lines: List[str] = []
+    for match in matches:
+        lines.append(f"match {match.id}  {_local(match.started, '%Y-%m-%d %H:%M')}  "
+                     f"{match.label(1)} v {match.label(2)}  {match_result(match)}  "
+                     f"({match.columns}x{match.rows}, {match.backend})")
+        for rnd in match.rounds:
+            lines.append(f"  round {rnd.id:<5} {_local(rnd.started, '%H:%M')}  "
+                         f"{match.label(rnd.starter)} first, {round_result(match, rnd)} "
+                         f"({_length(rnd)})")
+    return "\n".join(lines)
+
+
+def _side(match: MatchRecord, seat: int) -> Dict[str, Any]:
+    side = match.sides[seat - 1]
+    return {"name": side.name, "level": side.level, "seconds": side.seconds, "colour": hex_colour(side.colour)}
+
+
+def history_json(matches: Sequence[MatchRecord]) -> List[Dict[str, Any]]:
+    """Every match as a JSON-ready dict (times in UTC, columns and rows 1-based)."""
+    return [{
+        "match": m.id, "started": timestamp(m.started), "ended": None if m.ended is None else timestamp(m.ended),
+        "status": m.status, "winner": m.winner, "score": list(m.score), "board": [m.columns, m.rows],
+        "backend": m.backend, "players": {str(s): _side(m, s) for s in (1, 2)},
+        "rounds": [{"round": r.id, "number": r.number, "started": timestamp(r.started),
+                    "ended": timestamp(r.ended), "starter": r.starter, "moves": r.moves, "result": r.result,
+                    "winner": r.winner, "winning_cells": [[c + 1, row + 1] for c, row in r.cells]}
+                   for r in m.rounds],
+    } for m in matches]
+
+
+# -- stats --------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Results from one side's point of view."""
+
+    matches: Dict[str, int] = field(default_factory=lambda: {"won": 0, "lost": 0, "abandoned": 0})
+    rounds: Dict[str, int] = field(default_factory=lambda: {"won": 0, "drawn": 0, "lost": 0})
+
+    def add(self, match: MatchRecord, seat: int) -> None:
+        if match.status == "abandoned":
+            self.matches["abandoned"] += 1
+        elif match.status == "finished":
+            self.matches["won" if match.winner == seat else "lost"] += 1
+        for rnd in match.rounds:
+            if rnd.result == "draw":
+                self.rounds["drawn"] += 1
+            elif rnd.result == "win":
+                self.rounds["won" if rnd.winner == seat else "lost"] += 1
+
+
+@dataclass
+class Stats:
+    players: Dict[str, Tally]
+    """Each named person's results, by name."""
+    computer: Dict[str, Tally]
+    """The people's results against each computer level."""
+
+
+def stats(matches: Sequence[MatchRecord], levels: Sequence[str]) -> Stats:
+    """Tally ``matches``; ``levels`` orders the computer's table (easiest first)."""
+    players: Dict[str, Tally] = {}
+    computer: Dict[str, Tally] = {}
+    for match in sorted(matches, key=lambda m: m.id):
+        for seat in (1, 2):
+            side, other = match.sides[seat - 1], match.sides[2 - seat]
+            if side.level is not None:
+                continue
+            if side.name:
+                players.setdefault(side.name, Tally()).add(match, seat)
+            if other.level is not None:
+                computer.setdefault(other.level, Tally()).add(match, seat)
+    order = {level: i for i, level in enumerate(levels)}
+    return Stats(dict(sorted(players.items(), key=lambda kv: kv[0].lower())),
+                 dict(sorted(computer.items(), key=lambda kv: order.get(kv[0], len(order)))))
+
+
+def _table(title: str, tallies: Dict[str, Tally], empty: str) -> List[str]:
+    if not tallies:
+        return [empty]
+    width = max(len(title), *(len(k) for k in tallies))
+    lines = [f"{title:<{width}}  matches: won lost abandoned   rounds: won drawn lost"]
+    for key, t in tallies.items():
+        m, r = t.matches, t.rounds
+        lines.append(f"{key:<{width}}  {m['won']:>12} {m['lost']:>4} {m['abandoned']:>9}   "
+                     f"{r['won']:>11} {r['drawn']:>5} {r['lost']:>4}")
+    return lines
+
+
+def stats_text(result: Stats) -> str:
+    lines = _table("player", result.players, "no named players yet (play with --names NAME1,NAME2)")
+    lines.append("")
+    lines += _table("v computer", result.computer, "no games against the computer yet")
+    return "\n".join(lines)
+
+
+def stats_json(result: Stats) -> Dict[str, Any]:
+    def tallies(group: Dict[str, Tally]) -> Dict[str, Any]:
+        return {k: {"matches": dict(t.matches), "rounds": dict(t.rounds)} for k, t in group.items()}
+
+    return {"players": tallies(result.players), "computer": tallies(result.computer)}
+

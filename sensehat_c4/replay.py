@@ -1,0 +1,149 @@
+"""``sensehat-c4 replay``: a stored round played again on the LEDs, at a watchable pace.
+
+Each move shows the mover's token over its column, then falls as in play; a won round
+ends with the winning line blinking.  The stick: right steps one move forward, left one
+back (both pause the replay and show the position at once), middle pauses and goes on
+(at the end: starts again), up leaves.  Like the controller, this is a loop over events
+that waits until the next deadline, so it never spins.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gamelib.animation import Animation
+from gamelib.backends.base import Action, Backend, Direction, StickEvent
+from gamelib.stepper import Stepper
+
+from . import render
+from .records import MatchRecord, RoundRecord
+from .rules import Board
+
+
+@dataclass(frozen=True)
+class ReplayTiming:
+    """The replay's pace, in seconds."""
+
+    start: float = 1.0
+    """The empty board stays up this long before the first move."""
+    move: float = 0.8
+    """Between one token landing and the next one appearing."""
+    aim: float = 0.4
+    """The mover's token over its column, before it falls."""
+    fall_row: float = 0.06
+    win_blink: float = 0.25
+    win_blinks: int = 3
+
+
+class Replay:
+    """Plays ``rnd`` on ``backend``; call :meth:`run` once."""
+
+    def __init__(self, backend: Backend, match: MatchRecord, rnd: RoundRecord,
+                 timing: ReplayTiming = ReplayTiming()) -> None:
+        self.backend = backend
+        self.match = match
+        self.timing = timing
+        self.palette = render.Palette(match.sides[rnd.starter - 1].colour, match.sides[2 - rnd.starter].colour)
+        self.moves = [int(c) - 1 for c in rnd.moves]
+        self.board = Board(match.columns, match.rows)
+        self.paused = False
+        self.done = False
+        self._animation = Animation(backend)
+        self._stepper = Stepper()
+
+    @property
+    def shown(self) -> int:
+        """How many moves the board shows."""
+        return self.board.ply
+
+    def run(self) -> None:
+        """Replay until the players push up; the LEDs are left clear."""
+        self._show()
+        self._animation.wait(self.timing.start, self._next_move)
+        while not self.done:
+            now, due = self.backend.now(), self._animation.deadline
+            if due is not None and now >= due:
+                self._animation.advance()
+                continue
+            event = self.backend.wait_event(None if due is None else due - now)
+            if event is not None:
+                self._on_event(event)
+        self.backend.clear()
+
+    # -- the stick ----------------------------------------------------------------
+
+    def _on_event(self, event: StickEvent) -> None:
+        step = self._stepper.step(event)
+        if step:
+            self._step(step)
+        elif event.action is not Action.PRESSED:
+            return
+        elif event.direction is Direction.UP:
+            self.done = True
+        elif event.direction is Direction.MIDDLE:
+            self._toggle()
+
+    def _step(self, step: int) -> None:
+        falling = self._animation.then == self._landed  # a token on its way: forward lands it
+        busy = self._animation.deadline is not None
+        self.paused = True
+        self._animation.stop()
+        if step > 0 and falling:
+            pass
+        elif step > 0 and self.shown < len(self.moves):
+            self.board.play(self.moves[self.shown])
+        elif step < 0 and self.shown > 0:
+            self.board.pop()
+        elif not busy:
+            return  # already at that end: nothing to redraw
+        self._show()
+
+    def _toggle(self) -> None:
+        if self.shown == len(self.moves) and self._animation.deadline is None:  # the end: from the start
+            self.board = Board(self.match.columns, self.match.rows)
+            self.paused = False
+            self._show()
+            self._animation.wait(self.timing.start, self._next_move)
+        elif self.paused:
+            self.paused = False
+            self._animation.wait(0.0, self._next_move)
+        else:
+            self.paused = True
+            self._animation.stop()
+            self._show()
+
+    # -- playing ------------------------------------------------------------------
+
+    def _next_move(self) -> None:
+        if self.shown == len(self.moves):
+            self._finish()
+            return
+        column = self.moves[self.shown]
+        aim = render.board_frame(self.board, self.palette, cursor=column)
+        self.board.play(column)
+        steps = [(aim, self.timing.aim)]
+        steps += render.falling(self.board, column, self.palette, self.timing.fall_row)
+        self._animation.play(steps, self._landed)
+
+    def _landed(self) -> None:
+        if self.shown == len(self.moves):
+            self._finish()
+        else:
+            self._animation.wait(self.timing.move, self._next_move)
+
+    def _finish(self) -> None:
+        outcome = self.board.outcome
+        if outcome is not None and outcome.winner is not None:
+            t = self.timing
+            self._animation.play(render.blink_cells(self.board, outcome.cells, self.palette, t.win_blinks,
+                                                    t.win_blink), self._show)
+        else:
+            self._show()
+
+    def _show(self) -> None:
+        self._animation.stop()
+        self.backend.show(render.board_frame(self.board, self.palette))
+
+
+def replay(backend: Backend, match: MatchRecord, rnd: RoundRecord, timing: ReplayTiming = ReplayTiming()) -> None:
+    """Replay round ``rnd`` of ``match`` on ``backend`` until up is pushed (see the module)."""
+    Replay(backend, match, rnd, timing).run()

@@ -1,0 +1,52 @@
+"""Helpers for tests of the games database: a ticking fake wall clock and a few recorded matches."""
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Callable, List, Optional
+
+from gamelib.colours import RED, YELLOW
+from sensehat_c4.records import Recorder, Side
+from sensehat_c4.rules import Board
+
+START = datetime(2026, 11, 23, 14, 0, 0, tzinfo=timezone.utc)
+
+
+def ticking(start: datetime = START, step: float = 60.0) -> Callable[[], datetime]:
+    """A wall clock that moves ``step`` seconds each time it is read."""
+    now = [start - timedelta(seconds=step)]
+
+    def clock() -> datetime:
+        now[0] += timedelta(seconds=step)
+        return now[0]
+
+    return clock
+
+
+ANN = Side(RED, name="Ann")
+BOB = Side(YELLOW, name="Bob")
+
+
+def record_match(recorder: Recorder, rounds: List[str], *, sides=(ANN, BOB), winner: Optional[int] = 1,
+                 abandoned_moves: Optional[str] = None, columns: int = 7, rows: int = 6,
+                 backend: str = "mock") -> None:
+    """One match as the match loop records it: rounds alternate their starter (seat 1 first)."""
+    recorder.start_match(sides, columns=columns, rows=rows, backend=backend)
+    number = 0
+    for number, moves in enumerate(rounds, start=1):
+        recorder.start_round()
+        recorder.end_round(number, 1 if number % 2 else 2, Board.from_moves(moves, columns, rows))
+    if abandoned_moves is not None:
+        number += 1
+        recorder.start_round()
+        recorder.end_round(number, 1 if number % 2 else 2, Board.from_moves(abandoned_moves, columns, rows))
+    recorder.end_match(winner)
+
+
+def rows(path: Path, sql: str) -> List[tuple]:
+    conn = sqlite3.connect(str(path))
+    try:
+        return [tuple(r) for r in conn.execute(sql)]
+    finally:
+        conn.close()
