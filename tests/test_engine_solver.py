@@ -9,9 +9,10 @@ from engine_data import at, book12_or_skip, oracle, positions
 from sensehat_c4.engine.book12 import SHAPE, distance_to_score, huffman
 from sensehat_c4.engine.limit import Budget, Limit
 from sensehat_c4.engine.openings import MAX_PLY, OpeningBook
-from sensehat_c4.engine.position import Position
+from sensehat_c4.engine.oracle import Oracle
+from sensehat_c4.engine.position import Position, shape_of
 from sensehat_c4.engine.solver import Solver
-from sensehat_c4.errors import SearchAborted
+from sensehat_c4.errors import ConfigError, SearchAborted
 from sensehat_c4.rules import Board
 
 
@@ -84,6 +85,12 @@ def test_solver_matches_plain_minimax_on_random_late_positions():
             continue
         assert (board.notation(), solver.score(Position.of(board), Budget())) == (board.notation(), plain_score(board, memo))
         checked += 1
+
+
+def test_the_books_are_refused_on_other_sizes():
+    with pytest.raises(ConfigError, match="the opening books are for the 7 x 6 board only"):
+        Oracle(shape_of(Board(6, 5).layout), OpeningBook())
+    assert Oracle.installed(Board(6, 5).layout).openings is None
 
 
 def test_opening_book_matches_every_early_test_position():

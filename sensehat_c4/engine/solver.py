@@ -40,7 +40,8 @@ A solver core (this class, or a native one behind :func:`.cores.new_solver`) pro
     A core for one board size with a fixed transposition table of about
     ``2**table_bits`` entries, allocated once.  ``leaf(current, mask)``, if given, is
     asked for the exact score of every position with ``leaf_ply`` stones the search
-    reaches (the 12-ply book); ``None`` from it means search on.
+    reaches (the 12-ply book); ``None`` from it means search on.  Raises
+    :class:`~sensehat_c4.errors.ConfigError` for a board size it cannot take.
 ``score(position, budget, window=None) -> int``
     The exact score of a :class:`~.position.Position` that is not over (binary search of
     null windows); ``window=(low, high)``: the score is known to lie in it.
