@@ -22,7 +22,7 @@ OPPONENTS = ("human", *LEVELS)
 
 def sizes_for(opponent: str) -> Tuple[Size, ...]:
     """The board sizes ``opponent`` (``human`` or a level) plays on (the levels table says)."""
-    return SIZES if opponent == "human" else LEVELS[opponent].sizes
+    return SIZES if opponent == "human" else LEVELS[opponent].offered_sizes()
 
 
 def opponents_for(size: Size) -> Tuple[str, ...]:

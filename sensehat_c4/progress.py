@@ -1,13 +1,13 @@
 """A progress line on a terminal: redrawn in place, erased when the work is done.
 
-``analyse --solve`` can take a minute on the Python core; silence would look like a
-hang, so :class:`ProgressLine` shows the columns done and the positions searched on
-standard error when that is a terminal.
+``analyse --solve`` can take a minute on the Python core, ``review`` longer; silence would
+look like a hang, so :class:`ProgressLine` shows how far the work is on standard error when
+that is a terminal (the columns done and the positions searched, or the move reviewed).
 """
 from __future__ import annotations
 
 import time
-from typing import Callable, TextIO
+from typing import Callable, Optional, TextIO
 
 ERASE = "\r\x1b[K"
 """Back to the start of the line, and clear it."""
@@ -21,8 +21,11 @@ class ProgressLine:
     ``with`` block) erases the line.
     """
 
-    def __init__(self, stream: TextIO, *, every: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, stream: TextIO, *, every: float = 0.1, clock: Callable[[], float] = time.monotonic,
+                 text: Optional[Callable[[int, int, int], str]] = None) -> None:
         self.stream = stream
+        self.text = text or (lambda done, total, nodes: f"solving: {done}/{total} columns, {nodes:,} positions")
+        """``(done, total, nodes) -> the line`` (default: the solver's columns and positions)."""
         self.enabled = stream.isatty()
         self.every = every
         self.clock = clock
@@ -37,7 +40,7 @@ class ProgressLine:
         if done == self._done and now - self._at < self.every:
             return
         self._done, self._at = done, now
-        self.stream.write(f"{ERASE}solving: {done}/{total} columns, {nodes:,} positions")
+        self.stream.write(ERASE + self.text(done, total, nodes))
         self.stream.flush()
         self._shown = True
 

@@ -10,12 +10,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Callable, Dict, Optional, Sequence
+from typing import Callable, Dict, Sequence, TextIO
 
 from gamelib import app, backends
 from gamelib.app import Parser
 
 from . import history, review
+from .progress import ProgressLine
 from .computer import LEVELS
 from .records import DB_ENV, Records, RecordsError, default_path, load_round
 
@@ -95,17 +96,9 @@ def run_replay(argv: Sequence[str]) -> int:
     return app.run(main, PROG)
 
 
-def progress_line(stream) -> Optional[Callable[[int, int], None]]:  # type: ignore[no-untyped-def]
-    """A one-line counter on a terminal (rewritten in place), nothing otherwise."""
-    if not stream.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        end = "\r\033[K" if done == total else ""
-        stream.write(f"\r\033[Kreviewing: move {min(done + 1, total)} of {total}{end}")
-        stream.flush()
-
-    return show
+def review_progress(stream: TextIO) -> ProgressLine:
+    """``reviewing: move 3 of 17`` on a terminal, redrawn in place (nothing elsewhere)."""
+    return ProgressLine(stream, every=0.0, text=lambda done, total, _: f"reviewing: move {done + 1} of {total}")
 
 
 def run_review(argv: Sequence[str]) -> int:
@@ -122,7 +115,9 @@ def run_review(argv: Sequence[str]) -> int:
         return _fail("review", exc)
 
     def main() -> int:
-        result = review.review_round(match, rnd, seconds=args.time_limit, progress=progress_line(sys.stderr))
+        with review_progress(sys.stderr) as line:  # erased before the review is printed
+            result = review.review_round(match, rnd, seconds=args.time_limit,
+                                         progress=lambda done, total: line(done, total, 0) if done < total else None)
         print(json.dumps(review.as_json(result)) if args.json else review.text(result))
         return app.EXIT_OK
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .errors import SearchAborted
+from .errors import ConfigError, SearchAborted
 from .records import MatchRecord, RoundRecord
 from .rules import Board
 
@@ -30,7 +30,10 @@ Scorer = Callable[[Board, float], Dict[int, int]]
 def _engine_scores(board: Board, seconds: float) -> Dict[int, int]:
     from .engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
 
-    return move_scores(board, limit=Limit(seconds=seconds))
+    try:
+        return move_scores(board, limit=Limit(seconds=seconds))
+    except ConfigError as exc:  # a board size the solver does not take (8 x 6): never solved
+        raise SearchAborted(str(exc)) from None
 
 
 def _sign(score: int) -> int:

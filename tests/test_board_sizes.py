@@ -452,3 +452,50 @@ def test_a_size_perfect_does_not_play_starts_its_chooser_at_seven_by_six():
     mock.tap("left", "middle")
     assert choose_size(mock, PERFECT_SIZES, Size(6, 5)) == PERFECT_SIZES[-2]
     assert [f for _, f in mock.frames][:2] == [tuple(size_frame(Size(7, 6))), tuple(size_frame(PERFECT_SIZES[-2]))]
+
+
+def test_with_the_native_core_perfect_is_offered_on_more_sizes(monkeypatch, capsys):
+    from sensehat_c4.engine import cores
+    from sensehat_c4.engine.levels import NATIVE_PERFECT_SIZES
+
+    assert sizes_for("perfect") == PERFECT_SIZES                       # the Python core runs here
+    monkeypatch.setattr(cores, "core_name", lambda: "native")
+    assert sizes_for("perfect") == NATIVE_PERFECT_SIZES
+    assert {Size(6, 5), Size(5, 5)} <= set(NATIVE_PERFECT_SIZES) and "perfect" in opponents_for(Size(6, 5))
+    assert "perfect" not in opponents_for(Size(8, 6))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--opponent", "perfect", "--board", "7x5"])
+    assert info.value.code == 2 and "plays on the boards 4x4 5x4 6x4 7x4 4x5 5x5 6x5 4x6 5x6 7x6 only" \
+        in capsys.readouterr().err
+
+
+# -- the records carry the size ----------------------------------------------------------
+
+def test_rounds_on_other_sizes_are_recorded_with_their_size_and_reviewed(tmp_path, capsys):
+    from sensehat_c4.records import Recorder
+    from test_engine_sizes import child_scores
+
+    db = tmp_path / "games.db"
+    for size, moves in ((Size(4, 4), "12233434144"), (Size(8, 6), "5566778")):
+        mock = MockBackend()
+        steer(mock, size, moves)
+        mock.tap("up", "up", at=mock._cursor + ROUND_SETTLE)
+        recorder = Recorder(db)
+        try:
+            play_matches(mock, MatchOptions(size=size), opponent="human", matches=1, recorder=recorder)
+        finally:
+            recorder.close()
+    code = cli.main(["history", "--json", "--db", str(db)])
+    out = capsys.readouterr().out
+    assert code == 0 and sorted(m["board"] for m in json.loads(out)) == [[4, 4], [8, 6]]
+    assert cli.main(["review", "1", "--json", "--db", str(db)]) == 0     # round 1: the 4x4 win
+    review = json.loads(capsys.readouterr().out)
+    assert review["board"] == [4, 4] and review["moves"] == "12233434144"
+    board = Size(4, 4).board()
+    for move, char in zip(review["review"], review["moves"]):
+        expected = child_scores(board, {})               # the plain minimax of test_engine_sizes
+        assert move["scores"] == {str(c + 1): s for c, s in sorted(expected.items())}
+        board.play(int(char) - 1)
+    assert cli.main(["review", "2", "--json", "--db", str(db)]) == 0     # the 8x6 round: not solved
+    review = json.loads(capsys.readouterr().out)
+    assert review["board"] == [8, 6] and [m["scores"] for m in review["review"]] == [None] * 7

@@ -122,16 +122,18 @@ def test_review_errors_are_one_line_and_exit_2(tmp_path):
 def test_progress_is_one_line_rewritten_on_a_terminal_and_nothing_elsewhere():
     import io
 
-    from sensehat_c4.record_commands import progress_line
+    from sensehat_c4.record_commands import review_progress
 
     class Terminal(io.StringIO):
         def isatty(self):
             return True
 
-    assert progress_line(io.StringIO()) is None
+    plain = io.StringIO()
+    with review_progress(plain) as line:
+        line(0, 2, 0)
+    assert plain.getvalue() == ""
     term = Terminal()
-    show = progress_line(term)
-    for done in range(3):
-        show(done, 2)
-    assert term.getvalue() == ("\r\033[Kreviewing: move 1 of 2" "\r\033[Kreviewing: move 2 of 2"
-                               "\r\033[Kreviewing: move 2 of 2\r\033[K")
+    with review_progress(term) as line:
+        line(0, 2, 0)
+        line(1, 2, 0)
+    assert term.getvalue() == ("\r\x1b[Kreviewing: move 1 of 2" "\r\x1b[Kreviewing: move 2 of 2" "\r\x1b[K")

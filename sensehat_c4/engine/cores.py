@@ -15,6 +15,12 @@ Leaf = Callable[[int, int], Optional[int]]
 """``leaf(current, mask)``: the exact score of a position at the leaf ply, or ``None``."""
 
 
+def core_name() -> str:
+    """The core :func:`new_solver` takes: ``"python"`` (the only one today; ``"native"`` once a
+    native core is built and loads)."""
+    return "python"
+
+
 def new_solver(shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS, leaf: Optional[Leaf] = None,
                leaf_ply: int = -1) -> Solver:
     """A solver core for ``shape`` (see :mod:`.solver` for what it provides)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Optional, Tuple
 
 from ..rules import SIZES, Size
+from . import cores
 from .heuristic import deepen, pick
 from .limit import Budget, Limit
 from .oracle import Oracle, default_oracle
@@ -28,8 +29,12 @@ DEFAULT_SECONDS = 1.0
 """Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
 much sooner; hard deepens its search until the budget ends)."""
 PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5), Size(4, 6), Size(7, 6))
-"""The board sizes where perfect is offered: where its solver finishes its worst move within
-its budget on a Pi (measured by ``benchmarks/sizes.py``: README, "The computer opponent")."""
+"""The board sizes where perfect is offered with the Python solver core: where its worst move
+fits its budget on a Pi 4 (about 320,000 positions; ``benchmarks/sizes.py``: README, "The
+computer opponent")."""
+NATIVE_PERFECT_SIZES: Tuple[Size, ...] = tuple(s for s in SIZES if s in PERFECT_SIZES + (
+    Size(5, 5), Size(6, 5), Size(7, 4), Size(5, 6)))
+"""With the native core (some 13 million positions in 8 s on a Pi 4): also 5x5, 6x5, 7x4, 5x6."""
 PERFECT_SECONDS = 8.0
 """The perfect level's default budget: it mostly answers within milliseconds, but some
 positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
@@ -61,7 +66,15 @@ class Level:
     seconds: float
     """The default thinking budget per move."""
     sizes: Tuple[Size, ...] = SIZES
-    """The board sizes the level is offered on."""
+    """The board sizes the level is offered on (with the Python solver core)."""
+    native_sizes: Optional[Tuple[Size, ...]] = None
+    """The board sizes it is offered on when the native solver core runs (``None``: the same)."""
+
+    def offered_sizes(self) -> Tuple[Size, ...]:
+        """The board sizes the level is offered on with the solver core that runs."""
+        if self.native_sizes is not None and cores.core_name() == "native":
+            return self.native_sizes
+        return self.sizes
 
 
 def easy(search: Search) -> SearchResult:
@@ -120,6 +133,6 @@ LEVELS: Dict[str, Level] = {level.name: level for level in (
     Level("easy", easy, DEFAULT_SECONDS),
     Level("medium", medium, DEFAULT_SECONDS),
     Level("hard", hard, DEFAULT_SECONDS),
-    Level("perfect", perfect, PERFECT_SECONDS, PERFECT_SIZES),
+    Level("perfect", perfect, PERFECT_SECONDS, PERFECT_SIZES, NATIVE_PERFECT_SIZES),
 )}
 """Every level by name, weakest first (the order of the chooser and the command line)."""
