@@ -7,15 +7,18 @@ a second signal while that happens is ignored.
 from __future__ import annotations
 
 import argparse
+import shlex
 import signal
 import sys
 from typing import Callable, NoReturn, Optional
 
-from .errors import GamelibError, QuitRequested
+from .errors import GamelibError, QuitRequested, SetupError
 
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+EXIT_SETUP = 78
+"""A :class:`SetupError` (sysexits' ``EX_CONFIG``): the units' ``RestartPreventExitStatus=`` names it."""
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
@@ -33,6 +36,14 @@ def report(prog: str, message: str) -> None:
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit 2)."""
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        """As argparse's, but the arguments it does not know are quoted as a shell would
+        (an empty argument shows as ``''``, not as nothing)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error("unrecognized arguments: " + " ".join(shlex.quote(arg) for arg in extras))
+        return parsed
 
     def error(self, message: str) -> NoReturn:
         report(self.prog, f"error: {message} (see --help)")
@@ -81,7 +92,8 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 def run(main: Callable[[], int], prog: str) -> int:
     """Call ``main`` with SIGTERM/SIGHUP turned into ``SystemExit``; map errors to exit codes.
 
-    Our own errors print as one line on stderr (``prog: message``) and exit 1;
+    Our own errors print as one line on stderr (``prog: message``) and exit 1 (78 for a
+    :class:`SetupError`, which no retry can fix);
     Ctrl+C exits 130.  Once one of SIGTERM, SIGHUP, SIGINT has arrived, the others are
     ignored until ``main`` has finished unwinding; after that they end the process.
     """
@@ -95,7 +107,7 @@ def run(main: Callable[[], int], prog: str) -> int:
         return EXIT_INTERRUPTED
     except GamelibError as exc:
         report(prog, str(exc))
-        return EXIT_ERROR
+        return EXIT_SETUP if isinstance(exc, SetupError) else EXIT_ERROR
     finally:
         for sig, handler in previous.items():
             # on the way out, a late signal ends the process (as 128 + signal) instead of

@@ -22,6 +22,12 @@ class BackendError(GamelibError, OSError):
     """A Sense HAT backend that cannot be opened; the message says how to fix it."""
 
 
+class SetupError(BackendError):
+    """A backend this machine's setup keeps closed (a group the user lacks, a library not installed,
+    an unknown backend name): trying again cannot help until someone changes the setup, so
+    :func:`gamelib.app.run` exits with its own status, which the systemd units do not restart on."""
+
+
 class QuitRequested(GamelibError):
     """The player asked to quit (``q`` in the terminal backend): a clean exit."""
 

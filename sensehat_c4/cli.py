@@ -61,14 +61,21 @@ def parse_colours(text: str) -> Tuple[RGB, RGB]:
     return p1, p2
 
 
-def _positive_int(text: str) -> int:
+def _positive_int(text: str, maximum: Optional[int] = None) -> int:
+    """An argparse ``type``: a whole number from 0 (up to ``maximum`` if given)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    if value < 0 or (maximum is not None and value > maximum):
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}" if maximum is None
+                                         else f"must be from 0 to {maximum}: {text!r}")
     return value
+
+
+MAX_FALL_MS = 1000
+"""The slowest fall ``--fall-ms`` allows: a second a row (more is no game, and a time past
+``time_t`` made ``select()`` raise)."""
 
 
 _seconds = app.seconds(3600)
@@ -106,8 +113,8 @@ def play_parser() -> Parser:
                         f"{PERFECT_SECONDS:g} for perfect)")
     parser.add_argument("--matches", type=_positive_int, default=0, metavar="N",
                         help="stop after N matches (default: 0, play match after match)")
-    parser.add_argument("--fall-ms", type=_positive_int, default=30, metavar="MS",
-                        help="milliseconds per row of a falling token (default: 30)")
+    parser.add_argument("--fall-ms", type=lambda text: _positive_int(text, MAX_FALL_MS), default=30, metavar="MS",
+                        help=f"milliseconds per row of a falling token, 0 to {MAX_FALL_MS} (default: 30)")
     _add_board(parser, None, "; without this option or --opponent the players choose it with the "
                "joystick after the opponent")
     parser.add_argument("--names", default=None, metavar="NAME1,NAME2",

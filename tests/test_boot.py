@@ -336,7 +336,7 @@ def outsider_log(machine):
 
     The user unit (``systemctl --user``, started at boot by lingering) has no ``SupplementaryGroups=``:
     it is the way a user outside ``video`` ends up running the launcher under systemd.
-    Returns the messages of its first run, once that run is over."""
+    Returns the unit's state and its messages once its first run is over."""
     machine.run(["systemctl", "stop", UNIT])
     bin_dir = install_venv(machine, OUTSIDER)
     uid = machine.run(["id", "-u", OUTSIDER]).stdout.strip()
@@ -347,19 +347,33 @@ def outsider_log(machine):
         machine.run([f"{bin_dir}/gamelib", "install-service", "--user-unit", "--backend", "hat",
                      *LAUNCHER_OPTIONS], user=OUTSIDER, env=env)
 
+        def state():
+            shown = machine.run(["systemctl", "--user", "show", UNIT,
+                                 "--property=ExecMainStatus,ActiveState,SubState,NRestarts,Result"],
+                                user=OUTSIDER, env=env).stdout
+            return dict(line.split("=", 1) for line in shown.splitlines())
+
         def first_run_over():
-            state = machine.run(["systemctl", "--user", "show", "--property=ExecMainStatus,ActiveState",
-                                 UNIT], user=OUTSIDER, env=env).stdout
-            return "ExecMainStatus=0" not in state and "ActiveState=active" not in state
+            now = state()
+            return now["ExecMainStatus"] != "0" and now["ActiveState"] != "active"
         wait_for("the user unit's first run to end", first_run_over, START_TIMEOUT)
-        yield machine.journal(f"_SYSTEMD_USER_UNIT={UNIT}", f"_UID={uid}")
+        yield state(), machine.journal(f"_SYSTEMD_USER_UNIT={UNIT}", f"_UID={uid}")
     finally:
         machine.run(["systemctl", "--user", "disable", "--now", UNIT], user=OUTSIDER, env=env, check=False)
         machine.run(["loginctl", "disable-linger", OUTSIDER], check=False)
 
 
 def test_a_user_outside_video_gets_one_line_naming_the_group(outsider_log):
-    assert "Traceback" not in outsider_log
-    said = {line for line in outsider_log.splitlines() if line.startswith("gamelib:")}
-    assert said == {"gamelib: the Sense HAT LEDs (/dev/fb1) cannot be opened: permission denied; user outsider "
-                    "needs the 'video' group: run 'sudo usermod -aG video outsider', then log in again"}
+    _, log = outsider_log
+    assert "Traceback" not in log
+    said = [line for line in log.splitlines() if line.startswith("gamelib:")]
+    assert said == ["gamelib: the Sense HAT LEDs (/dev/fb1) cannot be opened: permission denied; user outsider "
+                    "needs the 'video' group: run 'sudo usermod -aG video outsider', then log in again"]
+
+
+def test_a_user_outside_video_is_not_restarted(outsider_log):
+    """The unit ends failed after its one start (exit 78, which ``RestartPreventExitStatus=`` names):
+    not ``activating (auto-restart)`` on its way to repeating the line five times."""
+    state, _ = outsider_log
+    assert state == {"ExecMainStatus": "78", "ActiveState": "failed", "SubState": "failed", "NRestarts": "0",
+                     "Result": "exit-code"}

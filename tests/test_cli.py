@@ -72,7 +72,7 @@ def test_analyse_bad_move_list_is_one_line_exit_2(capsys, moves, message):
 
 
 @pytest.mark.parametrize("argv, err", [
-    (["analyse", "-x\n4453"], "sensehat-c4 analyse: error: unrecognized arguments: -x\\n4453 (see --help)\n"),
+    (["analyse", "-x\n4453"], "sensehat-c4 analyse: error: unrecognized arguments: '-x\\n4453' (see --help)\n"),
     (["analyse", "44\x1b[2J5"], "sensehat-c4 analyse: move 3 ('\\x1b'): not a column: use digits 1-7\n"),
     (["--matches", "\r\u2028"], "sensehat-c4: error: argument --matches: not a whole number: "
                                  "'\\r\\u2028' (see --help)\n"),
@@ -111,6 +111,20 @@ def test_a_backend_error_with_a_newline_is_printed_on_one_line(capsys, monkeypat
     (["--opponent", "god"], "argument --opponent: invalid choice: 'god'"),
     (["--think", "0"], "argument --think: must be more than 0 and at most 3600: '0'"),
     (["--think", "soon"], "argument --think: not a number of seconds: 'soon'"),
+    (["--think", "-1"], "argument --think: must be more than 0 and at most 3600: '-1'"),
+    (["--think", "nan"], "argument --think: must be more than 0 and at most 3600: 'nan'"),
+    (["--think", "1e400"], "argument --think: must be more than 0 and at most 3600: '1e400'"),
+    (["--fall-ms", "1e9"], "argument --fall-ms: not a whole number: '1e9'"),
+    (["--fall-ms", "1001"], "argument --fall-ms: must be from 0 to 1000: '1001'"),
+    (["--fall-ms", "99999999999999999999999"],            # was a traceback at the first drop (select's time_t)
+     "argument --fall-ms: must be from 0 to 1000: '99999999999999999999999'"),
+    (["--matches", "-1"], "argument --matches: must be 0 or more: '-1'"),
+    (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
+    (["--colors", ""], "--colors takes two colours separated by a comma (not '')"),
+    (["--colors", "red\x1b[31m,yellow"], "--colors: unknown colour 'red\\x1b[31m'"),
+    (["--board", "9x9"], "argument --board: board 9x9 is not offered"),
+    ([""], "unrecognized arguments: ''"),                   # an empty argument is seen, not a blank
+    (["--bogus", "two words"], "unrecognized arguments: --bogus 'two words'"),
 ])
 def test_bad_flags_are_one_line_exit_2(capsys, argv, message):
     with pytest.raises(SystemExit) as info:
@@ -136,7 +150,7 @@ def test_colours_accept_names_and_hex():
 def test_unknown_backend_in_environment(capsys, monkeypatch):
     monkeypatch.setenv("SENSEHAT_C4_BACKEND", "xyz")
     code, out, err = run(capsys)
-    assert code == 1
+    assert code == 78                        # a setup error: the units do not restart on it
     assert err == "sensehat-c4: SENSEHAT_C4_BACKEND='xyz' is not a backend: use one of auto, hat, emu, terminal\n"
 
 

@@ -24,7 +24,7 @@ from gamelib.backends import open_backend
 from gamelib.backends.base import Action, Direction
 from gamelib.backends import senselib
 from gamelib.backends.senselib import EmuBackend
-from gamelib.errors import BackendError
+from gamelib.errors import BackendError, SetupError
 from gamelib.colours import BLACK, RED, YELLOW
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
@@ -121,7 +121,7 @@ def test_missing_emulator_is_a_clear_error(emu_dir):
 
 def test_without_the_library_the_hint_names_it_not_a_game(monkeypatch):
     monkeypatch.setitem(sys.modules, "sense_emu", None)        # as if it were not installed
-    with pytest.raises(BackendError) as info:
+    with pytest.raises(SetupError) as info:
         EmuBackend()
     assert str(info.value) == ("the sense_emu library is not installed (import of sense_emu halted; None in "
                                "sys.modules): pip install sense-emu")

@@ -17,7 +17,7 @@ import pytest
 
 from gamelib.backends import senselib
 from gamelib.backends.base import Action, Direction
-from gamelib.errors import BackendError
+from gamelib.errors import BackendError, SetupError
 
 EVENT = struct.Struct("llHHI")
 USER = "nobody" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
@@ -96,7 +96,7 @@ def test_frames_events_grab_and_close(fake_library):
 
 def test_missing_library_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "sense_hat", None)
-    with pytest.raises(BackendError, match=r"^the sense_hat library cannot be imported .*sudo apt install "
+    with pytest.raises(SetupError, match=r"^the sense_hat library cannot be imported .*sudo apt install "
                                            r"sense-hat.*--system-site-packages"):
         senselib.HatBackend()
 
@@ -170,12 +170,12 @@ def open_as_nobody(fake_library, fb, stick):
 def test_leds_a_user_outside_video_may_not_open(fake_library, devices):
     os.chmod(devices["fb1"], 0)   # /dev/fb1 is root:video 0660: closed to everyone else
     assert open_as_nobody(fake_library, devices["fb1"], devices["event2"]) == (
-        f"BackendError: the Sense HAT LEDs ({devices['fb1']}) cannot be opened: permission denied; "
+        f"SetupError: the Sense HAT LEDs ({devices['fb1']}) cannot be opened: permission denied; "
         f"user {USER} needs the 'video' group: run 'sudo usermod -aG video {USER}', then log in again")
 
 
 def test_a_joystick_a_user_outside_input_may_not_open(fake_library, devices):
     os.chmod(devices["event2"], 0)
     assert open_as_nobody(fake_library, devices["fb1"], devices["event2"]) == (
-        f"BackendError: the Sense HAT joystick ({devices['event2']}) cannot be opened: permission denied; "
+        f"SetupError: the Sense HAT joystick ({devices['event2']}) cannot be opened: permission denied; "
         f"user {USER} needs the 'input' group: run 'sudo usermod -aG input {USER}', then log in again")

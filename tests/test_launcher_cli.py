@@ -24,6 +24,11 @@ from sensehat_c4 import game as c4
     (["--blank-after", "soon"], "argument --blank-after: not a number of seconds: 'soon'"),
     (["--backend", "tv"], "argument --backend: invalid choice: 'tv' (choose from 'auto', 'hat', 'emu', 'terminal')"),
     (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+    ([""], "unrecognized arguments: ''"),
+    (["--rotation", "90.0"], "argument --rotation: invalid int value: '90.0'"),
+    (["--dim-after", "nan"], "argument --dim-after: must be from 0 (never) to 86400: 'nan'"),
+    (["--log-level", "x\ny"], "argument --log-level: invalid choice: 'x\\ny' (choose from 'debug', 'info', "
+                               "'warning', 'error')"),
 ])
 def test_bad_options_are_one_line_and_exit_2(capsys, argv, message):
     with pytest.raises(SystemExit) as info:
@@ -119,7 +124,7 @@ def test_the_backend_variable_is_gamelibs_and_the_old_name_is_read_after_it(conf
     monkeypatch.delenv("SENSEHAT_C4_BACKEND", raising=False)
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
-    assert cli.main(["--log-level", "error"]) == 1
+    assert cli.main(["--log-level", "error"]) == 78
     assert capsys.readouterr().err == f"gamelib: {message} is not a backend: use one of auto, hat, emu, terminal\n"
 
 

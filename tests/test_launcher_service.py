@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 
+from gamelib import app
 from gamelib.launcher import cli
 from gamelib.errors import ConfigError
 from gamelib.launcher.service import POLKIT_RULE, SYSTEM_TEMPLATE, SYSTEM_UNIT, USER_TEMPLATE, Installer, quote, render
@@ -78,10 +79,11 @@ def test_without_root_it_says_exactly_what_to_run(tmp_path, capsys):
                         argv=["--allow-poweroff"])
     assert code == 1 and inst.run.calls == [] and not (tmp_path / "etc").exists()
     assert capsys.readouterr().err == (
-        "gamelib: this changes /etc/systemd/system and needs root; run:\n"
-        "  sudo '/home/pi/games venv/bin/python' -m gamelib install-service --user pi --allow-poweroff\n")
+        "gamelib: this changes /etc/systemd/system and needs root: run sudo '/home/pi/games venv/bin/python' "
+        "-m gamelib install-service --user pi --allow-poweroff\n")
     assert inst.uninstall(user_unit=False, argv=[]) == 1
-    assert capsys.readouterr().err.endswith("\n  sudo '/home/pi/games venv/bin/python' -m gamelib uninstall-service\n")
+    assert capsys.readouterr().err == ("gamelib: this changes /etc/systemd/system and needs root: run "
+                                       "sudo '/home/pi/games venv/bin/python' -m gamelib uninstall-service\n")
 
 
 @pytest.mark.parametrize("user, environ, message", [
@@ -102,6 +104,14 @@ def test_a_failing_systemctl_is_reported_and_the_unit_stays(tmp_path, capsys):
     assert (tmp_path / SYSTEM_UNIT).exists()
     assert capsys.readouterr().err == (f"gamelib: 'systemctl daemon-reload' failed (exit status 1); the unit file "
                                        f"is {tmp_path / SYSTEM_UNIT}\n")
+
+
+def test_a_failing_systemctl_is_one_line_whatever_the_unit_path_holds(tmp_path, capsys):
+    config = tmp_path / "conf\nig"
+    inst = installer(tmp_path, status=5, XDG_CONFIG_HOME=str(config))
+    assert inst.install(user=None, user_unit=True, launcher_args=[], allow_poweroff=False, argv=[]) == 1
+    assert capsys.readouterr().err == (f"gamelib: 'systemctl --user daemon-reload' failed (exit status 5); "
+                                       f"the unit file is {tmp_path}/conf\\nig/systemd/user/sensehat-games.service\n")
 
 
 def test_uninstall_stops_and_removes_everything(tmp_path):
@@ -181,3 +191,12 @@ def test_rendered_units_pass_systemd_analyze_verify(tmp_path):
         unit.write_text(render(template.read_text(), [python, "-m", "gamelib"], user="root"))
         proc = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
         assert (proc.returncode, proc.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("template", [SYSTEM_TEMPLATE, USER_TEMPLATE], ids=["system", "user"])
+def test_the_units_do_not_restart_on_what_no_restart_fixes(template):
+    """A bad option (exit 2) or a setup error (a group the user lacks: exit 78) ends the unit failed,
+    with its one line in the journal, instead of five restarts repeating it."""
+    lines = unit_lines(template)
+    assert "Restart=on-failure" in lines
+    assert f"RestartPreventExitStatus={app.EXIT_USAGE} {app.EXIT_SETUP}" in lines

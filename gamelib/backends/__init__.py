@@ -14,7 +14,7 @@ import argparse
 import os
 from typing import Callable, Optional
 
-from ..errors import BackendError
+from ..errors import BackendError, SetupError
 from .base import Action, Backend, Direction, Frame, StickEvent
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "StickEvent", "BACKENDS", "ENV_VAR", "open_backend"]
@@ -86,7 +86,7 @@ def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bo
         name, source = os.environ.get(variable, ""), variable
     name = (name or "auto").strip().lower()
     if name not in BACKENDS:
-        raise BackendError(f"{source}={name!r} is not a backend: use one of {', '.join(BACKENDS)}")
+        raise SetupError(f"{source}={name!r} is not a backend: use one of {', '.join(BACKENDS)}")
     if name == "auto":
         return _auto(rotation, low_light, say)
     return _open_named(name, rotation, low_light)

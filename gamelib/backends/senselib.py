@@ -22,7 +22,7 @@ from typing import Any, List, Optional
 
 from gamelib.colours import RGB
 
-from ..errors import BackendError
+from ..errors import BackendError, SetupError
 from .base import Action, Backend, Direction, StickEvent
 from .quit_key import QuitKey
 
@@ -115,7 +115,7 @@ class HatBackend(SenseLibBackend):
         try:
             from sense_hat import SenseHat  # noqa: PLC0415 (only on a Pi)
         except ImportError as exc:
-            raise BackendError(
+            raise SetupError(
                 f"the sense_hat library cannot be imported ({exc}): on Raspberry Pi OS run "
                 "'sudo apt install sense-hat' and use a venv made with --system-site-packages") from exc
         # sense_hat 2.3+ logs a root-logger warning when the HAT has no colour sensor (v1 HATs)
@@ -123,7 +123,7 @@ class HatBackend(SenseLibBackend):
         try:
             hat = SenseHat()
         except PermissionError as exc:  # the one device SenseHat() opens itself is the joystick
-            raise BackendError(no_permission("joystick", exc, "input")) from exc
+            raise SetupError(no_permission("joystick", exc, "input")) from exc
         except Exception as exc:  # OSError (framebuffer, I2C), RuntimeError (no joystick), PermissionError
             raise BackendError(
                 f"the Sense HAT cannot be opened ({exc}): check it is seated, that I2C is on in "
@@ -139,7 +139,7 @@ class HatBackend(SenseLibBackend):
 
     def _leds_error(self, exc: OSError) -> BackendError:
         if isinstance(exc, PermissionError):
-            return BackendError(no_permission("LEDs", exc, "video"))
+            return SetupError(no_permission("LEDs", exc, "video"))
         return super()._leds_error(exc)
 
 
@@ -201,7 +201,7 @@ class EmuBackend(SenseLibBackend):
         try:
             from sense_emu import SenseHat  # noqa: PLC0415
         except ImportError as exc:
-            raise BackendError(
+            raise SetupError(
                 f"the sense_emu library is not installed ({exc}): pip install sense-emu") from exc
         spawned = emulator_running() is None  # then SenseHat() starts sense_emu_gui itself
         if spawned and not can_start_window():

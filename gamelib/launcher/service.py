@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, List, Mapping, Optional, Sequence, TextIO, Tuple
 
+from ..app import report
 from ..errors import ConfigError
 from ..files import atomic_write, config_home
 from .system import CommandRunner, run_command
@@ -199,15 +200,14 @@ class Installer:
 
     def _needs_root(self, args: Sequence[str]) -> int:
         command = " ".join(shlex.quote(a) for a in ["sudo", self.python, "-m", "gamelib", *args])
-        print(f"{self.prog}: this changes /etc/systemd/system and needs root; run:\n  {command}", file=sys.stderr)
+        report(self.prog, f"this changes /etc/systemd/system and needs root: run {command}")
         return 1
 
     def _systemctl(self, args: List[str], unit_path: Path) -> bool:
         command = ["systemctl", *args]
         status = self.run(command)
         if status != 0:
-            print(f"{self.prog}: '{' '.join(command)}' failed (exit status {status}); the unit file is "
-                  f"{unit_path}", file=sys.stderr)
+            report(self.prog, f"'{' '.join(command)}' failed (exit status {status}); the unit file is {unit_path}")
         return status == 0
 
     def _say(self, message: str) -> None:
