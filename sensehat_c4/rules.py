@@ -26,14 +26,41 @@ MIN_ROWS, MAX_ROWS = 4, 6
 
 
 @dataclass(frozen=True)
-class Size:
-    """A board size the game plays on: 4 to 8 columns by 4 to 6 rows (default 7 x 6).
+class Layout:
+    """How a board of ``columns`` x ``rows`` lies in a bitboard: column ``c`` uses bits
+    ``c * stride`` to ``c * stride + rows - 1``, and bit ``c * stride + rows`` stays empty.
 
-    Written ``COLUMNSxROWS`` (``"6x5"``: six columns, five rows), as in ``--board``.
+    The one statement of the bit layout: the engine takes its masks from here.
     """
 
     columns: int = COLUMNS
     rows: int = ROWS
+
+    @property
+    def stride(self) -> int:
+        """Bits per column: the rows and one spare bit, so lines never wrap into the next column."""
+        return self.rows + 1
+
+    @property
+    def cells(self) -> int:
+        return self.columns * self.rows
+
+    def bit(self, column: int, row: int) -> int:
+        """The bit of cell ``(column, row)`` (0-based, row 0 at the bottom)."""
+        return 1 << (column * self.stride + row)
+
+
+STANDARD = Layout()
+"""The classic board: 7 columns by 6 rows."""
+
+
+@dataclass(frozen=True)
+class Size(Layout):
+    """A board size the game plays on: 4 to 8 columns by 4 to 6 rows (default 7 x 6).
+
+    Written ``COLUMNSxROWS`` (``"6x5"``: six columns, five rows), as in ``--board``.
+    A :class:`Layout` that checks it is offered.
+    """
 
     def __post_init__(self) -> None:
         if not (MIN_COLUMNS <= self.columns <= MAX_COLUMNS and MIN_ROWS <= self.rows <= MAX_ROWS):
@@ -64,35 +91,6 @@ class Size:
 SIZES: Tuple[Size, ...] = tuple(Size(c, r) for r in range(MIN_ROWS, MAX_ROWS + 1)
                                 for c in range(MIN_COLUMNS, MAX_COLUMNS + 1))
 """Every size the game offers, smallest rows first, then by columns (4x4, 5x4 ... 8x6)."""
-
-
-@dataclass(frozen=True)
-class Layout:
-    """How a board of ``columns`` x ``rows`` lies in a bitboard: column ``c`` uses bits
-    ``c * stride`` to ``c * stride + rows - 1``, and bit ``c * stride + rows`` stays empty.
-
-    The one statement of the bit layout: the engine takes its masks from here.
-    """
-
-    columns: int = COLUMNS
-    rows: int = ROWS
-
-    @property
-    def stride(self) -> int:
-        """Bits per column: the rows and one spare bit, so lines never wrap into the next column."""
-        return self.rows + 1
-
-    @property
-    def cells(self) -> int:
-        return self.columns * self.rows
-
-    def bit(self, column: int, row: int) -> int:
-        """The bit of cell ``(column, row)`` (0-based, row 0 at the bottom)."""
-        return 1 << (column * self.stride + row)
-
-
-STANDARD = Layout()
-"""The classic board: 7 columns by 6 rows."""
 
 
 @dataclass(frozen=True)
