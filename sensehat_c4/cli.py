@@ -16,7 +16,7 @@ from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from . import __version__, analysis
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
-from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
+from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing, seat_names
 from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
 from .game import play_matches
 from .progress import ProgressLine
@@ -197,7 +197,7 @@ def run_play(argv: Sequence[str]) -> int:
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-        print(f"match {number}{who}: {result.summary(options.names)}", flush=True)
+        print(f"match {number}{who}: {result.summary(seat_names(options.names, computer))}", flush=True)
 
     def main() -> int:
         with backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder:

@@ -83,11 +83,23 @@ class MatchOptions:
     names: Tuple[Optional[str], Optional[str]] = (None, None)
     """Player 1's and player 2's names (a seat the computer plays keeps none)."""
 
+    @property
+    def player_names(self) -> Tuple[Optional[str], Optional[str]]:
+        """:attr:`names` with the computer's seat nameless."""
+        return seat_names(self.names, self.computer)
+
     def __post_init__(self) -> None:
         if self.first not in FIRST_CHOICES:
             raise ConfigError(f"first must be one of {', '.join(FIRST_CHOICES)} (not {self.first!r})")
         if self.wins < 1:
             raise ConfigError("a match needs at least one round win")
+
+
+def seat_names(names: Tuple[Optional[str], Optional[str]],
+               computer: Optional[Computer]) -> Tuple[Optional[str], Optional[str]]:
+    """The players' names as a match uses them: a seat the computer plays has none."""
+    return (None if computer is not None and computer.player == 1 else names[0],
+            None if computer is not None and computer.player == 2 else names[1])
 
 
 @dataclass(frozen=True)
@@ -188,7 +200,7 @@ class Match:
             if computer is not None and computer.player == seat:
                 sides.append(Side(colour, level=computer.level, seconds=computer.budget))
             else:
-                sides.append(Side(colour, name=self.options.names[seat - 1]))
+                sides.append(Side(colour, name=self.options.player_names[seat - 1]))
         return sides[0], sides[1]
 
     def _record_end(self, winner: Optional[int]) -> None:
@@ -358,8 +370,8 @@ class Match:
             self._animate(steps, self._new_round)
             return
         steps.append((render.fill_frame(colour), t.match_end))
-        name = self.options.names[winner - 1]
-        if name and (self.options.computer is None or self.options.computer.player != winner):
+        name = self.options.player_names[winner - 1]
+        if name:
             steps += scroll_frames(name, colour, speed=t.name_scroll)
         self._animate(steps, lambda: self._finish(winner))
 

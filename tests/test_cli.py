@@ -16,7 +16,8 @@ from sensehat_c4.chooser import choice_frame, size_frame
 from sensehat_c4.rules import Size
 from sensehat_c4.computer import computer_for
 from gamelib.backends.mock import MockBackend
-from sensehat_c4.controller import MatchResult
+from sensehat_c4.computer import Computer
+from sensehat_c4.controller import MatchOptions, MatchResult, seat_names
 from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
 
 
@@ -191,6 +192,14 @@ def test_the_winners_score_comes_first(capsys, mock):
 ])
 def test_match_summary_names_whose_score_is_first(result, line):
     assert result.summary() == line
+
+
+def test_the_computers_seat_keeps_no_name_in_the_match_line():
+    computer = Computer("hard", player=2, seconds=1.0)
+    assert seat_names(("Ann", "Bob"), computer) == ("Ann", None)
+    assert MatchOptions(computer=computer, names=("Ann", "Bob")).player_names == ("Ann", None)
+    assert MatchResult(2, (0, 2), False, 2).summary(seat_names(("Ann", "Bob"), computer)) == "player 2 wins 2-0"
+    assert MatchResult(1, (2, 1), False, 3).summary(seat_names(("Ann", "Bob"), None)) == "Ann wins 2-1"
 
 
 def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
