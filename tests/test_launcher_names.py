@@ -1,6 +1,8 @@
 """Names the launcher keeps: ``gamelib names``, the settings file, and the games it starts using them."""
 import json
 
+import pytest
+
 from gamelib.colours import RED
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings
@@ -22,10 +24,9 @@ def test_gamelib_names_shows_sets_and_clears(config, capsys):  # noqa: F811
 
 
 def test_a_bad_name_is_one_line_and_exit_2(config, capsys):  # noqa: F811
-    try:
+    with pytest.raises(SystemExit) as exit_:
         cli.main(["names", "Ann,Bob,Cy"])
-    except SystemExit as exc:
-        assert exc.code == 2
+    assert exit_.value.code == 2
     assert capsys.readouterr().err == ("gamelib names: error: names takes one or two names separated by a comma "
                                        "(not 'Ann,Bob,Cy') (see --help)\n")
     assert not config.path.exists()

@@ -97,8 +97,8 @@ class LauncherLog:
         where = (f"also in {self.path}" if self._file_error is None else
                  f"not kept: cannot write {self.path} ({self._file_error})")
         if dropped:
-            print(f"{PROG}: {dropped} earlier line(s) logged while the board was shown are in {self.path}",
-                  file=sys.stderr)
+            fate = f"are in {self.path}" if self._file_error is None else "were not kept"
+            print(f"{PROG}: {dropped} earlier line(s) logged while the board was shown {fate}", file=sys.stderr)
         for line in kept.lines:
             print(line, file=sys.stderr)
         print(f"{PROG}: the lines above were logged while the board filled the terminal ({where})",
