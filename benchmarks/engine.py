@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sensehat_c4.computer import DEFAULT_SECONDS  # noqa: E402
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
 from sensehat_c4.engine.book12 import SHAPE, default_path  # noqa: E402
-from sensehat_c4.engine.cores import CORES  # noqa: E402
+from sensehat_c4.engine.cores import CORES, core_name  # noqa: E402
 from sensehat_c4.engine.limit import Budget  # noqa: E402
 from sensehat_c4.engine.position import Position  # noqa: E402
 from sensehat_c4.errors import IllegalMoveError, SearchAborted  # noqa: E402
@@ -269,7 +269,7 @@ def main() -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.processor() or '?'}; "
           f"Python {platform.python_version()} ({platform.python_implementation()}); "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
-    print(f"solver core: {make_oracle(False).solver.name}", flush=True)
+    print(f"solver core: {CORE or core_name()}", flush=True)
     if args.no_books:
         print("books: none (the solver alone)")
     else:

@@ -22,7 +22,7 @@ from sensehat_c4.engine.book12 import SHAPE
 from sensehat_c4.engine.cores import core_name, new_solver
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import shape_of
-from sensehat_c4.errors import ConfigError, NativeCoreError
+from sensehat_c4.errors import ConfigError, NativeCoreError, SearchAborted
 from sensehat_c4.rules import Board
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,6 +192,17 @@ def test_a_stop_event_is_seen_within_4096_nodes(core):
     assert result.nodes == 4 * 4096
     # the solver goes on afterwards
     assert solve.score(at("13165377745111143272264765634"), Budget()) == 0
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_both_cores_report_progress_at_each_look(core):
+    if core == "native":
+        native_or_skip()
+    told: list = []
+    budget = Budget(max_nodes=5 * 4096, progress=told.append)
+    with pytest.raises(SearchAborted):
+        Oracle(SHAPE, core=core).solver.score(at("4453"), budget)  # no books: minutes of search
+    assert told == [4096, 2 * 4096, 3 * 4096, 4 * 4096, 5 * 4096]
 
 
 @pytest.mark.parametrize("core", CORES)

@@ -52,7 +52,7 @@ class Budget:
     nodes: int = 0
     progress: Optional[Callable[[int], None]] = None
     """Told the nodes searched so far at each look at the budget (every few thousand nodes),
-    so a long search can show that it is moving; a core that cannot call back may skip it."""
+    so a long search can show that it is moving (both cores call it)."""
 
     def spent(self) -> bool:
         """True if the stop event is set, the node cap reached or the deadline passed."""

@@ -201,6 +201,8 @@ class NativeSolver(Solver):
             while status != DONE:
                 if status == CHECK:  # every CHECK_EVERY nodes, as the Python core looks
                     budget.nodes = before + lib.c4_nodes(handle) - start
+                    if budget.progress is not None:
+                        budget.progress(budget.nodes)
                     if budget.spent():
                         raise SearchAborted("the search was stopped")
                     status = lib.c4_resume(handle, UNKNOWN)

@@ -176,9 +176,6 @@ class Position:
         top = 1 << (column_bits.bit_length() - 1)
         return Position(self.opponent ^ top, self.mask ^ top, self.moves - 1, self.shape)
 
-    def can_win_now(self) -> bool:
-        return self.shape.can_win_now(self.current, self.mask)
-
     def legal_columns(self) -> List[int]:
         """Columns that are not full, left to right."""
         possible = self.possible
