@@ -15,13 +15,14 @@ from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.stepper import Stepper
 
 from . import render
+from .controller import Timing
 from .records import MatchRecord, RoundRecord
 from .rules import Board
 
 
 @dataclass(frozen=True)
-class ReplayTiming:
-    """The replay's pace, in seconds."""
+class ReplayTiming(Timing):
+    """The replay's pace, in seconds: the game's :class:`~.controller.Timing`, slower to watch."""
 
     start: float = 1.0
     """The empty board stays up this long before the first move."""
@@ -30,8 +31,6 @@ class ReplayTiming:
     aim: float = 0.4
     """The mover's token over its column, before it falls."""
     fall_row: float = 0.06
-    win_blink: float = 0.25
-    win_blinks: int = 3
 
 
 class Replay:
