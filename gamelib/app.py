@@ -37,7 +37,7 @@ def report(prog: str, message: str) -> None:
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit 2)."""
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+    def parse_args(self, args=None, namespace=None):
         """As argparse's, but the arguments it does not know are quoted as a shell would
         (an empty argument shows as ``''``, not as nothing)."""
         parsed, extras = self.parse_known_args(args, namespace)

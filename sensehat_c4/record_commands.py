@@ -69,7 +69,7 @@ def run_stats(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     try:
         with Records(args.db) as stored:
-            result = history.stats(stored.matches(), LEVELS)
+            result = history.stats(stored.matches(), list(LEVELS))
     except RecordsError as exc:
         return _fail("stats", exc)
     print(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result))

@@ -279,6 +279,7 @@ class Recorder:
         if self._match is None and self._pending is None:
             return
         outcome = board.outcome
+        cells: List[List[int]]
         if outcome is None:
             result, winner, cells = "abandoned", None, []
         elif outcome.winner is None:

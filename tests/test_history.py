@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gamelib.colours import GREEN, YELLOW
-from records_data import ANN, BOB, record_match, ticking
+from records_data import ANN, record_match, ticking
 from sensehat_c4.records import Recorder, Side
 
 ROOT = Path(__file__).parent.parent

@@ -13,6 +13,7 @@ import pytest
 from emu_sandbox import child_env
 from frames import grid
 from gamelib.backends.mock import MockBackend
+from gamelib.errors import MockExhausted
 from gamelib.colours import BLACK, GREEN, RED, YELLOW
 from gamelib.scroll import scroll_frames
 from pty_terminal import PtyProgram, game, hex_colours, leds
@@ -92,7 +93,7 @@ def test_a_match_left_by_an_exception_is_kept_as_abandoned(tmp_path):
     path = tmp_path / "games.db"
     mock = MockBackend()
     moves(mock, "44")   # then the script runs out: the mock raises, as a signal would end the loop
-    with pytest.raises(Exception):
+    with pytest.raises(MockExhausted):
         play(mock, recorder=Recorder(path, clock=ticking()))
     assert rows(path, "SELECT status FROM matches") == [("abandoned",)]
     assert rows(path, "SELECT moves, result FROM rounds") == [("44", "abandoned")]

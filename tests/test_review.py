@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from records_data import ANN, BOB, record_match, ticking
+from records_data import record_match, ticking
 from sensehat_c4 import review
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records
@@ -48,7 +48,7 @@ def test_marks_and_accuracy_from_scores(tmp_path):
     assert result.summary(1) == review.Summary(4, 3, 1, 0, 0) and result.summary(1).accuracy == 75.0
     assert result.summary(2) == review.Summary(3, 1, 0, 1, 1) and result.summary(2).accuracy == 50.0
     assert review.text(result).splitlines() == [
-        f"round 1 (match 1, round 1): Ann v Bob, 7x6, Ann started, moves 1212121",
+        "round 1 (match 1, round 1): Ann v Bob, 7x6, Ann started, moves 1212121",
         "move  player  col  score  best        mark",
         "   1  Ann       1     +3  2,3 (+5)    inaccuracy",
         "   2  Bob       2     -1  1,2 (-1)    best",

@@ -171,7 +171,7 @@ class TerminalBackend(Backend):
         if _same_file(_fileno(sys.stdout), self._out):
             self._old_stdout = sys.stdout
             self._printed = _Printed(self, getattr(sys.stdout, "encoding", None) or "utf-8")
-            sys.stdout = self._printed  # type: ignore[assignment]
+            sys.stdout = self._printed
 
     def _close(self) -> None:
         self._restore()

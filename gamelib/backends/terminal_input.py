@@ -181,7 +181,8 @@ class KeyRepeat:
         return [(tap, down, Action.RELEASED), (tap, down, Action.PRESSED)]
 
     def _repeat(self, now: float) -> List[Event]:
-        events = [] if self._maybe is None else [(self._maybe, self._down, Action.HELD)]
+        down = self._down
+        assert down is not None
+        events: List[Event] = [] if self._maybe is None else [(self._maybe, down, Action.HELD)]
         self._maybe, self._repeating, self._last = None, True, now
-        assert self._down is not None
-        return events + [(now, self._down, Action.HELD)]
+        return events + [(now, down, Action.HELD)]

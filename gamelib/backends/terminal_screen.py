@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
                              YELLOW)
@@ -237,8 +237,8 @@ class Painter:
 
     def frame(self, pixels: Sequence[RGB]) -> str:
         """The text that turns the screen into ``pixels`` (``""`` if nothing changed)."""
-        pixels = [tuple(p) for p in pixels]  # type: ignore[misc]
-        self._last = pixels  # type: ignore[assignment]
+        pixels = [cast(RGB, tuple(p)) for p in pixels]
+        self._last = list(pixels)
         if self._shown is None or not self.layout.fits:
             return self.full() if self._shown is None else ""
         changed = [i for i in range(64) if pixels[i] != self._shown[i]]

@@ -209,10 +209,7 @@ class Launcher:
         remembered = self.saved.games.get(entry.key, {})
         choices = Choices(remembered, names=self.settings.names)
         try:
-            if getattr(entry.game, "remembers", False):
-                entry.game.play(self.backend, choices)
-            else:
-                entry.game.play(self.backend)
+            entry.game.run(self.backend, choices)
         except QuitRequested:
             raise
         except Exception:  # noqa: BLE001 (a game's bug must not stop the launcher)
