@@ -11,6 +11,8 @@ The loop waits on the backend with a timeout taken from the next deadline
 (dimming, blanking, the power-off question running out); when the LEDs are
 blank there is no deadline and it blocks until the stick moves.  Nothing
 recurses: a game runs inside one call and the loop goes on when it returns.
+Each screen is said in words too (:meth:`Launcher.words`: the game's name, the
+system menu's item), for the terminal's status line and a mirror.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from ..errors import ConfigError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..status import Status
 from ..stepper import REPEAT, Stepper
 from .settings import Settings, SettingsFile
 from .system import CommandRunner, run_command
@@ -318,6 +321,23 @@ class Launcher:
         pixels[1 + self.system_index] = colour  # where in the list we are
         return tuple(pixels)
 
+    def words(self) -> Status:
+        """The current screen in words (phase ``menu``): the game's name, or the system menu's item."""
+        if self.screen is Screen.CONFIRM:
+            item = "shut down? down or middle: yes, up: no"
+        elif self.screen is Screen.SYSTEM:
+            item = {LIGHT: f"brightness: {'low' if self.settings.low_light else 'high'}",
+                    ROTATION: f"rotation: {self.settings.rotation}", QUIT: "quit",
+                    POWEROFF: "shut down" + (" (it failed last time)" if self.poweroff_failed else "")
+                    }[self.system_items[self.system_index]]
+        elif not self.entries:
+            item = "no games are installed"
+        else:
+            entry = self.entries[self.index]
+            item = entry.name + (" (cannot be played)" if entry.game is None or entry.key in self.failed else "")
+        text = f"menu: {item}" + {Idle.AWAKE: "", Idle.DIM: " (dimmed)", Idle.BLANK: " (LEDs off)"}[self.idle]
+        return Status("menu", text, item, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
+
     def _show(self) -> None:
         if self.idle is Idle.BLANK:
             self.backend.show([BLACK] * 64)
@@ -325,4 +345,5 @@ class Launcher:
             self.backend.show(dimmed(self.frame()))
         else:
             self.backend.show(self.frame())
+        self.backend.say(self.words())
 
