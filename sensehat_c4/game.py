@@ -4,7 +4,7 @@ its entry in the launcher.
 :func:`play_matches` is the one match loop: before each match the players
 choose the opponent with the joystick (``2P`` or a level) unless it is fixed,
 the computer is set up for that match, the match is played and reported.  The
-``sensehat-c4`` command runs it for as many matches as asked (``cli.py``); the
+``sensehat-c4`` command runs it for as many matches as asked (``commands/play.py``); the
 launcher runs one match per launch (:data:`GAME`, registered in ``setup.cfg``
 under the ``gamelib.games`` entry-point group as ``connect4 =
 sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.

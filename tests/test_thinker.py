@@ -77,7 +77,8 @@ def test_an_engine_that_cannot_be_imported_reaches_the_caller(monkeypatch):
 
 
 def test_the_levels_table_is_what_every_part_offers():
-    from sensehat_c4 import chooser, cli, computer
+    from sensehat_c4 import chooser, computer
+    from sensehat_c4.commands import play as cli
     from sensehat_c4.engine import LEVELS
 
     assert tuple(LEVELS) == ("easy", "medium", "hard", "perfect")
