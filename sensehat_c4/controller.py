@@ -179,6 +179,8 @@ class Match:
         self._mover: Optional[Player] = None
         """The player whose turn is running (started, its move not yet played)."""
         self._found: Optional[int] = None
+        self._refused: Optional[int] = None
+        """A column the player to move answered and could not play (it is said once)."""
         self._reseat = False
         self._seen = self.seats.version
         self._think_started = 0.0
@@ -401,7 +403,7 @@ class Match:
 
     def _begin(self, player: Player) -> None:
         """``player``'s turn: it starts; one that presses selects, one that does not thinks."""
-        self._mover, self._found, self._reseat = player, None, False
+        self._mover, self._found, self._refused, self._reseat = player, None, None, False
         player.start(self.board.copy())
         if player.source is not None:
             self._resume()
@@ -422,9 +424,10 @@ class Match:
             found = mover.poll()
             if found is not None and not (0 <= found < self.board.columns and
                                           (mover.source is not None or self.board.can_play(found))):
-                log.warning("%s player of seat %d chose column %r, which it cannot play; ignored",
-                            mover.kind, self._seat_to_move(), found)
-                found = None
+                if found != self._refused:  # said once, however often it is answered again
+                    log.warning("%s player of seat %d chose column %r, which it cannot play; ignored",
+                                mover.kind, self._seat_to_move(), found)
+                self._refused, found = found, None
             self._found = found
         if self._found is None:
             return False

@@ -47,6 +47,7 @@ class Inbox:
         self._events: Deque[Injected] = deque()
         self._fds: list = []          # [read end, write end] once made
         self._signalled = False
+        self._early = False
         self._closed = False
         self._finalizer = weakref.finalize(self, _close_fds, self._fds)
 
@@ -60,7 +61,7 @@ class Inbox:
                 for fd in (read_end, write_end):
                     os.set_blocking(fd, False)
                 self._fds.extend((read_end, write_end))
-                if self._events:        # queued before anyone waited: the wait must not block
+                if self._early:         # an event or a wake-up before anyone waited: the wait must not block
                     self._signal()
             return self._fds[0]
 
@@ -80,14 +81,16 @@ class Inbox:
                 self._signal()
 
     def _signal(self) -> None:  # with the lock held
-        if self._fds and not self._signalled:
+        if not self._fds:
+            self._early = True   # no pipe yet: fileno() writes the byte when it makes it
+            return
+        self._early = False
+        if not self._signalled:
             try:
                 os.write(self._fds[1], b"\0")
-            except OSError:  # full (cannot be: one byte at a time) or closed: the queue still holds it
+            except OSError:  # full (cannot be: one byte at a time): the byte already there wakes the wait
                 return
             self._signalled = True
-        elif not self._fds:
-            self._signalled = False
 
     def drain(self) -> None:
         """Empty the pipe (the waiter saw it readable); queued events stay for :meth:`take`."""
