@@ -417,3 +417,30 @@ def test_thousands_of_launches_run_in_constant_stack():
     quit_menu(mock)
     Launcher(mock, [entry(Quick())], LauncherOptions()).run()
     assert len(depths) == 3000 and len(set(depths)) == 1
+
+
+def test_each_screen_is_said_in_words():
+    mock = MockBackend()
+    broken = Entry("broken", error="ImportError: No module named 'nothing'")
+    mock.tap("right", "right")                                  # B, then the broken entry
+    mock.hold("up", 2.1)
+    mock.tap("middle", "right", "right", "right", "middle", "up", "left", "middle")
+    options = LauncherOptions(dim_after=0, blank_after=0, allow_poweroff=True)
+    assert Launcher(mock, three()[:2] + [broken], options, run=lambda command: 0).run() == QUIT
+    said = [(s.text, s.caption) for _, s in mock.statuses]
+    assert said == [("menu: A", "A"), ("menu: B", "B"), ("menu: broken (cannot be played)", "broken (cannot be played)"),
+                    ("menu: brightness: high", "brightness: high"), ("menu: brightness: low", "brightness: low"),
+                    ("menu: rotation: 0", "rotation: 0"), ("menu: quit", "quit"), ("menu: shut down", "shut down"),
+                    ("menu: shut down? down or middle: yes, up: no", "shut down? down or middle: yes, up: no"),
+                    ("menu: shut down", "shut down"), ("menu: quit", "quit")]
+    assert mock.statuses[0][1].as_json() == {"phase": "menu", "text": "menu: A", "caption": "A", "screen": "games",
+                                             "item": "A", "idle": "awake"}
+
+
+def test_idle_is_said_too():
+    mock = MockBackend()
+    mock.wait_until(700.0)
+    mock.tap("right")                                           # wakes it
+    quit_menu(mock)
+    Launcher(mock, three()).run()
+    assert [s.text for _, s in mock.statuses][:4] == ["menu: A", "menu: A (dimmed)", "menu: A (LEDs off)", "menu: A"]
