@@ -1,5 +1,6 @@
 """The player protocol (``players.py``) as the match drives it: scripted players, a phone's seat, seats
 changed while a match runs; presses injected from another thread wake the loop without a timer."""
+import logging
 import threading
 import time
 
@@ -87,7 +88,8 @@ def test_a_column_a_thinking_player_cannot_play_is_ignored_and_it_thinks_on(capl
     mock = MockBackend()
     mock.tap("down")                                   # seat 1, the stick, drops in column 4
     mock.tap("up", "up", at=3.0)
-    result = play(mock, MatchOptions(), seats=Seats(None, Scripted([9])))   # seat 2 answers column 10
+    with caplog.at_level(logging.WARNING, logger="sensehat_c4"):
+        result = play(mock, MatchOptions(), seats=Seats(None, Scripted([9])))   # seat 2 answers column 10
     assert result.abandoned
     four = Board.from_moves("4")
     thinking = [tuple(render.thinking_frame(four, P, k)) for k in range(20)]
