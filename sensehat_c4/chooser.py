@@ -1,7 +1,8 @@
 """Choosing before a match with the joystick: the opponent (``2P`` or levels 1-4), then the board size.
 
 Left/right browse (with wrap-around; held, at the game's pace), down or middle
-chooses, up backs out.  The opponent chooser's last entry, ``?``, scrolls
+chooses, up backs out: on the backend's own stick (another source's presses, a phone's, do
+nothing here).  The opponent chooser's last entry, ``?``, scrolls
 :data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser the top row shows where in the
 list you are; the size chooser shows each size's empty field where the game will
 draw it, under a white lid across its columns.  Like the controller, this is a
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from gamelib.backends.base import Action, Backend, Direction
+from gamelib.backends.base import STICK, Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
 from gamelib.scroll import scroll
@@ -68,6 +69,8 @@ def browse(backend: Backend, frames: Sequence[Frame], index: int,
     show()
     while True:
         event = backend.wait_event()
+        if event is not None and event.source != STICK:
+            continue  # choosing is done at the backend's own stick (a phone has no seat yet)
         step = 0 if event is None else stepper.step(event)
         if step:
             index = (index + step) % len(frames)

@@ -444,3 +444,12 @@ def test_idle_is_said_too():
     quit_menu(mock)
     Launcher(mock, three()).run()
     assert [s.text for _, s in mock.statuses][:4] == ["menu: A", "menu: A (dimmed)", "menu: A (LEDs off)", "menu: A"]
+
+
+def test_another_sources_presses_do_nothing_in_the_menu():
+    mock = MockBackend()
+    mock.tap("right", "middle", source="phone:1")               # not the menu's stick
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert Launcher(mock, three(), NO_IDLE).run() == QUIT
+    assert shown(mock) == [letters(ICON_A), LIGHT_HI, ROT_0, QUIT_F]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from ..backends.base import Action, Backend, Direction, StickEvent
+from ..backends.base import STICK, Action, Backend, Direction, StickEvent
 from ..colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
 from ..errors import ConfigError, QuitRequested
 from ..font import centred_text
@@ -165,6 +165,8 @@ class Launcher:
         self._show()
 
     def _on_event(self, event: StickEvent) -> None:
+        if event.source != STICK:
+            return  # the menu is the backend's own stick's (a phone's press could reach the power-off)
         self._last_input = event.timestamp
         if self.idle is not Idle.AWAKE:
             self.idle = Idle.AWAKE  # waking is all this event does
