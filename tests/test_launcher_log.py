@@ -55,6 +55,33 @@ def test_no_log_line_lands_on_the_board_and_the_lines_are_shown_after(tmp_path):
         program.close()
 
 
+def under_the_board(program):
+    """The status line: two lines under the board's frame (the key hint is between)."""
+    bottom = max(row for row, line in enumerate(program.screen.display) if "└" in line)
+    return program.screen.display[bottom + 2].strip()
+
+
+def test_match_results_show_under_the_board_and_after_like_sensehat_c4s(tmp_path):
+    program = launcher(tmp_path)
+    try:
+        for number in (1, 2):
+            program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON), what="Connect 4's icon")
+            program.press("enter", "enter", "enter", "up", "up", gap=0.3)   # launch, 2P, 7x6, abandon
+            line = f"match {number}: abandoned at 0-0"
+            program.wait_for(lambda p, line=line: under_the_board(p) == line, what=f"{line!r} under the board")
+        program.press("q")
+        program.finish()
+        assert program.process.returncode == 0
+        after = program.output[program.output.rindex(LEAVE.encode()) + len(LEAVE):].decode()
+        path = tmp_path / "state" / "gamelib" / "gamelib.log"
+        assert after == ("match 1: abandoned at 0-0\r\nmatch 2: abandoned at 0-0\r\n"
+                         "gamelib: INFO: starting Connect 4\r\ngamelib: INFO: starting Connect 4\r\n"
+                         "gamelib: the lines above were logged while the board filled the terminal (also in "
+                         f"{path})\r\n")
+    finally:
+        program.close()
+
+
 def full_disk(path):
     path.symlink_to("/dev/full")                 # every write: ENOSPC
 
