@@ -165,10 +165,10 @@ class LauncherLog:
             root.removeHandler(handler)
             with contextlib.suppress(Exception):  # the file's own failures are kept in .broken
                 handler.close()
-        logging.raiseExceptions = self._raise_exceptions
         kept = self._kept
         if kept is None:
             return
+        logging.raiseExceptions = self._raise_exceptions
         with contextlib.suppress(OSError, ValueError):  # stderr itself cannot be written: nothing to say
             for line in self._after(kept):
                 print(line, file=sys.stderr)
