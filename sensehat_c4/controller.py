@@ -214,7 +214,7 @@ class Match:
                 if event is not None:
                     self._on_event(event)
                 elif self.state in (State.SELECTING, State.THINKING):
-                    self._check_move()  # woken (a player's move may be ready), or a deadline: see
+                    self._check_move()  # woken (a player's move may be ready), or a deadline came: ask
             return self.result
         finally:
             self.seats.attach(None)

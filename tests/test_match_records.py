@@ -146,6 +146,7 @@ def board(moves, cursor=3, palette=P):
     return hex_colours(render.board_frame(Board.from_moves(moves), palette, cursor=cursor))
 
 
+@pytest.mark.slow
 def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
     path = tmp_path / "games.db"
     sandbox = tempfile.mkdtemp(prefix="c4kill-")

@@ -12,7 +12,7 @@ The loop waits on the backend with a timeout taken from the next deadline
 blank there is no deadline and it blocks until the stick moves.  Nothing
 recurses: a game runs inside one call and the loop goes on when it returns.
 Each screen is said in words too (:meth:`Launcher.words`: the game's name, the
-system menu's item), for the terminal's status line and a mirror.
+system menu's item), for a mirror.
 """
 from __future__ import annotations
 
@@ -338,7 +338,8 @@ class Launcher:
             entry = self.entries[self.index]
             item = entry.name + (" (cannot be played)" if entry.game is None or entry.key in self.failed else "")
         text = f"menu: {item}" + {Idle.AWAKE: "", Idle.DIM: " (dimmed)", Idle.BLANK: " (LEDs off)"}[self.idle]
-        return Status("menu", text, item, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
+        # no caption: under the board the terminal keeps the last match's result the game printed
+        return Status("menu", text, None, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
 
     def _show(self) -> None:
         if self.idle is Idle.BLANK:

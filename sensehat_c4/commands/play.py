@@ -13,9 +13,9 @@ from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from .. import __version__
 from ..computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
-from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing, seat_names
+from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from ..errors import ConfigError
-from ..game import play_matches
+from ..game import play_matches, print_result
 from ..records import Recorder
 from ..rules import Size
 from .common import PROG, Command, add_board, add_db, positive_int, seconds
@@ -127,8 +127,7 @@ def run(argv: Sequence[str]) -> int:
         app.report(PROG, message)
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-        print(f"match {number}{who}: {result.summary(seat_names(options.names, computer))}", flush=True)
+        print_result(number, computer, result, options.names)
 
     with backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder:
         play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
