@@ -1,8 +1,9 @@
 """The record commands of ``sensehat-c4``: ``history``, ``stats``, ``replay ID`` and ``review ID``.
 
 Each takes ``--db PATH`` (else ``$SENSEHAT_C4_DB``, else the XDG data directory).  A
-database that is missing, empty or unreadable, or an ID that names no round, is one
-line on stderr and exit 2.
+missing or empty database holds no matches.  One that cannot be read or is not ours, or an
+ID that names no round that can be shown, is one line on stderr and exit 2.  A row that makes
+no sense is skipped with one line on stderr, the rest is shown, and the exit is 1.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Callable, Dict, Sequence, TextIO
+from typing import Callable, Dict, List, Sequence, TextIO
 
 from gamelib import app, backends
 from gamelib.app import Parser
@@ -48,6 +49,13 @@ def _fail(command: str, exc: RecordsError) -> int:
     return app.EXIT_USAGE
 
 
+def _done(command: str, notes: List[str]) -> int:
+    """Each note (a row skipped, rounds that may be missing) as one line; exit 1 if there was one."""
+    for note in notes:
+        app.report(f"{PROG} {command}", note)
+    return app.EXIT_ERROR if notes else app.EXIT_OK
+
+
 def run_history(argv: Sequence[str]) -> int:
     parser = _parser("history", "Recent matches and their rounds, newest first.")
     parser.add_argument("--limit", type=_count, default=HISTORY_LIMIT, metavar="N",
@@ -59,8 +67,8 @@ def run_history(argv: Sequence[str]) -> int:
             matches = stored.matches(args.limit or None)
     except RecordsError as exc:
         return _fail("history", exc)
-    print(json.dumps(history.history_json(matches)) if args.json else history.history_text(matches))
-    return app.EXIT_OK
+    print(json.dumps(history.history_json(matches)) if args.json else history.history_text(matches, stored.empty))
+    return _done("history", stored.notes)
 
 
 def run_stats(argv: Sequence[str]) -> int:
@@ -73,7 +81,7 @@ def run_stats(argv: Sequence[str]) -> int:
     except RecordsError as exc:
         return _fail("stats", exc)
     print(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result))
-    return app.EXIT_OK
+    return _done("stats", stored.notes)
 
 
 def run_replay(argv: Sequence[str]) -> int:
@@ -83,7 +91,7 @@ def run_replay(argv: Sequence[str]) -> int:
     backends.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        match, rnd = load_round(args.db, args.id)
+        match, rnd, notes = load_round(args.db, args.id)
     except RecordsError as exc:
         return _fail("replay", exc)
     from .replay import replay  # noqa: PLC0415
@@ -91,7 +99,7 @@ def run_replay(argv: Sequence[str]) -> int:
     def main() -> int:
         with backends.from_args(args, notice=lambda m: print(f"{PROG}: {m}", file=sys.stderr)) as backend:
             replay(backend, match, rnd)
-        return app.EXIT_OK
+        return _done("replay", notes)
 
     return app.run(main, PROG)
 
@@ -110,7 +118,7 @@ def run_review(argv: Sequence[str]) -> int:
                         help=f"per position; one not solved in time is reported so (default: {REVIEW_SECONDS:g})")
     args = parser.parse_args(argv)
     try:
-        match, rnd = load_round(args.db, args.id)
+        match, rnd, notes = load_round(args.db, args.id)
     except RecordsError as exc:
         return _fail("review", exc)
 
@@ -119,7 +127,7 @@ def run_review(argv: Sequence[str]) -> int:
             result = review.review_round(match, rnd, seconds=args.time_limit,
                                          progress=lambda done, total: line(done, total, 0) if done < total else None)
         print(json.dumps(review.as_json(result)) if args.json else review.text(result))
-        return app.EXIT_OK
+        return _done("review", notes)
 
     return app.run(main, PROG)
 
