@@ -21,7 +21,8 @@ from typing import Deque, List, Mapping, Optional, Type
 from ..files import state_home
 from . import PROG
 
-FORMAT = f"{PROG}: %(levelname)s: %(message)s"
+FORMAT = "{prog}: %(levelname)s: %(message)s"
+"""A log line, once ``{prog}`` is filled in (``gamelib``, or a game run by itself)."""
 FILE_NAME = "gamelib.log"
 MAX_BYTES = 256 * 1024
 SHOWN = 100
@@ -50,11 +51,14 @@ class LauncherLog:
     """The root logger's output for one run of the launcher: use as a context manager, and call
     :meth:`aside` once the terminal backend owns the screen."""
 
-    def __init__(self, level: str, path: Optional[Path] = None) -> None:
+    def __init__(self, level: str, path: Optional[Path] = None, *, prog: str = PROG) -> None:
         self.level = level.upper()
         self.path = path or log_path()
+        self.prog = prog
+        """The program that logs (a game run by itself names its own, with its own ``path``)."""
+        self._format = FORMAT.format(prog=prog)
         self._stderr = logging.StreamHandler(sys.stderr)
-        self._stderr.setFormatter(logging.Formatter(FORMAT))
+        self._stderr.setFormatter(logging.Formatter(self._format))
         self._aside: List[logging.Handler] = []
         self._kept: Optional[_Kept] = None
         self._file_error: Optional[str] = None
@@ -69,7 +73,7 @@ class LauncherLog:
         """From now on, log to the file (and keep the lines to show after), not to stderr."""
         root = logging.getLogger()
         self._kept = _Kept()
-        self._kept.setFormatter(logging.Formatter(FORMAT))
+        self._kept.setFormatter(logging.Formatter(self._format))
         self._aside = [self._kept]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,7 +82,7 @@ class LauncherLog:
         except OSError as exc:
             self._file_error = exc.strerror or str(exc)
         else:
-            to_file.setFormatter(logging.Formatter(f"%(asctime)s {FORMAT}"))
+            to_file.setFormatter(logging.Formatter(f"%(asctime)s {self._format}"))
             self._aside.append(to_file)
         root.removeHandler(self._stderr)
         for handler in self._aside:
@@ -98,8 +102,8 @@ class LauncherLog:
                  f"not kept: cannot write {self.path} ({self._file_error})")
         if dropped:
             fate = f"are in {self.path}" if self._file_error is None else "were not kept"
-            print(f"{PROG}: {dropped} earlier line(s) logged while the board was shown {fate}", file=sys.stderr)
+            print(f"{self.prog}: {dropped} earlier line(s) logged while the board was shown {fate}", file=sys.stderr)
         for line in kept.lines:
             print(line, file=sys.stderr)
-        print(f"{PROG}: the lines above were logged while the board filled the terminal ({where})",
+        print(f"{self.prog}: the lines above were logged while the board filled the terminal ({where})",
               file=sys.stderr, flush=True)
