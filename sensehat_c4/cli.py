@@ -18,9 +18,9 @@ from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from . import __version__, analysis
 from .computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
-from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing, seat_names
+from .controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from .errors import BoardSizeError, ConfigError, MoveListError, SearchAborted
-from .game import play_matches
+from .game import play_matches, print_result
 from .progress import ProgressLine
 from .record_commands import COMMANDS
 from .records import DB_ENV, Recorder
@@ -198,8 +198,7 @@ def run_play(argv: Sequence[str]) -> int:
         app.report(PROG, message)
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-        print(f"match {number}{who}: {result.summary(seat_names(options.names, computer))}", flush=True)
+        print_result(number, computer, result, options.names)
 
     def main() -> int:
         # the log (the recorder's one line) as the launcher routes its own: never over the board

@@ -12,8 +12,9 @@ sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from dataclasses import replace
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.colours import BLUE, RED, YELLOW
@@ -22,7 +23,7 @@ from gamelib.icons import picture
 
 from .chooser import choose_opponent, choose_size
 from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
-from .controller import MatchOptions, MatchResult, play as play_match
+from .controller import MatchOptions, MatchResult, play as play_match, seat_names
 from .errors import BoardSizeError
 from .records import Recorder
 from .rules import Size
@@ -42,6 +43,25 @@ ICON = picture((
 
 Report = Callable[[int, Optional[Computer], MatchResult], None]
 """Told of each match played: its number (from 1), the computer (``None``: two people), the result."""
+
+Names = Tuple[Optional[str], Optional[str]]
+
+
+def result_line(number: int, computer: Optional[Computer], result: MatchResult, names: Names = (None, None)) -> str:
+    """The line printed after each match, by ``sensehat-c4`` and in the launcher:
+    ``match 2 (computer: easy, player 2): player 1 wins 2-1`` (a name for a person's seat)."""
+    who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
+    return f"match {number}{who}: {result.summary(seat_names(names, computer))}"
+
+
+def print_result(number: int, computer: Optional[Computer], result: MatchResult, names: Names = (None, None)) -> None:
+    """Print :func:`result_line` on standard output (the terminal backend shows it under the board,
+    and again after the board has gone)."""
+    print(result_line(number, computer, result, names), flush=True)
+
+
+_launched = itertools.count(1)
+"""Numbers the matches played from the launcher over its run (one match a launch)."""
 
 
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
@@ -89,7 +109,8 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 
 
 def play(backend: Backend, choices: Optional[Choices] = None) -> None:
-    """One match from the launcher (up on the chooser goes back to the menu), kept in the records.
+    """One match from the launcher (up on the chooser goes back to the menu), kept in the records,
+    its result printed like ``sensehat-c4``'s (numbered over the launcher's run).
 
     The size chooser starts from the size chosen last time, which the launcher keeps
     in ``choices`` (``"board": "6x5"``); the players' names are the launcher's
@@ -100,10 +121,15 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
         default = Size.parse(remembered) if remembered else Size()
     except BoardSizeError:
         default = Size()
-    names = tuple(choices.names) + (None, None) if choices is not None else (None, None)
+    given = tuple(choices.names) + (None, None) if choices is not None else (None, None)
+    names: Names = (given[0], given[1])
+
+    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
+        print_result(next(_launched), computer, result, names)
+
     with contextlib.closing(Recorder()) as recorder:
-        play_matches(backend, MatchOptions(names=(names[0], names[1])), matches=1, back_leaves=True,
-                     default_size=default, recorder=recorder,
+        play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,
+                     default_size=default, recorder=recorder, report=report,
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 

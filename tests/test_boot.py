@@ -43,6 +43,8 @@ from sensehat_c4.chooser import choice_frame, size_frame
 from sensehat_c4.controller import start_column
 from sensehat_c4.rules import Board, Size
 
+pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out
+
 REPO = Path(__file__).resolve().parent.parent
 SENSE_HAT = "sense-hat==2.6.0"
 USER, OUTSIDER = "pi", "outsider"

@@ -173,6 +173,7 @@ def play_moves(emulator, moves, palette=P):
         emulator.tap("down")
 
 
+@pytest.mark.slow
 def test_a_whole_match_on_the_emulator(emulator, emu_dir):
     game = start_game(emu_dir, "--matches", "1", "--fall-ms", "5")
     try:

@@ -159,6 +159,7 @@ def red_wins_round_one(program: PtyProgram) -> None:
                      timeout=20)
 
 
+@pytest.mark.slow
 def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
     path = tmp_path / "games.db"
     sandbox = tempfile.mkdtemp(prefix="c4kill-")

@@ -342,6 +342,36 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
         program.close()
 
 
+TAP_GAPS = [None, 0.0, 0.01, 0.04, 0.08, 0.1, 0.14, 0.2]
+"""Seconds between taps: ``None`` is all the keys in one write (one read in the game), 0 one
+write each with no pause; 80-140 ms is a player who knows where they are going."""
+
+
+def dropped(program, moves):
+    """The column (1-7) of the token dropped after ``moves``, once its fall has ended."""
+    after = {c: hex_colours(board(moves + str(c))) for c in range(1, 8)}
+    program.wait_for(lambda p: leds(p.screen) in after.values(), what=f"a token dropped after {moves!r}")
+    return next(c for c, frame in after.items() if frame == leds(program.screen))
+
+
+@pytest.mark.parametrize("gap", TAP_GAPS, ids=lambda gap: "one-read" if gap is None else f"{gap * 1000:g}ms")
+def test_every_left_right_tap_moves_the_cursor_one_column_whatever_the_gap(sandbox, gap):
+    """Quick taps (or an SSH connection bunching slow ones) each step once; Enter drops where they led."""
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human")
+    try:
+        moves = ""
+        for keys, column in ((("left",) * 3, 1), (("right",) * 3, 7), (("left",) * 5, 6),
+                             (("right", "right", "left", "right"), 6)):
+            program.wait_for(shows(board(moves)), what=f"the board after {moves!r}")
+            program.tap(*keys, "enter", gap=gap)
+            assert dropped(program, moves) == column, f"{keys} then Enter, {gap} s apart"
+            moves += str(column)
+        program.press("q")
+        assert program.finish() == "" and program.process.returncode == 0
+    finally:
+        program.close()
+
+
 @pytest.mark.parametrize("env, args, expected", [
     ({"TERM": "xterm-256color"}, (), lambda frame: [FG_BG_256[xterm_256(dot_colour(p))] for p in frame]),
     ({**TRUECOLOR}, ("--low-light",), lambda frame: hex_colours([dim(p) for p in frame])),
