@@ -56,6 +56,21 @@ def test_list_exits_1_when_a_game_cannot_be_loaded(capsys, monkeypatch):
     assert capsys.readouterr() == ("broken: cannot be loaded: ImportError: No module named 'nothing'\n", "")
 
 
+def test_list_shows_why_a_game_cannot_be_loaded_on_one_escaped_line(capsys, monkeypatch):
+    from gamelib import games
+
+    class Broken:
+        name = "odd\x1b[31m"
+
+        def load(self):
+            raise ImportError("No module named 'nothing'\nsee\x1b[0m")
+
+    monkeypatch.setattr(games, "entry_points", lambda group=games.GROUP: [Broken()])
+    assert cli.main(["list"]) == 1
+    assert capsys.readouterr() == (
+        "odd\\x1b[31m: cannot be loaded: ImportError: No module named 'nothing'\\nsee\\x1b[0m\n", "")
+
+
 @pytest.fixture
 def config(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
