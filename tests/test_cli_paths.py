@@ -129,8 +129,9 @@ def test_a_fifo_or_a_device_is_refused_at_once(tmp_path, command):
 # -- play: the recorder's one line, and the game goes on ------------------------------------------
 
 
-def play_one_round(db: str):
-    """``sensehat-c4 --opponent human --matches 1 --db DB`` on a mock: player 1 wins a round, then up, up."""
+def play_one_round(db):
+    """``sensehat-c4 --opponent human --matches 1 --db DB`` on a mock (no ``--db`` if ``None``): player 1
+    wins a round, then up, up."""
     backend = MockBackend()
     moves(backend, "4545454")
     backend.wait_until(backend._cursor + ROUND_SETTLE)
@@ -138,7 +139,7 @@ def play_one_round(db: str):
     original = backends.open_backend
     backends.open_backend = lambda *args, **kwargs: backend
     try:
-        return cli.main(["--opponent", "human", "--matches", "1", "--db", db])
+        return cli.main(["--opponent", "human", "--matches", "1"] + ([] if db is None else ["--db", db]))
     finally:
         backends.open_backend = original
 
@@ -146,9 +147,16 @@ def play_one_round(db: str):
 PLAYED = "match 1: abandoned at 1-0, player 1 ahead\n"
 
 
-def test_play_with_a_name_too_long_logs_one_line_and_plays_on(capsys, tmp_path):
+@pytest.mark.parametrize("where", ["--db", "SENSEHAT_C4_DB", "XDG_DATA_HOME"])
+def test_play_with_a_name_too_long_logs_one_line_and_plays_on(capsys, monkeypatch, tmp_path, where):
     path = tmp_path / LONG / "games.db"
-    assert play_one_round(str(path)) == 0
+    if where == "SENSEHAT_C4_DB":
+        monkeypatch.setenv(where, str(path))
+    elif where == "XDG_DATA_HOME":
+        monkeypatch.setenv("SENSEHAT_C4_DB", "")
+        monkeypatch.setenv(where, str(tmp_path / LONG))
+        path = tmp_path / LONG / "sensehat-c4" / "games.db"
+    assert play_one_round(str(path) if where == "--db" else None) == 0
     out, err = capsys.readouterr()
     assert (out, err) == (PLAYED, f"sensehat-c4: WARNING: games are not being recorded: File name too long ({path})\n")
 
@@ -232,3 +240,25 @@ def test_a_stored_name_with_control_characters_is_skipped_in_one_escaped_line(ca
     assert run(capsys, ["review", "1", "--db", str(path)])[2] == (
         "sensehat-c4 review: round 1 cannot be shown: matches row 1: p1_name 'A\\x1b[31mB\\nC' is not a player's "
         "name\n")
+
+
+# -- numbers past SQLite's 64-bit row ids -------------------------------------------------------------
+
+HUGE = ["9223372036854775807", "9223372036854775808", "99999999999999999999999999999"]
+
+
+@pytest.mark.parametrize("number", HUGE)
+def test_a_round_id_past_sqlites_row_ids_names_no_round(capsys, tmp_path, number):
+    db = recorded(tmp_path / "games.db")
+    for command in ("replay", "review"):
+        assert run(capsys, [command, number, "--db", str(db)]) == (
+            2, "", f"sensehat-c4 {command}: no round {number} in {db}\n")
+
+
+@pytest.mark.parametrize("number", HUGE)
+def test_a_limit_past_sqlites_row_ids_shows_every_match(capsys, tmp_path, number):
+    db = recorded(tmp_path / "games.db")
+    code, out, err = run(capsys, ["history", "--limit", number, "--db", str(db)])
+    assert (code, err) == (0, "") and out.startswith("match 1 ") and out.count("match ") == 1
+    code, out, err = run(capsys, ["history", "--json", "--limit", number, "--db", str(db)])
+    assert (code, err, [m["match"] for m in json.loads(out)]) == (0, "", [1])

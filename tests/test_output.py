@@ -4,6 +4,7 @@ or an I/O error is one line and exit 74; never a traceback, never "Exception ign
 import errno
 import io
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -100,11 +101,19 @@ def test_unbuffered_too(env, program, argv, prog):
 
 @pytest.fixture
 def big(env):
-    """Some 100 kB of history: more than a pipe holds, so the writer is still writing when its reader leaves."""
-    recorder = Recorder(Path(env["SENSEHAT_C4_DB"]), clock=ticking())
-    for _ in range(200):
-        record_match(recorder, ["1212121", "4455667"], winner=None)
-    recorder.close()
+    """Some 2 MB of history (6,144 matches): more than any pipe holds (64 kB, at most 1 MB), so the writer
+    is still writing when its reader leaves."""
+    conn = sqlite3.connect(env["SENSEHAT_C4_DB"])
+    for _ in range(11):                  # the 3 matches doubled 11 times, rounds with them
+        matches = conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]
+        rounds = conn.execute("SELECT MAX(id) FROM rounds").fetchone()[0]
+        conn.execute("INSERT INTO matches SELECT id + ?, started, ended, status, winner, columns, rows, backend, "
+                     "p1_name, p1_level, p1_seconds, p1_colour, p2_name, p2_level, p2_seconds, p2_colour, pid "
+                     "FROM matches", (matches,))
+        conn.execute("INSERT INTO rounds SELECT id + ?, match_id + ?, number, starter, moves, result, winner, "
+                     "winning_cells, started, ended FROM rounds", (rounds, matches))
+    conn.commit()
+    conn.close()
     return env
 
 
@@ -120,7 +129,7 @@ def test_a_reader_that_closes_after_the_first_byte(big):
 
 
 @pytest.mark.parametrize("pipeline, head, exits", [
-    ("sensehat-c4 history --limit 0 | head -1", "match 203 ", ["141"]),
+    ("sensehat-c4 history --limit 0 | head -1", "match 6144 ", ["141"]),
     ("sensehat-c4 history --limit 0 --json | head -c1", "[", ["141"]),
     # small outputs: written whole before head leaves (0), or not (141): a race, never 1
     ("sensehat-c4 review last --json | head -c1", "{", ["0", "141"]),
