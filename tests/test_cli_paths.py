@@ -5,10 +5,8 @@ this user may not enter, a file it may not read, a FIFO or a device: the read co
 one line naming the path and exit 2; play logs one line and goes on.  A path or a stored value
 holding a newline or an escape sequence is printed escaped, on stdout as on stderr.
 """
-import io
 import json
 import os
-import pickle
 import shutil
 import sqlite3
 import subprocess
@@ -17,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from as_nobody import in_child
 
 from gamelib import backends
 from gamelib.backends.mock import MockBackend
@@ -58,37 +57,6 @@ def test_a_name_too_long_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path, c
     assert run(capsys, argv) == (2, "", f"sensehat-c4 {command[0]}: cannot read {path}: File name too long\n")
 
 
-def in_child(user: int, action):
-    """``action()`` in a forked child running as ``user`` (65534: nobody, when we are root), its
-    stdout and stderr captured: ``(exit code, out, err)``."""
-    import encodings.unicode_escape  # noqa: F401, PLC0415 (the child may not read the standard library's home)
-
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover (the child)
-        try:
-            os.close(read)
-            if os.geteuid() == 0:
-                os.setgroups([])
-                os.setgid(user)
-                os.setuid(user)
-            sys.stdout, sys.stderr = io.StringIO(), io.StringIO()
-            try:
-                code = action()
-            except SystemExit as exit_:
-                code = exit_.code
-            except BaseException as exc:  # noqa: BLE001 (reported to the parent)
-                code = f"{type(exc).__name__}: {exc}"
-            os.write(write, pickle.dumps((code, sys.stdout.getvalue(), sys.stderr.getvalue())))
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as f:
-        data = f.read()
-    os.waitpid(pid, 0)
-    return pickle.loads(data)
-
-
 @pytest.fixture
 def shared():
     """A directory everyone may enter (``tmp_path`` lies under a root-only one)."""
@@ -111,7 +79,7 @@ def test_a_database_this_user_may_not_read(shared, tmp_path, command):
     locked = recorded(shared / "locked.db")
     os.chmod(locked, 0)
     for path in (closed, locked):
-        got = in_child(65534, lambda: cli.main([*command, "--db", str(path)]))
+        got = in_child(lambda: cli.main([*command, "--db", str(path)]))
         assert got == (2, "", f"sensehat-c4 {command[0]}: cannot read {path}: Permission denied\n")
 
 
@@ -185,7 +153,7 @@ def test_play_as_a_user_who_may_not_write_there(shared, tmp_path):
     try:
         for path, why in ((hidden, "Permission denied"), (odd, "Permission denied"),
                           (shared / "games.db", f"{shared} is read-only")):
-            got = in_child(65534, lambda: play_one_round(str(path)))
+            got = in_child(lambda: play_one_round(str(path)))
             shown = str(path).replace("\n", "\\n").replace("\x1b", "\\x1b")
             assert got == (0, PLAYED, f"sensehat-c4: WARNING: games are not being recorded: {why} ({shown})\n")
     finally:
