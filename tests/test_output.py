@@ -236,3 +236,48 @@ def test_stderr_closed_at_start_prints_nothing_anywhere(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stderr", None)
     app.report("prog", "nowhere")               # not printed on stdout instead (print(file=None) would)
     assert capsys.readouterr().out == ""
+
+
+# -- the games: a match line whose reader has gone -----------------------------------------------------
+
+
+@pytest.fixture
+def quitting_mock(monkeypatch):
+    from gamelib import backends
+    from gamelib.backends.mock import MockBackend
+
+    backend = MockBackend()
+    monkeypatch.setattr(backends, "open_backend", lambda *args, **kwargs: backend)
+    return backend
+
+
+@pytest.mark.parametrize("error, code, err", [
+    (BrokenPipeError(errno.EPIPE, "Broken pipe"), 141, ""),
+    (OSError(errno.ENOSPC, "No space left on device"), 74, "sensehat-c4: cannot write the output: No space left on device\n"),
+])
+def test_a_match_line_that_cannot_be_written_ends_play_and_clears_the_leds(capsys, monkeypatch, quitting_mock,
+                                                                        error, code, err):
+    from gamelib.colours import BLACK
+    from sensehat_c4 import cli
+
+    quitting_mock.tap("up", "up")                          # match 1 abandoned: its line cannot be written
+    quitting_mock.tap("up", "up", at=10)                   # match 2 is never played
+    monkeypatch.setattr(sys, "stdout", Failing(error))
+    assert cli.main(["--opponent", "human", "--matches", "2"]) == code
+    assert capsys.readouterr().err == err
+    assert quitting_mock.closed and quitting_mock.screen == (BLACK,) * 64
+
+
+def test_the_launcher_ends_too_when_a_games_line_cannot_be_written(capsys, monkeypatch, quitting_mock, tmp_path):
+    """Not a game's bug (no traceback in the log, no red cross): the launcher's own output has gone."""
+    from gamelib.colours import BLACK
+    from gamelib.launcher import cli as launcher
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    quitting_mock.tap("middle", "middle", "middle")        # Connect 4; two players; 7x6
+    quitting_mock.tap("up", "up", at=quitting_mock._cursor + 1)
+    monkeypatch.setattr(sys, "stdout", Failing(BrokenPipeError(errno.EPIPE, "Broken pipe")))
+    assert launcher.main([]) == 141
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "raised" not in err
+    assert quitting_mock.closed and quitting_mock.screen == (BLACK,) * 64
