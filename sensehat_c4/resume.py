@@ -111,23 +111,27 @@ def frames(match: Interrupted) -> List[render.Step]:
             (render.score_frame(resumed.score, colours), options.timing.resume_score)]
 
 
-def said(match: Interrupted) -> words.Status:
+def said(match: Interrupted, seats: Optional[Seats] = None) -> words.Status:
+    """The question in words (who plays each seat: the computer, whoever ``seats`` puts there, the stick)."""
     options = match.options
     computer = options.computer
-    seats = tuple(words.Seat(seat, options.colours[seat - 1], options.names[seat - 1],
-                             computer.level if computer is not None and computer.player == seat else None,
-                             "computer" if computer is not None and computer.player == seat else "stick")
-                  for seat in (1, 2))
-    return words.resume((seats[0], seats[1]), size=options.size, number=match.resumed.round,
+    described = []
+    for seat in (1, 2):
+        player = None if seats is None else seats[seat]
+        ours = computer is not None and computer.player == seat and player is None
+        described.append(words.Seat(seat, options.colours[seat - 1], options.names[seat - 1],
+                                    computer.level if ours and computer is not None else None,
+                                    "computer" if ours else player.kind if player is not None else "stick"))
+    return words.resume((described[0], described[1]), size=options.size, number=match.resumed.round,
                         score=match.resumed.score, turn=match.turn)
 
 
-def ask(backend: Backend, match: Interrupted) -> bool:
+def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> bool:
     """Show the question until the stick answers: True (middle or down) resumes, False (up) does not.
     What else was pressed meanwhile is dropped.  The LEDs are left as they are (the resumed match's
     first frame is the question's board; the chooser draws its own)."""
     steps = frames(match)
-    backend.say(said(match))
+    backend.say(said(match, seats))
     shown = 0
     backend.show(steps[shown][0])
     deadline = backend.now() + steps[shown][1]
@@ -160,7 +164,7 @@ def offer(backend: Backend, recorder: Recorder, base: Optional[MatchOptions] = N
         log.warning("the interrupted match %d cannot be resumed (%s); it is kept as abandoned", record.id, exc)
         recorder.abandon(record)
         return None
-    if not ask(backend, match):
+    if not ask(backend, match, seats):
         recorder.abandon(record)
         return None
     recorder.resume(record)

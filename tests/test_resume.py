@@ -21,6 +21,7 @@ from sensehat_c4.commands import main as c4_main
 from sensehat_c4.computer import Computer
 from sensehat_c4.controller import MatchOptions, MatchResult, Timing
 from sensehat_c4.game import play_matches, print_result
+from sensehat_c4.players import Person, Seats
 from sensehat_c4.records import Recorder, Side
 from sensehat_c4.rules import Board, Size
 from test_computer_turns import ClockThinker
@@ -277,6 +278,28 @@ def test_the_computers_seat_is_resumed_with_its_level_and_budget(games_db, seat)
         ("4412" if seat == 1 else "412", "abandoned")]
     assert rows(games_db, "SELECT p1_level, p1_seconds, p2_level, p2_seconds FROM matches WHERE id = 2") == [
         ("hard", 2.5, None, None) if seat == 1 else (None, None, "hard", 2.5)]
+
+
+def test_a_seat_a_phone_played_is_the_sticks_unless_a_phone_takes_it_again(games_db):
+    interrupted_match(games_db, ["44"], sides=NAMELESS)   # red (seat 1) to move; seat 2 was, say, a phone
+    phone = Person("phone:1", kind="phone")
+    mock = MockBackend()
+    mock.tap("middle", at=0.5)
+    mock.tap("down", at=1.0)                               # red drops in column 4 with the stick
+    mock.tap("down", at=2.0)                               # the stick on seat 2's turn: nothing
+    mock.tap("left", "down", at=3.0, source="phone:1")     # the phone plays seat 2: column 3
+    mock.tap("up", "up", at=5.0)
+    play_matches(mock, opponent="human", matches=1, recorder=recorder(games_db), seats=Seats(second=phone))
+    assert statuses(mock, words.RESUME)[0].as_json()["seats"][1]["kind"] == "phone"
+    assert rows(games_db, "SELECT moves, result FROM rounds") == [("4443", "abandoned")]
+    interrupted_match(games_db, ["44"], sides=NAMELESS)   # and without a phone: the stick plays both seats
+    mock = MockBackend()
+    mock.tap("middle", at=0.5)
+    mock.tap("down", at=1.0)
+    mock.tap("left", "down", at=2.0)
+    mock.tap("up", "up", at=4.0)
+    play_matches(mock, opponent="human", matches=1, recorder=recorder(games_db))
+    assert rows(games_db, "SELECT moves FROM rounds WHERE match_id = 2") == [("4443",)]
 
 
 def test_up_abandons_it_and_the_game_starts_as_usual(games_db):
