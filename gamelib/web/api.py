@@ -135,16 +135,14 @@ class WebApp:
             token, sitter = self.seating.sit(body.get("pin"), body.get("seat"))
         except HttpError as error:
             if error.code == "bad_pin" and self.seating.locked_for() > 0:
-                self._seating_changed()
+                self._locked()
             raise
-        self.console.show_seated(sitter.seat)
-        self._seating_changed()
+        self.console.show_seated(sitter.seat)   # the seat table tells the feed: the state goes out
         return Response.json({"token": token, "seat": sitter.seat})
 
     def leave(self, request: Request) -> Response:
         """``POST /api/leave`` ``{"token": "..."}``: give the seat back to the players at the HAT."""
         sitter = self.seating.leave(_object(request).get("token"))
-        self._seating_changed()
         return Response.json({"seat": sitter.seat, "left": True})
 
     def press(self, request: Request) -> Response:
@@ -171,8 +169,7 @@ class WebApp:
         turn = details.get("turn")
         return turn if type(turn) is int else None
 
-    def _seating_changed(self) -> None:
+    def _locked(self) -> None:
+        """Seating has just been locked: the state says so now, and again when it opens."""
         self.feed.changed()
-        wait = self.seating.locked_for()
-        if wait > 0:
-            self._later(wait + 0.01, self.feed.changed)  # the page learns when seating opens again
+        self._later(self.seating.locked_for() + 0.01, self.feed.changed)

@@ -21,6 +21,7 @@ way).  Handlers run in the server's event loop and must not block.
 from __future__ import annotations
 
 import asyncio
+import http
 import ipaddress
 import json
 import logging
@@ -113,7 +114,7 @@ class StreamReply:
     """Keep the connection open after these headers (status 200); ``opened`` gets the :class:`Stream`."""
 
     content_type: str
-    opened: Callable[["Stream"], None]
+    opened: Callable[["Stream"], object]
     headers: Tuple[Tuple[str, str], ...] = (("Cache-Control", "no-store"),)
 
 
@@ -415,9 +416,9 @@ class Connection(asyncio.Protocol):
             if isinstance(event, h11.Request):
                 self._head = event
                 self._body.clear()
-                length = dict(event.headers).get(b"content-length")
-                if length is not None and int(length) > self.limits.body_bytes:
-                    self._fail(413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes")
+                refusal = self._refusal(event)
+                if refusal is not None:
+                    self._fail(*refusal)
                     return
             elif isinstance(event, h11.Data):
                 self._body += event.data
@@ -429,6 +430,21 @@ class Connection(asyncio.Protocol):
             elif isinstance(event, h11.ConnectionClosed):
                 self.finish()
                 return
+
+    def _refusal(self, head: h11.Request) -> Optional[Tuple[int, str, str]]:
+        """Why a request head is refused before its body is read (``None``: it is not)."""
+        size = len(head.method) + len(head.target) + 12 + sum(len(n) + len(v) + 4 for n, v in head.headers)
+        if size > self.limits.header_bytes:
+            return 431, "headers_too_large", f"the request line and headers may hold at most {self.limits.header_bytes} bytes"
+        if head.http_version not in (b"1.0", b"1.1"):
+            return 505, "version", "this server speaks HTTP/1.1"
+        names = [name for name, _ in head.headers]
+        if b"transfer-encoding" in names and b"content-length" in names:   # a smuggling attempt: refuse both
+            return 400, "bad_request", "Transfer-Encoding and Content-Length together"
+        length = dict(head.headers).get(b"content-length")
+        if length is not None and int(length) > self.limits.body_bytes:
+            return 413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes"
+        return None
 
     def _answer(self) -> None:
         head = self._head
@@ -460,7 +476,8 @@ class Connection(asyncio.Protocol):
         if close:
             extra.append(("Connection", "close"))
         try:
-            out = self.h11.send(h11.Response(status_code=response.status, headers=_headers(extra)))
+            out = self.h11.send(h11.Response(status_code=response.status, headers=_headers(extra),
+                                             reason=_reason(response.status)))
             if response.body and not head:
                 out = (out or b"") + (self.h11.send(h11.Data(data=response.body)) or b"")
             out = (out or b"") + (self.h11.send(h11.EndOfMessage()) or b"")
@@ -485,7 +502,7 @@ class Connection(asyncio.Protocol):
         self._disarm()
         extra = [("Content-Type", reply.content_type), *reply.headers]
         try:
-            out = self.h11.send(h11.Response(status_code=200, headers=_headers(extra)))
+            out = self.h11.send(h11.Response(status_code=200, headers=_headers(extra), reason=b"OK"))
         except h11.LocalProtocolError:
             self.abort()
             return
@@ -493,6 +510,12 @@ class Connection(asyncio.Protocol):
         self.server.counts.streams += 1
         assert self.transport is not None
         self.transport.set_write_buffer_limits(high=self.limits.stream_buffer, low=self.limits.stream_buffer // 4)
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:   # the kernel's buffer too: a client that reads nothing holds little memory
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.stream_buffer)
+            except OSError:
+                pass
         self._write(out)
         reply.opened(self.stream)
 
@@ -553,6 +576,13 @@ class Connection(asyncio.Protocol):
                 self._respond(Response.error(HttpError(408, "timeout", "the request took too long")), close=True)
                 return
         self.finish()          # an idle connection between requests: just close it
+
+
+def _reason(status: int) -> bytes:
+    try:
+        return http.HTTPStatus(status).phrase.encode()
+    except ValueError:
+        return b""
 
 
 def _tune(sock: socket.socket) -> None:

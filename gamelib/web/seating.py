@@ -137,7 +137,7 @@ class Seating:
         sitter = self.sitter(token)
         self.table.leave(sitter.seat, sitter)
         with self._lock:
-            self._tokens.pop(token, None)  # type: ignore[arg-type]
+            self._tokens = {t: s for t, s in self._tokens.items() if s is not sitter}
         return sitter
 
     def state(self) -> Dict[str, Any]:
