@@ -12,6 +12,7 @@ from .. import app, backends
 from ..errors import ConfigError
 from ..games import GROUP, discover
 from ..players import parse_names
+from ..web.address import Address, argument as web_address
 from . import PROG
 from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
@@ -142,7 +143,17 @@ def service_parser(command: str) -> app.Parser:
         parser.add_argument("--backend", type=_service_backend, choices=SERVICE_BACKENDS, default="hat",
                             help="the launcher's --backend (default: hat)")
         add_launcher_options(parser)
+        parser.add_argument("--web", type=_service_web, default=None, metavar="[HOST:]PORT",
+                            help="the launcher serves the web view on this port: the unit then gets the network, "
+                            "from the LAN's addresses only (default: no network at all)")
     return parser
+
+
+def _service_web(text: str) -> Address:
+    address = web_address(text)
+    if address.port == 0:
+        raise argparse.ArgumentTypeError("a service needs a fixed port (1-65535), e.g. 8080")
+    return address
 
 
 def run_service(command: str, argv: Sequence[str]) -> int:
@@ -158,8 +169,10 @@ def run_service(command: str, argv: Sequence[str]) -> int:
                                      ("--blank-after", args.blank_after, defaults.blank_after)):
             if value != default:
                 launcher_args += [flag, f"{value:g}"]
+        web = args.web
         return installer.install(user=args.user, user_unit=args.user_unit, launcher_args=launcher_args,
-                                 allow_poweroff=args.allow_poweroff, argv=argv)
+                                 allow_poweroff=args.allow_poweroff, argv=argv,
+                                 web=None if web is None else str(web), web_port=None if web is None else web.port)
 
     return app.run(main, f"{PROG} {command}")
 
