@@ -18,6 +18,11 @@ class ConfigError(GamelibError, ValueError):
     """A bad option or setting value (colours, rotation, timing...)."""
 
 
+class UsageError(GamelibError, ValueError):
+    """Input on the command line that the parser let through but cannot be used (a move list
+    that cannot be played): :func:`gamelib.app.run` exits 2, as for a bad option."""
+
+
 class BackendError(GamelibError, OSError):
     """A Sense HAT backend that cannot be opened; the message says how to fix it."""
 

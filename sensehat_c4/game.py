@@ -4,7 +4,7 @@ its entry in the launcher.
 :func:`play_matches` is the one match loop: before each match the players
 choose the opponent with the joystick (``2P`` or a level) unless it is fixed,
 the computer is set up for that match, the match is played and reported.  The
-``sensehat-c4`` command runs it for as many matches as asked (``cli.py``); the
+``sensehat-c4`` command runs it for as many matches as asked (``commands/play.py``); the
 launcher runs one match per launch (:data:`GAME`, registered in ``setup.cfg``
 under the ``gamelib.games`` entry-point group as ``connect4 =
 sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.
@@ -25,8 +25,10 @@ from .chooser import choose_opponent, choose_size
 from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
 from .controller import MatchOptions, MatchResult, play as play_match, seat_names
 from .errors import BoardSizeError
+from .players import Seats
 from .records import Recorder
 from .rules import Size
+from .words import GAME as NAME
 
 ICON = picture((
     "...R....",
@@ -68,7 +70,7 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
-                 recorder: Optional[Recorder] = None) -> int:
+                 recorder: Optional[Recorder] = None, seats: Optional[Seats] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
     ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
@@ -80,7 +82,8 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     Up on the opponent chooser ends the loop if ``back_leaves``, else the chooser
     asks again.  ``computer_plays`` (``1``, ``2`` or ``alternate``) and ``think``
     (seconds; ``None``: the level's own budget) set up the computer
-    (:func:`~.computer.computer_for`).
+    (:func:`~.computer.computer_for`).  ``seats`` puts other players (a phone,
+    another Pi) in the seats of every match, for as long as they sit there.
     """
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
@@ -101,7 +104,7 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
             if chosen_size is not None:
                 chosen_size(board)
         computer = computer_for(chosen, computer_plays, played + 1, think)
-        result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder)
+        result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats)
         played += 1
         if report is not None:
             report(played, computer, result)
@@ -133,4 +136,4 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
-GAME = Game(name="Connect 4", icon=ICON, play=play, remembers=True)
+GAME = Game(name=NAME, icon=ICON, play=play, remembers=True)

@@ -436,3 +436,38 @@ def test_thousands_of_launches_run_in_constant_stack():
     quit_menu(mock)
     Launcher(mock, [entry(Quick())], LauncherOptions()).run()
     assert len(depths) == 3000 and len(set(depths)) == 1
+
+
+def test_each_screen_is_said_in_words():
+    mock = MockBackend()
+    broken = Entry("broken", error="ImportError: No module named 'nothing'")
+    mock.tap("right", "right")                                  # B, then the broken entry
+    mock.hold("up", 2.1)
+    mock.tap("middle", "right", "right", "right", "middle", "up", "left", "middle")
+    options = LauncherOptions(dim_after=0, blank_after=0, allow_poweroff=True)
+    assert Launcher(mock, three()[:2] + [broken], options, run=lambda command: 0).run() == QUIT
+    assert [s.text for _, s in mock.statuses] == [
+        "menu: A", "menu: B", "menu: broken (cannot be played)", "menu: brightness: high", "menu: brightness: low",
+        "menu: rotation: 0", "menu: quit", "menu: shut down", "menu: shut down? down or middle: yes, up: no",
+        "menu: shut down", "menu: quit"]
+    assert {s.caption for _, s in mock.statuses} == {None}   # the terminal keeps the game's last result there
+    assert mock.statuses[0][1].as_json() == {"phase": "menu", "text": "menu: A", "caption": None, "screen": "games",
+                                             "item": "A", "idle": "awake"}
+
+
+def test_idle_is_said_too():
+    mock = MockBackend()
+    mock.wait_until(700.0)
+    mock.tap("right")                                           # wakes it
+    quit_menu(mock)
+    Launcher(mock, three()).run()
+    assert [s.text for _, s in mock.statuses][:4] == ["menu: A", "menu: A (dimmed)", "menu: A (LEDs off)", "menu: A"]
+
+
+def test_another_sources_presses_do_nothing_in_the_menu():
+    mock = MockBackend()
+    mock.tap("right", "middle", source="phone:1")               # not the menu's stick
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert Launcher(mock, three(), NO_IDLE).run() == QUIT
+    assert shown(mock) == [letters(ICON_A), LIGHT_HI, ROT_0, QUIT_F]

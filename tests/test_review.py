@@ -122,7 +122,7 @@ def test_review_errors_are_one_line_and_exit_2(tmp_path):
 def test_progress_is_one_line_rewritten_on_a_terminal_and_nothing_elsewhere():
     import io
 
-    from sensehat_c4.record_commands import review_progress
+    from sensehat_c4.commands.review import progress as review_progress
 
     class Terminal(io.StringIO):
         def isatty(self):

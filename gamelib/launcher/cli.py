@@ -118,12 +118,12 @@ def run_names(argv: Sequence[str]) -> int:
     return app.EXIT_OK
 
 
-SERVICE_BACKENDS = tuple(name for name in backends.BACKENDS if name != "terminal")
-
-
 def _service_backend(name: str) -> str:
-    if name == "terminal":
-        raise argparse.ArgumentTypeError("a service has no terminal to play in: use hat (the default), emu or auto")
+    """``--backend`` of ``install-service``: a backend a service can use (not the terminal)."""
+    if name in backends.names() and name not in backends.names(service=True):
+        others = [n for n in backends.names(service=True) if n not in ("hat", backends.AUTO)] + [backends.AUTO]
+        raise argparse.ArgumentTypeError(f"a service has no {name} to play in: use hat (the default), "
+                                         f"{', '.join(others[:-1])} or {others[-1]}")
     return name
 
 
@@ -140,7 +140,7 @@ def service_parser(command: str) -> app.Parser:
     group.add_argument("--user-unit", action="store_true",
                        help="a unit of your own systemd user manager (systemctl --user) instead")
     if installing:
-        parser.add_argument("--backend", type=_service_backend, choices=SERVICE_BACKENDS, default="hat",
+        parser.add_argument("--backend", type=_service_backend, choices=backends.names(service=True), default="hat",
                             help="the launcher's --backend (default: hat)")
         add_launcher_options(parser)
         parser.add_argument("--web", type=_service_web, default=None, metavar="[HOST:]PORT",
