@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import List, Optional, Sequence
 
-from .. import app, backends
+from .. import app, backends, web
 from ..errors import ConfigError
 from ..games import GROUP, discover
 from ..players import parse_names
@@ -45,6 +45,7 @@ def menu_parser() -> app.Parser:
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
     add_launcher_options(parser)
+    web.add_argument(parser)
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr; while the board fills this terminal, "
                         "a file under $XDG_STATE_HOME/gamelib, shown after)")
     return parser
@@ -70,7 +71,8 @@ def run_menu(argv: Sequence[str]) -> int:
                                        notice=log.info) as backend:
                 if backend.name == "terminal":  # log lines would land on the board
                     logs.aside()
-                result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
+                with web.serving(backend, args.web, log.info):
+                    result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
             log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
         return app.EXIT_OK
 

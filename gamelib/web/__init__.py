@@ -15,3 +15,53 @@ Connect 4's words and seats are its own (``sensehat_c4.words``, ``sensehat_c4.ga
 - :mod:`.address`  ``--web [HOST:]PORT`` and the address to tell people
 - :mod:`.server`   :class:`~.server.WebServer`: all of it in its own thread
 """
+from __future__ import annotations
+
+import argparse
+import contextlib
+from typing import TYPE_CHECKING, Callable, Iterator, Optional
+
+from ..errors import SetupError
+from .address import Address, argument
+
+if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
+    from ..backends.base import Backend
+    from .server import WebServer
+
+__all__ = ["Address", "add_argument", "serving"]
+
+
+def add_argument(parser: argparse.ArgumentParser) -> None:
+    """``--web [HOST:]PORT`` (shared by ``sensehat-c4`` and ``gamelib``)."""
+    parser.add_argument("--web", type=argument, default=None, metavar="[HOST:]PORT",
+                        help="show the game live in any browser on the LAN at http://THIS-MACHINE:PORT/, and "
+                        "let a phone take a seat with the PIN the LEDs show (PORT alone: every address "
+                        "of this machine)")
+
+
+@contextlib.contextmanager
+def serving(backend: "Backend", address: Optional[Address],
+            notice: Callable[[str], None] = lambda message: None) -> Iterator[Optional["WebServer"]]:
+    """Serve the web view of ``backend`` on ``address`` for the ``with`` block (nothing if ``None``):
+    the feed watches the backend, phones' presses go to it, and the seats are emptied at the end."""
+    if address is None:
+        yield None
+        return
+    try:
+        from .console import BackendConsole  # noqa: PLC0415
+        from .server import WebServer  # noqa: PLC0415
+    except ImportError as exc:
+        raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
+    server = WebServer(BackendConsole(backend), address)
+    stop = backend.observe(server.feed)
+    server.feed.shown(backend.frame)          # what is up now, for the first page
+    if backend.status is not None:
+        server.feed.said(backend.status)
+    try:
+        server.start()
+        notice(f"web view on {', '.join(server.urls)} (a phone takes a seat with the PIN the LEDs show)")
+        yield server
+    finally:
+        stop()
+        server.close()
+        backend.seats.clear()

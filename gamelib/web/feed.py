@@ -23,6 +23,7 @@ import threading
 from collections import deque
 from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple
 
+from ..backends.base import Observer
 from ..colours import RGB
 from .http import Stream
 from .limits import Limits
@@ -69,7 +70,7 @@ class Watcher:
             self.stream.write(self.feed.state_event() + self.feed.frame_event())
 
 
-class Feed:
+class Feed(Observer):
     """The newest frame and state, and the watchers they go to."""
 
     def __init__(self, limits: Limits = Limits(), *, extra: Callable[[], Dict[str, Any]] = dict) -> None:

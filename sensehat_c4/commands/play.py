@@ -6,7 +6,7 @@ import contextlib
 import textwrap
 from typing import Optional, Sequence, Tuple
 
-from gamelib import app, backends
+from gamelib import app, backends, web
 from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
 from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
@@ -91,6 +91,7 @@ def play_parser() -> Parser:
                         help="the players' names, for the printed results, the records and the winner's "
                         f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
     add_db(parser)
+    web.add_argument(parser)
     parser.add_argument("--version", action=VersionAction)
     return parser
 
@@ -129,7 +130,8 @@ def run(argv: Sequence[str]) -> int:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(number, computer, result, options.names)
 
-    with backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder:
+    with backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
+            web.serving(backend, args.web, notice):
         play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
                      size=args.board, think=args.think, matches=args.matches, report=report,
                      recorder=recorder)
