@@ -31,8 +31,9 @@ import reprlib
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 
 from gamelib.colours import BLACK, RGB
 
@@ -40,7 +41,7 @@ from ..errors import ConfigError
 from ..seats import SeatTable
 from ..status import Status
 from .inbox import Inbox
-from .interlude import Interlude, Step
+from .interlude import QUEUED, Interlude, Step
 
 log = logging.getLogger("gamelib")
 
@@ -155,7 +156,7 @@ class Backend(ABC):
         self.seats = SeatTable()
         """Which seat another stick plays (a phone's): read by the game, written by the web server."""
         self._asked_lock = threading.Lock()
-        self._asked_interlude: Optional[Interlude] = None
+        self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
         self._asked_note: Optional[str] = None
         self._interlude: Optional[Interlude] = None
         self.noted = ""
@@ -303,10 +304,10 @@ class Backend(ABC):
 
     def interlude(self, steps: Sequence[Step], *, mirrored: bool = False) -> None:
         """Show ``steps`` (``(frame, seconds)``) over the game at its next wait for a person, from any
-        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it).
-        ``mirrored``: observers see it too (else only the LEDs do: the PIN)."""
+        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it), after
+        those asked before.  ``mirrored``: observers see it too (else only the LEDs do: the PIN)."""
         with self._asked_lock:
-            self._asked_interlude = Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored)
+            self._asked_interludes.append(Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored))
         self.wake()
 
     def note(self, text: str) -> None:
@@ -318,20 +319,16 @@ class Backend(ABC):
 
     def _asked(self, timeout: Optional[float]) -> Optional[float]:
         """Carry out what other threads asked for; the wait's limit, shortened to the interlude's next step."""
-        if self._asked_interlude is not None or self._asked_note is not None:
+        if self._asked_interludes or self._asked_note is not None:
             with self._asked_lock:
                 note, self._asked_note = self._asked_note, None
-                asked = self._asked_interlude
-                if asked is not None and asked.ready(self.now(), timeout):
-                    self._asked_interlude = None
-                else:
-                    asked = None
+                queue = self._asked_interludes
+                asked = queue.popleft() if self._interlude is None and queue and \
+                    queue[0].ready(self.now(), timeout) else None
             if note is not None and note != self.noted:
                 self.noted = note
                 self._noted(note)
             if asked is not None:
-                if self._interlude is not None:
-                    self._end_interlude(restore=False)
                 self._interlude = asked
                 self._interlude_step()
         if self._interlude is None:
@@ -350,13 +347,18 @@ class Backend(ABC):
         if interlude.mirrored:
             self._tell_shown(tuple(frame))
 
-    def _end_interlude(self, *, restore: bool = True) -> None:
+    def _end_interlude(self) -> None:
         """Stop the interlude; the game's last frame comes back (to the observers too if they saw it)."""
         interlude, self._interlude = self._interlude, None
-        if interlude is not None and restore:
+        if interlude is not None:
             self._write_logical(self._frame)
             if interlude.mirrored:
                 self._tell_shown(self._frame)
+
+    @property
+    def shows_notes(self) -> bool:
+        """True if this backend shows notes (it overrides :meth:`_noted`)."""
+        return type(self)._noted is not Backend._noted
 
     @property
     def interluding(self) -> bool:

@@ -18,7 +18,8 @@ mock's fake clock drives them like everything else.
 - A private interlude (the PIN) is written to the LEDs only: observers (the web
   page, which anyone on the LAN may watch) keep seeing the game.  A public one (a
   seat was taken) is shown to them too.
-- A newer interlude replaces one that has not started or is playing.
+- Interludes asked for while one plays wait their turn (at most :data:`QUEUED`; beyond
+  that the oldest waiting one is dropped).
 """
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ IDLE = 0.5
 """A wait at least this long (or for ever) is a moment the game waits for a person."""
 MOST_DEFERRED = 5.0
 """An interlude waits at most this long (on the backend's clock) for such a moment."""
+
+QUEUED = 4
+"""Interludes waiting at most (two seats taken and a PIN asked for at once fit)."""
 
 Step = Tuple[Sequence[RGB], float]
 

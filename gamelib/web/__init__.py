@@ -26,6 +26,7 @@ from .address import Address, argument
 
 if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
     from ..backends.base import Backend
+    from .limits import Limits
     from .server import WebServer
 
 __all__ = ["Address", "add_argument", "serving"]
@@ -40,8 +41,8 @@ def add_argument(parser: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def serving(backend: "Backend", address: Optional[Address],
-            notice: Callable[[str], None] = lambda message: None) -> Iterator[Optional["WebServer"]]:
+def serving(backend: "Backend", address: Optional[Address], notice: Callable[[str], None] = lambda message: None,
+            *, limits: Optional["Limits"] = None) -> Iterator[Optional["WebServer"]]:
     """Serve the web view of ``backend`` on ``address`` for the ``with`` block (nothing if ``None``):
     the feed watches the backend, phones' presses go to it, and the seats are emptied at the end."""
     if address is None:
@@ -49,17 +50,19 @@ def serving(backend: "Backend", address: Optional[Address],
         return
     try:
         from .console import BackendConsole  # noqa: PLC0415
+        from .limits import Limits  # noqa: PLC0415
         from .server import WebServer  # noqa: PLC0415
     except ImportError as exc:
         raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
-    server = WebServer(BackendConsole(backend), address)
+    server = WebServer(BackendConsole(backend), address, limits=limits or Limits())
     stop = backend.observe(server.feed)
     server.feed.shown(backend.frame)          # what is up now, for the first page
     if backend.status is not None:
         server.feed.said(backend.status)
     try:
         server.start()
-        notice(f"web view on {', '.join(server.urls)} (a phone takes a seat with the PIN the LEDs show)")
+        if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
+            notice(f"web view on {', '.join(server.urls)} (a phone takes a seat with the PIN the LEDs show)")
         yield server
     finally:
         stop()

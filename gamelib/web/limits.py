@@ -53,7 +53,7 @@ class Limits:
     """... for this long (then a fresh PIN)."""
     pin_show_seconds: float = 10.0
     """Least time between two PIN scrolls asked for on the LEDs."""
-    queued_messages: int = 64
+    queued_messages: int = 256
     """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
     are dropped (only if the server's thread cannot keep up)."""
 
