@@ -225,11 +225,11 @@ class HttpServer:
         return [sock.getsockname()[:2] for sock in server.sockets]
 
     def close(self) -> None:
-        """Stop listening and drop every connection."""
+        """Stop listening; end every stream (its last chunk goes out) and close every connection."""
         for server in self._servers:
             server.close()
         for connection in list(self.connections):
-            connection.abort()
+            connection.finish()
 
     # -- what connections call -----------------------------------------------------
 

@@ -113,7 +113,13 @@ class WebServer:
             def stop() -> None:
                 if self.http is not None:
                     self.http.close()
-                loop.call_soon(loop.stop)
+                flushed(0)
+
+            def flushed(tries: int) -> None:   # what the streams were sent goes out first (at most 0.5 s)
+                if self.http is None or not self.http.connections or tries >= 50:
+                    loop.stop()
+                else:
+                    loop.call_later(0.01, flushed, tries + 1)
             try:
                 loop.call_soon_threadsafe(stop)
             except RuntimeError:  # closed meanwhile

@@ -121,6 +121,7 @@
     if (seat && mine && !mine.taken) { lose("Your seat ended with the match: take a seat again to play on."); return; }
     const colour = (n) => { const s = status && status.seats && status.seats[n - 1]; return s ? ` (${s.colour})` : ""; };
     $("seat-text").textContent = seat ? `You play seat ${seat}.` : "Play from here: take a seat.";
+    $("seat").classList.toggle("seated", !!seat);
     $("seat-buttons").hidden = !!seat || !!asking;
     $("pin-form").hidden = !!seat || !asking;
     $("leave").hidden = !seat;
