@@ -229,3 +229,83 @@ class Events:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Spectators:
+    """``count`` event streams at once, each from its own loopback address (127.0.0.2, .3 ...), read by one
+    thread: every frame's number, and the last frame and state each one got."""
+
+    def __init__(self, port: int, count: int, *, first: int = 2) -> None:
+        import selectors
+        import threading
+
+        self.selector = selectors.DefaultSelector()
+        self.streams = []
+        for n in range(count):
+            sock = connect(port, source=f"127.0.0.{first + n}")
+            conn = h11.Connection(h11.CLIENT)
+            sock.sendall(conn.send(h11.Request(method="GET", target="/api/events",
+                                               headers=[("Host", f"{LOOPBACK}:{port}")]))
+                         + conn.send(h11.EndOfMessage()))
+            sock.setblocking(False)
+            stream = {"sock": sock, "conn": conn, "text": "", "seqs": [], "frame": None, "state": None,
+                      "status": 0, "ended": False}
+            self.streams.append(stream)
+            self.selector.register(sock, selectors.EVENT_READ, stream)
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for key, _ in self.selector.select(0.1):
+                stream = key.data
+                try:
+                    data = stream["sock"].recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                stream["conn"].receive_data(data)
+                if not data:
+                    stream["ended"] = True
+                    self.selector.unregister(stream["sock"])
+                self._events(stream)
+
+    @staticmethod
+    def _events(stream: Dict[str, Any]) -> None:
+        while True:
+            try:
+                event = stream["conn"].next_event()
+            except h11.RemoteProtocolError:
+                stream["ended"] = True
+                return
+            if event is h11.NEED_DATA or event is h11.PAUSED:
+                break
+            if isinstance(event, h11.Response):
+                stream["status"] = event.status_code
+            elif isinstance(event, h11.Data):
+                stream["text"] += event.data.decode()
+            elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
+                stream["ended"] = True
+                break
+        while "\n\n" in stream["text"]:
+            block, stream["text"] = stream["text"].split("\n\n", 1)
+            kind = data = None
+            for line in block.split("\n"):
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    data = json.loads(line[6:])
+            if kind == "frame":
+                stream["seqs"].append(data["seq"])
+                stream["frame"] = data["pixels"]
+            elif kind == "state":
+                stream["state"] = data
+
+    def close(self) -> None:
+        self._stop.set()
+        self.thread.join(5)
+        for stream in self.streams:
+            stream["sock"].close()
+        self.selector.close()
