@@ -157,6 +157,20 @@ def test_the_stream_starts_with_the_state_and_frame_then_brings_every_frame_in_o
             assert [data["status"]["turn"] for kind, data in seen if kind == "state"] == [1]
 
 
+def test_an_http_1_0_client_gets_the_stream_unchunked_until_the_server_closes():
+    with served() as (server, _):
+        sock = connect(server.port)
+        sock.sendall(b"GET /api/events HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        server.feed.shown(frame(1))
+        wait_for(lambda: server.feed.seq == 1)
+        server.close()
+        got = read_until_closed(sock, 5)
+        sock.close()
+        head, _, body = got.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200 OK") and b"connection: close" in head.lower()
+        assert body.startswith(b"retry: 1000\n\nevent: state\ndata: {") and b'event: frame\ndata: {"seq":1,' in body
+
+
 def test_a_seat_taken_or_emptied_goes_out_on_the_stream_at_once():
     with served() as (server, console):
         with Events(server.port) as events:

@@ -235,7 +235,7 @@ class Spectators:
     """``count`` event streams at once, each from its own loopback address (127.0.0.2, .3 ...), read by one
     thread: every frame's number, and the last frame and state each one got."""
 
-    def __init__(self, port: int, count: int, *, first: int = 2) -> None:
+    def __init__(self, port: int, count: int, *, first: int = 2, times: bool = False) -> None:
         import selectors
         import threading
 
@@ -249,7 +249,7 @@ class Spectators:
                          + conn.send(h11.EndOfMessage()))
             sock.setblocking(False)
             stream = {"sock": sock, "conn": conn, "text": "", "seqs": [], "frame": None, "state": None,
-                      "status": 0, "ended": False}
+                      "status": 0, "ended": False, "times": {} if times else None}
             self.streams.append(stream)
             self.selector.register(sock, selectors.EVENT_READ, stream)
         self._stop = threading.Event()
@@ -267,6 +267,7 @@ class Spectators:
                 except OSError:
                     data = b""
                 stream["conn"].receive_data(data)
+                stream["now"] = time.monotonic()
                 if not data:
                     stream["ended"] = True
                     self.selector.unregister(stream["sock"])
@@ -300,6 +301,8 @@ class Spectators:
             if kind == "frame":
                 stream["seqs"].append(data["seq"])
                 stream["frame"] = data["pixels"]
+                if stream["times"] is not None:
+                    stream["times"][data["seq"]] = stream["now"]
             elif kind == "state":
                 stream["state"] = data
 

@@ -86,10 +86,11 @@ class Feed(Observer):
         self.dropped = 0
         self.sent = 0
         """Frames handed to the watchers (each once, whatever their number)."""
+        self.counted = 0
+        """Frames shown since the feed began (what :attr:`seq` will reach)."""
         self._lock = threading.Lock()
         self._queue: Deque[Tuple[str, int, Any]] = deque()
         self._scheduled = False
-        self._count = 0
         self._heartbeat: Optional[asyncio.TimerHandle] = None
         self._frame_event: Optional[bytes] = None
         self._state_event: Optional[bytes] = None
@@ -99,8 +100,8 @@ class Feed(Observer):
     def shown(self, frame: Sequence[RGB]) -> None:
         """A frame was shown (called in the game's thread; returns at once)."""
         with self._lock:
-            self._count += 1
-            self._post((FRAME, self._count, tuple(frame)))
+            self.counted += 1
+            self._post((FRAME, self.counted, tuple(frame)))
 
     def said(self, status: Any) -> None:
         """The game said what the LEDs show (a :class:`~gamelib.status.Status`)."""

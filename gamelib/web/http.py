@@ -337,6 +337,7 @@ class Connection(asyncio.Protocol):
         self._head: Optional[h11.Request] = None
         self._body = bytearray()
         self._received = False
+        self._chunked = True
         self._timer: Optional[asyncio.TimerHandle] = None
         self._stall: Optional[asyncio.TimerHandle] = None
 
@@ -507,6 +508,7 @@ class Connection(asyncio.Protocol):
             self.abort()
             return
         self.stream = Stream(self)
+        self._chunked = self._head is not None and self._head.http_version == b"1.1"
         self.server.counts.streams += 1
         assert self.transport is not None
         self.transport.set_write_buffer_limits(high=self.limits.stream_buffer, low=self.limits.stream_buffer // 4)
@@ -522,14 +524,11 @@ class Connection(asyncio.Protocol):
     # -- writing and closing ----------------------------------------------------------
 
     def send_data(self, data: bytes) -> None:
+        """Part of a stream's body: framed here as a chunk (HTTP/1.1), or as it is (HTTP/1.0, which ends
+        the body by closing), not by h11, so many streams sending the same event cost little."""
         if self.done or not data:
             return
-        try:
-            out = self.h11.send(h11.Data(data=data))
-        except h11.LocalProtocolError:
-            self.abort()
-            return
-        self._write(out)
+        self._write(b"%x\r\n%b\r\n" % (len(data), data) if self._chunked else data)
 
     def _write(self, data: Optional[bytes]) -> None:
         if data and self.transport is not None and not self.transport.is_closing():
