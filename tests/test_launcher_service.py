@@ -51,8 +51,8 @@ def test_system_unit_is_written_for_this_python_and_started(tmp_path):
                  "home/pi/.local", "home/pi/.local/share", "home/pi/.local/share/sensehat-c4"):
         info = (tmp_path / made).stat()                        # made for the user, writable by the unit
         assert (info.st_uid, info.st_gid, oct(info.st_mode & 0o777)) == (os.getuid(), os.getgid(), "0o755")
-    assert inst.run.calls == [["systemctl", "daemon-reload"],
-                              ["systemctl", "enable", "--now", "sensehat-games.service"]]
+    assert inst.run.calls == [["systemctl", "daemon-reload"], ["systemctl", "enable", "sensehat-games.service"],
+                              ["systemctl", "restart", "sensehat-games.service"]]   # a running unit takes the new one
     assert not (tmp_path / POLKIT_RULE).exists()
     assert inst.out.getvalue().splitlines()[-1] == (
         "started and enabled sensehat-games.service: systemctl status sensehat-games.service; "
@@ -137,7 +137,8 @@ def test_user_unit_goes_under_the_xdg_config_dir_without_root(tmp_path):
     assert not any(line.startswith("User=") for line in unit_lines(unit))
     assert "WantedBy=default.target" in unit_lines(USER_TEMPLATE)
     assert inst.run.calls == [["systemctl", "--user", "daemon-reload"],
-                              ["systemctl", "--user", "enable", "--now", "sensehat-games.service"]]
+                              ["systemctl", "--user", "enable", "sensehat-games.service"],
+                              ["systemctl", "--user", "restart", "sensehat-games.service"]]
     inst.run.calls.clear()
     assert inst.uninstall(user_unit=True, argv=["--user-unit"]) == 0
     assert not unit.exists()

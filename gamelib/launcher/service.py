@@ -153,8 +153,7 @@ class Installer:
             path = self.user_unit_path()
             _write(path, render(USER_TEMPLATE.read_text(), command, web=web_port))
             self._say(f"wrote {path}")
-            if not self._systemctl(["--user", "daemon-reload"], path) or \
-                    not self._systemctl(["--user", "enable", "--now", UNIT], path):
+            if not all(self._systemctl(["--user", *command], path) for command in _START):
                 return 1
             self._say(f"started and enabled {UNIT} for {_current_user()}: systemctl --user status {UNIT}; "
                       f"to start it at boot without logging in: sudo loginctl enable-linger {_current_user()}")
@@ -179,7 +178,7 @@ class Installer:
         elif rule.exists():
             rule.unlink()
             self._say(f"removed {rule} (no --allow-poweroff)")
-        if not self._systemctl(["daemon-reload"], path) or not self._systemctl(["enable", "--now", UNIT], path):
+        if not all(self._systemctl(command, path) for command in _START):
             return 1
         self._say(f"started and enabled {UNIT}: systemctl status {UNIT}; its log: journalctl -u {UNIT}")
         return 0
@@ -232,6 +231,10 @@ class Installer:
 
     def _say(self, message: str) -> None:
         print(message, file=self.out)
+
+
+_START = (["daemon-reload"], ["enable", UNIT], ["restart", UNIT])
+"""After writing the unit: reload, enable, and (re)start it, so a unit already running takes the new options."""
 
 
 def _write(path: Path, text: str) -> None:
