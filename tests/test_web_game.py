@@ -269,3 +269,45 @@ def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
         assert mirrored[0] == BLACK_FRAME                              # the LEDs before the game began, then
         assert mirrored[1:] == frames(mock)[:len(mirrored) - 1]         # every frame the LEDs showed, in order
         assert len(mirrored) > 200
+
+
+# -- the command lines ---------------------------------------------------------------------------------
+
+def test_web_on_both_command_lines(capsys, monkeypatch, tmp_path):
+    import re
+    import socket
+
+    from gamelib import backends
+    from gamelib.launcher import cli as launcher_cli
+    from sensehat_c4 import cli
+
+    def headless(*, rotation, low_light):
+        mock = MockBackend(rotation=rotation, low_light=low_light)
+        mock.tap("up", "up")                                        # the game: abandon at once
+        return mock
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    with backends.registered("headless", headless):
+        assert cli.main(["--backend", "headless", "--opponent", "human", "--matches", "1",
+                         "--web", "127.0.0.1:0"]) == 0
+        out, err = capsys.readouterr()
+        assert out == "match 1: abandoned at 0-0\n"
+        assert re.fullmatch(r"sensehat-c4: web view on http://127\.0\.0\.1:\d+/ \(a phone takes a seat with the "
+                            r"PIN the LEDs show\)\n", err)
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            assert cli.main(["--backend", "headless", "--opponent", "human", "--web", f"127.0.0.1:{port}"]) == 1
+            assert capsys.readouterr().err == (f"sensehat-c4: --web 127.0.0.1:{port}: the port is in use by another "
+                                               "program (try another port)\n")
+            assert launcher_cli.main(["--backend", "headless", "--web", f"127.0.0.1:{port}"]) == 1
+            assert capsys.readouterr().err.endswith(f"gamelib: --web 127.0.0.1:{port}: the port is in use by another "
+                                                    "program (try another port)\n")
+        for value, message in (("http", "the port is a number from 0 to 65535 (not 'http')"),
+                               ("::1:80", "write an IPv6 address in brackets, e.g. [::1]:80 (not '::1:80')"),
+                               ("a b:80", "'a b' is not an address or a host name")):
+            with pytest.raises(SystemExit) as info:
+                cli.main(["--backend", "headless", "--web", value])
+            assert info.value.code == 2
+            assert capsys.readouterr().err == f"sensehat-c4: error: argument --web: {message} (see --help)\n"

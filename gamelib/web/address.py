@@ -65,10 +65,17 @@ def _valid_host(host: str) -> bool:
         ipaddress.ip_address(host)
         return True
     except ValueError:
-        pass
-    labels = host.rstrip(".").split(".")
-    return all(label and len(label) <= 63 and all(c.isascii() and (c.isalnum() or c == "-") for c in label)
-               for label in labels)
+        return name_labels(host) is not None
+
+
+def name_labels(name: str) -> Optional[List[str]]:
+    """The labels of a host name (``pi.local`` -> ``["pi", "local"]``), or ``None`` if it is not one
+    (letters, digits and hyphens, 1-63 a label, at most 253 in all)."""
+    labels = name.rstrip(".").split(".")
+    if len(name) > 253 or not all(label and len(label) <= 63 and
+                                  all(c.isascii() and (c.isalnum() or c == "-") for c in label) for label in labels):
+        return None
+    return labels
 
 
 def argument(text: str) -> Address:

@@ -32,6 +32,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import h11
 
 from ..errors import GamelibError
+from .address import name_labels
 from .limits import Limits, RateTable
 
 log = logging.getLogger("gamelib.web")
@@ -153,16 +154,13 @@ def lan_host(host: str) -> bool:
         name, port = name.split(":")
         if not _port(":" + port):
             return False
-    if not name or len(name) > 253:
-        return False
     try:
         ipaddress.IPv4Address(name)
         return True
     except ValueError:
         pass
-    labels = name.rstrip(".").split(".")
-    if not all(label and len(label) <= 63 and all(c.isascii() and (c.isalnum() or c == "-") for c in label)
-               for label in labels):
+    labels = name_labels(name)
+    if labels is None:
         return False
     return len(labels) == 1 or any(("." + ".".join(labels)).endswith(suffix) for suffix in LAN_SUFFIXES)
 
