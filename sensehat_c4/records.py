@@ -9,31 +9,40 @@ winning cells, start and end times).  Seats are the match's player 1 and player 
 
 :class:`Recorder` writes.  It commits each round when it ends (WAL, ``synchronous=FULL``,
 so a committed round survives kill -9 and a power cut) and never stops play: if the
-file is locked, read-only, a directory, on a full disk or from a newer version, it logs
-one line and records nothing more in this process; a corrupt file is renamed
-``games.db.corrupt-<time>`` and a new one started.  :class:`Records` reads, for the
-``history``, ``stats``, ``replay`` and ``review`` commands, and raises
-:class:`RecordsError` (one line) when it cannot.
+file is locked, read-only, a directory, on a full disk, from a newer version or another
+program's, it logs one line and records nothing more in this process; a damaged file is
+renamed ``games.db.corrupt-<time>`` and a new one started.  :class:`Records` reads, for the
+``history``, ``stats``, ``replay`` and ``review`` commands: each row is checked as it is
+read (:mod:`.stored`), a row that makes no sense is skipped and reported in one line
+(:attr:`Records.notes`), and what cannot be read at all raises :class:`RecordsError`.
 
-The schema's version is ``PRAGMA user_version``; :data:`MIGRATIONS` brings any older
-file up to :data:`SCHEMA_VERSION` step by step, in one transaction.
+The file is ours when ``PRAGMA application_id`` is :data:`APPLICATION_ID` (or, as the
+first version left it, 0 with our two tables); its schema's version is ``PRAGMA
+user_version``, and :data:`MIGRATIONS` brings any older file up to :data:`SCHEMA_VERSION`
+step by step, in one transaction.
 """
 from __future__ import annotations
 
 import json
 import logging
 import os
+import shutil
 import sqlite3
-from dataclasses import dataclass, field
+import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from gamelib.colours import RGB
+from gamelib.app import one_line
 from gamelib.files import data_home
 
 from .errors import C4Error
-from .rules import Board, Cell
+from .rules import Board
+from .stored import (MATCH_COLUMNS, ROUND_COLUMNS, BadRow, MatchRecord, RoundRecord, Side, expected_cells,
+                     hex_colour, match_from_row, quoted, round_from_row, timestamp)
+
+__all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MIGRATIONS", "SCHEMA_VERSION", "MatchRecord", "Recorder",
+           "Records", "RecordsError", "RoundRecord", "Side", "default_path", "load_round", "utc_now"]
 
 log = logging.getLogger("sensehat_c4.records")
 
@@ -41,6 +50,12 @@ DB_ENV = "SENSEHAT_C4_DB"
 """Environment variable naming the database file (the ``--db`` option wins over it)."""
 BUSY_SECONDS = 2.0
 """How long a write waits for another process's write to finish before giving up."""
+APPLICATION_ID = 0x43346462
+"""``PRAGMA application_id`` of our files ("C4db"): set when a file is made or migrated."""
+MAX_ID = 2 ** 63 - 1
+"""The largest row id SQLite has: a larger ID or ``--limit`` names nothing more."""
+CHECKED_MATCHES = 100
+"""The writer checks the rows of this many of the last matches when it opens a file (:func:`check_file`)."""
 
 _V1 = """
 CREATE TABLE matches (
@@ -75,10 +90,20 @@ CREATE INDEX rounds_by_match ON rounds (match_id);
 MIGRATIONS: Sequence[str] = (_V1,)
 """``MIGRATIONS[v]`` turns a file at ``user_version`` v into v + 1 (0 is a new, empty file)."""
 SCHEMA_VERSION = len(MIGRATIONS)
+_FIRST_TABLES = {"matches": set(MATCH_COLUMNS) | {"pid"}, "rounds": set(ROUND_COLUMNS)}
+"""The tables (and their columns) of the first version, which set no ``application_id``."""
 
 
 class RecordsError(C4Error, OSError):
-    """The records cannot be read: no file yet, not a database, unreadable, or no such round."""
+    """The records cannot be read: not a database, not ours, unreadable, or no such round."""
+
+
+class NotOurs(C4Error, ValueError):
+    """A database another program made (its own ``application_id``, or other tables): never written."""
+
+
+class Damaged(C4Error, ValueError):
+    """A games database SQLite reads but whose structure or rows are wrong: the writer sets it aside."""
 
 
 def default_path(environ: Optional[Mapping[str, str]] = None) -> Path:
@@ -92,94 +117,27 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def timestamp(when: datetime) -> str:
-    """``2026-11-23T14:05:09Z``: how times are stored (UTC, to the second)."""
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def hex_colour(rgb: RGB) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
-
-
-def rgb_colour(text: str) -> RGB:
-    value = int(text.lstrip("#"), 16)
-    return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
-
-
-@dataclass(frozen=True)
-class Side:
-    """Who played one seat: a person (``name`` or none) or the computer (``level``, ``seconds``)."""
-
-    colour: RGB
-    name: Optional[str] = None
-    level: Optional[str] = None
-    seconds: Optional[float] = None
-
-    def label(self, seat: int) -> str:
-        """``Ann``, ``player 2`` or ``computer hard (1 s)``."""
-        if self.level is not None:
-            budget = "" if self.seconds is None else f" ({self.seconds:g} s)"
-            return f"computer {self.level}{budget}"
-        return self.name or f"player {seat}"
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    """One stored round; ``winner`` is the seat (1 or 2) that won, ``cells`` 0-based ``(column, row)``."""
-
-    id: int
-    match_id: int
-    number: int
-    starter: int
-    moves: str
-    result: str
-    winner: Optional[int]
-    cells: Tuple[Cell, ...]
-    started: datetime
-    ended: datetime
-
-    def seat(self, board_player: int) -> int:
-        """The seat that was the board's player ``board_player`` (1 moved first) in this round."""
-        return self.starter if board_player == 1 else 3 - self.starter
-
-
-@dataclass(frozen=True)
-class MatchRecord:
-    """One stored match and its rounds (in order)."""
-
-    id: int
-    started: datetime
-    ended: Optional[datetime]
-    status: str
-    winner: Optional[int]
-    columns: int
-    rows: int
-    backend: str
-    sides: Tuple[Side, Side]
-    rounds: Tuple[RoundRecord, ...] = field(default=())
-
-    @property
-    def score(self) -> Tuple[int, int]:
-        """Rounds won by seat 1 and seat 2."""
-        wins = [r.winner for r in self.rounds if r.result == "win"]
-        return wins.count(1), wins.count(2)
-
-    def label(self, seat: int) -> str:
-        return self.sides[seat - 1].label(seat)
-
-
 # -- opening ------------------------------------------------------------------
 
 
-def _connect(path: Path, *, busy: float, readonly: bool = False) -> sqlite3.Connection:
-    if readonly:
-        # a WAL file in a directory we cannot write (a read-only mount) opens only as immutable
-        query = "?mode=ro" if os.access(path.parent, os.W_OK) else "?immutable=1"
-        uri = "file:" + "/".join(_quote(part) for part in str(path.resolve()).split("/")) + query
-        conn = sqlite3.connect(uri, uri=True, timeout=busy, isolation_level=None)
-    else:
+def _decode(data: bytes) -> str:
+    """Text as SQLite holds it; bytes that are not UTF-8 (a damaged page) stay visible to the
+    row checks as lone surrogates instead of failing the whole query."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _uri(path: Path, query: str) -> str:
+    return "file:" + "/".join(_quote(part) for part in str(path.resolve()).split("/")) + "?" + query
+
+
+def _connect(path: Path, *, busy: float, query: Optional[str] = None) -> sqlite3.Connection:
+    """A connection to ``path``: read-write, or as the URI ``query`` says (``mode=ro``, ``immutable=1``)."""
+    if query is None:
         conn = sqlite3.connect(str(path), timeout=busy, isolation_level=None)
+    else:
+        conn = sqlite3.connect(_uri(path, query), uri=True, timeout=busy, isolation_level=None)
     conn.row_factory = sqlite3.Row
+    conn.text_factory = _decode
     return conn
 
 
@@ -187,12 +145,39 @@ def _quote(part: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-._~" else "%{:02X}".format(ord(ch)) for ch in part)
 
 
+def _identify(conn: sqlite3.Connection) -> bool:
+    """True if the file is ours, False if it is empty (ours to start); :class:`NotOurs` if another
+    program's, :class:`Damaged` if ours but its tables are not the games' (a damaged schema page)."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id not in (0, APPLICATION_ID):
+        raise NotOurs(f"another program's database (application_id {app_id:#x})")
+    if app_id == APPLICATION_ID and version > SCHEMA_VERSION:
+        return True  # a later version's tables: not for this one to judge
+    tables = sorted(str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                    if not str(row[0]).startswith("sqlite_"))
+    if app_id == 0 and version == 0 and not tables:
+        return False
+    if version >= 1 and all(_is_ours(conn, name, wanted) for name, wanted in _FIRST_TABLES.items()):
+        return True
+    shown = ", ".join(one_line(t) for t in tables[:5]) + (", ..." if len(tables) > 5 else "")
+    if app_id == APPLICATION_ID:
+        raise Damaged(f"its tables are not the games' (tables: {shown or 'none'}; user_version {version})")
+    raise NotOurs(f"another program's database (tables: {shown or 'none'}; user_version {version})")
+
+
+def _is_ours(conn: sqlite3.Connection, table: str, wanted: Set[str]) -> bool:
+    """``table`` has our columns, ``id`` its integer primary key (the row id)."""
+    info = {str(row[1]): (str(row[2]), row[5]) for row in conn.execute(f"PRAGMA table_info({table})")}
+    return set(info) >= wanted and info["id"] == ("INTEGER", 1)
+
+
 def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring the file to :data:`SCHEMA_VERSION` (``ValueError`` if a newer program made it)."""
+    """Bring the file to :data:`SCHEMA_VERSION` and mark it ours (``ValueError`` if a newer program made it)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise ValueError(f"made by a newer sensehat-c4 (schema {version}; this one knows {SCHEMA_VERSION})")
-    if version == SCHEMA_VERSION:
+    if version == SCHEMA_VERSION and conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -202,21 +187,55 @@ def _migrate(conn: sqlite3.Connection) -> None:
                 if statement.strip():
                     conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
 
 
-def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
+def _is_corrupt(exc: BaseException) -> bool:
+    """A damaged file: SQLite says so (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``), or our checks did."""
+    if isinstance(exc, (Damaged, BadRow, UnicodeDecodeError)):  # the last: a name in a damaged schema
+        return True
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
     if code is not None:
-        return code & 0xFF in (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+        return code & 0xFF in (11, 26)
     text = str(exc)
     return "not a database" in text or "malformed" in text
 
 
-def _pid_alive(pid: int) -> bool:
+def _why(exc: BaseException) -> str:
+    """``exc`` as one line (a name SQLite keeps that is not UTF-8: the file is damaged)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "database disk image is malformed (a name in its schema is not UTF-8)"
+    return one_line(str(exc) or type(exc).__name__)
+
+
+def _cannot_open(exc: sqlite3.Error) -> bool:
+    """SQLite could not open its journal files beside the database (a read-only directory, a full disk)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (8, 10, 14)  # SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN
+    text = str(exc)
+    return any(words in text for words in ("unable to open", "disk I/O error", "readonly", "read-only"))
+
+
+def integrity(conn: sqlite3.Connection) -> None:
+    """``PRAGMA integrity_check`` (b-trees, indexes against their tables, ``NOT NULL`` and ``CHECK``);
+    :class:`Damaged` with its first finding, in one line."""
+    found = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
+    if found != ["ok"]:
+        problems = [line for text in found for line in text.splitlines() if line and not line.startswith("***")]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise Damaged(f"integrity_check: {one_line(problems[0] if problems else found[0])}{more}")
+
+
+def _pid_alive(pid: object) -> bool:
+    if type(pid) is not int or not 0 < pid < 2 ** 31:  # a damaged value: kill(-1, 0) would be "alive"
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -224,6 +243,121 @@ def _pid_alive(pid: int) -> bool:
     except OSError:  # EPERM: it exists, as another user
         return True
     return True
+
+
+# -- reading rows -------------------------------------------------------------
+
+
+def _select(columns: Sequence[str], table: str) -> str:
+    return f"SELECT {', '.join(columns)} FROM {table} NOT INDEXED"
+
+
+class _Reader:
+    """Rows of one connection made into records; each row that makes no sense goes to ``skip``.
+
+    Reads never use the indexes (``NOT INDEXED``): a damaged page can make an index lie, never
+    a table's own order.  Where SQLite stops a scan at a damaged page (``SQLITE_CORRUPT``),
+    the rows beyond it are read from the table's other end, and ``partial`` says that some
+    could not be read; if none at all can be, the error is raised.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, skip: Callable[[BadRow], None],
+                 partial: Callable[[str, BaseException], None]) -> None:
+        self.conn = conn
+        self.skip = skip
+        self.partial = partial
+        self.cut: Set[str] = set()
+        """The tables some rows of which could not be read."""
+
+    def scan(self, table: str, columns: Sequence[str], *, newest_first: bool, where: str = "",
+             args: Sequence[Any] = (), limit: Optional[int] = None) -> Iterator[sqlite3.Row]:
+        """The rows of ``table`` by id, ``newest_first`` or oldest first, at most ``limit``."""
+        sql = _select(columns, table) + (f" WHERE {where}" if where else "")
+        order, other = ("DESC", "ASC") if newest_first else ("ASC", "DESC")
+        read, last = 0, None
+        try:
+            for row in self.conn.execute(f"{sql} ORDER BY id {order}" + ("" if limit is None else f" LIMIT {limit}"),
+                                         args):
+                read, last = read + 1, row["id"]
+                yield row
+            return
+        except sqlite3.DatabaseError as exc:
+            if not _is_corrupt(exc):
+                raise
+            damage = exc
+        beyond = "" if last is None else f"id {'<' if newest_first else '>'} ?"
+        condition = " AND ".join(f"({c})" for c in (where, beyond) if c)
+        rest: List[sqlite3.Row] = []
+        try:  # from the other end, up to the damage
+            for row in self.conn.execute(_select(columns, table) + (f" WHERE {condition}" if condition else "")
+                                         + f" ORDER BY id {other}", [*args, *([last] if beyond else [])]):
+                rest.append(row)
+        except sqlite3.DatabaseError as exc:
+            if not _is_corrupt(exc):
+                raise
+        if read == 0 and not rest:
+            raise damage
+        self.cut.add(table)
+        self.partial(table, damage)
+        rest.reverse()
+        yield from rest if limit is None else rest[:max(0, limit - read)]
+
+    def matches(self, limit: Optional[int]) -> List[MatchRecord]:
+        """The last ``limit`` matches (all if ``None``), newest first, with their rounds."""
+        found: Dict[int, MatchRecord] = {}
+        bad: Set[Any] = set()
+        for row in self.scan("matches", MATCH_COLUMNS, newest_first=True, limit=limit):
+            try:
+                match = match_from_row(row)
+                if match.id in found or match.id in bad:
+                    raise BadRow("matches", match.id, "it is there twice (a damaged page)")
+                found[match.id] = match
+            except BadRow as exc:
+                bad.add(exc.ident)
+                self.skip(exc)
+        if not found:
+            return []
+        rounds: Dict[int, Dict[int, RoundRecord]] = {i: {} for i in found}
+        seen: Set[Any] = set()
+        lowest = min(i for i in found.keys() | bad if type(i) is int)
+        for row in self.scan("rounds", ROUND_COLUMNS, newest_first=False,
+                             where="" if limit is None else "match_id >= ?", args=() if limit is None else (lowest,)):
+            match_id = row["match_id"]
+            try:
+                if row["id"] in seen:
+                    raise BadRow("rounds", row["id"], "it is there twice (a damaged page)")
+                seen.add(row["id"])
+                if type(match_id) is not int:
+                    raise BadRow("rounds", row["id"], f"match_id {quoted(match_id)} is not a number")
+                if match_id in bad or (match_id not in found and "matches" in self.cut):
+                    continue  # its match was reported
+                if match_id not in found:
+                    raise BadRow("rounds", row["id"], f"its match {match_id} is not there")
+                rnd = round_from_row(row, found[match_id])
+                if rnd.number in rounds[match_id]:
+                    raise BadRow("rounds", rnd.id, f"match {match_id} has a round {rnd.number} already "
+                                 f"(rounds row {rounds[match_id][rnd.number].id})")
+                rounds[match_id][rnd.number] = rnd
+            except BadRow as exc:
+                self.skip(exc)
+        return [MatchRecord(m.id, m.started, m.ended, m.status, m.winner, m.columns, m.rows, m.backend, m.sides,
+                            tuple(r for _, r in sorted(rounds[m.id].items())))
+                for m in found.values()]
+
+    def match_of(self, row: sqlite3.Row) -> MatchRecord:
+        """The match of round ``row`` (without its rounds); :class:`BadRow` if it is not there or bad."""
+        match_id = row["match_id"]
+        if type(match_id) is not int:
+            raise BadRow("rounds", row["id"], f"match_id {quoted(match_id)} is not a number")
+        try:
+            found = list(self.scan("matches", MATCH_COLUMNS, newest_first=True, where="id = ?", args=(match_id,)))
+        except sqlite3.DatabaseError as exc:
+            if not _is_corrupt(exc):
+                raise
+            raise BadRow("rounds", row["id"], f"its match {match_id} cannot be read ({_why(exc)})") from None
+        if not found:
+            raise BadRow("rounds", row["id"], f"its match {match_id} is not there")
+        return match_from_row(found[0])
 
 
 # -- writing ------------------------------------------------------------------
@@ -279,17 +413,16 @@ class Recorder:
         if self._match is None and self._pending is None:
             return
         outcome = board.outcome
-        cells: List[List[int]]
         if outcome is None:
-            result, winner, cells = "abandoned", None, []
+            result, winner = "abandoned", None
         elif outcome.winner is None:
-            result, winner, cells = "draw", None, []
+            result, winner = "draw", None
         else:
             result = "win"
             winner = starter if outcome.winner == 1 else 3 - starter
-            cells = [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
         ended = self.clock()
         started = self._round_started or ended
+        cells = expected_cells(board)
         self._write(lambda conn: conn.execute(
             "INSERT INTO rounds (match_id, number, starter, moves, result, winner, winning_cells, started, ended) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -340,7 +473,7 @@ class Recorder:
             self._give_up(exc)
 
     def _give_up(self, exc: BaseException) -> None:
-        self.failed = str(exc) or type(exc).__name__
+        self.failed = _why(exc)
         self._match = self._pending = None
         self.close()
         log.warning("games are not being recorded: %s (%s)", self.failed, self.path)
@@ -348,29 +481,33 @@ class Recorder:
     def _open(self) -> sqlite3.Connection:
         if self._conn is not None:
             return self._conn
-        if self.path.is_dir():
+        real = self.path.resolve()  # a symlink is followed: its target is the database
+        if real.is_dir():
             raise OSError(f"{self.path.name} is a directory")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        for place in (self.path.parent, self.path):  # WAL needs its journal files beside the database
+        real.parent.mkdir(parents=True, exist_ok=True)
+        for place in (real.parent, real):  # WAL needs its journal files beside the database
             if place.exists() and not os.access(place, os.W_OK):
                 raise OSError(f"{place} is read-only")
         try:
-            conn = self._prepare()
-        except sqlite3.DatabaseError as exc:
+            conn = self._prepare(real)
+        except (sqlite3.DatabaseError, Damaged, BadRow, UnicodeDecodeError) as exc:
             if not _is_corrupt(exc):
                 raise
-            aside = self._set_aside()
-            log.warning("the games database was damaged (%s): kept as %s, starting a new one", exc, aside.name)
-            conn = self._prepare()
+            aside = self._set_aside(real)
+            log.warning("the games database was damaged (%s): kept as %s, starting a new one", _why(exc), aside.name)
+            conn = self._prepare(real)
         self._conn = conn
         return conn
 
-    def _prepare(self) -> sqlite3.Connection:
-        conn = _connect(self.path, busy=self.busy)
+    def _prepare(self, real: Path) -> sqlite3.Connection:
+        """Open ``real`` for writing: ours (or empty), checked whole, in WAL mode, migrated."""
+        if real.exists():  # looked at read-only first: another program's file is never written
+            with _closing(_connect(real, busy=self.busy, query="mode=ro")) as look:
+                look.execute("BEGIN")  # one snapshot: another process may write meanwhile
+                if _identify(look):
+                    check_file(look)
+        conn = _connect(real, busy=self.busy)
         try:
-            check = conn.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             _migrate(conn)
@@ -383,7 +520,7 @@ class Recorder:
     def _close_stale(self, conn: sqlite3.Connection) -> None:
         """Mark abandoned the matches left ``playing`` by a process that no longer runs (kill -9)."""
         stale = [row["id"] for row in conn.execute("SELECT id, pid FROM matches WHERE status = 'playing'")
-                 if row["pid"] is None or (row["pid"] != os.getpid() and not _pid_alive(row["pid"]))]
+                 if row["pid"] != os.getpid() and not _pid_alive(row["pid"])]
         if not stale:
             return
         conn.execute("BEGIN IMMEDIATE")
@@ -393,63 +530,146 @@ class Recorder:
             [(i,) for i in stale])
         conn.execute("COMMIT")
 
-    def _set_aside(self) -> Path:
+    def _set_aside(self, real: Path) -> Path:
         """Rename the damaged file (and its journal files) out of the way; return the new name."""
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{self.clock().strftime('%Y%m%dT%H%M%S')}")
-        os.replace(self.path, aside)
+        aside = real.with_name(f"{real.name}.corrupt-{self.clock().strftime('%Y%m%dT%H%M%S')}")
+        os.replace(real, aside)
         for suffix in ("-wal", "-shm"):
-            extra = self.path.with_name(self.path.name + suffix)
+            extra = real.with_name(real.name + suffix)
             if extra.exists():
                 os.replace(extra, aside.with_name(aside.name + suffix))
         return aside
 
 
+class _closing:
+    """``contextlib.closing`` for a connection (typed)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.conn
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+
+def check_file(conn: sqlite3.Connection) -> None:
+    """What the writer checks once per process before it writes into a file of ours: its whole
+    structure (:func:`integrity`) and the rows of its last :data:`CHECKED_MATCHES` matches
+    (:mod:`.stored`), where writes land; :class:`Damaged` or :class:`BadRow` if anything is wrong.
+
+    An older row damaged in a file whose structure is sound is left to the readers, which skip
+    it with one line each time: writing new rows cannot spread it, and setting the file aside
+    for it would hide every good match from ``history``.
+    """
+    integrity(conn)
+
+    def skip(exc: BadRow) -> None:
+        raise exc
+
+    def partial(table: str, exc: BaseException) -> None:
+        raise exc
+
+    if conn.execute("PRAGMA user_version").fetchone()[0] <= SCHEMA_VERSION:
+        _Reader(conn, skip, partial).matches(CHECKED_MATCHES)
+
+
 # -- reading ------------------------------------------------------------------
 
 
-def _time(text: Optional[str]) -> Optional[datetime]:
-    if text is None:
-        return None
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-
-
-def _round(row: sqlite3.Row) -> RoundRecord:
-    cells = tuple((c - 1, r - 1) for c, r in json.loads(row["winning_cells"]))
-    return RoundRecord(row["id"], row["match_id"], row["number"], row["starter"], row["moves"], row["result"],
-                       row["winner"], cells, _time(row["started"]), _time(row["ended"]))  # type: ignore[arg-type]
-
-
-def _match(row: sqlite3.Row, rounds: Sequence[RoundRecord]) -> MatchRecord:
-    sides = tuple(Side(rgb_colour(row[f"p{s}_colour"]), row[f"p{s}_name"], row[f"p{s}_level"],
-                       row[f"p{s}_seconds"]) for s in (1, 2))
-    return MatchRecord(row["id"], _time(row["started"]), _time(row["ended"]),  # type: ignore[arg-type]
-                       row["status"], row["winner"], row["columns"], row["rows"], row["backend"],
-                       sides, tuple(rounds))  # type: ignore[arg-type]
-
-
 class Records:
-    """Read-only access to the games database; every failure is a one-line :class:`RecordsError`."""
+    """Read-only access to the games database.
+
+    Rows that make no sense are skipped, each reported by one line in :attr:`notes` (as is a
+    table SQLite could read only part of, or rounds that may be missing); anything that stops
+    the reading raises a one-line :class:`RecordsError`.  A missing or empty file holds no
+    matches (:attr:`empty` says why).
+    """
 
     def __init__(self, path: Optional[Path] = None) -> None:
         self.path = Path(path) if path is not None else default_path()
+        self.notes: List[str] = []
+        """One line for each row skipped, or part of the file not read."""
+        self.empty: Optional[str] = None
+        """Why there is nothing to read (``PATH does not exist``, ``PATH is empty``), else ``None``."""
+        self._conn: Optional[sqlite3.Connection] = None
+        self._copy: "Optional[tempfile.TemporaryDirectory[str]]" = None
+        self._reported: Set[Tuple[str, object]] = set()
         if not self.path.exists():
-            raise RecordsError(f"no games recorded yet ({self.path} does not exist)")
+            self.empty = f"{self.path} does not exist"
+            return
         if self.path.is_dir():
             raise RecordsError(f"{self.path} is a directory, not a games database")
         try:
-            self._conn = _connect(self.path, busy=BUSY_SECONDS, readonly=True)
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.Error as exc:
-            raise RecordsError(f"cannot read {self.path}: {exc}") from None
-        if version == 0:
-            raise RecordsError(f"no games recorded yet ({self.path} is empty)")
-        if version > SCHEMA_VERSION:
+            conn = self._open()
+            conn.execute("BEGIN")  # everything read from one snapshot, whatever a game writes meanwhile
+            ours = _identify(conn)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except NotOurs as exc:
+            self.close()
+            raise RecordsError(f"{self.path} is not a sensehat-c4 games database: {exc}") from None
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self.close()
+            raise RecordsError(f"cannot read {self.path}: {_why(exc)}") from None
+        if not ours:
+            self.close()
+            self.empty = f"{self.path} is empty"
+        elif version > SCHEMA_VERSION:
+            self.close()
             raise RecordsError(f"{self.path} was made by a newer sensehat-c4 (schema {version}); upgrade to read it")
-        if version < SCHEMA_VERSION:
-            raise RecordsError(f"{self.path} has an older schema ({version}); play one round to upgrade it")
+
+    def _open(self) -> sqlite3.Connection:
+        """Read-only, taking no space: ``mode=ro``; where SQLite cannot make its ``-shm`` file
+        beside the database (a read-only directory, a full disk), a copy made elsewhere if the
+        ``-wal`` holds rounds, else the file as it is (``immutable``)."""
+        try:
+            self._conn = _connect(self.path, busy=BUSY_SECONDS, query="mode=ro")
+            self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return self._conn
+        except sqlite3.Error as exc:
+            self.close()
+            if not _cannot_open(exc) or not os.access(self.path, os.R_OK):
+                raise
+            why = one_line(str(exc))
+        wal = self.path.with_name(self.path.name + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            try:
+                self._conn = self._copied(wal)
+                return self._conn
+            except (OSError, sqlite3.Error) as exc:
+                self.close()
+                self.notes.append(f"some rounds may be missing: {wal.name} holds rounds not yet in {self.path.name}, "
+                                  f"and it can be neither read here ({why}) nor copied ({one_line(str(exc))})")
+        self._conn = _connect(self.path, busy=BUSY_SECONDS, query="immutable=1")
+        self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return self._conn
+
+    def _copied(self, wal: Path) -> sqlite3.Connection:
+        """The database and its ``-wal`` copied to a temporary directory (else ``/dev/shm``), opened there."""
+        places: List[Optional[str]] = [None] + (["/dev/shm"] if os.path.isdir("/dev/shm") else [])
+        failure: BaseException = OSError("nowhere to copy to")
+        for where in places:
+            try:
+                self._copy = tempfile.TemporaryDirectory(prefix="sensehat-c4-", dir=where)
+                copy = Path(self._copy.name) / "games.db"
+                shutil.copyfile(self.path, copy)
+                shutil.copyfile(wal, copy.with_name("games.db-wal"))
+                conn = _connect(copy, busy=BUSY_SECONDS, query="mode=ro")
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                return conn
+            except (OSError, sqlite3.Error) as exc:
+                failure = exc
+                self.close()
+        raise failure
 
     def close(self) -> None:
-        self._conn.close()
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if self._copy is not None:
+            self._copy.cleanup()
+            self._copy = None
 
     def __enter__(self) -> "Records":
         return self
@@ -457,46 +677,75 @@ class Records:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _query(self, sql: str, args: Sequence[Any] = ()) -> List[sqlite3.Row]:
-        try:
-            return self._conn.execute(sql, args).fetchall()
-        except sqlite3.Error as exc:
-            raise RecordsError(f"cannot read {self.path}: {exc}") from None
+    # -- what was wrong -----------------------------------------------------------
 
-    def _with_rounds(self, rows: Sequence[sqlite3.Row]) -> List[MatchRecord]:
-        if not rows:
-            return []
-        ids = [row["id"] for row in rows]
-        by_match: Dict[int, List[RoundRecord]] = {i: [] for i in ids}
-        marks = ",".join("?" * len(ids))
-        for r in self._query(f"SELECT * FROM rounds WHERE match_id IN ({marks}) ORDER BY match_id, number", ids):
-            by_match[r["match_id"]].append(_round(r))
-        return [_match(row, by_match[row["id"]]) for row in rows]
+    def _skip(self, exc: BadRow) -> None:
+        key = (exc.table, exc.ident)
+        if key not in self._reported:
+            self._reported.add(key)
+            rounds = " (and its rounds)" if exc.table == "matches" else ""
+            self.notes.append(f"skipped {one_line(str(exc))}{rounds}")
+
+    def _partial(self, table: str, exc: BaseException) -> None:
+        self.notes.append(f"{self.path} is damaged: some of its {table} cannot be read ({_why(exc)})")
+
+    def _reader(self) -> _Reader:
+        assert self._conn is not None
+        return _Reader(self._conn, self._skip, self._partial)
+
+    def _failed(self, exc: BaseException) -> RecordsError:
+        return RecordsError(f"cannot read {self.path}: {_why(exc)}")
+
+    # -- reading --------------------------------------------------------------------
 
     def matches(self, limit: Optional[int] = None) -> List[MatchRecord]:
         """The most recent ``limit`` matches (all if ``None``), newest first, with their rounds."""
-        sql = "SELECT * FROM matches ORDER BY id DESC"
-        rows = self._query(sql + " LIMIT ?", (limit,)) if limit is not None else self._query(sql)
-        return self._with_rounds(rows)
+        if self._conn is None:
+            return []
+        try:
+            return self._reader().matches(None if limit is None or limit > MAX_ID else limit)
+        except (sqlite3.Error, ValueError) as exc:
+            raise self._failed(exc) from None
 
     def round(self, ident: str) -> Tuple[MatchRecord, RoundRecord]:
-        """Round ``ident`` (its number in ``history``, or ``last``) and its match."""
-        if ident == "last":
-            rows = self._query("SELECT match_id, id FROM rounds ORDER BY id DESC LIMIT 1")
-            if not rows:
-                raise RecordsError(f"no rounds recorded yet in {self.path}")
-        else:
-            if not ident.isdigit() or not ident.isascii():
-                raise RecordsError(f"not a round ID: {ident!r} (use a number from 'history', or last)")
-            rows = self._query("SELECT match_id, id FROM rounds WHERE id = ?", (int(ident),))
+        """Round ``ident`` (its number in ``history``, or ``last``: the last one that can be shown)
+        and its match (without its rounds)."""
+        if self._conn is None:
+            raise RecordsError(f"no games recorded yet ({self.empty})")
+        if ident != "last" and not (ident.isdigit() and ident.isascii()):
+            raise RecordsError(f"not a round ID: {ident!r} (use a number from 'history', or last)")
+        reader = self._reader()
+        try:
+            if ident == "last":
+                for row in reader.scan("rounds", ROUND_COLUMNS, newest_first=True):
+                    try:
+                        match = reader.match_of(row)
+                    except BadRow as exc:
+                        self._skip(exc)
+                        continue
+                    try:
+                        return match, round_from_row(row, match)
+                    except BadRow as exc:
+                        self._skip(exc)
+                raise RecordsError(f"no rounds recorded yet in {self.path}" if not self.notes else
+                                   f"no round in {self.path} can be shown")
+            number = int(ident)
+            rows = list(reader.scan("rounds", ROUND_COLUMNS, newest_first=True, where="id = ?", args=(number,))
+                        ) if number <= MAX_ID else []
             if not rows:
                 raise RecordsError(f"no round {ident} in {self.path}")
-        match = self._with_rounds(self._query("SELECT * FROM matches WHERE id = ?", (rows[0]["match_id"],)))[0]
-        chosen = next(r for r in match.rounds if r.id == rows[0]["id"])
-        return match, chosen
+            try:
+                match = reader.match_of(rows[0])
+                return match, round_from_row(rows[0], match)
+            except BadRow as exc:
+                raise RecordsError(f"round {ident} cannot be shown: {one_line(str(exc))}") from None
+        except (sqlite3.Error, ValueError) as exc:
+            raise self._failed(exc) from None
 
 
-def load_round(path: Optional[Path], ident: str) -> Tuple[MatchRecord, RoundRecord]:
-    """Round ``ident`` (a number or ``last``) and its match, from the database at ``path``."""
+def load_round(path: Optional[Path], ident: str) -> Tuple[MatchRecord, RoundRecord, List[str]]:
+    """Round ``ident`` (a number or ``last``) and its match, from the database at ``path``, and
+    the notes of what was skipped on the way (:attr:`Records.notes`)."""
     with Records(path) as stored:
-        return stored.round(ident)
+        match, rnd = stored.round(ident)
+        return match, rnd, stored.notes

@@ -50,3 +50,24 @@ def rows(path: Path, sql: str) -> List[tuple]:
         return [tuple(r) for r in conn.execute(sql)]
     finally:
         conn.close()
+
+
+def foreign(path: Path, application_id: int = 0) -> bytes:
+    """Another program's SQLite file (its own table, and ``application_id`` if given); its bytes."""
+    conn = sqlite3.connect(str(path))
+    conn.execute(f"PRAGMA application_id = {application_id}")
+    conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    conn.execute("INSERT INTO notes (text) VALUES ('milk')")
+    conn.commit()
+    conn.close()
+    return path.read_bytes()
+
+
+def many_matches(path: Path, matches: int = 40) -> bytes:
+    """``path`` with ``matches`` two-round matches, its write-ahead log folded in; its bytes."""
+    recorder = Recorder(path, clock=ticking())
+    for _ in range(matches):
+        record_match(recorder, ["1212121", "4455667"])
+    recorder.close()
+    rows(path, "PRAGMA wal_checkpoint(TRUNCATE)")
+    return path.read_bytes()

@@ -13,6 +13,7 @@ import pytest
 from emu_sandbox import child_env
 from frames import grid
 from gamelib.backends.mock import MockBackend
+from gamelib.backends.terminal_screen import LEAVE
 from gamelib.errors import MockExhausted
 from gamelib.colours import BLACK, GREEN, RED, YELLOW
 from gamelib.scroll import scroll_frames
@@ -146,6 +147,18 @@ def board(moves, cursor=3, palette=P):
     return hex_colours(render.board_frame(Board.from_moves(moves), palette, cursor=cursor))
 
 
+def red_wins_round_one(program: PtyProgram) -> None:
+    """Red stacks column 4 (yellow plays 5), by the keys; returns when round 2's board is up."""
+    for ply, move in enumerate("4545454"):
+        before = "4545454"[:ply]
+        program.wait_for(lambda p: leds(p.screen) == board(before), what=f"the board before move {ply + 1}")
+        program.press(*(["right"] if move == "5" else []))
+        program.wait_for(lambda p: leds(p.screen) == board(before, int(move) - 1))
+        program.press("enter" if ply % 2 else "space")
+    program.wait_for(lambda p: leds(p.screen) == board("", 3, render.Palette(YELLOW, RED)), what="round 2",
+                     timeout=20)
+
+
 @pytest.mark.slow
 def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
     path = tmp_path / "games.db"
@@ -155,14 +168,8 @@ def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
     program = PtyProgram(game("--backend", "terminal", "--opponent", "human", "--names", "Ann,Bob"),
                          env=env)
     try:
-        for ply, move in enumerate("4545454"):
-            before = "4545454"[:ply]
-            program.wait_for(lambda p: leds(p.screen) == board(before), what=f"the board before move {ply + 1}")
-            program.press(*(["right"] if move == "5" else []))
-            program.wait_for(lambda p: leds(p.screen) == board(before, int(move) - 1))
-            program.press("enter" if ply % 2 else "space")
+        red_wins_round_one(program)
         yellow_first = render.Palette(YELLOW, RED)
-        program.wait_for(lambda p: leds(p.screen) == board("", 3, yellow_first), what="round 2", timeout=20)
         program.press("space")                                   # one move of round 2, then the power goes
         program.wait_for(lambda p: leds(p.screen) == board("4", 3, yellow_first), what="round 2's first move")
         os.kill(program.process.pid, signal.SIGKILL)
@@ -179,3 +186,33 @@ def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
             (1, "4545454", "win", 1)]
     finally:
         conn.close()
+
+
+def test_the_recorders_warning_never_lands_on_the_board_and_is_shown_after(tmp_path):
+    """``sensehat-c4 --backend terminal`` routes its log as the launcher does: while the board fills
+    the terminal, to a file (and kept); after, on stderr, one line each (it was written over the LEDs
+    and gone with the board)."""
+    folder = tmp_path / "games.db"
+    folder.mkdir()   # recording fails at the first round's end
+    sandbox = tempfile.mkdtemp(prefix="c4log-")
+    env = child_env(sandbox)
+    env.update({"TERM": "xterm-256color", "COLORTERM": "truecolor", "SENSEHAT_C4_DB": str(folder),
+                "XDG_STATE_HOME": str(tmp_path / "state")})
+    program = PtyProgram(game("--backend", "terminal", "--opponent", "human"), env=env, columns=60, lines=20,
+                         stderr_on_terminal=True)
+    try:
+        red_wins_round_one(program)
+        program.pump(0.3)
+        assert "recorded" not in program.output.decode(errors="replace")   # not even for a moment
+        program.press("q")
+        program.finish()
+    finally:
+        program.close()
+        shutil.rmtree(sandbox, ignore_errors=True)
+    assert program.process.returncode == 0
+    log = tmp_path / "state" / "sensehat-c4" / "sensehat-c4.log"
+    after = program.output[program.output.rindex(LEAVE.encode()) + len(LEAVE):].decode()
+    warning = f"sensehat-c4: WARNING: games are not being recorded: games.db is a directory ({folder})"
+    assert after.splitlines()[-2:] == [
+        warning, f"sensehat-c4: the lines above were logged while the board filled the terminal (also in {log})"]
+    assert [line[24:] for line in log.read_text().splitlines()] == [warning]

@@ -4,6 +4,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from records_data import ANN, BOB, record_match, rows, ticking
+from records_data import ANN, BOB, foreign, many_matches, record_match, rows, ticking
 from sensehat_c4 import records
 from sensehat_c4.records import Recorder, Records, RecordsError, Side
 from gamelib.colours import RED, YELLOW
@@ -97,6 +99,7 @@ def test_an_older_schema_is_migrated_in_place(tmp_path, monkeypatch):
 def test_a_file_from_a_newer_program_is_left_alone(tmp_path, caplog):
     path = tmp_path / "games.db"
     conn = sqlite3.connect(str(path))
+    conn.execute(f"PRAGMA application_id = {records.APPLICATION_ID}")  # ours, from a later version
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     recorder = Recorder(path, clock=ticking())
@@ -137,6 +140,32 @@ def test_two_processes_write_at_once(tmp_path):
     assert rows(path, "PRAGMA integrity_check") == [("ok",)]
 
 
+def test_reading_while_games_are_written_reads_one_snapshot(tmp_path):
+    """A match and its rounds are read as one: a round is never 'of a match that is not there'
+    because the match came in between two reads (nor, for a writer's check, a reason to set the
+    file aside)."""
+    path = tmp_path / "games.db"
+    script = ("import sys; sys.path.insert(0, 'tests'); from pathlib import Path\n"
+              "from records_data import record_match; from sensehat_c4.records import Recorder\n"
+              "r = Recorder(Path(sys.argv[1]))\n"
+              "for _ in range(100): record_match(r, ['1212121', '4455667'])\n"
+              "assert r.failed is None, r.failed\n")
+    children = [subprocess.Popen([sys.executable, "-c", script, str(path)], cwd=Path(__file__).parent.parent)
+                for _ in range(2)]
+    reads, notes = 0, []
+    while any(c.poll() is None for c in children):
+        if path.exists():
+            with contextlib.suppress(RecordsError), Records(path) as stored:  # RecordsError: not made yet
+                stored.matches(3)
+                stored.matches()
+                notes += stored.notes
+                reads += 1
+    assert [c.wait(timeout=120) for c in children] == [0, 0]
+    assert reads > 5 and notes == []
+    assert not [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+    assert rows(path, "SELECT COUNT(*) FROM rounds") == [(400,)]
+
+
 def test_a_file_that_is_not_a_database_is_kept_aside(tmp_path, caplog):
     path = tmp_path / "games.db"
     junk = b"this is not SQLite, but somebody's notes\n" * 200
@@ -151,15 +180,8 @@ def test_a_file_that_is_not_a_database_is_kept_aside(tmp_path, caplog):
 
 def test_a_database_with_a_damaged_page_is_kept_aside(tmp_path, caplog):
     path = tmp_path / "games.db"
-    recorder = Recorder(path, clock=ticking())
-    for _ in range(40):
-        record_match(recorder, ["1212121", "4455667"])
-    recorder.close()
-    conn = sqlite3.connect(str(path))
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    page = conn.execute("PRAGMA page_size").fetchone()[0]
-    conn.close()
-    data = bytearray(path.read_bytes())
+    data = bytearray(many_matches(path))
+    page = rows(path, "PRAGMA page_size")[0][0]
     assert len(data) >= 3 * page
     data[2 * page: 3 * page] = b"\xa5" * page  # the third page: part of a table's b-tree
     path.write_bytes(bytes(data))
@@ -194,6 +216,15 @@ def tmpfs(where: Path, size: str, *options: str):
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], check=True)
+
+
+def fill(where: Path) -> Path:
+    """Fill the filesystem at ``where`` to its last block; the file that fills it."""
+    filler = where / "filler"
+    with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as out:
+        while True:
+            out.write(b"\0" * 4096)
+    return filler
 
 
 def remount(where: Path, option: str) -> None:
@@ -254,9 +285,7 @@ def test_a_full_disk_on_a_small_tmpfs(tmp_path, caplog):
         path = mnt / "games.db"
         recorder = Recorder(path, clock=ticking())
         record_match(recorder, ["1212121"])
-        with contextlib.suppress(OSError), open(mnt / "filler", "wb", buffering=0) as filler:
-            while True:  # the rest of the disk, to the last block
-                filler.write(b"\0" * 4096)
+        fill(mnt)
         for _ in range(20):
             record_match(recorder, ["4455667", "1212121"], sides=(Side(RED, name="A" * 2000), BOB))
         assert recorder.failed == "database or disk is full"
@@ -303,14 +332,14 @@ def test_committed_rounds_survive_sigkill(tmp_path):
 
 def test_reading_errors_are_one_line(tmp_path):
     missing = tmp_path / "none.db"
-    with pytest.raises(RecordsError) as err:
-        Records(missing)
-    assert str(err.value) == f"no games recorded yet ({missing} does not exist)"
+    with Records(missing) as stored:
+        assert (stored.matches(), stored.empty, stored.notes) == ([], f"{missing} does not exist", [])
+        with pytest.raises(RecordsError, match=f"^no games recorded yet \\({missing} does not exist\\)$"):
+            stored.round("last")
     empty = tmp_path / "empty.db"
     sqlite3.connect(str(empty)).close()
-    with pytest.raises(RecordsError) as err:
-        Records(empty)
-    assert str(err.value) == f"no games recorded yet ({empty} is empty)"
+    with Records(empty) as stored:
+        assert (stored.matches(), stored.empty) == ([], f"{empty} is empty")
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"x" * 4096)
     with pytest.raises(RecordsError) as err:
@@ -323,8 +352,11 @@ def test_reading_errors_are_one_line(tmp_path):
         assert stored.round("1")[1].moves == "1212121"
         with pytest.raises(RecordsError, match=f"^no round 3 in {good}$"):
             stored.round("3")
+        with pytest.raises(RecordsError, match=f"^no round {2 ** 64} in {good}$"):  # past SQLite's integers
+            stored.round(str(2 ** 64))
         with pytest.raises(RecordsError, match=r"^not a round ID: 'x1' \(use a number from 'history', or last\)$"):
             stored.round("x1")
+        assert len(stored.matches(2 ** 64)) == 1
 
 
 def test_a_match_left_before_any_move_leaves_nothing(tmp_path):
@@ -336,3 +368,168 @@ def test_a_match_left_before_any_move_leaves_nothing(tmp_path):
     assert not path.exists()
     record_match(recorder, ["1212121"])
     assert rows(path, "SELECT id, status FROM matches") == [(1, "finished")]
+
+
+# -- whose file: application_id, other programs' files, symlinks --------------------------------
+
+
+def test_a_new_file_is_marked_ours(tmp_path):
+    path = tmp_path / "games.db"
+    record_match(Recorder(path, clock=ticking()), ["1212121"])
+    assert rows(path, "PRAGMA application_id") == [(records.APPLICATION_ID,)] == [(0x43346462,)]
+
+
+def test_a_file_of_the_first_version_is_still_ours_and_gets_its_mark(tmp_path):
+    path = tmp_path / "games.db"
+    record_match(Recorder(path, clock=ticking()), ["1212121"])
+    conn = sqlite3.connect(str(path))
+    conn.execute("PRAGMA application_id = 0")   # as the first version left its files
+    conn.close()
+    with Records(path) as stored:
+        assert [r.moves for m in stored.matches() for r in m.rounds] == ["1212121"]
+    record_match(Recorder(path, clock=ticking()), ["4455667"])
+    assert rows(path, "PRAGMA application_id") == [(records.APPLICATION_ID,)]
+    assert rows(path, "SELECT moves FROM rounds") == [("1212121",), ("4455667",)]
+
+
+@pytest.mark.parametrize("application_id, why", [
+    (0, "another program's database (tables: notes; user_version 0)"),
+    (0x12345678, "another program's database (application_id 0x12345678)")])
+def test_another_programs_database_is_never_written(tmp_path, caplog, application_id, why):
+    path = tmp_path / "notes.db"
+    before = foreign(path, application_id)
+    recorder = Recorder(path, clock=ticking())
+    record_match(recorder, ["1212121"])   # every call returns: play goes on
+    assert one_warning(caplog) == f"games are not being recorded: {why} ({path})"
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]
+    with pytest.raises(RecordsError) as err:
+        Records(path)
+    assert str(err.value) == f"{path} is not a sensehat-c4 games database: {why}"
+
+
+def test_a_symlink_to_another_programs_file_is_refused_the_same(tmp_path, caplog):
+    target = tmp_path / "notes.db"
+    before = foreign(target)
+    link = tmp_path / "games.db"
+    link.symlink_to(target)
+    record_match(Recorder(link, clock=ticking()), ["1212121"])
+    assert one_warning(caplog) == ("games are not being recorded: another program's database (tables: notes; "
+                                   f"user_version 0) ({link})")
+    assert target.read_bytes() == before and link.is_symlink()
+    with pytest.raises(RecordsError, match="is not a sensehat-c4 games database"):
+        Records(link)
+
+
+def test_a_symlink_to_our_file_is_followed(tmp_path, caplog):
+    """The target is the database: its journal files, and a damaged one's copy, lie beside it."""
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "games.db"
+    link = tmp_path / "games.db"
+    link.symlink_to(target)
+    for path, moves in ((target, "1212121"), (link, "4455667")):
+        with contextlib.closing(Recorder(path, clock=ticking())) as recorder:
+            record_match(recorder, [moves])
+    assert rows(target, "SELECT moves FROM rounds") == [("1212121",), ("4455667",)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db", "real"]   # the journal went beside the target
+    with Records(link) as stored:
+        assert len(stored.matches()) == 2
+    target.write_bytes(b"not a database any more" * 200)
+    record_match(Recorder(link, clock=ticking()), ["1122334"])
+    assert one_warning(caplog) == ("the games database was damaged (file is not a database): "
+                                   "kept as games.db.corrupt-20261123T140300, starting a new one")
+    assert (tmp_path / "real" / "games.db.corrupt-20261123T140300").exists() and link.is_symlink()
+    assert rows(link, "SELECT moves FROM rounds") == rows(target, "SELECT moves FROM rounds") == [("1122334",)]
+
+
+def test_the_warning_for_a_damaged_page_is_one_line(tmp_path, caplog):
+    """A page damaged so that integrity_check's first finding spans several lines (it was 13 lines)."""
+    path = tmp_path / "games.db"
+    good, page = many_matches(path), 4096
+    probe = tmp_path / "probe.db"
+    for seed in range(1000):   # flips that SQLite reads past but integrity_check describes at length
+        rng = random.Random(seed)
+        data = bytearray(good)
+        start = rng.randrange(1, len(good) // page) * page
+        for _ in range(3):
+            data[start + rng.randrange(page)] ^= rng.randrange(1, 256)
+        probe.write_bytes(bytes(data))
+        try:
+            found = rows(probe, "PRAGMA integrity_check")
+        except sqlite3.DatabaseError:
+            continue
+        if "\n" in found[0][0]:
+            break
+    else:
+        pytest.fail("no damage found that integrity_check reports on several lines")
+    path.write_bytes(bytes(data))
+    record_match(Recorder(path, clock=ticking()), ["4455667"])
+    message = one_warning(caplog)
+    assert "\n" not in message
+    assert re.fullmatch(r"the games database was damaged \(integrity_check: [^\n]+\): "
+                        r"kept as games\.db\.corrupt-20261123T140300, starting a new one", message), message
+
+
+# -- reading without room: a read-only directory, a full disk -------------------------------------
+
+UNCHECKPOINTED = """
+import os, sys; sys.path.insert(0, 'tests'); from pathlib import Path
+from records_data import record_match
+from sensehat_c4.records import Recorder
+r = Recorder(Path(sys.argv[1]))
+for _ in range(5): record_match(r, ['1212121'])
+r._conn.execute('PRAGMA wal_checkpoint(TRUNCATE)')
+for _ in range(7): record_match(r, ['4455667'])
+os._exit(0)   # as a power cut leaves it: the last 7 rounds only in games.db-wal
+"""
+
+
+def left_in_wal(path: Path) -> None:
+    subprocess.run([sys.executable, "-c", UNCHECKPOINTED, str(path)], cwd=Path(__file__).parent.parent, check=True)
+    assert path.with_name("games.db-wal").stat().st_size > 0
+
+
+def moves_read(path: Path):
+    with Records(path) as stored:
+        return [r.moves for m in reversed(stored.matches()) for r in m.rounds], stored.notes
+
+
+ALL_12 = ["1212121"] * 5 + ["4455667"] * 7
+
+
+@pytest.mark.skipif(not ROOT, reason="a read-only mount needs root")
+def test_a_read_only_directory_with_rounds_in_the_wal_reads_them_all(tmp_path, monkeypatch):
+    for keep_shm in (True, False):
+        with tmpfs(tmp_path / f"mnt{keep_shm}", "1m") as mnt:
+            path = mnt / "games.db"
+            left_in_wal(path)
+            if not keep_shm:   # SQLite cannot make its -shm here: the files are copied and read elsewhere
+                path.with_name("games.db-shm").unlink()
+            remount(mnt, "ro")
+            assert moves_read(path) == (ALL_12, [])
+            if not keep_shm:  # and with no room for a copy either, it says so
+                monkeypatch.setattr(records.tempfile, "TemporaryDirectory", no_room)
+                assert moves_read(path) == (["1212121"] * 5, [
+                    "some rounds may be missing: games.db-wal holds rounds not yet in games.db, and it can be "
+                    "neither read here (unable to open database file) nor copied ([Errno 28] No space left on device)"])
+                monkeypatch.undo()
+
+
+def no_room(*args, **kwargs):
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.skipif(not ROOT, reason="a small real filesystem needs root to mount")
+def test_a_full_disk_is_read_without_room(tmp_path):
+    with tmpfs(tmp_path / "mnt", "256k") as mnt:
+        path = mnt / "games.db"
+        with contextlib.closing(Recorder(path, clock=ticking())) as recorder:
+            record_match(recorder, ["1212121", "4455667"])
+        assert not path.with_name("games.db-shm").exists()   # closed: the log folded in, its files gone
+        full = fill(mnt)
+        assert moves_read(path) == (["1212121", "4455667"], [])
+        full.unlink()
+        path.unlink()
+        left_in_wal(path)
+        path.with_name("games.db-shm").unlink()
+        fill(mnt)
+        assert moves_read(path) == (ALL_12, [])

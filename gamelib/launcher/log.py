@@ -30,7 +30,8 @@ from ..app import one_line
 from ..files import state_home
 from . import PROG
 
-FORMAT = f"{PROG}: %(levelname)s: %(message)s"
+FORMAT = "{prog}: %(levelname)s: %(message)s"
+"""A log line, once ``{prog}`` is filled in (``gamelib``, or a game run by itself)."""
 FILE_NAME = "gamelib.log"
 MAX_BYTES = 256 * 1024
 SHOWN = 100
@@ -49,8 +50,9 @@ def _why(error: BaseException) -> str:
 class _Kept(logging.Handler):
     """Keeps the last :data:`SHOWN` formatted records, and counts the ones dropped."""
 
-    def __init__(self) -> None:
+    def __init__(self, prog: str = PROG) -> None:
         super().__init__()
+        self.prog = prog
         self.lines: Deque[str] = collections.deque(maxlen=SHOWN)
         self.count = 0
 
@@ -58,7 +60,7 @@ class _Kept(logging.Handler):
         try:
             line = self.format(record)
         except Exception as exc:  # noqa: BLE001 (a bad logging call: say so after, not over the board)
-            line = f"{PROG}: a line could not be logged ({type(exc).__name__}: {exc}): {record.msg!r}"
+            line = f"{self.prog}: a line could not be logged ({type(exc).__name__}: {exc}): {record.msg!r}"
         self.lines.append(line)
         self.count += 1
 
@@ -118,11 +120,14 @@ class LauncherLog:
     """The root logger's output for one run of the launcher: use as a context manager, and call
     :meth:`aside` once the terminal backend owns the screen."""
 
-    def __init__(self, level: str, path: Optional[Path] = None) -> None:
+    def __init__(self, level: str, path: Optional[Path] = None, *, prog: str = PROG) -> None:
         self.level = level.upper()
         self.path = path or log_path()
+        self.prog = prog
+        """The program that logs (a game run by itself names its own, with its own ``path``)."""
+        self._format = FORMAT.format(prog=prog)
         self._stderr = logging.StreamHandler(sys.stderr)
-        self._stderr.setFormatter(logging.Formatter(FORMAT))
+        self._stderr.setFormatter(logging.Formatter(self._format))
         self._aside: List[logging.Handler] = []
         self._kept: Optional[_Kept] = None
         self._file: Optional[_LogFile] = None
@@ -143,8 +148,8 @@ class LauncherLog:
         """
         root = logging.getLogger()
         self._raise_exceptions, logging.raiseExceptions = logging.raiseExceptions, False
-        self._kept = _Kept()
-        self._kept.setFormatter(logging.Formatter(FORMAT))
+        self._kept = _Kept(self.prog)
+        self._kept.setFormatter(logging.Formatter(self._format))
         self._aside = [self._kept]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -152,7 +157,7 @@ class LauncherLog:
         except OSError as exc:
             self._file_error = _why(exc)
         else:
-            self._file.setFormatter(logging.Formatter(f"%(asctime)s {FORMAT}"))
+            self._file.setFormatter(logging.Formatter(f"%(asctime)s {self._format}"))
             self._aside.append(self._file)
         root.removeHandler(self._stderr)
         for handler in self._aside:
@@ -180,7 +185,7 @@ class LauncherLog:
         why = self._file_error or (self._file.broken if self._file is not None else None)
         written = 0 if self._file is None else self._file.written
         if kept.count == 0:
-            return [] if why is None else [f"{PROG}: the log was not kept: cannot write {path} ({one_line(why)})"]
+            return [] if why is None else [f"{self.prog}: the log was not kept: cannot write {path} ({one_line(why)})"]
         dropped = kept.count - len(kept.lines)
         if why is None:
             where = f"also in {path}"
@@ -192,7 +197,7 @@ class LauncherLog:
         if dropped:
             fate = (f"are in {path}" if why is None or written >= dropped else "were not kept" if written == 0
                     else f"were not all kept (the first {written} are in {path})")
-            lines.append(f"{PROG}: {dropped} earlier line(s) logged while the board was shown {fate}")
+            lines.append(f"{self.prog}: {dropped} earlier line(s) logged while the board was shown {fate}")
         lines.extend(kept.lines)
-        lines.append(f"{PROG}: the lines above were logged while the board filled the terminal ({where})")
+        lines.append(f"{self.prog}: the lines above were logged while the board filled the terminal ({where})")
         return lines

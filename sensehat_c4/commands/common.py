@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from gamelib import app
 from gamelib.app import Parser
@@ -38,6 +38,14 @@ class Command:
     def prog(self) -> str:
         """The name its messages start with: ``sensehat-c4 analyse`` (``sensehat-c4`` for play)."""
         return PROG if self.name == "play" else f"{PROG} {self.name}"
+
+
+def done(command: str, notes: List[str]) -> int:
+    """Each note (a row skipped, rounds that may be missing) as one line on stderr; the exit
+    code: 1 if there was one (the rest was shown), else 0."""
+    for note in notes:
+        app.report(f"{PROG} {command}", note)
+    return app.EXIT_ERROR if notes else app.EXIT_OK
 
 
 def parser(command: str, description: str) -> Parser:

@@ -9,6 +9,8 @@ from typing import Optional, Sequence, Tuple
 from gamelib import app, backends, web
 from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
+from gamelib.files import state_home
+from gamelib.launcher.log import LauncherLog
 from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from .. import __version__
@@ -130,8 +132,12 @@ def run(argv: Sequence[str]) -> int:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(number, computer, result, options.names)
 
-    with backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
+    # the log (the recorder's one line) routed as the launcher routes its own: never over the board
+    with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
+            backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
             web.serving(backend, args.web, notice):
+        if backend.name == "terminal":
+            logs.aside()
         play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
                      size=args.board, think=args.think, matches=args.matches, report=report,
                      recorder=recorder)

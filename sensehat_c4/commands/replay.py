@@ -6,7 +6,7 @@ from typing import Sequence
 from gamelib import app, backends
 
 from ..records import load_round
-from .common import PROG, Command, add_db, add_round_id, parser
+from .common import PROG, Command, add_db, add_round_id, done, parser
 
 
 def run(argv: Sequence[str]) -> int:
@@ -16,12 +16,12 @@ def run(argv: Sequence[str]) -> int:
     add_round_id(args_parser)
     backends.add_arguments(args_parser)
     args = args_parser.parse_args(argv)
-    match, rnd = load_round(args.db, args.id)
+    match, rnd, notes = load_round(args.db, args.id)
     from ..replay import replay  # noqa: PLC0415
 
     with backends.from_args(args, notice=lambda message: app.report(PROG, message)) as backend:
         replay(backend, match, rnd)
-    return app.EXIT_OK
+    return done("replay", notes)
 
 
 COMMAND = Command("replay", "replay ID", "play a stored round again on the LEDs", run)

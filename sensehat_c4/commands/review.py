@@ -10,7 +10,7 @@ from gamelib import app
 from .. import review
 from ..progress import ProgressLine
 from ..records import load_round
-from .common import Command, add_db, add_round_id, parser
+from .common import Command, add_db, add_round_id, done, parser
 
 SECONDS = 10.0
 """``review``'s default time limit per position."""
@@ -30,12 +30,12 @@ def run(argv: Sequence[str]) -> int:
     args_parser.add_argument("--time-limit", type=app.seconds(3600), default=SECONDS, metavar="SECONDS",
                              help=f"per position; one not solved in time is reported so (default: {SECONDS:g})")
     args = args_parser.parse_args(argv)
-    match, rnd = load_round(args.db, args.id)
+    match, rnd, notes = load_round(args.db, args.id)
     with progress(sys.stderr) as line:  # erased before the review is printed
         result = review.review_round(match, rnd, seconds=args.time_limit,
-                                     progress=lambda done, total: line(done, total, 0) if done < total else None)
+                                     progress=lambda moved, total: line(moved, total, 0) if moved < total else None)
     print(json.dumps(review.as_json(result)) if args.json else review.text(result))
-    return app.EXIT_OK
+    return done("review", notes)
 
 
 COMMAND = Command("review", "review ID", "every move of a stored round against the solver", run)

@@ -4,12 +4,10 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from gamelib import app
-
 from .. import history
 from ..computer import LEVELS
 from ..records import Records
-from .common import Command, add_db, parser
+from .common import Command, add_db, done, parser
 
 
 def run(argv: Sequence[str]) -> int:
@@ -20,7 +18,7 @@ def run(argv: Sequence[str]) -> int:
     with Records(args.db) as stored:
         result = history.stats(stored.matches(), list(LEVELS))
     print(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result))
-    return app.EXIT_OK
+    return done("stats", stored.notes)
 
 
 COMMAND = Command("stats", "stats", "wins, draws and losses per player and level", run)
