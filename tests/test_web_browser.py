@@ -205,3 +205,33 @@ def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, em
             driver.quit()
         game.kill()
         game.wait()
+
+
+def test_the_page_says_when_the_connection_drops_and_reconnects_by_itself():
+    require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
+            ".ci/install-browser-deps")
+    from test_web_server import Console  # noqa: PLC0415
+
+    from gamelib.web.address import Address  # noqa: PLC0415
+    from gamelib.web.server import WebServer  # noqa: PLC0415
+
+    first = WebServer(Console(), Address("127.0.0.1", 0)).start()
+    port = first.port
+    first.feed.shown(board("", 3))
+    driver = start(phone=False)
+    second = None
+    try:
+        driver.get(f"http://127.0.0.1:{port}/")
+        wait(driver, lambda: text(driver, "connection") == "live", "the page to connect")
+        wait(driver, lambda: page_leds(driver) == board("", 3), "the board")
+        first.close()                                                  # the game stopped (or the Wi-Fi dropped)
+        wait(driver, lambda: text(driver, "connection") == "connection lost: reconnecting\u2026", "the page to say so")
+        second = WebServer(Console(), Address("127.0.0.1", port)).start()   # it is back
+        second.feed.shown(board("4", 3))
+        wait(driver, lambda: text(driver, "connection") == "live", "the page to reconnect by itself", timeout=20)
+        wait(driver, lambda: page_leds(driver) == board("4", 3), "the board as it is now")
+    finally:
+        driver.quit()
+        first.close()
+        if second is not None:
+            second.close()
