@@ -3,7 +3,7 @@
 Every move is committed as it is played (:class:`~.records.Recorder`), so a match whose
 program died (a power cut, kill -9) is in the file as it was: ``playing``, its process gone.
 A game starting (``sensehat-c4``, or Connect 4 from the launcher's menu) asks its recorder
-for one before anything else (:func:`offer`).  If there is one, the LEDs show its board as it
+for one before anything else (:func:`pending`).  If there is one, the LEDs show its board as it
 was, with the cursor of the player to move over the middle column, for
 :attr:`~.controller.Timing.resume_board` seconds, then the match's score (seat 1's round
 wins on the left in its colour, seat 2's on the right) for
@@ -22,14 +22,13 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, replace
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
 from gamelib.backends.base import STICK, Action, Backend, Direction
 
 from . import render, words
 from .computer import Computer
-from .controller import (MatchOptions, MatchResult, Resumed, ThinkerFactory, play as play_match, round_starter,
-                         start_column)
+from .controller import MatchOptions, Resumed, round_starter, start_column
 from .errors import C4Error, ConfigError
 from .players import Seats
 from .records import Recorder
@@ -149,12 +148,11 @@ def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> 
             return ANSWERS[event.direction]
 
 
-def offer(backend: Backend, recorder: Recorder, base: Optional[MatchOptions] = None, *,
-          seats: Optional[Seats] = None,
-          thinker: Optional[ThinkerFactory] = None) -> Optional[Tuple[Optional[Computer], MatchResult]]:
-    """Before anything else: the interrupted match, if there is one, asked about and, if the players
-    say so, played on to its end; the computer it had and the result (``None``: nothing resumed).
-    ``seats`` and ``thinker`` are :func:`~.controller.play`'s."""
+def pending(backend: Backend, recorder: Recorder, base: Optional[MatchOptions] = None, *,
+            seats: Optional[Seats] = None) -> Optional[Interrupted]:
+    """Before anything else: the interrupted match, if there is one, asked about; the match to play
+    on if the players say so (its recorder goes on with it), else ``None`` (it is abandoned, or
+    there was none)."""
     record = recorder.interrupted()
     if record is None:
         return None
@@ -168,6 +166,4 @@ def offer(backend: Backend, recorder: Recorder, base: Optional[MatchOptions] = N
         recorder.abandon(record)
         return None
     recorder.resume(record)
-    result = play_match(backend, match.options, recorder=recorder, seats=seats, thinker=thinker,
-                        resumed=match.resumed)
-    return match.options.computer, result
+    return match

@@ -19,7 +19,7 @@ from sensehat_c4 import render, resume, words
 from sensehat_c4.chooser import choice_frame
 from sensehat_c4.commands import main as c4_main
 from sensehat_c4.computer import Computer
-from sensehat_c4.controller import MatchOptions, MatchResult, Timing
+from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.game import play_matches, print_result
 from sensehat_c4.players import Person, Seats
 from sensehat_c4.records import Recorder, Side
@@ -267,8 +267,12 @@ def test_the_computers_seat_is_resumed_with_its_level_and_budget(games_db, seat)
     moves(mock, "2")
     mock.tap("up", "up")
     ClockThinker.made.clear()
-    done = resume.offer(mock, recorder(games_db), thinker=lambda c, s: ClockThinker(mock, 0, 0.3))
-    assert done is not None and done[0] == Computer("hard", player=seat, seconds=2.5) and done[1].abandoned
+    writer = recorder(games_db)
+    match = resume.pending(mock, writer)
+    assert match is not None and match.options.computer == Computer("hard", player=seat, seconds=2.5)
+    result = play(mock, match.options, recorder=writer, resumed=match.resumed,
+                  thinker=lambda c, s: ClockThinker(mock, 0, 0.3))   # the computer answers column 1 after 0.3 s
+    assert result.abandoned
     assert ClockThinker.made[0].boards == (["44", "4412"] if seat == 1 else ["4", "412"])
     think = statuses(mock, words.THINKING)[0]
     assert think.text.startswith("round 1 (0-0, 7x6): computer (hard, ")
