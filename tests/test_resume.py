@@ -3,6 +3,7 @@ exact frames on the mock, resuming every kind of match exactly, up abandoning it
 the launcher's paths.  (Real games killed with SIGKILL in a pty: ``test_resume_kill.py``.)"""
 from __future__ import annotations
 
+import itertools
 import logging
 from datetime import datetime, timezone
 
@@ -15,7 +16,7 @@ from gamelib.launcher import cli as launcher_cli
 from gamelib.launcher.settings import Settings
 from gamelib.scroll import scroll_frames
 from records_data import ANN, BOB, interrupted_match, rows, ticking
-from sensehat_c4 import render, resume, words
+from sensehat_c4 import game as c4_game, render, resume, words
 from sensehat_c4.chooser import choice_frame
 from sensehat_c4.commands import main as c4_main
 from sensehat_c4.computer import Computer
@@ -351,7 +352,9 @@ def test_the_command_resumes_the_stored_match_whatever_its_options_say(games_db,
         (1, "finished", 7, 6, "Ann", "Bob", None)]   # (match 2, left before a move, leaves nothing)
 
 
-def test_connect_4_from_the_launchers_menu_asks_first(config, launcher_mock, games_db, capsys):  # noqa: F811
+def test_connect_4_from_the_launchers_menu_asks_first(config, launcher_mock, games_db, capsys,  # noqa: F811
+                                                     monkeypatch):
+    monkeypatch.setattr(c4_game, "_launched", itertools.count(1))   # the launcher's matches, counted from 1
     config.save(Settings(names=("Cy", "Di")))
     interrupted_match(games_db, ["4545454", "4453"], sides=NAMELESS)   # a match of two players without names
     mock = launcher_mock
