@@ -13,9 +13,9 @@ or the computer's level, budget and seat), colours, names, board size, who start
 and how many wins take the match, the score, the round in play and who is to move.  Up
 marks it abandoned (its round in play too), and the game starts as usual.
 
-Only the stick at the backend answers (a phone has no seat yet).  A seat a phone or another
-Pi played is the stick's again when the match is resumed, unless one takes it again
-(:class:`~.players.Seats`): the records keep who played, not how.
+Only the stick at the backend answers, as on the choosers (a phone's press does nothing
+here).  A seat a phone or another Pi played is the stick's again when the match is resumed,
+unless one takes it again (:class:`~.players.Seats`): the records keep who played, not how.
 """
 from __future__ import annotations
 
