@@ -163,7 +163,7 @@ def red_wins_round_one(program: PtyProgram) -> None:
 
 
 @pytest.mark.slow
-def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
+def test_committed_moves_survive_sigkill_of_the_game(tmp_path):
     path = tmp_path / "games.db"
     sandbox = tempfile.mkdtemp(prefix="c4kill-")
     env = child_env(sandbox)
@@ -186,7 +186,7 @@ def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
         assert conn.execute("SELECT status, p1_name, p2_name, backend FROM matches").fetchall() == [
             ("playing", "Ann", "Bob", "terminal")]
         assert conn.execute("SELECT number, moves, result, winner FROM rounds").fetchall() == [
-            (1, "4545454", "win", 1)]
+            (1, "4545454", "win", 1), (2, "4", "playing", None)]   # the move on the screen is kept too
     finally:
         conn.close()
 
