@@ -142,10 +142,16 @@ class Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but the arguments it does not know are quoted as a shell would
-        (an empty argument shows as ``''``, not as nothing)."""
+        (an empty argument shows as ``''``, not as nothing), and ``--option=--`` is refused as
+        ``--option`` alone is."""
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             self.error("unrecognized arguments: " + " ".join(shlex.quote(arg) for arg in extras))
+        for action in self._actions:
+            # ``--db=--``: Python 3.11's argparse drops the "--" and stores [] without calling ``type``
+            if action.option_strings and action.nargs is None and getattr(parsed, action.dest, None) == [] \
+                    and action.default != []:
+                self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
         return parsed
 
     def error(self, message: str) -> NoReturn:

@@ -32,6 +32,9 @@ MOVES = ["", "4453", "4455667", "44444444", "1" * 100, "12121212", "4458", "0", 
          "\uff14\uff14", " 44 ", "44\x1b[2J5", "9" * 1000]
 BOARDS = ["7x6", "6x5", "4x4", "8x6", "8x4", "5x5", "9x9", "3x3", "0x0", "-1x6", "7x6x5", "7*6", "7x", "x6",
           "99999999999999999999x6", "７x６"]
+WEB = ["127.0.0.1:0", "[::1]:0", "localhost:0", "", "x", "99999", "127.0.0.1:65536", "[::1", "::1:80", "*:x",
+       "a b:1", "\n:1", "-1", "127.0.0.1:-1", "[\x1b]:1", "host..name:1", "\uff11\uff12\uff13"]
+"""``--web`` values: loopback with a free port, or refused (never a bare port: that listens on every address)."""
 CHOICES = {
     "--backend": ["auto", "hat", "emu", "terminal", "mock", "AUTO", ""],
     "--rotation": ["0", "90", "180", "270", "45", "-90", "360", "90.0"],
@@ -63,6 +66,8 @@ class Paths:
 def _value(rng: random.Random, flag: str, paths: Paths) -> str:
     if flag in CHOICES and rng.random() < 0.7:
         return rng.choice(CHOICES[flag])
+    if flag == "--web":
+        return rng.choice(WEB)
     if flag == "--db":
         return rng.choice(paths.all) if rng.random() < 0.9 else rng.choice(TEXT)
     if flag == "--board":
@@ -73,7 +78,7 @@ def _value(rng: random.Random, flag: str, paths: Paths) -> str:
 
 
 PLAY = ["--backend", "--rotation", "--low-light", "--colors", "--colours", "--first", "--opponent",
-        "--computer-plays", "--think", "--matches", "--fall-ms", "--board", "--names", "--db"]
+        "--computer-plays", "--think", "--matches", "--fall-ms", "--board", "--names", "--db", "--web"]
 SWITCHES = {"--low-light", "--json", "--solve", "--allow-poweroff", "--clear", "--user-unit", "--version",
             "--help", "-h"}
 COMMANDS: Dict[Tuple[str, str], Tuple[List[str], Optional[Callable[[random.Random], str]]]] = {
@@ -87,11 +92,11 @@ COMMANDS: Dict[Tuple[str, str], Tuple[List[str], Optional[Callable[[random.Rando
     ("sensehat-c4", "review"): (["--db", "--json", "--time-limit", "--help"],
                                 lambda rng: rng.choice(["last", "1", "2", "0", "-1", "9223372036854775808"] + TEXT)),
     ("gamelib", "menu"): (["--backend", "--rotation", "--low-light", "--dim-after", "--blank-after",
-                           "--allow-poweroff", "--log-level", "--help"], None),
+                           "--allow-poweroff", "--log-level", "--web", "--help"], None),
     ("gamelib", "list"): (["--help"], None),
     ("gamelib", "names"): (["--clear", "--help"], lambda rng: rng.choice(TEXT)),
     ("gamelib", "install-service"): (["--user", "--user-unit", "--backend", "--dim-after", "--blank-after",
-                                      "--allow-poweroff", "--help"], None),
+                                      "--allow-poweroff", "--web", "--help"], None),
     ("gamelib", "uninstall-service"): (["--user-unit", "--help"], None),
 }
 TIME_CAP = ["--time-limit", "0.5"]

@@ -310,3 +310,23 @@ def test_ctrl_c_while_the_commands_load_is_exit_130_without_a_traceback():
               "sys.exit(main(['history']))\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "")
+
+
+@pytest.mark.parametrize("program, argv, err", [
+    ("sensehat-c4", ["--think=--"], "sensehat-c4: error: argument --think: expected one argument (see --help)\n"),
+    ("sensehat-c4", ["stats", "--db=--"],
+     "sensehat-c4 stats: error: argument --db: expected one argument (see --help)\n"),
+    ("sensehat-c4", ["review", "last", "--db=--"],
+     "sensehat-c4 review: error: argument --db: expected one argument (see --help)\n"),
+    ("sensehat-c4", ["history", "--limit=--"],
+     "sensehat-c4 history: error: argument --limit: expected one argument (see --help)\n"),
+    ("gamelib", ["--dim-after=--"], "gamelib: error: argument --dim-after: expected one argument (see --help)\n"),
+])
+def test_an_option_given_as_option_equals_dash_dash_is_refused(capsys, program, argv, err):
+    """Python 3.11's argparse drops the "--" of ``--db=--`` and stores [], calling no ``type`` (found by the
+    hostile command lines: a TypeError from ``Path([])``)."""
+    from gamelib.launcher import cli as launcher
+
+    with pytest.raises(SystemExit) as info:
+        (cli.main if program == "sensehat-c4" else launcher.main)(argv)
+    assert (info.value.code, capsys.readouterr().err) == (2, err)

@@ -104,14 +104,14 @@ def big(env):
     """Some 2 MB of history (6,144 matches): more than any pipe holds (64 kB, at most 1 MB), so the writer
     is still writing when its reader leaves."""
     conn = sqlite3.connect(env["SENSEHAT_C4_DB"])
+    columns = {table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")] for table in ("matches", "rounds")}
     for _ in range(11):                  # the 3 matches doubled 11 times, rounds with them
-        matches = conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]
-        rounds = conn.execute("SELECT MAX(id) FROM rounds").fetchone()[0]
-        conn.execute("INSERT INTO matches SELECT id + ?, started, ended, status, winner, columns, rows, backend, "
-                     "p1_name, p1_level, p1_seconds, p1_colour, p2_name, p2_level, p2_seconds, p2_colour, pid "
-                     "FROM matches", (matches,))
-        conn.execute("INSERT INTO rounds SELECT id + ?, match_id + ?, number, starter, moves, result, winner, "
-                     "winning_cells, started, ended FROM rounds", (rounds, matches))
+        shift = {"matches": {"id": conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]}}
+        shift["rounds"] = {"id": conn.execute("SELECT MAX(id) FROM rounds").fetchone()[0],
+                           "match_id": shift["matches"]["id"]}
+        for table in ("matches", "rounds"):
+            values = ", ".join(f"{c} + {shift[table][c]}" if c in shift[table] else c for c in columns[table])
+            conn.execute(f"INSERT INTO {table} SELECT {values} FROM {table}")
     conn.commit()
     conn.close()
     return env
