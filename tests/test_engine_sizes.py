@@ -13,9 +13,12 @@ import random
 from typing import Dict
 
 import pytest
+from engine_data import CORES, scored, solver
 
 from sensehat_c4.computer import Computer, Thinker
 from sensehat_c4.engine import Limit, Oracle, choose_move, move_scores
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position, shape_of
 from sensehat_c4.rules import SIZES, Board, Size
 
 # (columns, rows): (who wins, the move the game ends on), from the tables cited above
@@ -124,6 +127,30 @@ def test_empty_boards_against_published_results(size):
     board = size.board()
     scores = move_scores(board, oracle=Oracle.installed(board.layout))
     assert max(scores.values()) == published_score(size)
+
+
+# -- the largest boards against an independent solver ---------------------------------------
+
+@pytest.mark.parametrize("core, most", [("native", 1_000_000), ("python", 5_000)])
+@pytest.mark.parametrize("size", ["8x6", "8x5"])
+def test_the_largest_boards_against_an_independent_solver(size, core, most):
+    """Positions of 8 x 6 (56 bits: the layout's largest) and 8 x 5 scored by another solver
+    (tests/data/sizes_*.scores says which and how); each core takes those that other solver
+    needed at most ``most`` positions for (the Python core: the late ones)."""
+    board = Size.parse(size)
+    search = solver(core, 18, shape_of(board))
+    rows = [(moves, score) for moves, score, work in scored(size) if work <= most]
+    assert len(rows) >= (350 if core == "native" else 250)
+    got = [(moves, search.score(Position.of(board.from_moves(moves)), Budget())) for moves, _ in rows]
+    assert got == rows
+
+
+def test_analyse_solves_an_eight_by_six_position_as_the_independent_solver_scores_it():
+    moves, score, _ = next(row for row in scored("8x6") if len(row[0]) == 30)
+    board = Size(8, 6).from_moves(moves[:-1])
+    scores = move_scores(board, limit=Limit(seconds=120), oracle=Oracle.installed(board.layout))
+    assert scores[int(moves[-1]) - 1] == -score
+    assert max(scores.values()) >= -score
 
 
 # -- easy, medium and hard on every size ------------------------------------------------

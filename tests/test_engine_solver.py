@@ -38,7 +38,7 @@ def test_both_cores_match_the_late_test_sets_node_for_node(name):
     assert answers("native", rows) == python    # the same scores after the same number of nodes
 
 
-@pytest.mark.parametrize("columns, rows", [(6, 5), (4, 5), (5, 4), (8, 5)])
+@pytest.mark.parametrize("columns, rows", [(6, 5), (4, 5), (5, 4), (8, 5), (8, 6)])
 def test_both_cores_search_other_sizes_node_for_node(columns, rows):
     rng = random.Random(columns * rows)
     shape = shape_of(Layout(columns, rows))
@@ -104,7 +104,7 @@ def test_the_parity_rules_decide_these_positions_without_a_search(moves, value, 
 
 @pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("columns, rows, moves_left", [
-    (7, 6, (6, 13)), (6, 5, (6, 13)), (4, 5, (4, 12)), (5, 4, (4, 12)), (8, 5, (6, 12))])
+    (7, 6, (6, 13)), (6, 5, (6, 13)), (4, 5, (4, 12)), (5, 4, (4, 12)), (8, 5, (6, 12)), (8, 6, (6, 12))])
 def test_solver_matches_plain_minimax_on_random_late_positions(core, columns, rows, moves_left):
     rng = random.Random(5)
     search = solver(core, 16, shape_of(Layout(columns, rows)))

@@ -206,7 +206,7 @@ static int expand(c4_solver *s, frame *f, int *value)
     }
     /* the table slots of this position and (for the cutoffs below) of its children: fetched
      * from memory while the bounds and the move order are worked out */
-    key = cur + mask + 1;
+    key = cur + mask;
     slot = slot_of(s, key, &tag);
     PREFETCH(&s->table[slot]);
     etc = moves < s->etc_below && (possible & (possible - 1));
@@ -215,7 +215,7 @@ static int expand(c4_solver *s, frame *f, int *value)
         for (i = 0; i < s->width; i++) {
             uint64_t move = possible & s->ordered[i];
             if (move) {
-                child_slot[i] = slot_of(s, opp + (mask | move) + 1, &child_tag[i]);
+                child_slot[i] = slot_of(s, opp + (mask | move), &child_tag[i]);
                 PREFETCH(&s->table[child_slot[i]]);
             }
         }
