@@ -8,13 +8,14 @@ file (written by the build) is beside it and matches; one that does not load (no
 damaged, another architecture, a missing symbol, another ABI) is reported in one log line
 and the Python core runs.
 
-The C search mirrors :mod:`.solver`'s node for node.  It never calls into Python: it
+The C search gives :mod:`.solver`'s answers after fewer positions (``c4core.c`` says how;
+node counts differ between the cores).  It never calls into Python: it
 returns every :data:`~.solver.CHECK_EVERY` nodes, when :class:`NativeSolver` looks at
 the search's :class:`~.limit.Budget` (stop event, deadline, node cap) exactly where the
 Python core does, and at every position with the book's number of stones, whose score
 Python looks up (so the books stay in Python, read by one reader).  So a stop event
-ends a native search within a fraction of a millisecond, and a node limit ends it at the
-same node count as in Python.
+ends a native search within a fraction of a millisecond, and a node limit ends it after
+as many positions as in Python (the positions themselves differ).
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ from typing import Callable, Optional
 from ..errors import NativeCoreError, SearchAborted
 from .limit import Budget
 from .position import Shape
-from .solver import CHECK_EVERY, DEFAULT_TABLE_BITS, ETC_BELOW, Solver, check_size
+from .solver import CHECK_EVERY, DEFAULT_TABLE_BITS, Solver, check_size
 
 PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
 """Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
@@ -42,8 +43,14 @@ LIBRARY = Path(__file__).resolve().with_name("_c4core.so")
 DIGEST_SUFFIX = ".sha256"
 """The build writes the library's SHA-256 beside it (``_c4core.so.sha256``); a library without
 it, or that no longer matches it (damaged on disk), is not loaded."""
-ABI = 1
+ABI = 2
 """The ``C4_ABI`` of ``c4core.h`` this module speaks."""
+ETC_BELOW = 36
+"""The native core looks up every child in the table (enhanced transposition cutoffs) in
+positions with fewer stones than this."""
+MIRROR_BELOW = 20
+"""A position and its mirror image share a table entry in the native core while fewer stones
+than this are on the board."""
 DONE, CHECK, LEAF = 0, 1, 2
 UNKNOWN = -128
 
@@ -52,7 +59,7 @@ log = logging.getLogger(__name__)
 _u64, _int, _ptr = ctypes.c_uint64, ctypes.c_int, ctypes.c_void_p
 _SIGNATURES = {
     "c4_abi": ((), _int),
-    "c4_new": ((_int, _int, _int, _int, _int), _ptr),
+    "c4_new": ((_int, _int, _int, _int, _int, _int), _ptr),
     "c4_free": ((_ptr,), None),
     "c4_table_bytes": ((_ptr,), _u64),
     "c4_nodes": ((_ptr,), _u64),
@@ -211,7 +218,7 @@ class NativeSolver(Solver):
         lib = lib or library()
         if lib is None:
             raise NativeCoreError(f"the native solver core is not available (not built, or {PURE_ENV} is set)")
-        handle = lib.c4_new(shape.width, shape.height, table_bits, CHECK_EVERY, ETC_BELOW) \
+        handle = lib.c4_new(shape.width, shape.height, table_bits, CHECK_EVERY, ETC_BELOW, MIRROR_BELOW) \
             if shape.stride == shape.height + 1 else None
         if not handle:
             raise NativeCoreError(f"the native core cannot make a {shape.width} x {shape.height} solver "

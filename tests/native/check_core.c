@@ -1,12 +1,13 @@
 /* A test driver for the native core alone (no Python): reads "MOVES SCORE" lines (Pons' test
- * sets, 7 x 6) on stdin and proves each score with two null-window searches:
+ * sets, 7 x 6; or tests/data/sizes_*.scores with the board size given) on stdin and proves each
+ * score with two null-window searches:
  * score <= SCORE and not score <= SCORE - 1.  Prints one line per position with both
  * answers and the node count, then a summary; exits 1 if any answer is wrong.
  * The CI compares its output on x86-64, arm64 and armhf (under qemu-user): it must be
  * identical, node counts included.
  *
  *   cc -std=c99 -O2 -I sensehat_c4/engine sensehat_c4/engine/c4core.c tests/native/check_core.c
- *   ./a.out [TABLE_BITS] < tests/data/Test_L2_R2.sample
+ *   ./a.out [TABLE_BITS [WIDTH HEIGHT]] < tests/data/Test_L2_R2.sample
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,10 @@
 
 #include "c4core.h"
 
-#define WIDTH 7
-#define HEIGHT 6
+#define MIRROR_BELOW 20 /* native.py's ETC_BELOW and MIRROR_BELOW */
+#define ETC_BELOW 36
+
+static int WIDTH = 7, HEIGHT = 6;
 
 static int search(c4_solver *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta)
 {
@@ -30,14 +33,19 @@ int main(int argc, char **argv)
 {
     int bits = argc > 1 ? atoi(argv[1]) : 20, wrong = 0, count = 0;
     char line[256];
-    c4_solver *s = c4_new(WIDTH, HEIGHT, bits, 4096, 32);
+    c4_solver *s;
+    if (argc > 3) {
+        WIDTH = atoi(argv[2]);
+        HEIGHT = atoi(argv[3]);
+    }
+    s = c4_new(WIDTH, HEIGHT, bits, 4096, ETC_BELOW, MIRROR_BELOW);
     if (!s || c4_abi() != C4_ABI) {
         fprintf(stderr, "check_core: cannot make a solver\n");
         return 2;
     }
     while (fgets(line, sizeof line, stdin)) {
         char moves[64];
-        int expected, i, n, height[WIDTH] = {0}, above, below, ok;
+        int expected, i, n, height[16] = {0}, above, below, ok;
         uint64_t cur = 0, mask = 0, bottom = 0, before;
         if (line[0] == '#' || sscanf(line, "%63s %d", moves, &expected) != 2)
             continue;
