@@ -148,7 +148,7 @@ def test_sizes_the_native_core_cannot_take_are_refused():
     native_or_skip()
     lib = native.library()
     for width, height, bits, check in ((9, 6, 20, 4096), (7, 6, 40, 4096), (7, 6, 20, 1000), (0, 6, 20, 4096),
-                                       (8, 6, 16, 4096)):   # 8 x 6's keys need 2**17 entries for their tags to fit
+                                       (8, 6, 12, 4096)):   # 8 x 6's keys need 2**13 entries for their tags to fit
         assert not lib.c4_new(width, height, bits, check, 32, 20), (width, height, bits, check)
     with pytest.raises(NativeCoreError, match="cannot make a 7 x 6 solver with 2\\*\\*40 slots"):
         new_solver(SHAPE, table_bits=40, core="native")

@@ -8,9 +8,11 @@
  *     while fewer than `mirror_below` stones are on the board;
  *   - buckets of two entries: the first keeps the entry whose search took more positions, the
  *     second the latest, so the expensive results stay;
- *   - each entry keeps the move that was best (or cut off), searched first next time;
  *   - threats are counted only where they can matter (not right above an opponent's threat),
- *     those on the rows that favour the mover (Allis' odd and even threats) counting double.
+ *     those on the rows that favour the mover (Allis' odd and even threats) counting double and
+ *     those right above a cell the opponent can play next (it cannot play there) more;
+ *   - a move after which the opponent cannot stop a four with the next stone is seen at once
+ *     (the best score there is), and without one the score is at most a win a stone later.
  *
  * Portable C99: 64-bit unsigned arithmetic only, a GCC/Clang builtin for popcount with a
  * plain fallback.  The recursion is an explicit stack, so a search can return to its caller
@@ -24,10 +26,10 @@
 #define MAX_WIDTH 15
 #define OFFSET 64 /* bounds are stored as score + 64 in 7 bits */
 
-/* A table entry: tag << TAG_SHIFT | move + 1 << 19 | work << 14 | lower + 64 << 7 | upper + 64,
- * where move is the column (0: none known), work the bit length of the positions its search took
- * (at most 31), and tag = key / buckets + 1 (never 0, so an empty entry matches no position). */
-#define TAG_SHIFT 23
+/* A table entry: tag << TAG_SHIFT | work << 14 | lower + 64 << 7 | upper + 64, where work is
+ * the bit length of the positions its search took (at most 31) and tag identifies the key
+ * within its bucket (never 0, so an empty entry matches no position; see bucket_of()). */
+#define TAG_SHIFT 19
 #define TAG_BITS (64 - TAG_SHIFT)
 #define WORK_MAX 31
 
@@ -35,9 +37,8 @@ typedef struct {
     uint64_t cur, mask, threats;
     uint64_t bucket, tag, entered;
     uint64_t move[MAX_WIDTH], wins[MAX_WIDTH];
-    int col[MAX_WIDTH];
-    int moves, alpha, beta, low, high, start_alpha, mirrored;
-    int count, next, best, best_score;
+    int moves, alpha, beta, low, high, start_alpha;
+    int count, next;
 } frame;
 
 enum { ENTER, CHECKED, LEAF, BODY, RETURNED };
@@ -47,17 +48,17 @@ struct c4_solver {
     uint64_t bottom, board, rows_leader, rows_follower, check_mask, column_bits;
     uint64_t column[MAX_WIDTH];   /* column masks by column */
     int order[MAX_WIDTH];         /* columns from the centre out */
-    uint64_t *table, buckets, nodes;
-    double inverse; /* 1.0 / buckets, for bucket_of() */
+    uint64_t *table, nodes;
+    uint64_t key_bits, buckets_bits; /* keys are below 2 ** key_bits; 2 ** buckets_bits buckets */
     frame *stack;
     int sp, state, ret, result;
 };
 
 static int popcount64(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(x);
-#else
+#if defined(__GNUC__) && (defined(__POPCNT__) || defined(__aarch64__))
+    return __builtin_popcountll(x); /* one instruction */
+#else /* a library call elsewhere (x86-64 without -mpopcnt, armhf): this is faster */
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
@@ -123,32 +124,30 @@ static uint64_t mirror_key(const c4_solver *s, uint64_t key)
 }
 
 /* The table key of (cur, mask): cur + mask (each column's stones plus the mover's fit its bits),
- * or its mirror image's if smaller and the position is early enough (*mirrored then 1). */
-static uint64_t key_of(const c4_solver *s, uint64_t cur, uint64_t mask, int moves, int *mirrored)
+ * or its mirror image's if smaller and the position is early enough. */
+static uint64_t key_of(const c4_solver *s, uint64_t cur, uint64_t mask, int moves)
 {
     uint64_t key = cur + mask;
-    *mirrored = 0;
     if (moves < s->mirror_below) {
         uint64_t other = mirror_key(s, key);
-        if (other < key) {
-            *mirrored = 1;
+        if (other < key)
             return other;
-        }
     }
     return key;
 }
 
-/* key % buckets, and key / buckets + 1 in *tag: the quotient estimated with a double, then
- * corrected (a division costs tens of cycles). */
+/* The bucket of a key, and in *tag what tells the key apart within it.  The key is mixed by a
+ * one-to-one map of its key_bits bits (times an odd number, then its top bits folded onto
+ * the low ones): the low bits of the result are the bucket, the rest plus 1 the tag, so
+ * bucket and tag give the key back and never collide. */
 static uint64_t bucket_of(const c4_solver *s, uint64_t key, uint64_t *tag)
 {
-    uint64_t q = (uint64_t)((double)key * s->inverse);
-    while (q * s->buckets > key)
-        q--;
-    while (key - q * s->buckets >= s->buckets)
-        q++;
-    *tag = q + 1;
-    return key - q * s->buckets;
+    const uint64_t all = (s->key_bits >= 64 ? 0 : ((uint64_t)1 << s->key_bits)) - 1;
+    uint64_t h = (key * 0x9E3779B97F4A7C15ULL) & all;
+    if (s->key_bits > s->buckets_bits)
+        h ^= h >> (s->key_bits - s->buckets_bits);
+    *tag = (h >> s->buckets_bits) + 1;
+    return h & (((uint64_t)1 << s->buckets_bits) - 1);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -171,18 +170,17 @@ static uint64_t probe(const c4_solver *s, uint64_t bucket, uint64_t tag)
 static int entry_lower(uint64_t e) { return (int)((e >> 7) & 127) - OFFSET; }
 static int entry_upper(uint64_t e) { return (int)(e & 127) - OFFSET; }
 static int entry_work(uint64_t e) { return (int)((e >> 14) & 31); }
-static int entry_move(uint64_t e) { return (int)((e >> 19) & 15) - 1; } /* -1: none */
 
-/* Keeps bounds [low, high] and a best move (-1: none) of a position whose search took `nodes`:
- * the bucket's first entry holds the costlier search, the second the latest one. */
-static void store(c4_solver *s, uint64_t bucket, uint64_t tag, int low, int high, int move, uint64_t nodes)
+/* Keeps bounds [low, high] of a position whose search took `nodes`: the bucket's first entry
+ * holds the costlier search, the second the latest one. */
+static void store(c4_solver *s, uint64_t bucket, uint64_t tag, int low, int high, uint64_t nodes)
 {
     uint64_t *b = &s->table[2 * bucket];
     int work = bit_length(nodes);
     uint64_t entry;
     if (work > WORK_MAX)
         work = WORK_MAX;
-    entry = (tag << TAG_SHIFT) | ((uint64_t)(move + 1) << 19) | ((uint64_t)work << 14)
+    entry = (tag << TAG_SHIFT) | ((uint64_t)work << 14)
             | ((uint64_t)(low + OFFSET) << 7) | (uint64_t)(high + OFFSET);
     if (b[0] >> TAG_SHIFT == tag) {
         if (work < entry_work(b[0]))
@@ -204,7 +202,7 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
     int c, r, i;
     if (width < 1 || width > MAX_WIDTH || height < 1 || width * (height + 1) > 62)
         return NULL;
-    /* the tag, key / buckets + 1 with key < 2 ** (width * (height + 1)), fits TAG_BITS */
+    /* the tag, below 2 ** (width * (height + 1) - (table_bits - 1)) + 1, fits TAG_BITS */
     if (table_bits < 10 || table_bits > 30 || width * (height + 1) + 1 - (table_bits - 1) > TAG_BITS)
         return NULL;
     if (check_every < 1 || (check_every & (check_every - 1)))
@@ -234,9 +232,9 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
     s->rows_follower = s->board ^ s->rows_leader;
     for (i = 0; i < width; i++) /* 3, 2, 4, 1, 5, 0, 6 for 7 columns */
         s->order[i] = width / 2 + (i % 2 ? -(i + 1) / 2 : i / 2);
-    s->buckets = ((uint64_t)1 << (table_bits - 1)) + 9; /* odd: the slot and the tag tell keys apart */
-    s->inverse = 1.0 / (double)s->buckets;
-    s->table = calloc((size_t)(2 * s->buckets), sizeof *s->table);
+    s->key_bits = (uint64_t)(width * s->stride);
+    s->buckets_bits = (uint64_t)(table_bits - 1);
+    s->table = calloc((size_t)1 << table_bits, sizeof *s->table);
     s->stack = calloc((size_t)s->cells + 2, sizeof *s->stack);
     if (!s->table || !s->stack) {
         c4_free(s);
@@ -254,9 +252,9 @@ void c4_free(c4_solver *s)
     }
 }
 
-uint64_t c4_table_bytes(const c4_solver *s) { return 2 * s->buckets * sizeof *s->table; }
+uint64_t c4_table_bytes(const c4_solver *s) { return ((uint64_t)2 << s->buckets_bits) * sizeof *s->table; }
 uint64_t c4_nodes(const c4_solver *s) { return s->nodes; }
-void c4_clear(c4_solver *s) { memset(s->table, 0, (size_t)(2 * s->buckets) * sizeof *s->table); }
+void c4_clear(c4_solver *s) { memset(s->table, 0, (size_t)c4_table_bytes(s)); }
 void c4_set_leaf_ply(c4_solver *s, int ply) { s->leaf_ply = ply; }
 int c4_result(const c4_solver *s) { return s->result; }
 uint64_t c4_leaf_current(const c4_solver *s) { return s->stack[s->sp].cur; }
@@ -283,7 +281,8 @@ static int expand(c4_solver *s, frame *f, int *value)
 {
     const uint64_t board = s->board, cur = f->cur, mask = f->mask, threats = f->threats;
     const int cells = s->cells, moves = f->moves, width = s->width;
-    int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc, mirrored, hash_move = -1;
+    int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc;
+    int child_col[MAX_WIDTH]; /* the children's columns */
     uint64_t child_bucket[MAX_WIDTH], child_tag[MAX_WIDTH];
     uint64_t possible_all = (mask + s->bottom) & board, possible = possible_all;
     uint64_t forced = possible & threats, key, bucket, tag, entry;
@@ -306,17 +305,16 @@ static int expand(c4_solver *s, frame *f, int *value)
     }
     /* the table bucket of this position and (for the cutoffs below) of its children: fetched
      * from memory while the bounds and the move order are worked out */
-    key = key_of(s, cur, mask, moves, &mirrored);
+    key = key_of(s, cur, mask, moves);
     bucket = bucket_of(s, key, &tag);
     PREFETCH(&s->table[2 * bucket]);
     etc = moves < s->etc_below && (possible & (possible - 1));
     if (etc) {
         uint64_t opp = cur ^ mask;
-        int m;
         for (i = 0; i < width; i++) {
             uint64_t move = possible & s->column[i];
             if (move) {
-                child_bucket[i] = bucket_of(s, key_of(s, opp, mask | move, moves + 1, &m), &child_tag[i]);
+                child_bucket[i] = bucket_of(s, key_of(s, opp, mask | move, moves + 1), &child_tag[i]);
                 PREFETCH(&s->table[2 * child_bucket[i]]);
             }
         }
@@ -395,13 +393,11 @@ static int expand(c4_solver *s, frame *f, int *value)
                 }
             }
         }
-        hash_move = entry_move(entry);
-        if (hash_move >= 0 && mirrored)
-            hash_move = width - 1 - hash_move;
     }
     if (possible & (possible - 1)) {
-        /* the move that was best here before first, then most threats made where they can matter
-         * (those on the rows that favour the mover double), then from the centre out */
+        /* most threats made where they can matter
+         * (those on the rows that favour the mover double, those right above a cell the opponent
+         * can play next, which it then cannot play, more), then from the centre out */
         int rank[MAX_WIDTH];
         uint64_t opponent_threats = threats, good = ((cells - moves) & 1) ? s->rows_follower : s->rows_leader;
         for (i = 0; i < width; i++) {
@@ -412,18 +408,19 @@ static int expand(c4_solver *s, frame *f, int *value)
                 uint64_t useful = r & ~(opponent_threats << 1);
                 if (wins_next(s, mask | move, r)) {
                     *value = (cells - 1 - moves) / 2; /* the best score there is */
-                    store(s, bucket, tag, *value, *value, mirrored ? width - 1 - c : c, 1);
+                    store(s, bucket, tag, *value, *value, 1);
                     return 1;
                 }
-                int k = c == hash_move ? 1 << 20
-                                       : ((popcount64(useful & good) * 2 + popcount64(useful & ~good)) << 8) | (width - i);
+                uint64_t reply = ((mask | move) + s->bottom) & board;
+                int k = ((4 * popcount64(useful & good) + 2 * popcount64(useful & ~good)
+                          + 3 * popcount64(useful & (reply << 1))) << 8) | (width - i);
                 for (j = n; j > 0 && rank[j - 1] < k; j--) {
                     rank[j] = rank[j - 1];
                     f->move[j] = f->move[j - 1];
                     f->wins[j] = f->wins[j - 1];
-                    f->col[j] = f->col[j - 1];
+                    child_col[j] = child_col[j - 1];
                 }
-                f->col[j] = c;
+                child_col[j] = c;
                 rank[j] = k;
                 f->move[j] = move;
                 f->wins[j] = r;
@@ -444,11 +441,11 @@ static int expand(c4_solver *s, frame *f, int *value)
         if (etc) {
             /* enhanced transposition cutoff: a child already known to be bad enough for the opponent */
             for (i = 0; i < n; i++) {
-                uint64_t centry = probe(s, child_bucket[f->col[i]], child_tag[f->col[i]]);
+                uint64_t centry = probe(s, child_bucket[child_col[i]], child_tag[child_col[i]]);
                 if (centry) {
                     int score = -entry_upper(centry);
                     if (score >= beta) {
-                        store(s, bucket, tag, score, high, mirrored ? width - 1 - f->col[i] : f->col[i], 1);
+                        store(s, bucket, tag, score, high, 1);
                         *value = score;
                         return 1;
                     }
@@ -462,9 +459,6 @@ static int expand(c4_solver *s, frame *f, int *value)
             *value = (cells - 1 - moves) / 2;
             return 1;
         }
-        for (i = 0; i < width; i++)
-            if (possible & s->column[i])
-                f->col[0] = i;
         n = 1;
     }
     f->alpha = f->start_alpha = alpha;
@@ -473,11 +467,8 @@ static int expand(c4_solver *s, frame *f, int *value)
     f->high = high;
     f->bucket = bucket;
     f->tag = tag;
-    f->mirrored = mirrored;
     f->count = n;
     f->next = 0;
-    f->best = -1;
-    f->best_score = -1000;
     return 0;
 }
 
@@ -511,14 +502,6 @@ static int finish(c4_solver *s, int value)
     return 0;
 }
 
-/* The column of f's best child so far as the table keeps it (seen in the mirror if the key was). */
-static int kept_move(const c4_solver *s, const frame *f)
-{
-    if (f->best < 0)
-        return -1;
-    return f->mirrored ? s->width - 1 - f->col[f->best] : f->col[f->best];
-}
-
 /* Runs the search until it ends, a limit check is due or a leaf needs its score. */
 static int run(c4_solver *s)
 {
@@ -545,12 +528,8 @@ static int run(c4_solver *s)
             break; /* to the first child */
         case RETURNED: {
             int score = -s->ret;
-            if (score > f->best_score) {
-                f->best_score = score;
-                f->best = f->next;
-            }
             if (score >= f->beta) {
-                store(s, f->bucket, f->tag, score, f->high, kept_move(s, f), s->nodes - f->entered);
+                store(s, f->bucket, f->tag, score, f->high, s->nodes - f->entered);
                 value = score;
                 goto done;
             }
@@ -559,9 +538,9 @@ static int run(c4_solver *s)
             if (++f->next < f->count)
                 break; /* to the next child */
             if (f->alpha > f->start_alpha) /* exact */
-                store(s, f->bucket, f->tag, f->alpha, f->alpha, kept_move(s, f), s->nodes - f->entered);
+                store(s, f->bucket, f->tag, f->alpha, f->alpha, s->nodes - f->entered);
             else /* failed low: an upper bound */
-                store(s, f->bucket, f->tag, f->low, f->alpha, kept_move(s, f), s->nodes - f->entered);
+                store(s, f->bucket, f->tag, f->low, f->alpha, s->nodes - f->entered);
             value = f->alpha;
             goto done;
         }

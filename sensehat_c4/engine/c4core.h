@@ -32,7 +32,7 @@ int c4_abi(void);
  * cutoffs below `etc_below` stones, a position and its mirror image sharing an entry below
  * `mirror_below` stones.  NULL if the sizes are out of range (width * (height + 1) > 62,
  * width > 15, check_every not a power of two, table_bits outside 10..30 or too small for the
- * key's tag: width * (height + 1) + 2 - table_bits > 41) or memory ran out. */
+ * key's tag: width * (height + 1) + 2 - table_bits > 45) or memory ran out. */
 c4_solver *c4_new(int width, int height, int table_bits, int check_every, int etc_below, int mirror_below);
 void c4_free(c4_solver *s);
 uint64_t c4_table_bytes(const c4_solver *s);
