@@ -194,3 +194,30 @@ def test_the_computer_player_thinks_on_other_sizes(size, level, moves, columns):
     thinker = Thinker(Computer(level, seconds=30), seed=1)
     thinker.start(board)
     assert answer(thinker, within=60) in columns
+
+
+# -- memory: a table for each board, two oracles at most ------------------------------
+
+@pytest.mark.parametrize("core", CORES)
+def test_each_board_has_a_table_of_its_own_size(core):
+    from engine_data import native_or_skip
+
+    if core == "native":
+        native_or_skip()
+    sizes = {}
+    for size in (Size(4, 4), Size(6, 4), Size(6, 5), Size(7, 6), Size(8, 6)):
+        search = Oracle(shape_of(size), core=core).solver
+        sizes[str(size)] = search.table_bytes if core == "native" else len(search.table) * search.table.itemsize
+    kib = {size: round(n / 1024) for size, n in sizes.items()}
+    assert kib == {"4x4": 32, "6x4": 512, "6x5": 4096, "7x6": 8192, "8x6": 8192}
+
+
+def test_the_default_oracles_are_the_seven_by_six_one_and_the_last_other_size():
+    from sensehat_c4.engine import oracle as oracle_module
+
+    standard = oracle_module.default_oracle(Size(7, 6))
+    small = oracle_module.default_oracle(Size(4, 4))
+    assert oracle_module.default_oracle(Size(4, 4)) is small          # kept while it is the last
+    other = oracle_module.default_oracle(Size(6, 5))
+    assert {(k.columns, k.rows) for k in oracle_module._default} == {(7, 6), (6, 5)}     # 4x4's was let go
+    assert oracle_module.default_oracle(Size(7, 6)) is standard and oracle_module.default_oracle(Size(6, 5)) is other

@@ -33,7 +33,7 @@ from typing import Callable, Optional
 from ..errors import NativeCoreError, SearchAborted
 from .limit import Budget
 from .position import Shape
-from .solver import CHECK_EVERY, DEFAULT_TABLE_BITS, Solver, check_size
+from .solver import CHECK_EVERY, Solver, check_size, table_bits_for
 
 PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
 """Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
@@ -211,10 +211,12 @@ class NativeSolver(Solver):
 
     name = "native"
 
-    def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
+    def __init__(self, shape: Shape, *, table_bits: Optional[int] = None,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1,
                  lib: Optional[ctypes.CDLL] = None) -> None:
         check_size(shape)
+        if table_bits is None:
+            table_bits = table_bits_for(shape)
         lib = lib or library()
         if lib is None:
             raise NativeCoreError(f"the native solver core is not available (not built, or {PURE_ENV} is set)")

@@ -340,8 +340,12 @@ _default_lock = threading.Lock()
 
 def default_oracle(layout: Layout = STANDARD) -> Oracle:
     """The process's oracle for ``layout``: on 7 x 6 with the shipped opening book and the
-    12-ply book if installed."""
+    12-ply book if installed.  Besides the 7 x 6 one it keeps one other size's oracle (the
+    last asked for), so a process that plays many sizes holds at most two tables."""
+    layout = Layout(layout.columns, layout.rows)  # a Size is a Layout too
     with _default_lock:
         if layout not in _default:
+            for other in [known for known in _default if known != STANDARD]:
+                del _default[other]  # its table goes once no search holds it
             _default[layout] = Oracle.installed(layout)
         return _default[layout]

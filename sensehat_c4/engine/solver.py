@@ -42,9 +42,10 @@ The core interface
 ------------------
 A solver core (this class, or a native one behind :func:`.cores.new_solver`) provides:
 
-``Core(shape, *, table_bits=DEFAULT_TABLE_BITS, leaf=None, leaf_ply=-1)``
+``Core(shape, *, table_bits=None, leaf=None, leaf_ply=-1)``
     A core for one board size with a fixed transposition table of about
-    ``2**table_bits`` entries, allocated once.  ``leaf(current, mask)``, if given, is
+    ``2**table_bits`` entries (``None``: the board's own size, :func:`table_bits_for`),
+    allocated once.  ``leaf(current, mask)``, if given, is
     asked for the exact score of every position with ``leaf_ply`` stones the search
     reaches (the 12-ply book); ``None`` from it means search on.  Raises
     :class:`~sensehat_c4.errors.ConfigError` for a board size it cannot take.
@@ -84,7 +85,7 @@ ETC_BELOW = 32
 """Enhanced transposition cutoffs (looking up every child first) in positions with fewer stones."""
 
 DEFAULT_TABLE_BITS = 20
-"""Transposition table of 2**20 (+ a few) slots: 8 MB as an ``array('Q')``."""
+"""The largest boards' transposition table: 2**20 (+ a few) slots, 8 MB (:func:`table_bits_for`)."""
 
 MAX_KEY_BITS = 56
 """The largest bitboard (``columns * (rows + 1)`` bits) the solver takes: 8 x 6, the largest
@@ -103,6 +104,13 @@ def check_size(shape: Shape) -> None:
                           f"{shape.width * shape.stride}")
 
 
+def table_bits_for(shape: Shape) -> int:
+    """The table size of a board: ``2**bits`` slots of 8 bytes, from 32 KB on 4 x 4 (whose empty
+    board is 7,000 positions) to 8 MB from 32 cells on (8 x 4, 7 x 5, 6 x 6, 8 x 5, 7 x 6, 8 x 6),
+    so a process that plays many sizes stays small."""
+    return max(12, min(DEFAULT_TABLE_BITS, shape.cells // 2 + 4))
+
+
 def tag_shift(shape: Shape, table_bits: int) -> int:
     """How far a key is shifted for its tag in a table of ``2**table_bits + 9`` slots: 0 while the
     key fits the tag's bits (every board up to 7 x 6 and 8 x 5), so the tag is the key itself."""
@@ -118,9 +126,11 @@ class Solver:
 
     name = "python"
 
-    def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
+    def __init__(self, shape: Shape, *, table_bits: Optional[int] = None,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
         check_size(shape)
+        if table_bits is None:
+            table_bits = table_bits_for(shape)
         self.shape = shape
         self.shift = tag_shift(shape, table_bits)
         self.size = (1 << table_bits) + 9
