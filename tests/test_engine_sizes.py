@@ -221,3 +221,55 @@ def test_the_default_oracles_are_the_seven_by_six_one_and_the_last_other_size():
     other = oracle_module.default_oracle(Size(6, 5))
     assert {(k.columns, k.rows) for k in oracle_module._default} == {(7, 6), (6, 5)}     # 4x4's was let go
     assert oracle_module.default_oracle(Size(7, 6)) is standard and oracle_module.default_oracle(Size(6, 5)) is other
+
+
+# -- the books of other sizes ----------------------------------------------------------
+
+def make_book(*argv):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "make_book.py"
+    proc = subprocess.run([sys.executable, str(tool), *argv], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_a_book_of_another_size_holds_the_plain_minimax_scores_and_resumes(tmp_path):
+    from sensehat_c4.engine.sizebooks import SizeBook, book_key
+
+    out = tmp_path / "book-4x4.bin"
+    log = make_book("--board", "4x4", "--plies", "5", "--out", str(out))
+    assert "4x4: 1, 2, 8, 26, 82, 218 positions of 0 to 5 stones (up to mirror)" in log
+    assert "4x4: the empty board scores +0" in log and not (tmp_path / "book-4x4.bin.partial").exists()
+    book = SizeBook(out)
+    assert (book.layout.columns, book.layout.rows, book.max_ply) == (4, 4, 5)
+    memo: Dict = {}
+    checked = 0
+    for board in positions(Board(4, 4), 5):
+        position = Position.of(board)
+        scores = child_scores(board, memo)
+        assert book.score(position.current, position.mask, position.moves) == max(scores.values()), board.notation()
+        checked += 1
+    assert checked == 1 + 4 + 16 + 64 + 256 + 1020
+    # stopped and started again: the positions solved before are not solved again
+    first = out.read_bytes()
+    out.unlink()
+    shape = shape_of(Size(4, 4))
+    kept = Position.of(Size(4, 4).from_moves("12341"))
+    (tmp_path / "book-4x4.bin.partial").write_text(f"{book_key(shape, kept.current, kept.mask)} 0\n")
+    log = make_book("--board", "4x4", "--plies", "5", "--out", str(out))
+    assert "resuming: 1 positions of 5 stones solved before" in log
+    assert "solved 217/217 of 5 stones" in log and out.read_bytes() == first
+
+
+def test_perfect_plays_from_a_size_s_book_where_one_is_shipped():
+    from sensehat_c4.engine.sizebooks import book_path
+
+    for size in (Size(8, 4), Size(7, 5), Size(6, 6)):
+        assert book_path(size).is_file(), size
+        oracle = Oracle.installed(size.board().layout)
+        assert oracle.openings is not None and oracle.openings.max_ply >= 2
+        result = choose_move(size.board(), "perfect", seed=1, oracle=oracle)
+        assert (result.source, result.score, result.nodes) == ("book", published_score(size), 0)

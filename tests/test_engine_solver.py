@@ -127,10 +127,12 @@ def test_solver_matches_plain_minimax_on_random_late_positions(core, columns, ro
         checked += 1
 
 
-def test_the_books_are_refused_on_other_sizes():
-    with pytest.raises(ConfigError, match="the opening books are for the 7 x 6 board only"):
+def test_a_book_is_refused_on_another_size():
+    with pytest.raises(ConfigError, match="that opening book is for 7 x 6, not 6 x 5"):
         Oracle(shape_of(Board(6, 5).layout), OpeningBook())
-    assert Oracle.installed(Board(6, 5).layout).openings is None
+    with pytest.raises(ConfigError, match="the 12-ply book is for the 7 x 6 board only"):
+        Oracle(shape_of(Board(6, 5).layout), None, book12_or_skip())
+    assert Oracle.installed(Board(6, 5).layout).openings is None     # no book shipped for 6x5
 
 
 def test_opening_book_matches_every_early_test_position():

@@ -14,6 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Optional
 
+from ..rules import STANDARD
 from .book12 import SHAPE, huffman_bits
 
 MAX_PLY = 8
@@ -36,6 +37,9 @@ def key24(first: int, second: int) -> int:
 
 class OpeningBook:
     """Exact scores of positions with at most :data:`MAX_PLY` stones."""
+
+    layout = STANDARD
+    max_ply = MAX_PLY
 
     def __init__(self, path: Path = PATH) -> None:
         self._data = zlib.decompress(path.read_bytes())
