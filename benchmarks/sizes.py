@@ -120,7 +120,8 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--sizes", nargs="*", default=None, metavar="COLSxROWS")
     parser.add_argument("--games", type=int, default=4, help="games against each opponent (default: 4)")
     parser.add_argument("--cap", type=float, default=120.0, help="longest search, in seconds (default: 120)")
-    parser.add_argument("--offered", action="store_true", help="the sizes perfect is offered on (with the core that runs)")
+    parser.add_argument("--offered", action="store_true",
+                        help="the sizes perfect is offered on (with the core that runs)")
     parser.add_argument("--think", type=float, nargs="*", default=[], metavar="SECONDS",
                         help="whole games with perfect's budget at each of these (see above)")
     parser.add_argument("--series", type=int, default=1, help="with --think: games per level and seat (default: 1)")

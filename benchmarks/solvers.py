@@ -92,7 +92,7 @@ def external(program: str, rows: List[Row]) -> Tuple[List[int], int, float]:
 
 
 def bitbully(rows: List[Row]) -> Tuple[List[int], int, float]:
-    from bitbully import bitbully_core  # noqa: PLC0415 (optional)
+    from bitbully import bitbully_core  # type: ignore[import-not-found]  # noqa: PLC0415 (optional)
 
     solver = bitbully_core.BitBullyCore()
     scores, nodes = [], 0

@@ -6,7 +6,7 @@ import time
 import pytest
 from engine_data import CORES, at, book12_or_skip, oracle, positions, solver
 
-from sensehat_c4.engine.book12 import SHAPE, distance_to_score, huffman
+from sensehat_c4.engine.book12 import distance_to_score, huffman
 from sensehat_c4.engine.limit import Budget, Limit
 from sensehat_c4.engine.openings import MAX_PLY, OpeningBook
 from sensehat_c4.engine.oracle import Oracle

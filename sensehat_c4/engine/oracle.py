@@ -28,7 +28,9 @@ from .book12 import Book12
 from .cores import new_solver
 from .heuristic import deepen
 from .limit import Budget
-from .openings import MAX_PLY as OPENING_PLY, OpeningBook, PATH as OPENINGS_PATH
+from .openings import MAX_PLY as OPENING_PLY
+from .openings import PATH as OPENINGS_PATH
+from .openings import OpeningBook
 from .position import Position, Shape, non_losing, shape_of
 from .result import SearchResult
 from .sizebooks import SizeBook, book_path
@@ -80,8 +82,8 @@ class Oracle:
         ``core``: as for :class:`Oracle`."""
         shape = shape_of(layout)
         if (layout.columns, layout.rows) != (STANDARD.columns, STANDARD.rows):
-            path = book_path(layout)
-            return cls(shape, SizeBook(path) if path.is_file() else None, core=core)
+            own = book_path(layout)
+            return cls(shape, SizeBook(own) if own.is_file() else None, core=core)
         openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
         path = book12_module.default_path() if book12 else None
         return cls(shape, openings, Book12(path) if path is not None and path.is_file() else None, core)
