@@ -27,11 +27,12 @@ import os
 import resource
 import sys
 import time
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move, default_oracle  # noqa: E402
+from sensehat_c4.engine import oracle as oracle_module  # noqa: E402
 from sensehat_c4.engine.cores import core_name  # noqa: E402
 from sensehat_c4.engine.limit import Budget  # noqa: E402
 from sensehat_c4.engine.position import Position  # noqa: E402
@@ -75,10 +76,14 @@ def game(size: Size, opponent: str, seed: int, cap: float) -> Tuple[int, float, 
     return worst_nodes, worst_seconds, unproven, board.notation()
 
 
-def pi_games(size: Size, think: float, series: int, checker: Oracle) -> str:
+def pi_games(size: Size, think: float, series: int) -> str:
     """Perfect (the game's default oracle, ``think`` seconds a move) against every level, as each
     player: its moves, the worst one (wall and CPU), how often the budget ran out, and whether
-    each such move was optimal (an unlimited solve) or gave a won or drawn position away."""
+    each such move was optimal (an unlimited solve) or gave a won or drawn position away.
+
+    The default oracles are let go first, so no table or memory carries over from another run."""
+    oracle_module._default.clear()
+    checker: Optional[Oracle] = None  # made at the first budget-out only (its table is memory too)
     moves = outs = optimal = 0
     given: List[str] = []
     worst = worst_cpu = 0.0
@@ -99,6 +104,7 @@ def pi_games(size: Size, think: float, series: int, checker: Oracle) -> str:
                         worst, worst_cpu = max(worst, result.seconds), max(worst_cpu, time.thread_time() - cpu)
                         if result.source == "budget":
                             outs += 1
+                            checker = checker or Oracle.installed(board.layout)
                             scores = checker.move_scores(Position.of(board), Budget())
                             best = max(scores.values())
                             optimal += scores[result.column] == best
@@ -137,7 +143,7 @@ def main(argv: List[str]) -> int:
           f"Python core about {PI_POSITIONS} positions", flush=True)
     for size in sizes:
         for think in args.think:
-            print(pi_games(size, think, args.series, Oracle.installed(size.board().layout)), flush=True)
+            print(pi_games(size, think, args.series), flush=True)
     if args.think:
         print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB", flush=True)
     for size in sizes if args.games or not args.think else ():
