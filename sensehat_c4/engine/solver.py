@@ -394,8 +394,9 @@ class Solver:
             low, high = max(low, window[0]), min(high, window[1])
         while low < high:
             med = low + (high - low) // 2
-            if med <= 0 and low // 2 < med:
-                med = low // 2
+            # halves rounded towards zero, as in Pons' C++ (Python's // rounds down)
+            if med <= 0 and -(-low // 2) < med:
+                med = -(-low // 2)
             elif med >= 0 and high // 2 > med:
                 med = high // 2
             r = self._run(budget, current, mask, moves, med, med + 1)
