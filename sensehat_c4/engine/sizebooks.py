@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 from ..rules import Layout
+from .openings import find_score
 from .position import Shape, shape_of
 
 MAGIC = b"C4BK"
@@ -70,16 +71,7 @@ class SizeBook:
         if shape.can_win_now(current, mask):
             return shape.win_score(moves)
         target = book_key(shape, current, mask).to_bytes(8, "big")
-        data = self._data
-        lo, hi = 0, self.entries - 1
-        while lo <= hi:
-            mid = (lo + hi) >> 1
-            at = HEADER + mid * RECORD
-            found = data[at:at + 8]
-            if found == target:
-                return int.from_bytes(data[at + 8:at + 9], "big", signed=True)
-            if found < target:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        raise LookupError(f"the {self.layout.columns}x{self.layout.rows} book lacks a position with {moves} stones")
+        score = find_score(self._data, HEADER, self.entries, target)
+        if score is None:
+            raise LookupError(f"the {self.layout.columns}x{self.layout.rows} book lacks a position with {moves} stones")
+        return score
