@@ -5,13 +5,15 @@ pseudo-terminal (the tests' ``pty_terminal``), 80 x 24, in true colour:
 
 - idle CPU: user + system time while it waits for a key, over ``--idle`` seconds;
 - held key: the same, while "right" arrives every 33 ms (a terminal's auto-repeat) for
-  ``--hold`` seconds (the cursor steps every 0.15 s, the rest are throttled);
+  ``--hold`` seconds (each arrival steps the cursor and draws a frame);
 - latency: from writing a right-arrow to the pty to the first byte of the new frame read
   back, over ``--presses`` cursor moves (spaced 0.3 s, so each is a new press);
-- bytes a cursor move writes (only the changed LEDs are redrawn).
+- bytes a cursor move writes (only the changed LEDs are redrawn);
+- taps: moves typed as quick taps of left/right then Enter, ``gap`` ms apart (or all in one
+  write), in fresh games: how many tokens land in the column the taps lead to.
 
-Usage: ``python benchmarks/terminal.py [--idle S] [--hold S] [--presses N]``.  It prints
-figures and asserts nothing.
+Usage: ``python benchmarks/terminal.py [--idle S] [--hold S] [--presses N] [--taps GAP,...]``
+(``--taps ''`` skips them).  It prints figures and asserts nothing.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -32,7 +35,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from emu_sandbox import child_env  # noqa: E402
 from latency import cpu_seconds  # noqa: E402
-from pty_terminal import KEYS, PtyProgram, game  # noqa: E402
+from pty_terminal import KEYS, PtyProgram, game, hex_colours, leds  # noqa: E402
+
+from sensehat_c4 import render  # noqa: E402
+from sensehat_c4.rules import Board  # noqa: E402
 
 RIGHT = KEYS["right"]
 
@@ -80,11 +86,49 @@ def latency(program: PtyProgram, presses: int) -> tuple:
     return times, sizes
 
 
+TAP_MOVES = "171717262626"
+"""Twelve moves that win for no one (each typed from the middle column, 4)."""
+
+
+def board_leds(moves: str) -> list:
+    return hex_colours(render.board_frame(Board.from_moves(moves), render.Palette(), cursor=3))
+
+
+def taps(directory: str, gap: Optional[float]) -> Tuple[int, int, List[str]]:
+    """``(right, tried, wrong)``: :data:`TAP_MOVES` typed as taps ``gap`` s apart (``None``: each
+    move in one write); a wrong drop ends that game and a new one plays the rest."""
+    right, tried, wrong = 0, 0, []
+    while tried < len(TAP_MOVES):
+        program = start(directory)
+        try:
+            moves = ""
+            for target in TAP_MOVES[tried:]:
+                ready = board_leds(moves)
+                program.wait_for(lambda p, ready=ready: leds(p.screen) == ready, what="the board")
+                steps = int(target) - 4
+                keys = ["right" if steps > 0 else "left"] * abs(steps) + ["enter"]
+                program.tap(*keys, gap=gap)
+                after = {c: board_leds(moves + str(c)) for c in range(1, 8)}
+                program.wait_for(lambda p, after=after: leds(p.screen) in after.values(), what="the drop")
+                column = next(c for c, frame in after.items() if frame == leds(program.screen))
+                tried += 1
+                if column != int(target):
+                    wrong.append(f"{target}->{column}")
+                    break
+                right += 1
+                moves += target
+        finally:
+            program.close()
+    return right, tried, wrong
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=float, default=10.0)
     parser.add_argument("--hold", type=float, default=5.0)
     parser.add_argument("--presses", type=int, default=50)
+    parser.add_argument("--taps", default="one,0,10,40,80,100,140,200",
+                        help="gaps between taps in ms ('one': all of a move in one write)")
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     directory = tempfile.mkdtemp(prefix="c4bench-")
@@ -101,6 +145,14 @@ def main() -> None:
               f"max {max(times):.2f} ms; {statistics.median(sizes):.0f} bytes written per move")
     finally:
         program.close()
+    try:
+        for text in filter(None, args.taps.split(",")):
+            gap = None if text == "one" else float(text) / 1000
+            right, tried, wrong = taps(directory, gap)
+            what = "each move in one write" if gap is None else f"taps {text} ms apart"
+            print(f"{what}: {right} of {tried} tokens in the column the taps lead to"
+                  + (f" (wrong: {', '.join(wrong)})" if wrong else ""))
+    finally:
         shutil.rmtree(directory, ignore_errors=True)
 
 

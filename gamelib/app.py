@@ -10,9 +10,9 @@ import argparse
 import shlex
 import signal
 import sys
-from typing import Callable, NoReturn, Optional
+from typing import Callable, NoReturn, Optional, Sequence, Tuple, Type
 
-from .errors import GamelibError, QuitRequested, SetupError
+from .errors import GamelibError, QuitRequested, SetupError, UsageError
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -21,6 +21,16 @@ EXIT_SETUP = 78
 """A :class:`SetupError` (sysexits' ``EX_CONFIG``): the units' ``RestartPreventExitStatus=`` names it."""
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+
+Exits = Sequence[Tuple[Type[GamelibError], int]]
+"""Error types and their exit codes, the first that matches wins (:func:`run`'s ``exits``)."""
+EXITS: Exits = ((SetupError, EXIT_SETUP), (UsageError, EXIT_USAGE))
+"""The exit codes of our errors that are not :data:`EXIT_ERROR`."""
+
+
+def exit_code(error: GamelibError, exits: Exits = ()) -> int:
+    """The exit code of ``error``: from ``exits``, then :data:`EXITS`, else :data:`EXIT_ERROR`."""
+    return next((code for kind, code in (*exits, *EXITS) if isinstance(error, kind)), EXIT_ERROR)
 
 
 def one_line(text: str) -> str:
@@ -37,7 +47,7 @@ def report(prog: str, message: str) -> None:
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit 2)."""
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+    def parse_args(self, args=None, namespace=None):
         """As argparse's, but the arguments it does not know are quoted as a shell would
         (an empty argument shows as ``''``, not as nothing)."""
         parsed, extras = self.parse_known_args(args, namespace)
@@ -89,13 +99,14 @@ class _Stopper:
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
-def run(main: Callable[[], int], prog: str) -> int:
+def run(main: Callable[[], int], prog: str, *, exits: Exits = ()) -> int:
     """Call ``main`` with SIGTERM/SIGHUP turned into ``SystemExit``; map errors to exit codes.
 
-    Our own errors print as one line on stderr (``prog: message``) and exit 1 (78 for a
-    :class:`SetupError`, which no retry can fix);
-    Ctrl+C exits 130.  Once one of SIGTERM, SIGHUP, SIGINT has arrived, the others are
-    ignored until ``main`` has finished unwinding; after that they end the process.
+    Our own errors print as one line on stderr (``prog: message``) and exit with the code
+    :func:`exit_code` gives (``exits``, then 78 for a :class:`SetupError`, which no retry can
+    fix, 2 for a :class:`UsageError`, else 1); Ctrl+C exits 130.  Once one of SIGTERM,
+    SIGHUP, SIGINT has arrived, the others are ignored until ``main`` has finished
+    unwinding; after that they end the process.
     """
     stopper = _Stopper()
     previous = {sig: signal.signal(sig, stopper) for sig in STOP_SIGNALS}
@@ -107,7 +118,7 @@ def run(main: Callable[[], int], prog: str) -> int:
         return EXIT_INTERRUPTED
     except GamelibError as exc:
         report(prog, str(exc))
-        return EXIT_SETUP if isinstance(exc, SetupError) else EXIT_ERROR
+        return exit_code(exc, exits)
     finally:
         for sig, handler in previous.items():
             # on the way out, a late signal ends the process (as 128 + signal) instead of

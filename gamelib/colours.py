@@ -26,6 +26,11 @@ NAMES: Dict[str, RGB] = {
 }
 
 
+def colour_name(rgb: RGB) -> str:
+    """The name of ``rgb`` in :data:`NAMES`, else its hex code (``#12ab00``)."""
+    return next((name for name, colour in NAMES.items() if colour == tuple(rgb)), "#%02x%02x%02x" % tuple(rgb))
+
+
 def led_colour(rgb: RGB) -> RGB:
     """``rgb`` as the Sense HAT's LEDs show it: its framebuffer keeps 5, 6 and 5 bits (RGB565)."""
     r, g, b = rgb

@@ -18,6 +18,11 @@ class ConfigError(GamelibError, ValueError):
     """A bad option or setting value (colours, rotation, timing...)."""
 
 
+class UsageError(GamelibError, ValueError):
+    """Input on the command line that the parser let through but cannot be used (a move list
+    that cannot be played): :func:`gamelib.app.run` exits 2, as for a bad option."""
+
+
 class BackendError(GamelibError, OSError):
     """A Sense HAT backend that cannot be opened; the message says how to fix it."""
 
@@ -37,3 +42,7 @@ class MockExhausted(GamelibError, RuntimeError):
 
     def __init__(self, message: Optional[str] = None) -> None:
         super().__init__(message or "mock backend: no scripted joystick event left to wait for")
+
+
+class ServerError(GamelibError, OSError):
+    """The web server cannot start (its port is taken, or below 1024 without root); the message says which."""

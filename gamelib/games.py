@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
 
 from .backends.base import Backend
 from .icons import Picture, check_picture
@@ -36,6 +36,9 @@ GROUP = "gamelib.games"
 log = logging.getLogger("gamelib")
 
 PlayFunction = Callable[[Backend], object]
+"""``play(backend)``: a game that keeps nothing between runs."""
+RememberingPlay = Callable[[Backend, "Choices"], object]
+"""``play(backend, choices)``: a game with ``remembers`` set."""
 
 
 class Choices:
@@ -67,9 +70,16 @@ class Game:
 
     name: str
     icon: Picture
-    play: PlayFunction
+    play: Union[PlayFunction, RememberingPlay]
     remembers: bool = False
     """True if ``play`` takes the game's :class:`Choices` after the backend."""
+
+    def run(self, backend: Backend, choices: Choices) -> None:
+        """Play once on ``backend``: with ``choices`` if the game remembers, else without."""
+        if self.remembers:
+            cast(RememberingPlay, self.play)(backend, choices)
+        else:
+            cast(PlayFunction, self.play)(backend)
 
 
 @dataclass(frozen=True)
@@ -114,12 +124,12 @@ def entry_points(group: str = GROUP) -> List[Any]:
     found = metadata.entry_points()
     if hasattr(found, "select"):
         return list(found.select(group=group))
-    return list(found.get(group, ()))  # type: ignore[attr-defined]  # Python 3.9
+    return list(found.get(group, ()))  # Python 3.9
 
 
 def discover(points: Optional[Iterable[Any]] = None) -> List[Entry]:
     """Every registered game, sorted by entry-point name; each name once (the first found)."""
-    seen = {}
+    seen: Dict[str, Any] = {}
     for point in entry_points() if points is None else points:
         seen.setdefault(point.name, point)
     return [load(name, seen[name].load) for name in sorted(seen)]

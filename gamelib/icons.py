@@ -6,7 +6,7 @@ played or whose last run raised.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence, Tuple
+from typing import Any, Iterable, Mapping, Sequence, Tuple, cast
 
 from .colours import BLACK, RED, RGB
 
@@ -26,7 +26,7 @@ def picture(rows: Sequence[str], colours: Mapping[str, RGB]) -> Picture:
 def check_picture(pixels: object) -> Picture:
     """``pixels`` as a :data:`Picture`; ``ValueError`` unless it is 64 ``(r, g, b)`` values 0-255."""
     try:
-        result = tuple((int(r), int(g), int(b)) for r, g, b in pixels)  # type: ignore[union-attr,misc]
+        result = tuple((int(r), int(g), int(b)) for r, g, b in cast(Iterable[Any], pixels))
     except (TypeError, ValueError):
         raise ValueError("an icon is 64 (r, g, b) pixels") from None
     if len(result) != 64:

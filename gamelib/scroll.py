@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterator, List, Tuple
 
-from .backends.base import Action, Backend
+from .backends.base import STICK, Action, Backend
 from .colours import BLACK, RGB
 from .font import HEIGHT, draw_text, text_width
 
@@ -39,7 +39,8 @@ def scroll(backend: Backend, text: str, colour: RGB, background: RGB = BLACK, *,
 
     Each frame is due ``speed`` after the previous one, so a slow write does not
     stretch the message; between frames the loop waits on the stick.  Presses are
-    thrown away when ``stop_on_press`` is false.  The LEDs are left with the last,
+    thrown away when ``stop_on_press`` is false, and always when they come from another
+    source than the backend's own stick (a phone's).  The LEDs are left with the last,
     empty frame.
     """
     due = backend.now()
@@ -51,6 +52,6 @@ def scroll(backend: Backend, text: str, colour: RGB, background: RGB = BLACK, *,
             if left <= 0:
                 break
             event = backend.wait_event(left)
-            if event is not None and event.action is Action.PRESSED and stop_on_press:
+            if event is not None and event.action is Action.PRESSED and event.source == STICK and stop_on_press:
                 return True
     return False

@@ -3,7 +3,8 @@
 The stick (and the emulator) send ``held`` every 50 ms once a direction has been
 held for 0.25 s; acting on each would race through a menu at 20 steps a second.
 The game's cursor, the launcher's menus and the opponent chooser all step with
-one :class:`Stepper`.
+one :class:`Stepper`.  Presses are never paced: the terminal backend sends every
+left/right key as a press (a terminal's auto-repeat paces a held key itself).
 """
 from __future__ import annotations
 

@@ -1,23 +1,27 @@
 """Choosing before a match with the joystick: the opponent (``2P`` or levels 1-4), then the board size.
 
 Left/right browse (with wrap-around; held, at the game's pace), down or middle
-chooses, up backs out.  The opponent chooser's last entry, ``?``, scrolls
+chooses, up backs out: on the backend's own stick (another source's presses, a phone's, do
+nothing here).  The opponent chooser's last entry, ``?``, scrolls
 :data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser the top row shows where in the
 list you are; the size chooser shows each size's empty field where the game will
 draw it, under a white lid across its columns.  Like the controller, this is a
 loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
+Each item shown is said in words too (:mod:`.words`: ``2 players``, ``computer: easy``,
+``rules``, ``board size: 6x5``), for the terminal's status line and a mirror.
 """
 from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from gamelib.backends.base import Action, Backend, Direction
+from gamelib.backends.base import STICK, Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
 from gamelib.scroll import scroll
+from gamelib.status import Status
 from gamelib.stepper import Stepper
 
-from . import render
+from . import render, words
 from .computer import OPPONENTS
 from .rules import Size
 
@@ -50,17 +54,27 @@ def choice_frame(index: int) -> List[RGB]:
     return pixels
 
 
-def browse(backend: Backend, frames: Sequence[Frame], index: int) -> Optional[int]:
-    """Show ``frames[index]``; left/right step through the frames (wrapping), down or middle
-    returns the index shown, up returns ``None``.  The LEDs are left clear."""
+def browse(backend: Backend, frames: Sequence[Frame], index: int,
+           said: Optional[Sequence[Status]] = None) -> Optional[int]:
+    """Show ``frames[index]`` (and say ``said[index]``); left/right step through the frames
+    (wrapping), down or middle returns the index shown, up returns ``None``.  The LEDs are
+    left clear."""
     stepper = Stepper()
-    backend.show(frames[index])
+
+    def show() -> None:
+        backend.show(frames[index])
+        if said is not None:
+            backend.say(said[index])
+
+    show()
     while True:
         event = backend.wait_event()
+        if event is not None and event.source != STICK:
+            continue  # choosing is done at the backend's own stick (a phone has no seat yet)
         step = 0 if event is None else stepper.step(event)
         if step:
             index = (index + step) % len(frames)
-            backend.show(frames[index])
+            show()
         elif event is not None and event.action is Action.PRESSED and event.direction in PRESSES:
             backend.clear()
             return index if PRESSES[event.direction] == CHOOSE else None
@@ -73,10 +87,13 @@ def choose_opponent(backend: Backend, default: str = "human",
     indices = [OPPONENTS.index(o) for o in offered] + [RULES_INDEX]
     start = indices.index(OPPONENTS.index(default)) if default in offered else 0
     frames = [choice_frame(i) for i in indices]
+    labels = [CHOICES[i][0] for i in indices]
+    said = [words.choosing_opponent(label, labels) for label in labels]
     while True:
-        chosen = browse(backend, frames, start)
+        chosen = browse(backend, frames, start, said)
         if chosen is None or indices[chosen] != RULES_INDEX:
             return None if chosen is None else offered[chosen]
+        backend.say(words.rules(RULES))
         scroll(backend, RULES, CHOICES[RULES_INDEX][2])  # a press ends it ...
         backend.discard_events()                          # ... and does nothing else
         start = chosen
@@ -95,5 +112,6 @@ def choose_size(backend: Backend, offered: Sequence[Size], default: Size = Size(
     """Let the players pick a board size among ``offered``, starting from ``default`` (else
     from 7 x 6, else the first); ``None`` if they push up (back)."""
     start = next((offered.index(s) for s in (default, Size()) if s in offered), 0)
-    chosen = browse(backend, [size_frame(size) for size in offered], start)
+    chosen = browse(backend, [size_frame(size) for size in offered], start,
+                    [words.choosing_size(size, offered) for size in offered])
     return None if chosen is None else offered[chosen]

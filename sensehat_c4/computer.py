@@ -1,16 +1,21 @@
-"""The computer as a player: its settings, and a thinker that searches off the main loop.
+"""The computer as a player: its settings, and :class:`Thinker`, the player that searches off
+the main loop.
 
-The controller never blocks on the engine: it starts a :class:`Thinker`, keeps reading
-the joystick (so "up" still abandons), and polls the thinker on each tick.
+The match never blocks on the engine: a :class:`Thinker` is a
+:class:`~.players.Player` that searches in a thread, wakes the match's backend when it
+has its move, and answers :meth:`Thinker.poll`; the match keeps reading the joystick
+meanwhile (so "up" still abandons).
 """
 from __future__ import annotations
 
+import random
 import threading
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from .engine.levels import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS
 from .errors import ConfigError
+from .players import Player
 from .rules import SIZES, Board, Size
 
 __all__ = ["DEFAULT_SECONDS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for",
@@ -39,8 +44,6 @@ class Computer:
     seconds: Optional[float] = None
     """Thinking budget per move (``None``: the level's own, from the levels table); the best
     move found so far is played when it runs out."""
-    min_seconds: float = 0.6
-    """The move is shown no sooner than this, so players see it coming."""
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -68,46 +71,76 @@ def computer_for(opponent: str, plays: str, match_number: int,
     return Computer(opponent, player=player, seconds=seconds)
 
 
-class Thinker:
-    """Finds the computer's move in a background thread; :meth:`poll` until it answers."""
+class _Search:
+    """One search of a :class:`Thinker`: its thread, its stop event and what it found."""
 
-    def __init__(self, computer: Computer, seed: Optional[int] = None) -> None:
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.thread: Optional[threading.Thread] = None
+        self.column: Optional[int] = None
+        self.error: Optional[BaseException] = None
+
+
+class Thinker(Player):
+    """The computer's player: finds its move in a background thread; :meth:`poll` until it answers.
+
+    ``seed`` makes its choices repeatable (each search draws its own seed from it);
+    ``wake`` is called from the search's thread when it ends (the match's backend's
+    :meth:`~gamelib.backends.base.Backend.wake`, so the match polls at once).
+    """
+
+    kind = "computer"
+
+    def __init__(self, computer: Computer, seed: Optional[int] = None, *,
+                 wake: Optional[Callable[[], None]] = None) -> None:
         self.computer = computer
         self.seed = seed
-        self._stop = threading.Event()
-        self._thread: Optional[threading.Thread] = None
-        self._column: Optional[int] = None
-        self._error: Optional[BaseException] = None
+        self.wake = wake
+        self._seeds = random.Random(seed)
+        self._search: Optional[_Search] = None
+
+    @property
+    def _thread(self) -> Optional[threading.Thread]:
+        """The current search's thread (tests look at it)."""
+        return None if self._search is None else self._search.thread
 
     def start(self, board: Board) -> None:
-        """Begin searching a copy of ``board``."""
-        copy = board.copy()
-        self._stop.clear()
-        self._column = None
-        self._error = None
-        self._thread = threading.Thread(target=self._run, args=(copy,), name="c4-think", daemon=True)
-        self._thread.start()
+        """Begin searching a copy of ``board`` (a search still running is cancelled first)."""
+        if self._search is not None and self._search.thread is not None and self._search.thread.is_alive():
+            self.cancel()
+        search = _Search()
+        self._search = search
+        search.thread = threading.Thread(target=self._run, args=(search, board.copy(), self._seeds.randrange(2 ** 32)),
+                                         name="c4-think", daemon=True)
+        search.thread.start()
 
-    def _run(self, board: Board) -> None:
+    def _run(self, search: _Search, board: Board, seed: int) -> None:
         try:
             from .engine import Limit, choose_move  # noqa: PLC0415 (here, so a broken engine reaches the caller)
 
-            limit = Limit(seconds=self.computer.budget, stop=self._stop)
-            result = choose_move(board, self.computer.level, limit=limit, seed=self.seed)
-            self._column = result.column
+            limit = Limit(seconds=self.computer.budget, stop=search.stop)
+            search.column = choose_move(board, self.computer.level, limit=limit, seed=seed).column
         except BaseException as exc:  # handed to the main loop by poll()
-            self._error = exc
+            search.error = exc
+        finally:
+            if self.wake is not None and not search.stop.is_set():
+                self.wake()
 
     def poll(self) -> Optional[int]:
-        """The chosen column (0-based) once the search is over, else ``None``."""
-        if self._error is not None:
-            raise self._error
-        if self._thread is not None and not self._thread.is_alive():
-            return self._column
-        return None
+        """The chosen column (0-based) once the search is over, else ``None``; an error the search
+        raised is raised here."""
+        search = self._search
+        if search is None or search.thread is None or search.thread.is_alive():
+            return None
+        if search.error is not None:
+            raise search.error
+        return search.column
 
     def cancel(self) -> None:
         """Stop searching (the match was abandoned) and wait briefly for the thread."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2.0)
+        search = self._search
+        if search is None:
+            return
+        search.stop.set()
+        if search.thread is not None:
+            search.thread.join(timeout=2.0)

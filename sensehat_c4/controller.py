@@ -4,26 +4,36 @@ The loop waits on the backend with a timeout taken from the next deadline (the
 next animation frame, the next blink), so it never spins and never recurses:
 ten thousand rounds run in constant stack.  Events that arrive while an
 animation or a result is showing are read and dropped.
+
+Each seat is played by a :class:`~.players.Player` (:mod:`.players`): the stick,
+the computer (:class:`~.computer.Thinker`), or whoever :class:`~.players.Seats`
+puts there (a phone, another Pi).  A player that moves by presses has the
+``SELECTING`` state, driven by the presses from its source; one that moves by
+itself has ``THINKING``, polled when the backend is woken and at each step of
+the indicator.  The stick at the backend (:data:`~gamelib.backends.base.STICK`)
+may always ask to abandon; another source only on its own turn.
 """
 from __future__ import annotations
 
 import enum
+import logging
 import random
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from gamelib.backends.base import Action, Backend, Direction, StickEvent
+from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
 from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 
-from . import render
+from . import render, words
 from .computer import Computer, Thinker
 from .errors import ConfigError
+from .players import Person, Player, Seats
 from .records import Recorder, Side
-from .rules import Board, Size
+from .rules import FIRST_CHOICES, Board, Size
 
-FIRST_CHOICES = ("p1", "p2", "alternate", "random")
+log = logging.getLogger("sensehat_c4")
 
 
 def start_column(board: Board) -> int:
@@ -54,13 +64,19 @@ class Timing:
     confirm_timeout: float = 5.0
     """Asking to abandon gives up (and play goes on) after this long."""
     think_tick: float = 0.1
-    """One step of the computer's thinking indicator (and how often its search is polled)."""
+    """One step of the thinking indicator (the thinking player is polled at each step too)."""
+    think_min: float = 0.6
+    """A thinking player's move is shown no sooner than this after its turn began, so players see it coming."""
     aim: float = 0.3
-    """How long the computer's cursor rests over its column before the token drops."""
+    """How long the cursor rests over a thinking player's column before the token drops."""
     repeat: float = REPEAT
     """Least time between cursor steps while left/right is held."""
     name_scroll: float = SCROLL_SPEED
     """One column's step of the match winner's name scrolling across."""
+    resume_board: float = 2.0
+    """How long the resume question shows the interrupted board each time (:mod:`.resume`)."""
+    resume_score: float = 1.0
+    """How long it shows the match's score in between."""
 
 
 @dataclass(frozen=True)
@@ -110,16 +126,41 @@ class MatchResult:
     score: Tuple[int, int]
     abandoned: bool
     rounds: int
+    names: Tuple[Optional[str], Optional[str]] = field(default=(None, None), compare=False)
+    """The seats' names in the match (a resumed match's are the stored ones)."""
 
-    def summary(self, names: Tuple[Optional[str], Optional[str]] = (None, None)) -> str:
+    def summary(self, names: Optional[Tuple[Optional[str], Optional[str]]] = None) -> str:
         """One line, the winner's (or leader's) score first: ``player 2 wins 2-1`` (``Bob wins 2-1``
-        when player 2 has a name in ``names``)."""
+        when player 2 has a name in ``names``, by default the match's own)."""
+        names = self.names if names is None else names
         leader = self.winner or (1 if self.score[0] > self.score[1] else 2 if self.score[1] > self.score[0] else 0)
         high, low = sorted(self.score, reverse=True)
         who = (names[leader - 1] or f"player {leader}") if leader else ""
         if not self.abandoned:
             return f"{who} wins {high}-{low}"
         return f"abandoned at {high}-{low}" + (f", {who} ahead" if leader else "")
+
+
+def round_starter(first: str, number: int, rng: random.Random) -> int:
+    """The seat that starts round ``number`` (from 1) under the rule ``first`` (:data:`FIRST_CHOICES`)."""
+    if first == "alternate":
+        return 1 if number % 2 else 2
+    if first == "random":
+        return rng.choice((1, 2))
+    return int(first[1])
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """Where a match a power cut or a crash interrupted takes up again (:mod:`.resume`)."""
+
+    score: Tuple[int, int]
+    round: int
+    """The number of the round to play on (the round in play, or the next one)."""
+    starter: int
+    """The seat that started (or starts) that round."""
+    moves: str = ""
+    """Its moves so far (solver notation; empty: the round has not started)."""
 
 
 class State(enum.Enum):
@@ -129,17 +170,21 @@ class State(enum.Enum):
     CONFIRMING = "confirming"
 
 
-ThinkerFactory = Callable[[Computer, int], Thinker]
+ThinkerFactory = Callable[[Computer, int], Player]
+"""Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
 
 
 class Match:
     """The state machine behind :func:`play`.  Call :meth:`run` once."""
 
     def __init__(self, backend: Backend, options: MatchOptions,
-                 thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None) -> None:
+                 thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
+                 seats: Optional[Seats] = None, resumed: Optional[Resumed] = None) -> None:
         self.backend = backend
         self.options = options
         self.recorder = recorder
+        self.resumed = resumed
+        self.seats = seats if seats is not None else Seats()
         self.timing = options.timing
         self.rng = random.Random(options.seed)
         self.score = [0, 0]
@@ -157,25 +202,40 @@ class Match:
         self._confirm_lit = False
         self._confirm_until = 0.0
         self._confirm_from = State.SELECTING
-        self._thinker: Optional[Thinker] = None
+        self._confirm_by = STICK
+        self._defaults: List[Optional[Player]] = [None, None]
+        self._mover: Optional[Player] = None
+        """The player whose turn is running (started, its move not yet played)."""
+        self._found: Optional[int] = None
+        self._refused: Optional[int] = None
+        """A column the player to move answered and could not play (it is said once)."""
+        self._reseat = False
+        self._seen = self.seats.version
         self._think_started = 0.0
         self._think_tick = 0
-        make = thinker or (lambda computer, seed: Thinker(computer, seed))
-        self._make_thinker: ThinkerFactory = make
-        self._presses: Dict[Direction, Callable[[], None]] = {
-            Direction.DOWN: self._drop, Direction.MIDDLE: self._drop, Direction.UP: self._ask_abandon}
+        self._make_thinker: ThinkerFactory = thinker or (
+            lambda computer, seed: Thinker(computer, seed, wake=self.backend.wake))
+        self._presses: Dict[Direction, Callable[[StickEvent], None]] = {
+            Direction.DOWN: self._press_drop, Direction.MIDDLE: self._press_drop,
+            Direction.UP: self._press_abandon}
         """What a press does while a player selects a column (left/right move the cursor)."""
 
     # -- the loop -----------------------------------------------------------
 
     def run(self) -> MatchResult:
-        """Play the match to its end and return the result."""
-        if self.recorder is not None:
+        """Play the match to its end (from where it was, if :attr:`resumed`) and return the result."""
+        if self.recorder is not None and self.resumed is None:  # a resumed one's recorder goes on with its row
             self.recorder.start_match(self.sides(), columns=self.board.columns, rows=self.board.rows,
-                                      backend=self.backend.name)
+                                      backend=self.backend.name, starts=self.options.first, wins=self.options.wins)
+        self.seats.attach(self.backend.wake)
         try:
-            self._new_round()
+            if self.resumed is None:
+                self._new_round()
+            else:
+                self._take_up(self.resumed)
             while self.result is None:
+                if self.seats.version != self._seen:
+                    self._seats_changed()
                 now = self.backend.now()
                 if self._deadline is not None and now >= self._deadline:
                     self._on_deadline()
@@ -184,12 +244,53 @@ class Match:
                 event = self.backend.wait_event(timeout)
                 if event is not None:
                     self._on_event(event)
+                elif self.state in (State.SELECTING, State.THINKING):
+                    self._check_move()  # woken (a player's move may be ready), or a deadline came: ask
             return self.result
         finally:
-            if self._thinker is not None:
-                self._thinker.cancel()
+            self.seats.attach(None)
+            if self._mover is not None:
+                self._mover.cancel()
             if self.result is None:  # left some other way (Ctrl+C, SIGTERM): the match is abandoned
                 self._record_end(None)
+
+    # -- the seats ------------------------------------------------------------
+
+    def player(self, seat: int) -> Player:
+        """Who plays ``seat`` (1 or 2) now: the one :attr:`seats` names, else the computer if the
+        options give it this seat, else the stick."""
+        chosen = self.seats[seat]
+        if chosen is not None:
+            return chosen
+        default = self._defaults[seat - 1]
+        if default is None:
+            if self._computer_seat(seat):
+                assert self.options.computer is not None
+                default = self._make_thinker(self.options.computer, self.rng.randrange(2 ** 32))
+            else:
+                default = Person(STICK)
+            self._defaults[seat - 1] = default
+        return default
+
+    def _computer_seat(self, seat: int) -> bool:
+        """True if the options' computer plays ``seat`` (and no player of :attr:`seats` replaces it)."""
+        computer = self.options.computer
+        return computer is not None and computer.player == seat and self.seats[seat] is None
+
+    def _seat_to_move(self) -> int:
+        return self._player(self.board.to_move)
+
+    def _seats_changed(self) -> None:
+        """Someone took or left a seat: if it is the seat to move, its turn starts again with the new player."""
+        self._seen = self.seats.version
+        if self._mover is not None and self._mover is not self.player(self._seat_to_move()):
+            self._mover.cancel()
+            self._mover = None
+            if self.state in (State.SELECTING, State.THINKING):
+                self._new_turn()
+                return
+            self._reseat = True  # after the animation or the question
+        self._say()
 
     def sides(self) -> Tuple[Side, Side]:
         """Who plays each seat, as the records keep it."""
@@ -197,30 +298,71 @@ class Match:
         sides = []
         for seat in (1, 2):
             colour = self.options.colours[seat - 1]
-            if computer is not None and computer.player == seat:
+            if computer is not None and self._computer_seat(seat):
                 sides.append(Side(colour, level=computer.level, seconds=computer.budget))
             else:
-                sides.append(Side(colour, name=self.options.player_names[seat - 1]))
+                sides.append(Side(colour, name=self._names()[seat - 1]))
         return sides[0], sides[1]
 
-    def _record_end(self, winner: Optional[int]) -> None:
-        """Keep the match's end (an unfinished round is kept as abandoned, if it had a move)."""
+    def _names(self) -> Tuple[Optional[str], Optional[str]]:
+        """The seats' names: the options' names, none for the computer's seat."""
+        computer = self.options.computer
+        return seat_names(self.options.names, computer if computer and self._computer_seat(computer.player) else None)
+
+    # -- words ------------------------------------------------------------------
+
+    def _say(self, phase: Optional[str] = None, *, winner: Optional[int] = None,
+             result: Optional[str] = None, summary: str = "") -> None:
+        """Say what the LEDs show in words (``phase``: by the state, if not given)."""
+        if phase is None:
+            phase = {State.SELECTING: words.PLAYING, State.THINKING: words.THINKING,
+                     State.CONFIRMING: words.CONFIRMING}.get(self.state)
+            if phase is None:
+                return  # animating: the words of the turn, or of the result, stay
+        seats = []
+        for seat in (1, 2):
+            computer = self.options.computer if self._computer_seat(seat) else None
+            seats.append(words.Seat(seat, self.options.colours[seat - 1], self._names()[seat - 1],
+                                    computer.level if computer is not None else None,
+                                    "computer" if computer is not None else self.player(seat).kind))
+        turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
+        self.backend.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
+                                     score=(self.score[0], self.score[1]), turn=turn, winner=winner,
+                                     result=result, summary=summary))
+
+    def _record_move(self) -> None:
+        """Commit the move just played (with the round's result, and the match's if it decides it)."""
         if self.recorder is None:
             return
-        if winner is None and self.board.ply and self.board.outcome is None:
-            self.recorder.end_round(self.rounds, self.starter, self.board)
-        self.recorder.end_match(winner)
+        outcome = self.board.outcome
+        decided = None
+        if outcome is not None and outcome.winner is not None:
+            seat = self._player(outcome.winner)
+            if self.score[seat - 1] + 1 >= self.options.wins:
+                decided = seat
+        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided)
+
+    def _record_end(self, winner: Optional[int]) -> None:
+        """Keep the match's end (its round in play is kept as abandoned, if it had a move)."""
+        if self.recorder is not None:
+            self.recorder.end_match(winner)
+
+    # -- events -------------------------------------------------------------------
 
     def _on_event(self, event: StickEvent) -> None:
         if event.action is Action.RELEASED:
             return
+        up = event.direction is Direction.UP and event.action is Action.PRESSED
         if self.state is State.SELECTING:
-            self._selecting(event)
+            if self._mover is not None and event.source == self._mover.source:
+                self._selecting(event)
+            elif up and event.source == STICK:   # the stick at the backend may always ask
+                self._ask_abandon(STICK)
         elif self.state is State.THINKING:
-            if event.direction is Direction.UP and event.action is Action.PRESSED:
-                self._ask_abandon()
+            if up and event.source == STICK:
+                self._ask_abandon(STICK)
         elif self.state is State.CONFIRMING:
-            if event.action is Action.PRESSED:
+            if event.action is Action.PRESSED and event.source in (STICK, self._confirm_by):
                 self._abandon() if event.direction is Direction.UP else self._cancel_confirm()
         # State.ANIMATING: dropped, never replayed
 
@@ -245,14 +387,22 @@ class Match:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
         elif event.action is Action.PRESSED and event.direction in self._presses:
-            self._presses[event.direction]()
+            self._presses[event.direction](event)
 
-    def _ask_abandon(self) -> None:
+    def _press_drop(self, event: StickEvent) -> None:
+        self._drop()
+
+    def _press_abandon(self, event: StickEvent) -> None:
+        self._ask_abandon(event.source)
+
+    def _ask_abandon(self, source: str) -> None:
         self._confirm_from = self.state
+        self._confirm_by = source
         self.state = State.CONFIRMING
         self._confirm_lit = False
         self._confirm_until = self.backend.now() + self.timing.confirm_timeout
         self._deadline = self.backend.now()
+        self._say()
 
     def _show_cursor(self) -> None:
         self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
@@ -265,59 +415,90 @@ class Match:
                                               self.timing.flashes, self.timing.flash), self._resume)
             return
         self.board.play(column)
+        self._mover, self._reseat = None, False
+        # the fall's first frame is the token still in the cursor row, as the cursor showed it; the
+        # move is committed while it is up, so every frame that shows it moved is after the commit
         self._animate(render.falling(self.board, column, self.palette, self.timing.fall_row),
                       self._after_move)
+        self._record_move()
 
     def _resume(self) -> None:
+        if self._reseat:
+            self._new_turn()
+            return
         self.state = State.SELECTING
         self._show_cursor()
+        self._say()
 
     def _cancel_confirm(self) -> None:
+        if self._reseat:
+            self._new_turn()
+            return
         if self._confirm_from is State.THINKING:
             self.state = State.THINKING
             self._deadline = self.backend.now()
+            self._say()
             return
         self._deadline = None
         self._resume()
 
-    # -- the computer's turn --------------------------------------------------
+    # -- a player's move ------------------------------------------------------
 
-    def _computer_to_move(self) -> bool:
-        computer = self.options.computer
-        return computer is not None and self._player(self.board.to_move) == computer.player
-
-    def _start_thinking(self) -> None:
-        computer = self.options.computer
-        assert computer is not None
-        self._thinker = self._make_thinker(computer, self.rng.randrange(2 ** 32))
-        self._thinker.start(self.board)
+    def _begin(self, player: Player) -> None:
+        """``player``'s turn: it starts; one that presses selects, one that does not thinks."""
+        self._mover, self._found, self._refused, self._reseat = player, None, None, False
+        player.start(self.board.copy())
+        if player.source is not None:
+            self._resume()
+            return
         self.state = State.THINKING
         self._think_started = self.backend.now()
         self._think_tick = 0
         self._deadline = self._think_started
+        self._say()
+
+    def _check_move(self) -> bool:
+        """Ask the player to move for its move; aim and drop it if there is one (a thinking
+        player's no sooner than :attr:`Timing.think_min` after its turn began).  True if it moved."""
+        mover = self._mover
+        if mover is None:
+            return False
+        if self._found is None:
+            found = mover.poll()
+            if found is not None and not (0 <= found < self.board.columns and
+                                          (mover.source is not None or self.board.can_play(found))):
+                if found != self._refused:  # said once, however often it is answered again
+                    log.warning("%s player of seat %d chose column %r, which it cannot play; ignored",
+                                mover.kind, self._seat_to_move(), found)
+                self._refused, found = found, None
+            self._found = found
+        if self._found is None:
+            return False
+        if self.state is State.THINKING and \
+                self.backend.now() - self._think_started < self.timing.think_min - 1e-9:
+            return False
+        self.cursor, self._found = self._found, None
+        aim = render.board_frame(self.board, self.palette, cursor=self.cursor)
+        self._animate([(aim, self.timing.aim)], self._drop)
+        return True
 
     def _think(self) -> None:
-        assert self._thinker is not None and self.options.computer is not None
-        now = self.backend.now()
-        column = self._thinker.poll()
-        if column is not None and now - self._think_started >= self.options.computer.min_seconds - 1e-9:
-            self._thinker = None
-            self.cursor = column
-            aim = render.board_frame(self.board, self.palette, cursor=column)
-            self._animate([(aim, self.timing.aim)], self._drop)
+        if self._check_move():
             return
+        now = self.backend.now()
         self.backend.show(render.thinking_frame(self.board, self.palette, self._think_tick))
         self._think_tick += 1
         self._deadline = now + self.timing.think_tick
 
     def _abandon(self) -> None:
         self._deadline = None
-        if self._thinker is not None:
-            self._thinker.cancel()
-            self._thinker = None
+        if self._mover is not None:
+            self._mover.cancel()
+            self._mover = None
         self.backend.clear()
         self._record_end(None)
-        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds)
+        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
+        self._say(words.RESULT, result="abandoned", summary=self.result.summary(self._names()))
 
     # -- rounds -------------------------------------------------------------
 
@@ -327,37 +508,39 @@ class Match:
 
     def _new_round(self) -> None:
         self.rounds += 1
-        first = self.options.first
-        if first == "alternate":
-            self.starter = 1 if self.rounds % 2 else 2
-        elif first == "random":
-            self.starter = self.rng.choice((1, 2))
-        else:
-            self.starter = int(first[1])
+        self._start_round(round_starter(self.options.first, self.rounds, self.rng), "")
+
+    def _start_round(self, starter: int, moves: str) -> None:
+        """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
+        self.starter = starter
         colours = self.options.colours
         self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
-        self.board = self.options.size.board()
-        if self.recorder is not None:
+        self.board = self.options.size.board() if not moves else Board.from_moves(
+            moves, self.options.size.columns, self.options.size.rows)
+        if self.recorder is not None and not moves:
             self.recorder.start_round()
         self._new_turn()
+
+    def _take_up(self, resumed: Resumed) -> None:
+        """A resumed match: the score, the round and its moves as they were; the player to move's turn."""
+        self.score = [resumed.score[0], resumed.score[1]]
+        self.rounds = resumed.round
+        self._start_round(resumed.starter, resumed.moves)
 
     def _new_turn(self) -> None:
         self.cursor = start_column(self.board)
         self._stepper.reset()
-        if self._computer_to_move():
-            self._start_thinking()
-        else:
-            self._resume()
+        self._deadline = None
+        self._begin(self.player(self._seat_to_move()))
 
     def _after_move(self) -> None:
         outcome = self.board.outcome
         if outcome is None:
             self._new_turn()
             return
-        if self.recorder is not None:
-            self.recorder.end_round(self.rounds, self.starter, self.board)
         t = self.timing
         if outcome.winner is None:
+            self._say(words.RESULT, result="draw")
             self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._new_round)
             return
         winner = self._player(outcome.winner)
@@ -367,18 +550,21 @@ class Match:
                                                            t.win_blinks, t.win_blink))
         steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
         if self.score[winner - 1] < self.options.wins:
+            self._say(words.RESULT, winner=winner, result="round")
             self._animate(steps, self._new_round)
             return
         steps.append((render.fill_frame(colour), t.match_end))
-        name = self.options.player_names[winner - 1]
+        name = self._names()[winner - 1]
         if name:
             steps += scroll_frames(name, colour, speed=t.name_scroll)
-        self._animate(steps, lambda: self._finish(winner))
+        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names())
+        self._say(words.RESULT, winner=winner, result="match", summary=final.summary(self._names()))
+        self._animate(steps, lambda: self._finish(final))
 
-    def _finish(self, winner: int) -> None:
+    def _finish(self, final: MatchResult) -> None:
         self.backend.clear()
-        self._record_end(winner)
-        self.result = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds)
+        self._record_end(final.winner)
+        self.result = final
 
     # -- animations ---------------------------------------------------------
 
@@ -401,11 +587,14 @@ class Match:
 
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,
-         thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None) -> MatchResult:
+         thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
+         seats: Optional[Seats] = None, resumed: Optional[Resumed] = None) -> MatchResult:
     """Play one best-of-three match on ``backend`` and return how it ended.
 
     The LEDs are left clear.  The backend stays open (the caller owns it).
-    ``thinker`` replaces the computer's search (tests drive it on the fake clock);
-    ``recorder`` keeps every round in the games database.
+    ``thinker`` makes the computer's player (tests drive one on the fake clock);
+    ``recorder`` keeps every move in the games database; ``seats`` puts other players
+    in the seats (a phone, another Pi); ``resumed`` takes up an interrupted match where it
+    was (its recorder already :meth:`~.records.Recorder.resume`-d it).
     """
-    return Match(backend, options or MatchOptions(), thinker, recorder).run()
+    return Match(backend, options or MatchOptions(), thinker, recorder, seats, resumed).run()

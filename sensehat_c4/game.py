@@ -4,7 +4,7 @@ its entry in the launcher.
 :func:`play_matches` is the one match loop: before each match the players
 choose the opponent with the joystick (``2P`` or a level) unless it is fixed,
 the computer is set up for that match, the match is played and reported.  The
-``sensehat-c4`` command runs it for as many matches as asked (``cli.py``); the
+``sensehat-c4`` command runs it for as many matches as asked (``commands/play.py``); the
 launcher runs one match per launch (:data:`GAME`, registered in ``setup.cfg``
 under the ``gamelib.games`` entry-point group as ``connect4 =
 sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.
@@ -12,8 +12,9 @@ sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from dataclasses import replace
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.colours import BLUE, RED, YELLOW
@@ -22,10 +23,13 @@ from gamelib.icons import picture
 
 from .chooser import choose_opponent, choose_size
 from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
-from .controller import MatchOptions, MatchResult, play as play_match
+from .controller import MatchOptions, MatchResult, play as play_match, seat_names
 from .errors import BoardSizeError
+from .players import Seats, follow
 from .records import Recorder
+from .resume import pending
 from .rules import Size
+from .words import GAME as NAME
 
 ICON = picture((
     "...R....",
@@ -43,12 +47,33 @@ ICON = picture((
 Report = Callable[[int, Optional[Computer], MatchResult], None]
 """Told of each match played: its number (from 1), the computer (``None``: two people), the result."""
 
+Names = Tuple[Optional[str], Optional[str]]
+
+
+def result_line(number: int, computer: Optional[Computer], result: MatchResult, names: Optional[Names] = None) -> str:
+    """The line printed after each match, by ``sensehat-c4`` and in the launcher:
+    ``match 2 (computer: easy, player 2): player 1 wins 2-1`` (a name for a person's seat; by
+    default the match's own)."""
+    who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
+    return f"match {number}{who}: {result.summary(None if names is None else seat_names(names, computer))}"
+
+
+def print_result(number: int, computer: Optional[Computer], result: MatchResult,
+                 names: Optional[Names] = None) -> None:
+    """Print :func:`result_line` on standard output (the terminal backend shows it under the board,
+    and again after the board has gone)."""
+    print(result_line(number, computer, result, names), flush=True)
+
+
+_launched = itertools.count(1)
+"""Numbers the matches played from the launcher over its run (one match a launch)."""
+
 
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
-                 recorder: Optional[Recorder] = None) -> int:
+                 recorder: Optional[Recorder] = None, seats: Optional[Seats] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
     ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
@@ -60,11 +85,43 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     Up on the opponent chooser ends the loop if ``back_leaves``, else the chooser
     asks again.  ``computer_plays`` (``1``, ``2`` or ``alternate``) and ``think``
     (seconds; ``None``: the level's own budget) set up the computer
-    (:func:`~.computer.computer_for`).
+    (:func:`~.computer.computer_for`).  ``seats`` puts other players (a phone,
+    another Pi) in the seats of every match, for as long as they sit there.  The
+    backend's seat table (:attr:`~gamelib.backends.base.Backend.seats`: a phone seated
+    through the web view) is followed into them, and emptied when each match ends: a
+    seat taken that way is for the match being played or the next one.
+
+    With a ``recorder``, a match a power cut or a crash interrupted comes first, whatever
+    the options say (:func:`~.resume.pending`): resumed, it is played as it was stored and
+    counts as the first match; up there abandons it, and the loop starts as usual.
     """
+    seats = seats if seats is not None else Seats()
+    stop_following = follow(backend.seats, seats)
+    try:
+        return _play_matches(backend, options, opponent=opponent, computer_plays=computer_plays, think=think,
+                             matches=matches, back_leaves=back_leaves, report=report, size=size,
+                             default_size=default_size, chosen_size=chosen_size, recorder=recorder, seats=seats)
+    finally:
+        stop_following()
+
+
+def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[str],
+                  computer_plays: str, think: Optional[float], matches: int, back_leaves: bool,
+                  report: Optional[Report], size: Optional[Size], default_size: Size,
+                  chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats) -> int:
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
     played, last, last_size = 0, opponent or "human", default_size
+    interrupted = pending(backend, recorder, base, seats=seats) if recorder is not None else None
+    if interrupted is not None:
+        try:
+            result = play_match(backend, interrupted.options, recorder=recorder, seats=seats,
+                                resumed=interrupted.resumed)
+        finally:
+            backend.seats.clear()   # the phones' seats were for this match
+        played += 1
+        if report is not None:
+            report(played, interrupted.options.computer, result)
     while matches == 0 or played < matches:
         offered = OPPONENTS if fixed is None else opponents_for(fixed)
         chosen = opponent or choose_opponent(backend, last, offered)
@@ -81,7 +138,10 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
             if chosen_size is not None:
                 chosen_size(board)
         computer = computer_for(chosen, computer_plays, played + 1, think)
-        result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder)
+        try:
+            result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats)
+        finally:
+            backend.seats.clear()   # the phones' seats were for this match
         played += 1
         if report is not None:
             report(played, computer, result)
@@ -89,7 +149,9 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 
 
 def play(backend: Backend, choices: Optional[Choices] = None) -> None:
-    """One match from the launcher (up on the chooser goes back to the menu), kept in the records.
+    """One match from the launcher (up on the chooser goes back to the menu), kept in the records,
+    its result printed like ``sensehat-c4``'s (numbered over the launcher's run).  A match a
+    power cut interrupted is offered first (:func:`~.resume.pending`).
 
     The size chooser starts from the size chosen last time, which the launcher keeps
     in ``choices`` (``"board": "6x5"``); the players' names are the launcher's
@@ -100,11 +162,16 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
         default = Size.parse(remembered) if remembered else Size()
     except BoardSizeError:
         default = Size()
-    names = tuple(choices.names) + (None, None) if choices is not None else (None, None)
+    given = tuple(choices.names) + (None, None) if choices is not None else (None, None)
+    names: Names = (given[0], given[1])
+
+    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
+        print_result(next(_launched), computer, result)
+
     with contextlib.closing(Recorder()) as recorder:
-        play_matches(backend, MatchOptions(names=(names[0], names[1])), matches=1, back_leaves=True,
-                     default_size=default, recorder=recorder,
+        play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,
+                     default_size=default, recorder=recorder, report=report,
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
-GAME = Game(name="Connect 4", icon=ICON, play=play, remembers=True)
+GAME = Game(name=NAME, icon=ICON, play=play, remembers=True)

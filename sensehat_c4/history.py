@@ -8,18 +8,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
-from .records import MatchRecord, RoundRecord, hex_colour, timestamp
+from .stored import MatchRecord, RoundRecord, timestamp
 
 
 def _local(when: datetime, fmt: str) -> str:
-    return when.astimezone().strftime(fmt)
+    """``when`` in local time; in UTC (marked ``UTC``) where the platform cannot convert it
+    (a year past 2038 with a 32-bit ``time_t``)."""
+    try:
+        return when.astimezone().strftime(fmt)
+    except (OverflowError, OSError, ValueError):
+        return when.strftime(fmt) + " UTC"
 
 
 def _length(rnd: RoundRecord) -> str:
-    seconds = int((rnd.ended - rnd.started).total_seconds())
-    return f"{len(rnd.moves)} moves, {seconds // 60}:{seconds % 60:02d}"
+    seconds = max(0, int((rnd.ended - rnd.started).total_seconds()))  # a clock set back reads 0:00
+    return f"{len(rnd.moves)} {'move' if len(rnd.moves) == 1 else 'moves'}, {seconds // 60}:{seconds % 60:02d}"
 
 
 def match_result(match: MatchRecord) -> str:
@@ -34,13 +39,14 @@ def match_result(match: MatchRecord) -> str:
 def round_result(match: MatchRecord, rnd: RoundRecord) -> str:
     if rnd.result == "win" and rnd.winner is not None:
         return f"{match.label(rnd.winner)} won"
-    return "draw" if rnd.result == "draw" else "abandoned"
+    return {"draw": "draw", "playing": "in play"}.get(rnd.result, "abandoned")
 
 
-def history_text(matches: Sequence[MatchRecord]) -> str:
-    """Newest match first; under each match its rounds, with the IDs ``replay`` and ``review`` take."""
+def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) -> str:
+    """Newest match first; under each match its rounds, with the IDs ``replay`` and ``review`` take
+    (``empty``: why there is no file to read, said when there is no match)."""
     if not matches:
-        return "no matches recorded yet"
+        return "no matches recorded yet" + (f" ({empty})" if empty else "")
     lines: List[str] = []
     for match in matches:
         lines.append(f"match {match.id}  {_local(match.started, '%Y-%m-%d %H:%M')}  "
@@ -53,9 +59,9 @@ def history_text(matches: Sequence[MatchRecord]) -> str:
     return "\n".join(lines)
 
 
-def _side(match: MatchRecord, seat: int) -> Dict[str, Any]:
-    side = match.sides[seat - 1]
-    return {"name": side.name, "level": side.level, "seconds": side.seconds, "colour": hex_colour(side.colour)}
+def players_json(match: MatchRecord) -> Dict[str, Any]:
+    """The two players as ``history --json`` and ``review --json`` describe them."""
+    return {str(seat): dict(match.sides[seat - 1].as_json()) for seat in (1, 2)}
 
 
 def history_json(matches: Sequence[MatchRecord]) -> List[Dict[str, Any]]:
@@ -63,7 +69,7 @@ def history_json(matches: Sequence[MatchRecord]) -> List[Dict[str, Any]]:
     return [{
         "match": m.id, "started": timestamp(m.started), "ended": None if m.ended is None else timestamp(m.ended),
         "status": m.status, "winner": m.winner, "score": list(m.score), "board": [m.columns, m.rows],
-        "backend": m.backend, "players": {str(s): _side(m, s) for s in (1, 2)},
+        "backend": m.backend, "players": players_json(m),
         "rounds": [{"round": r.id, "number": r.number, "started": timestamp(r.started),
                     "ended": timestamp(r.ended), "starter": r.starter, "moves": r.moves, "result": r.result,
                     "winner": r.winner, "winning_cells": [[c + 1, row + 1] for c, row in r.cells]}

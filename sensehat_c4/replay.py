@@ -16,8 +16,8 @@ from gamelib.stepper import Stepper
 
 from . import render
 from .controller import Timing
-from .records import MatchRecord, RoundRecord
 from .rules import Board
+from .stored import MatchRecord, RoundRecord
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ The move played is marked:
 * ``mistake``: it turns a win into a draw or loss, or a draw into a loss;
 * ``unsolved``: the position was not solved within the time limit (never guessed).
 
-A player's accuracy is the share of their solved moves that were best.
+A player's accuracy is the share of their solved moves that were best: a move not solved
+in time counts for nothing, and the summary says how many moves the share is of.
 """
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import ConfigError, SearchAborted
-from .records import MatchRecord, RoundRecord
+from .history import players_json
 from .rules import Board
+from .stored import MatchRecord, RoundRecord
 
 MARKS = ("best", "inaccuracy", "mistake", "unsolved")
 
@@ -88,10 +90,14 @@ class Summary:
     unsolved: int
 
     @property
+    def solved(self) -> int:
+        """The moves whose position was solved: the ones :attr:`accuracy` counts."""
+        return self.moves - self.unsolved
+
+    @property
     def accuracy(self) -> Optional[float]:
         """Percent of solved moves that were best (``None`` if none was solved)."""
-        solved = self.moves - self.unsolved
-        return None if solved == 0 else 100.0 * self.best / solved
+        return None if self.solved == 0 else 100.0 * self.best / self.solved
 
 
 @dataclass(frozen=True)
@@ -149,27 +155,32 @@ def text(review: Review) -> str:
                      f"{best:<{best_width}}  {mark}")
     for seat in (1, 2):
         s = review.summary(seat)
-        accuracy = "no move solved" if s.accuracy is None else f"accuracy {s.accuracy:.0f}%"
+        accuracy = ("no move solved, no accuracy" if s.accuracy is None else
+                    f"accuracy {s.accuracy:.0f}% (best in {s.best} of {_count(s.solved, 'solved move')})")
         unsolved = f", {s.unsolved} not solved" if s.unsolved else ""
-        lines.append(f"{names[seat]}: {s.moves} moves, {s.best} best, {s.inaccuracies} "
-                     f"{'inaccuracy' if s.inaccuracies == 1 else 'inaccuracies'}, {s.mistakes} "
-                     f"{'mistake' if s.mistakes == 1 else 'mistakes'}{unsolved}; {accuracy}")
+        lines.append(f"{names[seat]}: {_count(s.moves, 'move')}, {s.best} best, "
+                     f"{_count(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+                     f"{_count(s.mistakes, 'mistake')}{unsolved}; {accuracy}")
     return "\n".join(lines)
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def as_json(review: Review) -> Dict[str, Any]:
     """The review as a JSON-ready dict (columns 1-based)."""
     match, rnd = review.match, review.round
-    players = {str(seat): match.label(seat) for seat in (1, 2)}
     summary = {}
     for seat in (1, 2):
         s = review.summary(seat)
         summary[str(seat)] = {"moves": s.moves, "best": s.best, "inaccuracies": s.inaccuracies,
-                              "mistakes": s.mistakes, "unsolved": s.unsolved,
+                              "mistakes": s.mistakes, "unsolved": s.unsolved, "solved": s.solved,
                               "accuracy": None if s.accuracy is None else round(s.accuracy, 1)}
     return {
         "round": rnd.id, "match": match.id, "number": rnd.number, "board": [match.columns, match.rows],
-        "players": players, "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result,
+        "players": players_json(match), "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result,
         "winner": rnd.winner,
         "review": [{"ply": m.ply, "player": m.seat, "column": m.column + 1, "score": m.score,
                     "best_score": m.best_score, "best": [c + 1 for c in m.best_columns], "mark": m.mark,

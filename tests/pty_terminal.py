@@ -28,7 +28,10 @@ KEYS: Dict[str, bytes] = {
 }
 
 SAME_KEY_GAP = 0.25
-"""A person cannot tap one key twice faster than this; quicker repeats read as holding it."""
+"""A person cannot tap Enter, space, up or down twice faster than this; quicker repeats read as
+holding it (left and right step once per arrival, however close)."""
+
+STEP_KEYS = ("left", "right")
 
 
 def set_size(fd: int, columns: int, lines: int) -> None:
@@ -103,13 +106,27 @@ class PtyProgram(PtyScreen):
         """Type ``keys`` (names from :data:`KEYS`, or raw text) as a person would."""
         for key in keys:
             data = KEYS.get(key, key.encode())
-            wait = self._last_key.get(data, -1e9) + SAME_KEY_GAP - time.monotonic()
+            wait = 0.0 if key in STEP_KEYS else self._last_key.get(data, -1e9) + SAME_KEY_GAP - time.monotonic()
             if wait > 0:
                 self.pump(wait)
             os.write(self.master, data)
             self._last_key[data] = time.monotonic()
             if gap:
                 self.pump(gap)
+
+    def tap(self, *keys: str, gap: Optional[float]) -> None:
+        """Type ``keys`` ``gap`` seconds apart by the clock (0: one write each, at once), or all
+        in one write (``gap=None``: they reach the program in one read), reading the output
+        meanwhile."""
+        data = [KEYS.get(key, key.encode()) for key in keys]
+        if gap is None:
+            os.write(self.master, b"".join(data))
+            return
+        start = time.monotonic()
+        for i, chunk in enumerate(data):
+            if gap:
+                self.pump(max(0.0, start + i * gap - time.monotonic()))
+            os.write(self.master, chunk)
 
     def hang_up(self) -> None:
         """Close the terminal, as an SSH connection that drops does (the program gets SIGHUP)."""

@@ -55,3 +55,15 @@ def test_any_press_ends_the_rules_and_does_nothing_else():
         shown = [f for _, f in mock.frames]
         assert shown[-2:] == [tuple(choice_frame(5)), (BLACK,) * 64]
         assert len(shown) == 3 + 8 + 2   # the text from 0.4 s, a frame each 0.08 s, until the press at 1.0 s
+
+
+def test_another_sources_presses_do_nothing_here():
+    mock = MockBackend()
+    mock.tap("right", "middle", source="phone:1")   # a phone's presses: not in the chooser
+    mock.tap("left", "middle")                      # 2P -> ? : the rules scroll
+    mock.tap("down", source="phone:1", at=1.0)      # a phone's press does not stop them
+    mock.tap("up", at=200.0)                        # the stick's up, after the text: back out
+    assert choose_opponent(mock) is None
+    shown = [f for _, f in mock.frames]
+    assert shown[:3] == [tuple(choice_frame(0)), tuple(choice_frame(5)), (BLACK,) * 64]
+    assert len(shown) > 300 and shown[-2:] == [tuple(choice_frame(5)), (BLACK,) * 64]   # the whole text

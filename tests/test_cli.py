@@ -12,6 +12,7 @@ from frames import grid
 from gamelib.colours import BLACK, NAMES
 from gamelib import backends
 from sensehat_c4 import cli
+from sensehat_c4.commands import play as play_command
 from sensehat_c4.chooser import choice_frame, size_frame
 from sensehat_c4.rules import Size
 from sensehat_c4.computer import computer_for
@@ -137,15 +138,15 @@ def test_bad_flags_are_one_line_exit_2(capsys, argv, message):
 
 
 def test_every_name_the_colour_error_offers_is_accepted():
-    assert cli.PLAYER_COLOUR_NAMES == ["white", "red", "green", "yellow", "orange", "cyan", "magenta",
+    assert play_command.PLAYER_COLOUR_NAMES == ["white", "red", "green", "yellow", "orange", "cyan", "magenta",
                                        "purple", "pink"]
-    for name in cli.PLAYER_COLOUR_NAMES:
-        assert cli.parse_colours(f"{name},#123456")[0] == NAMES[name]
+    for name in play_command.PLAYER_COLOUR_NAMES:
+        assert play_command.parse_colours(f"{name},#123456")[0] == NAMES[name]
 
 
 def test_colours_accept_names_and_hex():
-    assert cli.parse_colours("green,#ff8800") == ((0, 255, 0), (255, 136, 0))
-    assert cli.parse_colours(" Orange , f0f") == ((255, 128, 0), (255, 0, 255))
+    assert play_command.parse_colours("green,#ff8800") == ((0, 255, 0), (255, 136, 0))
+    assert play_command.parse_colours(" Orange , f0f") == ((255, 128, 0), (255, 0, 255))
 
 
 def test_unknown_backend_in_environment(capsys, monkeypatch):

@@ -10,9 +10,10 @@ from gamelib.backends.mock import MockBackend
 from sensehat_c4.computer import Computer
 from sensehat_c4.controller import MatchOptions, MatchResult, play
 from sensehat_c4.errors import ConfigError
+from sensehat_c4.players import Player
 
 
-class ClockThinker:
+class ClockThinker(Player):
     """Answers ``column`` once the backend's fake clock reaches start + ``delay``."""
 
     made = []

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 import termios
+import threading
+import time
 
 import pytest
 from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
@@ -21,7 +23,7 @@ from frames import turned
 from emu_sandbox import FakeEmulator, child_env, lit
 from pty_terminal import PtyProgram
 from gamelib.backends import open_backend
-from gamelib.backends.base import Action, Direction
+from gamelib.backends.base import STICK, Action, Direction, Observer
 from gamelib.backends import senselib
 from gamelib.backends.senselib import EmuBackend
 from gamelib.errors import BackendError, SetupError
@@ -68,6 +70,22 @@ def test_rotation_turns_the_picture(emulator, rotation):
         assert emulator.pixels() != lit(frame)
 
 
+def test_an_observer_sees_the_picture_unturned_while_the_leds_are_turned(emulator):
+    frames = [render.board_frame(Board.from_moves(moves), P, cursor=3) for moves in ("", "4", "45")]
+    seen = []
+
+    class Mirror(Observer):
+        def shown(self, frame):
+            seen.append(frame)
+
+    with EmuBackend(rotation=270) as backend:
+        backend.observe(Mirror())
+        for frame in frames:
+            backend.show(frame)
+            assert emulator.pixels() == lit(turned(frame, 270))
+    assert seen == [tuple(frame) for frame in frames] + [(BLACK,) * 64]      # closing clears: seen too
+
+
 def test_stick_events_arrive_in_order_and_timeouts_return_none(emulator):
     with EmuBackend() as backend:
         emulator.wait_client()
@@ -93,6 +111,23 @@ def test_rotation_turns_the_stick_with_the_picture(emulator, rotation, pushed, s
         emulator.wait_client()
         emulator.send(pushed)
         assert backend.wait_event(2.0).direction is seen
+
+
+def test_another_threads_press_wakes_the_wait_beside_the_stick(emulator):
+    with EmuBackend(rotation=90) as backend:
+        emulator.wait_client()
+        timer = threading.Timer(0.2, lambda: backend.inject("left", source="phone:1"))
+        timer.start()
+        started = time.monotonic()
+        event = backend.wait_event()                  # no timeout: the phone's press ends it
+        timer.join()
+        assert 0.15 < time.monotonic() - started < 2.0
+        assert (event.direction, event.source) == (Direction.LEFT, "phone:1")   # as the players see it
+        emulator.send("right")                        # the stick still comes, turned
+        event = backend.wait_event(2.0)
+        assert (event.direction, event.source) == (Direction.UP, STICK)
+        threading.Timer(0.1, backend.wake).start()
+        assert backend.wait_event() is None
 
 
 def test_discard_events_empties_the_queue(emulator):
@@ -173,6 +208,7 @@ def play_moves(emulator, moves, palette=P):
         emulator.tap("down")
 
 
+@pytest.mark.slow
 def test_a_whole_match_on_the_emulator(emulator, emu_dir):
     game = start_game(emu_dir, "--matches", "1", "--fall-ms", "5")
     try:

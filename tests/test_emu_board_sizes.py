@@ -17,6 +17,8 @@ from test_emu_backend import emu_dir, emulator  # noqa: F401 (the fixtures)
 
 from test_board_sizes import DRAW_6X5, DRAW_8X6
 
+pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out
+
 P = render.Palette()
 SWAPPED = render.Palette(YELLOW, RED)
 

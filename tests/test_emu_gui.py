@@ -38,6 +38,8 @@ from gamelib.colours import RED
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
 
+pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out
+
 GUI_VENV = Path(os.environ.get("C4_GUI_VENV", "/opt/sensehat-c4-gui-venv"))
 LAUNCH = Path(__file__).with_name("emu_gui_launch.py")
 TOOLS = ("Xvfb", "xdotool", "import")

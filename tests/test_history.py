@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -10,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gamelib.colours import GREEN, YELLOW
-from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4.records import Recorder, Side
+from records_data import ANN, foreign, interrupted_match, record_match, ticking
+from sensehat_c4.records import Recorder, Side, load_round
 
 ROOT = Path(__file__).parent.parent
 HARD = Side(YELLOW, level="hard", seconds=1.0)
@@ -101,18 +102,62 @@ def test_the_database_comes_from_the_environment_too(db):
 
 
 @pytest.mark.parametrize("command", ["history", "stats", "replay last", "review last"])
-def test_a_missing_empty_or_unreadable_database_is_one_line_and_exit_2(tmp_path, command):
+def test_an_unreadable_database_or_another_programs_is_one_line_and_exit_2(tmp_path, command):
     words = command.split()
-    missing, empty, junk, folder = (tmp_path / n for n in ("missing.db", "empty.db", "junk.db", "folder.db"))
-    empty.write_bytes(b"")
+    junk, folder = tmp_path / "junk.db", tmp_path / "folder.db"
     junk.write_bytes(b"SQLite format 2\0" + b"\x01" * 4000)
     folder.mkdir()
+    notes, other = tmp_path / "notes.db", tmp_path / "other.db"
+    foreign(notes)
+    foreign(other, 0x12345678)
     expected = {
-        missing: f"no games recorded yet ({missing} does not exist)",
-        empty: f"no games recorded yet ({empty} is empty)",
         junk: f"cannot read {junk}: file is not a database",
         folder: f"{folder} is a directory, not a games database",
+        notes: f"{notes} is not a sensehat-c4 games database: another program's database "
+               "(tables: notes; user_version 0)",
+        other: f"{other} is not a sensehat-c4 games database: another program's database "
+               "(application_id 0x12345678)",
     }
     for path, message in expected.items():
         done = run(*words, "--db", str(path))
         assert (done.returncode, done.stdout, done.stderr) == (2, "", f"sensehat-c4 {words[0]}: {message}\n")
+
+
+def test_a_missing_or_empty_database_holds_no_matches(tmp_path):
+    """``stats --json`` (and the rest) answer alike whether the file is missing, empty or holds no match."""
+    missing, empty, none = tmp_path / "missing.db", tmp_path / "empty.db", tmp_path / "none.db"
+    empty.write_bytes(b"")
+    record_match(Recorder(none, clock=ticking()), ["1212121"])
+    conn = sqlite3.connect(str(none))
+    conn.executescript("DELETE FROM rounds; DELETE FROM matches;")
+    conn.close()
+    for path, why in ((missing, f" ({missing} does not exist)"), (empty, f" ({empty} is empty)"), (none, "")):
+        done = run("stats", "--json", "--db", str(path))
+        assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"players": {}, "computer": {}}, "")
+        done = run("history", "--json", "--db", str(path))
+        assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, [], "")
+        done = run("history", "--db", str(path))
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"no matches recorded yet{why}\n", "")
+        done = run("stats", "--db", str(path))
+        assert (done.returncode, done.stderr) == (0, "") and done.stdout.splitlines() == [
+            "no named players yet (play with --names NAME1,NAME2)", "", "no games against the computer yet"]
+        for command in ("replay", "review"):
+            done = run(command, "last", "--db", str(path))
+            message = f"no games recorded yet{why}" if why else f"no rounds recorded yet in {path}"
+            assert (done.returncode, done.stdout, done.stderr) == (2, "", f"sensehat-c4 {command}: {message}\n")
+
+
+def test_a_match_in_play_or_interrupted_shows_its_round_in_play(tmp_path):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["1212121", "4453"])   # each move committed, then the power went
+    done = run("history", "--db", str(path))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "match 1  2026-11-23 14:00  Ann v Bob  playing, 1-0  (7x6, mock)",
+        "  round 1     14:01  Ann first, Ann won (7 moves, 7:00)",
+        "  round 2     14:09  Bob first, in play (4 moves, 4:00)"]
+    assert json.loads(run("history", "--json", "--db", str(path)).stdout)[0]["rounds"][1]["result"] == "playing"
+    assert json.loads(run("stats", "--json", "--db", str(path)).stdout)["players"]["Ann"] == {
+        "matches": {"won": 0, "lost": 0, "abandoned": 0}, "rounds": {"won": 1, "drawn": 0, "lost": 0}}
+    _, rnd, notes = load_round(path, "last")   # what replay and review take: the round in play too
+    assert (rnd.id, rnd.moves, rnd.result, notes) == (2, "4453", "playing", [])

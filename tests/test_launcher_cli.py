@@ -12,7 +12,7 @@ from gamelib import backends
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
 from gamelib.errors import BackendError
-from gamelib.games import Entry
+from gamelib.games import Entry, as_game
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import game as c4
@@ -173,7 +173,7 @@ def test_while_the_board_fills_the_terminal_the_log_goes_to_a_file_and_is_shown_
             logging.getLogger("gamelib.noisy").warning("a warning from the game")
             during.append(capsys.readouterr().err)      # what reached the terminal while the board was up
 
-    monkeypatch.setattr(cli, "discover", lambda: [Entry("noisy", game=Noisy())])
+    monkeypatch.setattr(cli, "discover", lambda: [Entry("noisy", game=as_game(Noisy()))])
     mock.tap("middle")                                            # play
     mock.hold("up", 2.1, at=5)
     mock.tap("right", "right", "middle")                          # quit

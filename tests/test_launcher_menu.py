@@ -1,4 +1,5 @@
 """Scripted menu sessions on the mock backend (fake clock: no test sleeps), exact frames."""
+import itertools
 import logging
 import sys
 
@@ -385,7 +386,24 @@ def test_connect4_chooser_up_goes_back_to_the_menu():
                                                c4.ICON]
 
 
-def test_connect4_finished_match_returns_to_the_menu():
+@pytest.fixture
+def launcher_matches(monkeypatch):
+    """The launcher's match numbers from 1 (they count over the process's run)."""
+    monkeypatch.setattr(c4, "_launched", itertools.count(1), raising=False)
+
+
+def test_connect4_prints_each_launchs_result_numbered_and_the_chooser_starts_at_2p(capsys, launcher_matches):
+    mock = MockBackend()
+    for _ in range(2):
+        mock.tap("middle", "middle", "middle", "up", "up")     # launch, 2P, 7x6, abandon
+    mock.tap("middle", "up")                                    # launch, and back from the chooser: no match
+    quit_menu(mock)
+    Launcher(mock, [c4_entry()], NO_IDLE).run()
+    assert capsys.readouterr().out == "match 1: abandoned at 0-0\nmatch 2: abandoned at 0-0\n"
+    assert [f for _, f in mock.frames].count(tuple(choice_frame(0))) == 3   # each launch's chooser starts at 2P
+
+
+def test_connect4_finished_match_returns_to_the_menu(capsys, launcher_matches):
     mock = MockBackend()
     mock.tap("middle", "middle", "middle")                      # launch, 2P, 7x6
     moves(mock, "4545454")                                      # red wins round 1
@@ -397,6 +415,7 @@ def test_connect4_finished_match_returns_to_the_menu():
     frames = [f for _, f in mock.frames]
     fill = frames.index((RED,) * 64)                            # red takes the match
     assert frames[fill + 1:fill + 3] == [(BLACK,) * 64, c4.ICON]
+    assert capsys.readouterr().out == "match 1: player 1 wins 2-0\n"   # as sensehat-c4 prints it
 
 
 def test_thousands_of_launches_run_in_constant_stack():
@@ -417,3 +436,38 @@ def test_thousands_of_launches_run_in_constant_stack():
     quit_menu(mock)
     Launcher(mock, [entry(Quick())], LauncherOptions()).run()
     assert len(depths) == 3000 and len(set(depths)) == 1
+
+
+def test_each_screen_is_said_in_words():
+    mock = MockBackend()
+    broken = Entry("broken", error="ImportError: No module named 'nothing'")
+    mock.tap("right", "right")                                  # B, then the broken entry
+    mock.hold("up", 2.1)
+    mock.tap("middle", "right", "right", "right", "middle", "up", "left", "middle")
+    options = LauncherOptions(dim_after=0, blank_after=0, allow_poweroff=True)
+    assert Launcher(mock, three()[:2] + [broken], options, run=lambda command: 0).run() == QUIT
+    assert [s.text for _, s in mock.statuses] == [
+        "menu: A", "menu: B", "menu: broken (cannot be played)", "menu: brightness: high", "menu: brightness: low",
+        "menu: rotation: 0", "menu: quit", "menu: shut down", "menu: shut down? down or middle: yes, up: no",
+        "menu: shut down", "menu: quit"]
+    assert {s.caption for _, s in mock.statuses} == {None}   # the terminal keeps the game's last result there
+    assert mock.statuses[0][1].as_json() == {"phase": "menu", "text": "menu: A", "caption": None, "screen": "games",
+                                             "item": "A", "idle": "awake"}
+
+
+def test_idle_is_said_too():
+    mock = MockBackend()
+    mock.wait_until(700.0)
+    mock.tap("right")                                           # wakes it
+    quit_menu(mock)
+    Launcher(mock, three()).run()
+    assert [s.text for _, s in mock.statuses][:4] == ["menu: A", "menu: A (dimmed)", "menu: A (LEDs off)", "menu: A"]
+
+
+def test_another_sources_presses_do_nothing_in_the_menu():
+    mock = MockBackend()
+    mock.tap("right", "middle", source="phone:1")               # not the menu's stick
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert Launcher(mock, three(), NO_IDLE).run() == QUIT
+    assert shown(mock) == [letters(ICON_A), LIGHT_HI, ROT_0, QUIT_F]

@@ -13,6 +13,8 @@ import pytest
 from emu_sandbox import child_env
 from frames import grid
 from gamelib.backends.mock import MockBackend
+from gamelib.backends.terminal_screen import LEAVE
+from gamelib.errors import MockExhausted
 from gamelib.colours import BLACK, GREEN, RED, YELLOW
 from gamelib.scroll import scroll_frames
 from pty_terminal import PtyProgram, game, hex_colours, leds
@@ -42,14 +44,16 @@ def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_pat
     mock = red_wins_two_rounds()
     result = play(mock, MatchOptions(names=("Ann", "Bob")), recorder=Recorder(path, clock=ticking()))
     assert (result.winner, result.score) == (1, (2, 0))
+    # the clock ticks a minute a read: the match's start, each round's start, each move (ended: the last);
+    # the match ended with its last move, committed with it
     assert rows(path, "SELECT * FROM matches") == [
-        (1, "2026-11-23T14:00:00Z", "2026-11-23T14:05:00Z", "finished", 1, 7, 6, "mock",
-         "Ann", None, None, "#ff0000", "Bob", None, None, "#ffff00", None)]
+        (1, "2026-11-23T14:00:00Z", "2026-11-23T14:17:00Z", "finished", 1, 7, 6, "mock",
+         "Ann", None, None, "#ff0000", "Bob", None, None, "#ffff00", None, "alternate", 2, None)]
     assert rows(path, "SELECT * FROM rounds") == [
         (1, 1, 1, 1, "4545454", "win", 1, "[[4, 1], [4, 2], [4, 3], [4, 4]]",
-         "2026-11-23T14:01:00Z", "2026-11-23T14:02:00Z"),
+         "2026-11-23T14:01:00Z", "2026-11-23T14:08:00Z"),
         (2, 1, 2, 2, "14142424", "win", 1, "[[4, 1], [4, 2], [4, 3], [4, 4]]",
-         "2026-11-23T14:03:00Z", "2026-11-23T14:04:00Z")]
+         "2026-11-23T14:09:00Z", "2026-11-23T14:17:00Z")]
     # after the winner's colour: "ANN" scrolls in red, one column every 80 ms, then the LEDs clear
     fill = max(i for i, (_, f) in enumerate(mock.frames) if f == (RED,) * 64)
     scrolled = [list(f) for _, f in mock.frames][fill + 1:-1]
@@ -83,16 +87,17 @@ def test_an_abandoned_match_keeps_its_rounds_and_its_unfinished_one(tmp_path):
     result = play(mock, MatchOptions(colours=(GREEN, YELLOW)), recorder=Recorder(path, clock=ticking()))
     assert result.abandoned
     assert rows(path, "SELECT status, winner, p1_colour, ended FROM matches") == [
-        ("abandoned", None, "#00ff00", "2026-11-23T14:05:00Z")]
-    assert rows(path, "SELECT number, starter, moves, result, winner FROM rounds") == [
-        (1, 1, "4545454", "win", 1), (2, 2, "141", "abandoned", None)]
+        ("abandoned", None, "#00ff00", "2026-11-23T14:13:00Z")]
+    assert rows(path, "SELECT number, starter, moves, result, winner, ended FROM rounds") == [
+        (1, 1, "4545454", "win", 1, "2026-11-23T14:08:00Z"),
+        (2, 2, "141", "abandoned", None, "2026-11-23T14:12:00Z")]   # its last move
 
 
 def test_a_match_left_by_an_exception_is_kept_as_abandoned(tmp_path):
     path = tmp_path / "games.db"
     mock = MockBackend()
     moves(mock, "44")   # then the script runs out: the mock raises, as a signal would end the loop
-    with pytest.raises(Exception):
+    with pytest.raises(MockExhausted):
         play(mock, recorder=Recorder(path, clock=ticking()))
     assert rows(path, "SELECT status FROM matches") == [("abandoned",)]
     assert rows(path, "SELECT moves, result FROM rounds") == [("44", "abandoned")]
@@ -145,7 +150,20 @@ def board(moves, cursor=3, palette=P):
     return hex_colours(render.board_frame(Board.from_moves(moves), palette, cursor=cursor))
 
 
-def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
+def red_wins_round_one(program: PtyProgram) -> None:
+    """Red stacks column 4 (yellow plays 5), by the keys; returns when round 2's board is up."""
+    for ply, move in enumerate("4545454"):
+        before = "4545454"[:ply]
+        program.wait_for(lambda p: leds(p.screen) == board(before), what=f"the board before move {ply + 1}")
+        program.press(*(["right"] if move == "5" else []))
+        program.wait_for(lambda p: leds(p.screen) == board(before, int(move) - 1))
+        program.press("enter" if ply % 2 else "space")
+    program.wait_for(lambda p: leds(p.screen) == board("", 3, render.Palette(YELLOW, RED)), what="round 2",
+                     timeout=20)
+
+
+@pytest.mark.slow
+def test_committed_moves_survive_sigkill_of_the_game(tmp_path):
     path = tmp_path / "games.db"
     sandbox = tempfile.mkdtemp(prefix="c4kill-")
     env = child_env(sandbox)
@@ -153,14 +171,8 @@ def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
     program = PtyProgram(game("--backend", "terminal", "--opponent", "human", "--names", "Ann,Bob"),
                          env=env)
     try:
-        for ply, move in enumerate("4545454"):
-            before = "4545454"[:ply]
-            program.wait_for(lambda p: leds(p.screen) == board(before), what=f"the board before move {ply + 1}")
-            program.press(*(["right"] if move == "5" else []))
-            program.wait_for(lambda p: leds(p.screen) == board(before, int(move) - 1))
-            program.press("enter" if ply % 2 else "space")
+        red_wins_round_one(program)
         yellow_first = render.Palette(YELLOW, RED)
-        program.wait_for(lambda p: leds(p.screen) == board("", 3, yellow_first), what="round 2", timeout=20)
         program.press("space")                                   # one move of round 2, then the power goes
         program.wait_for(lambda p: leds(p.screen) == board("4", 3, yellow_first), what="round 2's first move")
         os.kill(program.process.pid, signal.SIGKILL)
@@ -174,6 +186,36 @@ def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
         assert conn.execute("SELECT status, p1_name, p2_name, backend FROM matches").fetchall() == [
             ("playing", "Ann", "Bob", "terminal")]
         assert conn.execute("SELECT number, moves, result, winner FROM rounds").fetchall() == [
-            (1, "4545454", "win", 1)]
+            (1, "4545454", "win", 1), (2, "4", "playing", None)]   # the move on the screen is kept too
     finally:
         conn.close()
+
+
+def test_the_recorders_warning_never_lands_on_the_board_and_is_shown_after(tmp_path):
+    """``sensehat-c4 --backend terminal`` routes its log as the launcher does: while the board fills
+    the terminal, to a file (and kept); after, on stderr, one line each (it was written over the LEDs
+    and gone with the board)."""
+    folder = tmp_path / "games.db"
+    folder.mkdir()   # recording fails at the first round's end
+    sandbox = tempfile.mkdtemp(prefix="c4log-")
+    env = child_env(sandbox)
+    env.update({"TERM": "xterm-256color", "COLORTERM": "truecolor", "SENSEHAT_C4_DB": str(folder),
+                "XDG_STATE_HOME": str(tmp_path / "state")})
+    program = PtyProgram(game("--backend", "terminal", "--opponent", "human"), env=env, columns=60, lines=20,
+                         stderr_on_terminal=True)
+    try:
+        red_wins_round_one(program)
+        program.pump(0.3)
+        assert "recorded" not in program.output.decode(errors="replace")   # not even for a moment
+        program.press("q")
+        program.finish()
+    finally:
+        program.close()
+        shutil.rmtree(sandbox, ignore_errors=True)
+    assert program.process.returncode == 0
+    log = tmp_path / "state" / "sensehat-c4" / "sensehat-c4.log"
+    after = program.output[program.output.rindex(LEAVE.encode()) + len(LEAVE):].decode()
+    warning = f"sensehat-c4: WARNING: games are not being recorded: games.db is a directory ({folder})"
+    assert after.splitlines()[-2:] == [
+        warning, f"sensehat-c4: the lines above were logged while the board filled the terminal (also in {log})"]
+    assert [line[24:] for line in log.read_text().splitlines()] == [warning]

@@ -7,7 +7,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 
 from emu_sandbox import FakeEmulator, child_env, lit
 from frames import g, grid

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from records_data import ANN, BOB, record_match, ticking
+from records_data import record_match, ticking
 from sensehat_c4 import review
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records
@@ -48,7 +48,7 @@ def test_marks_and_accuracy_from_scores(tmp_path):
     assert result.summary(1) == review.Summary(4, 3, 1, 0, 0) and result.summary(1).accuracy == 75.0
     assert result.summary(2) == review.Summary(3, 1, 0, 1, 1) and result.summary(2).accuracy == 50.0
     assert review.text(result).splitlines() == [
-        f"round 1 (match 1, round 1): Ann v Bob, 7x6, Ann started, moves 1212121",
+        "round 1 (match 1, round 1): Ann v Bob, 7x6, Ann started, moves 1212121",
         "move  player  col  score  best        mark",
         "   1  Ann       1     +3  2,3 (+5)    inaccuracy",
         "   2  Bob       2     -1  1,2 (-1)    best",
@@ -57,15 +57,43 @@ def test_marks_and_accuracy_from_scores(tmp_path):
         "   5  Ann       1     +1  1,3 (+1)    best",
         "   6  Bob       2      ?              not solved in time",
         "   7  Ann       1    +18  1 (+18)     best",
-        "Ann: 4 moves, 3 best, 1 inaccuracy, 0 mistakes; accuracy 75%",
-        "Bob: 3 moves, 1 best, 0 inaccuracies, 1 mistake, 1 not solved; accuracy 50%",
+        "Ann: 4 moves, 3 best, 1 inaccuracy, 0 mistakes; accuracy 75% (best in 3 of 4 solved moves)",
+        "Bob: 3 moves, 1 best, 0 inaccuracies, 1 mistake, 1 not solved; accuracy 50% (best in 1 of 2 solved moves)",
     ]
     data = review.as_json(result)
     assert data["review"][5] == {"ply": 6, "player": 2, "column": 2, "score": None, "best_score": None,
                                  "best": [], "mark": "unsolved", "scores": None}
     assert data["review"][0]["scores"] == {"1": 3, "2": 5, "3": 5}
     assert data["summary"]["2"] == {"moves": 3, "best": 1, "inaccuracies": 0, "mistakes": 1, "unsolved": 1,
-                                    "accuracy": 50.0}
+                                    "solved": 2, "accuracy": 50.0}
+
+
+def test_one_move_and_no_move_solved_read_right(tmp_path):
+    _, (match, rnd) = stored(tmp_path, "44")   # an abandoned round: one move each
+
+    def scorer(board, seconds):
+        if board.ply:
+            raise SearchAborted("no exact answer")
+        return {c: 0 for c in range(7)}
+
+    lines = review.text(review.review_round(match, rnd, seconds=1.0, scorer=scorer)).splitlines()
+    assert lines[-2:] == [
+        "Ann: 1 move, 1 best, 0 inaccuracies, 0 mistakes; accuracy 100% (best in 1 of 1 solved move)",
+        "Bob: 1 move, 0 best, 0 inaccuracies, 0 mistakes, 1 not solved; no move solved, no accuracy",
+    ]
+
+
+def test_review_json_describes_players_as_history_json_does(tmp_path):
+    from test_history import HARD
+    from records_data import ANN
+
+    path = tmp_path / "games.db"
+    record_match(Recorder(path, clock=ticking()), ["1212121"], sides=(ANN, HARD))
+    history = json.loads(run("history", "--json", "--db", str(path)).stdout)
+    data = json.loads(run("review", "last", "--json", "--time-limit", "0.01", "--db", str(path)).stdout)
+    assert data["players"] == history[0]["players"] == {
+        "1": {"name": "Ann", "level": None, "seconds": None, "colour": "#ff0000"},
+        "2": {"name": None, "level": "hard", "seconds": 1.0, "colour": "#ffff00"}}
 
 
 def run(*args, **kwargs):
@@ -87,8 +115,8 @@ def test_the_review_command_with_the_real_solver(tmp_path):
         "   5  Ann       3     -2  2,4,6 (0)   mistake",
         "   6  Bob       3    -18  4 (+2)      mistake",
         "   7  Ann       4    +18  4 (+18)     best",
-        "Ann: 4 moves, 1 best, 0 inaccuracies, 3 mistakes; accuracy 25%",
-        "Bob: 3 moves, 1 best, 0 inaccuracies, 2 mistakes; accuracy 33%",
+        "Ann: 4 moves, 1 best, 0 inaccuracies, 3 mistakes; accuracy 25% (best in 1 of 4 solved moves)",
+        "Bob: 3 moves, 1 best, 0 inaccuracies, 2 mistakes; accuracy 33% (best in 1 of 3 solved moves)",
     ]
     data = json.loads(run("review", "1", "--json", "--db", str(path)).stdout)
     assert data["review"][0]["scores"] == {"1": -2, "2": -1, "3": 0, "4": 1, "5": 0, "6": -1, "7": -2}
@@ -122,7 +150,7 @@ def test_review_errors_are_one_line_and_exit_2(tmp_path):
 def test_progress_is_one_line_rewritten_on_a_terminal_and_nothing_elsewhere():
     import io
 
-    from sensehat_c4.record_commands import review_progress
+    from sensehat_c4.commands.review import progress as review_progress
 
     class Terminal(io.StringIO):
         def isatty(self):

@@ -24,14 +24,16 @@ from frames import in_order, turned
 from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size
 
 from gamelib.backends import open_backend
-from gamelib.backends.base import Action, Direction
+from gamelib.backends.base import STICK, Action, Direction
 from gamelib.backends import terminal
 from gamelib.backends.terminal import NOT_A_TERMINAL, TerminalBackend
 from gamelib.backends.terminal_screen import ENTER, LEAVE, SHORT_HINT, dim, dot_colour, xterm_256
 from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
+from gamelib.status import Status
 from sensehat_c4 import render
-from sensehat_c4.rules import Board
+from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.rules import Board, Size
 
 P = render.Palette()
 TRUECOLOR = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"}
@@ -229,6 +231,45 @@ def test_plain_mode_prints_the_lines_once(term, monkeypatch):
     out.close()
 
 
+def test_a_caption_shows_under_the_board_and_the_line_it_hid_comes_back(term, monkeypatch):
+    out = io.TextIOWrapper(io.FileIO(os.dup(term.slave), "w"), write_through=True)
+    monkeypatch.setattr(sys, "stdout", out)
+    with term.backend() as backend:
+        backend.show(board())
+        backend.notice("no Sense HAT or emulator found")
+        backend.say(Status("choosing opponent", "choosing the opponent: 2 players", "2 players (left/right: browse)"))
+        term.pump(0.05)
+        assert term.screen.display[13].strip() == "2 players (left/right: browse)"
+        backend.say(Status("playing", "round 1 (0-0, 7x6): player 1 (red) to move"))   # no caption: the notice
+        term.pump(0.05)
+        assert term.screen.display[13].strip() == "no Sense HAT or emulator found"
+        print("match 1: player 1 wins 2-0")
+        backend.say(Status("choosing size", "choosing the board size: 6x5", "board size: 6x5"))
+        term.pump(0.05)
+        assert term.screen.display[13].strip() == "board size: 6x5"
+        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move"))
+        term.pump(0.05)
+        assert term.screen.display[13].strip() == "match 1: player 1 wins 2-0"
+    out.close()
+
+
+def test_another_threads_press_or_wake_up_ends_a_wait_for_ever_at_once(term):
+    with term.backend() as backend:
+        for act, expected in ((lambda: backend.inject("up", source="phone:1"), (Direction.UP, "phone:1")),
+                              (backend.wake, None)):
+            timer = threading.Timer(0.2, act)
+            timer.start()
+            started = time.monotonic()
+            event = backend.wait_event()                   # no timeout: only the other thread ends it
+            waited = time.monotonic() - started
+            timer.join()
+            assert 0.15 < waited < 2.0
+            assert (event if event is None else (event.direction, event.source)) == expected
+        term.type(b"\x1b[D")                               # the keys still come, from the stick
+        event = backend.wait_event(2.0)
+        assert (event.direction, event.source) == (Direction.LEFT, STICK)
+
+
 def test_a_key_typed_during_an_animation_is_discarded_even_when_undecided(term):
     with term.backend() as backend:
         term.type(b"\r")
@@ -338,6 +379,68 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
         assert in_order(blinks + [hex_colours(render.digit_frame(1, RED, P))], seen)
         assert hex_colours(board("454545", 3)) in seen             # yellow never got its turn after
         assert seen.index(hex_colours(board("454545", 3))) < seen.index(blinks[0])
+    finally:
+        program.close()
+
+
+def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
+    """Under the board, the opponent chooser's item and that left/right browse, then the board size;
+    in play the line is what it was (auto's notice)."""
+    program = start(sandbox)
+    status = lambda p: p.screen.display[13].strip()   # noqa: E731 (the line under the hint, 40 x 16)
+    try:
+        program.wait_for(shows(choice_frame(0)), what="the opponent chooser")
+        program.wait_for(lambda p: status(p) == "2 players (left/right: browse)")
+        said = []
+        for index in range(1, 7):
+            program.press("right")
+            program.wait_for(shows(choice_frame(index % 6)), what=f"choice {index % 6}")
+            program.wait_for(lambda p: status(p) != (said or ["2 players (left/right: browse)"])[-1])
+            said.append(status(program))
+        assert said == ["computer: easy (left/right: browse)", "computer: medium (left/right: browse)",
+                        "computer: hard (left/right: browse)", "computer: perfect (left/right: browse)",
+                        "rules (left/right: browse)", "2 players (left/right: browse)"]
+        program.press("enter")
+        program.wait_for(shows(size_frame(Size())), what="the size chooser")
+        program.wait_for(lambda p: status(p) == "board size: 7x6")
+        program.press("left")
+        program.wait_for(lambda p: status(p) == "board size: 6x6")
+        program.press("enter")
+        program.wait_for(shows(render.board_frame(Board(6, 6), P, cursor=2)), what="the 6x6 board")
+        program.wait_for(lambda p: status(p) == "no Sense HAT or emulator found")
+        program.press("q")
+        assert program.finish() == ("sensehat-c4: no Sense HAT or running emulator found; playing in this "
+                                    "terminal (--backend emu opens the emulator window)\n")
+    finally:
+        program.close()
+
+
+TAP_GAPS = [None, 0.0, 0.01, 0.04, 0.08, 0.1, 0.14, 0.2]
+"""Seconds between taps: ``None`` is all the keys in one write (one read in the game), 0 one
+write each with no pause; 80-140 ms is a player who knows where they are going."""
+
+
+def dropped(program, moves):
+    """The column (1-7) of the token dropped after ``moves``, once its fall has ended."""
+    after = {c: hex_colours(board(moves + str(c))) for c in range(1, 8)}
+    program.wait_for(lambda p: leds(p.screen) in after.values(), what=f"a token dropped after {moves!r}")
+    return next(c for c, frame in after.items() if frame == leds(program.screen))
+
+
+@pytest.mark.parametrize("gap", TAP_GAPS, ids=lambda gap: "one-read" if gap is None else f"{gap * 1000:g}ms")
+def test_every_left_right_tap_moves_the_cursor_one_column_whatever_the_gap(sandbox, gap):
+    """Quick taps (or an SSH connection bunching slow ones) each step once; Enter drops where they led."""
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human")
+    try:
+        moves = ""
+        for keys, column in ((("left",) * 3, 1), (("right",) * 3, 7), (("left",) * 5, 6),
+                             (("right", "right", "left", "right"), 6)):
+            program.wait_for(shows(board(moves)), what=f"the board after {moves!r}")
+            program.tap(*keys, "enter", gap=gap)
+            assert dropped(program, moves) == column, f"{keys} then Enter, {gap} s apart"
+            moves += str(column)
+        program.press("q")
+        assert program.finish() == "" and program.process.returncode == 0
     finally:
         program.close()
 

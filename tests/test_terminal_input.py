@@ -1,9 +1,10 @@
 """Keys from a raw terminal: escape-sequence decoding, and the stick's events made from auto-repeat."""
 import pytest
 
-from gamelib.backends.base import Action, Direction
+from gamelib.backends.base import Action, Direction, StickEvent
 from gamelib.backends.terminal_input import (FOLLOW, INTERRUPT, QUIT, REPEAT_DELAY, REPEAT_WINDOW, KeyDecoder,
                                              KeyRepeat)
+from gamelib.stepper import Stepper
 
 U, D, L, R, M = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.MIDDLE
 P, H, X = Action.PRESSED, Action.HELD, Action.RELEASED
@@ -40,13 +41,43 @@ def test_a_lone_escape_is_flushed_away():
     assert decoder.feed(b"A") == []                         # not taken for the end of an arrow
 
 
-def test_a_tap_is_a_press_and_a_release_when_no_repeat_comes():
+def test_several_keys_in_one_read_are_each_decoded():
+    decoder = KeyDecoder()
+    assert decoder.feed(b"\x1b[D" * 3 + b"\x1bOC\x1b[C\r") == [L, L, L, R, R, M]
+    assert decoder.feed(b"\x1b[D\x1b[D\x1b") == [L, L] and decoder.pending   # the third cut across reads
+    assert decoder.feed(b"[D\x1b[C") == [L, R] and not decoder.pending
+
+
+@pytest.mark.parametrize("key", [U, D, M])
+def test_a_tap_is_a_press_and_a_release_when_no_repeat_comes(key):
     keys = KeyRepeat()
-    assert keys.key(L, 1.0) == [(1.0, L, P)]
+    assert keys.key(key, 1.0) == [(1.0, key, P)]
     assert keys.release_due == pytest.approx(1.0 + REPEAT_DELAY)   # a repeat may still come
     assert keys.expire(1.5) == []
-    assert keys.expire(1.8) == [(1.0 + REPEAT_DELAY, L, X)]
+    assert keys.expire(1.8) == [(1.0 + REPEAT_DELAY, key, X)]
     assert keys.release_due is None and keys.expire(9.0) == []
+
+
+TAP_GAPS = (0.0, 0.01, 0.04, 0.08, 0.1, 0.14, 0.2, 0.5, 1.0)
+
+
+@pytest.mark.parametrize("key", [L, R])
+@pytest.mark.parametrize("gap", TAP_GAPS)
+def test_every_left_right_arrival_is_a_whole_tap_whatever_the_gap(key, gap):
+    keys = KeyRepeat()
+    times = [1.0 + i * gap for i in range(4)]
+    assert stream(keys, key, times, 9.0) == [event for t in times for event in ((t, key, P), (t, key, X))]
+    assert keys.release_due is None
+
+
+@pytest.mark.parametrize("gap", TAP_GAPS)
+def test_quick_taps_through_the_stepper_step_once_each(gap):
+    """The cursor, the menus and the chooser step with a Stepper: it paces ``held``, never a tap."""
+    keys, stepper = KeyRepeat(), Stepper()
+    times = [1.0 + i * gap for i in range(5)]
+    events = stream(keys, L, times[:3], times[3]) + keys.key(R, times[3]) + keys.key(L, times[4])
+    steps = [stepper.step(StickEvent(*event)) for event in events]
+    assert [step for step in steps if step] == [-1, -1, -1, 1, -1]
 
 
 def stream(keys, key, times, until):
@@ -60,9 +91,8 @@ REPEATS = (0.0, 0.5, 0.533, 0.566)   # press; the first repeat after the delay; 
 
 
 @pytest.mark.parametrize("key", [L, R])
-def test_held_left_right_repeat_at_once(key):
-    assert stream(KeyRepeat(), key, REPEATS, 2.0) == [
-        (0.0, key, P), (0.5, key, H), (0.533, key, H), (0.566, key, H), (0.566 + REPEAT_WINDOW, key, X)]
+def test_held_left_right_step_at_the_terminals_pace(key):
+    assert stream(KeyRepeat(), key, REPEATS, 2.0) == [event for t in REPEATS for event in ((t, key, P), (t, key, X))]
 
 
 @pytest.mark.parametrize("key", [U, D, M])
@@ -89,13 +119,22 @@ def test_a_second_tap_cut_short_by_another_key():
     keys = KeyRepeat()
     keys.key(U, 0.0)
     assert keys.key(U, 0.3) == []
-    assert keys.key(L, 0.35) == [(0.3, U, X), (0.3, U, P), (0.35, U, X), (0.35, L, P)]
+    assert keys.key(L, 0.35) == [(0.3, U, X), (0.3, U, P), (0.35, U, X), (0.35, L, P), (0.35, L, X)]
 
 
 def test_another_key_releases_the_first():
     keys = KeyRepeat()
-    keys.key(L, 0.0)
-    assert keys.key(M, 0.05) == [(0.05, L, X), (0.05, M, P)]
+    keys.key(U, 0.0)
+    assert keys.key(M, 0.05) == [(0.05, U, X), (0.05, M, P)]
+    assert keys.key(R, 0.1) == [(0.1, M, X), (0.1, R, P), (0.1, R, X)]
+
+
+def test_enter_held_around_a_tap_of_left_is_pressed_again():
+    """Left between two Enters ends the first: the second is a new press, not the first held."""
+    keys = KeyRepeat()
+    assert keys.key(M, 0.0) == [(0.0, M, P)]
+    assert keys.key(L, 0.03) == [(0.03, M, X), (0.03, L, P), (0.03, L, X)]
+    assert keys.key(M, 0.06) == [(0.06, M, P)]
 
 
 def test_a_key_again_after_the_repeat_delay_is_a_new_press():

@@ -1,5 +1,6 @@
 """The real thinker: a search in a thread that stops when cancelled and answers within its budget."""
 import sys
+import threading
 import time
 
 import pytest
@@ -77,7 +78,8 @@ def test_an_engine_that_cannot_be_imported_reaches_the_caller(monkeypatch):
 
 
 def test_the_levels_table_is_what_every_part_offers():
-    from sensehat_c4 import chooser, cli, computer
+    from sensehat_c4 import chooser, computer
+    from sensehat_c4.commands import play as cli
     from sensehat_c4.engine import LEVELS
 
     assert tuple(LEVELS) == ("easy", "medium", "hard", "perfect")
@@ -109,3 +111,27 @@ def test_up_abandons_while_a_real_search_runs():
     result = play(mock, MatchOptions(computer=Computer("hard", player=2, seconds=120)), thinker=thinker)
     assert result.abandoned
     assert len(made) == 1 and not made[0]._thread.is_alive()   # cancelled, not left running
+
+
+def test_the_thinker_wakes_the_match_when_it_has_its_move_and_not_when_cancelled():
+    woken = threading.Event()
+    thinker = Thinker(Computer("easy"), seed=3, wake=woken.set)
+    thinker.start(Board.from_moves("44"))
+    assert woken.wait(10)                               # from the search's thread, as it ends
+    assert Board.from_moves("44").can_play(thinker.poll())
+    woken.clear()
+    thinker = Thinker(Computer("hard", seconds=120), seed=1, wake=woken.set)
+    thinker.start(Board.from_moves("4453"))
+    time.sleep(0.05)
+    thinker.cancel()
+    assert not thinker._thread.is_alive() and not woken.is_set()   # abandoned: nobody to wake
+
+
+def test_a_new_search_forgets_the_one_it_replaced():
+    thinker = Thinker(Computer("hard", seconds=0.5), seed=1)
+    thinker.start(Board.from_moves("4453"))
+    first = thinker._thread
+    assert first.is_alive()
+    thinker.start(Board.from_moves("44"))               # the first is cancelled: its answer can never come back
+    assert not first.is_alive() and thinker._thread is not first
+    assert Board.from_moves("44").can_play(answer(thinker))

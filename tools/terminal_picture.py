@@ -12,7 +12,6 @@ terminal with that font shows.  Needs the test extra and Pillow::
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path

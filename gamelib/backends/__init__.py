@@ -1,45 +1,119 @@
-"""Choosing and opening a backend: one factory, one selection order.
+"""Choosing and opening a backend: one registry, one selection order.
+
+Backends are registered by name (:func:`register`: a name and a constructor that
+takes ``rotation`` and ``low_light``); the HAT (``hat``), the emulator (``emu``) and
+the terminal (``terminal``) are registered here, and a new backend is one more
+:func:`register` call.  The constructors import their libraries only when called.
 
 Order: the explicit ``name`` (``--backend``), then the ``GAMELIB_BACKEND``
 environment variable (the old name ``SENSEHAT_C4_BACKEND`` is still read when
 ``GAMELIB_BACKEND`` is unset or empty), then ``auto``: the real HAT if the kernel shows one, else a
 running emulator, else this terminal (standard input and output are both one),
 else the emulator window started on this desktop, else a
-:class:`~gamelib.errors.BackendError` that says what is missing.  The mock is
-for tests and is never chosen here.
+:class:`~gamelib.errors.BackendError` that says what is missing.  A name that is
+not registered is a :class:`~gamelib.errors.SetupError` naming the ones that are.
+The mock is for tests and is not registered (a test may, with :func:`registered`).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-from typing import Callable, Optional
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
-from ..errors import BackendError, SetupError
-from .base import Action, Backend, Direction, Frame, StickEvent
+from ..errors import BackendError, ConfigError, SetupError
+from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
 
-__all__ = ["Action", "Backend", "Direction", "Frame", "StickEvent", "BACKENDS", "ENV_VAR", "open_backend"]
+__all__ = ["Action", "Backend", "Direction", "Frame", "Observer", "Picture", "STICK", "StickEvent", "ENV_VAR",
+           "AUTO", "Opener", "Registration", "names", "open_backend", "register", "registered", "unregister"]
 
 ENV_VAR = "GAMELIB_BACKEND"
 OLD_ENV_VAR = "SENSEHAT_C4_BACKEND"
 """Read when :data:`ENV_VAR` is unset or empty (its name from before gamelib had its own launcher)."""
-BACKENDS = ("auto", "hat", "emu", "terminal")
+AUTO = "auto"
 
 Notice = Callable[[str], None]
 
 TERMINAL_NOTICE = "no Sense HAT or emulator found"
 """Shown under the board when ``auto`` chose the terminal (the full notice is hidden by the board)."""
 
+Opener = Callable[..., Backend]
+"""A backend's constructor: called with the keyword arguments ``rotation`` (int) and ``low_light`` (bool)."""
 
-def _open_named(name: str, rotation: int, low_light: bool) -> Backend:
-    if name == "terminal":
-        from .terminal import TerminalBackend  # noqa: PLC0415
 
-        return TerminalBackend(rotation=rotation, low_light=low_light)
-    from . import senselib  # noqa: PLC0415 (keeps `import gamelib.backends` light)
+@dataclass(frozen=True)
+class Registration:
+    """A backend in the registry."""
 
-    if name == "hat":
-        return senselib.HatBackend(rotation=rotation, low_light=low_light)
-    return senselib.EmuBackend(rotation=rotation, low_light=low_light)
+    name: str
+    open: Opener
+    service: bool = True
+    """False for a backend a service cannot use (the terminal: a service has none)."""
+
+
+_REGISTRY: Dict[str, Registration] = {}
+
+
+def register(name: str, opener: Opener, *, service: bool = True) -> None:
+    """Add a backend: ``--backend NAME`` and ``$GAMELIB_BACKEND`` then open it with ``opener(rotation=...,
+    low_light=...)``.  :class:`~gamelib.errors.ConfigError` if the name is taken or not a plain lower-case word."""
+    if name == AUTO or name in _REGISTRY:
+        raise ConfigError(f"a backend called {name!r} is already registered")
+    if not name or name != name.strip().lower() or any(ch.isspace() or ch == "," for ch in name):
+        raise ConfigError(f"a backend's name is a lower-case word (not {name!r})")
+    _REGISTRY[name] = Registration(name, opener, service)
+
+
+def unregister(name: str) -> None:
+    """Remove a backend from the registry (nothing if it is not there)."""
+    _REGISTRY.pop(name, None)
+
+
+@contextlib.contextmanager
+def registered(name: str, opener: Opener, *, service: bool = True) -> Iterator[None]:
+    """A backend registered for the ``with`` block only (tests register the mock this way)."""
+    register(name, opener, service=service)
+    try:
+        yield
+    finally:
+        unregister(name)
+
+
+def names(*, service: bool = False) -> Tuple[str, ...]:
+    """``auto``, then every registered backend in the order registered (``service``: only those a
+    service can use)."""
+    return (AUTO,) + tuple(r.name for r in _REGISTRY.values() if r.service or not service)
+
+
+def _open_named(name: str, rotation: int, low_light: bool, source: str = "--backend") -> Backend:
+    registration = _REGISTRY.get(name)
+    if registration is None:
+        raise SetupError(f"{source}={name!r} is not a backend: use one of {', '.join(names())}")
+    return registration.open(rotation=rotation, low_light=low_light)
+
+
+def _terminal(*, rotation: int, low_light: bool) -> Backend:
+    from .terminal import TerminalBackend  # noqa: PLC0415 (keeps `import gamelib.backends` light)
+
+    return TerminalBackend(rotation=rotation, low_light=low_light)
+
+
+def _hat(*, rotation: int, low_light: bool) -> Backend:
+    from .senselib import HatBackend  # noqa: PLC0415 (sense_hat is imported only when it is opened)
+
+    return HatBackend(rotation=rotation, low_light=low_light)
+
+
+def _emu(*, rotation: int, low_light: bool) -> Backend:
+    from .senselib import EmuBackend  # noqa: PLC0415
+
+    return EmuBackend(rotation=rotation, low_light=low_light)
+
+
+register("hat", _hat)
+register("emu", _emu)
+register("terminal", _terminal, service=False)
 
 
 def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
@@ -84,17 +158,15 @@ def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bo
         if name:
             break
         name, source = os.environ.get(variable, ""), variable
-    name = (name or "auto").strip().lower()
-    if name not in BACKENDS:
-        raise SetupError(f"{source}={name!r} is not a backend: use one of {', '.join(BACKENDS)}")
-    if name == "auto":
+    name = (name or AUTO).strip().lower()
+    if name == AUTO:
         return _auto(rotation, low_light, say)
-    return _open_named(name, rotation, low_light)
+    return _open_named(name, rotation, low_light, source)
 
 
 def add_arguments(parser: "argparse.ArgumentParser") -> None:
     """Add ``--backend``, ``--rotation`` and ``--low-light`` (shared by the game and the launcher)."""
-    parser.add_argument("--backend", choices=BACKENDS, default=None,
+    parser.add_argument("--backend", choices=names(), default=None,
                         help=f"where to play (default: ${ENV_VAR}, else auto-detect)")
     parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn the picture and the joystick clockwise by this many degrees")

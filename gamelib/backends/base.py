@@ -1,29 +1,57 @@
-"""The one interface every Sense HAT backend implements, and the joystick event types.
+"""The one interface every Sense HAT backend implements, the joystick event types, and the
+observers of what a backend shows.
 
 A backend owns the 8x8 display, the joystick and a clock.  Rotation is applied
 here, once, to the display *and* the stick, so that "left" on the stick is left
 as the player sees the picture.
 
+Besides its own stick, a backend takes events from other threads
+(:meth:`Backend.inject`: a phone's presses, another Pi's) and wake-ups
+(:meth:`Backend.wake`: the computer has its move) into the same wait, and tells
+its observers (:meth:`Backend.observe`) every frame it shows and every
+:class:`~gamelib.status.Status` the game says.  Its :attr:`Backend.seats` say which
+seat those other sticks play; another thread may also ask it to show an
+:meth:`~Backend.interlude` over the game (the web view's PIN) and a
+:meth:`~Backend.note` beside it (the page's address), which the game's own thread
+carries out in its next wait.
+
 Subclasses open their hardware first, then call ``super().__init__``.  They
 **must** override :meth:`Backend._write`, :meth:`Backend._read` and
 :meth:`Backend._close`; they **may** override :meth:`Backend.now` (the mock
-does, with a fake clock) and :meth:`Backend._set_low_light`.
+does, with a fake clock), :meth:`Backend._set_low_light`, :meth:`Backend._said`
+(the terminal prints a status's caption) and :meth:`Backend._noted` (it prints a note).  :meth:`Backend._read` must put
+``self._inbox`` in its ``select()`` beside the stick and return ``None`` once it is
+readable (after ``self._inbox.drain()``), so injected events wake the wait.
 """
 from __future__ import annotations
 
 import enum
+import logging
 import reprlib
+import threading
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 
 from gamelib.colours import BLACK, RGB
 
 from ..errors import ConfigError
+from ..seats import SeatTable
+from ..status import Status
+from .inbox import Inbox
+from .interlude import QUEUED, Interlude, Step
+
+log = logging.getLogger("gamelib")
 
 Frame = Sequence[RGB]
 """64 ``(r, g, b)`` pixels, row by row from the top left (index ``y * 8 + x``)."""
+Picture = Tuple[RGB, ...]
+"""A frame as observers get it: 64 ``(r, g, b)`` tuples in a tuple (it cannot change: keep it)."""
+
+STICK = "stick"
+"""The source of the backend's own joystick (the HAT's, the emulator's, the terminal's arrow keys)."""
 
 ROTATIONS = (0, 90, 180, 270)
 
@@ -44,11 +72,33 @@ class Action(str, enum.Enum):
 
 @dataclass(frozen=True)
 class StickEvent:
-    """One joystick event; ``timestamp`` is on the backend's own clock (:meth:`Backend.now`)."""
+    """One joystick event; ``timestamp`` is on the backend's own clock (:meth:`Backend.now`).
+
+    ``source`` says whose stick it came from: :data:`STICK` for the backend's own, else
+    what was given to :meth:`Backend.inject` (a phone's seat, another Pi).
+    """
 
     timestamp: float
     direction: Direction
     action: Action
+    source: str = STICK
+
+
+class Observer:
+    """Watches a backend (:meth:`Backend.observe`): a mirror of the LEDs, a web page's feed.
+
+    Both methods are called in the game's thread, synchronously, as the frame is shown or
+    the status said, so they must not block: copy what is needed (a :data:`Picture` and a
+    :class:`~gamelib.status.Status` never change, so keeping them is enough) and hand it to
+    another thread (a queue, an event loop's ``call_soon_threadsafe``).  An observer that
+    raises is logged and dropped; the game goes on.  Override either or both.
+    """
+
+    def shown(self, frame: Picture) -> None:
+        """A frame was shown: the logical 8x8 picture, before rotation, as the players see it."""
+
+    def said(self, status: Status) -> None:
+        """The game said what the LEDs show, in words (:meth:`Backend.say`)."""
 
 
 # Turning the picture 90 degrees clockwise on the panel means a push towards the
@@ -98,10 +148,27 @@ class Backend(ABC):
         self._rotation = 0
         self._pixels: List[int] = _pixel_map(0)
         self._stick_table: Dict[Direction, Direction] = _stick_map(0)
-        self.rotation = rotation
-        self._low_light = False
-        if low_light:
-            self.low_light = True
+        self._observers: Tuple[Observer, ...] = ()
+        self._observers_lock = threading.Lock()
+        self._frame: Picture = (BLACK,) * 64
+        self._status: Optional[Status] = None
+        self._inbox = Inbox()
+        self.seats = SeatTable()
+        """Which seat another stick plays (a phone's): read by the game, written by the web server."""
+        self._asked_lock = threading.Lock()
+        self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
+        self._asked_note: Optional[str] = None
+        self._interlude: Optional[Interlude] = None
+        self.noted = ""
+        """The last :meth:`note` carried out."""
+        try:
+            self.rotation = rotation
+            self._low_light = False
+            if low_light:
+                self.low_light = True
+        except BaseException:
+            self._inbox.close()
+            raise
 
     # -- display ------------------------------------------------------------
 
@@ -126,37 +193,188 @@ class Backend(ABC):
         self._set_low_light(self._low_light)
 
     def show(self, frame: Frame) -> None:
-        """Write a whole 64-pixel frame (as the player sees it) in one call."""
+        """Write a whole 64-pixel frame (as the player sees it) in one call, then tell the observers."""
         if len(frame) != 64:
             raise ValueError(f"a frame has 64 pixels, not {len(frame)}")
+        logical: Picture = tuple(tuple(pixel) for pixel in frame)  # type: ignore[misc]
+        self._frame = logical
+        if self._interlude is not None:
+            if not self._interlude.mirrored:
+                self._tell_shown(logical)
+            return  # kept, and shown when the interlude ends
+        self._write_logical(logical)
+        self._tell_shown(logical)
+
+    def _write_logical(self, logical: Sequence[RGB]) -> None:
         physical: List[RGB] = [BLACK] * 64
         for index, target in enumerate(self._pixels):
-            physical[target] = tuple(frame[index])  # type: ignore[assignment]
+            physical[target] = logical[index]
         self._write(physical)
+
+    def _tell_shown(self, logical: Picture) -> None:
+        for observer in self._observers:
+            self._tell(observer, observer.shown, logical)
 
     def clear(self) -> None:
         """Turn every LED off."""
         self.show([BLACK] * 64)
 
+    @property
+    def frame(self) -> Picture:
+        """The last frame shown, as the players see it (all off before the first)."""
+        return self._frame
+
+    # -- words and observers --------------------------------------------------
+
+    def say(self, status: Status) -> None:
+        """Say what the LEDs show, in words: kept as :attr:`status`, passed to :meth:`_said` and to
+        every observer (a status equal to the last one is not passed on again)."""
+        if status == self._status:
+            return
+        self._status = status
+        self._said(status)
+        for observer in self._observers:
+            self._tell(observer, observer.said, status)
+
+    @property
+    def status(self) -> Optional[Status]:
+        """The last status said (``None`` before the first)."""
+        return self._status
+
+    def observe(self, observer: Observer) -> Callable[[], None]:
+        """Tell ``observer`` every frame shown and every status said from now on (safe from any
+        thread); returns the function that stops it.  :attr:`frame` and :attr:`status` say what
+        is up at the moment it starts."""
+        with self._observers_lock:
+            self._observers = self._observers + (observer,)
+        return lambda: self._forget(observer)
+
+    def _forget(self, observer: Observer) -> None:
+        with self._observers_lock:
+            self._observers = tuple(o for o in self._observers if o is not observer)
+
+    def _tell(self, observer: Observer, method: Callable, value: object) -> None:
+        try:
+            method(value)
+        except Exception:  # noqa: BLE001 (a broken mirror must not stop the game)
+            log.error("an observer of the LEDs failed and was dropped", exc_info=True)
+            self._forget(observer)
+
     # -- joystick -----------------------------------------------------------
 
     def wait_event(self, timeout: Optional[float] = None) -> Optional[StickEvent]:
-        """Block until a joystick event arrives (``None`` after ``timeout`` seconds).
+        """Block until a joystick event arrives (``None`` after ``timeout`` seconds, or sooner
+        when :meth:`wake` is called).
 
         ``timeout=None`` waits for ever.  Waiting never spins: real backends
-        block in ``select()``.
+        block in ``select()``.  Events :meth:`inject`-ed by other threads come here too,
+        stamped with this backend's clock as they are read.
         """
-        event = self._read(timeout)
+        event = self._injected()
+        if event is not None:
+            return event
+        limit = self._asked(timeout)
+        event = self._read(limit)
+        if self._interlude is not None:
+            if event is not None and event.source == STICK and event.action is Action.PRESSED:
+                self._end_interlude()      # a press at the stick ends it, and does nothing else
+                return None
+            if self.now() >= self._interlude.due:
+                self._interlude_step()
         if event is None:
-            return None
+            return self._injected()
+        if event.source != STICK:  # the mock's scripted events from another source: as the players see it
+            return event
         return StickEvent(event.timestamp, self._stick_table[event.direction], event.action)
 
+    def inject(self, direction: Union[Direction, str], action: Union[Action, str] = Action.PRESSED, *,
+               source: str) -> bool:
+        """Queue an event from another stick (a phone, another Pi), from any thread; the wait in
+        progress returns it at once.  ``direction`` is as the players see the picture (it is not
+        turned by :attr:`rotation`); ``source`` names the stick.  False if it was refused: the
+        backend is closed, or :data:`~gamelib.backends.inbox.LIMIT` events are already waiting."""
+        return self._inbox.put(Direction(direction), Action(action), source)
+
+    def wake(self) -> None:
+        """Make the wait in progress (or the next one) return ``None`` at once; from any thread
+        (a player that found its move in a thread says so)."""
+        self._inbox.wake()
+
+    # -- interludes and notes, asked for by other threads --------------------------------
+
+    def interlude(self, steps: Sequence[Step], *, mirrored: bool = False) -> None:
+        """Show ``steps`` (``(frame, seconds)``) over the game at its next wait for a person, from any
+        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it), after
+        those asked before.  ``mirrored``: observers see it too (else only the LEDs do: the PIN)."""
+        with self._asked_lock:
+            self._asked_interludes.append(Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored))
+        self.wake()
+
+    def note(self, text: str) -> None:
+        """A line about the program for beside the game (the web view's address and PIN), from any
+        thread: the terminal shows it under the board; a backend with no room for words ignores it."""
+        with self._asked_lock:
+            self._asked_note = text
+        self.wake()
+
+    def _asked(self, timeout: Optional[float]) -> Optional[float]:
+        """Carry out what other threads asked for; the wait's limit, shortened to the interlude's next step."""
+        if self._asked_interludes or self._asked_note is not None:
+            with self._asked_lock:
+                note, self._asked_note = self._asked_note, None
+                queue = self._asked_interludes
+                asked = queue.popleft() if self._interlude is None and queue and \
+                    queue[0].ready(self.now(), timeout) else None
+            if note is not None and note != self.noted:
+                self.noted = note
+                self._noted(note)
+            if asked is not None:
+                self._interlude = asked
+                self._interlude_step()
+        if self._interlude is None:
+            return timeout
+        left = max(0.0, self._interlude.due - self.now())
+        return left if timeout is None else min(timeout, left)
+
+    def _interlude_step(self) -> None:
+        interlude = self._interlude
+        assert interlude is not None
+        frame = interlude.next(self.now())
+        if frame is None:
+            self._end_interlude()
+            return
+        self._write_logical(frame)
+        if interlude.mirrored:
+            self._tell_shown(tuple(frame))
+
+    def _end_interlude(self) -> None:
+        """Stop the interlude; the game's last frame comes back (to the observers too if they saw it)."""
+        interlude, self._interlude = self._interlude, None
+        if interlude is not None:
+            self._write_logical(self._frame)
+            if interlude.mirrored:
+                self._tell_shown(self._frame)
+
+    @property
+    def shows_notes(self) -> bool:
+        """True if this backend shows notes (it overrides :meth:`_noted`)."""
+        return type(self)._noted is not Backend._noted
+
+    @property
+    def interluding(self) -> bool:
+        """True while an interlude is on the LEDs."""
+        return self._interlude is not None
+
+    def _injected(self) -> Optional[StickEvent]:
+        taken = self._inbox.take()
+        return None if taken is None else StickEvent(self.now(), *taken)
+
     def discard_events(self) -> int:
-        """Throw away every event already queued; return how many."""
+        """Throw away every event already queued (the stick's and the injected ones); return how many."""
         count = 0
         while self._read(0) is not None:
             count += 1
-        return count
+        return count + self._inbox.discard()
 
     # -- clock --------------------------------------------------------------
 
@@ -171,12 +389,16 @@ class Backend(ABC):
         if self._closed:
             return
         self._closed = True
+        self._interlude = None
         try:
             self.clear()
             if self._low_light:
                 self.low_light = False  # the emulator keeps gamma between programs
         finally:
-            self._close()
+            try:
+                self._close()
+            finally:
+                self._inbox.close()
 
     @property
     def closed(self) -> bool:
@@ -196,7 +418,9 @@ class Backend(ABC):
 
     @abstractmethod
     def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
-        """Return the next *physical* stick event, or ``None`` after ``timeout``."""
+        """Return the next *physical* stick event, or ``None`` after ``timeout``, or ``None`` as
+        soon as ``self._inbox`` is readable (call ``self._inbox.drain()`` then); the stick's
+        events come first."""
 
     @abstractmethod
     def _close(self) -> None:
@@ -204,3 +428,11 @@ class Backend(ABC):
 
     def _set_low_light(self, value: bool) -> None:  # noqa: B027 (an optional hook)
         """Dim (or undim) the LEDs; the default does nothing."""
+
+    def _said(self, status: Status) -> None:  # noqa: B027 (an optional hook)
+        """The game said ``status`` (:meth:`say`); the default does nothing (the terminal prints
+        its caption)."""
+
+    def _noted(self, text: str) -> None:  # noqa: B027 (an optional hook)
+        """Show the :meth:`note` ``text`` (in the game's thread); the default does nothing (the
+        terminal prints it under the board)."""

@@ -1,20 +1,30 @@
-"""An in-memory backend for tests: records every frame, replays scripted stick events,
-and owns a fake clock that only moves when the code under test waits.
+"""An in-memory backend for tests: records every frame and status, replays scripted stick
+events, and owns a fake clock that only moves when the code under test waits.
 
 No test ever sleeps: :meth:`MockBackend.wait_event` jumps the clock to the next
 scripted event (or by the timeout).  Scripted directions are *physical*, as the
-hardware would report them, so rotation is exercised too.
+hardware would report them, so rotation is exercised too; events scripted with
+another ``source`` (a phone's) are logical, as :meth:`~.base.Backend.inject` takes them.
+
+Events :meth:`~.base.Backend.inject`-ed from another thread wake the wait as on a real
+backend: when nothing is scripted and the code waits for ever, a mock made with
+``real_wait`` blocks (for real, in ``select()`` on the same inbox pipe as the real
+backends) until another thread injects or wakes, instead of raising
+:class:`~gamelib.errors.MockExhausted` at once; the fake clock does not move meanwhile.
 """
 from __future__ import annotations
 
 import bisect
+import select
+import threading
 from collections import deque
 from typing import Deque, List, Optional, Tuple
 
 from gamelib.colours import RGB
 
 from ..errors import MockExhausted
-from .base import Action, Backend, Direction, StickEvent
+from ..status import Status
+from .base import STICK, Action, Backend, Direction, StickEvent
 
 HOLD_DELAY = 0.25
 """Seconds from press to the first ``held`` event (as the emulator and kernel send them)."""
@@ -26,17 +36,25 @@ class MockBackend(Backend):
     """A fake Sense HAT driven by tests.
 
     :attr:`frames` holds ``(time, pixels)`` for every frame written, in physical
-    LED order (only the last ``history`` frames if that is given).  Script input
-    with :meth:`tap`, :meth:`hold` or :meth:`event`; each call schedules after
-    the previous one unless ``at`` is given.
+    LED order (only the last ``history`` frames if that is given); :attr:`statuses`
+    holds ``(time, status)`` for every status said.  Script input with :meth:`tap`,
+    :meth:`hold` or :meth:`event`; each call schedules after the previous one unless
+    ``at`` is given.  ``real_wait`` is how many real seconds a wait for ever with
+    nothing scripted blocks for another thread's :meth:`~.base.Backend.inject` (0:
+    raise :class:`~gamelib.errors.MockExhausted` at once); :attr:`blocked` is set
+    while it does, and :attr:`real_waits` counts those waits.
     """
 
     name = "mock"
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False, gap: float = 0.2,
-                 history: Optional[int] = None) -> None:
+                 history: Optional[int] = None, real_wait: float = 0.0) -> None:
         self.frames: Deque[Tuple[float, Tuple[RGB, ...]]] = deque(maxlen=history)
+        self.statuses: List[Tuple[float, Status]] = []
         self.low_light_log: List[bool] = []
+        self.real_wait = real_wait
+        self.blocked = threading.Event()
+        self.real_waits = 0
         self._clock = 0.0
         self._queue: List[Tuple[float, int, StickEvent]] = []
         self._seq = 0
@@ -47,21 +65,24 @@ class MockBackend(Backend):
 
     # -- scripting ----------------------------------------------------------
 
-    def event(self, direction: str, action: str = "pressed", *, at: Optional[float] = None) -> float:
-        """Queue one raw event; return its time."""
+    def event(self, direction: str, action: str = "pressed", *, at: Optional[float] = None,
+              source: str = STICK) -> float:
+        """Queue one raw event (from ``source``'s stick); return its time."""
         when = self._cursor if at is None else at
         self._seq += 1
-        bisect.insort(self._queue, (when, self._seq, StickEvent(when, Direction(direction), Action(action))))
+        event = StickEvent(when, Direction(direction), Action(action), source)
+        bisect.insort(self._queue, (when, self._seq, event))
         self._cursor = max(self._cursor, when)
         return when
 
-    def tap(self, *directions: str, at: Optional[float] = None, gap: Optional[float] = None) -> float:
+    def tap(self, *directions: str, at: Optional[float] = None, gap: Optional[float] = None,
+            source: str = STICK) -> float:
         """Press and release each direction in turn, ``gap`` seconds apart."""
         gap = self.gap if gap is None else gap
         when = self._cursor + gap if at is None else at
         for direction in directions:
-            self.event(direction, "pressed", at=when)
-            self.event(direction, "released", at=when + 0.05)
+            self.event(direction, "pressed", at=when, source=source)
+            self.event(direction, "released", at=when + 0.05, source=source)
             when += gap
         return self._cursor
 
@@ -109,9 +130,26 @@ class MockBackend(Backend):
             self._clock = max(self._clock, when)
             return event
         if timeout is None:
+            if self.real_wait > 0 and self._block():
+                return None
             raise MockExhausted()
         self._clock += timeout
         return None
+
+    def _block(self) -> bool:
+        """Wait (really) for another thread's event or wake-up; True if one came."""
+        self.real_waits += 1
+        self.blocked.set()
+        try:
+            ready, _, _ = select.select([self._inbox], [], [], self.real_wait)
+        finally:
+            self.blocked.clear()
+        if ready:
+            self._inbox.drain()
+        return bool(ready)
+
+    def _said(self, status: Status) -> None:
+        self.statuses.append((self._clock, status))
 
     def _close(self) -> None:
         self.closed_hardware = True

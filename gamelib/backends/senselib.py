@@ -82,17 +82,20 @@ class SenseLibBackend(Backend):
         deadline = None if timeout is None else self.now() + timeout
         while True:
             remaining = None if deadline is None else max(0.0, deadline - self.now())
-            watched = [self._file] + ([self._quit_key] if self._quit_key and self._quit_key.watching else [])
+            watched = [self._file, self._inbox] + ([self._quit_key] if self._quit_key and self._quit_key.watching
+                                                   else [])
             ready, _, _ = select.select(watched, [], [], remaining)
             if not ready:
                 return None
             if self._quit_key in ready:
                 self._quit_key.check()  # type: ignore[union-attr]
-            if self._file not in ready:
-                continue
-            event = self._libstick._read()
-            if event is not None:  # None: a sync or other non-key event
-                return StickEvent(self.now(), Direction(event.direction), Action(event.action))
+            if self._file in ready:
+                event = self._libstick._read()
+                if event is not None:  # None: a sync or other non-key event
+                    return StickEvent(self.now(), Direction(event.direction), Action(event.action))
+            if self._inbox in ready:
+                self._inbox.drain()
+                return None  # another thread's event or wake-up: Backend.wait_event takes it
 
     def _set_low_light(self, value: bool) -> None:
         self._hat.low_light = value

@@ -30,6 +30,7 @@ from collections import deque
 from typing import Any, Deque, List, Mapping, Optional
 
 from gamelib.colours import RGB
+from gamelib.status import Status
 
 from ..errors import BackendError, QuitRequested
 from .base import Backend, Direction, StickEvent
@@ -133,6 +134,9 @@ class TerminalBackend(Backend):
         self._pending_since = 0.0
         self._old_stdout: Any = None
         self._printed: Optional[_Printed] = None
+        self._line = ""
+        """The last line printed (or the notice): what the status line shows when no caption does."""
+        self._captioned = False
         self._on_alternate_screen = False
         self._restored = False
         self._signal_mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the mask as it is, to put back
@@ -171,7 +175,7 @@ class TerminalBackend(Backend):
         if _same_file(_fileno(sys.stdout), self._out):
             self._old_stdout = sys.stdout
             self._printed = _Printed(self, getattr(sys.stdout, "encoding", None) or "utf-8")
-            sys.stdout = self._printed  # type: ignore[assignment]
+            sys.stdout = self._printed
 
     def _close(self) -> None:
         self._restore()
@@ -268,7 +272,27 @@ class TerminalBackend(Backend):
             self._emit(text)
 
     def _show_status(self, text: str) -> None:
+        """Show a line the program printed (or a notice) under the board; it stays when a caption goes."""
+        self._line = text
+        self._captioned = False
         self._emit(self._painter.set_status(text))
+
+    def _said(self, status: Status) -> None:
+        """A status with a caption shows it under the board; one without puts back the line it hid."""
+        if self.closed:
+            return
+        if status.caption is not None:
+            self._captioned = True
+            self._emit(self._painter.set_status(status.caption))
+        elif self._captioned:
+            self._captioned = False
+            if self._painter.mode != "plain":  # plain mode printed the line already: it is in the scrollback
+                self._emit(self._painter.set_status(self._line))
+
+    def _noted(self, text: str) -> None:
+        """The note (the web view's address and PIN) on a line of its own under the status."""
+        if not self.closed:
+            self._emit(self._painter.set_note(text))
 
     def notice(self, text: str) -> None:
         """Show ``text`` under the board until the program prints a line (a notice printed
@@ -300,7 +324,7 @@ class TerminalBackend(Backend):
             if self._decoder.pending:
                 waits.append(self._pending_since + ESCAPE_WAIT - now)
             wait = max(0.0, min(waits)) if waits else None
-            watched = [self._in] + ([self._wake_r] if self._wake_r >= 0 else [])
+            watched = [self._in, self._inbox] + ([self._wake_r] if self._wake_r >= 0 else [])
             ready, _, _ = select.select(watched, [], [], wait)
             if self._wake_r in ready:
                 self._redraw_if_resized()
@@ -308,6 +332,10 @@ class TerminalBackend(Backend):
                 self._take_input()
             elif self._decoder.pending and self.now() >= self._pending_since + ESCAPE_WAIT:
                 self._decoder.flush()  # a lone Escape key, or a sequence cut short: skipped
+            if self._inbox in ready:
+                self._inbox.drain()
+                if not self._events:
+                    return None  # another thread's event or wake-up: Backend.wait_event takes it
             if not self._events and deadline is not None and self.now() >= deadline:
                 return None
         return self._events.popleft()

@@ -13,12 +13,16 @@ key tapped twice reads as: press, (a pause), key.  The second arrival looks the
 same in both; what tells them apart is what follows it: auto-repeat sends the
 key again within :data:`FOLLOW`.  :class:`KeyRepeat` therefore
 
-- makes the first arrival of a key ``pressed``;
+- makes every arrival of left or right a whole tap (``pressed`` and ``released``
+  at once), however close to the last: taps 80 ms apart, or slow ones that a
+  network bunched into one read, each step the cursor once, and a held arrow steps
+  at the pace of the terminal's own auto-repeat (no ``held``: the stick's
+  ``held`` events are paced by :class:`~gamelib.stepper.Stepper`, which would
+  swallow quick taps);
+- makes the first arrival of up, down or middle ``pressed``;
 - makes the same key within :data:`REPEAT_WINDOW` of the last one ``held`` (the
   repeat stream);
-- for the first repeat after a press (within :data:`REPEAT_DELAY`): left and right
-  are ``held`` at once (a held left/right steps the cursor like a tap, so nothing
-  is lost either way, and the cursor does not lag); up, down and middle wait
+- for the first repeat after a press (within :data:`REPEAT_DELAY`) waits
   :data:`FOLLOW` for the next repeat: ``held`` if it comes (so holding Enter drops
   one token, and holding up asks to abandon without confirming it), else a new
   ``pressed`` (so Enter, Enter and up, up are two presses);
@@ -117,6 +121,7 @@ def _sequence_end(buf: bytes, start: int) -> Optional[int]:
 Event = Tuple[float, Direction, Action]
 
 _STEPS = (Direction.LEFT, Direction.RIGHT)
+"""Keys whose every arrival is a tap (one step of a cursor)."""
 
 
 class KeyRepeat:
@@ -140,19 +145,16 @@ class KeyRepeat:
     def key(self, direction: Direction, now: float) -> List[Event]:
         """``direction`` arrived at ``now``."""
         events = self.expire(now)
-        if direction is not self._down:
-            if self._maybe is not None:  # a second tap, cut short by another key
-                events.extend(self._second_tap())
-            if self._down is not None:
-                events.append((now, self._down, Action.RELEASED))
-            self._press(direction, now)
-            events.append((now, direction, Action.PRESSED))
-        elif (self._repeating or self._maybe is not None  # a second arrival soon after: auto-repeat
-              or now - self._last <= REPEAT_WINDOW or direction in _STEPS):
-            events.extend(self._repeat(now))
-        else:
-            self._maybe = now
-        return events
+        if direction is self._down:
+            if self._repeating or self._maybe is not None or now - self._last <= REPEAT_WINDOW:
+                return events + self._repeat(now)  # a second arrival soon after: auto-repeat
+            self._maybe = now  # a repeat after the delay, or a second tap: the next arrival tells
+            return events
+        events.extend(self._let_go(now))
+        if direction in _STEPS:
+            return events + [(now, direction, Action.PRESSED), (now, direction, Action.RELEASED)]
+        self._press(direction, now)
+        return events + [(now, direction, Action.PRESSED)]
 
     def expire(self, now: float) -> List[Event]:
         """What has happened by ``now`` without a key: a second tap decided, or a release."""
@@ -174,6 +176,15 @@ class KeyRepeat:
     def _press(self, direction: Direction, now: float) -> None:
         self._down, self._last, self._repeating, self._maybe = direction, now, False, None
 
+    def _let_go(self, now: float) -> List[Event]:
+        """Another key came at ``now``: the key down is released (after its second tap, if one
+        was waiting to be told apart)."""
+        events = [] if self._maybe is None else self._second_tap()
+        if self._down is not None:
+            events.append((now, self._down, Action.RELEASED))
+            self._down = None
+        return events
+
     def _second_tap(self) -> List[Event]:
         tap, down = self._maybe, self._down
         assert tap is not None and down is not None
@@ -181,7 +192,8 @@ class KeyRepeat:
         return [(tap, down, Action.RELEASED), (tap, down, Action.PRESSED)]
 
     def _repeat(self, now: float) -> List[Event]:
-        events = [] if self._maybe is None else [(self._maybe, self._down, Action.HELD)]
+        down = self._down
+        assert down is not None
+        events: List[Event] = [] if self._maybe is None else [(self._maybe, down, Action.HELD)]
         self._maybe, self._repeating, self._last = None, True, now
-        assert self._down is not None
-        return events + [(now, self._down, Action.HELD)]
+        return events + [(now, down, Action.HELD)]

@@ -7,21 +7,31 @@ meanwhile they go to a file under the XDG state directory
 ``~/.local/state/gamelib/gamelib.log``; at most 256 KiB, and one older file
 ``gamelib.log.1``), and once the terminal is given back they are shown on
 stderr, as they would have been, followed by one line saying where the file is.
+
+The file may fail (a full disk, a directory that cannot be made, a FIFO nobody
+reads): logging goes on without it, nothing is drawn over the board (no
+"--- Logging error ---"), and the line after says it was not kept, and why.
+Neither play nor the exit code changes.
 """
 from __future__ import annotations
 
 import collections
+import contextlib
+import io
 import logging
 import logging.handlers
+import os
 import sys
 from pathlib import Path
 from types import TracebackType
 from typing import Deque, List, Mapping, Optional, Type
 
+from ..app import one_line
 from ..files import state_home
 from . import PROG
 
-FORMAT = f"{PROG}: %(levelname)s: %(message)s"
+FORMAT = "{prog}: %(levelname)s: %(message)s"
+"""A log line, once ``{prog}`` is filled in (``gamelib``, or a game run by itself)."""
 FILE_NAME = "gamelib.log"
 MAX_BYTES = 256 * 1024
 SHOWN = 100
@@ -33,31 +43,96 @@ def log_path(environ: Optional[Mapping[str, str]] = None) -> Path:
     return state_home(environ) / "gamelib" / FILE_NAME
 
 
+def _why(error: BaseException) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
+
+
 class _Kept(logging.Handler):
     """Keeps the last :data:`SHOWN` formatted records, and counts the ones dropped."""
 
-    def __init__(self) -> None:
+    def __init__(self, prog: str = PROG) -> None:
         super().__init__()
+        self.prog = prog
         self.lines: Deque[str] = collections.deque(maxlen=SHOWN)
         self.count = 0
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
+        try:
+            line = self.format(record)
+        except Exception as exc:  # noqa: BLE001 (a bad logging call: say so after, not over the board)
+            line = f"{self.prog}: a line could not be logged ({type(exc).__name__}: {exc}): {record.msg!r}"
+        self.lines.append(line)
         self.count += 1
+
+
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """The log file.  The first write that fails (``OSError``: a full disk, an I/O error)
+    breaks it for the rest of the run: nothing more is tried, and :attr:`broken` says why.
+
+    Opened non-blocking, so a FIFO nobody reads fails at once instead of hanging the start.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.broken: Optional[str] = None
+        self.written = 0
+        """Lines written before it broke."""
+        self._failed = False
+        super().__init__(path, maxBytes=MAX_BYTES, backupCount=1, encoding="utf-8")
+
+    def _open(self) -> io.TextIOWrapper:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(self.baseFilename, flags, 0o666)
+        try:
+            return open(fd, "a", encoding=self.encoding, errors=self.errors)
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.broken is not None:
+            return
+        self._failed = False
+        super().emit(record)
+        if not self._failed:
+            self.written += 1
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        self._failed = True
+        error = sys.exc_info()[1]
+        if not isinstance(error, OSError):
+            super().handleError(record)  # a bad logging call: the line is skipped
+            return
+        self.broken = _why(error)
+        stream, self.stream = self.stream, None
+        if stream is not None:
+            with contextlib.suppress(OSError, ValueError):
+                stream.close()  # the buffered line cannot be written either
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except (OSError, ValueError) as exc:  # flushing a line that cannot be written
+            if self.broken is None:
+                self.broken = _why(exc)
 
 
 class LauncherLog:
     """The root logger's output for one run of the launcher: use as a context manager, and call
     :meth:`aside` once the terminal backend owns the screen."""
 
-    def __init__(self, level: str, path: Optional[Path] = None) -> None:
+    def __init__(self, level: str, path: Optional[Path] = None, *, prog: str = PROG) -> None:
         self.level = level.upper()
         self.path = path or log_path()
+        self.prog = prog
+        """The program that logs (a game run by itself names its own, with its own ``path``)."""
+        self._format = FORMAT.format(prog=prog)
         self._stderr = logging.StreamHandler(sys.stderr)
-        self._stderr.setFormatter(logging.Formatter(FORMAT))
+        self._stderr.setFormatter(logging.Formatter(self._format))
         self._aside: List[logging.Handler] = []
         self._kept: Optional[_Kept] = None
+        self._file: Optional[_LogFile] = None
         self._file_error: Optional[str] = None
+        self._raise_exceptions = logging.raiseExceptions
 
     def __enter__(self) -> "LauncherLog":
         root = logging.getLogger()
@@ -66,20 +141,24 @@ class LauncherLog:
         return self
 
     def aside(self) -> None:
-        """From now on, log to the file (and keep the lines to show after), not to stderr."""
+        """From now on, log to the file (and keep the lines to show after), not to stderr.
+
+        Whatever fails meanwhile, the logging module prints nothing (``logging.raiseExceptions``
+        is off until :meth:`__exit__`): stderr is the terminal the board is drawn on.
+        """
         root = logging.getLogger()
-        self._kept = _Kept()
-        self._kept.setFormatter(logging.Formatter(FORMAT))
+        self._raise_exceptions, logging.raiseExceptions = logging.raiseExceptions, False
+        self._kept = _Kept(self.prog)
+        self._kept.setFormatter(logging.Formatter(self._format))
         self._aside = [self._kept]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            to_file = logging.handlers.RotatingFileHandler(self.path, maxBytes=MAX_BYTES, backupCount=1,
-                                                           encoding="utf-8")
+            self._file = _LogFile(self.path)
         except OSError as exc:
-            self._file_error = exc.strerror or str(exc)
+            self._file_error = _why(exc)
         else:
-            to_file.setFormatter(logging.Formatter(f"%(asctime)s {FORMAT}"))
-            self._aside.append(to_file)
+            self._file.setFormatter(logging.Formatter(f"%(asctime)s {self._format}"))
+            self._aside.append(self._file)
         root.removeHandler(self._stderr)
         for handler in self._aside:
             root.addHandler(handler)
@@ -89,17 +168,36 @@ class LauncherLog:
         root = logging.getLogger()
         for handler in [self._stderr, *self._aside]:
             root.removeHandler(handler)
-            handler.close()
+            with contextlib.suppress(Exception):  # the file's own failures are kept in .broken
+                handler.close()
         kept = self._kept
-        if kept is None or kept.count == 0:
+        if kept is None:
             return
+        logging.raiseExceptions = self._raise_exceptions
+        with contextlib.suppress(OSError, ValueError):  # stderr itself cannot be written: nothing to say
+            for line in self._after(kept):
+                print(line, file=sys.stderr)
+            sys.stderr.flush()
+
+    def _after(self, kept: _Kept) -> List[str]:
+        """What is printed once the terminal is given back: the lines kept, then where they are."""
+        path = one_line(str(self.path))
+        why = self._file_error or (self._file.broken if self._file is not None else None)
+        written = 0 if self._file is None else self._file.written
+        if kept.count == 0:
+            return [] if why is None else [f"{self.prog}: the log was not kept: cannot write {path} ({one_line(why)})"]
         dropped = kept.count - len(kept.lines)
-        where = (f"also in {self.path}" if self._file_error is None else
-                 f"not kept: cannot write {self.path} ({self._file_error})")
+        if why is None:
+            where = f"also in {path}"
+        elif written == 0:
+            where = f"not kept: cannot write {path} ({one_line(why)})"
+        else:
+            where = f"the first {written} also in {path}, then it could not be written ({one_line(why)})"
+        lines = []
         if dropped:
-            fate = f"are in {self.path}" if self._file_error is None else "were not kept"
-            print(f"{PROG}: {dropped} earlier line(s) logged while the board was shown {fate}", file=sys.stderr)
-        for line in kept.lines:
-            print(line, file=sys.stderr)
-        print(f"{PROG}: the lines above were logged while the board filled the terminal ({where})",
-              file=sys.stderr, flush=True)
+            fate = (f"are in {path}" if why is None or written >= dropped else "were not kept" if written == 0
+                    else f"were not all kept (the first {written} are in {path})")
+            lines.append(f"{self.prog}: {dropped} earlier line(s) logged while the board was shown {fate}")
+        lines.extend(kept.lines)
+        lines.append(f"{self.prog}: the lines above were logged while the board filled the terminal ({where})")
+        return lines

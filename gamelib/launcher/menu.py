@@ -11,6 +11,8 @@ The loop waits on the backend with a timeout taken from the next deadline
 (dimming, blanking, the power-off question running out); when the LEDs are
 blank there is no deadline and it blocks until the stick moves.  Nothing
 recurses: a game runs inside one call and the loop goes on when it returns.
+Each screen is said in words too (:meth:`Launcher.words`: the game's name, the
+system menu's item), for a mirror.
 """
 from __future__ import annotations
 
@@ -20,12 +22,13 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from ..backends.base import Action, Backend, Direction, StickEvent
+from ..backends.base import STICK, Action, Backend, Direction, StickEvent
 from ..colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
 from ..errors import ConfigError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..status import Status
 from ..stepper import REPEAT, Stepper
 from .settings import Settings, SettingsFile
 from .system import CommandRunner, run_command
@@ -162,6 +165,8 @@ class Launcher:
         self._show()
 
     def _on_event(self, event: StickEvent) -> None:
+        if event.source != STICK:
+            return  # the menu is the backend's own stick's (a phone's press could reach the power-off)
         self._last_input = event.timestamp
         if self.idle is not Idle.AWAKE:
             self.idle = Idle.AWAKE  # waking is all this event does
@@ -209,10 +214,7 @@ class Launcher:
         remembered = self.saved.games.get(entry.key, {})
         choices = Choices(remembered, names=self.settings.names)
         try:
-            if getattr(entry.game, "remembers", False):
-                entry.game.play(self.backend, choices)
-            else:
-                entry.game.play(self.backend)
+            entry.game.run(self.backend, choices)
         except QuitRequested:
             raise
         except Exception:  # noqa: BLE001 (a game's bug must not stop the launcher)
@@ -233,8 +235,10 @@ class Launcher:
             self.store.save(self.saved)
 
     def _take_back(self) -> None:
-        """After a game: drop what was typed meanwhile, restore our settings, show the menu."""
+        """After a game: drop what was typed meanwhile, empty the seats phones took for it, restore
+        our settings, show the menu."""
         self.backend.discard_events()
+        self.backend.seats.clear()
         self._apply_settings()
         self._last_input = self.backend.now()
         self._up_since = None
@@ -321,6 +325,24 @@ class Launcher:
         pixels[1 + self.system_index] = colour  # where in the list we are
         return tuple(pixels)
 
+    def words(self) -> Status:
+        """The current screen in words (phase ``menu``): the game's name, or the system menu's item."""
+        if self.screen is Screen.CONFIRM:
+            item = "shut down? down or middle: yes, up: no"
+        elif self.screen is Screen.SYSTEM:
+            item = {LIGHT: f"brightness: {'low' if self.settings.low_light else 'high'}",
+                    ROTATION: f"rotation: {self.settings.rotation}", QUIT: "quit",
+                    POWEROFF: "shut down" + (" (it failed last time)" if self.poweroff_failed else "")
+                    }[self.system_items[self.system_index]]
+        elif not self.entries:
+            item = "no games are installed"
+        else:
+            entry = self.entries[self.index]
+            item = entry.name + (" (cannot be played)" if entry.game is None or entry.key in self.failed else "")
+        text = f"menu: {item}" + {Idle.AWAKE: "", Idle.DIM: " (dimmed)", Idle.BLANK: " (LEDs off)"}[self.idle]
+        # no caption: under the board the terminal keeps the last match's result the game printed
+        return Status("menu", text, None, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
+
     def _show(self) -> None:
         if self.idle is Idle.BLANK:
             self.backend.show([BLACK] * 64)
@@ -328,4 +350,5 @@ class Launcher:
             self.backend.show(dimmed(self.frame()))
         else:
             self.backend.show(self.frame())
+        self.backend.say(self.words())
 

@@ -331,7 +331,7 @@ class Solver:
                 if moves < etc_below:
                     # enhanced transposition cutoff: a child already known to be bad enough for the opponent
                     opp = cur ^ mask
-                    for _, move, r in ranked:
+                    for _, move, _r in ranked:
                         ckey = opp + (mask | move)
                         centry = table[ckey % size]
                         if centry >> 14 == (ckey >> shift) + 1:

@@ -1,0 +1,39 @@
+"""What the LEDs show, in words: the value a game says beside its frames.
+
+A game calls :meth:`gamelib.backends.base.Backend.say` with a :class:`Status`
+whenever what the LEDs mean changes (a chooser's item, whose turn it is, a
+result); the backend passes it to its observers with the frames, so a mirror (a
+web page) shows the picture and the words together, and the terminal backend
+prints :attr:`Status.caption` under the board.  Pure data, no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Mapping, Optional
+
+
+@dataclass(frozen=True)
+class Status:
+    """The state in words: a phase, a one-line text, and details for a program to read.
+
+    ``phase`` names what the game is doing (Connect 4: ``choosing opponent``,
+    ``choosing size``, ``rules``, ``playing``, ``thinking``, ``confirming``,
+    ``result``; the launcher: ``menu``).  ``text`` says it all in one line.
+    ``caption`` is set where the LEDs alone do not say what they mean (a
+    chooser's label, a size's empty field): a display with one line to spare (the
+    terminal's status line) shows it, and shows what it showed before when a
+    status without a caption follows.  ``details`` holds JSON-ready values (str,
+    int, float, bool, None, lists and dicts of them); do not change it.
+    """
+
+    phase: str
+    text: str
+    caption: Optional[str] = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> Dict[str, Any]:
+        """A JSON-ready dict: ``phase``, ``text``, ``caption`` and the details' keys."""
+        return {"phase": self.phase, "text": self.text, "caption": self.caption, **self.details}
+
+    def __str__(self) -> str:
+        return self.text

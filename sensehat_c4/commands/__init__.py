@@ -1,0 +1,58 @@
+"""The ``sensehat-c4`` command: one table of subcommands, and one dispatcher.
+
+:data:`COMMANDS` is the table: a :class:`~.common.Command` row per module of this
+package (``play``, the default, ``analyse``, ``history``, ``stats``, ``replay``,
+``review``).  :func:`main` picks the row by the first argument and runs it; the
+play command's ``--help`` lists the rows.  Adding a command is one module with its
+``COMMAND`` and one row here.
+
+:func:`main` is the one place a command's errors become one line on stderr
+(``sensehat-c4 COMMAND: message``, control characters escaped) and an exit code:
+:data:`EXITS` maps our error types to codes (the rest as :func:`gamelib.app.run`
+does: a setup error 78, a usage error 2, any other error of ours 1, Ctrl+C 130,
+SIGTERM 143); bad arguments are one line and exit 2 from the parser.
+"""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional, Sequence, Tuple
+
+from gamelib import app
+
+from ..errors import MoveListError, SearchAborted
+from ..records import RecordsError
+from . import analyse, history, play, replay, review, stats
+from .common import PROG, Command
+
+__all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "main"]
+
+COMMANDS: Tuple[Command, ...] = (
+    play.COMMAND, analyse.COMMAND, history.COMMAND, stats.COMMAND, replay.COMMAND, review.COMMAND,
+)
+"""Every command; the first is the default (``sensehat-c4 [OPTIONS]`` plays)."""
+
+EXIT_UNSOLVED = 3
+"""``analyse --solve`` could not finish within its time limit."""
+
+EXITS: app.Exits = (
+    (SearchAborted, EXIT_UNSOLVED),    # analyse --solve out of time
+    (RecordsError, app.EXIT_USAGE),    # no games database, or no such round
+    (MoveListError, app.EXIT_USAGE),   # analyse's move list cannot be played
+)
+"""Our errors' exit codes, where they are not :func:`gamelib.app.run`'s."""
+
+
+def find(argv: Sequence[str]) -> Tuple[Command, List[str]]:
+    """The command ``argv`` names (by its first argument: a name or an alias, else the default)
+    and the arguments that follow."""
+    if argv:
+        for command in COMMANDS:
+            if argv[0] == command.name or argv[0] in command.aliases:
+                return command, list(argv[1:])
+    return COMMANDS[0], list(argv)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the command ``argv`` names; its exit code.  Entry point of the ``sensehat-c4`` console script."""
+    command, rest = find(sys.argv[1:] if argv is None else argv)
+    return app.run(lambda: command.run(rest), command.prog, exits=EXITS)

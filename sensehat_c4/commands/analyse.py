@@ -1,0 +1,54 @@
+"""``sensehat-c4 analyse MOVES``: a position described as text or JSON, its moves scored with ``--solve``."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Sequence
+
+from gamelib import app
+from gamelib.app import Parser
+from gamelib.errors import UsageError
+
+from .. import analysis
+from ..errors import ConfigError, SearchAborted
+from ..progress import ProgressLine
+from ..rules import Size
+from .common import Command, add_board, parser, seconds
+
+SOLVE_SECONDS = 30.0
+
+
+def analyse_parser() -> Parser:
+    args_parser = parser("analyse", "Describe a position given as a move list "
+                         "(1-based column digits, player 1 first, e.g. 4453).")
+    args_parser.add_argument("moves", nargs="?", default="", metavar="MOVES")
+    add_board(args_parser, Size())
+    args_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args_parser.add_argument("--solve", action="store_true",
+                             help="add every legal move's exact score and the best move")
+    args_parser.add_argument("--time-limit", type=seconds, default=SOLVE_SECONDS, metavar="SECONDS",
+                             help=f"give up solving after this long, exit 3 (default: {SOLVE_SECONDS:g})")
+    return args_parser
+
+
+def run(argv: Sequence[str]) -> int:
+    args = analyse_parser().parse_args(argv)
+    board = args.board.from_moves(args.moves.strip())   # MoveListError: one line, exit 2
+    scores = engine = None
+    if args.solve:
+        from ..engine import Limit, default_oracle, move_scores  # noqa: PLC0415 (only --solve needs the engine)
+
+        try:
+            with ProgressLine(sys.stderr) as line:  # erased before anything else is printed
+                scores = move_scores(board, limit=Limit(seconds=args.time_limit), progress=line)
+            engine = default_oracle(board.layout).solver.name
+        except SearchAborted:
+            raise SearchAborted(f"not solved within {args.time_limit:g} s (try a longer --time-limit)") from None
+        except ConfigError as exc:  # a board size the solver does not take (8 x 6)
+            raise UsageError(f"--solve: {exc}") from None
+    print(json.dumps(analysis.describe(board, scores, engine)) if args.json else analysis.text(board, scores))
+    return app.EXIT_OK
+
+
+COMMAND = Command("analyse", "analyse [MOVES]", "describe a position given as a move list", run,
+                  aliases=("analyze",))

@@ -1,0 +1,99 @@
+"""What the commands share: the program's name, the :class:`Command` row, and common options."""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from gamelib import app
+from gamelib.app import Parser
+
+from ..errors import BoardSizeError
+from ..records import DB_ENV, default_path
+from ..rules import Size
+
+PROG = "sensehat-c4"
+
+
+@dataclass(frozen=True)
+class Command:
+    """One row of the commands table (:data:`sensehat_c4.commands.COMMANDS`).
+
+    ``run(argv)`` parses the command's arguments (a bad one: one line and exit 2, by
+    :class:`gamelib.app.Parser`) and returns the exit code; it raises our errors rather
+    than printing them: the dispatcher (:func:`sensehat_c4.commands.main`) turns them into
+    one line and an exit code.
+    """
+
+    name: str
+    usage: str
+    """What follows ``sensehat-c4`` in the list of commands: ``analyse [MOVES]``."""
+    summary: str
+    """What it does, in a few words, for that list."""
+    run: Callable[[Sequence[str]], int]
+    aliases: Tuple[str, ...] = ()
+
+    @property
+    def prog(self) -> str:
+        """The name its messages start with: ``sensehat-c4 analyse`` (``sensehat-c4`` for play)."""
+        return PROG if self.name == "play" else f"{PROG} {self.name}"
+
+
+def done(command: str, notes: List[str]) -> int:
+    """Each note (a row skipped, rounds that may be missing) as one line on stderr; the exit
+    code: 1 if there was one (the rest was shown), else 0."""
+    for note in notes:
+        app.report(f"{PROG} {command}", note)
+    return app.EXIT_ERROR if notes else app.EXIT_OK
+
+
+def parser(command: str, description: str) -> Parser:
+    """A subcommand's parser (``sensehat-c4 COMMAND``)."""
+    return Parser(prog=f"{PROG} {command}", description=description)
+
+
+def add_db(parser: Parser) -> None:
+    """``--db PATH``: the games database."""
+    parser.add_argument("--db", type=Path, default=None, metavar="PATH",
+                        help=f"the games database (default: ${DB_ENV}, else {default_path({'HOME': '~'})})")
+
+
+def add_round_id(parser: Parser) -> None:
+    parser.add_argument("id", metavar="ID", help="a round's ID from 'history', or 'last'")
+
+
+def count(text: str) -> int:
+    """An argparse ``type``: a whole number from 0, in ASCII digits."""
+    if not text.isdigit() or not text.isascii():
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    return int(text)
+
+
+def positive_int(text: str, maximum: Optional[int] = None) -> int:
+    """An argparse ``type``: a whole number from 0 (up to ``maximum`` if given)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0 or (maximum is not None and value > maximum):
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}" if maximum is None
+                                         else f"must be from 0 to {maximum}: {text!r}")
+    return value
+
+
+seconds = app.seconds(3600)
+"""An argparse ``type``: more than 0 and at most an hour."""
+
+
+def _board_size(text: str) -> Size:
+    try:
+        return Size.parse(text)
+    except BoardSizeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_board(parser: Parser, default: Optional[Size], more: str = "") -> None:
+    """``--board COLSxROWS``."""
+    parser.add_argument("--board", type=_board_size, default=default, metavar="COLSxROWS",
+                        help=f"the board's size: 4-8 columns by 4-6 rows (default: 7x6{more})")

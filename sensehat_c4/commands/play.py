@@ -1,0 +1,147 @@
+"""``sensehat-c4 [play]``: matches on the LEDs (the default command), and its options."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import textwrap
+from typing import Optional, Sequence, Tuple
+
+from gamelib import app, backends, web
+from gamelib.app import Parser
+from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
+from gamelib.files import state_home
+from gamelib.launcher.log import LauncherLog
+from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
+
+from .. import __version__
+from ..computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
+from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
+from ..errors import ConfigError
+from ..game import play_matches, print_result
+from ..records import Recorder
+from ..rules import Size
+from .common import PROG, Command, add_board, add_db, positive_int, seconds
+
+
+def refusal(colour: RGB) -> Optional[str]:
+    """Why ``colour`` cannot be a player's, or ``None``; compared as the LEDs show it
+    (#0000fc is the field's blue there, #000003 is dark)."""
+    if led_colour(colour) == led_colour(BLUE):
+        return "is the field's blue"
+    if led_colour(colour) == BLACK:
+        return "is black, which is an empty LED"
+    return None
+
+
+PLAYER_COLOUR_NAMES = [name for name, colour in NAMES.items() if refusal(colour) is None]
+
+
+def parse_colours(text: str) -> Tuple[RGB, RGB]:
+    """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours the board can show apart."""
+    parts = [p for p in text.split(",")]
+    if len(parts) != 2:
+        raise ConfigError(f"--colors takes two colours separated by a comma (not {text!r})")
+    try:
+        p1, p2 = (parse_colour(p, PLAYER_COLOUR_NAMES) for p in parts)
+    except ColourError as exc:
+        raise ConfigError(f"--colors: {exc}") from exc
+    for name, colour in (("player 1", p1), ("player 2", p2)):
+        why = refusal(colour)
+        if why is not None:
+            raise ConfigError(f"--colors: {name}'s colour {why}; pick another")
+    if led_colour(p1) == led_colour(p2):
+        raise ConfigError("--colors: the two players need different colours")
+    return p1, p2
+
+
+MAX_FALL_MS = 1000
+"""The slowest fall ``--fall-ms`` allows: a second a row (more is no game, and a time past
+``time_t`` made ``select()`` raise)."""
+
+
+DESCRIPTION = ("Connect 4 on the Sense HAT's LEDs and joystick. Left/right move, down or middle drops, up "
+               "abandons the match (up again to confirm).")
+
+
+def play_parser() -> Parser:
+    from . import COMMANDS  # noqa: PLC0415 (the table imports this module)
+
+    rows = "\n".join(f"  {PROG} {c.usage:<16} {c.summary}" for c in COMMANDS)
+    parser = Parser(prog=PROG, description=textwrap.fill(DESCRIPTION, 78),
+                    epilog=f"commands (each takes --help):\n{rows}",
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    backends.add_arguments(parser)
+    parser.add_argument("--colors", "--colours", dest="colours", default="red,yellow", metavar="P1,P2",
+                        help="the players' colours, names or hex (default: red,yellow)")
+    parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
+                        help="who starts each round (default: alternate, player 1 first)")
+    parser.add_argument("--opponent", choices=OPPONENTS, default=None,
+                        help="human (two players) or the computer's level; without this option the "
+                        "players choose with the joystick before each match (2P, then levels 1-4)")
+    parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
+                        help="which player the computer is (default: 2; alternate swaps every match)")
+    parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
+                        help=f"the computer's thinking budget per move (default: {DEFAULT_SECONDS}; "
+                        f"{PERFECT_SECONDS:g} for perfect)")
+    parser.add_argument("--matches", type=positive_int, default=0, metavar="N",
+                        help="stop after N matches (default: 0, play match after match)")
+    parser.add_argument("--fall-ms", type=lambda text: positive_int(text, MAX_FALL_MS), default=30, metavar="MS",
+                        help=f"milliseconds per row of a falling token, 0 to {MAX_FALL_MS} (default: 30)")
+    add_board(parser, None, "; without this option or --opponent the players choose it with the "
+               "joystick after the opponent")
+    parser.add_argument("--names", default=None, metavar="NAME1,NAME2",
+                        help="the players' names, for the printed results, the records and the winner's "
+                        f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
+    add_db(parser)
+    web.add_argument(parser)
+    parser.add_argument("--version", action=VersionAction)
+    return parser
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the version and which solver core runs (``native`` or ``python``)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version and the solver core in use, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: Optional[str] = None) -> None:
+        from ..engine.cores import core_name  # noqa: PLC0415 (loads the native core, if any)
+
+        print(f"{PROG} {__version__} (solver core: {core_name()})")
+        parser.exit()
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = play_parser()
+    args = parser.parse_args(argv)
+    try:
+        options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
+                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
+                               names=(None, None) if args.names is None else parse_names(args.names))
+    except ConfigError as exc:
+        parser.error(str(exc))
+    if args.opponent and args.board and args.board not in sizes_for(args.opponent):
+        offered = " ".join(str(size) for size in sizes_for(args.opponent))
+        parser.error(f"--opponent {args.opponent} plays on the boards {offered} only (not {args.board})")
+
+    def notice(message: str) -> None:
+        app.report(PROG, message)
+
+    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
+        print_result(number, computer, result)
+
+    # the log (the recorder's one line) routed as the launcher routes its own: never over the board
+    with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
+            backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
+            web.serving(backend, args.web, notice):
+        if backend.name == "terminal":
+            logs.aside()
+        play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                     size=args.board, think=args.think, matches=args.matches, report=report,
+                     recorder=recorder)
+    return app.EXIT_OK
+
+
+COMMAND = Command("play", "[play]", "play matches (the default: the options above)", run)

@@ -1,0 +1,24 @@
+"""``sensehat-c4 stats``: wins, draws and losses per named player and against each level."""
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from .. import history
+from ..computer import LEVELS
+from ..records import Records
+from .common import Command, add_db, done, parser
+
+
+def run(argv: Sequence[str]) -> int:
+    args_parser = parser("stats", "Wins, draws and losses per named player and against each computer level.")
+    add_db(args_parser)
+    args_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = args_parser.parse_args(argv)
+    with Records(args.db) as stored:
+        result = history.stats(stored.matches(), list(LEVELS))
+    print(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result))
+    return done("stats", stored.notes)
+
+
+COMMAND = Command("stats", "stats", "wins, draws and losses per player and level", run)

@@ -1,0 +1,125 @@
+"""What Connect 4's LEDs show, in words: the :class:`gamelib.status.Status` values the game says.
+
+The choosers and the match say one at every change of what the LEDs mean
+(:meth:`gamelib.backends.base.Backend.say`); a mirror (a web page) shows the text and
+reads the details, the terminal prints the caption under the board while choosing.
+Pure functions, no I/O.
+
+The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
+
+- every status: ``game`` (``"Connect 4"``);
+- choosing: ``choice`` (what the LEDs show: ``"2 players"``, ``"computer: easy"``,
+  ``"rules"``, or a size ``"6x5"``) and ``choices`` (every label offered, in order);
+- the resume question (phase ``resume``): the match's ``board``, ``round``, ``score``, ``turn``
+  and ``seats`` as below, and ``choices`` (``["resume", "start afresh"]``);
+- the match: ``board`` (``"7x6"``), ``round`` (from 1), ``score`` (``[seat 1's, seat
+  2's]``), ``turn`` (the seat to move, or ``null``), ``seats`` (two objects: ``seat``,
+  ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
+  ``kind``: ``stick``, ``computer``, ``phone``...), ``winner`` (the seat, or ``null``) and
+  ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Sequence, Tuple
+
+from gamelib.colours import RGB, colour_name
+from gamelib.status import Status
+
+from .rules import Size
+
+GAME = "Connect 4"
+BROWSE = "left/right: browse"
+"""Said beside the first chooser's label."""
+
+CHOOSING_OPPONENT = "choosing opponent"
+CHOOSING_SIZE = "choosing size"
+RULES = "rules"
+PLAYING = "playing"
+THINKING = "thinking"
+CONFIRMING = "confirming"
+RESULT = "result"
+RESUME = "resume"
+PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT)
+
+
+def opponent_label(opponent: str) -> str:
+    """``2 players`` for ``human``, ``computer: easy`` for a level, ``rules`` for the rules."""
+    if opponent == "human":
+        return "2 players"
+    return RULES if opponent == RULES else f"computer: {opponent}"
+
+
+def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
+    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``."""
+    label = opponent_label(choice)
+    return Status(CHOOSING_OPPONENT, f"choosing the opponent: {label}", f"{label} ({BROWSE})",
+                  {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]})
+
+
+def rules(text: str) -> Status:
+    """The rules scrolling across the LEDs (``text``)."""
+    return Status(RULES, text, "the rules are scrolling: any key stops them", {"game": GAME})
+
+
+def choosing_size(size: Size, offered: Sequence[Size]) -> Status:
+    """The size chooser showing ``size`` among ``offered``."""
+    return Status(CHOOSING_SIZE, f"choosing the board size: {size}", f"board size: {size}",
+                  {"game": GAME, "choice": str(size), "choices": [str(s) for s in offered]})
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat, as the words name them."""
+
+    seat: int
+    colour: RGB
+    name: Optional[str] = None
+    level: Optional[str] = None
+    """The computer's level when the computer plays the seat."""
+    kind: str = "stick"
+
+    @property
+    def label(self) -> str:
+        """``Ann (red)``, ``computer (easy, yellow)`` or ``player 1 (red)``."""
+        colour = colour_name(self.colour)
+        if self.level is not None:
+            return f"computer ({self.level}, {colour})"
+        return f"{self.name or f'player {self.seat}'} ({colour})"
+
+    def as_json(self) -> Dict[str, Any]:
+        return {"seat": self.seat, "colour": "#%02x%02x%02x" % tuple(self.colour), "name": self.name,
+                "level": self.level, "kind": self.kind}
+
+
+def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int],
+          turn: Optional[int] = None, winner: Optional[int] = None, result: Optional[str] = None,
+          summary: str = "") -> Status:
+    """The match in ``phase``: ``playing``/``thinking`` (``turn`` to move), ``confirming``, or
+    ``result`` (``result``: ``round``, ``draw``, ``match`` or ``abandoned``; ``summary`` is the
+    match's one line for the last two)."""
+    where = f"round {number} ({score[0]}-{score[1]}, {size})"
+    if phase == PLAYING and turn is not None:
+        text = f"{where}: {seats[turn - 1].label} to move"
+    elif phase == THINKING and turn is not None:
+        text = f"{where}: {seats[turn - 1].label} is thinking"
+    elif phase == CONFIRMING:
+        text = f"{where}: abandon the match? up again to confirm"
+    elif result == "round" and winner is not None:
+        text = f"{where}: {seats[winner - 1].label} wins the round"
+    elif result == "draw":
+        text = f"{where}: a draw"
+    else:
+        text = summary
+    return Status(phase, text, None, {
+        "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
+        "seats": [seat.as_json() for seat in seats], "winner": winner, "result": result})
+
+
+def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int], turn: int) -> Status:
+    """The question before anything else when a match was interrupted: its board and score, in turn."""
+    where = f"round {number} ({score[0]}-{score[1]}, {size})"
+    return Status(RESUME, f"resume? an interrupted match, {where}: {seats[turn - 1].label} to move "
+                  "(middle or down: resume, up: start afresh)", "resume? middle: yes, up: start afresh", {
+                      "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
+                      "seats": [seat.as_json() for seat in seats], "choices": ["resume", "start afresh"]})

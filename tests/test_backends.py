@@ -1,0 +1,205 @@
+"""What every backend shares (``gamelib/backends/base.py``, ``inbox.py``, ``__init__.py``): observers of
+the frames and words, events injected from other threads, and the registry of backends."""
+import contextlib
+import logging
+import threading
+import time
+
+import pytest
+from frames import turned
+from records_data import record_match, ticking
+
+from gamelib import backends
+from gamelib.backends import inbox
+from gamelib.backends.base import STICK, Action, Direction, Observer, StickEvent, _stick_map
+from gamelib.backends.mock import MockBackend
+from gamelib.colours import BLACK, BLUE, RED, YELLOW
+from gamelib.errors import ConfigError, MockExhausted, SetupError
+from gamelib.launcher import cli as launcher_cli
+from gamelib.status import Status
+from sensehat_c4 import cli, render
+from sensehat_c4.controller import MatchOptions, play
+from sensehat_c4.records import Recorder
+from sensehat_c4.rules import Board
+
+P = render.Palette()
+
+
+class Recording(Observer):
+    def __init__(self):
+        self.seen = []
+
+    def shown(self, frame):
+        self.seen.append(("frame", frame))
+
+    def said(self, status):
+        self.seen.append(("status", status))
+
+
+# -- observers -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_observers_get_every_logical_frame_in_order_before_rotation(rotation):
+    mock = MockBackend(rotation=rotation)
+    watcher = Recording()
+    mock.observe(watcher)
+    physical = {logical.value: d.value for d, logical in _stick_map(rotation).items()}   # the stick turns too
+    mock.tap(physical["right"], physical["down"])
+    mock.tap(physical["up"], physical["up"], at=2.0)
+    play(mock, MatchOptions())
+    logical = [frame for kind, frame in watcher.seen if kind == "frame"]
+    assert len(logical) == len(mock.frames) > 10
+    assert [turned(frame, rotation) for frame in logical] == [f for _, f in mock.frames]   # as shown, unturned
+    assert logical[:2] == [tuple(render.board_frame(Board(), P, cursor=c)) for c in (3, 4)]
+    assert all(isinstance(f, tuple) and all(isinstance(p, tuple) for p in f) for f in logical)  # keep it as is
+    assert logical[-1] == (BLACK,) * 64 and mock.frame == logical[-1]
+
+
+def test_words_go_to_the_observers_between_the_frames_and_equal_ones_once():
+    mock = MockBackend()
+    watcher = Recording()
+    stop = mock.observe(watcher)
+    first = Status("menu", "menu: Connect 4", "Connect 4", {"item": "Connect 4"})
+    mock.show([RED] * 64)
+    mock.say(first)
+    mock.say(Status("menu", "menu: Connect 4", "Connect 4", {"item": "Connect 4"}))   # equal: not again
+    mock.show([BLUE] * 64)
+    stop()
+    mock.show([YELLOW] * 64)
+    mock.say(Status("menu", "menu: quit"))
+    assert watcher.seen == [("frame", (RED,) * 64), ("status", first), ("frame", (BLUE,) * 64)]
+    assert mock.status == Status("menu", "menu: quit") and mock.frame == (YELLOW,) * 64
+    assert first.as_json() == {"phase": "menu", "text": "menu: Connect 4", "caption": "Connect 4", "item": "Connect 4"}
+    assert [s.text for _, s in mock.statuses] == ["menu: Connect 4", "menu: quit"]
+
+
+def test_an_observer_that_fails_is_dropped_and_the_game_goes_on(caplog):
+    class Broken(Observer):
+        calls = 0
+
+        def shown(self, frame):
+            Broken.calls += 1
+            raise RuntimeError("the mirror broke")
+
+    mock = MockBackend()
+    good = Recording()
+    mock.observe(Broken())
+    mock.observe(good)
+    with caplog.at_level(logging.ERROR, logger="gamelib"):
+        mock.show([RED] * 64)
+        mock.show([BLUE] * 64)
+    assert Broken.calls == 1
+    assert good.seen == [("frame", (RED,) * 64), ("frame", (BLUE,) * 64)]
+    assert [f for _, f in mock.frames] == [(RED,) * 64, (BLUE,) * 64]
+    assert caplog.messages == ["an observer of the LEDs failed and was dropped"]
+
+
+# -- events from other threads ---------------------------------------------------------------------
+
+def test_injected_events_carry_their_source_and_are_not_turned():
+    mock = MockBackend(rotation=90)
+    assert mock.inject("left", source="phone:1")
+    mock.event("left", source="phone:2")               # scripted from another source: as the players see it
+    mock.event("left")                                  # the backend's own stick: turned (90 degrees)
+    assert mock.wait_event() == StickEvent(0.0, Direction.LEFT, Action.PRESSED, "phone:1")
+    assert mock.wait_event() == StickEvent(0.0, Direction.LEFT, Action.PRESSED, "phone:2")
+    assert mock.wait_event() == StickEvent(0.0, Direction.DOWN, Action.PRESSED, STICK)
+
+
+def test_the_inbox_is_bounded_discarded_with_the_rest_and_closed_with_the_backend():
+    mock = MockBackend()
+    assert all(mock.inject("right", source="phone") for _ in range(inbox.LIMIT))
+    assert not mock.inject("right", source="phone")    # a flood is refused, not queued without end
+    mock.event("left", at=0.0)                          # and the stick's press, due now
+    assert mock.discard_events() == 1 + inbox.LIMIT
+    mock.close()
+    assert not mock.inject("right", source="phone")
+    mock.wake()                                         # harmless once closed
+
+
+def test_an_injection_from_another_thread_wakes_a_wait_for_ever():
+    mock = MockBackend(real_wait=10.0)
+
+    def later():
+        mock.blocked.wait(10)
+        mock.inject("middle", "held", source="phone")
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    started = time.monotonic()
+    event = mock.wait_event()
+    thread.join(10)
+    assert event == StickEvent(0.0, Direction.MIDDLE, Action.HELD, "phone")
+    assert time.monotonic() - started < 5 and mock.real_waits == 1 and mock.now() == 0.0
+
+
+def test_a_wake_up_from_another_thread_ends_a_wait_with_no_event():
+    mock = MockBackend(real_wait=10.0)
+    mock.wake()                          # before anyone waits: the next wait returns at once
+    assert mock.wait_event() is None
+    thread = threading.Thread(target=lambda: mock.blocked.wait(10) and mock.wake())
+    thread.start()
+    assert mock.wait_event() is None and mock.real_waits == 2
+    thread.join(10)
+    mock.real_wait = 0.05                # nothing comes: the script is exhausted, as before
+    with pytest.raises(MockExhausted):
+        mock.wait_event()
+
+
+# -- the registry ----------------------------------------------------------------------------------
+
+def test_the_registered_backends_in_order():
+    assert backends.names() == ("auto", "hat", "emu", "terminal")
+    assert backends.names(service=True) == ("auto", "hat", "emu")
+
+
+def test_a_new_backend_is_one_registration_everywhere(capsys, monkeypatch, tmp_path):
+    """A headless backend (a web view's, later): one register() call, and both commands, the variable
+    and the selection order take it; auto never picks it."""
+    opened = []
+
+    def headless(*, rotation, low_light):
+        mock = MockBackend(rotation=rotation, low_light=low_light)
+        mock.tap("up", "up")                                        # the game: abandon at once
+        mock.hold("up", 2.1, at=5.0)                                # the launcher: the system menu, then quit
+        mock.tap("right", "right", "middle")
+        opened.append(mock)
+        return mock
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))              # the launcher's settings
+    with backends.registered("headless", headless):
+        assert backends.names() == ("auto", "hat", "emu", "terminal", "headless")
+        assert cli.main(["--backend", "headless", "--rotation", "90", "--opponent", "human", "--matches", "1"]) == 0
+        assert capsys.readouterr().out == "match 1: abandoned at 0-0\n"
+        assert (opened[0].rotation, opened[0].closed) == (90, True)
+        monkeypatch.setenv("GAMELIB_BACKEND", "headless")
+        assert launcher_cli.main(["--log-level", "error"]) == 0
+        assert opened[1].closed and len(opened) == 2
+        with pytest.raises(SetupError) as info:
+            backends.open_backend("tv")
+        assert str(info.value) == "--backend='tv' is not a backend: use one of auto, hat, emu, terminal, headless"
+    assert backends.names() == ("auto", "hat", "emu", "terminal")
+    with pytest.raises(SystemExit):
+        cli.main(["--backend", "headless"])                             # gone with the registration
+    assert "invalid choice: 'headless'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["auto", "hat", "", "Two Words", "a,b"])
+def test_a_registration_needs_a_new_plain_name(name):
+    with pytest.raises(ConfigError):
+        backends.register(name, MockBackend)
+
+
+@pytest.mark.parametrize("variable", ["GAMELIB_BACKEND", "SENSEHAT_C4_BACKEND"])
+@pytest.mark.parametrize("argv", [[], ["--opponent", "human"], ["replay", "last"]])
+def test_an_unknown_backend_in_the_environment_is_one_line_and_exit_78(capsys, monkeypatch, tmp_path,
+                                                                      variable, argv):
+    monkeypatch.delenv("GAMELIB_BACKEND", raising=False)
+    monkeypatch.setenv(variable, "tv")
+    path = tmp_path / "games.db"
+    with contextlib.closing(Recorder(path, clock=ticking())) as recorder:   # a round, so replay gets as far
+        record_match(recorder, ["4455667"])                                  # as the backend
+    monkeypatch.setenv("SENSEHAT_C4_DB", str(path))
+    assert cli.main(list(argv)) == 78
+    prog = " ".join(["sensehat-c4"] + argv[:1] if argv[:1] == ["replay"] else ["sensehat-c4"])
+    assert capsys.readouterr().err == f"{prog}: {variable}='tv' is not a backend: use one of auto, hat, emu, terminal\n"

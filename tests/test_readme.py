@@ -1,0 +1,32 @@
+"""README against the code, where README states a fact the code decides: the exit codes."""
+import re
+import signal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_exit_codes():
+    """``{code: meaning}`` from README's exit-code table (rows ``| 3 | ... |``)."""
+    text = (ROOT / "README.md").read_text()
+    table = text[text.index("Exit codes, for every command"):]
+    table = table[:table.index("\n\n", table.index("| code |"))]
+    return {int(code): meaning for code, meaning in re.findall(r"^\| (\d+) \| (.+) \|$", table, re.M)}
+
+
+def exit_codes_in_the_code():
+    """Every ``EXIT_* = n`` of both packages, and the signals ``app.run`` turns into exits."""
+    codes = {}
+    for package in ("gamelib", "sensehat_c4"):
+        for path in (ROOT / package).rglob("*.py"):
+            for name, code in re.findall(r"^(EXIT_\w+) = (\d+)$", path.read_text(), re.M):
+                codes[int(code)] = name
+    codes[128 + signal.SIGHUP] = "SIGHUP (app.run)"
+    codes[128 + signal.SIGTERM] = "SIGTERM (app.run)"
+    return codes
+
+
+def test_the_exit_code_table_lists_every_code_the_commands_use():
+    table, used = readme_exit_codes(), exit_codes_in_the_code()
+    assert {3, 78} <= set(used)
+    assert sorted(table) == sorted(used), f"README's table: {sorted(table)}; the code: {used}"
