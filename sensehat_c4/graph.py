@@ -63,12 +63,12 @@ def _runs(cells: Sequence[str], colour: Optional[RGB], mode: Optional[str]) -> s
 
 
 def ruler(count: int) -> str:
-    """Move numbers every 5 columns (``0    5    10   15``) over ``count`` columns."""
-    chars = [" "] * count
+    """Move numbers every 5 columns (``0    5    10   15``) over ``count`` columns (the last
+    number may run one character past them)."""
+    chars = [" "] * (count + 1)
     for at in range(0, count, 5):
         label = str(at)
-        if at + len(label) <= count:
-            chars[at:at + len(label)] = label
+        chars[at:at + len(label)] = label
     return "".join(chars).rstrip()
 
 
