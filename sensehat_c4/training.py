@@ -240,7 +240,8 @@ class Training:
         after = self.board.copy()
         after.play(column)
         steps: List[Step] = list(render.falling(after, column, self.palette, t.fall_row))
-        steps.append((render.board_frame(after, self.palette), t.landed))
+        landed, seconds = steps[-1]
+        steps[-1] = (landed, seconds + t.landed)  # the token stays where it landed a moment
         if not right:
             steps.append((result_frame(score, self.palette.player(after.to_move)), t.result))
         for _ in range(t.lit_blinks):
