@@ -3,6 +3,7 @@ the command (table, graph, JSON, errors, progress)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -315,3 +316,17 @@ def test_progress_is_one_line_rewritten_on_a_terminal_and_nothing_elsewhere():
         line(0, 2, 0)
         line(1, 2, 0)
     assert term.getvalue() == ("\r\x1b[Kreviewing: move 1 of 2" "\r\x1b[Kreviewing: move 2 of 2" "\r\x1b[K")
+
+
+def test_readme_shows_the_marks_and_the_review_as_the_command_prints_them(tmp_path):
+    text = (ROOT / "README.md").read_text()
+    table = text[text.index("| mark | the move played |"):]
+    table = table[:table.index("\n\n")]
+    marks = [m.replace("not solved in time", "unsolved") for m in re.findall(r"^\| `([a-z ]+)` \|", table, re.M)]
+    assert marks == ["unsolved", "blunder", "mistake", "inaccuracy", "only move", "best"]   # the order they apply in
+    assert sorted(marks) == sorted(review.MARKS)
+    example = text[text.index("$ sensehat-c4 review 1\n"):]
+    example = example[:example.index("```")].splitlines()[1:]
+    path, _ = stored(tmp_path, "1122334")
+    done = run("review", "1", "--db", str(path), env={**_env(), "PYTHONIOENCODING": "utf-8"})
+    assert done.stdout.splitlines() == example
