@@ -112,22 +112,13 @@ def bitbully_scores(games: List[str]) -> Dict[str, Dict[int, int]]:
 
 def test_labels_of_recorded_7x6_games_against_bitbully(tmp_path):
     other = bitbully_scores(GAMES_7X6)
-    path = recorded(tmp_path, GAMES_7X6, 7, 6)
-    with Records(path) as records:
-        match = records.matches()[0]
-    seen: Dict[str, int] = {}
-    moves = 0
-    for rnd in match.rounds:
-        result = review.review_round(match, rnd, seconds=60.0)
-        for label, count in compare(result, other).items():
-            seen[label] = seen.get(label, 0) + count
-        moves += len(result.moves)
-    assert moves == sum(len(g) for g in GAMES_7X6) == 304
+    seen = reviewed_against(tmp_path, GAMES_7X6, 7, 6, other)
+    assert sum(len(g) for g in GAMES_7X6) == 304
     assert seen == {"best": 203, "only move": 63, "inaccuracy": 15, "mistake": 21, "blunder": 2,
                     "missed win": 13}
     # and the command gives the same as JSON (the first round, in a process of its own)
-    done = subprocess.run([sys.executable, "-m", "sensehat_c4", "review", str(match.rounds[0].id), "--json",
-                           "--db", str(path)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "sensehat_c4", "review", "1", "--json", "--db",
+                           str(tmp_path / "games.db")], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     board = Board()
@@ -147,26 +138,27 @@ def minimax_scores(games: List[str], columns: int, rows: int) -> Dict[str, Dict[
     return found
 
 
-def test_labels_of_whole_4x4_games_against_a_plain_minimax(tmp_path):
-    other = minimax_scores(GAMES_4X4, 4, 4)
-    with Records(recorded(tmp_path, GAMES_4X4, 4, 4)) as records:
+def reviewed_against(tmp_path: Path, games: List[str], columns: int, rows: int,
+                     other: Dict[str, Dict[int, int]]) -> Dict[str, int]:
+    """Record ``games``, review each with the real engine and :func:`compare` it; the labels seen."""
+    with Records(recorded(tmp_path, games, columns, rows)) as records:
         match = records.matches()[0]
     seen: Dict[str, int] = {}
     for rnd in match.rounds:
         for label, count in compare(review.review_round(match, rnd, seconds=60.0), other).items():
             seen[label] = seen.get(label, 0) + count
-    assert sum(seen[k] for k in review.MARKS if k in seen) == sum(len(g) for g in GAMES_4X4) == 73
+    assert sum(seen[k] for k in review.MARKS if k in seen) == sum(len(g) for g in games)
+    return seen
+
+
+def test_labels_of_whole_4x4_games_against_a_plain_minimax(tmp_path):
+    seen = reviewed_against(tmp_path, GAMES_4X4, 4, 4, minimax_scores(GAMES_4X4, 4, 4))
+    assert sum(len(g) for g in GAMES_4X4) == 73
     assert seen == {"best": 59, "only move": 9, "mistake": 5, "missed win": 1}
 
 
 @pytest.mark.slow   # the plain minimax of the empty 5 x 4 board: 3.1 million positions, some 20 s and 0.6 GB
 def test_labels_of_whole_5x4_games_against_a_plain_minimax(tmp_path):
-    other = minimax_scores(GAMES_5X4, 5, 4)
-    with Records(recorded(tmp_path, GAMES_5X4, 5, 4)) as records:
-        match = records.matches()[0]
-    seen: Dict[str, int] = {}
-    for rnd in match.rounds:
-        for label, count in compare(review.review_round(match, rnd, seconds=60.0), other).items():
-            seen[label] = seen.get(label, 0) + count
-    assert sum(seen[k] for k in review.MARKS if k in seen) == sum(len(g) for g in GAMES_5X4) == 89
+    seen = reviewed_against(tmp_path, GAMES_5X4, 5, 4, minimax_scores(GAMES_5X4, 5, 4))
+    assert sum(len(g) for g in GAMES_5X4) == 89
     assert seen == {"best": 48, "only move": 17, "inaccuracy": 6, "mistake": 15, "blunder": 3, "missed win": 8}
