@@ -2,6 +2,7 @@
 launcher's entry (picking a round, progress, nothing to train on), the command on the real sense_emu."""
 from __future__ import annotations
 
+import logging
 import signal
 import subprocess
 import sys
@@ -296,7 +297,8 @@ def test_a_database_that_cannot_be_read_is_no_games(tmp_path, caplog):
     path = tmp_path / "games.db"
     path.write_text("not a database")
     mock = MockBackend()
-    assert training.play(mock, path=path) is None
+    with caplog.at_level(logging.WARNING, logger="sensehat_c4.training"):
+        assert training.play(mock, path=path) is None
     assert "no rounds to train on" in caplog.text
     assert [grid(f) for _, f in mock.frames][-1] == grid(list(scroll_frames("NO GAMES", WHITE))[-1][0])
 
