@@ -42,3 +42,7 @@ class MockExhausted(GamelibError, RuntimeError):
 
     def __init__(self, message: Optional[str] = None) -> None:
         super().__init__(message or "mock backend: no scripted joystick event left to wait for")
+
+
+class ServerError(GamelibError, OSError):
+    """The web server cannot start (its port is taken, or below 1024 without root); the message says which."""

@@ -25,7 +25,7 @@ from .chooser import choose_opponent, choose_size
 from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
 from .controller import MatchOptions, MatchResult, play as play_match, seat_names
 from .errors import BoardSizeError
-from .players import Seats
+from .players import Seats, follow
 from .records import Recorder
 from .rules import Size
 from .words import GAME as NAME
@@ -83,8 +83,25 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     asks again.  ``computer_plays`` (``1``, ``2`` or ``alternate``) and ``think``
     (seconds; ``None``: the level's own budget) set up the computer
     (:func:`~.computer.computer_for`).  ``seats`` puts other players (a phone,
-    another Pi) in the seats of every match, for as long as they sit there.
+    another Pi) in the seats of every match, for as long as they sit there.  The
+    backend's seat table (:attr:`~gamelib.backends.base.Backend.seats`: a phone seated
+    through the web view) is followed into them, and emptied when each match ends: a
+    seat taken that way is for the match being played or the next one.
     """
+    seats = seats if seats is not None else Seats()
+    stop_following = follow(backend.seats, seats)
+    try:
+        return _play_matches(backend, options, opponent=opponent, computer_plays=computer_plays, think=think,
+                             matches=matches, back_leaves=back_leaves, report=report, size=size,
+                             default_size=default_size, chosen_size=chosen_size, recorder=recorder, seats=seats)
+    finally:
+        stop_following()
+
+
+def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[str],
+                  computer_plays: str, think: Optional[float], matches: int, back_leaves: bool,
+                  report: Optional[Report], size: Optional[Size], default_size: Size,
+                  chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats) -> int:
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
     played, last, last_size = 0, opponent or "human", default_size
@@ -104,7 +121,10 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
             if chosen_size is not None:
                 chosen_size(board)
         computer = computer_for(chosen, computer_plays, played + 1, think)
-        result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats)
+        try:
+            result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats)
+        finally:
+            backend.seats.clear()   # the phones' seats were for this match
         played += 1
         if report is not None:
             report(played, computer, result)

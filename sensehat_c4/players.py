@@ -30,10 +30,11 @@ import threading
 from typing import Callable, List, Optional
 
 from gamelib.backends.base import STICK
+from gamelib.seats import SEATS, SeatTable, Sitter
 
 from .rules import Board
 
-__all__ = ["STICK", "Person", "Player", "Seats"]
+__all__ = ["STICK", "Person", "Player", "Seats", "follow"]
 
 
 class Player:
@@ -122,3 +123,17 @@ def _index(seat: int) -> int:
     if seat not in (1, 2):
         raise ValueError(f"a seat is 1 or 2 (not {seat!r})")
     return seat - 1
+
+
+def follow(table: SeatTable, seats: Seats) -> Callable[[], None]:
+    """Keep ``seats`` as the backend's seat table says (:attr:`gamelib.backends.base.Backend.seats`:
+    a phone that took a seat through the web view): each sitter is a :class:`Person` of its
+    source, from now until the returned function is called."""
+    def changed(seat: int, sitter: Optional[Sitter]) -> None:
+        seats.take(seat, None if sitter is None else Person(sitter.source, kind=sitter.kind))
+
+    stop = table.watch(changed)
+    for seat, sitter in zip(SEATS, table.sitters()):
+        if sitter is not None:
+            changed(seat, sitter)
+    return stop

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +48,8 @@ pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out
 
 REPO = Path(__file__).resolve().parent.parent
 SENSE_HAT = "sense-hat==2.6.0"
+H11 = "h11>=0.16,<1"
+"""The project's one dependency (the web view's HTTP parser)."""
 USER, OUTSIDER = "pi", "outsider"
 VENV = "games"
 WHEELS = "/opt/c4-wheels"
@@ -102,7 +105,8 @@ def build_wheels(directory: Path) -> None:
                                                                 "__pycache__", ".pytest_cache"))
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
     subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", str(directory / "wheels"), str(source)], check=True)
-    subprocess.run([*pip, "download", "--no-deps", "--dest", str(directory / "wheels"), SENSE_HAT], check=True)
+    for requirement in (SENSE_HAT, H11):
+        subprocess.run([*pip, "download", "--no-deps", "--dest", str(directory / "wheels"), requirement], check=True)
     shutil.rmtree(source)
 
 
@@ -379,3 +383,59 @@ def test_a_user_outside_video_is_not_restarted(outsider_log):
     state, _ = outsider_log
     assert state == {"ExecMainStatus": "78", "ActiveState": "failed", "SubState": "failed", "NRestarts": "0",
                      "Result": "exit-code"}
+
+
+# -- the web view ------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    """A TCP port free on this machine's loopback (the container shares the host's network)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_web_unit_serves_the_page_to_the_host(machine):
+    """``install-service --web``: the unit gets the network from the LAN only, and the page answers the host."""
+    from web_client import Events, call  # noqa: PLC0415
+
+    closed_port = free_port()
+    with pytest.raises(OSError):           # the unit as installed so far has no network: nothing listens
+        call(closed_port, "GET", "/")
+    port = free_port()
+    bin_dir = f"/home/{USER}/{VENV}/bin"
+    machine.run([f"{bin_dir}/gamelib", "install-service", "--user", USER, *LAUNCHER_OPTIONS,
+                 "--web", f"127.0.0.1:{port}"])
+    try:
+        wait_for("the unit to be active", lambda: service_active(machine), START_TIMEOUT)
+        shown = {name: machine.unit_property(UNIT, name) for name in
+                 ("PrivateNetwork", "IPAddressAllow", "IPAddressDeny", "RestrictAddressFamilies")}
+        assert shown["PrivateNetwork"] == "no" and set(shown["IPAddressDeny"].split()) == {"0.0.0.0/0", "::/0"}
+        assert {"127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"} <= \
+            set(shown["IPAddressAllow"].split())
+        assert set(shown["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+        wait_frame(machine, menu_frame(), "the menu", START_TIMEOUT)
+        wait_for("the page", lambda: _answers(port), START_TIMEOUT)
+        page = call(port, "GET", "/")
+        assert page.status == 200 and b'<canvas id="leds"' in page.body
+        state = call(port, "GET", "/api/state").json()
+        assert state["status"]["phase"] == "menu" and state["status"]["item"] == "Connect 4"
+        launcher = Launcher(MockBackend(), discover())
+        assert state["pixels"] == [list(p) for p in launcher.frame()]
+        with Events(port) as events:
+            events.until(lambda kind, data: kind == "frame")
+            machine.hat.tap("middle")                                    # the stick at the HAT ...
+            events.until(lambda kind, data: kind == "frame" and data["pixels"] == [list(p) for p in choice_frame(0)])
+            machine.hat.tap("up")                                        # ... seen on the page
+            wait_frame(machine, menu_frame(), "the menu after backing out")
+        assert "Traceback" not in machine.journal("--unit", UNIT, f"--after-cursor={machine.mark}")
+    finally:
+        machine.run([f"{bin_dir}/gamelib", "install-service", "--user", USER, *LAUNCHER_OPTIONS], check=False)
+
+
+def _answers(port: int) -> bool:
+    from web_client import call  # noqa: PLC0415
+
+    try:
+        return call(port, "GET", "/api/state").status == 200
+    except OSError:
+        return False

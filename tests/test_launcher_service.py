@@ -51,8 +51,8 @@ def test_system_unit_is_written_for_this_python_and_started(tmp_path):
                  "home/pi/.local", "home/pi/.local/share", "home/pi/.local/share/sensehat-c4"):
         info = (tmp_path / made).stat()                        # made for the user, writable by the unit
         assert (info.st_uid, info.st_gid, oct(info.st_mode & 0o777)) == (os.getuid(), os.getgid(), "0o755")
-    assert inst.run.calls == [["systemctl", "daemon-reload"],
-                              ["systemctl", "enable", "--now", "sensehat-games.service"]]
+    assert inst.run.calls == [["systemctl", "daemon-reload"], ["systemctl", "enable", "sensehat-games.service"],
+                              ["systemctl", "restart", "sensehat-games.service"]]   # a running unit takes the new one
     assert not (tmp_path / POLKIT_RULE).exists()
     assert inst.out.getvalue().splitlines()[-1] == (
         "started and enabled sensehat-games.service: systemctl status sensehat-games.service; "
@@ -137,7 +137,8 @@ def test_user_unit_goes_under_the_xdg_config_dir_without_root(tmp_path):
     assert not any(line.startswith("User=") for line in unit_lines(unit))
     assert "WantedBy=default.target" in unit_lines(USER_TEMPLATE)
     assert inst.run.calls == [["systemctl", "--user", "daemon-reload"],
-                              ["systemctl", "--user", "enable", "--now", "sensehat-games.service"]]
+                              ["systemctl", "--user", "enable", "sensehat-games.service"],
+                              ["systemctl", "--user", "restart", "sensehat-games.service"]]
     inst.run.calls.clear()
     assert inst.uninstall(user_unit=True, argv=["--user-unit"]) == 0
     assert not unit.exists()
@@ -165,7 +166,12 @@ def test_cli_passes_launcher_options_through(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(Installer, "install", fake_install)
     assert cli.main(["install-service", "--user", "pi", "--dim-after", "30", "--allow-poweroff"]) == 0
     assert made == [dict(user="pi", user_unit=False, launcher_args=["--backend", "hat", "--dim-after", "30"],
-                         allow_poweroff=True, argv=["--user", "pi", "--dim-after", "30", "--allow-poweroff"])]
+                         allow_poweroff=True, argv=["--user", "pi", "--dim-after", "30", "--allow-poweroff"],
+                         web=None, web_port=None)]
+    assert cli.main(["install-service", "--user", "pi", "--web", "8080"]) == 0
+    assert (made[-1]["web"], made[-1]["web_port"]) == ("8080", 8080)
+    assert cli.main(["install-service", "--user", "pi", "--web", "[::]:8081"]) == 0
+    assert (made[-1]["web"], made[-1]["web_port"]) == ("[::]:8081", 8081)
     with pytest.raises(SystemExit) as info:
         cli.main(["install-service", "--user", "pi", "--user-unit"])
     assert info.value.code == 2
@@ -200,3 +206,55 @@ def test_the_units_do_not_restart_on_what_no_restart_fixes(template):
     lines = unit_lines(template)
     assert "Restart=on-failure" in lines
     assert f"RestartPreventExitStatus={app.EXIT_USAGE} {app.EXIT_SETUP}" in lines
+
+
+def test_web_opens_the_system_unit_to_the_lan_and_to_that_port_only(tmp_path):
+    inst = installer(tmp_path, SUDO_USER="pi")
+    assert inst.install(user=None, user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=False,
+                        argv=[], web="8080", web_port=8080) == 0
+    lines = unit_lines(tmp_path / SYSTEM_UNIT)
+    assert 'ExecStart="/home/pi/games venv/bin/python" -m gamelib --backend hat --web 8080' in lines
+    template = unit_lines(SYSTEM_TEMPLATE)
+    removed = [a for a in template if a not in lines and not a.startswith(("ExecStart=", "User="))]
+    added = [a for a in lines if a not in template and not a.startswith(("ExecStart=", "User="))]
+    assert removed == ["PrivateNetwork=yes", "RestrictAddressFamilies=AF_UNIX"]
+    assert added == ["IPAddressAllow=localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7",
+                     "SocketBindAllow=tcp:8080", "SocketBindDeny=any",
+                     "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"]
+    assert "IPAddressDeny=any" in lines and lines.index(added[0]) < lines.index("IPAddressDeny=any")
+    inst.install(user=None, user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=False, argv=[])
+    assert "PrivateNetwork=yes" in unit_lines(tmp_path / SYSTEM_UNIT)   # installed again without: no network
+
+
+def test_web_in_the_user_unit_allows_internet_sockets(tmp_path):
+    inst = installer(tmp_path, euid=1000, XDG_CONFIG_HOME=str(tmp_path / "config"))
+    inst.install(user=None, user_unit=True, launcher_args=["--backend", "hat"], allow_poweroff=False, argv=[],
+                 web="8080", web_port=8080)
+    lines = unit_lines(inst.user_unit_path())
+    assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in lines
+    assert [a for a in unit_lines(USER_TEMPLATE) if a not in lines] == [
+        "ExecStart=/usr/bin/python3 -m gamelib", "RestrictAddressFamilies=AF_UNIX"]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("0", "a service needs a fixed port (1-65535), e.g. 8080"),
+    ("80000", "the port is a number from 0 to 65535 (not '80000')"),
+    ("host:port", "the port is a number from 0 to 65535 (not 'port')"),
+])
+def test_a_service_needs_a_fixed_port(value, message, capsys, monkeypatch):
+    monkeypatch.setattr(Installer, "install", lambda self, **kwargs: pytest.fail("installed"))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["install-service", "--user", "pi", "--web", value])
+    assert info.value.code == 2
+    assert capsys.readouterr().err == f"gamelib install-service: error: argument --web: {message} (see --help)\n"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed "
+                    "(.ci/check-units installs it and checks the units in CI)")
+def test_rendered_web_units_pass_systemd_analyze_verify(tmp_path):
+    python = shutil.which("python3") or "/bin/sh"
+    for template in (SYSTEM_TEMPLATE, USER_TEMPLATE):
+        unit = tmp_path / "sensehat-games.service"
+        unit.write_text(render(template.read_text(), [python, "-m", "gamelib", "--web", "8080"], user="root", web=8080))
+        proc = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
+        assert (proc.returncode, proc.stderr) == (0, "")

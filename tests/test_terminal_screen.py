@@ -163,3 +163,21 @@ def test_status_line_under_the_hint():
     assert screen.display[11].strip() == "match 1: player 1 wins 2-0"
     stream.feed(painter.resize(30, 13).encode())                              # kept on a full redraw
     assert screen.display[11].strip() == "match 1: player 1 wins 2-0"
+
+
+def test_a_note_gets_a_line_of_its_own_under_the_status_and_the_board_moves_up_for_it():
+    painter = Painter("truecolor")
+    screen = pyte.Screen(44, 14)
+    stream = pyte.ByteStream(screen)
+    stream.feed((painter.resize(44, 14) + painter.frame(FRAME)).encode())
+    stream.feed(painter.set_status("match 1: player 1 wins 2-0").encode())
+    assert screen.display[1].strip().startswith("┌") and screen.display[12].strip() == "match 1: player 1 wins 2-0"
+    stream.feed(painter.set_note("web: http://192.168.1.20:8080/  PIN 1234").encode())
+    assert screen.display[0].strip().startswith("┌")                          # one line up: room for three
+    assert leds(screen) == hex_colours(FRAME)
+    assert [line.strip() for line in screen.display[10:13]] == [
+        "arrows: stick  Enter/space: middle  q: quit", "match 1: player 1 wins 2-0",
+        "web: http://192.168.1.20:8080/  PIN 1234"]
+    stream.feed(painter.set_note("web: http://192.168.1.20:8080/  PIN 5678").encode())   # a fresh PIN
+    assert screen.display[12].strip() == "web: http://192.168.1.20:8080/  PIN 5678"
+    assert painter.set_note("web: x  PIN 1") and Painter("plain").set_note("web: x  PIN 1") == "web: x  PIN 1\r\n"

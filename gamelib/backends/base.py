@@ -9,13 +9,17 @@ Besides its own stick, a backend takes events from other threads
 (:meth:`Backend.inject`: a phone's presses, another Pi's) and wake-ups
 (:meth:`Backend.wake`: the computer has its move) into the same wait, and tells
 its observers (:meth:`Backend.observe`) every frame it shows and every
-:class:`~gamelib.status.Status` the game says.
+:class:`~gamelib.status.Status` the game says.  Its :attr:`Backend.seats` say which
+seat those other sticks play; another thread may also ask it to show an
+:meth:`~Backend.interlude` over the game (the web view's PIN) and a
+:meth:`~Backend.note` beside it (the page's address), which the game's own thread
+carries out in its next wait.
 
 Subclasses open their hardware first, then call ``super().__init__``.  They
 **must** override :meth:`Backend._write`, :meth:`Backend._read` and
 :meth:`Backend._close`; they **may** override :meth:`Backend.now` (the mock
-does, with a fake clock), :meth:`Backend._set_low_light` and :meth:`Backend._said`
-(the terminal prints a status's caption).  :meth:`Backend._read` must put
+does, with a fake clock), :meth:`Backend._set_low_light`, :meth:`Backend._said`
+(the terminal prints a status's caption) and :meth:`Backend._noted` (it prints a note).  :meth:`Backend._read` must put
 ``self._inbox`` in its ``select()`` beside the stick and return ``None`` once it is
 readable (after ``self._inbox.drain()``), so injected events wake the wait.
 """
@@ -27,14 +31,17 @@ import reprlib
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 
 from gamelib.colours import BLACK, RGB
 
 from ..errors import ConfigError
+from ..seats import SeatTable
 from ..status import Status
 from .inbox import Inbox
+from .interlude import QUEUED, Interlude, Step
 
 log = logging.getLogger("gamelib")
 
@@ -146,6 +153,14 @@ class Backend(ABC):
         self._frame: Picture = (BLACK,) * 64
         self._status: Optional[Status] = None
         self._inbox = Inbox()
+        self.seats = SeatTable()
+        """Which seat another stick plays (a phone's): read by the game, written by the web server."""
+        self._asked_lock = threading.Lock()
+        self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
+        self._asked_note: Optional[str] = None
+        self._interlude: Optional[Interlude] = None
+        self.noted = ""
+        """The last :meth:`note` carried out."""
         try:
             self.rotation = rotation
             self._low_light = False
@@ -182,11 +197,21 @@ class Backend(ABC):
         if len(frame) != 64:
             raise ValueError(f"a frame has 64 pixels, not {len(frame)}")
         logical: Picture = tuple(tuple(pixel) for pixel in frame)  # type: ignore[misc]
+        self._frame = logical
+        if self._interlude is not None:
+            if not self._interlude.mirrored:
+                self._tell_shown(logical)
+            return  # kept, and shown when the interlude ends
+        self._write_logical(logical)
+        self._tell_shown(logical)
+
+    def _write_logical(self, logical: Sequence[RGB]) -> None:
         physical: List[RGB] = [BLACK] * 64
         for index, target in enumerate(self._pixels):
             physical[target] = logical[index]
         self._write(physical)
-        self._frame = logical
+
+    def _tell_shown(self, logical: Picture) -> None:
         for observer in self._observers:
             self._tell(observer, observer.shown, logical)
 
@@ -248,7 +273,14 @@ class Backend(ABC):
         event = self._injected()
         if event is not None:
             return event
-        event = self._read(timeout)
+        limit = self._asked(timeout)
+        event = self._read(limit)
+        if self._interlude is not None:
+            if event is not None and event.source == STICK and event.action is Action.PRESSED:
+                self._end_interlude()      # a press at the stick ends it, and does nothing else
+                return None
+            if self.now() >= self._interlude.due:
+                self._interlude_step()
         if event is None:
             return self._injected()
         if event.source != STICK:  # the mock's scripted events from another source: as the players see it
@@ -267,6 +299,71 @@ class Backend(ABC):
         """Make the wait in progress (or the next one) return ``None`` at once; from any thread
         (a player that found its move in a thread says so)."""
         self._inbox.wake()
+
+    # -- interludes and notes, asked for by other threads --------------------------------
+
+    def interlude(self, steps: Sequence[Step], *, mirrored: bool = False) -> None:
+        """Show ``steps`` (``(frame, seconds)``) over the game at its next wait for a person, from any
+        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it), after
+        those asked before.  ``mirrored``: observers see it too (else only the LEDs do: the PIN)."""
+        with self._asked_lock:
+            self._asked_interludes.append(Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored))
+        self.wake()
+
+    def note(self, text: str) -> None:
+        """A line about the program for beside the game (the web view's address and PIN), from any
+        thread: the terminal shows it under the board; a backend with no room for words ignores it."""
+        with self._asked_lock:
+            self._asked_note = text
+        self.wake()
+
+    def _asked(self, timeout: Optional[float]) -> Optional[float]:
+        """Carry out what other threads asked for; the wait's limit, shortened to the interlude's next step."""
+        if self._asked_interludes or self._asked_note is not None:
+            with self._asked_lock:
+                note, self._asked_note = self._asked_note, None
+                queue = self._asked_interludes
+                asked = queue.popleft() if self._interlude is None and queue and \
+                    queue[0].ready(self.now(), timeout) else None
+            if note is not None and note != self.noted:
+                self.noted = note
+                self._noted(note)
+            if asked is not None:
+                self._interlude = asked
+                self._interlude_step()
+        if self._interlude is None:
+            return timeout
+        left = max(0.0, self._interlude.due - self.now())
+        return left if timeout is None else min(timeout, left)
+
+    def _interlude_step(self) -> None:
+        interlude = self._interlude
+        assert interlude is not None
+        frame = interlude.next(self.now())
+        if frame is None:
+            self._end_interlude()
+            return
+        self._write_logical(frame)
+        if interlude.mirrored:
+            self._tell_shown(tuple(frame))
+
+    def _end_interlude(self) -> None:
+        """Stop the interlude; the game's last frame comes back (to the observers too if they saw it)."""
+        interlude, self._interlude = self._interlude, None
+        if interlude is not None:
+            self._write_logical(self._frame)
+            if interlude.mirrored:
+                self._tell_shown(self._frame)
+
+    @property
+    def shows_notes(self) -> bool:
+        """True if this backend shows notes (it overrides :meth:`_noted`)."""
+        return type(self)._noted is not Backend._noted
+
+    @property
+    def interluding(self) -> bool:
+        """True while an interlude is on the LEDs."""
+        return self._interlude is not None
 
     def _injected(self) -> Optional[StickEvent]:
         taken = self._inbox.take()
@@ -292,6 +389,7 @@ class Backend(ABC):
         if self._closed:
             return
         self._closed = True
+        self._interlude = None
         try:
             self.clear()
             if self._low_light:
@@ -334,3 +432,7 @@ class Backend(ABC):
     def _said(self, status: Status) -> None:  # noqa: B027 (an optional hook)
         """The game said ``status`` (:meth:`say`); the default does nothing (the terminal prints
         its caption)."""
+
+    def _noted(self, text: str) -> None:  # noqa: B027 (an optional hook)
+        """Show the :meth:`note` ``text`` (in the game's thread); the default does nothing (the
+        terminal prints it under the board)."""

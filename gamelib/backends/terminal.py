@@ -289,6 +289,11 @@ class TerminalBackend(Backend):
             if self._painter.mode != "plain":  # plain mode printed the line already: it is in the scrollback
                 self._emit(self._painter.set_status(self._line))
 
+    def _noted(self, text: str) -> None:
+        """The note (the web view's address and PIN) on a line of its own under the status."""
+        if not self.closed:
+            self._emit(self._painter.set_note(text))
+
     def notice(self, text: str) -> None:
         """Show ``text`` under the board until the program prints a line (a notice printed
         before the board would be hidden by it; ``plain`` mode has it on screen already)."""

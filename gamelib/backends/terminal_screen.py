@@ -157,6 +157,8 @@ class Layout:
     lines: int
     boxed: bool
     """False for ``plain`` mode (no cursor movement, nothing placed)."""
+    below: int = 2
+    """Lines wanted under the box: the hint and the status, and the note when there is one."""
 
     WIDTH = 1 + 1 + 8 * LED_WIDTH + 1
     """The border, a gap before the first LED (each LED has its gap after it), the border."""
@@ -168,8 +170,8 @@ class Layout:
 
     @property
     def extra_lines(self) -> int:
-        """How many of the hint and status lines fit under the box (0-2)."""
-        return max(0, min(2, self.lines - self.HEIGHT))
+        """How many of the hint, status and note lines fit under the box (0 to :attr:`below`)."""
+        return max(0, min(self.below, self.lines - self.HEIGHT))
 
     @property
     def left(self) -> int:
@@ -222,12 +224,13 @@ class Painter:
         self.low_light = False
         self.layout = Layout(80, 24, mode != "plain")
         self.status = ""
+        self.note = ""
         self._shown: Optional[List[RGB]] = None
         self._last: List[RGB] = [BLACK] * 64
 
     def resize(self, columns: int, lines: int) -> str:
         """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
-        self.layout = Layout(columns, lines, self.mode != "plain")
+        self.layout = Layout(columns, lines, self.mode != "plain", 3 if self.note else 2)
         return "" if self.mode == "plain" else self.full()
 
     def set_low_light(self, value: bool) -> str:
@@ -285,11 +288,23 @@ class Painter:
             return ""
         return self._lines_below()
 
+    def set_note(self, text: str) -> str:
+        """Show ``text`` on a line of its own under the status (the web view's address and PIN)."""
+        first = not self.note
+        self.note = text
+        if self.mode == "plain":
+            return text + "\r\n"
+        if first:   # one more line under the box: the board moves up half a line
+            return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
+        if self._shown is None or not self.layout.fits:
+            return ""
+        return self._lines_below()
+
     def _lines_below(self) -> str:
         layout = self.layout
         out = []
         hint = HINT if len(HINT) <= layout.columns else SHORT_HINT
-        for k, text in enumerate((hint, self.status)[:layout.extra_lines]):
+        for k, text in enumerate((hint, self.status, self.note)[:layout.extra_lines]):
             row = layout.top + layout.HEIGHT + k
             text = text[:layout.columns]
             out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)

@@ -8,10 +8,11 @@ import logging
 import sys
 from typing import List, Optional, Sequence
 
-from .. import app, backends
+from .. import app, backends, web
 from ..errors import ConfigError
 from ..games import GROUP, discover
 from ..players import parse_names
+from ..web.address import Address, argument as web_address
 from . import PROG
 from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
@@ -44,6 +45,7 @@ def menu_parser() -> app.Parser:
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
     add_launcher_options(parser)
+    web.add_argument(parser)
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr; while the board fills this terminal, "
                         "a file under $XDG_STATE_HOME/gamelib, shown after)")
     return parser
@@ -69,7 +71,8 @@ def run_menu(argv: Sequence[str]) -> int:
                                        notice=log.info) as backend:
                 if backend.name == "terminal":  # log lines would land on the board
                     logs.aside()
-                result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
+                with web.serving(backend, args.web, log.info):
+                    result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
             log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
         return app.EXIT_OK
 
@@ -142,7 +145,17 @@ def service_parser(command: str) -> app.Parser:
         parser.add_argument("--backend", type=_service_backend, choices=backends.names(service=True), default="hat",
                             help="the launcher's --backend (default: hat)")
         add_launcher_options(parser)
+        parser.add_argument("--web", type=_service_web, default=None, metavar="[HOST:]PORT",
+                            help="the launcher serves the web view on this port: the unit then gets the network, "
+                            "from the LAN's addresses only (default: no network at all)")
     return parser
+
+
+def _service_web(text: str) -> Address:
+    address = web_address(text)
+    if address.port == 0:
+        raise argparse.ArgumentTypeError("a service needs a fixed port (1-65535), e.g. 8080")
+    return address
 
 
 def run_service(command: str, argv: Sequence[str]) -> int:
@@ -158,8 +171,10 @@ def run_service(command: str, argv: Sequence[str]) -> int:
                                      ("--blank-after", args.blank_after, defaults.blank_after)):
             if value != default:
                 launcher_args += [flag, f"{value:g}"]
+        web = args.web
         return installer.install(user=args.user, user_unit=args.user_unit, launcher_args=launcher_args,
-                                 allow_poweroff=args.allow_poweroff, argv=argv)
+                                 allow_poweroff=args.allow_poweroff, argv=argv,
+                                 web=None if web is None else str(web), web_port=None if web is None else web.port)
 
     return app.run(main, f"{PROG} {command}")
 

@@ -235,8 +235,10 @@ class Launcher:
             self.store.save(self.saved)
 
     def _take_back(self) -> None:
-        """After a game: drop what was typed meanwhile, restore our settings, show the menu."""
+        """After a game: drop what was typed meanwhile, empty the seats phones took for it, restore
+        our settings, show the menu."""
         self.backend.discard_events()
+        self.backend.seats.clear()
         self._apply_settings()
         self._last_input = self.backend.now()
         self._up_since = None

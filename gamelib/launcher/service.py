@@ -53,10 +53,20 @@ WRITABLE = (".config/sense_hat", ".config/gamelib", ".local/share/sensehat-c4")
 Connect 4's games database (``$XDG_DATA_HOME/sensehat-c4/games.db``)."""
 
 
+LAN = "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
+"""Who may reach the web view when the unit serves one: this machine, link-local and the private ranges."""
+WEB_FAMILIES = "AF_UNIX AF_INET AF_INET6"
+
+
 def render(template: str, command: Sequence[str], user: Optional[str] = None,
-           home: Optional[str] = None) -> str:
+           home: Optional[str] = None, web: Optional[int] = None) -> str:
     """The unit text with ``ExecStart=`` set to ``command`` and (if given) ``User=`` to ``user``
-    and ``ReadWritePaths=`` to the :data:`WRITABLE` directories under ``home``."""
+    and ``ReadWritePaths=`` to the :data:`WRITABLE` directories under ``home``.
+
+    With ``web`` (the port of ``--web``) the unit gets the network, and only what the web view
+    needs: ``PrivateNetwork=`` goes, IPv4 and IPv6 sockets are allowed, and (in the system unit,
+    whose ``IPAddressDeny=any`` stays) traffic only from and to the :data:`LAN` ranges, and a
+    listening socket only on that TCP port."""
     lines = []
     for line in template.splitlines():
         if line.startswith("ExecStart="):
@@ -65,6 +75,14 @@ def render(template: str, command: Sequence[str], user: Optional[str] = None,
             line = f"User={user}"
         elif line.startswith("ReadWritePaths=") and home is not None:
             line = "ReadWritePaths=" + " ".join("-" + quote(os.path.join(home, d)) for d in WRITABLE)
+        elif web is not None and line == "PrivateNetwork=yes":
+            continue
+        elif web is not None and line.startswith("RestrictAddressFamilies="):
+            line = f"RestrictAddressFamilies={WEB_FAMILIES}"
+        elif web is not None and line == "IPAddressDeny=any":
+            lines += [f"# --web {web}: the LAN only (everything else stays denied), and only that port to listen on",
+                      f"IPAddressAllow={LAN}", line, f"SocketBindAllow=tcp:{web}", "SocketBindDeny=any"]
+            continue
         lines.append(line)
     return "\n".join(lines) + "\n"
 
@@ -126,15 +144,16 @@ class Installer:
     # -- install ------------------------------------------------------------------
 
     def install(self, *, user: Optional[str], user_unit: bool, launcher_args: Sequence[str],
-                allow_poweroff: bool, argv: Sequence[str]) -> int:
-        """Write the unit (and the polkit rule if asked), then reload, enable and start it."""
-        command = [self.python, "-m", "gamelib", *launcher_args] + (["--allow-poweroff"] if allow_poweroff else [])
+                allow_poweroff: bool, argv: Sequence[str], web: Optional[str] = None, web_port: Optional[int] = None) -> int:
+        """Write the unit (and the polkit rule if asked), then reload, enable and start it.  ``web``: the
+        launcher's ``--web [HOST:]PORT`` (``web_port`` its port), which opens the unit to the LAN."""
+        command = [self.python, "-m", "gamelib", *launcher_args] + (["--web", web] if web else []) + \
+            (["--allow-poweroff"] if allow_poweroff else [])
         if user_unit:
             path = self.user_unit_path()
-            _write(path, render(USER_TEMPLATE.read_text(), command))
+            _write(path, render(USER_TEMPLATE.read_text(), command, web=web_port))
             self._say(f"wrote {path}")
-            if not self._systemctl(["--user", "daemon-reload"], path) or \
-                    not self._systemctl(["--user", "enable", "--now", UNIT], path):
+            if not all(self._systemctl(["--user", *command], path) for command in _START):
                 return 1
             self._say(f"started and enabled {UNIT} for {_current_user()}: systemctl --user status {UNIT}; "
                       f"to start it at boot without logging in: sudo loginctl enable-linger {_current_user()}")
@@ -150,7 +169,7 @@ class Installer:
         for directory in WRITABLE:
             self._make_dirs(Path(home) / directory, uid, gid)
         path = self._system(SYSTEM_UNIT)
-        _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name, home=home))
+        _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name, home=home, web=web_port))
         self._say(f"wrote {path} (runs as {name}: {' '.join(command)})")
         rule = self._system(POLKIT_RULE)
         if allow_poweroff:
@@ -159,7 +178,7 @@ class Installer:
         elif rule.exists():
             rule.unlink()
             self._say(f"removed {rule} (no --allow-poweroff)")
-        if not self._systemctl(["daemon-reload"], path) or not self._systemctl(["enable", "--now", UNIT], path):
+        if not all(self._systemctl(command, path) for command in _START):
             return 1
         self._say(f"started and enabled {UNIT}: systemctl status {UNIT}; its log: journalctl -u {UNIT}")
         return 0
@@ -212,6 +231,10 @@ class Installer:
 
     def _say(self, message: str) -> None:
         print(message, file=self.out)
+
+
+_START = (["daemon-reload"], ["enable", UNIT], ["restart", UNIT])
+"""After writing the unit: reload, enable, and (re)start it, so a unit already running takes the new options."""
 
 
 def _write(path: Path, text: str) -> None:

@@ -6,7 +6,7 @@ import contextlib
 import textwrap
 from typing import Optional, Sequence, Tuple
 
-from gamelib import app, backends
+from gamelib import app, backends, web
 from gamelib.app import Parser
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
 from gamelib.files import state_home
@@ -93,6 +93,7 @@ def play_parser() -> Parser:
                         help="the players' names, for the printed results, the records and the winner's "
                         f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
     add_db(parser)
+    web.add_argument(parser)
     parser.add_argument("--version", action=VersionAction)
     return parser
 
@@ -133,7 +134,8 @@ def run(argv: Sequence[str]) -> int:
 
     # the log (the recorder's one line) routed as the launcher routes its own: never over the board
     with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
-            backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder:
+            backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
+            web.serving(backend, args.web, notice):
         if backend.name == "terminal":
             logs.aside()
         play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,

@@ -1,0 +1,198 @@
+"""The web view's costs: idle CPU with the server on, memory with 100 spectators, and frame-to-page latency.
+
+Everything runs on loopback, on the real ``sense_emu`` library pointed at a temporary
+directory (the tests' ``emu_sandbox``):
+
+- idle: the whole program (``python -m sensehat_c4 --backend emu --web 127.0.0.1:0``) waits
+  for a move; its CPU (``/proc/PID/stat``) over ``--idle`` seconds, first with nobody
+  connected, then with ``--spectators`` event streams open (each from its own loopback
+  address); its resident memory (``VmRSS``, ``VmHWM``) before and after they connect;
+- latency: a backend on the emulator's files serves its web view in this process and shows
+  ``--frames`` frames ``--gap`` seconds apart (a falling token's pace); the spectators read
+  the event stream in another process (so they do not share this one's interpreter lock),
+  and each frame's time from ``backend.show()`` to its arrival at each spectator is taken
+  (the clocks are the same ``CLOCK_MONOTONIC``), for 1 spectator and for ``--spectators``, and
+  the server's part alone: from ``show()`` until the frame has been written to every socket
+  (reading 100 streams in one Python process adds its own milliseconds; a LAN's spectators
+  are 100 devices).
+
+Usage: ``python benchmarks/web.py [--idle SECONDS] [--spectators N] [--frames N] [--gap SECONDS]``.
+It prints figures; it asserts nothing (the machines are shared and noisy).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import emu_sandbox  # noqa: E402
+from emu_sandbox import FakeEmulator, child_env  # noqa: E402
+from latency import cpu_share  # noqa: E402
+from web_client import Spectators  # noqa: E402
+
+ADDRESS = re.compile(rb"web view on http://127\.0\.0\.1:(\d+)/")
+
+
+def memory(pid: int) -> Dict[str, int]:
+    """``VmRSS`` and ``VmHWM`` (peak) of a process, in KiB."""
+    found = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            found[name] = int(value.split()[0])
+    return found
+
+
+def port_of(game: subprocess.Popen) -> int:
+    text = b""
+    while True:
+        chunk = os.read(game.stderr.fileno(), 4096)  # type: ignore[union-attr]
+        if not chunk:
+            raise RuntimeError(f"the game said no address: {text!r}")
+        text += chunk
+        found = ADDRESS.search(text)
+        if found:
+            return int(found.group(1))
+
+
+def idle(seconds: float, spectators: int) -> None:
+    directory = tempfile.mkdtemp(prefix="c4bench-")
+    try:
+        with FakeEmulator(directory) as emulator:
+            for web in (False, True):
+                game = subprocess.Popen([sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent",
+                                         "human"] + (["--web", "127.0.0.1:0"] if web else []),
+                                        env=child_env(directory), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                try:
+                    port = port_of(game) if web else 0
+                    emulator.wait_client()
+                    emulator.wait_screen(lambda px: any(p != (0, 0, 0) for p in px))
+                    time.sleep(1.0)
+                    used, wall = cpu_share(game.pid, seconds)
+                    alone = memory(game.pid)
+                    print(f"idle CPU, whole program waiting for a move, {'with' if web else 'without'} --web, "
+                          f"nobody connected: {used:.3f} s in {wall:.1f} s = {100 * used / wall:.2f}% of one core; "
+                          f"resident {alone['VmRSS'] / 1024:.1f} MiB")
+                    if not web:
+                        continue
+                    watchers = Spectators(port, spectators)
+                    deadline = time.monotonic() + 30
+                    while not all(s["frame"] is not None for s in watchers.streams):
+                        if time.monotonic() > deadline:
+                            raise RuntimeError("not every spectator connected")
+                        time.sleep(0.05)
+                    time.sleep(1.0)
+                    used, wall = cpu_share(game.pid, seconds)
+                    crowd = memory(game.pid)
+                    print(f"with {spectators} spectators connected and nobody playing: {used:.3f} s of CPU in "
+                          f"{wall:.1f} s = {100 * used / wall:.2f}% of one core; resident "
+                          f"{crowd['VmRSS'] / 1024:.1f} MiB (+{(crowd['VmRSS'] - alone['VmRSS']) / 1024:.1f} MiB "
+                          f"for them, {(crowd['VmRSS'] - alone['VmRSS']) / spectators:.0f} KiB each), "
+                          f"peak {crowd['VmHWM'] / 1024:.1f} MiB")
+                    watchers.close()
+                finally:
+                    game.terminate()
+                    game.wait(10)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def spectate(port: int, count: int, last: int) -> None:
+    """(The spectators' process.)  Read ``count`` streams until frame ``last``; print the arrival times."""
+    watchers = Spectators(port, count, times=True)
+    print("ready", flush=True)
+    deadline = time.monotonic() + 120
+    while not all(s["seqs"] and s["seqs"][-1] >= last for s in watchers.streams):
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
+    watchers.close()
+    print(json.dumps([s["times"] for s in watchers.streams]), flush=True)
+
+
+def latency(spectators: int, frames: int, gap: float) -> None:
+    directory = tempfile.mkdtemp(prefix="c4bench-")
+    emu_sandbox.redirect(directory)
+    os.environ["HOME"] = directory
+    from gamelib import web  # noqa: PLC0415
+    from gamelib.backends.senselib import EmuBackend  # noqa: PLC0415
+    from gamelib.web.address import Address  # noqa: PLC0415
+
+    try:
+        with FakeEmulator(directory), EmuBackend() as backend, \
+                web.serving(backend, Address("127.0.0.1", 0)) as server:
+            assert server is not None
+            for count in (1, spectators):
+                start = server.feed.counted
+                last = start + frames
+                child = subprocess.Popen([sys.executable, __file__, "--spectate", str(server.port), str(count), str(last)],
+                                         stdout=subprocess.PIPE, text=True)
+                assert child.stdout is not None
+                assert child.stdout.readline().strip() == "ready"
+                time.sleep(1.0)
+                shown: Dict[int, float] = {}
+                sent: Dict[int, float] = {}
+                flush = server.feed._flush
+
+                def timed_flush(flush=flush, sent=sent) -> None:   # in the server's thread: every socket written
+                    flush()
+                    sent[server.feed.seq] = time.monotonic()
+
+                server.feed._flush = timed_flush  # type: ignore[method-assign]
+                cpu = time.process_time()
+                for n in range(frames):
+                    frame = [((n * 7) % 256, (n * 13) % 256, i) for i in range(64)]
+                    backend.show(frame)
+                    shown[server.feed.counted] = time.monotonic()
+                    time.sleep(gap)
+                cpu = time.process_time() - cpu
+                server.feed._flush = flush  # type: ignore[method-assign]
+                out = sorted(1000 * (t - shown[seq]) for seq, t in sent.items() if seq in shown)
+                arrivals: List[Dict[str, float]] = json.loads(child.stdout.readline())
+                child.wait(30)
+                delays = sorted(1000 * (t - shown[int(seq)]) for times in arrivals for seq, t in times.items()
+                                if int(seq) in shown)
+                missing = count * frames - len(delays)
+                print(f"frame shown -> frame received, {count} spectator{'s' if count > 1 else ''}, {frames} frames "
+                      f"{1000 * gap:.0f} ms apart: median {statistics.median(delays):.2f} ms, "
+                      f"p99 {delays[int(0.99 * (len(delays) - 1))]:.2f} ms, max {delays[-1]:.2f} ms; "
+                      f"frames missed {missing}; this process's CPU {cpu:.2f} s "
+                      f"({1000 * cpu / frames:.2f} ms a frame)")
+                print(f"    of which shown -> written to every socket (the server's part): median "
+                      f"{statistics.median(out):.2f} ms, p99 {out[int(0.99 * (len(out) - 1))]:.2f} ms, max {out[-1]:.2f} ms")
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--spectate"]:
+        spectate(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure (default 10)")
+    parser.add_argument("--spectators", type=int, default=100, help="spectators at once (default 100)")
+    parser.add_argument("--frames", type=int, default=300, help="frames to time (default 300)")
+    parser.add_argument("--gap", type=float, default=0.03, help="seconds between frames (default 0.03)")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    idle(args.idle, args.spectators)
+    latency(args.spectators, args.frames, args.gap)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The game on any screen of the LAN, and a phone as a second joystick (``--web [HOST:]PORT``).
+
+A small HTTP server in a thread of its own serves one static page (``static/``:
+no CDN, no build step) and the API the page uses (``docs/API.md``): the LEDs and
+the game's words as they change (an event stream), and, with the PIN the LEDs
+show, a seat whose presses reach the game as the stick's do.  Game-independent:
+Connect 4's words and seats are its own (``sensehat_c4.words``, ``sensehat_c4.game``).
+
+- :mod:`.limits`   every bound (:class:`~.limits.Limits`) and the rate limiters
+- :mod:`.http`     HTTP/1.1 over asyncio and h11: limits, timeouts, security headers, origin checks
+- :mod:`.feed`     frames and words from the game's thread to every watcher (Server-Sent Events)
+- :mod:`.seating`  the PIN, the lockout and the tokens
+- :mod:`.api`      the routes; :class:`~.api.Console`, what the server needs from the game's side
+- :mod:`.console`  that side on a backend (presses injected, the PIN scrolled on the LEDs)
+- :mod:`.address`  ``--web [HOST:]PORT`` and the address to tell people
+- :mod:`.server`   :class:`~.server.WebServer`: all of it in its own thread
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+from typing import TYPE_CHECKING, Callable, Iterator, Optional
+
+from ..errors import SetupError
+from .address import Address, argument
+
+if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
+    from ..backends.base import Backend
+    from .limits import Limits
+    from .server import WebServer
+
+__all__ = ["Address", "add_argument", "serving"]
+
+
+def add_argument(parser: argparse.ArgumentParser) -> None:
+    """``--web [HOST:]PORT`` (shared by ``sensehat-c4`` and ``gamelib``)."""
+    parser.add_argument("--web", type=argument, default=None, metavar="[HOST:]PORT",
+                        help="show the game live in any browser on the LAN at http://THIS-MACHINE:PORT/, and "
+                        "let a phone take a seat with the PIN the LEDs show (PORT alone: every address "
+                        "of this machine)")
+
+
+@contextlib.contextmanager
+def serving(backend: "Backend", address: Optional[Address], notice: Callable[[str], None] = lambda message: None,
+            *, limits: Optional["Limits"] = None) -> Iterator[Optional["WebServer"]]:
+    """Serve the web view of ``backend`` on ``address`` for the ``with`` block (nothing if ``None``):
+    the feed watches the backend, phones' presses go to it, and the seats are emptied at the end."""
+    if address is None:
+        yield None
+        return
+    try:
+        from .console import BackendConsole  # noqa: PLC0415
+        from .limits import Limits  # noqa: PLC0415
+        from .server import WebServer  # noqa: PLC0415
+    except ImportError as exc:
+        raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
+    server = WebServer(BackendConsole(backend), address, limits=limits or Limits())
+    stop = backend.observe(server.feed)
+    server.feed.shown(backend.frame)          # what is up now, for the first page
+    if backend.status is not None:
+        server.feed.said(backend.status)
+    try:
+        server.start()
+        if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
+            notice(f"web view on {', '.join(server.urls)} (a phone takes a seat with the PIN the LEDs show)")
+        yield server
+    finally:
+        stop()
+        server.close()
+        backend.seats.clear()

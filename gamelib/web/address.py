@@ -1,0 +1,121 @@
+"""``--web [HOST:]PORT``: where the server listens, and the address to tell people.
+
+``8080`` listens on every address of the machine (IPv4 and IPv6), ``127.0.0.1:8080``
+or ``[::1]:8080`` on one; port 0 takes a free one (tests).  The address printed for
+people is this machine's address on the LAN (read from its interfaces, no packet
+sent), so a phone can type it.
+"""
+from __future__ import annotations
+
+import argparse
+import fcntl
+import ipaddress
+import socket
+import struct
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from ..errors import ConfigError
+
+SIOCGIFADDR = 0x8915
+"""Linux's ioctl that reads an interface's IPv4 address."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where to listen: ``host`` (``None``: every address) and ``port``."""
+
+    host: Optional[str]
+    port: int
+
+    def __str__(self) -> str:
+        if self.host is None:
+            return str(self.port)
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def parse(text: str) -> Address:
+    """``PORT``, ``HOST:PORT`` or ``[IPV6]:PORT`` -> :class:`Address` (:class:`~gamelib.errors.ConfigError` if not)."""
+    host: Optional[str]
+    value = text.strip()
+    if value.startswith("["):
+        inside, bracket, rest = value[1:].partition("]")
+        if not bracket or not rest.startswith(":"):
+            raise ConfigError(f"--web takes [HOST:]PORT, e.g. 8080 or [::1]:8080 (not {text!r})")
+        host, port_text = inside, rest[1:]
+    elif ":" in value:
+        host, _, port_text = value.rpartition(":")
+        if ":" in host:
+            raise ConfigError(f"--web: write an IPv6 address in brackets, e.g. [{host}]:{port_text} (not {text!r})")
+    else:
+        host, port_text = None, value
+    if not port_text.isascii() or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ConfigError(f"--web: the port is a number from 0 to 65535 (not {port_text!r})")
+    if host is not None:
+        host = host.strip()
+        if host in ("", "*"):
+            host = None
+        elif not _valid_host(host):
+            raise ConfigError(f"--web: {host!r} is not an address or a host name")
+    return Address(host, int(port_text))
+
+
+def _valid_host(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return name_labels(host) is not None
+
+
+def name_labels(name: str) -> Optional[List[str]]:
+    """The labels of a host name (``pi.local`` -> ``["pi", "local"]``), or ``None`` if it is not one
+    (letters, digits and hyphens, 1-63 a label, at most 253 in all)."""
+    labels = name.rstrip(".").split(".")
+    if len(name) > 253 or not all(label and len(label) <= 63 and
+                                  all(c.isascii() and (c.isalnum() or c == "-") for c in label) for label in labels):
+        return None
+    return labels
+
+
+def argument(text: str) -> Address:
+    """An argparse ``type`` for ``--web``."""
+    try:
+        return parse(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--web: ")) from None
+
+
+def lan_addresses() -> List[str]:
+    """This machine's IPv4 addresses on its networks, private ranges first, loopback last."""
+    found = []
+    try:
+        interfaces = socket.if_nameindex()
+    except OSError:
+        interfaces = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:   # never connected: nothing is sent
+        for _, name in interfaces:
+            try:
+                packed = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue  # no IPv4 address (or the interface is down)
+            found.append(socket.inet_ntoa(packed[20:24]))
+
+    def rank(address: str) -> Tuple[int, str]:
+        ip = ipaddress.IPv4Address(address)
+        return (2 if ip.is_loopback else 0 if ip.is_private else 1), address
+
+    return sorted(set(found), key=rank)
+
+
+def page_urls(bound: Sequence[Tuple[str, int]], host: Optional[str]) -> List[str]:
+    """The page's addresses for people: the machine's LAN addresses when listening on all of
+    them, else the one asked for."""
+    if not bound:
+        return []
+    port = bound[0][1]
+    if host is None:
+        names = [a for a in lan_addresses() if not ipaddress.IPv4Address(a).is_loopback] or ["localhost"]
+    else:
+        names = [host]
+    return [f"http://[{name}]:{port}/" if ":" in name else f"http://{name}:{port}/" for name in names]

@@ -1,0 +1,175 @@
+"""The web view's routes: the page's files, the state, the event stream, and the phone's seat.
+
+Every route is documented in ``docs/API.md``; the page (``static/``) uses these and
+nothing else.  Reading needs nothing; :data:`CHANGES` (asking for the PIN, taking
+and leaving a seat, pressing) need JSON from the page's own origin, and a press
+needs the token a seat gave.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple
+
+from ..seats import SeatTable
+from .feed import Feed
+from .http import HttpError, Request, Response, Route, StreamReply
+from .limits import Limits
+from .seating import Seating
+
+DIRECTIONS = ("left", "right", "up", "down", "middle")
+
+STATIC = Path(__file__).with_name("static")
+FILES: Mapping[str, Tuple[str, str]] = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/page.js": ("page.js", "text/javascript; charset=utf-8"),
+    "/page.css": ("page.css", "text/css; charset=utf-8"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
+}
+"""The only files served: URL path -> (file in ``static/``, type).  Nothing else is read from disk."""
+
+
+class Console(Protocol):
+    """What the server needs from the game's side (a backend, through :mod:`.console`)."""
+
+    seats: SeatTable
+
+    def press(self, direction: str, source: str) -> bool:
+        """A press (and release) of ``direction`` from ``source``'s stick; False if refused (a flood)."""
+
+    def show_pin(self, pin: str) -> None:
+        """Scroll the PIN on the LEDs (not on the mirrors)."""
+
+    def show_seated(self, seat: int) -> None:
+        """Say on the LEDs that a phone took ``seat``."""
+
+    def note(self, text: str) -> None:
+        """Show ``text`` (the page's address and the PIN) where the game can show a line (the terminal)."""
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    body: bytes
+    content_type: str
+    etag: str
+
+
+def load_files(directory: Path = STATIC) -> Dict[str, StaticFile]:
+    """Read the shipped files once (the server never touches the disk for a request)."""
+    files = {}
+    for path, (name, kind) in FILES.items():
+        body = (directory / name).read_bytes()
+        files[path] = StaticFile(body, kind, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
+    return files
+
+
+def _object(request: Request) -> Dict[str, Any]:
+    value = request.json()
+    if not isinstance(value, dict):
+        raise HttpError(400, "bad_request", "the body must be a JSON object")
+    return value
+
+
+class WebApp:
+    """The routes over a :class:`Console`, a :class:`~.feed.Feed` and a :class:`~.seating.Seating`."""
+
+    def __init__(self, console: Console, feed: Feed, seating: Seating, limits: Limits = Limits(), *,
+                 clock: Callable[[], float], files: Optional[Dict[str, StaticFile]] = None,
+                 later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None) -> None:
+        self.console = console
+        self.feed = feed
+        self.seating = seating
+        self.limits = limits
+        self._clock = clock
+        self._later = later
+        self.files = load_files() if files is None else files
+        self._pin_shown = -float("inf")
+
+    def routes(self) -> List[Route]:
+        static = [Route("GET", path, self._file) for path in self.files]
+        return static + [
+            Route("GET", "/api/state", self.state),
+            Route("GET", "/api/events", self.events),
+            Route("POST", "/api/pin", self.ask_pin, changes=True),
+            Route("POST", "/api/seat", self.sit, changes=True),
+            Route("POST", "/api/press", self.press, changes=True),
+            Route("POST", "/api/leave", self.leave, changes=True),
+        ]
+
+    # -- reading ---------------------------------------------------------------------
+
+    def _file(self, request: Request) -> Response:
+        file = self.files[request.path]
+        headers = (("ETag", file.etag), ("Cache-Control", "no-cache"))
+        if request.header("if-none-match") == file.etag:
+            return Response(304, headers=headers)
+        return Response(200, file.body, file.content_type, headers)
+
+    def state(self, request: Request) -> Response:
+        """``GET /api/state``: the frame on the LEDs and the state in words."""
+        return Response.json({**self.feed.frame_json(), **self.feed.state_json()})
+
+    def events(self, request: Request) -> StreamReply:
+        """``GET /api/events``: the state and frame now, then every one as it comes (Server-Sent Events)."""
+        return StreamReply("text/event-stream", self.feed.attach)
+
+    # -- seats -------------------------------------------------------------------------
+
+    def ask_pin(self, request: Request) -> Response:
+        """``POST /api/pin``: scroll the PIN on the LEDs (someone wants a seat)."""
+        _object(request)
+        now = self._clock()
+        wait = self._pin_shown + self.limits.pin_show_seconds - now
+        if wait > 0:
+            raise HttpError(429, "wait", f"the PIN was shown {now - self._pin_shown:.0f} s ago: look at the LEDs",
+                            headers=(("Retry-After", str(max(1, round(wait)))),))
+        self._pin_shown = now
+        self.console.show_pin(self.seating.pin)
+        return Response.json({"shown": True}, 202)
+
+    def sit(self, request: Request) -> Response:
+        """``POST /api/seat`` ``{"pin": "1234", "seat": 1}``: the seat and its token."""
+        body = _object(request)
+        try:
+            token, sitter = self.seating.sit(body.get("pin"), body.get("seat"))
+        except HttpError as error:
+            if error.code == "bad_pin" and self.seating.locked_for() > 0:
+                self._locked()
+            raise
+        self.console.show_seated(sitter.seat)   # the seat table tells the feed: the state goes out
+        return Response.json({"token": token, "seat": sitter.seat})
+
+    def leave(self, request: Request) -> Response:
+        """``POST /api/leave`` ``{"token": "..."}``: give the seat back to the players at the HAT."""
+        sitter = self.seating.leave(_object(request).get("token"))
+        return Response.json({"seat": sitter.seat, "left": True})
+
+    def press(self, request: Request) -> Response:
+        """``POST /api/press`` ``{"token": "...", "direction": "left"}``: press the seat's stick."""
+        body = _object(request)
+        sitter = self.seating.sitter(body.get("token"))
+        direction = body.get("direction")
+        if not isinstance(direction, str) or direction not in DIRECTIONS:
+            raise HttpError(400, "bad_request", f"direction must be one of {', '.join(DIRECTIONS)}")
+        turn = self._turn()
+        if turn is not None and turn != sitter.seat:
+            raise HttpError(409, "not_your_turn", f"it is seat {turn}'s turn")
+        if not self.seating.press_allowed(sitter):
+            raise HttpError(429, "rate", f"at most {self.limits.presses_per_second:g} presses a second",
+                            headers=(("Retry-After", "1"),))
+        if not self.console.press(direction, sitter.source):
+            raise HttpError(503, "busy", "the game is not taking presses now", headers=(("Retry-After", "1"),))
+        return Response.json({"seat": sitter.seat, "direction": direction}, 202)
+
+    def _turn(self) -> Optional[int]:
+        """The seat to move, when the game's words say (``turn``); ``None`` otherwise."""
+        status = self.feed.status
+        details = getattr(status, "details", None) or {}
+        turn = details.get("turn")
+        return turn if type(turn) is int else None
+
+    def _locked(self) -> None:
+        """Seating has just been locked: the state says so now, and again when it opens."""
+        self.feed.changed()
+        self._later(self.seating.locked_for() + 0.01, self.feed.changed)

@@ -1,0 +1,596 @@
+"""A small, bounded HTTP/1.1 server on :mod:`asyncio`, with ``h11`` reading and writing the protocol.
+
+``h11`` (pure Python, sans-I/O) parses requests and frames responses; this module
+does the I/O and holds every client to :class:`~.limits.Limits`: connections at
+once (all, and per address), header and body size, the time a request may take
+to arrive (a slowloris client is cut off whatever it drips), requests per
+second per address, and streams whose client stops reading.  Every response
+carries the security headers (:data:`SECURITY_HEADERS`, a content security
+policy allowing only the page's own files); every request's ``Host`` must be a
+name of the LAN (:func:`lan_host`, against DNS rebinding); and every request that
+changes something (:attr:`Route.changes`) must carry JSON and, if it has an
+``Origin``, the page's own (:func:`check_origin`), so no other site's page can
+make a visitor's browser press for it.
+
+An application is a table of :class:`Route`\\ s.  A handler gets a :class:`Request`
+and returns a :class:`Response`, or a :class:`StreamReply` that keeps the
+connection open as a :class:`Stream` the application writes to (the event
+stream of the web view; another protocol on the same port can take the same
+way).  Handlers run in the server's event loop and must not block.
+"""
+from __future__ import annotations
+
+import asyncio
+import http
+import ipaddress
+import json
+import logging
+import socket
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import h11
+
+from ..errors import GamelibError
+from .address import name_labels
+from .limits import Limits, RateTable
+
+log = logging.getLogger("gamelib.web")
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+       "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+"""Only the page's own files: no inline script or style, no other site, no frames, no forms."""
+
+SECURITY_HEADERS: Tuple[Tuple[str, str], ...] = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
+)
+"""Sent with every response."""
+
+SERVER = "gamelib"
+
+LAN_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain")
+"""Host names (besides addresses and single-label names) taken as this LAN's: mDNS, routers' names."""
+
+
+class HttpError(GamelibError):
+    """A request refused: ``status``, a short ``code`` a program can test, and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str, *,
+                 headers: Sequence[Tuple[str, str]] = ()) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = tuple(headers)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A whole request: method, path (without the query), query, headers (lower-case names; repeated
+    ones joined with ``", "``), body and the client's address."""
+
+    method: str
+    path: str
+    query: str
+    headers: Mapping[str, str]
+    body: bytes
+    peer: str
+
+    def header(self, name: str) -> Optional[str]:
+        return self.headers.get(name.lower())
+
+    def json(self) -> Any:
+        """The body as JSON (a 400 :class:`HttpError` if it is not)."""
+        try:
+            return json.loads(self.body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise HttpError(400, "bad_json", "the body is not JSON") from None
+
+
+@dataclass(frozen=True)
+class Response:
+    status: int
+    body: bytes = b""
+    content_type: Optional[str] = None
+    headers: Tuple[Tuple[str, str], ...] = ()
+
+    @classmethod
+    def json(cls, value: Any, status: int = 200, headers: Iterable[Tuple[str, str]] = ()) -> "Response":
+        body = json.dumps(value, separators=(",", ":")).encode()
+        return cls(status, body, "application/json", (("Cache-Control", "no-store"), *headers))
+
+    @classmethod
+    def error(cls, error: HttpError) -> "Response":
+        return cls.json({"error": error.code, "message": error.message}, error.status, error.headers)
+
+
+@dataclass
+class StreamReply:
+    """Keep the connection open after these headers (status 200); ``opened`` gets the :class:`Stream`."""
+
+    content_type: str
+    opened: Callable[["Stream"], object]
+    headers: Tuple[Tuple[str, str], ...] = (("Cache-Control", "no-store"),)
+
+
+Reply = Union[Response, StreamReply]
+
+
+@dataclass(frozen=True)
+class Route:
+    """``method path`` -> ``handle``.  ``changes``: the request changes something (a press, a seat):
+    it must send JSON, and its ``Origin``, if any, must be the page's own."""
+
+    method: str
+    path: str
+    handle: Callable[[Request], Reply]
+    changes: bool = False
+
+
+def lan_host(host: str) -> bool:
+    """True for a ``Host`` header naming this machine on a LAN: an IP address, a name without dots
+    (``raspberrypi``, ``localhost``) or one ending in :data:`LAN_SUFFIXES`; with or without a port.
+
+    A public name is refused: a page on another site whose name was pointed at this address
+    (DNS rebinding) could otherwise talk to us as if it were our own page."""
+    name = host.strip().lower()
+    if name.startswith("["):                     # [v6]:port
+        end = name.find("]")
+        rest = name[end + 1:] if end > 0 else None
+        if rest is None or (rest and not _port(rest)):
+            return False
+        try:
+            ipaddress.IPv6Address(name[1:end])
+        except ValueError:
+            return False
+        return True
+    if name.count(":") == 1:
+        name, port = name.split(":")
+        if not _port(":" + port):
+            return False
+    try:
+        ipaddress.IPv4Address(name)
+        return True
+    except ValueError:
+        pass
+    labels = name_labels(name)
+    if labels is None:
+        return False
+    return len(labels) == 1 or any(("." + ".".join(labels)).endswith(suffix) for suffix in LAN_SUFFIXES)
+
+
+def _port(text: str) -> bool:
+    return text.startswith(":") and text[1:].isdigit() and len(text) <= 6 and 0 < int(text[1:]) < 65536
+
+
+def check_origin(request: Request) -> None:
+    """Refuse (403 ``origin``) a request another site's page sent: an ``Origin`` other than
+    ``http://`` or ``https://`` + this ``Host``, or ``Sec-Fetch-Site`` other than ``same-origin``
+    or ``none``.  Without those headers (curl, a script, another Pi) it passes: browsers send
+    ``Origin`` with every POST, so a cross-site page cannot leave it out."""
+    host = request.header("host") or ""
+    origin = request.header("origin")
+    if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+        raise HttpError(403, "origin", f"requests from {origin} are not accepted here")
+    site = request.header("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise HttpError(403, "origin", f"requests from a {site} page are not accepted here")
+
+
+def address_of(peer: Any) -> str:
+    """The client's address alone (``::ffff:1.2.3.4`` as ``1.2.3.4``)."""
+    host = peer[0] if isinstance(peer, tuple) and peer else str(peer)
+    return host[7:] if host.startswith("::ffff:") else host
+
+
+@dataclass
+class Counts:
+    """Connections open now: all, per address, and streams."""
+
+    total: int = 0
+    streams: int = 0
+    by_address: Dict[str, int] = field(default_factory=dict)
+
+
+class HttpServer:
+    """The routes, the limits and the connections of one server (in one event loop)."""
+
+    def __init__(self, routes: Iterable[Route], limits: Limits = Limits(), *,
+                 clock: Callable[[], float] = lambda: asyncio.get_running_loop().time()) -> None:
+        self.limits = limits
+        self.routes: Dict[str, Dict[str, Route]] = {}
+        for route in routes:
+            self.routes.setdefault(route.path, {})[route.method] = route
+        self.counts = Counts()
+        self.connections: "set[Connection]" = set()
+        self.rates: RateTable[str] = RateTable(limits.requests_per_second, limits.request_burst,
+                                               clock=lambda: clock())
+        self._servers: List[asyncio.AbstractServer] = []
+
+    async def listen(self, host: Optional[str], port: int) -> List[Tuple[str, int]]:
+        """Listen on ``host`` (``None``: every address, IPv4 and IPv6) and ``port`` (0: a free one);
+        the addresses bound."""
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(lambda: Connection(self), host, port, reuse_address=True,
+                                          backlog=128)
+        self._servers.append(server)
+        return [sock.getsockname()[:2] for sock in server.sockets]
+
+    def close(self) -> None:
+        """Stop listening; end every stream (its last chunk goes out) and close every connection."""
+        for server in self._servers:
+            server.close()
+        for connection in list(self.connections):
+            connection.finish()
+
+    # -- what connections call -----------------------------------------------------
+
+    def admit(self, connection: "Connection") -> bool:
+        counts, limits = self.counts, self.limits
+        if counts.total >= limits.connections or counts.by_address.get(connection.peer, 0) >= limits.per_address:
+            return False
+        counts.total += 1
+        counts.by_address[connection.peer] = counts.by_address.get(connection.peer, 0) + 1
+        self.connections.add(connection)
+        return True
+
+    def release(self, connection: "Connection") -> None:
+        if connection not in self.connections:
+            return
+        self.connections.discard(connection)
+        counts = self.counts
+        counts.total -= 1
+        left = counts.by_address[connection.peer] - 1
+        if left:
+            counts.by_address[connection.peer] = left
+        else:
+            del counts.by_address[connection.peer]
+        if connection.stream is not None:
+            counts.streams -= 1
+
+    def dispatch(self, request: Request) -> Reply:
+        """The reply to ``request``: its route's, or an error."""
+        try:
+            if not lan_host(request.header("host") or ""):
+                raise HttpError(403, "host", "use this machine's address or local name (http://ADDRESS:PORT/)")
+            if not self.rates.take(request.peer):
+                raise HttpError(429, "rate", "too many requests: slow down",
+                                headers=(("Retry-After", str(max(1, round(self.rates.wait(request.peer))))),))
+            methods = self.routes.get(request.path)
+            if methods is None:
+                raise HttpError(404, "not_found", f"nothing at {request.path}")
+            route = methods.get(request.method) or (methods.get("GET") if request.method == "HEAD" else None)
+            if route is None:
+                allow = ", ".join(sorted(set(methods) | ({"HEAD"} if "GET" in methods else set())))
+                raise HttpError(405, "method", f"{request.method} is not allowed here (only {allow})",
+                                headers=(("Allow", allow),))
+            if route.changes:
+                check_origin(request)
+                kind = (request.header("content-type") or "").split(";")[0].strip().lower()
+                if kind != "application/json":
+                    raise HttpError(415, "content_type", "send the body as application/json")
+            reply = route.handle(request)
+            if isinstance(reply, StreamReply) and self.counts.streams >= self.limits.streams:
+                raise HttpError(503, "busy", "too many watchers at once: try again later",
+                                headers=(("Retry-After", "10"),))
+            return reply
+        except HttpError as error:
+            return Response.error(error)
+
+
+def _headers(extra: Iterable[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    return [("Server", SERVER), *SECURITY_HEADERS, *extra]
+
+
+_RAW_CLOSE = b"Connection: close\r\nContent-Length: 0\r\nServer: " + SERVER.encode() + b"\r\n\r\n"
+
+
+class Stream:
+    """A connection kept open after :class:`StreamReply`: the application writes to it.
+
+    :attr:`behind` is true while the client has not read what was written (more than
+    :attr:`Limits.stream_buffer` bytes wait); :attr:`caught_up` is called when it has, and
+    :attr:`closed` once when the connection ends.
+    """
+
+    def __init__(self, connection: "Connection") -> None:
+        self._connection = connection
+        self.peer = connection.peer
+        self.caught_up: Callable[[], None] = lambda: None
+        self.closed: Callable[[], None] = lambda: None
+
+    @property
+    def behind(self) -> bool:
+        return self._connection.paused
+
+    @property
+    def open(self) -> bool:
+        return not self._connection.done
+
+    def write(self, data: bytes) -> None:
+        self._connection.send_data(data)
+
+    def close(self) -> None:
+        self._connection.finish()
+
+
+class Connection(asyncio.Protocol):
+    """One client's TCP connection: requests in, responses out, within the limits."""
+
+    def __init__(self, server: HttpServer) -> None:
+        self.server = server
+        self.limits = server.limits
+        self.peer = "?"
+        self.transport: Optional[asyncio.Transport] = None
+        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.limits.header_bytes)
+        self.stream: Optional[Stream] = None
+        self.paused = False
+        self.done = False
+        self._head: Optional[h11.Request] = None
+        self._body = bytearray()
+        self._received = False
+        self._chunked = True
+        self._timer: Optional[asyncio.TimerHandle] = None
+        self._stall: Optional[asyncio.TimerHandle] = None
+
+    # -- asyncio.Protocol ------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.peer = address_of(transport.get_extra_info("peername"))
+        if not self.server.admit(self):
+            self.done = True
+            transport.write(b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\n" + _RAW_CLOSE)
+            transport.close()
+            return
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            _tune(sock)
+        self._arm(self.limits.request_seconds)
+
+    def data_received(self, data: bytes) -> None:
+        if self.done:
+            return
+        if self.stream is not None:
+            return  # a stream's client has nothing more to say; what it sends is ignored
+        self._received = True
+        self.h11.receive_data(data)
+        self._process()
+
+    def eof_received(self) -> Optional[bool]:
+        if self.stream is None and not self.done:
+            try:
+                self.h11.receive_data(b"")
+            except h11.RemoteProtocolError:
+                pass
+            self._process()
+        return False  # close our side too
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        self.done = True
+        self._disarm()
+        if self._stall is not None:
+            self._stall.cancel()
+        self.server.release(self)
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            stream.closed()
+
+    def pause_writing(self) -> None:
+        self.paused = True
+        if self._stall is None and self.transport is not None:
+            self._stall = asyncio.get_running_loop().call_later(self.limits.stalled_seconds, self.abort)
+
+    def resume_writing(self) -> None:
+        self.paused = False
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        if self.stream is not None:
+            self.stream.caught_up()
+
+    # -- requests --------------------------------------------------------------------
+
+    def _process(self) -> None:
+        while not self.done and self.stream is None:
+            try:
+                event = self.h11.next_event()
+            except h11.RemoteProtocolError as exc:
+                self._fail(exc.error_status_hint, "bad_request", f"malformed request: {exc}")
+                return
+            if event is h11.NEED_DATA:
+                return
+            if event is h11.PAUSED:
+                if self.h11.our_state is h11.DONE and self.h11.their_state is h11.DONE:
+                    self.h11.start_next_cycle()
+                    continue
+                return
+            if isinstance(event, h11.Request):
+                self._head = event
+                self._body.clear()
+                refusal = self._refusal(event)
+                if refusal is not None:
+                    self._fail(*refusal)
+                    return
+            elif isinstance(event, h11.Data):
+                self._body += event.data
+                if len(self._body) > self.limits.body_bytes:
+                    self._fail(413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes")
+                    return
+            elif isinstance(event, h11.EndOfMessage):
+                self._answer()
+            elif isinstance(event, h11.ConnectionClosed):
+                self.finish()
+                return
+
+    def _refusal(self, head: h11.Request) -> Optional[Tuple[int, str, str]]:
+        """Why a request head is refused before its body is read (``None``: it is not)."""
+        size = len(head.method) + len(head.target) + 12 + sum(len(n) + len(v) + 4 for n, v in head.headers)
+        if size > self.limits.header_bytes:
+            return 431, "headers_too_large", f"the request line and headers may hold at most {self.limits.header_bytes} bytes"
+        if head.http_version not in (b"1.0", b"1.1"):
+            return 505, "version", "this server speaks HTTP/1.1"
+        names = [name for name, _ in head.headers]
+        if b"transfer-encoding" in names and b"content-length" in names:   # a smuggling attempt: refuse both
+            return 400, "bad_request", "Transfer-Encoding and Content-Length together"
+        length = dict(head.headers).get(b"content-length")
+        if length is not None and int(length) > self.limits.body_bytes:
+            return 413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes"
+        return None
+
+    def _answer(self) -> None:
+        head = self._head
+        assert head is not None
+        target = head.target.decode("ascii", "replace")
+        path, _, query = target.partition("?")
+        headers: Dict[str, str] = {}
+        for name, value in head.headers:
+            key = name.decode("ascii", "replace")
+            text = value.decode("latin-1")
+            headers[key] = f"{headers[key]}, {text}" if key in headers else text
+        request = Request(head.method.decode("ascii", "replace").upper(), path, query, headers,
+                          bytes(self._body), self.peer)
+        try:
+            reply = self.server.dispatch(request)
+        except Exception:  # noqa: BLE001 (a handler's bug must not take the server down)
+            log.exception("the web server's handler for %s %s failed", request.method, request.path)
+            reply = Response.error(HttpError(500, "internal", "something went wrong on the game's side"))
+        if isinstance(reply, StreamReply):
+            self._open_stream(reply)
+        else:
+            self._respond(reply, head=request.method == "HEAD")
+
+    def _respond(self, response: Response, *, head: bool = False, close: bool = False) -> None:
+        extra = list(response.headers)
+        if response.content_type:
+            extra.append(("Content-Type", response.content_type))
+        extra.append(("Content-Length", str(len(response.body))))
+        if close:
+            extra.append(("Connection", "close"))
+        try:
+            out = self.h11.send(h11.Response(status_code=response.status, headers=_headers(extra),
+                                             reason=_reason(response.status)))
+            if response.body and not head:
+                out = (out or b"") + (self.h11.send(h11.Data(data=response.body)) or b"")
+            out = (out or b"") + (self.h11.send(h11.EndOfMessage()) or b"")
+        except h11.LocalProtocolError:
+            self.abort()
+            return
+        self._write(out)
+        if self.h11.our_state is h11.MUST_CLOSE or close:
+            self.finish()
+            return
+        self._received = False
+        self._arm(self.limits.request_seconds)
+
+    def _fail(self, status: int, code: str, message: str) -> None:
+        """Answer a request we will not read to its end, then close."""
+        if self.h11.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+            self._respond(Response.error(HttpError(status, code, message)), close=True)
+        else:
+            self.finish()
+
+    def _open_stream(self, reply: StreamReply) -> None:
+        self._disarm()
+        extra = [("Content-Type", reply.content_type), *reply.headers]
+        try:
+            out = self.h11.send(h11.Response(status_code=200, headers=_headers(extra), reason=b"OK"))
+        except h11.LocalProtocolError:
+            self.abort()
+            return
+        self.stream = Stream(self)
+        self._chunked = self._head is not None and self._head.http_version == b"1.1"
+        self.server.counts.streams += 1
+        assert self.transport is not None
+        self.transport.set_write_buffer_limits(high=self.limits.stream_buffer, low=self.limits.stream_buffer // 4)
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:   # the kernel's buffer too: a client that reads nothing holds little memory
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.stream_buffer)
+            except OSError:
+                pass
+        self._write(out)
+        reply.opened(self.stream)
+
+    # -- writing and closing ----------------------------------------------------------
+
+    def send_data(self, data: bytes) -> None:
+        """Part of a stream's body: framed here as a chunk (HTTP/1.1), or as it is (HTTP/1.0, which ends
+        the body by closing), not by h11, so many streams sending the same event cost little."""
+        if self.done or not data:
+            return
+        self._write(b"%x\r\n%b\r\n" % (len(data), data) if self._chunked else data)
+
+    def _write(self, data: Optional[bytes]) -> None:
+        if data and self.transport is not None and not self.transport.is_closing():
+            self.transport.write(data)
+
+    def finish(self) -> None:
+        """Close once what was written has gone (a stream ends with its last chunk)."""
+        if self.done:
+            return
+        self.done = True
+        self._disarm()
+        if self.stream is not None and self.h11.our_state is h11.SEND_BODY:
+            try:
+                self._write(self.h11.send(h11.EndOfMessage()))
+            except h11.LocalProtocolError:
+                pass
+        if self.transport is not None:
+            self.transport.close()
+
+    def abort(self) -> None:
+        """Drop the connection now (what was not sent is thrown away)."""
+        self.done = True
+        self._disarm()
+        if self.transport is not None:
+            self.transport.abort()
+
+    # -- the request timer --------------------------------------------------------------
+
+    def _arm(self, seconds: float) -> None:
+        self._disarm()
+        self._timer = asyncio.get_running_loop().call_later(seconds, self._timed_out)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _timed_out(self) -> None:
+        self._timer = None
+        if self.done or self.stream is not None:
+            return
+        if self._received:   # a request began and did not finish in time
+            if self.h11.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                self._respond(Response.error(HttpError(408, "timeout", "the request took too long")), close=True)
+                return
+        self.finish()          # an idle connection between requests: just close it
+
+
+def _reason(status: int) -> bytes:
+    try:
+        return http.HTTPStatus(status).phrase.encode()
+    except ValueError:
+        return b""
+
+
+def _tune(sock: socket.socket) -> None:
+    """No Nagle delay (frames go out at once); find dead peers: keepalive probes after 30 s idle,
+    and unacknowledged data given up after 30 s (a client that vanished without closing)."""
+    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 30000)):
+        if hasattr(socket, name):
+            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
+    for level, option, value in options:
+        try:
+            sock.setsockopt(level, option, value)
+        except OSError:
+            pass

@@ -1,0 +1,117 @@
+"""The web server's bounds, and the rate limiters that enforce some of them.
+
+Every number the server holds to is a field of :class:`Limits`, so a test, the
+benchmark or a later server on the same port reads one place.  :class:`TokenBucket`
+is a rate (so many a second, with a burst) on an injectable clock;
+:class:`RateTable` keeps one bucket per key (a client's address, a seat) in a
+bounded table, so a flood of new keys cannot grow memory.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable, Generic, Hashable, TypeVar
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client, and all of them together, may cost the server."""
+
+    connections: int = 200
+    """Connections open at once, from everyone (spectators' streams included); more are answered 503 and closed."""
+    per_address: int = 24
+    """Connections open at once from one address (a phone, a laptop's tabs); more: 503."""
+    header_bytes: int = 8 * 1024
+    """The request line and headers together; more: 431."""
+    body_bytes: int = 1024
+    """A request's body (the API's bodies are a few dozen bytes); more: 413."""
+    request_seconds: float = 10.0
+    """A whole request (head and body) must arrive within this, counted from the connection's start
+    or the end of the previous response; else 408 and closed (a slowloris client gains nothing by
+    dripping bytes)."""
+    streams: int = 160
+    """Event streams open at once; more: 503."""
+    stream_buffer: int = 64 * 1024
+    """Bytes waiting to go to one stream's client before it counts as behind: it then gets only the
+    newest frame and state when it catches up (it never holds up the others, and never costs more)."""
+    stalled_seconds: float = 30.0
+    """A stream's client that has been behind (read nothing) this long is dropped."""
+    heartbeat_seconds: float = 15.0
+    """A comment line on every quiet stream this often (keeps proxies and NAT open, finds dead peers)."""
+    requests_per_second: float = 50.0
+    """Requests from one address, on average; more: 429."""
+    request_burst: int = 100
+    presses_per_second: float = 10.0
+    """Presses of one seat, on average (a quick thumb taps 6-8 a second); more: 429."""
+    press_burst: int = 20
+    pin_tries: int = 5
+    """Wrong PINs, from anywhere, that lock seating ..."""
+    lockout_seconds: float = 60.0
+    """... for this long (then a fresh PIN)."""
+    pin_show_seconds: float = 10.0
+    """Least time between two PIN scrolls asked for on the LEDs."""
+    queued_messages: int = 256
+    """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
+    are dropped (only if the server's thread cannot keep up)."""
+
+
+class TokenBucket:
+    """``rate`` events a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
+        self._last = now
+
+    def take(self) -> bool:
+        """Spend one token; False (and nothing spent) if there is none."""
+        self._refill()
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until a token is there (0 if one is)."""
+        self._refill()
+        return 0.0 if self._tokens >= 1.0 else (1.0 - self._tokens) / self.rate
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class RateTable(Generic[K]):
+    """One :class:`TokenBucket` per key, at most ``size`` keys (the least recently used go first;
+    a key forgotten that way starts again with a full bucket, which bounds memory, not fairness)."""
+
+    def __init__(self, rate: float, burst: int, *, size: int = 1024, clock: Clock = time.monotonic) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self._clock = clock
+        self._buckets: "OrderedDict[K, TokenBucket]" = OrderedDict()
+
+    def take(self, key: K) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self._clock)
+            while len(self._buckets) > self.size:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.take()
+
+    def wait(self, key: K) -> float:
+        bucket = self._buckets.get(key)
+        return 0.0 if bucket is None else bucket.wait()
+
+    def __len__(self) -> int:
+        return len(self._buckets)

@@ -1,0 +1,143 @@
+"""The web server as a whole: its own thread and event loop, beside the game's.
+
+:class:`WebServer` puts the pieces together (the :class:`~.feed.Feed` the backend
+tells its frames to, the :class:`~.seating.Seating`, the routes of :mod:`.api` and
+the :class:`~.http.HttpServer`) and runs them in one daemon thread, so the game's
+loop never waits for the network: the only things the game's thread does for the
+server are :meth:`~.feed.Feed.shown` / :meth:`~.feed.Feed.said` (a queue append)
+and reading the injected presses in its own wait.  :meth:`WebServer.close` stops
+it within a second, and the thread never keeps the program alive.
+"""
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import threading
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Callable, List, Optional, Tuple
+
+from ..errors import ServerError
+from .address import Address, page_urls
+from .api import Console, WebApp
+from .feed import Feed
+from .http import HttpServer
+from .limits import Limits
+from .seating import Seating
+
+log = logging.getLogger("gamelib.web")
+
+START_SECONDS = 10.0
+
+
+class WebServer:
+    """The web view and the phones' seats of one game, on ``address``.
+
+    Use as a context manager (or :meth:`start` and :meth:`close`).  Tell the backend's
+    frames and words to :attr:`feed` (``backend.observe(server.feed)``).
+    """
+
+    def __init__(self, console: Console, address: Address = Address("127.0.0.1", 0), *,
+                 limits: Limits = Limits(), seating: Optional[Callable[..., Seating]] = None) -> None:
+        self.console = console
+        self.address = address
+        self.limits = limits
+        self.feed = Feed(limits, extra=lambda: {"seating": self.seating.state()})
+        self.seating = (seating or Seating)(console.seats, limits, pin_changed=self._pin_changed)
+        self.bound: List[Tuple[str, int]] = []
+        self.urls: List[str] = []
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self.http: Optional[HttpServer] = None
+        self._thread: Optional[threading.Thread] = None
+        self._stop_watching = console.seats.watch(lambda seat, sitter: self.feed.changed())
+
+    @property
+    def port(self) -> int:
+        return self.bound[0][1] if self.bound else self.address.port
+
+    def note(self) -> str:
+        """The line the terminal shows under the board: the page's address and the PIN."""
+        where = self.urls[0] if self.urls else f"port {self.port}"
+        return f"web: {where}  PIN {self.seating.pin}"
+
+    def start(self) -> "WebServer":
+        """Listen and serve in a thread of its own; :class:`~gamelib.errors.ServerError` if it cannot listen."""
+        loop = asyncio.new_event_loop()
+        self.loop = loop
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(loop, ready), name="gamelib-web", daemon=True)
+        self._thread.start()
+        ready.wait()
+        future = asyncio.run_coroutine_threadsafe(self._listen(), loop)
+        try:
+            self.bound = future.result(START_SECONDS)
+        except OSError as exc:
+            self.close()
+            raise ServerError(_why(self.address, exc)) from None
+        except FutureTimeout:
+            self.close()
+            raise ServerError(f"--web {self.address}: the server did not start within {START_SECONDS:g} s") from None
+        self.urls = page_urls(self.bound, self.address.host)
+        self.console.note(self.note())
+        log.info("web view on %s", ", ".join(self.urls))
+        return self
+
+    def _run(self, loop: asyncio.AbstractEventLoop, ready: threading.Event) -> None:
+        asyncio.set_event_loop(loop)
+        loop.call_soon(ready.set)
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    async def _listen(self) -> List[Tuple[str, int]]:
+        loop = asyncio.get_running_loop()
+        self.feed.start(loop)
+        app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
+                     later=lambda delay, call: loop.call_later(delay, call))
+        self.http = HttpServer(app.routes(), self.limits, clock=loop.time)
+        return await self.http.listen(self.address.host, self.address.port)
+
+    def _pin_changed(self, pin: str) -> None:
+        if self.loop is not None:
+            self.console.note(self.note())
+
+    def close(self) -> None:
+        """Stop serving and drop every connection (safe to call twice, from any thread but the server's)."""
+        self._stop_watching()
+        loop, thread = self.loop, self._thread
+        if loop is None or thread is None:
+            return
+        self._thread = None
+        if not loop.is_closed():
+            def stop() -> None:
+                if self.http is not None:
+                    self.http.close()
+                flushed(0)
+
+            def flushed(tries: int) -> None:   # what the streams were sent goes out first (at most 0.5 s)
+                if self.http is None or not self.http.connections or tries >= 50:
+                    loop.stop()
+                else:
+                    loop.call_later(0.01, flushed, tries + 1)
+            try:
+                loop.call_soon_threadsafe(stop)
+            except RuntimeError:  # closed meanwhile
+                pass
+        thread.join(5.0)
+
+    def __enter__(self) -> "WebServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _why(address: Address, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return f"--web {address}: the port is in use by another program (try another port)"
+    if exc.errno == errno.EACCES:
+        return f"--web {address}: not allowed to listen there (ports below 1024 need root: try 8080)"
+    if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+        return f"--web {address}: this machine has no such address"
+    return f"--web {address}: cannot listen: {exc.strerror or exc}"

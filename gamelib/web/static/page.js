@@ -1,0 +1,237 @@
+// The web view: the LEDs live (an event stream of frames and the game's words), a seat with the
+// PIN, and the joystick.  Uses only the documented API (docs/API.md); no library, no build step.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const canvas = $("leds");
+  const ctx = canvas.getContext("2d");
+  const DIRECTIONS = ["left", "right", "up", "down", "middle"];
+  const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down", Enter: "middle", " ": "middle" };
+
+  let pixels = new Array(64).fill([0, 0, 0]);
+  let status = null;   // the game's words (GET /api/state's "status")
+  let seating = null;  // the seats and the lockout (its "seating")
+  let seat = Number(sessionStorage.getItem("seat")) || 0;
+  let token = sessionStorage.getItem("token") || "";
+  let asking = 0;      // the seat whose PIN is being typed
+  let source = null;
+  let retries = 0;
+
+  // -- the LEDs ------------------------------------------------------------------------
+  function draw() {
+    const css = canvas.clientWidth || 400;
+    const side = Math.max(64, Math.round(css * (window.devicePixelRatio || 1)));
+    if (canvas.width !== side) { canvas.width = side; canvas.height = side; }
+    const cell = side / 8;
+    const radius = cell * 0.36;
+    ctx.shadowBlur = 0;
+    ctx.fillStyle = "#000";
+    ctx.fillRect(0, 0, side, side);
+    const at = (i) => [(i % 8 + 0.5) * cell, (Math.floor(i / 8) + 0.5) * cell];
+    // glows first, then every LED over them, so each LED's middle is exactly its colour
+    for (let i = 0; i < 64; i++) {
+      const [r, g, b] = pixels[i];
+      if (!(r || g || b)) continue;
+      const [x, y] = at(i);
+      ctx.beginPath();
+      ctx.arc(x, y, radius * 1.08, 0, 2 * Math.PI);
+      ctx.shadowColor = `rgb(${r},${g},${b})`;
+      ctx.shadowBlur = cell * 0.35;
+      ctx.fillStyle = `rgb(${r},${g},${b})`;
+      ctx.fill();
+    }
+    ctx.shadowBlur = 0;
+    for (let i = 0; i < 64; i++) {
+      const [r, g, b] = pixels[i];
+      const [x, y] = at(i);
+      ctx.beginPath();
+      ctx.arc(x, y, radius, 0, 2 * Math.PI);
+      ctx.fillStyle = (r || g || b) ? `rgb(${r},${g},${b})` : "#1c1c1c";
+      ctx.fill();
+    }
+  }
+
+  // -- the words -----------------------------------------------------------------------
+  function label(s) {
+    if (!s) return "";
+    if (s.level) return `computer (${s.level})`;
+    return s.name || `player ${s.seat}`;
+  }
+
+  function who(s) {
+    const span = document.createElement("span");
+    if (!s) return span;
+    const dot = document.createElement("span");
+    dot.className = "swatch";
+    dot.style.background = s.colour;
+    span.append(dot, label(s));
+    if (s.kind === "phone") span.append(" \u00b7 phone");
+    if (s.seat === seat) {
+      const you = document.createElement("span");
+      you.className = "you";
+      you.textContent = " (you)";
+      span.append(you);
+    }
+    return span;
+  }
+
+  function row(name, ...content) {
+    const shown = content.length > 0 && content[0] !== null && content[0] !== "";
+    $(`${name}-row`).hidden = !shown;
+    $(name).replaceChildren(...(shown ? content : []));
+  }
+
+  function words() {
+    const s = status || {};
+    const seats = s.seats || [];
+    $("game").textContent = s.game ? `\u00b7 ${s.game}` : "";
+    $("text").textContent = status ? s.text : "waiting for the game\u2026";
+    canvas.setAttribute("aria-label", `the LEDs: ${status ? s.text : "off"}`);
+    row("turn", s.turn ? who(seats[s.turn - 1]) : null);
+    const players = [];
+    seats.forEach((x, k) => { if (k) players.push(", "); players.push(who(x)); });
+    row("players", ...players);
+    row("score", s.score ? `${s.score[0]} \u2013 ${s.score[1]}` + (s.round ? ` (round ${s.round})` : "") : null);
+    row("board", s.board || null);
+    let result = null;
+    if (s.phase === "result") {
+      if (s.result === "round" && s.winner) result = `${label(seats[s.winner - 1])} wins the round`;
+      else if (s.result === "draw") result = "a draw";
+      else result = s.text;
+    }
+    row("result", result);
+    $("stick").classList.toggle("your-turn", !!seat && s.turn === seat);
+  }
+
+  // -- the seat ------------------------------------------------------------------------
+  function message(text) { $("seat-message").textContent = text; }
+
+  function remember() {
+    if (seat) { sessionStorage.setItem("seat", String(seat)); sessionStorage.setItem("token", token); }
+    else { sessionStorage.removeItem("seat"); sessionStorage.removeItem("token"); }
+  }
+
+  function lose(why) {
+    seat = 0; token = ""; remember(); message(why); panel(); words();
+  }
+
+  function panel() {
+    const seats = (seating && seating.seats) || [];
+    const mine = seats[seat - 1];
+    if (seat && mine && !mine.taken) { lose("Your seat ended with the match: take a seat again to play on."); return; }
+    const colour = (n) => { const s = status && status.seats && status.seats[n - 1]; return s ? ` (${s.colour})` : ""; };
+    $("seat-text").textContent = seat ? `You play seat ${seat}.` : "Play from here: take a seat.";
+    $("seat").classList.toggle("seated", !!seat);
+    $("seat-buttons").hidden = !!seat || !!asking;
+    $("pin-form").hidden = !!seat || !asking;
+    $("leave").hidden = !seat;
+    for (const n of [1, 2]) {
+      const taken = seats[n - 1] && seats[n - 1].taken;
+      $(`sit-${n}`).textContent = `Player ${n}` + (taken ? " (on a phone)" : "");
+      $(`sit-${n}`).title = `take seat ${n}${colour(n)}`;
+    }
+    for (const d of DIRECTIONS) $(d).disabled = !seat;
+    if (!seat && seating && seating.locked) message("Too many wrong PINs: seating is locked for a minute.");
+  }
+
+  async function post(path, body) {
+    try {
+      const reply = await fetch(path, {
+        method: "POST", cache: "no-store",
+        headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+      let data = {};
+      try { data = await reply.json(); } catch (e) { /* an empty or non-JSON body */ }
+      return { status: reply.status, data };
+    } catch (e) {
+      return { status: 0, data: { message: "no connection to the game" } };
+    }
+  }
+
+  async function ask(n) {
+    asking = n;
+    $("pin").value = "";
+    panel();
+    $("pin").focus();
+    message("The PIN scrolls across the LEDs: type it here.");
+    const reply = await post("/api/pin", {});
+    if (reply.status === 429) message("Type the PIN the LEDs showed a moment ago.");
+    else if (reply.status !== 202) message(reply.data.message || `refused (${reply.status})`);
+  }
+
+  async function sit(event) {
+    event.preventDefault();
+    const reply = await post("/api/seat", { pin: $("pin").value.trim(), seat: asking });
+    if (reply.status === 200) {
+      token = reply.data.token; seat = reply.data.seat; asking = 0;
+      remember(); message("");
+    } else {
+      message(reply.data.message || `refused (${reply.status})`);
+    }
+    panel(); words();
+  }
+
+  async function leave() {
+    await post("/api/leave", { token });
+    lose("");
+  }
+
+  async function press(direction) {
+    if (!seat) return;
+    const reply = await post("/api/press", { token, direction });
+    if (reply.status === 202) { message(""); return; }
+    if (reply.status === 403) lose("Your seat ended (the match is over, or another phone took it).");
+    else if (reply.status === 409) message("Not your turn.");
+    else message(reply.data.message || `refused (${reply.status})`);
+  }
+
+  // -- the connection --------------------------------------------------------------------
+  function live(ok) {
+    const c = $("connection");
+    c.className = ok ? "live" : (retries ? "lost" : "connecting");
+    c.textContent = ok ? "live" : (retries ? "connection lost: reconnecting\u2026" : "connecting\u2026");
+    document.body.classList.toggle("lost", !ok && retries > 0);
+  }
+
+  function connect() {
+    source = new EventSource("/api/events");
+    source.onopen = () => { retries = 0; live(true); };
+    source.addEventListener("frame", (e) => {
+      const data = JSON.parse(e.data);
+      pixels = data.pixels;
+      canvas.dataset.seq = String(data.seq);
+      draw();
+    });
+    source.addEventListener("state", (e) => {
+      const data = JSON.parse(e.data);
+      status = data.status; seating = data.seating;
+      words(); panel();
+    });
+    source.onerror = () => {
+      retries += 1;
+      live(false);
+      if (source.readyState === EventSource.CLOSED) {   // refused: the browser will not retry by itself
+        source.close();
+        setTimeout(connect, Math.min(5000, 1000 * retries));
+      }
+    };
+  }
+
+  // -- wiring --------------------------------------------------------------------------
+  $("sit-1").addEventListener("click", () => ask(1));
+  $("sit-2").addEventListener("click", () => ask(2));
+  $("cancel").addEventListener("click", () => { asking = 0; message(""); panel(); });
+  $("pin-form").addEventListener("submit", sit);
+  $("leave").addEventListener("click", leave);
+  for (const d of DIRECTIONS) $(d).addEventListener("click", () => press(d));
+  document.addEventListener("keydown", (e) => {
+    const d = KEYS[e.key];
+    if (!d || !seat || e.target instanceof HTMLInputElement || e.repeat) return;
+    if (e.target instanceof HTMLButtonElement && (e.key === "Enter" || e.key === " ")) return;  // the button's own click
+    e.preventDefault();
+    press(d);
+  });
+  window.addEventListener("resize", draw);
+  draw(); words(); panel();
+  connect();
+})();

@@ -1,0 +1,90 @@
+"""Debian's Chromium, driven by Selenium through Debian's chromedriver: nothing is downloaded.
+
+``Service(executable_path=DRIVER)`` and ``binary_location = CHROMIUM`` name both
+programs, so Selenium never runs selenium-manager (which would fetch a browser and a
+driver); :func:`start` also makes sure of it (``SE_OFFLINE``, and selenium-manager
+replaced by a function that fails).  The browser starts headless, with a fresh
+profile, and without the background traffic Chromium makes by itself.
+"""
+import os
+import shutil
+import tempfile
+from typing import Any, List
+
+CHROMIUM = "/usr/bin/chromium"
+DRIVER = "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
+         "--metrics-recording-only", "--no-default-browser-check")
+
+PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
+"""A phone in portrait (the size of a recent iPhone's viewport)."""
+
+
+def missing() -> List[str]:
+    """What is not there of Chromium, its driver and Selenium."""
+    gone = [path for path in (CHROMIUM, DRIVER) if not os.access(path, os.X_OK)]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        gone.append("selenium (pip install -e '.[test]')")
+    return gone
+
+
+class NoDownloads(RuntimeError):
+    pass
+
+
+def start(*, phone: bool = True) -> Any:
+    """A headless Chromium (a phone-sized window when ``phone``), its profile in a new temporary directory."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common import selenium_manager
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise NoDownloads("selenium-manager would have looked for a browser or a driver to download")
+
+    selenium_manager.SeleniumManager.binary_paths = refuse  # type: ignore[method-assign]
+    os.environ["SE_OFFLINE"] = "true"
+    profile = tempfile.mkdtemp(prefix="c4chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
+    else:
+        options.add_argument("--window-size=1200,800")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    quit_driver = driver.quit
+
+    def quit() -> None:
+        try:
+            quit_driver()
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+
+    driver.quit = quit
+    return driver
+
+
+LEDS_JS = """
+const canvas = document.getElementById("leds");
+const ctx = canvas.getContext("2d");
+const cell = canvas.width / 8;
+const out = [];
+for (let i = 0; i < 64; i++) {
+  const x = Math.floor((i % 8 + 0.5) * cell), y = Math.floor((Math.floor(i / 8) + 0.5) * cell);
+  out.push(Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3)));
+}
+return out;
+"""
+OFF = (28, 28, 28)
+"""An LED that is off, as the page draws it (a dark grey dot on black)."""
+
+
+def page_leds(driver: Any) -> List[tuple]:
+    """The 64 LEDs as the page draws them (the middle of each dot), off ones as black."""
+    return [(0, 0, 0) if tuple(p) == OFF else tuple(p) for p in driver.execute_script(LEDS_JS)]

@@ -1,0 +1,313 @@
+"""The web view on the game: the interludes (``gamelib/backends/interlude.py`` and ``base.py``: the PIN and
+a seat taken, exact frames on the mock's fake clock), notes, the seat table followed by Connect 4
+(``players.follow``, ``game.play_matches``), ``gamelib/web/console.py``, and a whole match played from two
+phones through the API over real sockets."""
+import threading
+
+import pytest
+from web_client import Events, post
+
+from gamelib import web
+from gamelib.backends.base import Observer
+from gamelib.backends.interlude import IDLE, MOST_DEFERRED, Interlude
+from gamelib.backends.mock import MockBackend
+from gamelib.colours import BLACK, WHITE, YELLOW
+from gamelib.scroll import SPEED, scroll_frames
+from gamelib.seats import SeatTable
+from gamelib.web.address import Address
+from gamelib.web.console import PIN_TEXT, SEATED_TEXT, BackendConsole
+from gamelib.web.limits import Limits
+from sensehat_c4 import render
+from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
+from sensehat_c4.game import play_matches
+from sensehat_c4.players import Person, Player, Seats, follow
+from sensehat_c4.rules import Board
+
+T = Timing()
+P = render.Palette()
+PHONE = "phone:1"
+BLACK_FRAME = (BLACK,) * 64
+PIN = [tuple(f) for f, _ in scroll_frames(PIN_TEXT.format(pin="1234"), WHITE)]
+
+
+class Watch(Observer):
+    """An observer recording what it is told (the web view's feed is one)."""
+
+    def __init__(self, then=None, then_said=None) -> None:
+        self.frames = []
+        self.statuses = []
+        self.then = then
+        self.then_said = then_said
+
+    def shown(self, frame):
+        self.frames.append(frame)
+        if self.then is not None:
+            self.then(frame)
+
+    def said(self, status):
+        self.statuses.append(status)
+        if self.then_said is not None:
+            self.then_said(status)
+
+
+def frames(mock):
+    return [f for _, f in mock.frames]
+
+
+def board(moves, cursor=None, palette=P):
+    return tuple(render.board_frame(Board.from_moves(moves), palette, cursor=cursor))
+
+
+def fall(moves):
+    return [tuple(f) for f, _ in render.falling(Board.from_moves(moves), int(moves[-1]) - 1, P, T.fall_row)]
+
+
+def confirm(moves, lit):
+    return tuple(render.confirm_frame(Board.from_moves(moves), P, lit))
+
+
+# -- the PIN on the LEDs ---------------------------------------------------------------------------
+
+def test_the_pin_scrolls_at_the_first_wait_for_a_move_on_the_leds_only_then_the_board_comes_back():
+    mock = MockBackend()
+    watch = Watch()
+    mock.observe(watch)
+    BackendConsole(mock).show_pin("1234")       # asked before the match: it plays at the first wait for a move
+    mock.tap("right", at=10.0)
+    mock.tap("up", "up", at=11.0)
+    assert play(mock, MatchOptions()) == MatchResult(None, (0, 0), True, 1)
+    assert frames(mock) == [board("", 3)] + PIN + [board("", 3), board("", 4), confirm("", True), BLACK_FRAME]
+    times = [t for t, _ in mock.frames]
+    assert times[1:len(PIN) + 2] == pytest.approx([k * SPEED for k in range(len(PIN) + 1)])   # 0.08 s a column
+    assert watch.frames == [board("", 3), board("", 4), confirm("", True), BLACK_FRAME]     # never the PIN
+
+
+def test_a_press_at_the_stick_ends_the_pin_and_does_nothing_else():
+    mock = MockBackend()
+    console = BackendConsole(mock)
+    console.show_pin("1234")
+    mock.tap("right", at=1.0)                    # mid-scroll: ends it, the cursor stays
+    mock.tap("right", at=2.0)                    # now it moves
+    mock.tap("up", "up", at=3.0)
+    play(mock, MatchOptions())
+    shown = int(1.0 / SPEED) + 1                 # frames at 0, 0.08 ... 0.96
+    assert frames(mock) == [board("", 3)] + PIN[:shown] + [board("", 3), board("", 4), confirm("", True),
+                                                           BLACK_FRAME]
+
+
+def test_a_phone_pressing_during_the_pin_plays_on_underneath():
+    mock = MockBackend()
+    watch = Watch()
+    mock.observe(watch)
+    BackendConsole(mock).show_pin("1234")
+    mock.tap("right", at=1.0, source=PHONE)      # the phone's page shows the board, not the PIN: it plays on
+    mock.tap("up", "up", at=10.0)
+    play(mock, MatchOptions(), seats=Seats(Person(PHONE, kind="phone")))
+    assert frames(mock) == [board("", 3)] + PIN + [board("", 4), confirm("", True), BLACK_FRAME]
+    assert watch.frames == [board("", 3), board("", 4), confirm("", True), BLACK_FRAME]
+
+
+def test_the_pin_waits_for_the_end_of_a_falling_token():
+    mock = MockBackend()
+    console = BackendConsole(mock)
+    asked = []
+
+    def ask(frame):                              # in the game's thread, as the token leaves the cursor row
+        if not asked and frame == fall("4")[1]:
+            asked.append(frame)
+            console.show_pin("1234")
+    mock.observe(Watch(ask))
+    mock.tap("down")
+    mock.tap("up", "up", at=10.0)
+    play(mock, MatchOptions())
+    assert frames(mock) == ([board("", 3)] + fall("4") + [board("4", 3)] + PIN
+                            + [board("4", 3), confirm("4", True), BLACK_FRAME])
+
+
+class Silent(Player):
+    """A player that never finds its move (the computer thinking for ever)."""
+
+    kind = "computer"
+
+
+def test_the_pin_waits_at_most_five_seconds_for_a_quiet_moment():
+    mock = MockBackend()
+    BackendConsole(mock).show_pin("1234")
+    mock.tap("up", "up", at=20.0)
+    play(mock, MatchOptions(), seats=Seats(Silent()))
+    shown = frames(mock)
+    first = shown.index(PIN[0])
+    assert all(f == tuple(render.thinking_frame(Board(), P, k)) for k, f in enumerate(shown[:first]))
+    assert mock.frames[first][0] == pytest.approx(MOST_DEFERRED, abs=T.think_tick + 1e-9)
+    assert shown[first:first + len(PIN)] == PIN
+    assert shown[-2:] == [confirm("", True), BLACK_FRAME]
+
+
+def test_when_an_interlude_may_start():
+    interlude = Interlude([(BLACK_FRAME, 0.1)])
+    assert not interlude.ready(100.0, IDLE - 0.01)       # an animation's step: not yet
+    assert interlude.ready(100.0, IDLE) and interlude.ready(100.0, None)
+    assert not interlude.ready(104.9, 0.1) and interlude.ready(100.0 + MOST_DEFERRED, 0.1)
+
+
+# -- a seat taken -----------------------------------------------------------------------------------
+
+def test_a_seat_taken_scrolls_in_its_colour_on_the_leds_and_the_page():
+    mock = MockBackend()
+    console = BackendConsole(mock)
+    watch = Watch(then_said=lambda status: console.show_seated(2) if len(watch.statuses) == 1 else None)
+    mock.observe(watch)
+    mock.tap("up", "up", at=10.0)
+    play(mock, MatchOptions())
+    seated = [tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=2), YELLOW)]   # seat 2's colour
+    assert frames(mock) == [board("", 3)] + seated + [board("", 3), confirm("", True), BLACK_FRAME]
+    assert watch.frames == frames(mock)          # a public interlude: the page shows it too
+
+
+def test_a_seat_taken_before_the_game_says_its_colours_scrolls_in_white():
+    mock = MockBackend()
+    assert BackendConsole(mock).colour(1) == WHITE
+
+
+# -- notes --------------------------------------------------------------------------------------------
+
+def test_a_note_from_another_thread_is_shown_in_the_games_next_wait():
+    mock = MockBackend()
+    told = threading.Thread(target=lambda: mock.note("web: http://192.168.1.20:8080/  PIN 1234"))
+    told.start()
+    told.join()
+    assert mock.noted == ""
+    assert mock.wait_event(0.5) is None          # the game's next wait carries it out
+    assert mock.noted == "web: http://192.168.1.20:8080/  PIN 1234"
+
+
+# -- seats ----------------------------------------------------------------------------------------------
+
+def test_the_seat_table_is_followed_into_the_matchs_seats():
+    table, seats = SeatTable(), Seats()
+    table.take(1, "phone:3")
+    stop = follow(table, seats)
+    assert (seats[1].source, seats[1].kind, seats[2]) == ("phone:3", "phone", None)
+    table.take(2, "phone:4")
+    assert seats[2].source == "phone:4"
+    table.clear()
+    assert (seats[1], seats[2]) == (None, None)
+    stop()
+    table.take(1, "phone:5")
+    assert seats[1] is None
+
+
+def test_a_phone_seated_through_the_backend_plays_its_seat_and_the_seat_ends_with_the_match():
+    mock = MockBackend()
+    sitter = mock.seats.take(2, "phone:9")
+    mock.tap("down")                                            # seat 1, the stick
+    mock.wait_until(mock._cursor + 0.5)
+    mock.tap("down")                                            # the stick on the phone's turn: nothing
+    mock.tap("left", "down", source="phone:9")                  # the phone: column 3
+    mock.wait_until(mock._cursor + 0.5)
+    mock.tap("up", "up")
+    assert play_matches(mock, MatchOptions(), opponent="human", matches=1) == 1
+    assert frames(mock)[:len(fall("4")) + 3] == [board("", 3)] + fall("4") + [board("4", 3), board("4", 2)]
+    kinds = [s["kind"] for s in mock.statuses[0][1].as_json()["seats"]]
+    assert kinds == ["stick", "phone"]
+    assert mock.seats.sitters() == (None, None) and sitter is not None   # emptied: the seat was for that match
+
+
+# -- the whole thing over real sockets --------------------------------------------------------------------
+
+def wait_turn(events, seat, seen):
+    """Read the stream until the words say it is ``seat``'s turn (keeping every frame in ``seen``)."""
+    def test(kind, data):
+        if kind == "frame":
+            seen.append(data)
+        return kind == "state" and data["status"] is not None and data["status"].get("turn") == seat \
+            and data["status"]["phase"] == "playing"
+    events.until(test, timeout=20)
+
+
+def play_column(port, token, column, start=3):
+    steps = column - start
+    for direction in ["right"] * steps + ["left"] * -steps + ["down"]:
+        reply = post(port, "/api/press", {"token": token, "direction": direction})
+        assert reply.status == 202, reply.body
+
+
+def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
+    mock = MockBackend(real_wait=20.0)
+    quick = Limits(presses_per_second=1000, press_burst=1000)   # a test presses faster than a thumb
+    with web.serving(mock, Address("127.0.0.1", 0), limits=quick) as server:
+        tokens = {}
+        for seat in (1, 2):
+            reply = post(server.port, "/api/seat", {"pin": server.seating.pin, "seat": seat})
+            tokens[seat] = reply.json()["token"]
+        result = []
+        game = threading.Thread(target=lambda: result.append(
+            play_matches(mock, MatchOptions(), opponent="human", matches=1, report=lambda *a: result.append(a))))
+        seen = []
+        with Events(server.port) as events:
+            game.start()
+            # round 1: seat 1 starts and wins across the bottom; round 2: seat 2 starts and wins;
+            # round 3: seat 1 starts and wins
+            for starter in (1, 2, 1):
+                for ply, column in enumerate((3, 3, 4, 4, 5, 5, 6)):
+                    seat = starter if ply % 2 == 0 else 3 - starter
+                    wait_turn(events, seat, seen)
+                    if ply == 1 and starter == 1:   # the seat not to move presses: refused, nothing happens
+                        wrong = post(server.port, "/api/press", {"token": tokens[1], "direction": "down"})
+                        assert wrong.status == 409
+                    play_column(server.port, tokens[seat], column)
+            game.join(20)
+            events.until(lambda kind, data: kind == "state" and data["status"]["result"] == "match", timeout=10)
+        assert result[0][2] == MatchResult(1, (2, 1), False, 3)
+        for token in tokens.values():                            # the match ended: so did the seats
+            reply = post(server.port, "/api/press", {"token": token, "direction": "left"})
+            assert reply.status == 403 and reply.json()["error"] == "bad_token"
+        mirrored = [tuple(tuple(p) for p in data["pixels"]) for data in seen]
+        assert [d["seq"] for d in seen] == list(range(seen[0]["seq"], seen[0]["seq"] + len(seen)))   # no gap
+        seated = [[tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=n), WHITE)] for n in (1, 2)]
+        assert frames(mock)[:83] == [board("", 3)] + seated[0] + [board("", 3)] + seated[1] + [board("", 3)]
+        assert mirrored[0] == BLACK_FRAME                              # the LEDs before the game began, then
+        assert mirrored[1:] == frames(mock)[:len(mirrored) - 1]         # every frame the LEDs showed, in order
+        assert len(mirrored) > 200
+
+
+# -- the command lines ---------------------------------------------------------------------------------
+
+def test_web_on_both_command_lines(capsys, monkeypatch, tmp_path):
+    import re
+    import socket
+
+    from gamelib import backends
+    from gamelib.launcher import cli as launcher_cli
+    from sensehat_c4 import cli
+
+    def headless(*, rotation, low_light):
+        mock = MockBackend(rotation=rotation, low_light=low_light)
+        mock.tap("up", "up")                                        # the game: abandon at once
+        return mock
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    with backends.registered("headless", headless):
+        assert cli.main(["--backend", "headless", "--opponent", "human", "--matches", "1",
+                         "--web", "127.0.0.1:0"]) == 0
+        out, err = capsys.readouterr()
+        assert out == "match 1: abandoned at 0-0\n"
+        assert re.fullmatch(r"sensehat-c4: web view on http://127\.0\.0\.1:\d+/ \(a phone takes a seat with the "
+                            r"PIN the LEDs show\)\n", err)
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            assert cli.main(["--backend", "headless", "--opponent", "human", "--web", f"127.0.0.1:{port}"]) == 1
+            assert capsys.readouterr().err == (f"sensehat-c4: --web 127.0.0.1:{port}: the port is in use by another "
+                                               "program (try another port)\n")
+            assert launcher_cli.main(["--backend", "headless", "--web", f"127.0.0.1:{port}"]) == 1
+            assert capsys.readouterr().err.endswith(f"gamelib: --web 127.0.0.1:{port}: the port is in use by another "
+                                                    "program (try another port)\n")
+        for value, message in (("http", "the port is a number from 0 to 65535 (not 'http')"),
+                               ("::1:80", "write an IPv6 address in brackets, e.g. [::1]:80 (not '::1:80')"),
+                               ("a b:80", "'a b' is not an address or a host name")):
+            with pytest.raises(SystemExit) as info:
+                cli.main(["--backend", "headless", "--web", value])
+            assert info.value.code == 2
+            assert capsys.readouterr().err == f"sensehat-c4: error: argument --web: {message} (see --help)\n"
