@@ -34,6 +34,7 @@ are the moves that changed the outcome (mistakes and blunders).
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
@@ -56,13 +57,23 @@ Scorer = Callable[[Board, float], Dict[int, int]]
 """``(board, seconds) -> {column: exact score}``; raises :class:`SearchAborted` when out of time."""
 
 
-def _engine_scores(board: Board, seconds: float) -> Dict[int, int]:
-    from .engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
+def engine_scorer(oracle: Optional[Callable[[Board], Any]] = None, stop: Optional[threading.Event] = None) -> Scorer:
+    """The engine's exact scores (``engine.move_scores``) as a :data:`Scorer`: with the process's
+    default oracle, or ``oracle(board)``'s (one of the caller's own, so a review does not wait for
+    a game's search); ``stop`` set ends a search at once (the move is then ``unsolved``)."""
+    def scores(board: Board, seconds: float) -> Dict[int, int]:
+        from .engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
 
-    try:
-        return move_scores(board, limit=Limit(seconds=seconds))
-    except ConfigError as exc:  # a board size the solver does not take: never solved
-        raise SearchAborted(str(exc)) from None
+        try:
+            return move_scores(board, limit=Limit(seconds=seconds, stop=stop),
+                               oracle=None if oracle is None else oracle(board))
+        except ConfigError as exc:  # a board size the solver does not take: never solved
+            raise SearchAborted(str(exc)) from None
+
+    return scores
+
+
+_engine_scores = engine_scorer()
 
 
 def outcome(score: int) -> int:
@@ -316,8 +327,9 @@ def as_json(review: Review) -> Dict[str, Any]:
 
     ``values`` has one entry per position (before the first move, then after each move):
     ``null`` if unknown, else the exact ``score`` for the player who started, its ``text``
-    (:func:`value_text`) and ``end``, the number of the move that ends the round under
-    perfect play (the last cell's for a draw).
+    (:func:`value_text`), ``end``, the number of the move that ends the round under
+    perfect play (the last cell's for a draw), and ``in``, the moves the winner still makes
+    (0 once it has won; ``null`` for a draw).
     """
     match, rnd = review.match, review.round
     values: List[Optional[Dict[str, Any]]] = []
@@ -325,8 +337,9 @@ def as_json(review: Review) -> Dict[str, Any]:
         if value is None:
             values.append(None)
             continue
-        end = review.cells if value == 0 else ending(review.cells, stones, value if stones % 2 == 0 else -value)[0]
-        values.append({"score": value, "text": words, "end": end})
+        end, moves = (review.cells, None) if value == 0 else ending(review.cells, stones,
+                                                                   value if stones % 2 == 0 else -value)
+        values.append({"score": value, "text": words, "end": end, "in": moves})
     return {
         "round": rnd.id, "match": match.id, "number": rnd.number, "board": [match.columns, match.rows],
         "players": players_json(match), "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result,

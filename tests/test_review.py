@@ -166,9 +166,9 @@ def test_marks_values_and_accuracy_from_scores(tmp_path):
     assert data["review"][3] == {"ply": 4, "player": 2, "column": 2, "score": -3, "best_score": 0, "best": [5],
                                  "keeping": [5], "mark": "mistake", "missed_win": False, "scores": {"2": -3, "5": 0}}
     assert data["review"][0]["scores"] == {"1": 3, "2": 5, "3": 5}
-    assert data["values"][:2] == [{"score": 5, "text": "win in 17", "end": 33}, {"score": 3, "text": "win in 18",
-                                                                                 "end": 37}]
-    assert data["values"][-1] == {"score": 18, "text": "won", "end": 7} and data["key_moments"] == [4]
+    assert data["values"][:2] == [{"score": 5, "text": "win in 17", "end": 33, "in": 17},
+                                  {"score": 3, "text": "win in 18", "end": 37, "in": 18}]
+    assert data["values"][-1] == {"score": 18, "text": "won", "end": 7, "in": 0} and data["key_moments"] == [4]
     assert data["summary"]["1"] == {"moves": 4, "best": 3, "only_moves": 2, "inaccuracies": 1, "mistakes": 0,
                                     "blunders": 0, "missed_wins": 0, "unsolved": 0, "solved": 4, "accuracy": 75.0}
     assert data["summary"]["2"] == {"moves": 3, "best": 1, "only_moves": 0, "inaccuracies": 0, "mistakes": 1,
@@ -253,6 +253,7 @@ def test_the_review_command_with_the_real_solver(tmp_path):
     assert [m["missed_win"] for m in data["review"]] == [True, True, True, False, False, True, False]
     assert [v["text"] for v in data["values"]] == ["win in 21", "loss in 20", "win in 20", "draw", "draw",
                                                    "loss in 18", "win in 1", "won"]
+    assert [v["in"] for v in data["values"]] == [21, 20, 20, None, None, 18, 1, 0]
     assert data["key_moments"] == [1, 2, 3, 5, 6]
 
 
