@@ -340,8 +340,7 @@ def pick(backend: Backend, candidates: Sequence[Candidate], reviewer: Reviewer =
     between two positions) raises :class:`Left`."""
     for match, rnd in candidates:
         progress = _progress(backend, Board.from_moves(rnd.moves, match.columns, match.rows), palette(match, rnd))
-        backend.say(Status(words.TRAINING, f"reviewing round {rnd.id}", f"reviewing round {rnd.id}",
-                           {"game": words.GAME, "round": rnd.id}))
+        backend.say(words.training_review(rnd.id))
         review = reviewer(match, rnd, progress)
         if positions(review):
             return review

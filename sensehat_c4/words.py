@@ -143,6 +143,12 @@ def _keeps(goal: str, keeping: Sequence[int]) -> str:
     return f"{_columns(keeping)} {'keeps' if len(keeping) == 1 else 'keep'} the {goal}"
 
 
+def training_review(round_id: int) -> Status:
+    """The launcher's training reviewing round ``round_id`` to find positions to train on."""
+    return Status(TRAINING, f"reviewing round {round_id}", f"reviewing round {round_id}",
+                  {"game": GAME, "round": round_id})
+
+
 def training(round_id: int, number: int, total: int, seat: Seat, goal: str, keeping: Sequence[int]) -> Status:
     """Position ``number`` of ``total`` to train on: ``seat`` to find a move that keeps the ``goal``."""
     return Status(TRAINING, f"training {number} of {total}: {seat.label} to move; find a move that keeps the {goal}",
