@@ -278,6 +278,12 @@ def mark_text(move: MoveReview) -> str:
 
 def text(review: Review, graph: str = "") -> str:
     """The review as a table, then ``graph`` (if any), then one summary line per player."""
+    table, summary = text_parts(review)
+    return "\n".join([table, graph, summary] if graph else [table, summary])
+
+
+def text_parts(review: Review) -> Tuple[str, str]:
+    """The review's table (a heading, then a line per move) and its summary (a line per player)."""
     match, rnd = review.match, review.round
     names = {seat: match.label(seat) for seat in (1, 2)}
     width = max(6, *(len(n) for n in names.values()))
@@ -290,11 +296,7 @@ def text(review: Review, graph: str = "") -> str:
     for m, best in zip(review.moves, bests):
         lines.append(f"{m.ply:>4}  {names[m.seat]:<{width}}  {m.column + 1:>3}  {_signed(m.score):>5}  "
                      f"{best:<{best_width}}  {mark_text(m)}")
-    if graph:
-        lines.append(graph)
-    for seat in (1, 2):
-        lines.append(summary_text(names[seat], review.summary(seat)))
-    return "\n".join(lines)
+    return "\n".join(lines), "\n".join(summary_text(names[seat], review.summary(seat)) for seat in (1, 2))
 
 
 def summary_text(name: str, s: Summary) -> str:

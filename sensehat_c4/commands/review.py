@@ -14,7 +14,7 @@ from .. import review
 from ..graph import BARS, graph
 from ..progress import ProgressLine
 from ..records import load_round
-from .common import PROG, Command, add_db, add_round_id, done, parser
+from .common import PROG, Command, add_db, add_round_id, done, parser, show
 
 SECONDS = 10.0
 """``review``'s default time limit per position."""
@@ -49,8 +49,8 @@ def run(argv: Sequence[str]) -> int:
     args_parser.add_argument("--time-limit", type=app.seconds(3600), default=SECONDS, metavar="SECONDS",
                              help=f"per position; one not solved in time is reported so (default: {SECONDS:g})")
     how.add_argument("--train", action="store_true",
-                             help="on the LEDs: each position where a move changed the outcome, to find a better "
-                                  "move (left/right, middle or down tries, up leaves)")
+                     help="on the LEDs: each position where a move changed the outcome, to find a better move "
+                          "(left/right, middle or down tries, up leaves)")
     backends.add_arguments(args_parser)
     args = args_parser.parse_args(argv)
     match, rnd, notes = load_round(args.db, args.id)
@@ -61,16 +61,19 @@ def run(argv: Sequence[str]) -> int:
         from ..training import positions, train  # noqa: PLC0415
 
         if not positions(result):
-            print(f"round {rnd.id}: no move changed the outcome, nothing to train on")
+            show(f"round {rnd.id}: no move changed the outcome, nothing to train on")
         else:
             with backends.from_args(args, notice=lambda message: app.report(PROG, message)) as backend:
                 trained = train(backend, result)
-            print(trained.line)
+            show(trained.line)
     elif args.json:
-        print(json.dumps(review.as_json(result)))
+        show(json.dumps(review.as_json(result)))
     else:
+        table, summary = review.text_parts(result)
+        show(table)
         utf8, colour = graph_style(sys.stdout)
-        print(review.text(result, graph(result, utf8=utf8, colour=colour)))
+        print(graph(result, utf8=utf8, colour=colour))   # its own colour codes: the names in it were checked when read
+        show(summary)
     return done("review", notes)
 
 
