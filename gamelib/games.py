@@ -10,6 +10,9 @@ A game is any object (a module, an instance of :class:`Game`...) with
   ``play(backend, choices)`` with the game's :class:`Choices`, which it keeps in its
   settings file between runs (e.g. the board size a family last chose), and which
   carry the players' names the launcher keeps (``gamelib names``).
+- ``web`` (optional): ``web()`` returns the game's own pages for the web view
+  (:class:`gamelib.web.pages.Pages`: Connect 4's history and reviews), asked for only
+  when the launcher serves one (``gamelib --web``).
 
 Packages register games under the entry-point group :data:`GROUP`, e.g. in
 ``setup.cfg``::
@@ -73,6 +76,8 @@ class Game:
     play: Union[PlayFunction, RememberingPlay]
     remembers: bool = False
     """True if ``play`` takes the game's :class:`Choices` after the backend."""
+    web: Optional[Callable[[], Any]] = None
+    """``web()``: the game's pages for the web view (a :class:`gamelib.web.pages.Pages`), or ``None``."""
 
     def run(self, backend: Backend, choices: Choices) -> None:
         """Play once on ``backend``: with ``choices`` if the game remembers, else without."""
@@ -107,7 +112,10 @@ def as_game(obj: Any) -> Game:
         picture = check_picture(icon)
     except ValueError as exc:
         raise TypeError(f"game {name!r}: bad icon: {exc}") from None
-    return Game(name, picture, play, bool(getattr(obj, "remembers", False)))
+    web = getattr(obj, "web", None)
+    if web is not None and not callable(web):
+        raise TypeError(f"game {name!r}: web must be a function giving its pages")
+    return Game(name, picture, play, bool(getattr(obj, "remembers", False)), web)
 
 
 def load(key: str, loader: Callable[[], Any]) -> Entry:

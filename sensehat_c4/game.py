@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from pathlib import Path
 from dataclasses import replace
-from typing import Callable, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.colours import BLUE, RED, YELLOW
@@ -174,4 +175,12 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
-GAME = Game(name=NAME, icon=ICON, play=play, remembers=True)
+def web_pages(db: Optional[Path] = None) -> Any:
+    """Connect 4's pages in the web view (the games played, reviews, replays: a
+    :class:`gamelib.web.pages.Pages`) over the games file ``db`` (``None``: the default one)."""
+    from .webpages import pages  # noqa: PLC0415 (only when a web view is served)
+
+    return pages(db)
+
+
+GAME = Game(name=NAME, icon=ICON, play=play, remembers=True, web=web_pages)

@@ -2,44 +2,124 @@
 
 For each position of the round the engine scores every legal move (the convention of
 ``analyse --solve``: positive wins, 0 draws, negative loses, a faster win scores more).
-The move played is marked:
+A score's *outcome* is its sign: a win, a draw or a loss for the side to move.
 
-* ``best``: it scores as well as the best move;
-* ``inaccuracy``: it keeps the position's win, draw or loss, but scores worse (a slower
-  win, a quicker loss);
-* ``mistake``: it turns a win into a draw or loss, or a draw into a loss;
-* ``unsolved``: the position was not solved within the time limit (never guessed).
+The move played gets one mark, by the first of these rules that holds (``best`` is
+the position's best score, ``played`` the move's; this is the one statement of the rules,
+which README repeats):
 
-A player's accuracy is the share of their solved moves that were best: a move not solved
-in time counts for nothing, and the summary says how many moves the share is of.
+* ``unsolved``: the position was not solved within the time limit (never guessed);
+* ``blunder``: a win turned into a loss (the outcome drops two steps);
+* ``mistake``: the outcome drops one step: a win into a draw, or a draw into a loss;
+* ``inaccuracy``: the outcome is kept but ``played < best``: a slower win or a quicker
+  loss.  Its :attr:`MoveReview.distance` is ``best - played``: each point is one move of
+  the winner's, so the win comes that many moves later, or the loss that many sooner.
+  (Every move that keeps a draw scores 0, so a drawn position has no inaccuracy.)
+* ``only move``: ``played == best``, and every other legal move would have changed the
+  outcome (so there is at least one other).  A lost position has none: every move there
+  keeps the loss.  Neither has a position with a single legal column;
+* ``best``: ``played == best`` otherwise.
+
+*Missed win* is a flag beside the mark, not a mark of its own: the position was won and
+the move played does not win (so the move is a mistake, to a draw, or a blunder).
+
+A player's accuracy is the share of their solved moves that were best (``best`` or
+``only move``): a move not solved in time counts for nothing, and the summary says how
+many moves the share is of.
+
+The round's *values* (:meth:`Review.values`) are, for each position from the empty board
+to the last, its exact score for the player who started (the board's player 1), from
+which :func:`value_text` says ``win in 3``, ``draw`` or ``loss in 2``; the *key moments*
+are the moves that changed the outcome (mistakes and blunders).
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from .errors import ConfigError, SearchAborted
 from .history import players_json
 from .rules import Board
 from .stored import MatchRecord, RoundRecord
 
-MARKS = ("best", "inaccuracy", "mistake", "unsolved")
+BEST = "best"
+ONLY_MOVE = "only move"
+INACCURACY = "inaccuracy"
+MISTAKE = "mistake"
+BLUNDER = "blunder"
+UNSOLVED = "unsolved"
+MARKS = (BEST, ONLY_MOVE, INACCURACY, MISTAKE, BLUNDER, UNSOLVED)
+CHANGED = (MISTAKE, BLUNDER)
+"""The marks of a move that changed the outcome: the key moments."""
 
 Scorer = Callable[[Board, float], Dict[int, int]]
 """``(board, seconds) -> {column: exact score}``; raises :class:`SearchAborted` when out of time."""
 
 
-def _engine_scores(board: Board, seconds: float) -> Dict[int, int]:
-    from .engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
+def engine_scorer(oracle: Optional[Callable[[Board], Any]] = None, stop: Optional[threading.Event] = None) -> Scorer:
+    """The engine's exact scores (``engine.move_scores``) as a :data:`Scorer`: with the process's
+    default oracle, or ``oracle(board)``'s (one of the caller's own, so a review does not wait for
+    a game's search); ``stop`` set ends a search at once (the move is then ``unsolved``)."""
+    def scores(board: Board, seconds: float) -> Dict[int, int]:
+        from .engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
 
-    try:
-        return move_scores(board, limit=Limit(seconds=seconds))
-    except ConfigError as exc:  # a board size the solver does not take (8 x 6): never solved
-        raise SearchAborted(str(exc)) from None
+        try:
+            return move_scores(board, limit=Limit(seconds=seconds, stop=stop),
+                               oracle=None if oracle is None else oracle(board))
+        except ConfigError as exc:  # a board size the solver does not take: never solved
+            raise SearchAborted(str(exc)) from None
+
+    return scores
 
 
-def _sign(score: int) -> int:
+_engine_scores = engine_scorer()
+
+
+def outcome(score: int) -> int:
+    """1 a win, 0 a draw, -1 a loss (the sign of ``score``)."""
     return (score > 0) - (score < 0)
+
+
+def mark(scores: Mapping[int, int], column: int) -> str:
+    """The mark of playing ``column`` where the legal moves score ``scores`` (see the module)."""
+    best = max(scores.values())
+    played = scores[column]
+    drop = outcome(best) - outcome(played)
+    if drop == 2:
+        return BLUNDER
+    if drop == 1:
+        return MISTAKE
+    if played < best:
+        return INACCURACY
+    keeping = [c for c, s in scores.items() if outcome(s) == outcome(best)]
+    return ONLY_MOVE if len(keeping) == 1 < len(scores) else BEST
+
+
+def ending(cells: int, stones: int, score: int) -> Tuple[int, int]:
+    """For a position of ``stones`` stones whose exact score is ``score`` (not 0; for the side to
+    move): the number of the winning move in the round (1-based), and how many moves the
+    winner still makes, the winning one included (0 once it is on the board).
+
+    A win scores ``(e + 1) // 2``, ``e`` the empty cells just before the winning stone; the
+    winner is to move when ``stones`` has the parity of the stones before that stone.
+    """
+    size = abs(score)
+    before = next(b for b in (cells - 2 * size, cells - 2 * size + 1) if (b - stones) % 2 == (score < 0))
+    first = stones if (before - stones) % 2 == 0 else stones + 1
+    return before + 1, max(0, (before - first) // 2 + 1)
+
+
+def value_text(cells: int, stones: int, value: Optional[int]) -> str:
+    """A position's value for the player who started: ``win in 3`` (the winner's moves to come),
+    ``draw``, ``loss in 2``; ``won``/``lost`` once the winning stone is down; ``?`` if unknown."""
+    if value is None:
+        return "?"
+    if value == 0:
+        return "draw"
+    _, moves = ending(cells, stones, value if stones % 2 == 0 else -value)
+    word = "win" if value > 0 else "loss"
+    return ("won" if value > 0 else "lost") if moves == 0 else f"{word} in {moves}"
 
 
 @dataclass(frozen=True)
@@ -65,29 +145,48 @@ class MoveReview:
 
     @property
     def best_columns(self) -> Tuple[int, ...]:
+        """The columns of the best score."""
         if self.scores is None:
             return ()
         top = max(self.scores.values())
         return tuple(c for c in sorted(self.scores) if self.scores[c] == top)
 
     @property
+    def keeping(self) -> Tuple[int, ...]:
+        """The columns that keep the position's outcome (the winning ones in a won position, the
+        drawing ones in a drawn one; every one in a lost one)."""
+        if self.scores is None:
+            return ()
+        top = outcome(max(self.scores.values()))
+        return tuple(c for c in sorted(self.scores) if outcome(self.scores[c]) == top)
+
+    @property
     def mark(self) -> str:
-        if self.score is None or self.best_score is None:
-            return "unsolved"
-        if self.score == self.best_score:
-            return "best"
-        return "inaccuracy" if _sign(self.score) == _sign(self.best_score) else "mistake"
+        return UNSOLVED if self.scores is None else mark(self.scores, self.column)
+
+    @property
+    def missed_win(self) -> bool:
+        """The position was won and the move played does not win."""
+        return self.score is not None and self.best_score is not None and self.best_score > 0 >= self.score
+
+    @property
+    def distance(self) -> Optional[int]:
+        """``best - played``: for an inaccuracy, how many moves later the win (or sooner the loss) comes."""
+        return None if self.score is None or self.best_score is None else self.best_score - self.score
 
 
 @dataclass(frozen=True)
 class Summary:
-    """One player's marks over the round."""
+    """One player's marks over the round (``best`` counts the only moves too)."""
 
     moves: int
     best: int
     inaccuracies: int
     mistakes: int
     unsolved: int
+    blunders: int = 0
+    only_moves: int = 0
+    missed_wins: int = 0
 
     @property
     def solved(self) -> int:
@@ -106,10 +205,42 @@ class Review:
     round: RoundRecord
     moves: Tuple[MoveReview, ...]
 
+    @property
+    def cells(self) -> int:
+        return self.match.columns * self.match.rows
+
     def summary(self, seat: int) -> Summary:
-        marks = [m.mark for m in self.moves if m.seat == seat]
-        return Summary(len(marks), marks.count("best"), marks.count("inaccuracy"), marks.count("mistake"),
-                       marks.count("unsolved"))
+        mine = [m for m in self.moves if m.seat == seat]
+        marks = [m.mark for m in mine]
+        return Summary(len(marks), marks.count(BEST) + marks.count(ONLY_MOVE), marks.count(INACCURACY),
+                       marks.count(MISTAKE), marks.count(UNSOLVED), marks.count(BLUNDER), marks.count(ONLY_MOVE),
+                       sum(m.missed_win for m in mine))
+
+    def values(self) -> Tuple[Optional[int], ...]:
+        """Each position's exact score for the player who started: ``values()[0]`` before the first
+        move, ``values()[k]`` after move ``k``; ``None`` where neither the move's position nor the
+        next one was solved."""
+        def first(ply: int, score: int) -> int:  # a score for the mover of move ``ply``, as the starter's
+            return score if ply % 2 == 1 else -score
+
+        moves = self.moves
+        values: List[Optional[int]] = [None] * (len(moves) + 1)
+        if moves and moves[0].best_score is not None:
+            values[0] = moves[0].best_score
+        for index, move in enumerate(moves):
+            after = move.score
+            if after is None and index + 1 < len(moves) and moves[index + 1].best_score is not None:
+                after = -moves[index + 1].best_score  # type: ignore[operator]
+            values[index + 1] = None if after is None else first(move.ply, after)
+        return tuple(values)
+
+    def key_moments(self) -> Tuple[int, ...]:
+        """The moves (their ``ply``) that changed the outcome: the mistakes and blunders."""
+        return tuple(m.ply for m in self.moves if m.mark in CHANGED)
+
+    def value_texts(self) -> Tuple[str, ...]:
+        """:func:`value_text` of each of :meth:`values`."""
+        return tuple(value_text(self.cells, stones, v) for stones, v in enumerate(self.values()))
 
 
 def review_round(match: MatchRecord, rnd: RoundRecord, *, seconds: float,
@@ -138,8 +269,21 @@ def _signed(score: Optional[int]) -> str:
     return "?" if score is None else f"{score:+d}" if score else "0"
 
 
-def text(review: Review) -> str:
-    """The review as a table, then one summary line per player."""
+def mark_text(move: MoveReview) -> str:
+    """The mark as the table says it: ``mistake (missed win)``, ``not solved in time``."""
+    if move.mark == UNSOLVED:
+        return "not solved in time"
+    return f"{move.mark} (missed win)" if move.missed_win else move.mark
+
+
+def text(review: Review, graph: str = "") -> str:
+    """The review as a table, then ``graph`` (if any), then one summary line per player."""
+    table, summary = text_parts(review)
+    return "\n".join([table, graph, summary] if graph else [table, summary])
+
+
+def text_parts(review: Review) -> Tuple[str, str]:
+    """The review's table (a heading, then a line per move) and its summary (a line per player)."""
     match, rnd = review.match, review.round
     names = {seat: match.label(seat) for seat in (1, 2)}
     width = max(6, *(len(n) for n in names.values()))
@@ -150,18 +294,23 @@ def text(review: Review) -> str:
     best_width = max([10] + [len(b) + 1 for b in bests])
     lines.append(f"{'move':>4}  {'player':<{width}}  {'col':>3}  {'score':>5}  {'best':<{best_width}}  mark")
     for m, best in zip(review.moves, bests):
-        mark = "not solved in time" if m.mark == "unsolved" else m.mark
         lines.append(f"{m.ply:>4}  {names[m.seat]:<{width}}  {m.column + 1:>3}  {_signed(m.score):>5}  "
-                     f"{best:<{best_width}}  {mark}")
-    for seat in (1, 2):
-        s = review.summary(seat)
-        accuracy = ("no move solved, no accuracy" if s.accuracy is None else
-                    f"accuracy {s.accuracy:.0f}% (best in {s.best} of {_count(s.solved, 'solved move')})")
-        unsolved = f", {s.unsolved} not solved" if s.unsolved else ""
-        lines.append(f"{names[seat]}: {_count(s.moves, 'move')}, {s.best} best, "
-                     f"{_count(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
-                     f"{_count(s.mistakes, 'mistake')}{unsolved}; {accuracy}")
-    return "\n".join(lines)
+                     f"{best:<{best_width}}  {mark_text(m)}")
+    return "\n".join(lines), "\n".join(summary_text(names[seat], review.summary(seat)) for seat in (1, 2))
+
+
+def summary_text(name: str, s: Summary) -> str:
+    """``Ann: 20 moves, 15 best (2 only moves), 3 inaccuracies, 1 mistake, 1 blunder, 2 missed wins;
+    accuracy 75% (best in 15 of 20 solved moves)`` (only moves, missed wins and unsolved ones
+    said only when there are some)."""
+    accuracy = ("no move solved, no accuracy" if s.accuracy is None else
+                f"accuracy {s.accuracy:.0f}% (best in {s.best} of {_count(s.solved, 'solved move')})")
+    only = f" ({_count(s.only_moves, 'only move')})" if s.only_moves else ""
+    missed = f", {_count(s.missed_wins, 'missed win')}" if s.missed_wins else ""
+    unsolved = f", {s.unsolved} not solved" if s.unsolved else ""
+    return (f"{name}: {_count(s.moves, 'move')}, {s.best} best{only}, "
+            f"{_count(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, {_count(s.mistakes, 'mistake')}, "
+            f"{_count(s.blunders, 'blunder')}{missed}{unsolved}; {accuracy}")
 
 
 def _count(n: int, one: str, many: str = "") -> str:
@@ -169,22 +318,40 @@ def _count(n: int, one: str, many: str = "") -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
+def summary_json(s: Summary) -> Dict[str, Any]:
+    return {"moves": s.moves, "best": s.best, "only_moves": s.only_moves, "inaccuracies": s.inaccuracies,
+            "mistakes": s.mistakes, "blunders": s.blunders, "missed_wins": s.missed_wins, "unsolved": s.unsolved,
+            "solved": s.solved, "accuracy": None if s.accuracy is None else round(s.accuracy, 1)}
+
+
 def as_json(review: Review) -> Dict[str, Any]:
-    """The review as a JSON-ready dict (columns 1-based)."""
+    """The review as a JSON-ready dict (columns 1-based).
+
+    ``values`` has one entry per position (before the first move, then after each move):
+    ``null`` if unknown, else the exact ``score`` for the player who started, its ``text``
+    (:func:`value_text`), ``end``, the number of the move that ends the round under
+    perfect play (the last cell's for a draw), and ``in``, the moves the winner still makes
+    (0 once it has won; ``null`` for a draw).
+    """
     match, rnd = review.match, review.round
-    summary = {}
-    for seat in (1, 2):
-        s = review.summary(seat)
-        summary[str(seat)] = {"moves": s.moves, "best": s.best, "inaccuracies": s.inaccuracies,
-                              "mistakes": s.mistakes, "unsolved": s.unsolved, "solved": s.solved,
-                              "accuracy": None if s.accuracy is None else round(s.accuracy, 1)}
+    values: List[Optional[Dict[str, Any]]] = []
+    for stones, (value, words) in enumerate(zip(review.values(), review.value_texts())):
+        if value is None:
+            values.append(None)
+            continue
+        end, moves = (review.cells, None) if value == 0 else ending(review.cells, stones,
+                                                                   value if stones % 2 == 0 else -value)
+        values.append({"score": value, "text": words, "end": end, "in": moves})
     return {
         "round": rnd.id, "match": match.id, "number": rnd.number, "board": [match.columns, match.rows],
         "players": players_json(match), "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result,
         "winner": rnd.winner,
         "review": [{"ply": m.ply, "player": m.seat, "column": m.column + 1, "score": m.score,
-                    "best_score": m.best_score, "best": [c + 1 for c in m.best_columns], "mark": m.mark,
+                    "best_score": m.best_score, "best": [c + 1 for c in m.best_columns],
+                    "keeping": [c + 1 for c in m.keeping], "mark": m.mark, "missed_win": m.missed_win,
                     "scores": None if m.scores is None else {str(c + 1): s for c, s in sorted(m.scores.items())}}
                    for m in review.moves],
-        "summary": summary,
+        "values": values,
+        "key_moments": list(review.key_moments()),
+        "summary": {str(seat): summary_json(review.summary(seat)) for seat in (1, 2)},
     }

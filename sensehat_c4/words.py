@@ -16,7 +16,12 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
   2's]``), ``turn`` (the seat to move, or ``null``), ``seats`` (two objects: ``seat``,
   ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
   ``kind``: ``stick``, ``computer``, ``phone``...), ``winner`` (the seat, or ``null``) and
-  ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``).
+  ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``);
+- training (``review --train``, the launcher's Connect 4 training): ``round`` (the round's
+  ID), ``position`` (from 1) and ``positions``, ``turn`` (the seat to find a move, as in
+  ``seats``), ``goal`` (``win`` or ``draw``: what a right move keeps), ``keeping`` (the right
+  columns, 1-based), and after a try ``tried`` (the column, 1-based) and ``right`` (true or
+  false); at the end ``right`` (how many) and ``tried``.
 """
 from __future__ import annotations
 
@@ -40,7 +45,8 @@ THINKING = "thinking"
 CONFIRMING = "confirming"
 RESULT = "result"
 RESUME = "resume"
-PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT)
+TRAINING = "training"
+PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT, TRAINING)
 
 
 def opponent_label(opponent: str) -> str:
@@ -123,3 +129,48 @@ def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[in
                   "(middle or down: resume, up: start afresh)", "resume? middle: yes, up: start afresh", {
                       "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
                       "seats": [seat.as_json() for seat in seats], "choices": ["resume", "start afresh"]})
+
+
+# -- training (``review --train``, the launcher's Connect 4 training) ----------------------
+
+def _columns(columns: Sequence[int]) -> str:
+    """``3``, ``3 and 4``, ``2, 3 and 4`` (1-based)."""
+    names = [str(c + 1) for c in columns]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _keeps(goal: str, keeping: Sequence[int]) -> str:
+    return f"{_columns(keeping)} {'keeps' if len(keeping) == 1 else 'keep'} the {goal}"
+
+
+def training_review(round_id: int) -> Status:
+    """The launcher's training reviewing round ``round_id`` to find positions to train on."""
+    return Status(TRAINING, f"reviewing round {round_id}", f"reviewing round {round_id}",
+                  {"game": GAME, "round": round_id})
+
+
+def training(round_id: int, number: int, total: int, seat: Seat, goal: str, keeping: Sequence[int]) -> Status:
+    """Position ``number`` of ``total`` to train on: ``seat`` to find a move that keeps the ``goal``."""
+    return Status(TRAINING, f"training {number} of {total}: {seat.label} to move; find a move that keeps the {goal}",
+                  f"{number}/{total}: find a move that keeps the {goal}",
+                  {"game": GAME, "round": round_id, "position": number, "positions": total, "turn": seat.as_json(),
+                   "goal": goal, "keeping": [c + 1 for c in keeping]})
+
+
+def training_try(round_id: int, number: int, total: int, seat: Seat, goal: str, keeping: Sequence[int],
+                 column: int, result: str) -> Status:
+    """The try of ``column`` at position ``number``: ``result`` is what it leads to in words
+    (``wins``, ``draws``, ``loses (Bob wins in 3)``)."""
+    right = column in keeping
+    verdict = "right" if right else "wrong"
+    text = f"{verdict}: {column + 1} {result}" + ("" if right else f"; {_keeps(goal, keeping)}")
+    return Status(TRAINING, f"training {number} of {total}: {text}", text,
+                  {"game": GAME, "round": round_id, "position": number, "positions": total, "turn": seat.as_json(),
+                   "goal": goal, "keeping": [c + 1 for c in keeping], "tried": column + 1, "right": right})
+
+
+def training_done(round_id: int, right: int, tried: int, total: int) -> Status:
+    """The end of the training: ``right`` of ``tried`` found (``total`` positions)."""
+    text = f"training over: {right} of {tried} right" + ("" if tried == total else f" ({total} positions)")
+    return Status(TRAINING, text, text, {"game": GAME, "round": round_id, "positions": total, "right": right,
+                                         "tried": tried})

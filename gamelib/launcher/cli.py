@@ -6,11 +6,11 @@ import argparse
 import dataclasses
 import logging
 import sys
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .. import app, backends, web
 from ..errors import ConfigError
-from ..games import GROUP, discover
+from ..games import GROUP, Entry, discover
 from ..players import parse_names
 from ..web.address import Address, argument as web_address
 from . import PROG
@@ -69,10 +69,22 @@ def run_menu(argv: Sequence[str]) -> int:
                                    notice=log.info) as backend:
             if backend.name == "terminal":  # log lines would land on the board
                 logs.aside()
-            with web.serving(backend, args.web, log.info):
+            with web.serving(backend, args.web, log.info, pages=lambda: game_pages(entries)):
                 result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
         log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
     return app.EXIT_OK
+
+
+def game_pages(entries: Sequence[Entry]) -> List[Any]:
+    """Each game's own pages for the web view (``Game.web``); a game whose pages fail is logged and left out."""
+    found = []
+    for entry in entries:
+        if entry.game is not None and entry.game.web is not None:
+            try:
+                found.append(entry.game.web())
+            except Exception:  # noqa: BLE001 (a broken game must not stop the launcher)
+                logging.getLogger("gamelib").error("the web pages of %s cannot be served", entry.name, exc_info=True)
+    return found
 
 
 def run_list(argv: Sequence[str]) -> int:

@@ -14,12 +14,13 @@ Connect 4's words and seats are its own (``sensehat_c4.words``, ``sensehat_c4.ga
 - :mod:`.console`  that side on a backend (presses injected, the PIN scrolled on the LEDs)
 - :mod:`.address`  ``--web [HOST:]PORT`` and the address to tell people
 - :mod:`.server`   :class:`~.server.WebServer`: all of it in its own thread
+- :mod:`.pages`    what a game adds: :class:`~.pages.Pages` (routes, links; Connect 4's history and reviews)
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
-from typing import TYPE_CHECKING, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
 from ..errors import SetupError
 from .address import Address, argument
@@ -27,6 +28,7 @@ from .address import Address, argument
 if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
     from ..backends.base import Backend
     from .limits import Limits
+    from .pages import Pages
     from .server import WebServer
 
 __all__ = ["Address", "add_argument", "serving"]
@@ -42,9 +44,11 @@ def add_argument(parser: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def serving(backend: "Backend", address: Optional[Address], notice: Callable[[str], None] = lambda message: None,
-            *, limits: Optional["Limits"] = None) -> Iterator[Optional["WebServer"]]:
+            *, limits: Optional["Limits"] = None,
+            pages: Callable[[], Sequence["Pages"]] = lambda: ()) -> Iterator[Optional["WebServer"]]:
     """Serve the web view of ``backend`` on ``address`` for the ``with`` block (nothing if ``None``):
-    the feed watches the backend, phones' presses go to it, and the seats are emptied at the end."""
+    the feed watches the backend, phones' presses go to it, and the seats are emptied at the end.
+    ``pages()`` gives what games add (their history...: :class:`~.pages.Pages`), asked only when serving."""
     if address is None:
         yield None
         return
@@ -54,7 +58,7 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         from .server import WebServer  # noqa: PLC0415
     except ImportError as exc:
         raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
-    server = WebServer(BackendConsole(backend), address, limits=limits or Limits())
+    server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages())
     stop = backend.observe(server.feed)
     server.feed.shown(backend.frame)          # what is up now, for the first page
     if backend.status is not None:

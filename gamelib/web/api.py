@@ -10,13 +10,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 from ..seats import SeatTable
 from .feed import Feed
 from .http import HttpError, Request, Response, Route, StreamReply
 from .limits import Limits
 from .seating import Seating
+
+if TYPE_CHECKING:
+    from .pages import Pages
 
 DIRECTIONS = ("left", "right", "up", "down", "middle")
 
@@ -55,13 +58,22 @@ class StaticFile:
     etag: str
 
 
-def load_files(directory: Path = STATIC) -> Dict[str, StaticFile]:
-    """Read the shipped files once (the server never touches the disk for a request)."""
+def load_files(directory: Path = STATIC, table: Mapping[str, Tuple[str, str]] = FILES) -> Dict[str, StaticFile]:
+    """Read the shipped files of ``table`` (URL path -> (file, type)) once (the server never touches
+    the disk for a request)."""
     files = {}
-    for path, (name, kind) in FILES.items():
+    for path, (name, kind) in table.items():
         body = (directory / name).read_bytes()
         files[path] = StaticFile(body, kind, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
     return files
+
+
+def serve_file(file: StaticFile, request: Request) -> Response:
+    """``file`` as the answer to ``request`` (304 if its ``If-None-Match`` is the file's ETag)."""
+    headers = (("ETag", file.etag), ("Cache-Control", "no-cache"))
+    if request.header("if-none-match") == file.etag:
+        return Response(304, headers=headers)
+    return Response(200, file.body, file.content_type, headers)
 
 
 def _object(request: Request) -> Dict[str, Any]:
@@ -76,8 +88,10 @@ class WebApp:
 
     def __init__(self, console: Console, feed: Feed, seating: Seating, limits: Limits = Limits(), *,
                  clock: Callable[[], float], files: Optional[Dict[str, StaticFile]] = None,
-                 later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None) -> None:
+                 later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None,
+                 pages: Sequence[Pages] = ()) -> None:
         self.console = console
+        self.pages = tuple(pages)
         self.feed = feed
         self.seating = seating
         self.limits = limits
@@ -95,16 +109,18 @@ class WebApp:
             Route("POST", "/api/seat", self.sit, changes=True),
             Route("POST", "/api/press", self.press, changes=True),
             Route("POST", "/api/leave", self.leave, changes=True),
-        ]
+            Route("GET", "/api/pages", self.links),
+        ] + [route for pages in self.pages for route in pages.routes]
 
     # -- reading ---------------------------------------------------------------------
 
     def _file(self, request: Request) -> Response:
-        file = self.files[request.path]
-        headers = (("ETag", file.etag), ("Cache-Control", "no-cache"))
-        if request.header("if-none-match") == file.etag:
-            return Response(304, headers=headers)
-        return Response(200, file.body, file.content_type, headers)
+        return serve_file(self.files[request.path], request)
+
+    def links(self, request: Request) -> Response:
+        """``GET /api/pages``: the pages a game adds (its history...), for the page's header."""
+        return Response.json({"links": [{"path": link.path, "title": link.title}
+                                         for pages in self.pages for link in pages.links]})
 
     def state(self, request: Request) -> Response:
         """``GET /api/state``: the frame on the LEDs and the state in words."""

@@ -125,12 +125,20 @@ Reply = Union[Response, StreamReply]
 @dataclass(frozen=True)
 class Route:
     """``method path`` -> ``handle``.  ``changes``: the request changes something (a press, a seat):
-    it must send JSON, and its ``Origin``, if any, must be the page's own."""
+    it must send JSON, and its ``Origin``, if any, must be the page's own.  A path ending in ``/*``
+    (``/review/*``) takes every path one non-empty segment below it (``/review/12``), where no route
+    has that exact path; the handler reads the segment from :attr:`Request.path`."""
 
     method: str
     path: str
     handle: Callable[[Request], Reply]
     changes: bool = False
+
+
+def wildcard(path: str) -> str:
+    """The ``/*`` route that would take ``path`` (``/review/12`` -> ``/review/*``); ``""`` if none could."""
+    parent, _, last = path.rpartition("/")
+    return f"{parent}/*" if parent and last else ""
 
 
 def lan_host(host: str) -> bool:
@@ -262,7 +270,7 @@ class HttpServer:
             if not self.rates.take(request.peer):
                 raise HttpError(429, "rate", "too many requests: slow down",
                                 headers=(("Retry-After", str(max(1, round(self.rates.wait(request.peer))))),))
-            methods = self.routes.get(request.path)
+            methods = self.routes.get(request.path) or self.routes.get(wildcard(request.path))
             if methods is None:
                 raise HttpError(404, "not_found", f"nothing at {request.path}")
             route = methods.get(request.method) or (methods.get("GET") if request.method == "HEAD" else None)

@@ -15,7 +15,7 @@ import errno
 import logging
 import threading
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..errors import ServerError
 from .address import Address, page_urls
@@ -23,6 +23,7 @@ from .api import Console, WebApp
 from .feed import Feed
 from .http import HttpServer
 from .limits import Limits
+from .pages import Pages
 from .seating import Seating
 
 log = logging.getLogger("gamelib.web")
@@ -38,8 +39,11 @@ class WebServer:
     """
 
     def __init__(self, console: Console, address: Address = Address("127.0.0.1", 0), *,
-                 limits: Limits = Limits(), seating: Optional[Callable[..., Seating]] = None) -> None:
+                 limits: Limits = Limits(), seating: Optional[Callable[..., Seating]] = None,
+                 pages: Sequence[Pages] = ()) -> None:
         self.console = console
+        self.pages = tuple(pages)
+        """What games add (:class:`~.pages.Pages`): their routes and links; closed with the server."""
         self.address = address
         self.limits = limits
         self.feed = Feed(limits, extra=lambda: {"seating": self.seating.state()})
@@ -94,7 +98,7 @@ class WebServer:
         loop = asyncio.get_running_loop()
         self.feed.start(loop)
         app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
-                     later=lambda delay, call: loop.call_later(delay, call))
+                     later=lambda delay, call: loop.call_later(delay, call), pages=self.pages)
         self.http = HttpServer(app.routes(), self.limits, clock=loop.time)
         return await self.http.listen(self.address.host, self.address.port)
 
@@ -103,8 +107,15 @@ class WebServer:
             self.console.note(self.note())
 
     def close(self) -> None:
-        """Stop serving and drop every connection (safe to call twice, from any thread but the server's)."""
+        """Stop serving and drop every connection (safe to call twice, from any thread but the server's);
+        each of :attr:`pages` is closed."""
         self._stop_watching()
+        pages, self.pages = self.pages, ()
+        for page in pages:
+            try:
+                page.close()
+            except Exception:  # noqa: BLE001 (a game's pages must not keep the server up)
+                log.error("closing a game's web pages failed", exc_info=True)
         loop, thread = self.loop, self._thread
         if loop is None or thread is None:
             return

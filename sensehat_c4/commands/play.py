@@ -17,7 +17,7 @@ from .. import __version__
 from ..computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
 from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from ..errors import ConfigError
-from ..game import play_matches, print_result
+from ..game import play_matches, print_result, web_pages
 from ..records import Recorder
 from ..rules import Size
 from .common import PROG, Command, add_board, add_db, positive_int, seconds
@@ -153,7 +153,7 @@ def run(argv: Sequence[str]) -> int:
     # the log (the recorder's one line) routed as the launcher routes its own: never over the board
     with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
             backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
-            web.serving(backend, args.web, notice):
+            web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
         if backend.name == "terminal":
             logs.aside()
         play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,

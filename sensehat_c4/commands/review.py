@@ -1,16 +1,20 @@
-"""``sensehat-c4 review ID``: every move of a stored round against the solver's exact scores."""
+"""``sensehat-c4 review ID``: every move of a stored round against the solver's exact scores;
+``--train``: find the better move on the LEDs."""
 from __future__ import annotations
 
 import json
+import os
 import sys
-from typing import Sequence, TextIO
+from typing import Optional, Sequence, TextIO, Tuple
 
-from gamelib import app
+from gamelib import app, backends
+from gamelib.backends.terminal_screen import colour_mode
 
 from .. import review
+from ..graph import BARS, graph
 from ..progress import ProgressLine
 from ..records import load_round
-from .common import Command, add_db, add_round_id, done, parser, show
+from .common import PROG, Command, add_db, add_round_id, done, parser, show
 
 SECONDS = 10.0
 """``review``'s default time limit per position."""
@@ -21,21 +25,56 @@ def progress(stream: TextIO) -> ProgressLine:
     return ProgressLine(stream, every=0.0, text=lambda done, total, _: f"reviewing: move {done + 1} of {total}")
 
 
+def graph_style(stream: TextIO) -> Tuple[bool, Optional[str]]:
+    """How ``stream`` takes the graph: UTF-8 bars or not, and the colour mode (``None``: no colour,
+    as when it is not a terminal, or ``NO_COLOR`` is set, or ``TERM`` is dumb)."""
+    try:
+        (BARS + "─").encode(stream.encoding or "ascii")
+        utf8 = True
+    except (LookupError, UnicodeEncodeError):
+        utf8 = False
+    mode = colour_mode(os.environ) if stream.isatty() else "plain"
+    return utf8, mode if mode in ("truecolor", "256") else None
+
+
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("review", "Every move of a stored round with its exact score from the solver: best, "
-                         "inaccuracy (keeps the win, draw or loss but scores worse) or mistake (changes it).")
+    args_parser = parser("review", "Every move of a stored round with its exact score from the solver: best, only "
+                         "move, inaccuracy (keeps the win, draw or loss but scores worse), mistake (the outcome "
+                         "drops a step) or blunder (a win into a loss), and a graph of the outcome; --train: find "
+                         "the better move where it changed, on the LEDs.")
     add_db(args_parser)
     add_round_id(args_parser)
-    args_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    how = args_parser.add_mutually_exclusive_group()
+    how.add_argument("--json", action="store_true", help="print one JSON object")
     args_parser.add_argument("--time-limit", type=app.seconds(3600), default=SECONDS, metavar="SECONDS",
                              help=f"per position; one not solved in time is reported so (default: {SECONDS:g})")
+    how.add_argument("--train", action="store_true",
+                     help="on the LEDs: each position where a move changed the outcome, to find a better move "
+                          "(left/right, middle or down tries, up leaves)")
+    backends.add_arguments(args_parser)
     args = args_parser.parse_args(argv)
     match, rnd, notes = load_round(args.db, args.id)
     with progress(sys.stderr) as line:  # erased before the review is printed
         result = review.review_round(match, rnd, seconds=args.time_limit,
                                      progress=lambda moved, total: line(moved, total, 0) if moved < total else None)
-    show(json.dumps(review.as_json(result)) if args.json else review.text(result))
+    if args.train:
+        from ..training import positions, train  # noqa: PLC0415
+
+        if not positions(result):
+            show(f"round {rnd.id}: no move changed the outcome, nothing to train on")
+        else:
+            with backends.from_args(args, notice=lambda message: app.report(PROG, message)) as backend:
+                trained = train(backend, result)
+            show(trained.line)
+    elif args.json:
+        show(json.dumps(review.as_json(result)))
+    else:
+        table, summary = review.text_parts(result)
+        show(table)
+        utf8, colour = graph_style(sys.stdout)
+        print(graph(result, utf8=utf8, colour=colour))   # its own colour codes: the names in it were checked when read
+        show(summary)
     return done("review", notes)
 
 
-COMMAND = Command("review", "review ID", "every move of a stored round against the solver", run)
+COMMAND = Command("review", "review ID [--train]", "every move of a stored round against the solver", run)

@@ -217,6 +217,20 @@
     };
   }
 
+  // -- the pages a game adds (Connect 4: the games played) ------------------------------
+  async function links() {
+    try {
+      const reply = await fetch("/api/pages", { cache: "no-store" });
+      const data = await reply.json();
+      $("links").replaceChildren(...data.links.map((link) => {
+        const a = document.createElement("a");
+        a.href = link.path;
+        a.textContent = link.title;
+        return a;
+      }));
+    } catch (e) { /* no links: the live view works without them */ }
+  }
+
   // -- wiring --------------------------------------------------------------------------
   $("sit-1").addEventListener("click", () => ask(1));
   $("sit-2").addEventListener("click", () => ask(2));
@@ -234,4 +248,5 @@
   window.addEventListener("resize", draw);
   draw(); words(); panel();
   connect();
+  links();
 })();

@@ -1,0 +1,53 @@
+"""What a game adds to the web view: pages of its own (Connect 4's history and reviews).
+
+A game gives :class:`Pages`: routes (served by the same server, behind the same limits,
+checks and security headers as the live view's), links the live page shows in its header
+(``GET /api/pages``), and what to do when the server stops.  ``sensehat-c4 --web`` passes
+Connect 4's; ``gamelib --web`` asks every game that has a ``web()`` for its own
+(:class:`gamelib.games.Game`).  Its files are read once, as the live page's are
+(:func:`file_routes`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, List, Mapping, Sequence, Tuple
+
+from .api import load_files, serve_file
+from .http import Request, Response, Route
+
+
+@dataclass(frozen=True)
+class Link:
+    """A page the live view links to: its path and a title (``/history``, ``Games played``)."""
+
+    path: str
+    title: str
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Pages:
+    """A game's routes and links, and ``close()``, called once when the server stops (any thread
+    but the server's): stop the work its handlers started."""
+
+    routes: Sequence[Route] = ()
+    links: Sequence[Link] = ()
+    close: Callable[[], None] = field(default=_nothing)
+
+
+def file_routes(directory: Path, table: Mapping[str, Tuple[str, str]]) -> List[Route]:
+    """A ``GET`` route for each file of ``table`` (URL path -> (file in ``directory``, type)), read now
+    and served from memory with an ETag.  A path ending in ``/*`` serves the file for every path
+    under it (a page that reads its subject from its address: ``/review/12``)."""
+    files = load_files(directory, table)
+
+    def route(path: str) -> Route:
+        def handle(request: Request) -> Response:
+            return serve_file(files[path], request)
+        return Route("GET", path, handle)
+
+    return [route(path) for path in files]

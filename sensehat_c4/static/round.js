@@ -1,0 +1,327 @@
+// A round's review (/review/ID) or replay (/replay/ID): the board stepping through the moves, and for a review
+// the outcome after each move as a graph (move over it, or tap it, and the board follows), the key moments,
+// every move's mark and each player's summary.  Reads GET /api/round/ID, then polls GET /api/review/ID (202:
+// how far the review is; 200: the review, as `sensehat-c4 review --json`).  No library, no build step.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SVG = "http://www.w3.org/2000/svg";
+  const parts = location.pathname.split("/");
+  const mode = parts[1] === "replay" ? "replay" : "review";
+  const ident = parts[2] || "last";
+  const CELL = 10;
+  const STEP = 8, LEFT = 6, MID = 50, HALF = 38;   // the graph: a column per position, bars up to HALF
+  const PLAY_MS = 800;
+
+  let match = null;      // GET /api/round's "match" (players, labels, board)
+  let round = null;      // ... and "round" (moves, starter, winning_cells)
+  let review = null;     // GET /api/review's answer, once made
+  let moves = [];        // 0-based columns
+  let ply = 0;           // moves on the board shown
+  let timer = null;
+
+  function el(tag, className, ...content) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    node.append(...content);
+    return node;
+  }
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function swatch(colour) {
+    const dot = el("span", "swatch");
+    dot.style.background = colour;
+    return dot;
+  }
+
+  // the board's player 1 moved first: the starter's seat
+  const seatOf = (player) => (player === 1 ? round.starter : 3 - round.starter);
+  const colourOf = (player) => match.players[String(seatOf(player))].colour;
+  const labelOf = (seat) => match.labels[String(seat)];
+  const signed = (score) => (score === null || score === undefined ? "?" : score > 0 ? `+${score}` : String(score));
+
+  // -- the board -----------------------------------------------------------------------------
+  function position(upTo) {
+    const [columns, rows] = match.board;
+    const cells = Array.from({ length: columns }, () => []);
+    for (let i = 0; i < upTo; i++) cells[moves[i]].push(i % 2 === 0 ? 1 : 2);
+    return { columns, rows, cells };
+  }
+
+  function drawBoard() {
+    const { columns, rows, cells } = position(ply);
+    const board = $("board");
+    board.setAttribute("viewBox", `0 0 ${columns * CELL} ${rows * CELL}`);
+    const nodes = [svg("rect", { class: "field", width: columns * CELL, height: rows * CELL, rx: 2 })];
+    const won = new Set(ply === moves.length ? (round.winning_cells || []).map(([c, r]) => `${c - 1},${r - 1}`) : []);
+    const last = ply ? moves[ply - 1] : -1;
+    for (let c = 0; c < columns; c++) {
+      for (let r = 0; r < rows; r++) {
+        const owner = cells[c][r] || 0;
+        const circle = svg("circle", {
+          cx: c * CELL + CELL / 2, cy: (rows - 1 - r) * CELL + CELL / 2, r: CELL * 0.4,
+          "data-col": c + 1, "data-row": r + 1, "data-owner": owner,
+        });
+        if (owner) circle.setAttribute("fill", colourOf(owner));
+        const classes = [owner ? "token" : "hole"];
+        if (c === last && r === cells[c].length - 1) classes.push("last");
+        if (won.has(`${c},${r}`)) classes.push("won");
+        circle.setAttribute("class", classes.join(" "));
+        nodes.push(circle);
+      }
+    }
+    board.replaceChildren(...nodes);
+    board.setAttribute("aria-label", `the board after ${ply} of ${moves.length} moves`);
+    board.dataset.ply = String(ply);
+  }
+
+  function drawOptions() {
+    // above the board: every column's score for the move to come (the review's), the one played underlined
+    const options = $("options");
+    const columns = match.board[0];
+    options.setAttribute("viewBox", `0 0 ${columns * CELL} 5`);
+    const next = review && review.review[ply];
+    if (!next || !next.scores) { options.replaceChildren(); return; }
+    const keeping = new Set(next.keeping);
+    const nodes = [];
+    for (const [column, score] of Object.entries(next.scores)) {
+      const c = Number(column);
+      const classes = [keeping.has(c) ? "keeps" : "changes"];
+      if (c === next.column) classes.push("played");
+      nodes.push(svg("text", { x: (c - 1) * CELL + CELL / 2, y: 4, class: classes.join(" "), "data-col": c },
+        signed(score)));
+    }
+    options.replaceChildren(...nodes);
+  }
+
+  // -- the words -----------------------------------------------------------------------------
+  function outcome(value) {
+    if (!value) return "not solved";
+    if (value.score === 0) return "a draw";
+    const winner = labelOf(value.score > 0 ? round.starter : 3 - round.starter);
+    return value.in === 0 ? `${winner} has won` : `${winner} wins in ${value.in}`;
+  }
+
+  function markText(move) {
+    if (move.mark === "unsolved") return "not solved in time";
+    return move.missed_win ? `${move.mark} (missed win)` : move.mark;
+  }
+
+  function describe() {
+    const parts = [];
+    if (ply === 0) parts.push("The empty board.");
+    else {
+      const played = `Move ${ply}: ${labelOf(seatOf(ply % 2 === 1 ? 1 : 2))} played column ${moves[ply - 1] + 1}`;
+      const move = review && review.review[ply - 1];
+      if (!move) parts.push(`${played}.`);
+      else if (move.mark === "best" || move.mark === "only move" || !move.best.length) {
+        parts.push(`${played} (${signed(move.score)}): ${markText(move)}.`);
+      } else {
+        parts.push(`${played} (${signed(move.score)}): ${markText(move)}; best ${move.best.join(", ")} ` +
+          `(${signed(move.best_score)}).`);
+      }
+    }
+    if (review) parts.push(`Now: ${outcome(review.values[ply])}.`);
+    $("position").textContent = parts.join(" ");
+  }
+
+  // -- stepping ------------------------------------------------------------------------------
+  function select(to) {
+    ply = Math.max(0, Math.min(moves.length, to));
+    $("ply").value = String(ply);
+    drawBoard(); drawOptions(); describe(); cursor();
+    for (const row of $("move-rows").children) row.classList.toggle("selected", Number(row.dataset.ply) === ply);
+    $("first").disabled = $("back").disabled = ply === 0;
+    $("last").disabled = $("forward").disabled = ply === moves.length;
+  }
+
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    $("play").textContent = "\u25B6\uFE0E play";
+    $("play").setAttribute("aria-label", "play");
+  }
+
+  function play() {
+    if (timer) { stop(); return; }
+    if (ply === moves.length) select(0);
+    $("play").textContent = "\u23F8\uFE0E pause";
+    $("play").setAttribute("aria-label", "pause");
+    timer = setInterval(() => { select(ply + 1); if (ply === moves.length) stop(); }, PLAY_MS);
+  }
+
+  // -- the graph -----------------------------------------------------------------------------
+  function height(value) {
+    // as the terminal's graph: full when the winner's next move wins, an eighth less per move more
+    if (!value || value.score === 0) return 0;
+    return Math.max(1, Math.min(8, 9 - value.in)) / 8 * HALF;
+  }
+
+  const graphWidth = () => LEFT * 2 + STEP * (moves.length + 1);
+  const xOf = (p) => LEFT + STEP * p + STEP / 2;
+
+  function drawGraph() {
+    const graph = $("graph");
+    const width = graphWidth();
+    graph.setAttribute("viewBox", `0 0 ${width} 108`);
+    const nodes = [svg("line", { class: "axis", x1: LEFT, x2: width - LEFT, y1: MID, y2: MID })];
+    const keys = new Set(review.key_moments);
+    review.values.forEach((value, p) => {
+      const x = xOf(p);
+      if (value === null) {
+        nodes.push(svg("text", { class: "unknown", x, y: MID + 3, "data-ply": p }, "?"));
+      } else if (value.score === 0) {
+        nodes.push(svg("line", { class: "draw", x1: x - STEP / 2 + 0.5, x2: x + STEP / 2 - 0.5, y1: MID, y2: MID,
+          "data-ply": p }));
+      } else {
+        const h = height(value);
+        const up = value.score > 0;
+        nodes.push(svg("rect", { class: "bar", x: x - STEP / 2 + 1, width: STEP - 2, y: up ? MID - h : MID, height: h,
+          fill: colourOf(up ? 1 : 2), "data-ply": p }));
+      }
+      if (keys.has(p)) {
+        nodes.push(svg("line", { class: "key-line", x1: x, x2: x, y1: 12, y2: 96 }));
+        nodes.push(svg("text", { class: "key", x, y: 10, "data-ply": p }, "!"));
+      }
+      if (p % 5 === 0) nodes.push(svg("text", { class: "label", x, y: 106, "text-anchor": "middle" }, String(p)));
+    });
+    nodes.push(svg("line", { class: "cursor", id: "cursor", x1: 0, x2: 0, y1: 12, y2: 96 }));
+    graph.replaceChildren(...nodes);
+    graph.setAttribute("aria-label", `the outcome after each move, for ${labelOf(round.starter)} (who started): ` +
+      `${review.key_moments.length} key moments`);
+    $("graph-box").hidden = false;
+    const caption = $("graph-caption");
+    caption.replaceChildren(
+      "Up: ", swatch(colourOf(1)), `${labelOf(round.starter)} wins; `,
+      "down: ", swatch(colourOf(2)), `${labelOf(3 - round.starter)} wins; the line: a draw. `,
+      "A taller bar: a nearer win. ! marks a move that changed the outcome. Move over the graph (or tap it).");
+    cursor();
+  }
+
+  function cursor() {
+    const line = document.getElementById("cursor");
+    if (!line) return;
+    line.setAttribute("x1", String(xOf(ply)));
+    line.setAttribute("x2", String(xOf(ply)));
+  }
+
+  function fromPointer(event) {
+    const box = $("graph").getBoundingClientRect();
+    if (!box.width) return;
+    const x = (event.clientX - box.left) / box.width * graphWidth();
+    select(Math.round((x - LEFT - STEP / 2) / STEP));
+  }
+
+  // -- the table and the summary ---------------------------------------------------------------
+  function drawTable() {
+    const rows = review.review.map((move) => {
+      const mark = el("td", `mark mark-${move.mark.replace(" ", "-")}`, markText(move));
+      const row = el("tr", "",
+        el("td", "num", String(move.ply)),
+        el("td", "", swatch(match.players[String(move.player)].colour), labelOf(move.player)),
+        el("td", "num", String(move.column)),
+        el("td", "num", signed(move.score)),
+        el("td", "", move.best.length ? `${move.best.join(",")} (${signed(move.best_score)})` : ""),
+        mark);
+      row.dataset.ply = String(move.ply);
+      row.addEventListener("click", () => { stop(); select(move.ply); });
+      return row;
+    });
+    $("move-rows").replaceChildren(...rows);
+    $("moves").hidden = false;
+    const lines = ["1", "2"].map((seat) => {
+      const s = review.summary[seat];
+      const accuracy = s.accuracy === null ? "no move solved" : `accuracy ${Math.round(s.accuracy)}%`;
+      const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+      const only = s.only_moves ? ` (${count(s.only_moves, "only move", "only moves")})` : "";
+      const missed = s.missed_wins ? `, ${count(s.missed_wins, "missed win", "missed wins")}` : "";
+      return el("p", "", swatch(match.players[seat].colour), `${labelOf(Number(seat))}: ${accuracy} \u00b7 ` +
+        `${s.best} best${only}, ${count(s.inaccuracies, "inaccuracy", "inaccuracies")}, ` +
+        `${count(s.mistakes, "mistake", "mistakes")}, ${count(s.blunders, "blunder", "blunders")}${missed}` +
+        (s.unsolved ? `, ${s.unsolved} not solved` : ""));
+    });
+    $("summary").replaceChildren(...lines);
+  }
+
+  // -- loading ---------------------------------------------------------------------------------
+  function progress(text, done, total) {
+    $("progress-box").hidden = false;
+    $("progress-text").textContent = text;
+    $("progress").max = Math.max(1, total);
+    $("progress").value = done;
+  }
+
+  async function poll() {
+    let reply, data = {};
+    try {
+      reply = await fetch(`/api/review/${round.round}`, { cache: "no-store" });
+      data = await reply.json();
+    } catch (e) {
+      progress("no connection to the game: trying again\u2026", 0, 1);
+      setTimeout(poll, 2000);
+      return;
+    }
+    if (reply.status === 200) {
+      review = data;
+      $("progress-box").hidden = true;
+      drawGraph(); drawTable(); select(ply);
+    } else if (reply.status === 202) {
+      const text = data.waiting ? `waiting for ${data.waiting} other ${data.waiting === 1 ? "review" : "reviews"}\u2026`
+        : `reviewing: move ${Math.min(data.done + 1, data.total)} of ${data.total}`;
+      progress(text, data.done, data.total);
+      setTimeout(poll, 300);
+    } else if (reply.status === 503) {
+      progress(data.message || "busy: trying again\u2026", 0, 1);
+      setTimeout(poll, 1000 * (Number(reply.headers.get("Retry-After")) || 2));
+    } else {
+      progress(data.message || `refused (${reply.status})`, 0, 1);
+    }
+  }
+
+  async function load() {
+    try {
+      const reply = await fetch(`/api/round/${encodeURIComponent(ident)}`, { cache: "no-store" });
+      const data = await reply.json();
+      if (!reply.ok) { $("title").textContent = data.message || `refused (${reply.status})`; $("round").hidden = true; return; }
+      match = data.match; round = data.round;
+    } catch (e) {
+      $("title").textContent = "no connection to the game";
+      return;
+    }
+    moves = Array.from(round.moves, (c) => Number(c) - 1);
+    const what = mode === "review" ? "Review" : "Replay";
+    document.title = `${what} of round ${round.round} \u00b7 Connect 4`;
+    $("title").textContent = `${what}: round ${round.round} (match ${match.match}, round ${round.number})`;
+    $("players").replaceChildren(swatch(match.players["1"].colour), labelOf(1), " v ", swatch(match.players["2"].colour),
+      labelOf(2), ` \u00b7 ${match.board[0]}x${match.board[1]} \u00b7 ${labelOf(round.starter)} first \u00b7 ` +
+      `${round.result_text} (${moves.length} moves)`);
+    $("other").textContent = mode === "review" ? "Replay" : "Review";
+    $("other").href = `/${mode === "review" ? "replay" : "review"}/${round.round}`;
+    $("ply").max = String(moves.length);
+    select(mode === "replay" ? 0 : moves.length);
+    if (mode === "review") poll();
+    else $("review").hidden = true;
+  }
+
+  $("first").addEventListener("click", () => { stop(); select(0); });
+  $("back").addEventListener("click", () => { stop(); select(ply - 1); });
+  $("forward").addEventListener("click", () => { stop(); select(ply + 1); });
+  $("last").addEventListener("click", () => { stop(); select(moves.length); });
+  $("play").addEventListener("click", play);
+  $("ply").addEventListener("input", () => { stop(); select(Number($("ply").value)); });
+  $("graph").addEventListener("pointermove", fromPointer);
+  $("graph").addEventListener("pointerdown", (e) => { stop(); fromPointer(e); });
+  document.addEventListener("keydown", (e) => {
+    if (!round || e.target instanceof HTMLInputElement) return;
+    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: moves.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault(); stop(); select(to);
+  });
+  load();
+})();

@@ -1,0 +1,263 @@
+"""Connect 4's pages in the web view: the games played, and each round's review and replay.
+
+``sensehat-c4 --web`` and ``gamelib --web`` serve these beside the live view
+(:class:`gamelib.web.pages.Pages`); ``docs/API.md`` documents the routes:
+
+* ``/history``: the recorded matches (as ``history``), each round with links to
+* ``/review/ID``: the round's review: the outcome as a graph over the round, its key
+  moments, every move's mark, the board stepping along as you move over the graph;
+* ``/replay/ID``: the round's moves on a board, played or stepped through;
+* ``GET /api/history``, ``/api/round/ID``, ``/api/review/ID``: what those pages read.
+
+A review is made by :class:`Reviews`: in a thread of its own (a handler must not block the
+server), one round at a time, with an oracle of its own (so it never waits for the game's
+own search, nor makes it wait), at most :data:`QUEUE` rounds waiting and the last
+:data:`KEEP` kept.  While it works, ``/api/review/ID`` answers 202 with how far it is,
+which the page shows and polls.
+"""
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
+from urllib.parse import parse_qs
+
+from gamelib.web.http import HttpError, Request, Response, Route
+from gamelib.web.pages import Link, Pages, file_routes
+
+from . import review
+from .history import history_json, match_result, round_result
+from .records import MAX_ID, Records, RecordsError
+from .rules import Board, Layout
+from .stored import MatchRecord, RoundRecord
+
+log = logging.getLogger("sensehat_c4.web")
+
+STATIC = Path(__file__).with_name("static")
+FILES = {
+    "/history": ("history.html", "text/html; charset=utf-8"),
+    "/review/*": ("round.html", "text/html; charset=utf-8"),
+    "/replay/*": ("round.html", "text/html; charset=utf-8"),
+    "/history.js": ("history.js", "text/javascript; charset=utf-8"),
+    "/round.js": ("round.js", "text/javascript; charset=utf-8"),
+    "/records.css": ("records.css", "text/css; charset=utf-8"),
+}
+"""The pages' files: URL path -> (file in ``static/``, type)."""
+
+LIMIT, MOST = 20, 200
+"""``/api/history``'s matches: by default, and at most."""
+SECONDS = 10.0
+"""A review's time limit per position (as ``sensehat-c4 review``'s default)."""
+QUEUE = 4
+"""Rounds that may wait for their review at once (beyond: 503)."""
+KEEP = 16
+"""Reviews kept, the most recently made or asked for."""
+
+
+class Reviews:
+    """Reviews of stored rounds, made one at a time in a thread of their own, and kept.
+
+    ``scorer(stop)`` makes the :data:`~.review.Scorer` of one review (``stop`` is set when the
+    server closes); by default the engine's, with an oracle of this object's own per board size.
+    """
+
+    def __init__(self, *, seconds: float = SECONDS, queue: int = QUEUE, keep: int = KEEP,
+                 scorer: Optional[Callable[[threading.Event], review.Scorer]] = None) -> None:
+        self.seconds = seconds
+        self.queue_size = queue
+        self.keep = keep
+        self._scorer = scorer or self._engine
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._done: "collections.OrderedDict[int, Dict[str, Any]]" = collections.OrderedDict()
+        self._waiting: Deque[Tuple[MatchRecord, RoundRecord]] = collections.deque()
+        self._working: Optional[int] = None
+        self._progress: Tuple[int, int] = (0, 0)
+        self._thread: Optional[threading.Thread] = None
+        self._oracles: Dict[Layout, Any] = {}
+
+    def _engine(self, stop: threading.Event) -> review.Scorer:
+        def oracle(board: Board) -> Any:
+            from .engine import Oracle  # noqa: PLC0415 (the engine only when a review is asked for)
+
+            if board.layout not in self._oracles:
+                self._oracles.clear()   # one board size's oracle at a time (8 MB of table each)
+                self._oracles[board.layout] = Oracle.installed(board.layout)
+            return self._oracles[board.layout]
+
+        return review.engine_scorer(oracle, stop)
+
+    def ask(self, match: MatchRecord, rnd: RoundRecord) -> Tuple[int, Dict[str, Any]]:
+        """``(200, the review as review --json gives it)`` if made, else ``(202, how far it is)``
+        (and it is queued, if it was not); an :class:`HttpError` 503 if the queue is full."""
+        with self._lock:
+            if self._stop.is_set():
+                raise HttpError(503, "busy", "the server is stopping")
+            if rnd.id in self._done:
+                self._done.move_to_end(rnd.id)
+                return 200, self._done[rnd.id]
+            if rnd.id != self._working and rnd.id not in [r.id for _, r in self._waiting]:
+                if len(self._waiting) >= self.queue_size:
+                    raise HttpError(503, "busy", "other reviews are being made: try again in a moment",
+                                    headers=(("Retry-After", "2"),))
+                self._waiting.append((match, rnd))
+                self._start()
+                self._wake.notify()
+            return self._state(rnd)
+
+    def known(self, ident: int) -> Optional[Tuple[int, Dict[str, Any]]]:
+        """What :meth:`ask` would answer for round ``ident`` if it is made, being made or waiting;
+        ``None`` if it is none of these."""
+        with self._lock:
+            if ident in self._done:
+                self._done.move_to_end(ident)
+                return 200, self._done[ident]
+            for _, rnd in self._waiting:
+                if rnd.id == ident:
+                    return self._state(rnd)
+            return None if ident != self._working else (202, self._position(ident))
+
+    def _state(self, rnd: RoundRecord) -> Tuple[int, Dict[str, Any]]:
+        return 202, self._position(rnd.id, len(rnd.moves))
+
+    def _position(self, ident: int, total: int = 0) -> Dict[str, Any]:
+        """How far round ``ident``'s review is (the lock held): moves done, of how many, reviews before it."""
+        if ident == self._working:
+            done, total = self._progress
+            return {"round": ident, "done": done, "total": total, "waiting": 0}
+        ids = [r.id for _, r in self._waiting]
+        return {"round": ident, "done": 0, "total": total, "waiting": ids.index(ident) + (self._working is not None)}
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="sensehat-c4-reviews", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting and not self._stop.is_set():
+                    self._wake.wait()
+                if self._stop.is_set():
+                    return
+                match, rnd = self._waiting.popleft()
+                self._working, self._progress = rnd.id, (0, len(rnd.moves))
+            try:
+                made: Optional[Dict[str, Any]] = review.as_json(review.review_round(
+                    match, rnd, seconds=self.seconds, progress=self._moved, scorer=self._scorer(self._stop)))
+            except Exception:  # noqa: BLE001 (a bug here must not end the thread: the round reads as failed)
+                log.exception("reviewing round %s failed", rnd.id)
+                made = None
+            with self._lock:
+                self._working = None
+                if made is not None and not self._stop.is_set():
+                    self._done[rnd.id] = made
+                    while len(self._done) > self.keep:
+                        self._done.popitem(last=False)
+
+    def _moved(self, done: int, total: int) -> None:
+        with self._lock:
+            self._progress = (done, total)
+
+    def close(self) -> None:
+        """Stop: the review being made ends at its next check (within milliseconds), the rest are dropped."""
+        with self._lock:
+            self._stop.set()
+            self._waiting.clear()
+            self._wake.notify_all()
+        thread = self._thread
+        if thread is not None:
+            thread.join(5.0)
+
+
+def _limit(request: Request) -> int:
+    values = parse_qs(request.query).get("limit", [str(LIMIT)])
+    text = values[-1]
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MOST:
+        raise HttpError(400, "bad_request", f"limit must be a whole number from 1 to {MOST}")
+    return int(text)
+
+
+def _ident(request: Request) -> str:
+    """The round's ID from the path's last part: digits or ``last``."""
+    ident = request.path.rpartition("/")[2]
+    if ident != "last" and not (ident.isascii() and ident.isdigit() and 0 < int(ident) <= MAX_ID):
+        raise HttpError(400, "bad_request", f"not a round ID: {ident[:20]!r} (a number from the history, or last)")
+    return ident
+
+
+class RecordsPages:
+    """The routes over the games database at ``db`` (``None``: the game's default file)."""
+
+    def __init__(self, db: Optional[Path] = None, reviews: Optional[Reviews] = None) -> None:
+        self.db = db
+        self.reviews = reviews or Reviews()
+
+    def pages(self) -> Pages:
+        routes = file_routes(STATIC, FILES) + [
+            Route("GET", "/api/history", self.history),
+            Route("GET", "/api/round/*", self.round),
+            Route("GET", "/api/review/*", self.review),
+        ]
+        return Pages(routes, (Link("/history", "Games played"),), self.reviews.close)
+
+    def _read(self, read: Callable[[Records], Any]) -> Tuple[Any, List[str]]:
+        try:
+            with Records(self.db) as stored:
+                return read(stored), stored.notes
+        except RecordsError as exc:   # said without the file's path: the page is for anyone on the LAN
+            message = str(exc)
+            if message.startswith(("no round ", "no rounds", "no games")):
+                raise HttpError(404, "not_found", message.split(" in /")[0].split(" (")[0]) from None
+            log.warning("the games database cannot be read: %s", message)
+            raise HttpError(500, "records", "the games database cannot be read (the game's log says why)") from None
+
+    def history(self, request: Request) -> Response:
+        """``GET /api/history?limit=N``: the last N matches (20; at most 200), as ``history --json``."""
+        limit = _limit(request)
+        matches, notes = self._read(lambda stored: stored.matches(limit))
+        return Response.json({"matches": [_worded(match, entry) for match, entry in zip(matches, history_json(matches))],
+                              "skipped": notes})
+
+    def _round(self, request: Request) -> Tuple[MatchRecord, RoundRecord, List[str]]:
+        ident = _ident(request)
+        (match, rnd), notes = self._read(lambda stored: stored.round(ident))
+        return match, rnd, notes
+
+    def round(self, request: Request) -> Response:
+        """``GET /api/round/ID``: the round and its match, as ``history --json`` has them."""
+        match, rnd, _ = self._round(request)
+        entry = _worded(replace(match, rounds=(rnd,)), history_json([replace(match, rounds=(rnd,))])[0])
+        found = entry.pop("rounds")[0]
+        for partial in ("score", "result_text"):   # of this round alone: not the match's
+            del entry[partial]
+        return Response.json({"match": entry, "round": found})
+
+    def review(self, request: Request) -> Response:
+        """``GET /api/review/ID``: 200 and the review (as ``review --json``), or 202 and how far it is."""
+        ident = _ident(request)
+        known = self.reviews.known(int(ident)) if ident != "last" else None   # polls read no database
+        if known is None:
+            match, rnd, _ = self._round(request)
+            known = self.reviews.ask(match, rnd)
+        status, body = known
+        return Response.json(body, status)
+
+
+def _worded(match: MatchRecord, entry: Dict[str, Any]) -> Dict[str, Any]:
+    """``history --json``'s ``entry`` for ``match`` with the words ``history`` prints: each player's
+    ``label`` (``Ann``, ``computer hard (1 s)``), the match's ``result_text`` and each round's."""
+    entry["labels"] = {str(seat): match.label(seat) for seat in (1, 2)}
+    entry["result_text"] = match_result(match)
+    for rnd, shown in zip(match.rounds, entry["rounds"]):
+        shown["result_text"] = round_result(match, rnd)
+    return entry
+
+
+def pages(db: Optional[Path] = None) -> Pages:
+    """Connect 4's pages over the games database at ``db`` (``None``: the default file)."""
+    return RecordsPages(db).pages()
