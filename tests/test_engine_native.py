@@ -209,7 +209,8 @@ def test_what_would_crash_hang_or_fill_memory_is_one_line_and_the_python_core(ca
                    **{native.LIBRARY_ENV: str(path)})
     assert (proc.returncode, json.loads(proc.stdout)["engine"]) == (0, "python")
     assert len(proc.stderr.splitlines()) == 1
-    assert proc.stderr.startswith(f"native solver core not used (cannot load {path}: ") and reason in proc.stderr
+    assert proc.stderr.startswith(f"sensehat-c4 analyse: WARNING: native solver core not used (cannot load {path}: ")
+    assert reason in proc.stderr and proc.stderr.count("cannot load") == 1
 
 
 def test_a_corrupt_library_on_the_command_line_is_one_line_on_stderr(tmp_path):

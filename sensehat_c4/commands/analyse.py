@@ -44,7 +44,7 @@ def run(argv: Sequence[str]) -> int:
             engine = default_oracle(board.layout).solver.name
         except SearchAborted:
             raise SearchAborted(f"not solved within {args.time_limit:g} s (try a longer --time-limit)") from None
-        except ConfigError as exc:  # a board size the solver does not take (8 x 6)
+        except ConfigError as exc:  # a board the solver does not take (none of the offered sizes today)
             raise UsageError(f"--solve: {exc}") from None
     show(json.dumps(analysis.describe(board, scores, engine)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK

@@ -108,6 +108,8 @@ def read_regular(path: Path, limit: int) -> bytes:
         if size > limit:
             raise NativeCoreError(f"cannot load {path}: more than a library's {limit} bytes")
         return b"".join(chunks)
+    except NativeCoreError:  # an OSError too: already says why
+        raise
     except OSError as exc:
         raise NativeCoreError(f"cannot load {path}: {exc.strerror or exc}") from None
     finally:
