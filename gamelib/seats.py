@@ -63,8 +63,12 @@ class SeatTable:
 
     def sitters(self) -> Tuple[Optional[Sitter], Optional[Sitter]]:
         """Seat 1's and seat 2's sitters, read together."""
+        return self.read()[1]
+
+    def read(self) -> Tuple[int, Tuple[Optional[Sitter], Optional[Sitter]]]:
+        """The :attr:`version` and both sitters, read together."""
         with self._lock:
-            return self._sitters[0], self._sitters[1]
+            return self._version, (self._sitters[0], self._sitters[1])
 
     def take(self, seat: int, source: str, kind: str = "phone") -> Sitter:
         """``source`` plays ``seat`` from now on (whoever sat there leaves); the new :class:`Sitter`."""

@@ -39,7 +39,7 @@ def refused(call, status, code):
 def test_the_right_pin_gives_the_seat_a_token_and_a_fresh_pin():
     seats, table, _, told = seating()
     assert seats.pin == "1234"
-    token, sitter = seats.sit("1234", 2)
+    token, sitter, version = seats.sit("1234", 2)
     assert token == "token-1"
     assert (sitter.seat, sitter.source, sitter.kind) == (2, "phone:1", "phone")
     assert table[2] is sitter and table[1] is None
@@ -63,7 +63,7 @@ def test_five_wrong_pins_from_anywhere_lock_seating_for_a_minute_then_a_fresh_pi
     clock.now += 59.5
     refused(lambda: seats.sit("5678", 1), 429, "locked")
     clock.now += 0.5
-    token, sitter = seats.sit("5678", 1)
+    token, sitter, _ = seats.sit("5678", 1)
     assert table[1] is sitter and seats.wrong_total == 5
 
 
@@ -94,13 +94,13 @@ def test_a_seat_is_the_integer_1_or_2(seat):
 
 def test_a_token_lasts_until_the_seat_is_emptied_taken_over_or_left():
     seats, table, _, _ = seating()
-    first, sitter = seats.sit("1234", 1)
-    second, other = seats.sit("5678", 2)
+    first, sitter, _ = seats.sit("1234", 1)
+    second, other, _ = seats.sit("5678", 2)
     table.clear()                                           # the match ended
     for token in (first, second):
         refused(lambda: seats.sitter(token), 403, "bad_token")
-    again, sitter = seats.sit("9012", 1)
-    takeover, new = seats.sit("3456", 1)                     # the right PIN takes a held seat over
+    again, sitter, _ = seats.sit("9012", 1)
+    takeover, new, _ = seats.sit("3456", 1)                     # the right PIN takes a held seat over
     assert table[1] is new and new.source != sitter.source
     refused(lambda: seats.sitter(again), 403, "bad_token")
     assert seats.leave(takeover) is new and table[1] is None
@@ -116,8 +116,8 @@ def test_a_forged_token_is_refused(token):
 
 def test_presses_are_rate_limited_per_seat():
     seats, _, clock, _ = seating(presses_per_second=10, press_burst=20)
-    _, one = seats.sit("1234", 1)
-    _, two = seats.sit("5678", 2)
+    _, one, _ = seats.sit("1234", 1)
+    _, two, _ = seats.sit("5678", 2)
     assert [seats.press_allowed(one) for _ in range(21)] == [True] * 20 + [False]
     assert seats.press_allowed(two)                          # the other seat has its own
     clock.now += 0.15                                        # 1.5 presses' worth
@@ -126,10 +126,23 @@ def test_presses_are_rate_limited_per_seat():
 
 def test_the_state_says_which_seats_phones_hold_and_whether_seating_is_locked():
     seats, _, _, _ = seating(pin_tries=1)
-    seats.sit("1234", 2)
+    assert seats.state()["version"] == 0
+    _, _, version = seats.sit("1234", 2)
     refused(lambda: seats.sit("0000", 1), 403, "bad_pin")
-    assert seats.state() == {"seats": [{"seat": 1, "taken": False, "kind": None},
-                                       {"seat": 2, "taken": True, "kind": "phone"}], "locked": True}
+    assert (version, seats.state()) == (1, {"seats": [{"seat": 1, "taken": False, "kind": None},
+                                                     {"seat": 2, "taken": True, "kind": "phone"}],
+                                           "locked": True, "version": 1})
+
+
+def test_a_seat_comes_with_the_version_a_state_must_reach_to_speak_of_it():
+    """The page sits at version n and ignores an older state still on its way (which would say the seat
+    is free and make the page give it up); every change of the table raises the version."""
+    seats, _, _, _ = seating()
+    _, _, first = seats.sit("1234", 1)
+    seats.table.clear()                                      # the match ended: the seat with it
+    assert seats.state()["version"] > first
+    _, _, again = seats.sit("5678", 1)
+    assert again == seats.state()["version"] > first
 
 
 def test_pins_and_tokens_are_random():

@@ -75,6 +75,7 @@ def frame(n):
 def seat(server, number=1):
     reply = post(server.port, "/api/seat", {"pin": server.seating.pin, "seat": number})
     assert reply.status == 200, reply.body
+    assert reply.json()["seat"] == number and reply.json()["version"] == server.seating.state()["version"]
     return reply.json()["token"]
 
 
@@ -125,7 +126,8 @@ def test_the_state_gives_the_frame_row_by_row_from_the_top_left_and_the_words():
         state = call(server.port, "GET", "/api/state").json()
         assert state == {"seq": 0, "pixels": [[0, 0, 0]] * 64, "status": None,
                          "seating": {"seats": [{"seat": 1, "taken": False, "kind": None},
-                                               {"seat": 2, "taken": False, "kind": None}], "locked": False}}
+                                               {"seat": 2, "taken": False, "kind": None}], "locked": False,
+                                     "version": 0}}
         server.feed.shown(frame(7))
         server.feed.said(Status(turn=2, board="7x6"))
         wait_for(lambda: server.feed.seq == 1 and server.feed.status is not None)

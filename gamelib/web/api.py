@@ -148,13 +148,13 @@ class WebApp:
         """``POST /api/seat`` ``{"pin": "1234", "seat": 1}``: the seat and its token."""
         body = _object(request)
         try:
-            token, sitter = self.seating.sit(body.get("pin"), body.get("seat"))
+            token, sitter, version = self.seating.sit(body.get("pin"), body.get("seat"))
         except HttpError as error:
             if error.code == "bad_pin" and self.seating.locked_for() > 0:
                 self._locked()
             raise
         self.console.show_seated(sitter.seat)   # the seat table tells the feed: the state goes out
-        return Response.json({"token": token, "seat": sitter.seat})
+        return Response.json({"token": token, "seat": sitter.seat, "version": version})
 
     def leave(self, request: Request) -> Response:
         """``POST /api/leave`` ``{"token": "..."}``: give the seat back to the players at the HAT."""

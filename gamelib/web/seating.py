@@ -76,8 +76,9 @@ class Seating:
         """Seconds until seating opens again (0: open)."""
         return max(0.0, self._locked_until - self._clock())
 
-    def sit(self, pin: object, seat: object) -> Tuple[str, Sitter]:
-        """The right ``pin`` gives ``seat`` to a new phone: its token and :class:`~gamelib.seats.Sitter`."""
+    def sit(self, pin: object, seat: object) -> Tuple[str, Sitter, int]:
+        """The right ``pin`` gives ``seat`` to a new phone: its token, :class:`~gamelib.seats.Sitter` and
+        the seat table's version with it seated (a state of an older version was sent before it sat)."""
         if not isinstance(pin, str) or len(pin) != PIN_DIGITS or not (pin.isascii() and pin.isdigit()):
             raise HttpError(400, "bad_request", f"pin must be a string of {PIN_DIGITS} digits")
         try:
@@ -104,6 +105,7 @@ class Seating:
             else:
                 self._wrong = 0
                 sitter = self.table.take(seat, f"{KIND}:{next(self._sources)}", KIND)
+                version = self.table.version
                 token = self._tokens_source()
                 self._tokens = {t: s for t, s in self._tokens.items() if self._seated(s)}
                 self._tokens[token] = sitter
@@ -112,7 +114,7 @@ class Seating:
         self._pin_changed(renewed)
         if error is not None:
             raise error
-        return token, sitter
+        return token, sitter, version
 
     def _seated(self, sitter: Optional[Sitter]) -> bool:
         return sitter is not None and self.table[sitter.seat] is sitter
@@ -141,9 +143,10 @@ class Seating:
         return sitter
 
     def state(self) -> Dict[str, Any]:
-        """For the page: each seat taken or not (and by what), and whether seating is locked."""
-        sitters = self.table.sitters()
+        """For the page: each seat taken or not (and by what), whether seating is locked, and the seat
+        table's version (it goes up at every change: a page that sat at version n ignores older states)."""
+        version, sitters = self.table.read()
         return {"seats": [{"seat": seat, "taken": sitter is not None,
                            "kind": None if sitter is None else sitter.kind}
                           for seat, sitter in zip((1, 2), sitters)],
-                "locked": self.locked_for() > 0}
+                "locked": self.locked_for() > 0, "version": version}

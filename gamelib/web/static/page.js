@@ -12,6 +12,7 @@
   let status = null;   // the game's words (GET /api/state's "status")
   let seating = null;  // the seats and the lockout (its "seating")
   let seat = Number(sessionStorage.getItem("seat")) || 0;
+  let since = Number(sessionStorage.getItem("since")) || 0;  // the seating version our seat began at
   let token = sessionStorage.getItem("token") || "";
   let asking = 0;      // the seat whose PIN is being typed
   let source = null;
@@ -107,8 +108,10 @@
   function message(text) { $("seat-message").textContent = text; }
 
   function remember() {
-    if (seat) { sessionStorage.setItem("seat", String(seat)); sessionStorage.setItem("token", token); }
-    else { sessionStorage.removeItem("seat"); sessionStorage.removeItem("token"); }
+    if (seat) {
+      sessionStorage.setItem("seat", String(seat)); sessionStorage.setItem("token", token);
+      sessionStorage.setItem("since", String(since));
+    } else { sessionStorage.removeItem("seat"); sessionStorage.removeItem("token"); sessionStorage.removeItem("since"); }
   }
 
   function lose(why) {
@@ -118,7 +121,9 @@
   function panel() {
     const seats = (seating && seating.seats) || [];
     const mine = seats[seat - 1];
-    if (seat && mine && !mine.taken) { lose("Your seat ended with the match: take a seat again to play on."); return; }
+    // a state sent before we sat (still on its way) says the seat is free: only a newer one counts
+    const current = seating && (seating.version || 0) >= since;
+    if (seat && mine && !mine.taken && current) { lose("Your seat ended with the match: take a seat again to play on."); return; }
     const colour = (n) => { const s = status && status.seats && status.seats[n - 1]; return s ? ` (${s.colour})` : ""; };
     $("seat-text").textContent = seat ? `You play seat ${seat}.` : "Play from here: take a seat.";
     $("seat").classList.toggle("seated", !!seat);
@@ -163,7 +168,7 @@
     event.preventDefault();
     const reply = await post("/api/seat", { pin: $("pin").value.trim(), seat: asking });
     if (reply.status === 200) {
-      token = reply.data.token; seat = reply.data.seat; asking = 0;
+      token = reply.data.token; seat = reply.data.seat; since = reply.data.version || 0; asking = 0;
       remember(); message("");
     } else {
       message(reply.data.message || `refused (${reply.status})`);
