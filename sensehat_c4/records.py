@@ -87,10 +87,19 @@ CREATE TABLE rounds (
 CREATE INDEX rounds_by_match ON rounds (match_id);
 """
 
-MIGRATIONS: Sequence[str] = (_V1,)
+_REMOTE = """
+ALTER TABLE matches ADD COLUMN p1_remote INTEGER NOT NULL DEFAULT 0 CHECK (p1_remote IN (0, 1));
+ALTER TABLE matches ADD COLUMN p2_remote INTEGER NOT NULL DEFAULT 0 CHECK (p2_remote IN (0, 1))
+"""
+"""A seat played from another Pi over the LAN (``remote``: 1): a named person who was not at this Pi."""
+
+MIGRATIONS: Sequence[str] = (_V1, _REMOTE)
 """``MIGRATIONS[v]`` turns a file at ``user_version`` v into v + 1 (0 is a new, empty file)."""
 SCHEMA_VERSION = len(MIGRATIONS)
-_FIRST_TABLES = {"matches": set(MATCH_COLUMNS) | {"pid"}, "rounds": set(ROUND_COLUMNS)}
+ADDED: Mapping[str, Tuple[int, str]] = {"p1_remote": (2, "0"), "p2_remote": (2, "0")}
+"""Columns later versions added: the version that added each, and its value in an older file (which
+the readers read as it is, without migrating it)."""
+_FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - set(ADDED) | {"pid"}, "rounds": set(ROUND_COLUMNS)}
 """The tables (and their columns) of the first version, which set no ``application_id``."""
 
 
@@ -267,11 +276,16 @@ class _Reader:
         self.skip = skip
         self.partial = partial
         self.cut: Set[str] = set()
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        self._older = {name: f"{value} AS {name}" for name, (since, value) in ADDED.items()
+                       if type(version) is int and version < since}
+        """The columns this file is too old to have, as their values (``0 AS p1_remote``)."""
         """The tables some rows of which could not be read."""
 
     def scan(self, table: str, columns: Sequence[str], *, newest_first: bool, where: str = "",
              args: Sequence[Any] = (), limit: Optional[int] = None) -> Iterator[sqlite3.Row]:
         """The rows of ``table`` by id, ``newest_first`` or oldest first, at most ``limit``."""
+        columns = [self._older.get(column, column) for column in columns]
         sql = _select(columns, table) + (f" WHERE {where}" if where else "")
         order, other = ("DESC", "ASC") if newest_first else ("ASC", "DESC")
         read, last = 0, None
@@ -392,15 +406,15 @@ class Recorder:
         values = [timestamp(self.clock()), columns, rows, backend]
         for side in sides:
             values += [side.name, side.level, side.seconds, hex_colour(side.colour)]
-        self._pending = values + [os.getpid()]
+        self._pending = values + [os.getpid(), int(sides[0].remote), int(sides[1].remote)]
 
     def _match_id(self, conn: sqlite3.Connection) -> Optional[int]:
         """The current match's row id, inserting the row first if it is still pending."""
         if self._match is None and self._pending is not None:
             cursor = conn.execute(
                 "INSERT INTO matches (started, columns, rows, backend, p1_name, p1_level, p1_seconds, "
-                "p1_colour, p2_name, p2_level, p2_seconds, p2_colour, pid) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
+                "p1_colour, p2_name, p2_level, p2_seconds, p2_colour, pid, p1_remote, p2_remote) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
             self._match, self._pending = cursor.lastrowid, None
         return self._match
 

@@ -42,7 +42,7 @@ def test_a_match_is_stored_round_by_round(tmp_path):
                  backend="terminal")
     assert rows(path, "SELECT * FROM matches") == [
         (1, "2026-11-23T14:00:00Z", "2026-11-23T14:07:00Z", "finished", 1, 7, 6, "terminal",
-         "Ann", None, None, "#ff0000", None, "hard", 1.0, "#ffff00", None)]
+         "Ann", None, None, "#ff0000", None, "hard", 1.0, "#ffff00", None, 0, 0)]
     assert rows(path, "SELECT * FROM rounds") == [
         (1, 1, 1, 1, "1212121", "win", 1, "[[1, 1], [1, 2], [1, 3], [1, 4]]",
          "2026-11-23T14:01:00Z", "2026-11-23T14:02:00Z"),
@@ -86,12 +86,13 @@ def test_default_path_follows_xdg_and_the_environment_variable():
 
 def test_an_older_schema_is_migrated_in_place(tmp_path, monkeypatch):
     path = tmp_path / "games.db"
-    # a version-1 file with one match, then a program whose schema 2 adds a column
+    # a file of this version with one match, then a program whose next schema adds a column
     record_match(Recorder(path, clock=ticking()), ["1212121"])
+    version = records.SCHEMA_VERSION
     monkeypatch.setattr(records, "MIGRATIONS", records.MIGRATIONS + ("ALTER TABLE matches ADD COLUMN note TEXT",))
-    monkeypatch.setattr(records, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(records, "SCHEMA_VERSION", version + 1)
     record_match(Recorder(path, clock=ticking()), ["4455667"])
-    assert rows(path, "PRAGMA user_version") == [(2,)]
+    assert rows(path, "PRAGMA user_version") == [(version + 1,)]
     assert rows(path, "SELECT id, note FROM matches") == [(1, None), (2, None)]
     assert rows(path, "SELECT match_id, moves FROM rounds") == [(1, "1212121"), (2, "4455667")]
 
@@ -105,7 +106,7 @@ def test_a_file_from_a_newer_program_is_left_alone(tmp_path, caplog):
     recorder = Recorder(path, clock=ticking())
     record_match(recorder, ["1212121"])
     assert one_warning(caplog) == ("games are not being recorded: made by a newer sensehat-c4 "
-                                   f"(schema 99; this one knows 1) ({path})")
+                                   f"(schema 99; this one knows {records.SCHEMA_VERSION}) ({path})")
     assert rows(path, "PRAGMA user_version") == [(99,)]
     with pytest.raises(RecordsError, match=r"made by a newer sensehat-c4 \(schema 99\); upgrade to read it"):
         Records(path)

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from typing import TYPE_CHECKING, Callable, Iterator, Optional
+import weakref
+from typing import TYPE_CHECKING, Callable, Iterator, MutableMapping, Optional
 
 from ..errors import SetupError
 from .address import Address, argument
@@ -29,7 +30,15 @@ if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
     from .limits import Limits
     from .server import WebServer
 
-__all__ = ["Address", "add_argument", "serving"]
+__all__ = ["Address", "add_argument", "running", "serving"]
+
+_RUNNING: "MutableMapping[Backend, WebServer]" = weakref.WeakKeyDictionary()
+
+
+def running(backend: "Backend") -> Optional["WebServer"]:
+    """The web server :func:`serving` runs for ``backend`` now, if any (a game offered over the LAN
+    from the launcher's menu uses the launcher's)."""
+    return _RUNNING.get(backend)
 
 
 def add_argument(parser: argparse.ArgumentParser) -> None:
@@ -61,10 +70,12 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         server.feed.said(backend.status)
     try:
         server.start()
+        _RUNNING[backend] = server
         if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
             notice(f"web view on {', '.join(server.urls)} (a phone takes a seat with the PIN the LEDs show)")
         yield server
     finally:
+        _RUNNING.pop(backend, None)
         stop()
         server.close()
         backend.seats.clear()

@@ -50,6 +50,9 @@ class WebServer:
         self.http: Optional[HttpServer] = None
         self._thread: Optional[threading.Thread] = None
         self._stop_watching = console.seats.watch(lambda seat, sitter: self.feed.changed())
+        self.lan: Optional[object] = None
+        """The game offered over the LAN (:class:`gamelib.lan.host.LanHost`) while there is one: ``/api/lan``
+        goes to it (set from any thread: :mod:`gamelib.lan` attaches and detaches it)."""
 
     @property
     def port(self) -> int:
@@ -94,7 +97,7 @@ class WebServer:
         loop = asyncio.get_running_loop()
         self.feed.start(loop)
         app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
-                     later=lambda delay, call: loop.call_later(delay, call))
+                     later=lambda delay, call: loop.call_later(delay, call), lan=lambda: self.lan)
         self.http = HttpServer(app.routes(), self.limits, clock=loop.time)
         return await self.http.listen(self.address.host, self.address.port)
 
