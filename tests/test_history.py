@@ -93,7 +93,8 @@ def test_stats_per_player_and_against_each_level(db):
         "computer": {
             "hard": {"matches": {"won": 0, "lost": 0, "abandoned": 1}, "rounds": {"won": 1, "drawn": 0, "lost": 0}},
             "perfect": {"matches": {"won": 0, "lost": 1, "abandoned": 0},
-                        "rounds": {"won": 0, "drawn": 0, "lost": 2}}}}
+                        "rounds": {"won": 0, "drawn": 0, "lost": 2}}},
+        "remote": {}}
 
 
 def test_the_database_comes_from_the_environment_too(db):
