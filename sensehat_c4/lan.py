@@ -84,43 +84,62 @@ class RemotePlayer(Person):
 
 class RecordTee:
     """The host's :class:`~.records.Recorder` (or none), with each call also sent to the guest as a
-    ``game`` message, so the guest's Pi records the same match."""
+    ``game`` message, so the guest's Pi records the same match; :meth:`catch_up` is the match so far,
+    for a guest that comes back (its Pi may have restarted)."""
 
     def __init__(self, recorder: Optional[Recorder], send: Callable[[Dict[str, Any]], None]) -> None:
         self.recorder = recorder
         self.send = send
+        self.matches = 0
+        self._match: Optional[Dict[str, Any]] = None
+        """The match being played, with its rounds so far (replaced, never changed: read from another thread)."""
+
+    def catch_up(self) -> List[Dict[str, Any]]:
+        """The ``game`` messages a guest needs to record the match being played from its start."""
+        match = self._match
+        return [] if match is None else [match]
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str) -> None:
         if self.recorder is not None:
             self.recorder.start_match(sides, columns=columns, rows=rows, backend=backend)
-        self.send({"event": "match", "columns": columns, "rows": rows,
-                   "sides": [{"colour": hex_colour(side.colour), "name": side.name} for side in sides]})
+        self.matches += 1
+        self._match = {"event": "match", "match": self.matches, "columns": columns, "rows": rows, "rounds": [],
+                       "sides": [{"colour": hex_colour(side.colour), "name": side.name} for side in sides]}
+        self.send(self._match)
 
     def start_round(self) -> None:
         if self.recorder is not None:
             self.recorder.start_round()
-        self.send({"event": "round"})
+        self.send({"event": "round", "match": self.matches})
 
     def end_round(self, number: int, starter: int, board: Board) -> None:
         if self.recorder is not None:
             self.recorder.end_round(number, starter, board)
-        self.send({"event": "end_round", "number": number, "starter": starter, "moves": board.notation()})
+        played = {"number": number, "starter": starter, "moves": board.notation()}
+        if self._match is not None:
+            self._match = {**self._match, "rounds": [*self._match["rounds"], played]}
+        self.send({"event": "end_round", "match": self.matches, **played})
 
     def end_match(self, winner: Optional[int]) -> None:
         if self.recorder is not None:
             self.recorder.end_match(winner)
-        self.send({"event": "end_match", "winner": winner})
+        self._match = None
+        self.send({"event": "end_match", "match": self.matches, "winner": winner})
 
 
 class GuestRecords:
     """The guest's side of the records: the host's ``game`` messages made into its recorder's calls,
-    the host's seat a named ``remote`` player.  Anything that makes no sense is logged and dropped."""
+    the host's seat a named ``remote`` player.  A match's messages may come twice (the match so far
+    again after a drop): each round is recorded once.  Anything that makes no sense is logged and
+    dropped."""
 
     def __init__(self, recorder: Optional[Recorder], backend: str, seat: Callable[[], Optional[int]]) -> None:
         self.recorder = recorder
         self.backend = backend
         self.seat = seat
         self.size: Optional[Size] = None
+        self.match: Optional[int] = None
+        self.recorded: List[int] = []
         self.matches = 0
         """Matches recorded to their end (won, or abandoned at either side)."""
 
@@ -131,42 +150,60 @@ class GuestRecords:
             log.warning("the host sent a game message that makes no sense (%s): not recorded", exc)
 
     def _take(self, data: Dict[str, Any]) -> None:
-        event = data.get("event")
-        recorder = self.recorder
+        event, match = data.get("event"), data.get("match")
+        if type(match) is not int:
+            raise ValueError("a game message names its match")
         if event == "match":
-            own = self.seat() or 2
-            size = Size(int(data["columns"]), int(data["rows"]))
-            sides = []
-            for number, side in enumerate(data["sides"][:2], start=1):
-                colour = int(str(side["colour"]).lstrip("#"), 16)
-                name = side.get("name")
-                sides.append(Side((colour >> 16 & 255, colour >> 8 & 255, colour & 255),
-                                  None if name is None else check_name(str(name)), remote=number != own))
-            if len(sides) != 2:
-                raise ValueError("two sides")
-            self.size = size
-            if recorder is not None:
-                recorder.start_match((sides[0], sides[1]), columns=size.columns, rows=size.rows, backend=self.backend)
-        elif self.size is None:
-            raise ValueError(f"{event!r} before the match")
-        elif event == "round":
-            if recorder is not None:
-                recorder.start_round()
+            if match == self.match:
+                for played in data.get("rounds", []):   # the match so far, again: the rounds not yet recorded
+                    self._round(played)
+                return
+            self.close()
+            self._start(data)
+            for played in data.get("rounds", []):
+                self._round(played)
+            return
+        if match != self.match or self.size is None:
+            raise ValueError(f"{event!r} of a match not started")
+        if event == "round":
+            if self.recorder is not None:
+                self.recorder.start_round()
         elif event == "end_round":
-            number, starter, moves = data["number"], data["starter"], data["moves"]
-            if type(number) is not int or number < 1 or starter not in (1, 2) or not isinstance(moves, str):
-                raise ValueError("a round is a number, a starter and moves")
-            board = self.size.from_moves(moves)
-            if recorder is not None:
-                recorder.end_round(number, starter, board)
+            self._round(data)
         elif event == "end_match":
             winner = data.get("winner")
             if winner not in (None, 1, 2):
                 raise ValueError("a winner is 1, 2 or null")
             self.size = None
             self.matches += 1
-            if recorder is not None:
-                recorder.end_match(winner)
+            if self.recorder is not None:
+                self.recorder.end_match(winner)
+
+    def _start(self, data: Dict[str, Any]) -> None:
+        own = self.seat() or 2
+        size = Size(int(data["columns"]), int(data["rows"]))
+        sides = []
+        for number, side in enumerate(data["sides"][:2], start=1):
+            colour = int(str(side["colour"]).lstrip("#"), 16)
+            name = side.get("name")
+            sides.append(Side((colour >> 16 & 255, colour >> 8 & 255, colour & 255),
+                              None if name is None else check_name(str(name)), remote=number != own))
+        if len(sides) != 2:
+            raise ValueError("a match has two sides")
+        self.size, self.match, self.recorded = size, data["match"], []
+        if self.recorder is not None:
+            self.recorder.start_match((sides[0], sides[1]), columns=size.columns, rows=size.rows, backend=self.backend)
+
+    def _round(self, data: Dict[str, Any]) -> None:
+        number, starter, moves = data["number"], data["starter"], data["moves"]
+        if type(number) is not int or not 1 <= number <= 99 or starter not in (1, 2) or not isinstance(moves, str):
+            raise ValueError("a round is a number, a starter and moves")
+        if number in self.recorded or self.size is None:
+            return
+        board = self.size.from_moves(moves)
+        self.recorded.append(number)
+        if self.recorder is not None:
+            self.recorder.end_round(number, starter, board)
 
     def close(self) -> None:
         """The link ended: a match still open is kept as abandoned."""
@@ -247,6 +284,7 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
             seats = Seats(**{"first" if session.seat == 1 else "second": RemotePlayer(session)})
             names = (session.name, name) if session.seat == 1 else (name, session.name)
             tee = RecordTee(recorder, lan.send_game)
+            lan.catch_up = tee.catch_up
             while not session.gone and (matches == 0 or played < matches):
                 result = play_match(backend, replace(options, names=names, computer=None),
                                     recorder=cast(Recorder, tee), seats=seats)   # a Recorder's calls, and to the guest
@@ -264,7 +302,7 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
                     break
             else:
                 if not session.gone:
-                    lan.end(session, "finished", f"{name} played the matches it was asked to")
+                    lan.end(session, "finished", f"{name} stopped after {played} match{'es' if played > 1 else ''}")
         lan.offer(False)
     return played
 

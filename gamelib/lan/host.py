@@ -135,6 +135,9 @@ class LanHost(Observer):
         self._status: Optional[Status] = None
         self._held: Optional[Any] = None
         self._stale = False
+        self.catch_up: Callable[[], List[Dict[str, Any]]] = list
+        """The game's messages a guest that (re)joins needs first (Connect 4: the match so far, for its
+        records); called in the server's loop, so it must only read what it returns."""
         self._timer: Optional[asyncio.TimerHandle] = None
         self._stop_observing = backend.observe(self)
 
@@ -436,6 +439,8 @@ class LanHost(Observer):
         """What the LEDs and the words are now, for a guest that just (re)joined."""
         link.send(self._state_line())
         link.send(self._frame_line())
+        for data in self.catch_up():
+            link.send(p.encode(p.GAME, data=data))
 
     def _caught_up(self, peer: _Peer) -> None:
         if peer.session is not None and peer.session.link is peer.link and self._stale:
