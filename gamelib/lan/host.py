@@ -264,10 +264,10 @@ class LanHost(Observer):
             session.resumed += 1
             self.stats["resumed"] += 1
             peer.session = session
-            peer.link.send(p.encode(p.WELCOME, token=session.token, seat=session.seat, host=self.name, resumed=True))
-            self._catch_up(peer.link)
             self._unpause()
             log.info("%s is back (from %s)", session.name, peer.link.peer)
+            peer.link.send(p.encode(p.WELCOME, token=session.token, seat=session.seat, host=self.name, resumed=True))
+            self._catch_up(peer.link)
             return
         for ended, why in self._ended:
             if hmac.compare_digest(token.encode(), ended.encode()):
@@ -395,8 +395,10 @@ class LanHost(Observer):
 
     def _post(self, kind: str, value: Any) -> None:
         with self._lock:
+            if self.loop is None:   # no link yet: nobody to send to (a guest gets what is up when it comes)
+                return
             self._queue.append((kind, value))
-            if self._scheduled or self.loop is None:
+            if self._scheduled:
                 return
             self._scheduled = True
         try:
