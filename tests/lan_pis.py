@@ -100,9 +100,13 @@ class Pi:
             raise AssertionError(f"this Pi's LEDs never showed the frame; stderr: {self.err[-2000:]!r}") from None
 
     def shows_any(self, frames: Sequence[Sequence], timeout: float = 20.0) -> int:
-        """Wait until the LEDs show one of ``frames``; its index."""
-        wanted = [lit(turned(f, self.rotation)) for f in frames]
-        pixels = self.emulator.wait_screen(lambda px: px in wanted, timeout=timeout, interval=0.005)
+        """Wait until the LEDs show one of ``frames`` (a dark one does not count: every screen has one); its index."""
+        wanted = [lit(turned(f, self.rotation)) if any(any(pixel) for pixel in f) else None for f in frames]
+        try:
+            pixels = self.emulator.wait_screen(lambda px: px in wanted, timeout=timeout, interval=0.005)
+        except TimeoutError:
+            raise AssertionError(f"this Pi's LEDs never showed one of the frames; stderr: {self.err[-2000:]!r}") \
+                from None
         return wanted.index(pixels)
 
     def tap(self, *directions: str, gap: float = 0.15) -> None:
