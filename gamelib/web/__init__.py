@@ -41,7 +41,7 @@ def running(backend: "Backend") -> Optional["WebServer"]:
     return _RUNNING.get(backend)
 
 
-def add_argument(parser: argparse.ArgumentParser) -> None:
+def add_argument(parser: "argparse._ActionsContainer") -> None:
     """``--web [HOST:]PORT`` (shared by ``sensehat-c4`` and ``gamelib``)."""
     parser.add_argument("--web", type=argument, default=None, metavar="[HOST:]PORT",
                         help="show the game live in any browser on the LAN at http://THIS-MACHINE:PORT/, and "
