@@ -31,11 +31,9 @@ from .computer import Computer, Thinker
 from .errors import ConfigError
 from .players import Person, Player, Seats
 from .records import Recorder, Side
-from .rules import Board, Size
+from .rules import FIRST_CHOICES, Board, Size
 
 log = logging.getLogger("sensehat_c4")
-
-FIRST_CHOICES = ("p1", "p2", "alternate", "random")
 
 
 def start_column(board: Board) -> int:
@@ -75,6 +73,10 @@ class Timing:
     """Least time between cursor steps while left/right is held."""
     name_scroll: float = SCROLL_SPEED
     """One column's step of the match winner's name scrolling across."""
+    resume_board: float = 2.0
+    """How long the resume question shows the interrupted board each time (:mod:`.resume`)."""
+    resume_score: float = 1.0
+    """How long it shows the match's score in between."""
 
 
 @dataclass(frozen=True)
@@ -124,16 +126,41 @@ class MatchResult:
     score: Tuple[int, int]
     abandoned: bool
     rounds: int
+    names: Tuple[Optional[str], Optional[str]] = field(default=(None, None), compare=False)
+    """The seats' names in the match (a resumed match's are the stored ones)."""
 
-    def summary(self, names: Tuple[Optional[str], Optional[str]] = (None, None)) -> str:
+    def summary(self, names: Optional[Tuple[Optional[str], Optional[str]]] = None) -> str:
         """One line, the winner's (or leader's) score first: ``player 2 wins 2-1`` (``Bob wins 2-1``
-        when player 2 has a name in ``names``)."""
+        when player 2 has a name in ``names``, by default the match's own)."""
+        names = self.names if names is None else names
         leader = self.winner or (1 if self.score[0] > self.score[1] else 2 if self.score[1] > self.score[0] else 0)
         high, low = sorted(self.score, reverse=True)
         who = (names[leader - 1] or f"player {leader}") if leader else ""
         if not self.abandoned:
             return f"{who} wins {high}-{low}"
         return f"abandoned at {high}-{low}" + (f", {who} ahead" if leader else "")
+
+
+def round_starter(first: str, number: int, rng: random.Random) -> int:
+    """The seat that starts round ``number`` (from 1) under the rule ``first`` (:data:`FIRST_CHOICES`)."""
+    if first == "alternate":
+        return 1 if number % 2 else 2
+    if first == "random":
+        return rng.choice((1, 2))
+    return int(first[1])
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """Where a match a power cut or a crash interrupted takes up again (:mod:`.resume`)."""
+
+    score: Tuple[int, int]
+    round: int
+    """The number of the round to play on (the round in play, or the next one)."""
+    starter: int
+    """The seat that started (or starts) that round."""
+    moves: str = ""
+    """Its moves so far (solver notation; empty: the round has not started)."""
 
 
 class State(enum.Enum):
@@ -152,10 +179,11 @@ class Match:
 
     def __init__(self, backend: Backend, options: MatchOptions,
                  thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
-                 seats: Optional[Seats] = None) -> None:
+                 seats: Optional[Seats] = None, resumed: Optional[Resumed] = None) -> None:
         self.backend = backend
         self.options = options
         self.recorder = recorder
+        self.resumed = resumed
         self.seats = seats if seats is not None else Seats()
         self.timing = options.timing
         self.rng = random.Random(options.seed)
@@ -195,13 +223,16 @@ class Match:
     # -- the loop -----------------------------------------------------------
 
     def run(self) -> MatchResult:
-        """Play the match to its end and return the result."""
-        if self.recorder is not None:
+        """Play the match to its end (from where it was, if :attr:`resumed`) and return the result."""
+        if self.recorder is not None and self.resumed is None:  # a resumed one's recorder goes on with its row
             self.recorder.start_match(self.sides(), columns=self.board.columns, rows=self.board.rows,
-                                      backend=self.backend.name)
+                                      backend=self.backend.name, starts=self.options.first, wins=self.options.wins)
         self.seats.attach(self.backend.wake)
         try:
-            self._new_round()
+            if self.resumed is None:
+                self._new_round()
+            else:
+                self._take_up(self.resumed)
             while self.result is None:
                 if self.seats.version != self._seen:
                     self._seats_changed()
@@ -306,13 +337,22 @@ class Match:
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary))
 
-    def _record_end(self, winner: Optional[int]) -> None:
-        """Keep the match's end (an unfinished round is kept as abandoned, if it had a move)."""
+    def _record_move(self) -> None:
+        """Commit the move just played (with the round's result, and the match's if it decides it)."""
         if self.recorder is None:
             return
-        if winner is None and self.board.ply and self.board.outcome is None:
-            self.recorder.end_round(self.rounds, self.starter, self.board)
-        self.recorder.end_match(winner)
+        outcome = self.board.outcome
+        decided = None
+        if outcome is not None and outcome.winner is not None:
+            seat = self._player(outcome.winner)
+            if self.score[seat - 1] + 1 >= self.options.wins:
+                decided = seat
+        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided)
+
+    def _record_end(self, winner: Optional[int]) -> None:
+        """Keep the match's end (its round in play is kept as abandoned, if it had a move)."""
+        if self.recorder is not None:
+            self.recorder.end_match(winner)
 
     # -- events -------------------------------------------------------------------
 
@@ -383,8 +423,11 @@ class Match:
             return
         self.board.play(column)
         self._mover, self._reseat = None, False
+        # the fall's first frame is the token still in the cursor row, as the cursor showed it; the
+        # move is committed while it is up, so every frame that shows it moved is after the commit
         self._animate(render.falling(self.board, column, self.palette, self.timing.fall_row),
                       self._after_move)
+        self._record_move()
 
     def _resume(self) -> None:
         if self._reseat:
@@ -461,7 +504,7 @@ class Match:
             self._mover = None
         self.backend.clear()
         self._record_end(None)
-        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds)
+        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
         self._say(words.RESULT, result="abandoned", summary=self.result.summary(self._names()))
 
     # -- rounds -------------------------------------------------------------
@@ -472,19 +515,24 @@ class Match:
 
     def _new_round(self) -> None:
         self.rounds += 1
-        first = self.options.first
-        if first == "alternate":
-            self.starter = 1 if self.rounds % 2 else 2
-        elif first == "random":
-            self.starter = self.rng.choice((1, 2))
-        else:
-            self.starter = int(first[1])
+        self._start_round(round_starter(self.options.first, self.rounds, self.rng), "")
+
+    def _start_round(self, starter: int, moves: str) -> None:
+        """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
+        self.starter = starter
         colours = self.options.colours
         self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
-        self.board = self.options.size.board()
-        if self.recorder is not None:
+        self.board = self.options.size.board() if not moves else Board.from_moves(
+            moves, self.options.size.columns, self.options.size.rows)
+        if self.recorder is not None and not moves:
             self.recorder.start_round()
         self._new_turn()
+
+    def _take_up(self, resumed: Resumed) -> None:
+        """A resumed match: the score, the round and its moves as they were; the player to move's turn."""
+        self.score = [resumed.score[0], resumed.score[1]]
+        self.rounds = resumed.round
+        self._start_round(resumed.starter, resumed.moves)
 
     def _new_turn(self) -> None:
         self.cursor = start_column(self.board)
@@ -497,8 +545,6 @@ class Match:
         if outcome is None:
             self._new_turn()
             return
-        if self.recorder is not None:
-            self.recorder.end_round(self.rounds, self.starter, self.board)
         t = self.timing
         if outcome.winner is None:
             self._say(words.RESULT, result="draw")
@@ -518,7 +564,7 @@ class Match:
         name = self._names()[winner - 1]
         if name:
             steps += scroll_frames(name, colour, speed=t.name_scroll)
-        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds)
+        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names())
         self._say(words.RESULT, winner=winner, result="match", summary=final.summary(self._names()))
         self._animate(steps, lambda: self._finish(final))
 
@@ -549,12 +595,13 @@ class Match:
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,
          thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
-         seats: Optional[Seats] = None) -> MatchResult:
+         seats: Optional[Seats] = None, resumed: Optional[Resumed] = None) -> MatchResult:
     """Play one best-of-three match on ``backend`` and return how it ended.
 
     The LEDs are left clear.  The backend stays open (the caller owns it).
     ``thinker`` makes the computer's player (tests drive one on the fake clock);
-    ``recorder`` keeps every round in the games database; ``seats`` puts other players
-    in the seats (a phone, another Pi).
+    ``recorder`` keeps every move in the games database; ``seats`` puts other players
+    in the seats (a phone, another Pi); ``resumed`` takes up an interrupted match where it
+    was (its recorder already :meth:`~.records.Recorder.resume`-d it).
     """
-    return Match(backend, options or MatchOptions(), thinker, recorder, seats).run()
+    return Match(backend, options or MatchOptions(), thinker, recorder, seats, resumed).run()

@@ -28,6 +28,7 @@ from .errors import BoardSizeError
 from .lan import play_lan
 from .players import Seats, follow
 from .records import Recorder
+from .resume import pending
 from .rules import Size
 from .words import GAME as NAME
 
@@ -50,14 +51,16 @@ Report = Callable[[int, Optional[Computer], MatchResult], None]
 Names = Tuple[Optional[str], Optional[str]]
 
 
-def result_line(number: int, computer: Optional[Computer], result: MatchResult, names: Names = (None, None)) -> str:
+def result_line(number: int, computer: Optional[Computer], result: MatchResult, names: Optional[Names] = None) -> str:
     """The line printed after each match, by ``sensehat-c4`` and in the launcher:
-    ``match 2 (computer: easy, player 2): player 1 wins 2-1`` (a name for a person's seat)."""
+    ``match 2 (computer: easy, player 2): player 1 wins 2-1`` (a name for a person's seat; by
+    default the match's own)."""
     who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-    return f"match {number}{who}: {result.summary(seat_names(names, computer))}"
+    return f"match {number}{who}: {result.summary(None if names is None else seat_names(names, computer))}"
 
 
-def print_result(number: int, computer: Optional[Computer], result: MatchResult, names: Names = (None, None)) -> None:
+def print_result(number: int, computer: Optional[Computer], result: MatchResult,
+                 names: Optional[Names] = None) -> None:
     """Print :func:`result_line` on standard output (the terminal backend shows it under the board,
     and again after the board has gone)."""
     print(result_line(number, computer, result, names), flush=True)
@@ -88,6 +91,10 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     backend's seat table (:attr:`~gamelib.backends.base.Backend.seats`: a phone seated
     through the web view) is followed into them, and emptied when each match ends: a
     seat taken that way is for the match being played or the next one.
+
+    With a ``recorder``, a match a power cut or a crash interrupted comes first, whatever
+    the options say (:func:`~.resume.pending`): resumed, it is played as it was stored and
+    counts as the first match; up there abandons it, and the loop starts as usual.
     """
     seats = seats if seats is not None else Seats()
     stop_following = follow(backend.seats, seats)
@@ -106,6 +113,16 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
     played, last, last_size = 0, opponent or "human", default_size
+    interrupted = pending(backend, recorder, base, seats=seats) if recorder is not None else None
+    if interrupted is not None:
+        try:
+            result = play_match(backend, interrupted.options, recorder=recorder, seats=seats,
+                                resumed=interrupted.resumed)
+        finally:
+            backend.seats.clear()   # the phones' seats were for this match
+        played += 1
+        if report is not None:
+            report(played, interrupted.options.computer, result)
     while matches == 0 or played < matches:
         offered = OPPONENTS if fixed is None else opponents_for(fixed)
         chosen = opponent or choose_opponent(backend, last, offered)
@@ -138,7 +155,8 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
 
 def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     """One match from the launcher (up on the chooser goes back to the menu), kept in the records,
-    its result printed like ``sensehat-c4``'s (numbered over the launcher's run).
+    its result printed like ``sensehat-c4``'s (numbered over the launcher's run).  A match a
+    power cut interrupted is offered first (:func:`~.resume.pending`).
 
     The size chooser starts from the size chosen last time, which the launcher keeps
     in ``choices`` (``"board": "6x5"``); the players' names are the launcher's
@@ -153,7 +171,7 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     names: Names = (given[0], given[1])
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        print_result(next(_launched), computer, result, names)
+        print_result(next(_launched), computer, result)
 
     with contextlib.closing(Recorder()) as recorder:
         play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,

@@ -39,7 +39,7 @@ def match_result(match: MatchRecord) -> str:
 def round_result(match: MatchRecord, rnd: RoundRecord) -> str:
     if rnd.result == "win" and rnd.winner is not None:
         return f"{match.label(rnd.winner)} won"
-    return "draw" if rnd.result == "draw" else "abandoned"
+    return {"draw": "draw", "playing": "in play"}.get(rnd.result, "abandoned")
 
 
 def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) -> str:

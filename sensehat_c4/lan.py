@@ -44,7 +44,7 @@ from .controller import MatchOptions, MatchResult, play as play_match
 from .errors import C4Error
 from .players import Person, Seats
 from .records import Recorder
-from .rules import Board, Size
+from .rules import FIRST_CHOICES, Board, Size
 from .stored import Side, hex_colour
 from .words import GAME as NAME
 
@@ -99,11 +99,13 @@ class RecordTee:
         match = self._match
         return [] if match is None else [match]
 
-    def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str) -> None:
+    def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
+                    starts: str = "alternate", wins: int = 2) -> None:
         if self.recorder is not None:
-            self.recorder.start_match(sides, columns=columns, rows=rows, backend=backend)
+            self.recorder.start_match(sides, columns=columns, rows=rows, backend=backend, starts=starts, wins=wins)
         self.matches += 1
-        self._match = {"event": "match", "match": self.matches, "columns": columns, "rows": rows, "rounds": [],
+        self._match = {"event": "match", "match": self.matches, "columns": columns, "rows": rows, "starts": starts,
+                       "wins": wins, "rounds": [],
                        "sides": [{"colour": hex_colour(side.colour), "name": side.name} for side in sides]}
         self.send(self._match)
 
@@ -112,13 +114,14 @@ class RecordTee:
             self.recorder.start_round()
         self.send({"event": "round", "match": self.matches})
 
-    def end_round(self, number: int, starter: int, board: Board) -> None:
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None:
         if self.recorder is not None:
-            self.recorder.end_round(number, starter, board)
-        played = {"number": number, "starter": starter, "moves": board.notation()}
+            self.recorder.played(number, starter, board, match_winner=match_winner)
+        move = {"number": number, "starter": starter, "moves": board.notation()}
         if self._match is not None:
-            self._match = {**self._match, "rounds": [*self._match["rounds"], played]}
-        self.send({"event": "end_round", "match": self.matches, **played})
+            rounds = [r for r in self._match["rounds"] if r["number"] != number]
+            self._match = {**self._match, "rounds": [*rounds, move]}
+        self.send({"event": "played", "match": self.matches, "match_winner": match_winner, **move})
 
     def end_match(self, winner: Optional[int]) -> None:
         if self.recorder is not None:
@@ -130,8 +133,7 @@ class RecordTee:
 class GuestRecords:
     """The guest's side of the records: the host's ``game`` messages made into its recorder's calls,
     the host's seat a named ``remote`` player.  A match's messages may come twice (the match so far
-    again after a drop): each round is recorded once.  Anything that makes no sense is logged and
-    dropped."""
+    again after a drop): a move is recorded once.  Anything that makes no sense is logged and dropped."""
 
     def __init__(self, recorder: Optional[Recorder], backend: str, seat: Callable[[], Optional[int]]) -> None:
         self.recorder = recorder
@@ -139,7 +141,8 @@ class GuestRecords:
         self.seat = seat
         self.size: Optional[Size] = None
         self.match: Optional[int] = None
-        self.recorded: List[int] = []
+        self.recorded: Dict[int, str] = {}
+        """Each round's moves as recorded so far."""
         self.matches = 0
         """Matches recorded to their end (won, or abandoned at either side)."""
 
@@ -154,22 +157,19 @@ class GuestRecords:
         if type(match) is not int:
             raise ValueError("a game message names its match")
         if event == "match":
-            if match == self.match:
-                for played in data.get("rounds", []):   # the match so far, again: the rounds not yet recorded
-                    self._round(played)
-                return
-            self.close()
-            self._start(data)
-            for played in data.get("rounds", []):
-                self._round(played)
+            if match != self.match:
+                self.close()
+                self._start(data)
+            for played in data.get("rounds", []):   # the match so far (again, after a drop): what is not recorded yet
+                self._played(played)
             return
         if match != self.match or self.size is None:
             raise ValueError(f"{event!r} of a match not started")
         if event == "round":
             if self.recorder is not None:
                 self.recorder.start_round()
-        elif event == "end_round":
-            self._round(data)
+        elif event == "played":
+            self._played(data)
         elif event == "end_match":
             winner = data.get("winner")
             if winner not in (None, 1, 2):
@@ -190,20 +190,45 @@ class GuestRecords:
                               None if name is None else check_name(str(name)), remote=number != own))
         if len(sides) != 2:
             raise ValueError("a match has two sides")
-        self.size, self.match, self.recorded = size, data["match"], []
-        if self.recorder is not None:
-            self.recorder.start_match((sides[0], sides[1]), columns=size.columns, rows=size.rows, backend=self.backend)
+        starts, wins = data.get("starts", "alternate"), data.get("wins", 2)
+        if starts not in FIRST_CHOICES or type(wins) is not int or not 1 <= wins <= 99:
+            raise ValueError("a match's starts and wins")
+        self.size, self.match, self.recorded = size, data["match"], {}
+        if self.recorder is None:
+            return
+        if data.get("rounds") and self._take_up((sides[0], sides[1]), size, data["rounds"]):
+            return
+        self.recorder.start_match((sides[0], sides[1]), columns=size.columns, rows=size.rows, backend=self.backend,
+                                  starts=starts, wins=wins)
 
-    def _round(self, data: Dict[str, Any]) -> None:
+    def _take_up(self, sides: Tuple[Side, Side], size: Size, rounds: List[Dict[str, Any]]) -> bool:
+        """Joined in the middle of a match: if this Pi's program was killed during it (the guest restarted),
+        its record is in the file, interrupted: take it up (its moves so far are kept; the rest follows)."""
+        assert self.recorder is not None
+        record = self.recorder.interrupted()
+        if record is None:
+            return False
+        sent = {r.get("number"): str(r.get("moves", "")) for r in rounds}
+        if (record.columns, record.rows) != (size.columns, size.rows) or record.sides != sides or \
+                any(not sent.get(r.number, "").startswith(r.moves) for r in record.rounds):
+            return False   # another match (it stays interrupted, for the next game to offer)
+        self.recorder.resume(record)
+        self.recorded = {r.number: r.moves for r in record.rounds}
+        return True
+
+    def _played(self, data: Dict[str, Any]) -> None:
         number, starter, moves = data["number"], data["starter"], data["moves"]
         if type(number) is not int or not 1 <= number <= 99 or starter not in (1, 2) or not isinstance(moves, str):
             raise ValueError("a round is a number, a starter and moves")
-        if number in self.recorded or self.size is None:
+        winner = data.get("match_winner")
+        if winner not in (None, 1, 2):
+            raise ValueError("a match's winner is 1, 2 or null")
+        if self.size is None or len(moves) <= len(self.recorded.get(number, "")):
             return
         board = self.size.from_moves(moves)
-        self.recorded.append(number)
+        self.recorded[number] = moves
         if self.recorder is not None:
-            self.recorder.end_round(number, starter, board)
+            self.recorder.played(number, starter, board, match_winner=winner)
 
     def close(self) -> None:
         """The link ended: a match still open is kept as abandoned."""

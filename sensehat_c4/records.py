@@ -1,20 +1,24 @@
-"""Every round kept in SQLite: the schema, the writer the match loop calls, and the reader.
+"""Every game kept in SQLite, move by move: the schema, the writer the match loop calls, and the reader.
 
 The file is ``$XDG_DATA_HOME/sensehat-c4/games.db`` (``~/.local/share/...`` when the
 variable is unset), or ``$SENSEHAT_C4_DB``, or ``--db PATH``.  One table holds the
-matches (who played each side, colours, board size, backend, how the match ended),
-another the rounds (the moves in solver notation, who started, the result and the
-winning cells, start and end times).  Seats are the match's player 1 and player 2;
-``starter`` says which of them made the round's first move.
+matches (who played each side, colours, board size, backend, who starts the rounds and
+how many wins take the match, how the match ended), another the rounds (the moves in
+solver notation, who started, the result and the winning cells, start and end times).
+Seats are the match's player 1 and player 2; ``starter`` says which of them made the
+round's first move.
 
-:class:`Recorder` writes.  It commits each round when it ends (WAL, ``synchronous=FULL``,
-so a committed round survives kill -9 and a power cut) and never stops play: if the
-file is locked, read-only, a directory, on a full disk, from a newer version or another
-program's, it logs one line and records nothing more in this process; a damaged file is
-renamed ``games.db.corrupt-<time>`` and a new one started.  :class:`Records` reads, for the
-``history``, ``stats``, ``replay`` and ``review`` commands: each row is checked as it is
-read (:mod:`.stored`), a row that makes no sense is skipped and reported in one line
-(:attr:`Records.notes`), and what cannot be read at all raises :class:`RecordsError`.
+:class:`Recorder` writes.  It commits each move as it is played (WAL, ``synchronous=FULL``,
+so a committed move survives kill -9 and a power cut), and never stops play: a lock
+another process holds makes it keep the move for the next write; if the file is
+read-only, a directory, on a full disk, from a newer version or another program's, it
+logs one line and records nothing more in this process; a damaged file is renamed
+``games.db.corrupt-<time>`` and a new one started.  A match left ``playing`` by a process
+that is gone (:class:`Owner`) was interrupted: :meth:`Recorder.interrupted` finds it for
+the game to resume.  :class:`Records` reads, for the ``history``, ``stats``, ``replay`` and
+``review`` commands: each row is checked as it is read (:mod:`.stored`), a row that makes
+no sense is skipped and reported in one line (:attr:`Records.notes`), and what cannot be
+read at all raises :class:`RecordsError`.
 
 The file is ours when ``PRAGMA application_id`` is :data:`APPLICATION_ID` (or, as the
 first version left it, 0 with our two tables); its schema's version is ``PRAGMA
@@ -29,6 +33,8 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
@@ -41,15 +47,23 @@ from .rules import Board
 from .stored import (MATCH_COLUMNS, ROUND_COLUMNS, BadRow, MatchRecord, RoundRecord, Side, expected_cells,
                      hex_colour, match_from_row, quoted, round_from_row, timestamp)
 
-__all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MIGRATIONS", "SCHEMA_VERSION", "MatchRecord", "Recorder",
-           "Records", "RecordsError", "RoundRecord", "Side", "default_path", "load_round", "utc_now"]
+__all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
+           "MatchRecord", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
+           "load_round", "utc_now"]
 
 log = logging.getLogger("sensehat_c4.records")
 
 DB_ENV = "SENSEHAT_C4_DB"
 """Environment variable naming the database file (the ``--db`` option wins over it)."""
+MOVE_BUSY_SECONDS = 0.05
+"""How long a write during play waits for another process's write to finish: a move's write must
+not hold up the game.  Past it, what it had to write is kept and written with the next write."""
 BUSY_SECONDS = 2.0
-"""How long a write waits for another process's write to finish before giving up."""
+"""How long the last write (:meth:`Recorder.close`) waits for the lock, each try."""
+CLOSING_TRIES = 10
+"""The last write tries again while another process is seen committing, at most this many times."""
+LOCKED_SECONDS = 600.0
+"""Writes refused by a lock for this long: the lock is taken as held for good, and recording stops."""
 APPLICATION_ID = 0x43346462
 """``PRAGMA application_id`` of our files ("C4db"): set when a file is made or migrated."""
 MAX_ID = 2 ** 63 - 1
@@ -87,18 +101,53 @@ CREATE TABLE rounds (
 CREATE INDEX rounds_by_match ON rounds (match_id);
 """
 
-_REMOTE = """
+_V2 = """
+CREATE TABLE rounds_v2 (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    number INTEGER NOT NULL,
+    starter INTEGER NOT NULL CHECK (starter IN (1, 2)),
+    moves TEXT NOT NULL,
+    result TEXT NOT NULL CHECK (result IN ('playing', 'win', 'draw', 'abandoned')),
+    winner INTEGER CHECK (winner IN (1, 2)),
+    winning_cells TEXT NOT NULL DEFAULT '[]',
+    started TEXT NOT NULL,
+    ended TEXT NOT NULL,
+    UNIQUE (match_id, number)
+);
+INSERT INTO rounds_v2 (id, match_id, number, starter, moves, result, winner, winning_cells, started, ended)
+    SELECT id, match_id, number, starter, moves, result, winner, winning_cells, started, ended FROM rounds;
+DROP TABLE rounds;
+ALTER TABLE rounds_v2 RENAME TO rounds;
+CREATE INDEX rounds_by_match ON rounds (match_id);
+ALTER TABLE matches ADD COLUMN starts TEXT NOT NULL DEFAULT 'alternate'
+    CHECK (starts IN ('p1', 'p2', 'alternate', 'random'));
+ALTER TABLE matches ADD COLUMN wins INTEGER NOT NULL DEFAULT 2 CHECK (wins >= 1);
+ALTER TABLE matches ADD COLUMN owner TEXT;
+UPDATE matches SET status = 'abandoned', pid = NULL,
+    ended = COALESCE((SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started)
+    WHERE status = 'playing'
+"""
+"""Version 2: a round is committed at every move (``result`` ``playing`` until it ends); a match
+keeps who starts its rounds (``starts``), the wins that take it (``wins``) and the process that
+plays it (``owner``), so a match a power cut interrupted can be resumed.  Version 1 kept no
+round in play nor these: its matches left ``playing`` are kept as abandoned, as it would have."""
+
+_V3 = """
 ALTER TABLE matches ADD COLUMN p1_remote INTEGER NOT NULL DEFAULT 0 CHECK (p1_remote IN (0, 1));
 ALTER TABLE matches ADD COLUMN p2_remote INTEGER NOT NULL DEFAULT 0 CHECK (p2_remote IN (0, 1))
 """
-"""A seat played from another Pi over the LAN (``remote``: 1): a named person who was not at this Pi."""
+"""Version 3: a seat played from another Pi over the LAN (``remote``: 1), a named person who was not at
+this Pi."""
 
-MIGRATIONS: Sequence[str] = (_V1, _REMOTE)
+MIGRATIONS: Sequence[str] = (_V1, _V2, _V3)
 """``MIGRATIONS[v]`` turns a file at ``user_version`` v into v + 1 (0 is a new, empty file)."""
 SCHEMA_VERSION = len(MIGRATIONS)
-ADDED: Mapping[str, Tuple[int, str]] = {"p1_remote": (2, "0"), "p2_remote": (2, "0")}
-"""Columns later versions added: the version that added each, and its value in an older file (which
-the readers read as it is, without migrating it)."""
+ADDED: Mapping[str, Tuple[int, str]] = {"starts": (2, "'alternate'"), "wins": (2, "2"),
+                                        "p1_remote": (3, "0"), "p2_remote": (3, "0")}
+"""The match columns later versions added: the version that added each, and what an older file's matches
+were (``--first`` and best of three were the defaults version 1 could not keep; nobody played from
+another Pi before version 3).  The readers read an older file as it is, without migrating it."""
 _FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - set(ADDED) | {"pid"}, "rounds": set(ROUND_COLUMNS)}
 """The tables (and their columns) of the first version, which set no ``application_id``."""
 
@@ -254,6 +303,76 @@ def _pid_alive(pid: object) -> bool:
     return True
 
 
+def _boot_id() -> str:
+    """The kernel's id of this boot (Linux; ``""`` elsewhere)."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+
+
+def _start_ticks(pid: int) -> Optional[int]:
+    """When process ``pid`` started, in clock ticks after boot (``/proc/PID/stat``'s 22nd field), or
+    ``None`` where that cannot be read."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The process playing a match, kept in its row (``owner``) as ``BOOT PID START``.
+
+    A pid alone cannot say whether the process is gone: after a power cut the next boot
+    gives the same numbers out again (the launcher's service often gets the very pid it had),
+    so the boot's id and the process's start time go with it.
+    """
+
+    boot: str
+    pid: int
+    start: Optional[int]
+
+    @classmethod
+    def this(cls) -> "Owner":
+        pid = os.getpid()
+        return cls(_boot_id(), pid, _start_ticks(pid))
+
+    def __str__(self) -> str:
+        return f"{self.boot or '-'} {self.pid} {'-' if self.start is None else self.start}"
+
+    @classmethod
+    def parse(cls, text: object) -> Optional["Owner"]:
+        """The owner a row keeps, or ``None`` if it is not one (a damaged value)."""
+        parts = text.split(" ") if isinstance(text, str) else []
+        if len(parts) != 3 or not parts[1].isdigit() or not (parts[2] == "-" or parts[2].isdigit()):
+            return None
+        return cls("" if parts[0] == "-" else parts[0], int(parts[1]), None if parts[2] == "-" else int(parts[2]))
+
+    def alive(self) -> bool:
+        """Still running: the same boot, the pid there, started when it did (where that can be read)."""
+        if self.boot != _boot_id() or not _pid_alive(self.pid):
+            return False
+        started = _start_ticks(self.pid)
+        return self.start is None or started is None or started == self.start
+
+    @classmethod
+    def alive_text(cls, text: object) -> bool:
+        """:meth:`alive` for a row's ``owner``; one that is not an owner (damaged, none) is gone."""
+        owner = cls.parse(text)
+        return owner is not None and owner.alive()
+
+
+def _is_busy(exc: BaseException) -> bool:
+    """Another connection holds the lock (``SQLITE_BUSY``, ``SQLITE_LOCKED``): it passes."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in (5, 6)
+    return "is locked" in str(exc)
+
+
 # -- reading rows -------------------------------------------------------------
 
 
@@ -276,11 +395,11 @@ class _Reader:
         self.skip = skip
         self.partial = partial
         self.cut: Set[str] = set()
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        self._older = {name: f"{value} AS {name}" for name, (since, value) in ADDED.items()
-                       if type(version) is int and version < since}
-        """The columns this file is too old to have, as their values (``0 AS p1_remote``)."""
         """The tables some rows of which could not be read."""
+        self.version = conn.execute("PRAGMA user_version").fetchone()[0]
+        self._older = {name: f"{value} AS {name}" for name, (since, value) in ADDED.items()
+                       if type(self.version) is int and self.version < since}
+        """The columns this file is too old to have, as their values (``0 AS p1_remote``)."""
 
     def scan(self, table: str, columns: Sequence[str], *, newest_first: bool, where: str = "",
              args: Sequence[Any] = (), limit: Optional[int] = None) -> Iterator[sqlite3.Row]:
@@ -354,9 +473,24 @@ class _Reader:
                 rounds[match_id][rnd.number] = rnd
             except BadRow as exc:
                 self.skip(exc)
-        return [MatchRecord(m.id, m.started, m.ended, m.status, m.winner, m.columns, m.rows, m.backend, m.sides,
-                            tuple(r for _, r in sorted(rounds[m.id].items())))
-                for m in found.values()]
+        return [replace(m, rounds=tuple(r for _, r in sorted(rounds[m.id].items()))) for m in found.values()]
+
+    def match(self, ident: int) -> MatchRecord:
+        """Match ``ident`` with its rounds (a bad row goes to ``skip``; ``BadRow`` if it is not there)."""
+        rows = list(self.scan("matches", MATCH_COLUMNS, newest_first=True, where="id = ?", args=(ident,)))
+        if not rows:
+            raise BadRow("matches", ident, "it is not there")
+        match = match_from_row(rows[0])
+        rounds: Dict[int, RoundRecord] = {}
+        for row in self.scan("rounds", ROUND_COLUMNS, newest_first=False, where="match_id = ?", args=(ident,)):
+            try:
+                rnd = round_from_row(row, match)
+                if rnd.number in rounds:
+                    raise BadRow("rounds", rnd.id, f"match {ident} has a round {rnd.number} already")
+                rounds[rnd.number] = rnd
+            except BadRow as exc:
+                self.skip(exc)
+        return replace(match, rounds=tuple(r for _, r in sorted(rounds.items())))
 
     def match_of(self, row: sqlite3.Row) -> MatchRecord:
         """The match of round ``row`` (without its rounds); :class:`BadRow` if it is not there or bad."""
@@ -377,123 +511,307 @@ class _Reader:
 # -- writing ------------------------------------------------------------------
 
 
-class Recorder:
-    """Writes one process's matches; storage problems are logged once and never raised.
+@dataclass
+class _Pending:
+    """One match's writes that are not committed yet (the match row, rounds by number, its end)."""
 
-    The match loop calls :meth:`start_match`, then :meth:`start_round` and
-    :meth:`end_round` for each round, then :meth:`end_match`.
+    values: Optional[List[Any]]
+    """The match row to insert, until it is (``None`` for a match already in the file)."""
+    id: Optional[int] = None
+    rounds: Dict[int, List[Any]] = field(default_factory=dict)
+    """Round number -> ``[starter, moves, result, winner, winning_cells, started, ended]``."""
+    end: Optional[Tuple[str, Optional[int], Optional[str]]] = None
+    """``(status, winner, ended)`` to write (``ended`` ``None``: its last move's time)."""
+    decided: bool = False
+    """Its end is known (written or to be written): nothing more comes for it."""
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.rounds) or self.end is not None
+
+
+class Recorder:
+    """Writes one process's matches, a move at a time; storage problems are logged and never raised.
+
+    The match loop calls :meth:`start_match`, then for each round :meth:`start_round` and
+    :meth:`played` after each move (one small transaction: the round's row is inserted at its
+    first move and updated after), and :meth:`end_match`.  A game starting asks
+    :meth:`interrupted` for a match a power cut or a crash left in play, then :meth:`resume`s
+    or :meth:`abandon`s it.
+
+    A write waits at most ``move_busy`` seconds for another process's; past that, what it had
+    to write is kept and written with the next write (``SQLITE_BUSY`` is not an error).  Only a
+    lock held for ``give_up`` seconds, or one no process commits under while :meth:`close`
+    waits ``busy`` seconds, stops the recording, with one line.
     """
 
     def __init__(self, path: Optional[Path] = None, *, clock: Callable[[], datetime] = utc_now,
-                 busy: float = BUSY_SECONDS) -> None:
+                 busy: float = BUSY_SECONDS, move_busy: float = MOVE_BUSY_SECONDS, give_up: float = LOCKED_SECONDS,
+                 owner: Optional[Owner] = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.clock = clock
         self.busy = busy
+        self.move_busy = move_busy
+        self.give_up = give_up
+        self.owner = owner or Owner.this()
+        """The process that writes (kept in each match it plays, so a later one knows if it is gone)."""
         self.failed: Optional[str] = None
         """Why nothing more is recorded (``None`` while recording works)."""
         self._conn: Optional[sqlite3.Connection] = None
-        self._pending: Optional[List[Any]] = None
-        """The match row to insert with the match's first write (nothing is written before then)."""
-        self._match: Optional[int] = None
+        self._checked = False
+        self._ready = False
+        self._queue: List[_Pending] = []
+        """Matches with writes not yet committed (and the current one)."""
+        self._current: Optional[_Pending] = None
         self._round_started: Optional[datetime] = None
+        self._locked_since: Optional[float] = None
+        self._said_locked = False
+
+    @property
+    def pending(self) -> int:
+        """How many rows wait to be written (another process held the file's lock)."""
+        return sum((m.id is None) + len(m.rounds) + (m.end is not None) for m in self._queue if m.dirty)
+
+    # -- starting -----------------------------------------------------------------
+
+    def open(self) -> bool:
+        """Open and check the file now (the program's start, before anything is on the LEDs), so
+        that the first move's write is only that move's; True if it is ready."""
+        if self.failed is not None:
+            return False
+        try:
+            self._open(self.move_busy)
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                self._give_up(exc)
+                return False
+            self._held_up(exc)
+            return False
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._give_up(exc)
+            return False
+        return True
+
+    def interrupted(self) -> Optional[MatchRecord]:
+        """The newest match left ``playing`` by a process that is gone (a power cut, kill -9), with
+        its rounds, claimed for this process (another game starting now will not offer it); the
+        older ones are marked abandoned.  ``None`` if there is none (or the file cannot say)."""
+        if not self.open():
+            return None
+        assert self._conn is not None
+        conn = self._conn
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {round(self.move_busy * 1000)}")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                found = self._claim(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                self._give_up(exc)
+            else:
+                self._held_up(exc)
+            return None
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._give_up(exc)
+            return None
+        return found
+
+    def _claim(self, conn: sqlite3.Connection) -> Optional[MatchRecord]:
+        mine = str(self.owner)
+        gone = [row["id"] for row in conn.execute(
+                    "SELECT id, owner FROM matches NOT INDEXED WHERE status = 'playing' ORDER BY id DESC")
+                if row["owner"] != mine and not Owner.alive_text(row["owner"])]
+        offered: Optional[MatchRecord] = None
+        for ident in gone:
+            if offered is None:
+                try:
+                    offered = _Reader(conn, _raise, _raise).match(ident)
+                except BadRow as exc:
+                    log.warning("an interrupted match cannot be resumed: %s; it is kept as abandoned", one_line(str(exc)))
+                else:
+                    conn.execute("UPDATE matches SET owner = ? WHERE id = ?", (mine, ident))
+                    continue
+            _write_end(conn, ident, ("abandoned", None, None))
+        return offered
+
+    def resume(self, match: MatchRecord) -> None:
+        """Go on writing ``match`` (one :meth:`interrupted` gave): its next move, its end."""
+        self._current = _Pending(None, match.id)
+        self._queue.append(self._current)
+        self._round_started = None
+
+    def abandon(self, match: MatchRecord) -> None:
+        """Mark ``match`` (one :meth:`interrupted` gave) abandoned, with its round in play."""
+        self._queue.append(_Pending(None, match.id, end=("abandoned", None, None), decided=True))
+        self._write()
 
     # -- the match loop's calls -------------------------------------------------
 
-    def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str) -> None:
-        """A new match (status ``playing``).  Its row is written with its first round (or its
-        end), so the file is not touched before the first move can be made."""
-        self._match = None
-        values = [timestamp(self.clock()), columns, rows, backend]
+    def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
+                    starts: str = "alternate", wins: int = 2) -> None:
+        """A new match (status ``playing``).  Its row is written with its first move (or its end),
+        so nothing is written before a move is made."""
+        values: List[Any] = [timestamp(self.clock()), columns, rows, backend]
         for side in sides:
             values += [side.name, side.level, side.seconds, hex_colour(side.colour)]
-        self._pending = values + [os.getpid(), int(sides[0].remote), int(sides[1].remote)]
-
-    def _match_id(self, conn: sqlite3.Connection) -> Optional[int]:
-        """The current match's row id, inserting the row first if it is still pending."""
-        if self._match is None and self._pending is not None:
-            cursor = conn.execute(
-                "INSERT INTO matches (started, columns, rows, backend, p1_name, p1_level, p1_seconds, "
-                "p1_colour, p2_name, p2_level, p2_seconds, p2_colour, pid, p1_remote, p2_remote) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
-            self._match, self._pending = cursor.lastrowid, None
-        return self._match
+        self._current = _Pending(values + [starts, wins, str(self.owner), int(sides[0].remote),
+                                           int(sides[1].remote)])
+        self._queue.append(self._current)
 
     def start_round(self) -> None:
         """Note when the round's first move could be made."""
         self._round_started = self.clock()
 
-    def end_round(self, number: int, starter: int, board: Board) -> None:
-        """Commit round ``number``: ``board`` holds its moves (an unfinished board: abandoned)."""
-        if self._match is None and self._pending is None:
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None:
+        """Commit round ``number`` as ``board`` holds it after a move (``playing`` until it is won or
+        drawn); ``match_winner``: the seat this move won the match for, committed with it."""
+        match = self._current
+        if match is None:
             return
         outcome = board.outcome
         if outcome is None:
-            result, winner = "abandoned", None
+            result, winner = "playing", None
         elif outcome.winner is None:
             result, winner = "draw", None
         else:
             result = "win"
             winner = starter if outcome.winner == 1 else 3 - starter
-        ended = self.clock()
-        started = self._round_started or ended
-        cells = expected_cells(board)
-        self._write(lambda conn: conn.execute(
-            "INSERT INTO rounds (match_id, number, starter, moves, result, winner, winning_cells, started, ended) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (self._match_id(conn), number, starter, board.notation(), result, winner, json.dumps(cells),
-             timestamp(started), timestamp(ended))))
-        self._round_started = None
+        now = timestamp(self.clock())
+        started = now if self._round_started is None else timestamp(self._round_started)
+        match.rounds[number] = [starter, board.notation(), result, winner, json.dumps(expected_cells(board)),
+                                started, now]
+        if outcome is not None:
+            self._round_started = None
+        if match_winner is not None:
+            match.end, match.decided = ("finished", match_winner, now), True
+        self._write()
 
     def end_match(self, winner: Optional[int]) -> None:
-        """Close the match: won by seat ``winner``, or abandoned (``None``)."""
-        if self._match is None and self._pending is None:
+        """Close the match: won by seat ``winner`` (already written with its last move, if
+        :meth:`played` was told), or abandoned (``None``), its round in play with it."""
+        match, self._current = self._current, None
+        if match is None:
             return
-        if self._match is None and winner is None:  # left before a round was kept: nothing to keep
-            self._pending = None
-            return
-        status = "abandoned" if winner is None else "finished"
-        ended = timestamp(self.clock())
-        self._write(lambda conn: conn.execute(
-            "UPDATE matches SET status = ?, winner = ?, ended = ?, pid = NULL WHERE id = ?",
-            (status, winner, ended, self._match_id(conn))))
-        self._match = self._pending = None
+        if not match.decided:
+            if winner is None and match.id is None and not match.rounds:  # left before a move: nothing to keep
+                self._queue.remove(match)
+                return
+            match.end = ("abandoned" if winner is None else "finished", winner, timestamp(self.clock()))
+            match.decided = True
+        self._write()
 
     def close(self) -> None:
+        """Write what is still waiting (for up to ``busy`` seconds, longer while another process
+        is seen committing), then close the file."""
+        if self.failed is None and any(m.dirty for m in self._queue):
+            self._last_write()
         if self._conn is not None:
             try:
                 self._conn.close()
             except sqlite3.Error:
                 pass
             self._conn = None
+            self._ready = False
 
     # -- behind the calls -------------------------------------------------------
 
-    def _write(self, action: Callable[[sqlite3.Connection], Any]) -> None:
-        if self.failed is not None:
+    def _write(self) -> None:
+        if self.failed is not None or not any(m.dirty for m in self._queue):
             return
         try:
-            conn = self._open()
-            match, pending = self._match, self._pending
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                action(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                self._match, self._pending = match, pending  # the match row was not written either
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+            self._flush(self.move_busy)
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                self._give_up(exc)
+            else:
+                self._held_up(exc)
         except (sqlite3.Error, OSError, ValueError) as exc:
             self._give_up(exc)
 
-    def _give_up(self, exc: BaseException) -> None:
-        self.failed = _why(exc)
-        self._match = self._pending = None
-        self.close()
-        log.warning("games are not being recorded: %s (%s)", self.failed, self.path)
+    def _last_write(self) -> None:
+        """The writes still waiting, with ``busy`` seconds for the lock; again while another process
+        commits meanwhile (the file is busy, not stuck), up to :data:`CLOSING_TRIES` times."""
+        seen = self._data_version()
+        for _ in range(CLOSING_TRIES):
+            try:
+                self._flush(self.busy)
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc):
+                    self._give_up(exc)
+                    return
+                failure: BaseException = exc
+            except (sqlite3.Error, OSError, ValueError) as exc:
+                self._give_up(exc)
+                return
+            now = self._data_version()
+            if now is None or now == seen:
+                break  # nobody committed while we waited: the lock is held for good
+            seen = now
+        self._give_up(failure, f"{self.pending} rows not written")
 
-    def _open(self) -> sqlite3.Connection:
-        if self._conn is not None:
+    def _data_version(self) -> Optional[int]:
+        """``PRAGMA data_version``: changes when another connection commits (``None``: cannot be read)."""
+        try:
+            if self._conn is None:
+                return None
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None
+
+    def _flush(self, busy: float) -> None:
+        """Commit every waiting write in one transaction (all or none)."""
+        conn = self._open(busy)
+        work = [m for m in self._queue if m.dirty]
+        ids = [m.id for m in work]
+        conn.execute(f"PRAGMA busy_timeout = {round(busy * 1000)}")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for match in work:
+                _write_match(conn, match)
+            conn.execute("COMMIT")
+        except BaseException:
+            for match, ident in zip(work, ids):
+                match.id = ident  # the match row was not written either
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        for match in work:
+            match.values, match.end = None, None
+            match.rounds.clear()
+        self._queue = [m for m in self._queue if m is self._current or m.dirty]
+        if self._locked_since is not None:
+            log.info("games are recorded again (%s)", self.path)
+        self._locked_since = None
+
+    def _held_up(self, exc: BaseException) -> None:
+        """Another process holds the lock: keep the writes for the next one, unless it has been
+        held for ``give_up`` seconds (then it is taken as held for good)."""
+        now = time.monotonic()
+        if self._locked_since is None:
+            self._locked_since = now
+        elif now - self._locked_since >= self.give_up:
+            self._give_up(exc, f"for {now - self._locked_since:.0f} s; {self.pending} rows not written")
+            return
+        if not self._said_locked:
+            self._said_locked = True
+            log.warning("games wait to be recorded: %s; the moves are kept and written when it is free (%s)",
+                        _why(exc), self.path)
+
+    def _give_up(self, exc: BaseException, detail: str = "") -> None:
+        self.failed = _why(exc)
+        self._queue, self._current = [], None
+        self.close()
+        more = f" ({detail})" if detail else ""
+        log.warning("games are not being recorded: %s%s (%s)", self.failed, more, self.path)
+
+    def _open(self, busy: float) -> sqlite3.Connection:
+        if self._conn is not None and self._ready:
             return self._conn
         real = self.path.resolve()  # a symlink is followed: its target is the database
         if real.is_dir():
@@ -503,46 +821,41 @@ class Recorder:
             if place.exists() and not os.access(place, os.W_OK):
                 raise OSError(f"{place} is read-only")
         try:
-            conn = self._prepare(real)
+            return self._prepare(real, busy)
         except (sqlite3.DatabaseError, Damaged, BadRow, UnicodeDecodeError) as exc:
             if not _is_corrupt(exc):
                 raise
+            self._drop_connection()
             aside = self._set_aside(real)
             log.warning("the games database was damaged (%s): kept as %s, starting a new one", _why(exc), aside.name)
-            conn = self._prepare(real)
-        self._conn = conn
+            return self._prepare(real, busy)
+
+    def _prepare(self, real: Path, busy: float) -> sqlite3.Connection:
+        """Open ``real`` for writing: ours (or empty), checked whole (once), in WAL mode, migrated.
+        A lock another process holds (``SQLITE_BUSY``) leaves what is done done, for the next try."""
+        if self._conn is None:
+            if not self._checked and real.exists():  # looked at read-only first: another program's file is never written
+                with _closing(_connect(real, busy=busy, query="mode=ro")) as look:
+                    look.execute("BEGIN")  # one snapshot: another process may write meanwhile
+                    if _identify(look):
+                        check_file(look)
+            self._checked = True
+            self._conn = _connect(real, busy=busy)
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {round(busy * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        _migrate(conn)
+        self._ready = True
         return conn
 
-    def _prepare(self, real: Path) -> sqlite3.Connection:
-        """Open ``real`` for writing: ours (or empty), checked whole, in WAL mode, migrated."""
-        if real.exists():  # looked at read-only first: another program's file is never written
-            with _closing(_connect(real, busy=self.busy, query="mode=ro")) as look:
-                look.execute("BEGIN")  # one snapshot: another process may write meanwhile
-                if _identify(look):
-                    check_file(look)
-        conn = _connect(real, busy=self.busy)
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            _migrate(conn)
-            self._close_stale(conn)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
-
-    def _close_stale(self, conn: sqlite3.Connection) -> None:
-        """Mark abandoned the matches left ``playing`` by a process that no longer runs (kill -9)."""
-        stale = [row["id"] for row in conn.execute("SELECT id, pid FROM matches WHERE status = 'playing'")
-                 if row["pid"] != os.getpid() and not _pid_alive(row["pid"])]
-        if not stale:
-            return
-        conn.execute("BEGIN IMMEDIATE")
-        conn.executemany(
-            "UPDATE matches SET status = 'abandoned', pid = NULL, ended = COALESCE("
-            "(SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started) WHERE id = ?",
-            [(i,) for i in stale])
-        conn.execute("COMMIT")
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+        self._conn, self._ready, self._checked = None, False, False
 
     def _set_aside(self, real: Path) -> Path:
         """Rename the damaged file (and its journal files) out of the way; return the new name."""
@@ -553,6 +866,43 @@ class Recorder:
             if extra.exists():
                 os.replace(extra, aside.with_name(aside.name + suffix))
         return aside
+
+
+def _raise(*args: Any) -> None:
+    """A reader's ``skip`` and ``partial`` for the writer: a bad row stops it."""
+    exc = args[-1]
+    assert isinstance(exc, BaseException)
+    raise exc
+
+
+def _write_match(conn: sqlite3.Connection, match: _Pending) -> None:
+    """``match``'s waiting writes, inside the caller's transaction."""
+    if match.id is None:
+        assert match.values is not None
+        match.id = conn.execute(
+            "INSERT INTO matches (started, columns, rows, backend, p1_name, p1_level, p1_seconds, p1_colour, "
+            "p2_name, p2_level, p2_seconds, p2_colour, starts, wins, owner, p1_remote, p2_remote) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match.values).lastrowid
+    for number, (starter, moves, result, winner, cells, started, ended) in sorted(match.rounds.items()):
+        if not conn.execute("UPDATE rounds SET moves = ?, result = ?, winner = ?, winning_cells = ?, ended = ? "
+                            "WHERE match_id = ? AND number = ?",
+                            (moves, result, winner, cells, ended, match.id, number)).rowcount:
+            conn.execute("INSERT INTO rounds (match_id, number, starter, moves, result, winner, winning_cells, "
+                         "started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (match.id, number, starter, moves, result, winner, cells, started, ended))
+    if match.end is not None:
+        assert match.id is not None
+        _write_end(conn, match.id, match.end)
+
+
+def _write_end(conn: sqlite3.Connection, ident: int, end: Tuple[str, Optional[int], Optional[str]]) -> None:
+    """Match ``ident`` ends as ``end`` says, a round still in play as abandoned (an ``ended`` of
+    ``None`` is its last move's time, else its start's)."""
+    status, winner, ended = end
+    conn.execute("UPDATE rounds SET result = 'abandoned' WHERE match_id = ? AND result = 'playing'", (ident,))
+    conn.execute("UPDATE matches SET status = ?, winner = ?, owner = NULL, pid = NULL, ended = COALESCE(?, "
+                 "(SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started) WHERE id = ?",
+                 (status, winner, ended, ident))
 
 
 class _closing:

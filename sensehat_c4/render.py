@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Collection, Iterator, List, Optional, Tuple
 
 from gamelib.colours import BLACK, BLUE, RED, RGB, WHITE, YELLOW
-from gamelib.font import centred_text
+from gamelib.font import HEIGHT as FONT_HEIGHT, centred_text, draw_text, text_width
 
 from .rules import Board, Cell
 
@@ -135,6 +135,17 @@ def thinking_frame(board: Board, palette: Palette, tick: int) -> Pixels:
 def digit_frame(value: int, colour: RGB, palette: Palette) -> Pixels:
     """A score as a digit (or two) in the scorer's colour."""
     return centred_text(str(value), colour, palette.background)
+
+
+def score_frame(score: Tuple[int, int], colours: Tuple[RGB, RGB], background: RGB = BLACK) -> Pixels:
+    """A match's score: seat 1's round wins as a digit on the left in its colour, seat 2's on the
+    right in its colour, at the height of :func:`digit_frame`'s (a score of 10 or more, which
+    only a match of more than 10 wins has, is cut at the edge)."""
+    pixels: Pixels = [background] * (SIZE * SIZE)
+    top = (SIZE - FONT_HEIGHT + 1) // 2
+    draw_text(pixels, str(score[0]), colours[0], x=0, y=top)
+    draw_text(pixels, str(score[1]), colours[1], x=SIZE - text_width(str(score[1])), y=top)
+    return pixels
 
 
 def fill_frame(colour: RGB) -> Pixels:

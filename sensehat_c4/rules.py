@@ -92,6 +92,9 @@ SIZES: Tuple[Size, ...] = tuple(Size(c, r) for r in range(MIN_ROWS, MAX_ROWS + 1
                                 for c in range(MIN_COLUMNS, MAX_COLUMNS + 1))
 """Every size the game offers, smallest rows first, then by columns (4x4, 5x4 ... 8x6)."""
 
+FIRST_CHOICES = ("p1", "p2", "alternate", "random")
+"""Who starts each round of a match: player 1, player 2, each in turn (player 1 first), or chance."""
+
 
 @dataclass(frozen=True)
 class Outcome:

@@ -5,7 +5,8 @@ make sense: the right types (SQLite lets any column hold any type, and a damaged
 turn text into a number, a number into a blob, or text into bytes that are not UTF-8),
 seats 1 and 2, a board size the game offers, colours ``#rrggbb``, names the LEDs can
 show, times as the recorder writes them, and moves that replay legally on the match's
-board, with a result, winner and winning cells that are the replayed board's own.
+board, with a result, winner and winning cells that are the replayed board's own (a round
+still ``playing`` only in a match still ``playing``: one a power cut interrupted, or in play).
 Anything else raises :class:`BadRow`, whose message names the table, the row's id and
 what is wrong, in one line; the readers skip that row and report it.
 """
@@ -23,18 +24,20 @@ from gamelib.errors import ConfigError
 from gamelib.players import check_name
 
 from .errors import C4Error
-from .rules import Board, Cell, Size
+from .rules import FIRST_CHOICES, Board, Cell, Size
 
 MATCH_COLUMNS = ("id", "started", "ended", "status", "winner", "columns", "rows", "backend",
                  "p1_name", "p1_level", "p1_seconds", "p1_colour", "p2_name", "p2_level", "p2_seconds", "p2_colour",
-                 "p1_remote", "p2_remote")
-"""The columns of ``matches`` a :class:`MatchRecord` is made from (``pid`` is the recorder's alone)."""
+                 "starts", "wins", "p1_remote", "p2_remote")
+"""The columns of ``matches`` a :class:`MatchRecord` is made from (``owner``, and ``pid`` before it,
+are the recorder's alone)."""
 ROUND_COLUMNS = ("id", "match_id", "number", "starter", "moves", "result", "winner", "winning_cells",
                  "started", "ended")
 """The columns of ``rounds`` a :class:`RoundRecord` is made from."""
 
 STATUSES = ("playing", "finished", "abandoned")
-RESULTS = ("win", "draw", "abandoned")
+RESULTS = ("playing", "win", "draw", "abandoned")
+"""A round's result: ``playing`` while it is played (each move is committed as it is played)."""
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
 _COLOUR = re.compile(r"#[0-9a-f]{6}")
 _WORD = re.compile(r"[a-z0-9_-]{1,32}")
@@ -106,6 +109,7 @@ class RoundRecord:
     cells: Tuple[Cell, ...]
     started: datetime
     ended: datetime
+    """When it ended; for a round still ``playing``, and an ``abandoned`` one, its last move."""
 
     def seat(self, board_player: int) -> int:
         """The seat that was the board's player ``board_player`` (1 moved first) in this round."""
@@ -126,6 +130,10 @@ class MatchRecord:
     backend: str
     sides: Tuple[Side, Side]
     rounds: Tuple[RoundRecord, ...] = field(default=())
+    starts: str = "alternate"
+    """Who starts each round: ``p1``, ``p2``, ``alternate`` or ``random`` (``--first``)."""
+    wins: int = 2
+    """Round wins that take the match."""
 
     @property
     def score(self) -> Tuple[int, int]:
@@ -243,9 +251,13 @@ def match_from_row(row: Row) -> MatchRecord:
         if not _WORD.fullmatch(backend):
             raise _Wrong(f"backend {quoted(backend)} is not a backend's name")
         sides = (_side(row, 1), _side(row, 2))
+        starts = _choice(row, "starts", FIRST_CHOICES)
+        wins = _typed(row, "wins", int)
+        if wins < 1:
+            raise _Wrong(f"wins {wins} is not a number of round wins")
     except _Wrong as why:
         raise BadRow("matches", ident, str(why)) from None
-    return MatchRecord(ident, started, ended, status, winner, columns, rows, backend, sides)
+    return MatchRecord(ident, started, ended, status, winner, columns, rows, backend, sides, (), starts, wins)
 
 
 def expected_cells(board: Board) -> List[List[int]]:
@@ -258,7 +270,8 @@ def expected_cells(board: Board) -> List[List[int]]:
 
 def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
     """The round in ``row`` of ``match``, or :class:`BadRow`: its moves must replay legally on the
-    match's board and its result, winner and winning cells be the replayed board's."""
+    match's board and its result, winner and winning cells be the replayed board's; a round still
+    ``playing`` has a move, is unfinished, and its match is ``playing`` too."""
     ident = _ident(row, "rounds")
     try:
         number = _typed(row, "number", int)
@@ -274,14 +287,20 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         winner = _choice(row, "winner", (None, 1, 2))
         outcome = board.outcome
         if outcome is None:
-            replayed: Tuple[str, Optional[int]] = ("abandoned", None)
+            replayed: Tuple[str, Optional[int]] = (result if result in ("playing", "abandoned") else "unfinished",
+                                                   None)
         elif outcome.winner is None:
             replayed = ("draw", None)
         else:
             replayed = ("win", starter if outcome.winner == 1 else 3 - starter)
         if (result, winner) != replayed:
+            end = "an unfinished round" if outcome is None else replayed[0]
             raise _Wrong(f"result {result} and winner {winner}, but the moves end in "
-                         f"{replayed[0]}{'' if replayed[1] is None else f' for seat {replayed[1]}'}")
+                         f"{end}{'' if replayed[1] is None else f' for seat {replayed[1]}'}")
+        if result == "playing" and not moves:
+            raise _Wrong("result playing without a move")
+        if result == "playing" and match.status != "playing":
+            raise _Wrong(f"result playing in a match {match.status}")
         text = _typed(row, "winning_cells", str)
         try:
             stored = json.loads(text)

@@ -10,6 +10,8 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 - every status: ``game`` (``"Connect 4"``);
 - choosing: ``choice`` (what the LEDs show: ``"2 players"``, ``"computer: easy"``,
   ``"rules"``, or a size ``"6x5"``) and ``choices`` (every label offered, in order);
+- the resume question (phase ``resume``): the match's ``board``, ``round``, ``score``, ``turn``
+  and ``seats`` as below, and ``choices`` (``["resume", "start afresh"]``);
 - the match: ``board`` (``"7x6"``), ``round`` (from 1), ``score`` (``[seat 1's, seat
   2's]``), ``turn`` (the seat to move, or ``null``), ``seats`` (two objects: ``seat``,
   ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
@@ -37,7 +39,8 @@ PLAYING = "playing"
 THINKING = "thinking"
 CONFIRMING = "confirming"
 RESULT = "result"
-PHASES = (CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT)
+RESUME = "resume"
+PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT)
 
 
 def opponent_label(opponent: str) -> str:
@@ -114,3 +117,12 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     return Status(phase, text, None, {
         "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
         "seats": [seat.as_json() for seat in seats], "winner": winner, "result": result})
+
+
+def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int], turn: int) -> Status:
+    """The question before anything else when a match was interrupted: its board and score, in turn."""
+    where = f"round {number} ({score[0]}-{score[1]}, {size})"
+    return Status(RESUME, f"resume? an interrupted match, {where}: {seats[turn - 1].label} to move "
+                  "(middle or down: resume, up: start afresh)", "resume? middle: yes, up: start afresh", {
+                      "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
+                      "seats": [seat.as_json() for seat in seats], "choices": ["resume", "start afresh"]})

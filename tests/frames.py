@@ -2,16 +2,16 @@
 from typing import Dict, Sequence, Tuple
 
 from gamelib.backends.mock import MockBackend
-from gamelib.colours import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
+from gamelib.colours import BLACK, BLUE, GREEN, ORANGE, RED, WHITE, YELLOW
 
 RGB = Tuple[int, int, int]
 
-LETTERS: Dict[RGB, str] = {BLACK: ".", BLUE: "B", RED: "R", YELLOW: "Y", WHITE: "W", GREEN: "G"}
+LETTERS: Dict[RGB, str] = {BLACK: ".", BLUE: "B", RED: "R", YELLOW: "Y", WHITE: "W", GREEN: "G", ORANGE: "O"}
 COLOURS: Dict[str, RGB] = {v: k for k, v in LETTERS.items()}
 
 
 def grid(frame: Sequence[RGB]) -> str:
-    """Eight lines of eight letters ('.' black, B blue, R red, Y yellow, W white, G green)."""
+    """Eight lines of eight letters ('.' black, B blue, R red, Y yellow, W white, G green, O orange)."""
     assert len(frame) == 64
     return "\n".join("".join(LETTERS[tuple(frame[y * 8 + x])] for x in range(8)) for y in range(8))
 

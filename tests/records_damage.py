@@ -57,7 +57,7 @@ def games_file(path: Path, matches: int, seed: int = 1) -> Path:
         recorder.start_match(sides, columns=columns, rows=rows, backend=rng.choice(["hat", "emu", "terminal"]))
         for number in range(1, rng.randrange(2, 5)):
             recorder.start_round()
-            recorder.end_round(number, 1 if number % 2 else 2, _round(rng, columns, rows))
+            recorder.played(number, 1 if number % 2 else 2, _round(rng, columns, rows))
         recorder.end_match(rng.choice([1, 2, None]))
     recorder.close()
     assert recorder.failed is None, recorder.failed
@@ -147,7 +147,7 @@ def write_after(path: Path) -> str:
     recorder = Recorder(path, clock=ticking())
     recorder.start_match((Side(RED, name="Eve"), Side(YELLOW)), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.end_round(1, 1, Board.from_moves("1212121"))
+    recorder.played(1, 1, Board.from_moves("1212121"))
     recorder.end_match(1)
     recorder.close()
     if any(p.name.startswith(path.name + ".corrupt-") for p in path.parent.iterdir()):

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, List, Optional
 
 from gamelib.colours import RED, YELLOW
-from sensehat_c4.records import Recorder, Side
+from sensehat_c4.records import Owner, Recorder, Side
 from sensehat_c4.rules import Board
 
 START = datetime(2026, 11, 23, 14, 0, 0, tzinfo=timezone.utc)
@@ -36,12 +36,33 @@ def record_match(recorder: Recorder, rounds: List[str], *, sides=(ANN, BOB), win
     number = 0
     for number, moves in enumerate(rounds, start=1):
         recorder.start_round()
-        recorder.end_round(number, 1 if number % 2 else 2, Board.from_moves(moves, columns, rows))
+        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(moves, columns, rows))
     if abandoned_moves is not None:
         number += 1
         recorder.start_round()
-        recorder.end_round(number, 1 if number % 2 else 2, Board.from_moves(abandoned_moves, columns, rows))
+        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(abandoned_moves, columns, rows))
     recorder.end_match(winner)
+
+
+GONE = Owner("an-earlier-boot", 4242, 17)
+"""A process that is gone: the game a power cut stopped (the pid may well be running now)."""
+
+
+def interrupted_match(path: Path, rounds: List[str], *, sides=(ANN, BOB), columns: int = 7, rows: int = 6,
+                      starts: str = "alternate", wins: int = 2, backend: str = "mock",
+                      owner: Owner = GONE) -> None:
+    """A match as a game left it when the power went: each round's moves committed one by one
+    (starters by ``starts``: ``alternate``, ``p1`` or ``p2``), never ended."""
+    recorder = Recorder(path, clock=ticking(), owner=owner)
+    recorder.start_match(sides, columns=columns, rows=rows, backend=backend, starts=starts, wins=wins)
+    for number, moves in enumerate(rounds, start=1):
+        starter = (1 if number % 2 else 2) if starts == "alternate" else int(starts[1])
+        recorder.start_round()
+        board = Board(columns, rows)
+        for char in moves:
+            board.play(int(char) - 1)
+            recorder.played(number, starter, board)
+    recorder.close()
 
 
 def rows(path: Path, sql: str) -> List[tuple]:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gamelib.colours import GREEN, YELLOW
-from records_data import ANN, foreign, record_match, ticking
-from sensehat_c4.records import Recorder, Side
+from records_data import ANN, foreign, interrupted_match, record_match, ticking
+from sensehat_c4.records import Recorder, Side, load_round
 
 ROOT = Path(__file__).parent.parent
 HARD = Side(YELLOW, level="hard", seconds=1.0)
@@ -146,3 +146,19 @@ def test_a_missing_or_empty_database_holds_no_matches(tmp_path):
             done = run(command, "last", "--db", str(path))
             message = f"no games recorded yet{why}" if why else f"no rounds recorded yet in {path}"
             assert (done.returncode, done.stdout, done.stderr) == (2, "", f"sensehat-c4 {command}: {message}\n")
+
+
+def test_a_match_in_play_or_interrupted_shows_its_round_in_play(tmp_path):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["1212121", "4453"])   # each move committed, then the power went
+    done = run("history", "--db", str(path))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "match 1  2026-11-23 14:00  Ann v Bob  playing, 1-0  (7x6, mock)",
+        "  round 1     14:01  Ann first, Ann won (7 moves, 7:00)",
+        "  round 2     14:09  Bob first, in play (4 moves, 4:00)"]
+    assert json.loads(run("history", "--json", "--db", str(path)).stdout)[0]["rounds"][1]["result"] == "playing"
+    assert json.loads(run("stats", "--json", "--db", str(path)).stdout)["players"]["Ann"] == {
+        "matches": {"won": 0, "lost": 0, "abandoned": 0}, "rounds": {"won": 1, "drawn": 0, "lost": 0}}
+    _, rnd, notes = load_round(path, "last")   # what replay and review take: the round in play too
+    assert (rnd.id, rnd.moves, rnd.result, notes) == (2, "4453", "playing", [])

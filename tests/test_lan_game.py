@@ -64,12 +64,8 @@ def test_two_pis_play_a_whole_match_and_a_guest_killed_mid_round_comes_back(tmp_
         assert host.wait() == 0 and guest.wait() == 0
         assert host.out() == "match 1: Bob wins 2-1\n"
         assert guest.err.endswith("sensehat-c4: Bob stopped after 1 match\n"), guest.err
-        for pi, remote, local in ((host, "2", "1"), (guest, "1", "2")):
+        for pi, remote, local in ((host, "2", "1"), (guest, "1", "2")):   # the restarted guest took its record up
             matches = pi.history()
-            if pi is guest:   # the killed program's part of the match stays, abandoned; the restarted one has it all
-                assert matches[1]["status"] == "abandoned" and [r["moves"] for r in matches[1]["rounds"]] == \
-                    ["4545454"] * 2 and matches[1]["players"]["1"]["remote"] is True
-                matches = matches[:1]
             assert len(matches) == 1 and matches[0]["status"] == "finished" and matches[0]["winner"] == 1
             assert [r["moves"] for r in matches[0]["rounds"]] == ["4545454"] * 3
             players = matches[0]["players"]

@@ -44,14 +44,16 @@ def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_pat
     mock = red_wins_two_rounds()
     result = play(mock, MatchOptions(names=("Ann", "Bob")), recorder=Recorder(path, clock=ticking()))
     assert (result.winner, result.score) == (1, (2, 0))
+    # the clock ticks a minute a read: the match's start, each round's start, each move (ended: the last);
+    # the match ended with its last move, committed with it
     assert rows(path, "SELECT * FROM matches") == [
-        (1, "2026-11-23T14:00:00Z", "2026-11-23T14:05:00Z", "finished", 1, 7, 6, "mock",
-         "Ann", None, None, "#ff0000", "Bob", None, None, "#ffff00", None, 0, 0)]
+        (1, "2026-11-23T14:00:00Z", "2026-11-23T14:17:00Z", "finished", 1, 7, 6, "mock",
+         "Ann", None, None, "#ff0000", "Bob", None, None, "#ffff00", None, "alternate", 2, None, 0, 0)]
     assert rows(path, "SELECT * FROM rounds") == [
         (1, 1, 1, 1, "4545454", "win", 1, "[[4, 1], [4, 2], [4, 3], [4, 4]]",
-         "2026-11-23T14:01:00Z", "2026-11-23T14:02:00Z"),
+         "2026-11-23T14:01:00Z", "2026-11-23T14:08:00Z"),
         (2, 1, 2, 2, "14142424", "win", 1, "[[4, 1], [4, 2], [4, 3], [4, 4]]",
-         "2026-11-23T14:03:00Z", "2026-11-23T14:04:00Z")]
+         "2026-11-23T14:09:00Z", "2026-11-23T14:17:00Z")]
     # after the winner's colour: "ANN" scrolls in red, one column every 80 ms, then the LEDs clear
     fill = max(i for i, (_, f) in enumerate(mock.frames) if f == (RED,) * 64)
     scrolled = [list(f) for _, f in mock.frames][fill + 1:-1]
@@ -85,9 +87,10 @@ def test_an_abandoned_match_keeps_its_rounds_and_its_unfinished_one(tmp_path):
     result = play(mock, MatchOptions(colours=(GREEN, YELLOW)), recorder=Recorder(path, clock=ticking()))
     assert result.abandoned
     assert rows(path, "SELECT status, winner, p1_colour, ended FROM matches") == [
-        ("abandoned", None, "#00ff00", "2026-11-23T14:05:00Z")]
-    assert rows(path, "SELECT number, starter, moves, result, winner FROM rounds") == [
-        (1, 1, "4545454", "win", 1), (2, 2, "141", "abandoned", None)]
+        ("abandoned", None, "#00ff00", "2026-11-23T14:13:00Z")]
+    assert rows(path, "SELECT number, starter, moves, result, winner, ended FROM rounds") == [
+        (1, 1, "4545454", "win", 1, "2026-11-23T14:08:00Z"),
+        (2, 2, "141", "abandoned", None, "2026-11-23T14:12:00Z")]   # its last move
 
 
 def test_a_match_left_by_an_exception_is_kept_as_abandoned(tmp_path):
@@ -160,7 +163,7 @@ def red_wins_round_one(program: PtyProgram) -> None:
 
 
 @pytest.mark.slow
-def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
+def test_committed_moves_survive_sigkill_of_the_game(tmp_path):
     path = tmp_path / "games.db"
     sandbox = tempfile.mkdtemp(prefix="c4kill-")
     env = child_env(sandbox)
@@ -183,7 +186,7 @@ def test_committed_rounds_survive_sigkill_of_the_game(tmp_path):
         assert conn.execute("SELECT status, p1_name, p2_name, backend FROM matches").fetchall() == [
             ("playing", "Ann", "Bob", "terminal")]
         assert conn.execute("SELECT number, moves, result, winner FROM rounds").fetchall() == [
-            (1, "4545454", "win", 1)]
+            (1, "4545454", "win", 1), (2, "4", "playing", None)]   # the move on the screen is kept too
     finally:
         conn.close()
 

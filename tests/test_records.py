@@ -10,13 +10,16 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from records_data import ANN, BOB, foreign, many_matches, record_match, rows, ticking
+from records_data import ANN, BOB, GONE, foreign, interrupted_match, many_matches, record_match, rows, ticking
 from sensehat_c4 import records
-from sensehat_c4.records import Recorder, Records, RecordsError, Side
+from sensehat_c4.records import Owner, Recorder, Records, RecordsError, Side
+from sensehat_c4.rules import Board
 from gamelib.colours import RED, YELLOW
 
 ROOT = os.geteuid() == 0
@@ -42,7 +45,7 @@ def test_a_match_is_stored_round_by_round(tmp_path):
                  backend="terminal")
     assert rows(path, "SELECT * FROM matches") == [
         (1, "2026-11-23T14:00:00Z", "2026-11-23T14:07:00Z", "finished", 1, 7, 6, "terminal",
-         "Ann", None, None, "#ff0000", None, "hard", 1.0, "#ffff00", None, 0, 0)]
+         "Ann", None, None, "#ff0000", None, "hard", 1.0, "#ffff00", None, "alternate", 2, None, 0, 0)]
     assert rows(path, "SELECT * FROM rounds") == [
         (1, 1, 1, 1, "1212121", "win", 1, "[[1, 1], [1, 2], [1, 3], [1, 4]]",
          "2026-11-23T14:01:00Z", "2026-11-23T14:02:00Z"),
@@ -55,17 +58,37 @@ def test_a_match_is_stored_round_by_round(tmp_path):
     assert recorder.failed is None
 
 
-def test_each_round_is_committed_when_it_ends(tmp_path):
+def test_each_move_is_committed_as_it_is_played(tmp_path):
     path = tmp_path / "games.db"
     recorder = Recorder(path, clock=ticking())
-    recorder.start_match((ANN, BOB), columns=6, rows=5, backend="hat")
+    recorder.start_match((ANN, BOB), columns=6, rows=5, backend="hat", starts="p2", wins=3)
     recorder.start_round()
-    assert not path.exists()   # nothing is written before the first round ends (the game starts at once)
-    from sensehat_c4.rules import Board
-    recorder.end_round(1, 2, Board.from_moves("1212121", 6, 5))
-    # read by another connection while the match still runs
-    assert rows(path, "SELECT number, starter, moves, result, winner FROM rounds") == [(1, 2, "1212121", "win", 2)]
-    assert rows(path, "SELECT status, columns, rows, ended FROM matches") == [("playing", 6, 5, None)]
+    assert not path.exists()   # nothing is written before the first move (the game starts at once)
+    board = Board(6, 5)
+    for ply, column in enumerate([0, 1, 0, 1, 0, 1, 0], start=1):
+        board.play(column)
+        recorder.played(1, 2, board)
+        # read by another connection while the match runs: the round as it stands, in its one row
+        assert rows(path, "SELECT id, number, starter, moves, result, winner, started, ended FROM rounds") == [
+            (1, 1, 2, "1212121"[:ply], "playing" if ply < 7 else "win", None if ply < 7 else 2,
+             "2026-11-23T14:01:00Z", f"2026-11-23T14:{1 + ply:02d}:00Z")]
+    assert rows(path, "SELECT status, columns, rows, starts, wins, ended, owner FROM matches") == [
+        ("playing", 6, 5, "p2", 3, None, str(recorder.owner))]
+    assert recorder.pending == 0
+
+
+def test_the_move_that_wins_the_match_ends_it_in_the_same_write(tmp_path):
+    """A power cut during the winner's animation finds the match finished, not one to resume."""
+    path = tmp_path / "games.db"
+    recorder = Recorder(path, clock=ticking())
+    recorder.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+    recorder.start_round()
+    recorder.played(1, 1, Board.from_moves("121212"))
+    recorder.played(1, 1, Board.from_moves("1212121"), match_winner=1)
+    assert rows(path, "SELECT status, winner, ended, owner FROM matches") == [
+        ("finished", 1, "2026-11-23T14:03:00Z", None)]
+    recorder.end_match(1)   # the match loop's call once the animation is over: nothing more to write
+    assert rows(path, "SELECT status, winner, ended FROM matches") == [("finished", 1, "2026-11-23T14:03:00Z")]
 
 
 def test_an_abandoned_match_keeps_its_unfinished_round(tmp_path):
@@ -88,11 +111,10 @@ def test_an_older_schema_is_migrated_in_place(tmp_path, monkeypatch):
     path = tmp_path / "games.db"
     # a file of this version with one match, then a program whose next schema adds a column
     record_match(Recorder(path, clock=ticking()), ["1212121"])
-    version = records.SCHEMA_VERSION
     monkeypatch.setattr(records, "MIGRATIONS", records.MIGRATIONS + ("ALTER TABLE matches ADD COLUMN note TEXT",))
-    monkeypatch.setattr(records, "SCHEMA_VERSION", version + 1)
+    monkeypatch.setattr(records, "SCHEMA_VERSION", len(records.MIGRATIONS))
     record_match(Recorder(path, clock=ticking()), ["4455667"])
-    assert rows(path, "PRAGMA user_version") == [(version + 1,)]
+    assert rows(path, "PRAGMA user_version") == [(records.SCHEMA_VERSION,)]
     assert rows(path, "SELECT id, note FROM matches") == [(1, None), (2, None)]
     assert rows(path, "SELECT match_id, moves FROM rounds") == [(1, "1212121"), (2, "4455667")]
 
@@ -112,32 +134,96 @@ def test_a_file_from_a_newer_program_is_left_alone(tmp_path, caplog):
         Records(path)
 
 
-def test_a_locked_database_costs_one_log_line_and_play_goes_on(tmp_path, caplog):
+def timed(call, *args, **kwargs) -> float:
+    start = time.monotonic()
+    call(*args, **kwargs)
+    return time.monotonic() - start
+
+
+def test_a_lock_held_a_while_only_delays_the_writes(tmp_path, caplog):
+    """Another process's long write (SQLITE_BUSY) is not an error: each move waits at most
+    MOVE_BUSY_SECONDS for the lock, keeps what it could not write, and the next write takes it all."""
     path = tmp_path / "games.db"
     record_match(Recorder(path, clock=ticking()), ["1212121"])
     other = sqlite3.connect(str(path), isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than the busy timeout
-    recorder = Recorder(path, clock=ticking(), busy=0.05)
-    record_match(recorder, ["4455667", "1212121"])  # every call returns
+    other.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than a move may wait
+    recorder = Recorder(path, clock=ticking())
+    recorder.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+    recorder.start_round()
+    board = Board()
+    waits = []
+    for column in (3, 3, 4, 4, 5, 5):
+        board.play(column)
+        waits.append(timed(recorder.played, 1, 1, board))
+    assert max(waits) < 1.0   # 0.05 s for the lock, never BUSY_SECONDS (it was 2 s, then nothing more kept)
+    assert (recorder.failed, recorder.pending) == (None, 2)   # the match's row and its round's, kept
+    assert one_warning(caplog) == ("games wait to be recorded: database is locked; the moves are kept and "
+                                   f"written when it is free ({path})")
+    assert rows(path, "SELECT id, moves FROM rounds") == [(1, "1212121")]
+    other.execute("ROLLBACK")
+    other.close()
+    board.play(6)
+    recorder.played(1, 1, board, match_winner=1)   # the lock is free: this write takes the six before it too
+    assert recorder.pending == 0
+    assert rows(path, "SELECT match_id, number, moves, result, winner, started, ended FROM rounds WHERE id = 2") == [
+        (2, 1, "4455667", "win", 1, "2026-11-23T14:01:00Z", "2026-11-23T14:08:00Z")]
+    assert rows(path, "SELECT id, status, winner FROM matches") == [(1, "finished", 1), (2, "finished", 1)]
+
+
+def test_a_lock_held_for_good_never_holds_up_play(tmp_path, caplog):
+    """Another process holds the lock and never commits: play goes on at a move's pace, and closing
+    waits ``busy`` once, sees nobody commit meanwhile, and says what was not written."""
+    path = tmp_path / "games.db"
+    record_match(Recorder(path, clock=ticking()), ["1212121"])
+    other = sqlite3.connect(str(path), isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    recorder = Recorder(path, clock=ticking(), busy=0.2)
+    assert timed(record_match, recorder, ["4455667", "1212121"]) < 3.0   # four writes: 0.05 s each for the lock
+    assert recorder.failed is None
+    assert timed(recorder.close) < 1.9   # 0.2 s for the lock (each try); none commits: held for good
     assert recorder.failed == "database is locked"
-    assert one_warning(caplog) == f"games are not being recorded: database is locked ({path})"
+    lines = [r.getMessage() for r in caplog.records if r.name == "sensehat_c4.records"]
+    assert lines == [
+        f"games wait to be recorded: database is locked; the moves are kept and written when it is free ({path})",
+        f"games are not being recorded: database is locked (4 rows not written) ({path})"]
     other.execute("ROLLBACK")
     other.close()
     assert rows(path, "SELECT id, moves FROM rounds") == [(1, "1212121")]
 
 
-def test_two_processes_write_at_once(tmp_path):
+def test_a_lock_refusing_writes_for_long_stops_the_recording(tmp_path, caplog):
     path = tmp_path / "games.db"
-    script = ("import sys; sys.path.insert(0, 'tests'); from pathlib import Path\n"
-              "from records_data import record_match; from sensehat_c4.records import Recorder\n"
-              "r = Recorder(Path(sys.argv[1]))\n"
-              "for _ in range(25): record_match(r, ['1212121', '4455667'])\n"
-              "assert r.failed is None, r.failed\n")
-    children = [subprocess.Popen([sys.executable, "-c", script, str(path)], cwd=Path(__file__).parent.parent)
+    record_match(Recorder(path, clock=ticking()), ["1212121"])
+    other = sqlite3.connect(str(path), isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    recorder = Recorder(path, clock=ticking(), give_up=0.0)   # held for 0 s is held for good, here
+    record_match(recorder, ["4455667"])
+    assert recorder.failed == "database is locked" and recorder.pending == 0
+    lines = [r.getMessage() for r in caplog.records if r.name == "sensehat_c4.records"]
+    assert lines == [
+        f"games wait to be recorded: database is locked; the moves are kept and written when it is free ({path})",
+        f"games are not being recorded: database is locked (for 0 s; 3 rows not written) ({path})"]
+    other.execute("ROLLBACK")
+    other.close()
+
+
+WRITER = ("import sys; sys.path.insert(0, 'tests'); from pathlib import Path\n"
+          "from records_data import record_match; from sensehat_c4.records import Recorder\n"
+          "r = Recorder(Path(sys.argv[1]))\n"
+          "for _ in range(int(sys.argv[2])): record_match(r, ['1212121', '4455667'])\n"
+          "r.close()\n"
+          "assert (r.failed, r.pending) == (None, 0), (r.failed, r.pending)\n")
+
+
+def test_two_processes_write_at_once(tmp_path):
+    """Both write as fast as they can: a write that finds the other's lock keeps its rows for the next,
+    and closing waits while the other commits; every row of both is there and the file is sound."""
+    path = tmp_path / "games.db"
+    children = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), "25"], cwd=Path(__file__).parent.parent)
                 for _ in range(2)]
     assert [c.wait(timeout=120) for c in children] == [0, 0]
-    assert rows(path, "SELECT COUNT(*), COUNT(DISTINCT pid) FROM matches WHERE status = 'finished'") == [(50, 0)]
-    assert rows(path, "SELECT COUNT(*) FROM rounds") == [(100,)]
+    assert rows(path, "SELECT COUNT(*), COUNT(DISTINCT owner) FROM matches WHERE status = 'finished'") == [(50, 0)]
+    assert rows(path, "SELECT COUNT(*), COUNT(DISTINCT match_id) FROM rounds WHERE result = 'win'") == [(100, 50)]
     assert rows(path, "PRAGMA integrity_check") == [("ok",)]
 
 
@@ -146,12 +232,7 @@ def test_reading_while_games_are_written_reads_one_snapshot(tmp_path):
     because the match came in between two reads (nor, for a writer's check, a reason to set the
     file aside)."""
     path = tmp_path / "games.db"
-    script = ("import sys; sys.path.insert(0, 'tests'); from pathlib import Path\n"
-              "from records_data import record_match; from sensehat_c4.records import Recorder\n"
-              "r = Recorder(Path(sys.argv[1]))\n"
-              "for _ in range(100): record_match(r, ['1212121', '4455667'])\n"
-              "assert r.failed is None, r.failed\n")
-    children = [subprocess.Popen([sys.executable, "-c", script, str(path)], cwd=Path(__file__).parent.parent)
+    children = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), "100"], cwd=Path(__file__).parent.parent)
                 for _ in range(2)]
     reads, notes = 0, []
     while any(c.poll() is None for c in children):
@@ -302,33 +383,39 @@ from sensehat_c4.records import Recorder
 from sensehat_c4.rules import Board
 from records_data import ANN, BOB
 r = Recorder(Path(sys.argv[1]))
-r.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+r.start_match((ANN, BOB), columns=7, rows=6, backend="mock", starts="p1", wins=100000)
 for number in range(1, 100000):
     r.start_round()
-    r.end_round(number, 1, Board.from_moves("1212121"))
-    assert r.failed is None
-    print(number, flush=True)
+    board = Board()
+    for column in (0, 1, 0, 1, 0, 1, 0):
+        board.play(column)
+        r.played(number, 1, board)
+        assert (r.failed, r.pending) == (None, 0)
+        print(number, board.ply, flush=True)
 """
 
 
-def test_committed_rounds_survive_sigkill(tmp_path):
+def test_committed_moves_survive_sigkill(tmp_path):
     path = tmp_path / "games.db"
     child = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(path)], cwd=Path(__file__).parent.parent,
                              stdout=subprocess.PIPE, text=True)
-    committed = [int(child.stdout.readline()) for _ in range(30)]
+    committed = [tuple(map(int, child.stdout.readline().split())) for _ in range(66)]
     os.kill(child.pid, signal.SIGKILL)  # mid-game, probably mid-write
     child.wait()
     child.stdout.close()
+    assert committed[-1] == (10, 3)   # 9 rounds of 7 moves, and 3 moves of the tenth
     assert rows(path, "PRAGMA integrity_check") == [("ok",)]
-    stored = [n for (n,) in rows(path, "SELECT number FROM rounds ORDER BY id")]
-    assert stored[:30] == committed == list(range(1, 31))
-    assert stored == list(range(1, len(stored) + 1))
+    stored = rows(path, "SELECT number, moves, result FROM rounds ORDER BY id")
+    assert stored[:9] == [(n, "1212121", "win") for n in range(1, 10)]
+    number, moves, result = stored[-1]   # every move it said was committed is there (and maybe one more)
+    assert (number, moves[:3]) == (10, "121") or (number, moves) == (11, "1")
     assert rows(path, "SELECT status FROM matches") == [("playing",)]
-    # the next program to record sees that the killed one is gone and marks its match abandoned
+    # another program recording a game leaves it as it is; the next to ask finds it interrupted
     record_match(Recorder(path, clock=ticking()), ["4455667"])
-    last_end = rows(path, "SELECT MAX(ended) FROM rounds WHERE match_id = 1")[0][0]
-    assert rows(path, "SELECT id, status, ended, pid FROM matches") == [
-        (1, "abandoned", last_end, None), (2, "finished", "2026-11-23T14:03:00Z", None)]
+    assert rows(path, "SELECT id, status FROM matches") == [(1, "playing"), (2, "finished")]
+    found = Recorder(path, clock=ticking()).interrupted()
+    assert found is not None and found.id == 1 and found.score == (len(stored) - 1 + (result == "win"), 0)
+    assert [(r.number, r.moves, r.result) for r in found.rounds] == stored
 
 
 def test_reading_errors_are_one_line(tmp_path):
@@ -534,3 +621,169 @@ def test_a_full_disk_is_read_without_room(tmp_path):
         path.with_name("games.db-shm").unlink()
         fill(mnt)
         assert moves_read(path) == (ALL_12, [])
+
+
+# -- interrupted matches: whose process is gone, offered, claimed, resumed or abandoned ---------------
+
+
+def test_whose_match_it_is_and_whether_that_process_is_gone():
+    me = Owner.this()
+    assert me.boot == Path("/proc/sys/kernel/random/boot_id").read_text().strip() and me.start is not None
+    assert Owner.parse(str(me)) == me and me.alive() and Owner.alive_text(str(me))
+    # a power cut: after the next boot the launcher's service may get the very pid it had
+    assert not Owner("an-earlier-boot", me.pid, me.start).alive()
+    # the same pid on this boot, but a process started later (the pid given out again)
+    assert not Owner(me.boot, me.pid, me.start + 1).alive()
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    assert not Owner(me.boot, child.pid, None).alive()
+    assert Owner.parse("- 12 -") == Owner("", 12, None)   # where the boot and start cannot be read
+    for bad in (None, "", "x", "b 12", "b -1 3", "b 12 x", "b 1 2 3", 12, b"b 1 1"):
+        assert Owner.parse(bad) is None and not Owner.alive_text(bad), bad
+
+
+def test_a_match_whose_process_is_gone_is_offered_once_and_claimed(tmp_path):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["1212121", "44"], sides=(ANN, Side(YELLOW, level="hard", seconds=1.0)),
+                      columns=6, rows=5, starts="alternate", wins=3)
+    recorder = Recorder(path, clock=ticking())
+    found = recorder.interrupted()
+    assert found is not None
+    assert (found.id, found.status, found.columns, found.rows, found.starts, found.wins, found.score) == (
+        1, "playing", 6, 5, "alternate", 3, (1, 0))
+    assert found.sides == (ANN, Side(YELLOW, level="hard", seconds=1.0))
+    assert [(r.number, r.starter, r.moves, r.result) for r in found.rounds] == [
+        (1, 1, "1212121", "win"), (2, 2, "44", "playing")]
+    assert rows(path, "SELECT owner FROM matches") == [(str(recorder.owner),)]   # claimed: this process plays it
+    assert Recorder(path, clock=ticking()).interrupted() is None   # another game starting now does not offer it
+
+
+def test_a_match_a_running_process_plays_is_not_offered(tmp_path):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["44"], owner=Owner.this())   # this process's own match
+    script = ("import sys; sys.path.insert(0, 'tests'); from pathlib import Path\n"
+              "from records_data import interrupted_match; from sensehat_c4.records import Owner\n"
+              "interrupted_match(Path(sys.argv[1]), ['45'], owner=Owner.this())\n"
+              "print('written', flush=True); sys.stdin.read()\n")
+    child = subprocess.Popen([sys.executable, "-c", script, str(path)], cwd=Path(__file__).parent.parent,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "written\n"
+        assert Recorder(path, clock=ticking(), owner=GONE).interrupted() is None   # both are in play
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        child.stdin.close()
+        child.stdout.close()
+    found = Recorder(path, clock=ticking(), owner=GONE).interrupted()
+    assert found is not None and (found.id, found.rounds[0].moves) == (2, "45")   # the killed one's
+
+
+def test_only_the_newest_interrupted_match_is_offered_the_older_are_abandoned(tmp_path):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["1212121", "44"])
+    interrupted_match(path, ["4455"])
+    interrupted_match(path, ["3"])
+    found = Recorder(path, clock=ticking()).interrupted()
+    assert found is not None and found.id == 3
+    assert rows(path, "SELECT id, status, ended, owner IS NULL FROM matches") == [
+        (1, "abandoned", "2026-11-23T14:11:00Z", 1),   # its last move's time
+        (2, "abandoned", "2026-11-23T14:05:00Z", 1), (3, "playing", None, 0)]
+    assert rows(path, "SELECT match_id, number, moves, result FROM rounds") == [
+        (1, 1, "1212121", "win"), (1, 2, "44", "abandoned"), (2, 1, "4455", "abandoned"), (3, 1, "3", "playing")]
+
+
+def test_up_on_the_question_abandons_it_with_its_round_in_play(tmp_path):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["1212121", "4455"])
+    recorder = Recorder(path, clock=ticking())
+    recorder.abandon(recorder.interrupted())
+    assert rows(path, "SELECT status, winner, ended, owner FROM matches") == [
+        ("abandoned", None, "2026-11-23T14:13:00Z", None)]   # the time of its last move
+    assert rows(path, "SELECT number, moves, result, ended FROM rounds") == [
+        (1, "1212121", "win", "2026-11-23T14:08:00Z"), (2, "4455", "abandoned", "2026-11-23T14:13:00Z")]
+    assert recorder.interrupted() is None
+
+
+def test_a_resumed_match_goes_on_in_its_own_rows(tmp_path):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["1212121", "4455"])
+    recorder = Recorder(path, clock=ticking(datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)))
+    recorder.resume(recorder.interrupted())
+    board = Board.from_moves("4455")
+    for column in (5, 5, 6):
+        board.play(column)
+        recorder.played(2, 2, board, match_winner=2 if board.outcome else None)   # seat 2 started round 2
+    assert rows(path, "SELECT id, number, moves, result, winner, started, ended FROM rounds") == [
+        (1, 1, "1212121", "win", 1, "2026-11-23T14:01:00Z", "2026-11-23T14:08:00Z"),
+        (2, 2, "4455667", "win", 2, "2026-11-23T14:09:00Z", "2026-11-24T09:02:00Z")]
+    recorder.end_match(2)   # written with the move; the loop's call adds nothing
+    assert rows(path, "SELECT id, status, winner, ended, owner FROM matches") == [
+        (1, "finished", 2, "2026-11-24T09:02:00Z", None)]
+    with Records(path) as stored:
+        assert stored.matches()[0].score == (1, 1)
+
+
+def test_an_interrupted_match_whose_rows_make_no_sense_is_kept_as_abandoned(tmp_path, caplog, monkeypatch):
+    path = tmp_path / "games.db"
+    interrupted_match(path, ["1212121", "4455"])
+    conn = sqlite3.connect(str(path))
+    conn.execute("UPDATE rounds SET moves = '44559' WHERE id = 2")
+    conn.commit()
+    conn.close()
+    monkeypatch.setattr(records, "CHECKED_MATCHES", 0)   # older than the matches the writer checks at open
+    assert Recorder(path, clock=ticking()).interrupted() is None
+    assert one_warning(caplog) == ("an interrupted match cannot be resumed: rounds row 2: moves '44559' do not "
+                                   "replay on 7x6: move 5 ('9'): not a column: use digits 1-7; it is kept as abandoned")
+    assert rows(path, "SELECT status FROM matches") == [("abandoned",)]
+
+
+# -- the first version's files --------------------------------------------------------------------------
+
+
+def version_1(path: Path) -> None:
+    """A file as version 1 left it: a finished match, one a dead process left playing, one a live one plays."""
+    conn = sqlite3.connect(str(path))
+    conn.executescript(records._V1)
+    conn.executescript(f"""
+        PRAGMA application_id = {records.APPLICATION_ID}; PRAGMA user_version = 1; PRAGMA journal_mode = WAL;
+        INSERT INTO matches VALUES (1, '2026-01-01T10:00:00Z', '2026-01-01T10:05:00Z', 'finished', 1, 7, 6, 'hat',
+            'Ann', NULL, NULL, '#ff0000', NULL, 'hard', 1.0, '#ffff00', NULL);
+        INSERT INTO matches VALUES (2, '2026-01-02T10:00:00Z', NULL, 'playing', NULL, 6, 5, 'hat',
+            NULL, NULL, NULL, '#ff0000', NULL, NULL, NULL, '#ffff00', 999999);
+        INSERT INTO matches VALUES (3, '2026-01-03T10:00:00Z', NULL, 'playing', NULL, 7, 6, 'hat',
+            NULL, NULL, NULL, '#ff0000', NULL, NULL, NULL, '#ffff00', {os.getpid()});
+        INSERT INTO rounds VALUES (1, 1, 1, 1, '1212121', 'win', 1, '[[1, 1], [1, 2], [1, 3], [1, 4]]',
+            '2026-01-01T10:01:00Z', '2026-01-01T10:02:00Z');
+        INSERT INTO rounds VALUES (2, 1, 2, 2, '4455667', 'win', 2, '[[4, 1], [5, 1], [6, 1], [7, 1]]',
+            '2026-01-01T10:02:00Z', '2026-01-01T10:03:00Z');
+        INSERT INTO rounds VALUES (3, 2, 1, 1, '121212', 'abandoned', NULL, '[]',
+            '2026-01-02T10:01:00Z', '2026-01-02T10:04:00Z');
+    """)
+    conn.close()
+
+
+def test_a_version_1_file_is_migrated_and_its_matches_in_play_kept_as_abandoned(tmp_path):
+    path = tmp_path / "games.db"
+    version_1(path)
+    with Records(path) as stored:   # read as it is (its matches as best of three, alternating)
+        assert [(m.id, m.status, m.starts, m.wins) for m in stored.matches()] == [
+            (3, "playing", "alternate", 2), (2, "playing", "alternate", 2), (1, "finished", "alternate", 2)]
+    recorder = Recorder(path, clock=ticking())
+    assert recorder.interrupted() is None   # version 1 kept no round in play, nor who starts: none is resumed
+    assert rows(path, "PRAGMA user_version") == [(records.SCHEMA_VERSION,)] == [(3,)]
+    assert rows(path, "SELECT id, status, ended, pid, starts, wins, owner FROM matches") == [
+        (1, "finished", "2026-01-01T10:05:00Z", None, "alternate", 2, None),
+        (2, "abandoned", "2026-01-02T10:04:00Z", None, "alternate", 2, None),   # its last round's end
+        (3, "abandoned", "2026-01-03T10:00:00Z", None, "alternate", 2, None)]   # no round: its start
+    assert rows(path, "SELECT * FROM rounds") == [
+        (1, 1, 1, 1, "1212121", "win", 1, "[[1, 1], [1, 2], [1, 3], [1, 4]]", "2026-01-01T10:01:00Z",
+         "2026-01-01T10:02:00Z"),
+        (2, 1, 2, 2, "4455667", "win", 2, "[[4, 1], [5, 1], [6, 1], [7, 1]]", "2026-01-01T10:02:00Z",
+         "2026-01-01T10:03:00Z"),
+        (3, 2, 1, 1, "121212", "abandoned", None, "[]", "2026-01-02T10:01:00Z", "2026-01-02T10:04:00Z")]
+    assert rows(path, "PRAGMA integrity_check") == [("ok",)]
+    assert rows(path, "SELECT sql FROM sqlite_master WHERE name = 'rounds_by_match'") == [
+        ("CREATE INDEX rounds_by_match ON rounds (match_id)",)]
+    interrupted_match(path, ["44"])   # a round in play is a row the new schema takes
+    assert rows(path, "SELECT id, result FROM rounds WHERE match_id = 4") == [(4, "playing")]

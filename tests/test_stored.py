@@ -66,7 +66,7 @@ BAD_ROUNDS = [
     ("UPDATE rounds SET moves = '4455669' WHERE id = 2",
      "rounds row 2: moves '4455669' do not replay on 7x6: move 7 ('9'): not a column: use digits 1-7"),
     ("UPDATE rounds SET moves = '4455662' WHERE id = 2",
-     "rounds row 2: result win and winner 2, but the moves end in abandoned"),
+     "rounds row 2: result win and winner 2, but the moves end in an unfinished round"),
     ("UPDATE rounds SET moves = '44556677' WHERE id = 2",
      "rounds row 2: moves '44556677' do not replay on 7x6: move 8 ('7'): the game is already over"),
     ("UPDATE rounds SET winner = 1 WHERE id = 2",
@@ -85,7 +85,14 @@ BAD_ROUNDS = [
     ("UPDATE rounds SET ended = NULL WHERE id = 2", "rounds row 2: ended None is not a time"),
     ("UPDATE rounds SET ended = '2026-02-30T14:00:00Z' WHERE id = 2",
      "rounds row 2: ended '2026-02-30T14:00:00Z' is not a time"),
-    ("UPDATE rounds SET result = 'won' WHERE id = 2", "rounds row 2: result 'won' is not one of win, draw, abandoned"),
+    ("UPDATE rounds SET result = 'won' WHERE id = 2",
+     "rounds row 2: result 'won' is not one of playing, win, draw, abandoned"),
+    ("UPDATE rounds SET result = 'playing', winner = NULL, moves = '445566' WHERE id = 2",   # a round in play ...
+     "rounds row 2: result playing in a match finished"),                                   # ... of a finished match
+    ("UPDATE rounds SET result = 'playing', winner = NULL, winning_cells = '[]', moves = '' WHERE id = 2",
+     "rounds row 2: result playing without a move"),
+    ("UPDATE rounds SET result = 'playing' WHERE id = 2",
+     "rounds row 2: result playing and winner 2, but the moves end in win for seat 2"),
     ("UPDATE rounds SET match_id = 9 WHERE id = 2", "rounds row 2: its match 9 is not there"),
     ("UPDATE rounds SET match_id = 1.5 WHERE id = 2", "rounds row 2: match_id 1.5 is not a number"),
 ]
@@ -114,6 +121,13 @@ BAD_MATCHES = [
      "matches row 1: p2_name 'Bob' and p2_level 'hard': a seat is a person or the computer"),
     ("UPDATE matches SET backend = char(27) || '[2J' WHERE id = 1",
      "matches row 1: backend '\\x1b[2J' is not a backend's name"),
+    ("UPDATE matches SET starts = 'first' WHERE id = 1",
+     "matches row 1: starts 'first' is not one of p1, p2, alternate, random"),
+    ("UPDATE matches SET starts = NULL WHERE id = 1",
+     "matches row 1: starts None is not one of p1, p2, alternate, random"),
+    ("UPDATE matches SET wins = 0 WHERE id = 1", "matches row 1: wins 0 is not a number of round wins"),
+    ("UPDATE matches SET wins = '2' WHERE id = 1", "matches row 1: wins '2' is not a number"),
+    ("UPDATE matches SET wins = 2.0 WHERE id = 1", "matches row 1: wins 2.0 is not a number"),
 ]
 
 

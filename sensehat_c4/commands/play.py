@@ -161,7 +161,7 @@ def run(argv: Sequence[str]) -> int:
     name = options.names[0] or default_name()
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        print_result(number, computer, result, options.names)
+        print_result(number, computer, result)
 
     # the log (the recorder's one line) routed as the launcher routes its own: never over the board
     with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \

@@ -1,0 +1,171 @@
+"""Taking up a match that a power cut or a crash interrupted.
+
+Every move is committed as it is played (:class:`~.records.Recorder`), so a match whose
+program died (a power cut, kill -9) is in the file as it was: ``playing``, its process gone.
+A game starting (``sensehat-c4``, or Connect 4 from the launcher's menu) asks its recorder
+for one before anything else (:func:`pending`).  If there is one, the LEDs show its board as it
+was, with the cursor of the player to move over the middle column, for
+:attr:`~.controller.Timing.resume_board` seconds, then the match's score (seat 1's round
+wins on the left in its colour, seat 2's on the right) for
+:attr:`~.controller.Timing.resume_score`, in turn, and say it in words
+(:func:`~.words.resume`).  Middle or down resumes it exactly as stored: the players (people,
+or the computer's level, budget and seat), colours, names, board size, who starts the rounds
+and how many wins take the match, the score, the round in play and who is to move.  Up
+marks it abandoned (its round in play too), and the game starts as usual.
+
+Only the stick at the backend answers, as on the choosers (a phone's press does nothing
+here).  A seat a phone or another Pi played is the stick's again when the match is resumed,
+unless one takes it again (:class:`~.players.Seats`): the records keep who played, not how.
+"""
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, replace
+from typing import List, Optional
+
+from gamelib.backends.base import STICK, Action, Backend, Direction
+
+from . import render, words
+from .computer import Computer
+from .controller import MatchOptions, Resumed, round_starter, start_column
+from .errors import C4Error, ConfigError
+from .players import Seats
+from .records import Recorder
+from .rules import Board, Size
+from .stored import MatchRecord
+
+log = logging.getLogger("sensehat_c4")
+
+RESUME, AFRESH = True, False
+ANSWERS = {Direction.MIDDLE: RESUME, Direction.DOWN: RESUME, Direction.UP: AFRESH}
+"""What a press of the stick answers (left and right do nothing)."""
+
+
+class NotResumable(C4Error, ValueError):
+    """A stored match that cannot be played on (its seats, level or score make no match)."""
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """A stored match ready to be played on: how (``options``) and from where (``resumed``)."""
+
+    record: MatchRecord
+    options: MatchOptions
+    resumed: Resumed
+
+    @property
+    def board(self) -> Board:
+        size = self.options.size
+        return Board.from_moves(self.resumed.moves, size.columns, size.rows)
+
+    @property
+    def turn(self) -> int:
+        """The seat to move."""
+        starter = self.resumed.starter
+        return starter if self.board.to_move == 1 else 3 - starter
+
+
+def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
+                rng: Optional[random.Random] = None) -> Interrupted:
+    """``record`` as a match to play on, with ``base``'s timing and seed (the rest is the record's);
+    :class:`NotResumable` if it cannot be.  Between rounds, the next round's starter is drawn
+    now (``rng``) when the rounds' starters are random."""
+    sides = record.sides
+    if any(side.remote for side in sides):   # the other Pi gave it up long ago (it abandons it after a while)
+        raise NotResumable("it was played with another Pi over the LAN")
+    computer = None
+    for seat, side in enumerate(sides, start=1):
+        if side.level is None:
+            continue
+        if computer is not None:
+            raise NotResumable("both of its seats are the computer's")
+        try:
+            computer = Computer(side.level, player=seat, seconds=side.seconds)
+        except ConfigError as exc:
+            raise NotResumable(str(exc)) from None
+    score = record.score
+    if max(score) >= record.wins:
+        raise NotResumable(f"its score {score[0]}-{score[1]} already decides it")
+    rounds = record.rounds
+    if any(r.result == "playing" for r in rounds[:-1]):
+        raise NotResumable("a round before its last is still in play")
+    if rounds and rounds[-1].result == "playing":
+        last = rounds[-1]
+        resumed = Resumed(score, last.number, last.starter, last.moves)
+    else:
+        number = (rounds[-1].number if rounds else 0) + 1
+        resumed = Resumed(score, number, round_starter(record.starts, number, rng or random.Random()))
+    options = replace(base or MatchOptions(), colours=(sides[0].colour, sides[1].colour), first=record.starts, wins=record.wins,
+                      computer=computer, size=Size(record.columns, record.rows),
+                      names=(sides[0].name, sides[1].name))
+    return Interrupted(record, options, resumed)
+
+
+def frames(match: Interrupted) -> List[render.Step]:
+    """The question's two frames and how long each stays up: the board as it was, then the score."""
+    options, resumed = match.options, match.resumed
+    colours = options.colours
+    palette = render.Palette(colours[resumed.starter - 1], colours[2 - resumed.starter])
+    board = match.board
+    return [(render.board_frame(board, palette, cursor=start_column(board)), options.timing.resume_board),
+            (render.score_frame(resumed.score, colours), options.timing.resume_score)]
+
+
+def said(match: Interrupted, seats: Optional[Seats] = None) -> words.Status:
+    """The question in words (who plays each seat: the computer, whoever ``seats`` puts there, the stick)."""
+    options = match.options
+    computer = options.computer
+    described = []
+    for seat in (1, 2):
+        player = None if seats is None else seats[seat]
+        ours = computer is not None and computer.player == seat and player is None
+        described.append(words.Seat(seat, options.colours[seat - 1], options.names[seat - 1],
+                                    computer.level if ours and computer is not None else None,
+                                    "computer" if ours else player.kind if player is not None else "stick"))
+    return words.resume((described[0], described[1]), size=options.size, number=match.resumed.round,
+                        score=match.resumed.score, turn=match.turn)
+
+
+def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> bool:
+    """Show the question until the stick answers: True (middle or down) resumes, False (up) does not.
+    What else was pressed meanwhile is dropped.  The LEDs are left as they are (the resumed match's
+    first frame is the question's board; the chooser draws its own)."""
+    steps = frames(match)
+    backend.say(said(match, seats))
+    shown = 0
+    backend.show(steps[shown][0])
+    deadline = backend.now() + steps[shown][1]
+    while True:
+        now = backend.now()
+        if now >= deadline:
+            shown = 1 - shown
+            backend.show(steps[shown][0])
+            deadline = now + steps[shown][1]
+            continue
+        event = backend.wait_event(deadline - now)
+        if (event is not None and event.source == STICK and event.action is Action.PRESSED
+                and event.direction in ANSWERS):
+            backend.discard_events()
+            return ANSWERS[event.direction]
+
+
+def pending(backend: Backend, recorder: Recorder, base: Optional[MatchOptions] = None, *,
+            seats: Optional[Seats] = None) -> Optional[Interrupted]:
+    """Before anything else: the interrupted match, if there is one, asked about; the match to play
+    on if the players say so (its recorder goes on with it), else ``None`` (it is abandoned, or
+    there was none)."""
+    record = recorder.interrupted()
+    if record is None:
+        return None
+    try:
+        match = interrupted(record, base, random.Random(None if base is None else base.seed))
+    except NotResumable as exc:
+        log.warning("the interrupted match %d cannot be resumed (%s); it is kept as abandoned", record.id, exc)
+        recorder.abandon(record)
+        return None
+    if not ask(backend, match, seats):
+        recorder.abandon(record)
+        return None
+    recorder.resume(record)
+    return match
