@@ -192,9 +192,10 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
         for got in link.take():
             kind = got.kind
             if kind == g.ASKING:
-                state = "asking"
-                backend.say(screens.asking_words(host))
-                animator.play(screens.asking())
+                if state != "asking":
+                    state = "asking"
+                    backend.say(screens.asking_words(host))
+                    animator.play(screens.asking())
             elif kind in (g.WELCOME, g.RESUMED):
                 host = link.host_name or host
                 state, played = "playing", True
