@@ -374,11 +374,12 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
             outcome, matches = _visit(backend, where, token, label, name=name, recorder=recorder, state=state,
                                       limits=limits)
             played += matches
+            if target is not None and (outcome.outcome == "failed" or
+                                       (outcome.outcome == "refused" and not outcome.played)):
+                raise LanError(outcome.message)
             if outcome.message:
                 notice(outcome.message)
             if target is not None:
-                if outcome.outcome == "failed" or (outcome.outcome == "refused" and not outcome.played):
-                    raise LanError(outcome.message)
                 return played
     finally:
         if browser is not None:

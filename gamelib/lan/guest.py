@@ -339,6 +339,8 @@ class GuestLink:
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, asyncio.TimeoutError):
         return "no answer"
+    if isinstance(exc, ConnectionRefusedError):
+        return "nothing listens there (connection refused)"
     if isinstance(exc, asyncio.IncompleteReadError):
         return "closed"
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
@@ -365,7 +367,10 @@ def split_address(text: str, default_port: int) -> Tuple[str, int]:
         value = f"[{value}]:{default_port}"
     elif ":" not in value:
         value += f":{default_port}"
-    address = parse(value)
+    try:
+        address = parse(value)
+    except ValueError as exc:
+        raise ValueError(str(exc).removeprefix("--web: ")) from None
     if address.host is None or address.port == 0:
         raise ValueError(f"{text!r}: give the host's address or name, and a port from 1 to 65535")
     return address.host, address.port
