@@ -337,42 +337,29 @@ class Stream:
         self._connection.finish()
 
 
-class Link:
+class Link(Stream):
     """A connection switched to a protocol of lines (after :class:`UpgradeReply`): each side sends
     lines of at most :attr:`Limits.line_bytes` bytes, each ending in ``\\n``.
 
     The application sets :attr:`line` (called with each line received, without its ``\\n``),
-    :attr:`too_long` (a line over the limit arrived: the link is closed after it returns),
-    :attr:`caught_up` and :attr:`closed` (once, when the connection ends, however it ends).
-    :attr:`behind` is true while the peer has not read what was written (more than
-    :attr:`Limits.stream_buffer` bytes wait); behind for :attr:`Limits.stalled_seconds`, it is
-    dropped.
+    :attr:`too_long` (a line over the limit arrived: the link is closed after it returns), and, as
+    for a :class:`Stream`, :attr:`caught_up` and :attr:`closed`; :attr:`behind` is as a stream's
+    (behind for :attr:`Limits.stalled_seconds`, it is dropped).
     """
 
     def __init__(self, connection: "Connection") -> None:
-        self._connection = connection
-        self.peer = connection.peer
+        super().__init__(connection)
         self.line: Callable[[bytes], None] = lambda line: None
         self.too_long: Callable[[], None] = lambda: None
-        self.caught_up: Callable[[], None] = lambda: None
-        self.closed: Callable[[], None] = lambda: None
         self._buffer = bytearray()
 
-    @property
-    def behind(self) -> bool:
-        return self._connection.paused
-
-    @property
-    def open(self) -> bool:
-        return not self._connection.done
+    def write(self, data: bytes) -> None:
+        """Write ``data`` as it is (no HTTP framing: the connection speaks the other protocol now)."""
+        self._connection._write(data)
 
     def send(self, line: bytes) -> None:
         """Write one line (``\\n`` is added)."""
-        self._connection._write(line + b"\n")
-
-    def close(self) -> None:
-        """Close once what was written has gone."""
-        self._connection.finish()
+        self.write(line + b"\n")
 
     def abort(self) -> None:
         """Drop the connection now."""
