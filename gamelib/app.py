@@ -1,30 +1,40 @@
-"""Process lifetime shared by every command: signals, exit codes, one-line errors.
+"""Process lifetime shared by every command: signals, exit codes, one-line errors, the output.
 
 SIGTERM (systemd's stop) and SIGHUP become :class:`SystemExit`, so ``finally``
 blocks and context managers run and the LEDs are cleared whichever way we leave;
-a second signal while that happens is ignored.
+a second signal while that happens is ignored.  Standard output is written through
+:class:`GuardedOutput`: a reader that has gone (``| head -1``) ends the program quietly
+(exit 141), a full disk or an I/O error is one line (exit 74), never a traceback.
 """
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import shlex
 import signal
 import sys
-from typing import Callable, NoReturn, Optional, Sequence, Tuple, Type
+from typing import Any, Callable, Iterable, NoReturn, Optional, Sequence, TextIO, Tuple, Type, cast
 
-from .errors import GamelibError, QuitRequested, SetupError, UsageError
+from .errors import GamelibError, OutputClosed, OutputError, QuitRequested, SetupError, UsageError
 
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+EXIT_OUTPUT = 74
+"""Standard output cannot be written: a full disk, an I/O error (sysexits' ``EX_IOERR``)."""
 EXIT_SETUP = 78
 """A :class:`SetupError` (sysexits' ``EX_CONFIG``): the units' ``RestartPreventExitStatus=`` names it."""
 EXIT_INTERRUPTED = 130
+EXIT_OUTPUT_CLOSED = 141
+"""Standard output's reader has gone (``| head``): quiet, the status a shell shows for a program
+killed by SIGPIPE (128 + 13), as ``git log | head`` ends."""
 EXIT_TERMINATED = 143
 
 Exits = Sequence[Tuple[Type[GamelibError], int]]
 """Error types and their exit codes, the first that matches wins (:func:`run`'s ``exits``)."""
-EXITS: Exits = ((SetupError, EXIT_SETUP), (UsageError, EXIT_USAGE))
+EXITS: Exits = ((SetupError, EXIT_SETUP), (UsageError, EXIT_USAGE), (OutputClosed, EXIT_OUTPUT_CLOSED),
+                (OutputError, EXIT_OUTPUT))
 """The exit codes of our errors that are not :data:`EXIT_ERROR`."""
 
 
@@ -40,8 +50,91 @@ def one_line(text: str) -> str:
 
 def report(prog: str, message: str) -> None:
     """Print ``prog: message`` on stderr as one line, whatever the message holds (the one place errors
-    are printed, so a hostile argument cannot split or colour them)."""
-    print(f"{prog}: {one_line(message)}", file=sys.stderr, flush=True)
+    are printed, so a hostile argument cannot split or colour them).  A stderr that cannot be
+    written (closed, full) is left at that: there is nowhere else to say it."""
+    if sys.stderr is None:
+        return
+    try:
+        print(f"{prog}: {one_line(message)}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+class GuardedOutput:
+    """Stands in for ``sys.stdout`` while :func:`run` runs.
+
+    A write or flush that fails raises :class:`OutputClosed` (the reader has gone: a broken
+    pipe) or :class:`OutputError` (a full disk, an I/O error) instead of a bare ``OSError``,
+    and the first failure is kept in :attr:`failed`: it decides the exit code even where
+    something on the way swallowed it (argparse ignores the errors of its ``--help``).
+    Everything else is the stream's (``fileno()``, ``isatty()``, ``encoding``...).
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.failed: Optional[OutputError] = None
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            raise self._failure(exc) from None
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise self._failure(exc) from None
+
+    def _failure(self, exc: OSError) -> OutputError:
+        if isinstance(exc, OutputError):
+            error = exc
+        elif isinstance(exc, (BrokenPipeError, ConnectionResetError)):
+            error = OutputClosed("the output's reader has gone")
+        else:
+            error = OutputError(f"cannot write the output: {exc.strerror or exc}")
+        if self.failed is None:
+            self.failed = error
+        return error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+    def discard(self) -> None:
+        """Point the stream's file descriptor at ``/dev/null``: what its buffer still holds goes there
+        when the interpreter flushes it at exit (which would else print "Exception ignored ...")."""
+        try:
+            fd = self.stream.fileno()
+            null = os.open(os.devnull, os.O_WRONLY)
+        except (OSError, ValueError, AttributeError):  # not a file (a test's capture), or closed
+            return
+        try:
+            os.dup2(null, fd)
+        except OSError:
+            pass
+        finally:
+            os.close(null)
+
+
+class _LastResort(logging.Handler):
+    """The log's handler of last resort while :func:`run` runs (``logging.lastResort``: used only
+    when no handler is set up, as in the commands that set up no log): one line, ``prog: LEVEL:
+    message``, escaped, through :func:`report`."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(logging.WARNING)
+        self.prog = prog
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 (a bad logging call: its text, unformatted)
+            message = str(record.msg)
+        report(self.prog, f"{record.levelname}: {message}")
 
 
 class Parser(argparse.ArgumentParser):
@@ -49,10 +142,16 @@ class Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but the arguments it does not know are quoted as a shell would
-        (an empty argument shows as ``''``, not as nothing)."""
+        (an empty argument shows as ``''``, not as nothing), and ``--option=--`` is refused as
+        ``--option`` alone is."""
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             self.error("unrecognized arguments: " + " ".join(shlex.quote(arg) for arg in extras))
+        for action in self._actions:
+            # ``--db=--``: Python 3.11's argparse drops the "--" and stores [] without calling ``type``
+            if action.option_strings and action.nargs is None and getattr(parsed, action.dest, None) == [] \
+                    and action.default != []:
+                self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
         return parsed
 
     def error(self, message: str) -> NoReturn:
@@ -107,19 +206,58 @@ def run(main: Callable[[], int], prog: str, *, exits: Exits = ()) -> int:
     fix, 2 for a :class:`UsageError`, else 1); Ctrl+C exits 130.  Once one of SIGTERM,
     SIGHUP, SIGINT has arrived, the others are ignored until ``main`` has finished
     unwinding; after that they end the process.
+
+    Standard output is a :class:`GuardedOutput` meanwhile, flushed before ``run`` returns
+    (also after ``--help``): if it could not be written, that decides the exit, unless a
+    signal ended the program: 141 and nothing said when its reader has gone (a pipe closed
+    early), else 74 and one line; what it still holds is dropped (``/dev/null``).  Log
+    records with no handler set up to take them are one line each on stderr, as errors are.
     """
     stopper = _Stopper()
     previous = {sig: signal.signal(sig, stopper) for sig in STOP_SIGNALS}
+    output = None if sys.stdout is None or isinstance(sys.stdout, GuardedOutput) else GuardedOutput(sys.stdout)
+    if output is not None:
+        sys.stdout = cast(TextIO, output)
+    last_resort, logging.lastResort = logging.lastResort, _LastResort(prog)
+    leaving: Optional[SystemExit] = None
+    interrupted = False
     try:
-        return main()
-    except QuitRequested:
-        return EXIT_OK
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    except GamelibError as exc:
-        report(prog, str(exc))
-        return exit_code(exc, exits)
+        try:
+            code = main()
+        except QuitRequested:
+            code = EXIT_OK
+        except KeyboardInterrupt:  # SIGINT, or Ctrl+C read as a key (the terminal backend)
+            interrupted = True
+            code = EXIT_INTERRUPTED
+        except OutputError as exc:
+            if output is None:  # a run inside a run: the outer one says it
+                raise
+            code = exit_code(exc, exits)
+        except GamelibError as exc:
+            report(prog, str(exc))
+            code = exit_code(exc, exits)
+        except SystemExit as exc:  # --help, a bad option, a signal
+            leaving, code = exc, EXIT_OK
+        finally:
+            if output is not None:
+                try:
+                    output.flush()  # inside the guard: what is still buffered is written now
+                except OutputError:
+                    pass  # kept in output.failed
+        if output is not None and output.failed is not None and not (stopper.stopping or interrupted):
+            if not isinstance(output.failed, OutputClosed):
+                report(prog, str(output.failed))
+            return exit_code(output.failed, exits)
+        if leaving is not None:
+            raise leaving
+        return code
     finally:
+        logging.lastResort = last_resort
+        if output is not None:
+            if output.failed is not None:
+                output.discard()
+            if sys.stdout is output:
+                sys.stdout = output.stream
         for sig, handler in previous.items():
             # on the way out, a late signal ends the process (as 128 + signal) instead of
             # raising a Python exception somewhere in the interpreter's own shutdown

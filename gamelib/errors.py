@@ -33,6 +33,16 @@ class SetupError(BackendError):
     :func:`gamelib.app.run` exits with its own status, which the systemd units do not restart on."""
 
 
+class OutputError(GamelibError, OSError):
+    """Standard output cannot be written (a full disk, an I/O error): :func:`gamelib.app.run`
+    says so in one line and exits 74."""
+
+
+class OutputClosed(OutputError, BrokenPipeError):
+    """Standard output's reader has gone (``sensehat-c4 history | head -1``): :func:`gamelib.app.run`
+    ends quietly with 141, as a program killed by SIGPIPE does in a shell."""
+
+
 class QuitRequested(GamelibError):
     """The player asked to quit (``q`` in the terminal backend): a clean exit."""
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Dict, List, Optional, Sequence
 
+from gamelib.app import one_line
+
 from .stored import MatchRecord, RoundRecord, timestamp
 
 
@@ -46,7 +48,7 @@ def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) ->
     """Newest match first; under each match its rounds, with the IDs ``replay`` and ``review`` take
     (``empty``: why there is no file to read, said when there is no match)."""
     if not matches:
-        return "no matches recorded yet" + (f" ({empty})" if empty else "")
+        return "no matches recorded yet" + (f" ({one_line(empty)})" if empty else "")  # a path: one line
     lines: List[str] = []
     for match in matches:
         lines.append(f"match {match.id}  {_local(match.started, '%Y-%m-%d %H:%M')}  "

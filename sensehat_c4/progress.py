@@ -40,16 +40,35 @@ class ProgressLine:
         if done == self._done and now - self._at < self.every:
             return
         self._done, self._at = done, now
-        self.stream.write(ERASE + self.text(done, total, nodes))
-        self.stream.flush()
-        self._shown = True
+        self._shown = True  # first: a signal during the write still leaves it to be erased
+        self._write(ERASE + self.text(done, total, nodes))
 
     def close(self) -> None:
-        """Erase the line, if anything was shown."""
+        """Erase the line, if anything was shown.
+
+        Twice if need be: the first signal of Ctrl+C, SIGTERM or SIGHUP raises in whatever runs
+        (:func:`gamelib.app.run`), this erase too, and the ones after it are ignored, so the
+        second erase runs whole.
+        """
+        try:
+            self._erase()
+        finally:
+            self._erase()
+
+    def _erase(self) -> None:
         if self._shown:
-            self.stream.write(ERASE)
-            self.stream.flush()
+            self._write(ERASE)
             self._shown = False
+
+    def _write(self, text: str) -> None:
+        """Write and flush; a terminal that has gone (EIO after a hang-up) ends the line for good."""
+        if not self.enabled:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.enabled = False
 
     def __enter__(self) -> "ProgressLine":
         return self

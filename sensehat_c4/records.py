@@ -27,11 +27,13 @@ step by step, in one transaction.
 """
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
@@ -269,6 +271,8 @@ def _why(exc: BaseException) -> str:
     """``exc`` as one line (a name SQLite keeps that is not UTF-8: the file is damaged)."""
     if isinstance(exc, UnicodeDecodeError):
         return "database disk image is malformed (a name in its schema is not UTF-8)"
+    if isinstance(exc, OSError) and exc.strerror:  # the system's words, without "[Errno 36] ... 'path'"
+        return one_line(exc.strerror)
     return one_line(str(exc) or type(exc).__name__)
 
 
@@ -808,7 +812,7 @@ class Recorder:
         self._queue, self._current = [], None
         self.close()
         more = f" ({detail})" if detail else ""
-        log.warning("games are not being recorded: %s%s (%s)", self.failed, more, self.path)
+        log.warning("games are not being recorded: %s%s (%s)", self.failed, more, one_line(str(self.path)))
 
     def _open(self, busy: float) -> sqlite3.Connection:
         if self._conn is not None and self._ready:
@@ -816,6 +820,8 @@ class Recorder:
         real = self.path.resolve()  # a symlink is followed: its target is the database
         if real.is_dir():
             raise OSError(f"{self.path.name} is a directory")
+        if real.exists() and not real.is_file():  # a FIFO would hang the open, a device holds no games
+            raise OSError(f"{self.path.name} is not a regular file")
         real.parent.mkdir(parents=True, exist_ok=True)
         for place in (real.parent, real):  # WAL needs its journal files beside the database
             if place.exists() and not os.access(place, os.W_OK):
@@ -827,7 +833,8 @@ class Recorder:
                 raise
             self._drop_connection()
             aside = self._set_aside(real)
-            log.warning("the games database was damaged (%s): kept as %s, starting a new one", _why(exc), aside.name)
+            log.warning("the games database was damaged (%s): kept as %s, starting a new one", _why(exc),
+                        one_line(aside.name))
             return self._prepare(real, busy)
 
     def _prepare(self, real: Path, busy: float) -> sqlite3.Connection:
@@ -960,11 +967,19 @@ class Records:
         self._conn: Optional[sqlite3.Connection] = None
         self._copy: "Optional[tempfile.TemporaryDirectory[str]]" = None
         self._reported: Set[Tuple[str, object]] = set()
-        if not self.path.exists():
+        try:
+            mode = os.stat(self.path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
             self.empty = f"{self.path} does not exist"
             return
-        if self.path.is_dir():
+        except OSError as exc:  # a name too long, a directory this user may not enter, a symlink loop
+            raise RecordsError(f"cannot read {self.path}: {_why(exc)}") from None
+        if stat.S_ISDIR(mode):
             raise RecordsError(f"{self.path} is a directory, not a games database")
+        if not stat.S_ISREG(mode):  # a FIFO would hang the open, a device holds no games
+            raise RecordsError(f"{self.path} is not a regular file, not a games database")
+        if not os.access(self.path, os.R_OK):  # SQLite would say only "unable to open database file"
+            raise RecordsError(f"cannot read {self.path}: {os.strerror(errno.EACCES)}")
         try:
             conn = self._open()
             conn.execute("BEGIN")  # everything read from one snapshot, whatever a game writes meanwhile

@@ -276,3 +276,57 @@ def test_python_dash_m(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "sensehat_c4", "analyse", "9"],
                           capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stderr) == (2, "sensehat-c4 analyse: move 1 ('9'): not a column: use digits 1-7\n")
+
+
+@pytest.mark.parametrize("argv, err", [
+    (["--names", "Ann,Bob", "--opponent", "easy"],
+     "sensehat-c4: --names: the computer plays player 2, so Bob is not used\n"),
+    (["--names", "Ann,Bob", "--opponent", "hard", "--computer-plays", "1"],
+     "sensehat-c4: --names: the computer plays player 1, so Ann is not used\n"),
+    (["--names", "Ann", "--opponent", "easy"], ""),                                 # no name for its seat
+    (["--names", "Ann,Bob", "--opponent", "human"], ""),
+    (["--names", "Ann,Bob", "--opponent", "easy", "--computer-plays", "alternate"], ""),  # each used in turn
+    (["--names", "Ann,Bob"], ""),                                                   # chosen on the LEDs: maybe 2P
+])
+def test_a_name_for_the_computers_seat_is_said_to_be_unused(capsys, mock, argv, err):
+    if "--opponent" not in argv:
+        mock.tap("middle", "middle")              # 2P, 7x6
+    mock.tap("up", "up", at=mock._cursor + 2)     # then abandon the match
+    code, out, got = run(capsys, *argv, "--matches", "1")
+    assert (code, got) == (0, err)
+    assert out.startswith("match 1") and "abandoned" in out
+
+
+def test_ctrl_c_while_the_commands_load_is_exit_130_without_a_traceback():
+    """The console script imports the commands inside main(), where Ctrl+C is caught (on a Pi the
+    imports take about a second: a quick Ctrl+C after starting lands there)."""
+    script = ("import sys\n"
+              "class Interrupt:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name == 'sensehat_c4.commands':\n"
+              "            raise KeyboardInterrupt\n"
+              "sys.meta_path.insert(0, Interrupt())\n"
+              "from sensehat_c4.cli import main\n"
+              "sys.exit(main(['history']))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "")
+
+
+@pytest.mark.parametrize("program, argv, err", [
+    ("sensehat-c4", ["--think=--"], "sensehat-c4: error: argument --think: expected one argument (see --help)\n"),
+    ("sensehat-c4", ["stats", "--db=--"],
+     "sensehat-c4 stats: error: argument --db: expected one argument (see --help)\n"),
+    ("sensehat-c4", ["review", "last", "--db=--"],
+     "sensehat-c4 review: error: argument --db: expected one argument (see --help)\n"),
+    ("sensehat-c4", ["history", "--limit=--"],
+     "sensehat-c4 history: error: argument --limit: expected one argument (see --help)\n"),
+    ("gamelib", ["--dim-after=--"], "gamelib: error: argument --dim-after: expected one argument (see --help)\n"),
+])
+def test_an_option_given_as_option_equals_dash_dash_is_refused(capsys, program, argv, err):
+    """Python 3.11's argparse drops the "--" of ``--db=--`` and stores [], calling no ``type`` (found by the
+    hostile command lines: a TypeError from ``Path([])``)."""
+    from gamelib.launcher import cli as launcher
+
+    with pytest.raises(SystemExit) as info:
+        (cli.main if program == "sensehat-c4" else launcher.main)(argv)
+    assert (info.value.code, capsys.readouterr().err) == (2, err)

@@ -159,7 +159,7 @@ def test_a_corrupt_library_on_the_command_line_is_one_line_on_stderr(tmp_path):
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["engine"] == "python"
     assert len(proc.stderr.splitlines()) == 1
-    assert proc.stderr.startswith(f"native solver core not used (cannot load {corrupt}: ")
+    assert proc.stderr.startswith(f"sensehat-c4 analyse: WARNING: native solver core not used (cannot load {corrupt}: ")
 
 
 class SetFromAnotherThread(threading.Event):

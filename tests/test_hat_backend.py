@@ -14,6 +14,7 @@ import tempfile
 import types
 
 import pytest
+from as_nobody import in_child
 
 from gamelib.backends import senselib
 from gamelib.backends.base import Action, Direction
@@ -141,30 +142,13 @@ def devices(fake_library):
 def open_as_nobody(fake_library, fb, stick):
     """``HatBackend()`` in a child process running as ``nobody`` with no groups (when we are root;
     else as ourselves): what it raised."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover (the child)
-        try:
-            os.close(read)
-            if os.geteuid() == 0:
-                os.setgroups([])
-                os.setgid(65534)
-                os.setuid(65534)
-            fake_library.SenseHat.fb_device = fb
-            FakeStick.device = stick
-            try:
-                senselib.HatBackend().close()
-                message = "opened"
-            except BaseException as exc:  # noqa: BLE001 (reported to the parent)
-                message = f"{type(exc).__name__}: {exc}"
-            os.write(write, message.encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as f:
-        message = f.read().decode()
-    os.waitpid(pid, 0)
-    return message
+    def open_it():
+        fake_library.SenseHat.fb_device = fb
+        FakeStick.device = stick
+        senselib.HatBackend().close()
+        return "opened"
+
+    return in_child(open_it)[0]
 
 
 def test_leds_a_user_outside_video_may_not_open(fake_library, devices):

@@ -42,18 +42,22 @@ def test_list_shows_the_installed_games(capsys):
     assert "connect4: Connect 4\n" in capsys.readouterr().out
 
 
-def test_list_exits_1_when_a_game_cannot_be_loaded(capsys, monkeypatch):
+@pytest.mark.parametrize("name, why, line", [
+    ("broken", "No module named 'nothing'", "broken: cannot be loaded: ImportError: No module named 'nothing'"),
+    ("odd\x1b[31m", "No module named 'nothing'\nsee\x1b[0m",        # one line, escaped
+     "odd\\x1b[31m: cannot be loaded: ImportError: No module named 'nothing'\\nsee\\x1b[0m"),
+])
+def test_list_exits_1_when_a_game_cannot_be_loaded(capsys, monkeypatch, name, why, line):
     from gamelib import games
 
     class Broken:
-        name = "broken"
-
         def load(self):
-            raise ImportError("No module named 'nothing'")
+            raise ImportError(why)
 
+    Broken.name = name
     monkeypatch.setattr(games, "entry_points", lambda group=games.GROUP: [Broken()])
     assert cli.main(["list"]) == 1
-    assert capsys.readouterr() == ("broken: cannot be loaded: ImportError: No module named 'nothing'\n", "")
+    assert capsys.readouterr() == (line + "\n", "")
 
 
 @pytest.fixture

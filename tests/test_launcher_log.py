@@ -153,3 +153,10 @@ def test_a_file_that_fills_up_midway_keeps_what_it_could_and_says_so_escaped(tmp
         f"{escaped}/gamelib.log, then it could not be written (File too large))"]
     kept = path.read_bytes()
     assert b" gamelib: WARNING: one\n" in kept and b"three" not in kept and len(kept) <= 1100   # "two" cut short
+
+
+def test_a_message_with_a_newline_or_an_escape_is_one_escaped_line(capsys, tmp_path):
+    """A path in a message (the recorder's ``--db``) cannot split a log line or colour the terminal."""
+    with LauncherLog("warning", tmp_path / "x.log", prog="sensehat-c4"):
+        logging.getLogger("sensehat_c4.records").warning("not recorded (%s)", "/tmp/x\n\x1b[31my/games.db")
+    assert capsys.readouterr().err == "sensehat-c4: WARNING: not recorded (/tmp/x\\n\\x1b[31my/games.db)\n"

@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 import logging
 import sys
-from typing import List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from .. import app, backends, web
 from ..errors import ConfigError
@@ -60,30 +60,27 @@ def run_menu(argv: Sequence[str]) -> int:
     options = LauncherOptions(dim_after=args.dim_after, blank_after=args.blank_after,
                               allow_poweroff=args.allow_poweroff)
     log = logging.getLogger("gamelib")
-
-    def main() -> int:
-        with LauncherLog(args.log_level) as logs:
-            store = SettingsFile(default_path())
-            saved = store.load()
-            overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light))
-                         if v is not None}
-            settings = dataclasses.replace(saved, **overrides)
-            entries = discover()
-            if not entries:
-                log.warning("no games are installed (entry-point group %s)", GROUP)
-            with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
-                                       notice=log.info) as backend:
-                if backend.name == "terminal":  # log lines would land on the board
-                    logs.aside()
-                with web.serving(backend, args.lan or args.web, log.info):
-                    result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
-            log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
-        return app.EXIT_OK
-
-    return app.run(main, PROG)
+    with LauncherLog(args.log_level) as logs:
+        store = SettingsFile(default_path())
+        saved = store.load()
+        overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light))
+                     if v is not None}
+        settings = dataclasses.replace(saved, **overrides)
+        entries = discover()
+        if not entries:
+            log.warning("no games are installed (entry-point group %s)", GROUP)
+        with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
+                                   notice=log.info) as backend:
+            if backend.name == "terminal":  # log lines would land on the board
+                logs.aside()
+            with web.serving(backend, args.lan or args.web, log.info):
+                result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
+        log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
+    return app.EXIT_OK
 
 
 def run_list(argv: Sequence[str]) -> int:
+    """``gamelib list``: each game's key and name, or why it cannot be loaded (escaped: one line each)."""
     app.Parser(prog=f"{PROG} list", description="List the installed games (exit 1 if one cannot be loaded).") \
         .parse_args(argv)
     quiet = logging.NullHandler()  # the reasons are printed below, one line each, without tracebacks
@@ -94,7 +91,7 @@ def run_list(argv: Sequence[str]) -> int:
         logging.getLogger("gamelib").removeHandler(quiet)
     for entry in entries:
         status = entry.name if entry.game is not None else f"cannot be loaded: {entry.error}"
-        print(f"{entry.key}: {status}")
+        print(app.one_line(f"{entry.key}: {status}"))
     if not entries:
         print(f"no games are installed (entry-point group {GROUP})")
     return app.EXIT_ERROR if any(e.game is None for e in entries) else app.EXIT_OK
@@ -169,32 +166,36 @@ def _service_web(text: str) -> Address:
 def run_service(command: str, argv: Sequence[str]) -> int:
     args = service_parser(command).parse_args(argv)
     installer = Installer(prog=f"{PROG} {command}")
+    if command == "uninstall-service":
+        return installer.uninstall(user_unit=args.user_unit, argv=argv)
+    launcher_args = ["--backend", args.backend]
+    defaults = LauncherOptions()
+    for flag, value, default in (("--dim-after", args.dim_after, defaults.dim_after),
+                                 ("--blank-after", args.blank_after, defaults.blank_after)):
+        if value != default:
+            launcher_args += [flag, f"{value:g}"]
+    web = args.lan or args.web
+    return installer.install(user=args.user, user_unit=args.user_unit, launcher_args=launcher_args,
+                             allow_poweroff=args.allow_poweroff, argv=argv,
+                             web=None if web is None else str(web), web_port=None if web is None else web.port,
+                             lan=args.lan is not None)
 
-    def main() -> int:
-        if command == "uninstall-service":
-            return installer.uninstall(user_unit=args.user_unit, argv=argv)
-        launcher_args = ["--backend", args.backend]
-        defaults = LauncherOptions()
-        for flag, value, default in (("--dim-after", args.dim_after, defaults.dim_after),
-                                     ("--blank-after", args.blank_after, defaults.blank_after)):
-            if value != default:
-                launcher_args += [flag, f"{value:g}"]
-        web = args.lan or args.web
-        return installer.install(user=args.user, user_unit=args.user_unit, launcher_args=launcher_args,
-                                 allow_poweroff=args.allow_poweroff, argv=argv,
-                                 web=None if web is None else str(web), web_port=None if web is None else web.port,
-                                 lan=args.lan is not None)
 
-    return app.run(main, f"{PROG} {command}")
+COMMANDS: Dict[str, Callable[[Sequence[str]], int]] = {
+    "list": run_list,
+    "names": run_names,
+    "install-service": lambda argv: run_service("install-service", argv),
+    "uninstall-service": lambda argv: run_service("uninstall-service", argv),
+}
+"""The subcommands by name; anything else is the menu's arguments."""
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """Entry point of the ``gamelib`` console script and ``python -m gamelib``."""
+    """Entry point of the ``gamelib`` console script and ``python -m gamelib``: every subcommand
+    runs inside :func:`gamelib.app.run`, the one place its errors, signals and output failures
+    become one line and an exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["list"]:
-        return run_list(argv[1:])
-    if argv[:1] == ["names"]:
-        return run_names(argv[1:])
-    if argv[:1] in (["install-service"], ["uninstall-service"]):
-        return run_service(argv[0], argv[1:])
-    return run_menu(argv)
+    if argv[:1] and argv[0] in COMMANDS:
+        command, rest = argv[0], argv[1:]
+        return app.run(lambda: COMMANDS[command](rest), f"{PROG} {command}")
+    return app.run(lambda: run_menu(argv), PROG)

@@ -43,6 +43,15 @@ def log_path(environ: Optional[Mapping[str, str]] = None) -> Path:
     return state_home(environ) / "gamelib" / FILE_NAME
 
 
+class OneLine(logging.Formatter):
+    """A log line whose message is one line, control characters escaped (a path or a name with a
+    newline or an escape sequence cannot split it or reach the terminal); a traceback logged with
+    it follows on the lines after, as usual."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return one_line(super().formatMessage(record))
+
+
 def _why(error: BaseException) -> str:
     return (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
 
@@ -127,7 +136,7 @@ class LauncherLog:
         """The program that logs (a game run by itself names its own, with its own ``path``)."""
         self._format = FORMAT.format(prog=prog)
         self._stderr = logging.StreamHandler(sys.stderr)
-        self._stderr.setFormatter(logging.Formatter(self._format))
+        self._stderr.setFormatter(OneLine(self._format))
         self._aside: List[logging.Handler] = []
         self._kept: Optional[_Kept] = None
         self._file: Optional[_LogFile] = None
@@ -149,7 +158,7 @@ class LauncherLog:
         root = logging.getLogger()
         self._raise_exceptions, logging.raiseExceptions = logging.raiseExceptions, False
         self._kept = _Kept(self.prog)
-        self._kept.setFormatter(logging.Formatter(self._format))
+        self._kept.setFormatter(OneLine(self._format))
         self._aside = [self._kept]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -157,7 +166,7 @@ class LauncherLog:
         except OSError as exc:
             self._file_error = _why(exc)
         else:
-            self._file.setFormatter(logging.Formatter(f"%(asctime)s {self._format}"))
+            self._file.setFormatter(OneLine(f"%(asctime)s {self._format}"))
             self._aside.append(self._file)
         root.removeHandler(self._stderr)
         for handler in self._aside:

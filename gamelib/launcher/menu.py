@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set
 
 from ..backends.base import STICK, Action, Backend, Direction, StickEvent
 from ..colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
-from ..errors import ConfigError, QuitRequested
+from ..errors import ConfigError, OutputError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
@@ -215,7 +215,7 @@ class Launcher:
         choices = Choices(remembered, names=self.settings.names)
         try:
             entry.game.run(self.backend, choices)
-        except QuitRequested:
+        except (QuitRequested, OutputError):  # not the game's fault: the launcher's output has gone too
             raise
         except Exception:  # noqa: BLE001 (a game's bug must not stop the launcher)
             log.error("game %r raised; back to the menu", entry.name, exc_info=True)

@@ -13,7 +13,7 @@ from .. import analysis
 from ..errors import ConfigError, SearchAborted
 from ..progress import ProgressLine
 from ..rules import Size
-from .common import Command, add_board, parser, seconds
+from .common import Command, add_board, parser, seconds, show
 
 SOLVE_SECONDS = 30.0
 
@@ -46,7 +46,7 @@ def run(argv: Sequence[str]) -> int:
             raise SearchAborted(f"not solved within {args.time_limit:g} s (try a longer --time-limit)") from None
         except ConfigError as exc:  # a board size the solver does not take (8 x 6)
             raise UsageError(f"--solve: {exc}") from None
-    print(json.dumps(analysis.describe(board, scores, engine)) if args.json else analysis.text(board, scores))
+    show(json.dumps(analysis.describe(board, scores, engine)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
 
 

@@ -40,6 +40,13 @@ class Command:
         return PROG if self.name == "play" else f"{PROG} {self.name}"
 
 
+def show(text: str) -> None:
+    """Print ``text`` on standard output, each line escaped (:func:`gamelib.app.one_line`): a ``--db``
+    path or a stored value holding a control character (a newline, an escape sequence) or bytes
+    that are not text cannot split a line, reach the terminal or fail the write."""
+    print("\n".join(app.one_line(line) for line in text.split("\n")))
+
+
 def done(command: str, notes: List[str]) -> int:
     """Each note (a row skipped, rounds that may be missing) as one line on stderr; the exit
     code: 1 if there was one (the rest was shown), else 0."""

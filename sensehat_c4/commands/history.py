@@ -14,7 +14,7 @@ from typing import Sequence
 
 from .. import history
 from ..records import Records
-from .common import Command, add_db, count, done, parser
+from .common import Command, add_db, count, done, parser, show
 
 LIMIT = 10
 
@@ -28,7 +28,7 @@ def run(argv: Sequence[str]) -> int:
     args = args_parser.parse_args(argv)
     with Records(args.db) as stored:
         matches = stored.matches(args.limit or None)
-    print(json.dumps(history.history_json(matches)) if args.json else history.history_text(matches, stored.empty))
+    show(json.dumps(history.history_json(matches)) if args.json else history.history_text(matches, stored.empty))
     return done("history", stored.notes)
 
 

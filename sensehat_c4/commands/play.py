@@ -130,6 +130,20 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[str],
+                computer_plays: str) -> Optional[str]:
+    """The notice when ``--names`` names the seat the computer always plays (that name is never
+    used: the computer's seat has none), else ``None``.  With ``--computer-plays alternate`` each
+    name is used in the matches where its seat is a person's."""
+    if opponent in (None, "human") or computer_plays == "alternate":
+        return None
+    seat = int(computer_plays)
+    name = names[seat - 1]
+    if name is None:
+        return None
+    return f"--names: the computer plays player {seat}, so {name} is not used"
+
+
 def run(argv: Sequence[str]) -> int:
     parser = play_parser()
     args = parser.parse_args(argv)
@@ -159,6 +173,9 @@ def run(argv: Sequence[str]) -> int:
         except (ValueError, ConfigError) as exc:
             parser.error(f"--join: {exc}")
     name = options.names[0] or default_name()
+    unused = unused_name(options.names, args.opponent, args.computer_plays)
+    if unused is not None:
+        notice(unused)
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(number, computer, result)

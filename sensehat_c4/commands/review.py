@@ -10,7 +10,7 @@ from gamelib import app
 from .. import review
 from ..progress import ProgressLine
 from ..records import load_round
-from .common import Command, add_db, add_round_id, done, parser
+from .common import Command, add_db, add_round_id, done, parser, show
 
 SECONDS = 10.0
 """``review``'s default time limit per position."""
@@ -34,7 +34,7 @@ def run(argv: Sequence[str]) -> int:
     with progress(sys.stderr) as line:  # erased before the review is printed
         result = review.review_round(match, rnd, seconds=args.time_limit,
                                      progress=lambda moved, total: line(moved, total, 0) if moved < total else None)
-    print(json.dumps(review.as_json(result)) if args.json else review.text(result))
+    show(json.dumps(review.as_json(result)) if args.json else review.text(result))
     return done("review", notes)
 
 

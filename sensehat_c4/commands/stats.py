@@ -7,7 +7,7 @@ from typing import Sequence
 from .. import history
 from ..computer import LEVELS
 from ..records import Records
-from .common import Command, add_db, done, parser
+from .common import Command, add_db, done, parser, show
 
 
 def run(argv: Sequence[str]) -> int:
@@ -17,7 +17,7 @@ def run(argv: Sequence[str]) -> int:
     args = args_parser.parse_args(argv)
     with Records(args.db) as stored:
         result = history.stats(stored.matches(), list(LEVELS))
-    print(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result))
+    show(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result))
     return done("stats", stored.notes)
 
 

@@ -16,11 +16,13 @@ with its next stone are left out (:func:`score12` computes them).
 """
 from __future__ import annotations
 
+import logging
 import mmap
 import os
+import stat
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import Optional, Set, Tuple
 
 from ..rules import STANDARD
 from .position import shape_of
@@ -33,6 +35,11 @@ ENV_VAR = "SENSEHAT_C4_BOOK12"
 """An explicit path to ``book_12ply_distances.dat`` (else the installed package's copy)."""
 RECORD = 5
 PLY = 12
+SAMPLES = 64
+"""How many evenly spaced records :class:`Book12` checks are in order when it opens a file."""
+
+log = logging.getLogger("sensehat_c4.engine")
+_warned: Set[Tuple[str, str]] = set()
 
 
 def huffman_bits(first: int, second: int, mirror: bool = False) -> Tuple[int, int]:
@@ -80,17 +87,49 @@ def default_path() -> Optional[Path]:
     return None
 
 
+def installed() -> "Optional[Book12]":
+    """The 12-ply book at :func:`default_path`, or ``None``: not installed, or a file that cannot
+    be used (empty, not the book, unreadable, a directory, a FIFO, a device), which one line in
+    the log names, once per process; the engine then goes on without it."""
+    path = default_path()
+    if path is None:
+        return None
+    try:
+        return Book12(path)
+    except (OSError, ValueError, OverflowError) as exc:  # OverflowError: larger than a 32-bit mmap
+        why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+        if (str(path), why) not in _warned:
+            _warned.add((str(path), why))
+            log.warning("the 12-ply book %s cannot be used: %s; going on without it", path, why)
+        return None
+
+
 class Book12:
-    """Exact scores of 12-stone positions from the memory-mapped distance book."""
+    """Exact scores of 12-stone positions from the memory-mapped distance book.
+
+    ``ValueError`` (or ``OSError``) if ``path`` is not one: not a regular file, empty, not a
+    whole number of records, or records out of order (checked at :data:`SAMPLES` places).
+    """
 
     def __init__(self, path: Path) -> None:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the open, a device never ends
+            raise ValueError("it is not a regular file")
         with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size == 0 or size % RECORD:
+                raise ValueError("it is empty" if size == 0 else f"its size, {size}, is not a multiple of {RECORD}")
             self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        if len(self._map) % RECORD:
-            self._map.close()
-            raise ValueError(f"{path}: not a 12-ply distance book (size {len(self._map)} is not a multiple of 5)")
         self.path = path
         self.entries = len(self._map) // RECORD
+        keys = [self._key(i * (self.entries - 1) // SAMPLES) for i in range(SAMPLES + 1)]
+        if self.entries <= SAMPLES or any(a >= b for a, b in zip(keys, keys[1:])):
+            self._map.close()
+            raise ValueError("it holds too few positions" if self.entries <= SAMPLES else
+                             "its positions are not in order")
+
+    def _key(self, index: int) -> int:
+        at = index * RECORD
+        return int.from_bytes(self._map[at:at + 4], "big", signed=True)
 
     def close(self) -> None:
         self._map.close()

@@ -73,8 +73,7 @@ class Oracle:
         if layout != STANDARD:
             return cls(shape, core=core)
         openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
-        path = book12_module.default_path() if book12 else None
-        return cls(shape, openings, Book12(path) if path is not None and path.is_file() else None, core)
+        return cls(shape, openings, book12_module.installed() if book12 else None, core)
 
     def check(self, position: Position) -> None:
         """Raise :class:`ConfigError` if ``position`` is of another board size than this oracle's."""
