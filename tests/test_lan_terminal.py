@@ -28,6 +28,7 @@ def test_the_status_line_says_the_lan_screens(sandbox):  # noqa: F811
     try:
         program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (up: leave)")(p),
                          what="the lobby's words")
+        assert says(f"web: http://127.0.0.1:{port(program)}/  (watch only)")(program)   # no PIN: nobody takes a seat
         assert leds(program.screen) in [hex_colours(f) for f in screens.frames(screens.offering())]
         client = LanClient(port(program), ping=True)
         client.hello("Ann")

@@ -66,12 +66,19 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
         server = web.running(backend)
         if server is None:
             where = address or Address(None, DEFAULT_PORT)
-            server = stack.enter_context(web.serving(backend, where, notice, limits=limits))
+            server = stack.enter_context(web.serving(backend, where, notice, limits=limits, seats=False))
             assert server is not None
         where = server.address
         lan = LanHost(backend, name, game, server.limits if limits is None else limits)
+        served = server
+
+        def detach() -> None:
+            served.lan = None
+            served.console.note(served.note())
+
         server.lan = lan
-        stack.callback(setattr, server, "lan", None)
+        server.console.note(server.note())
+        stack.callback(detach)
         stack.callback(lan.close)
         if advertise:
             found = _advertised(where)

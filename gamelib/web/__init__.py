@@ -51,7 +51,7 @@ def add_argument(parser: "argparse._ActionsContainer") -> None:
 
 @contextlib.contextmanager
 def serving(backend: "Backend", address: Optional[Address], notice: Callable[[str], None] = lambda message: None,
-            *, limits: Optional["Limits"] = None) -> Iterator[Optional["WebServer"]]:
+            *, limits: Optional["Limits"] = None, seats: bool = True) -> Iterator[Optional["WebServer"]]:
     """Serve the web view of ``backend`` on ``address`` for the ``with`` block (nothing if ``None``):
     the feed watches the backend, phones' presses go to it, and the seats are emptied at the end."""
     if address is None:
@@ -72,7 +72,8 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         server.start()
         _RUNNING[backend] = server
         if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
-            notice(f"web view on {', '.join(server.urls)} (a phone takes a seat with the PIN the LEDs show)")
+            notice(f"web view on {', '.join(server.urls)} " + ("(a phone takes a seat with the PIN the LEDs show)"
+                                                                if seats else "(watch only)"))
         yield server
     finally:
         _RUNNING.pop(backend, None)

@@ -59,8 +59,11 @@ class WebServer:
         return self.bound[0][1] if self.bound else self.address.port
 
     def note(self) -> str:
-        """The line the terminal shows under the board: the page's address and the PIN."""
+        """The line the terminal shows under the board: the page's address and the PIN (none while a game
+        is offered over the LAN)."""
         where = self.urls[0] if self.urls else f"port {self.port}"
+        if self.lan is not None:   # a game over the LAN: only its guest plays, the page is to watch
+            return f"web: {where}  (watch only)"
         return f"web: {where}  PIN {self.seating.pin}"
 
     def start(self) -> "WebServer":
