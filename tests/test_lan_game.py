@@ -93,3 +93,20 @@ def test_when_the_host_quits_the_guest_says_so_at_once(tmp_path):
             matches = pi.history()
             assert [(m["status"], [r["moves"] for r in m["rounds"]]) for m in matches] == [("abandoned", ["4"])]
         assert guest.history()[0]["players"]["1"]["remote"] is True
+
+
+@pytest.mark.slow
+def test_when_the_guest_quits_the_host_says_so_at_once_and_waits_for_another(tmp_path):
+    with Pi(tmp_path / "host") as host, Pi(tmp_path / "guest") as guest:
+        host.start("--lan", "127.0.0.1:0", "--names", "Bob")
+        port = host.port()
+        guest.start("--join", f"127.0.0.1:{port}", "--names", "Ann")
+        host.shows_any(screens.frames(screens.request("Ann")))
+        host.tap("middle")
+        host.shows(board("", 1))
+        guest.kill(signal.SIGTERM)                                     # Ctrl+C, q or systemctl stop at the guest
+        assert guest.wait() == 143
+        host.shows_any(screens.frames(screens.left("Ann")), timeout=5)   # ANN LEFT, not the waiting screen
+        host.shows_any(screens.frames(screens.offering()), timeout=15)   # then it waits for another guest
+        host.kill(signal.SIGTERM)
+        assert host.wait() == 143 and host.out() == "match 1: abandoned at 0-0\n"
