@@ -156,3 +156,29 @@ def test_a_remote_side_is_a_person_and_a_remote_match_is_never_resumed(tmp_path)
     match = match_from_row({**row, "p2_name": "Bob", "p2_level": None, "p2_seconds": None})
     with pytest.raises(NotResumable, match="it was played with another Pi over the LAN"):
         interrupted(match)
+
+
+def test_the_host_checks_every_move_the_guests_presses_out_of_turn_or_into_a_full_column_do_nothing(tmp_path):
+    from gamelib.colours import RED, YELLOW
+    from sensehat_c4 import render
+    from sensehat_c4.rules import Board
+
+    mock = MockBackend()
+    mock.tap("right", "middle", at=1.0, source=GUEST)                # Bob's turn: the guest's presses do nothing
+    mock.tap("left", "left", "left", "middle", at=2.0, gap=0.1)      # Bob: column 1
+    for i in range(6):                                                # then column 4 filled up, in turn
+        mock.tap("middle", at=3.0 + i, source=GUEST if i % 2 == 0 else "stick")
+    mock.tap("middle", at=9.5, source=GUEST)                          # Ann into the full column: it flashes
+    mock.tap("up", at=12.0)
+    mock.tap("up", at=12.3)
+    result = play(mock, MatchOptions(), seats=Seats(second=RemotePlayer(Session())))
+    assert result.abandoned
+    frames = [f for _, f in mock.frames]
+    palette = render.Palette(RED, YELLOW)
+    assert frames[0] == tuple(render.board_frame(Board(), palette, cursor=3))
+    before_bob = [f for t, f in mock.frames if t < 2.0]
+    assert set(before_bob) == {frames[0]}                             # nothing moved before Bob's press
+    full = Board.from_moves("1444444")
+    flash = [tuple(f) for f, _ in render.flash_column(full, 3, palette, YELLOW, 2, 0.1)]
+    assert flash[0] in frames and not full.can_play(3)
+    assert tuple(render.board_frame(full, palette, cursor=3)) in [f for t, f in mock.frames if t > 9.6]   # still Ann's
