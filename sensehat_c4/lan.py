@@ -374,6 +374,10 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
             outcome, matches = _visit(backend, where, token, label, name=name, recorder=recorder, state=state,
                                       limits=limits)
             played += matches
+            if outcome.reason == "bad_token" and token is not None:
+                continue   # the host no longer knows this Pi's session (it restarted): ask again
+            if outcome.outcome == "failed" and token is not None:
+                state.save(where[0], where[1], None, label)   # not to be tried again before asking
             if target is not None and (outcome.outcome == "failed" or
                                        (outcome.outcome == "refused" and not outcome.played)):
                 raise LanError(outcome.message)
