@@ -31,6 +31,17 @@ def positions(name: str) -> List[Tuple[str, int]]:
     return rows
 
 
+def scored(size: str) -> List[Tuple[str, int, int]]:
+    """The ``(moves, score, positions its solver searched)`` rows of ``tests/data/sizes_SIZE.scores``:
+    positions of the large boards scored by an independent solver (the file's header says which)."""
+    rows = []
+    for line in (DATA / f"sizes_{size}.scores").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            moves, score, work = line.split()
+            rows.append((moves, int(score), int(work)))
+    return rows
+
+
 def book12_or_skip() -> Book12:
     """The installed 12-ply book (``pip install -e '.[test]'`` installs it on Python 3.10+)."""
     path = default_path()

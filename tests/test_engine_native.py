@@ -5,6 +5,7 @@ scores after the same number of nodes) and against the test sets on arm64 and ar
 CI (.ci/native-cross).
 """
 import ctypes
+import hashlib
 import json
 import logging
 import os
@@ -23,7 +24,7 @@ from sensehat_c4.engine.cores import core_name, new_solver
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import shape_of
 from sensehat_c4.errors import ConfigError, NativeCoreError, SearchAborted
-from sensehat_c4.rules import Board
+from sensehat_c4.rules import Board, Layout
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,13 +50,19 @@ def unusable_libraries(tmp_path):
     built = native.LIBRARY.read_bytes()
     machine = int.from_bytes(built[18:20], "little")
     middle = len(built) // 2
-    cases = {  # case: (contents, with the build's checksum beside it, what the log line says)
-        "cut short": (built[:middle], False, "cut short"),    # mapping it, the dynamic loader would SIGBUS
-        "not a library": (b"hello, world\n", False, "not an ELF library"),
+    needed = built.index(b"libc.so.6")
+    # case: (contents, its checksum beside it: "own" (matching), "build" (the build's), None; the log line)
+    cases = {
+        "cut short": (built[:middle], "own", "cut short"),    # mapping it, the dynamic loader would SIGBUS
+        "not a library": (b"hello, world\n", "own", "not an ELF library"),
         "another architecture": (built[:18] + (183 if machine != 183 else 62).to_bytes(2, "little") + built[20:],
-                                 False, "cannot load"),      # arm64 (or x86-64): the dynamic loader says no
-        "another word size": (built[:4] + bytes([3 - built[4]]) + built[5:], False, "built for another machine"),
-        "damaged": (built[:middle] + bytes([built[middle] ^ 1]) + built[middle + 1:], True, "does not match"),
+                                 "own", "cannot load"),      # arm64 (or x86-64): the dynamic loader says no
+        "another word size": (built[:4] + bytes([3 - built[4]]) + built[5:], "own", "built for another machine"),
+        "damaged": (damaged(built), "build", "does not match"),
+        "no checksum": (damaged(built), None, "no _c4core.so.sha256 beside it"),
+        # the dynamic loader names the library it needs, which is not UTF-8: ctypes raised UnicodeDecodeError
+        "loader message not UTF-8": (built[:needed] + b"libc.so.\xff" + built[needed + 9:], "own",
+                                     "can't decode byte 0xff"),
     }
     found = {"missing file": (str(tmp_path / "nowhere.so"), "No such file")}
     if shutil.which("cc"):  # a library from another version of c4core.c, without c4_winning_cells()
@@ -63,19 +70,39 @@ def unusable_libraries(tmp_path):
         older.parent.mkdir()
         subprocess.run(["cc", "-shared", "-fPIC", "-std=c99", "-Dc4_winning_cells=c4_threats",
                         str(ROOT / "sensehat_c4" / "engine" / "c4core.c"), "-o", str(older)], check=True)
+        write_digest(older)
         found["missing symbols"] = (str(older), "has no c4_winning_cells()")
     for case, (data, digest, message) in cases.items():
         path = tmp_path / case.replace(" ", "-") / "_c4core.so"
         path.parent.mkdir()
         path.write_bytes(data)
-        if digest:
+        if digest == "own":
+            write_digest(path)
+        elif digest == "build":
             shutil.copy(str(native.LIBRARY) + native.DIGEST_SUFFIX, str(path) + native.DIGEST_SUFFIX)
         found[case] = (str(path), message)
     return found
 
 
-CASES = ["cut short", "not a library", "another architecture", "another word size", "damaged", "missing file",
-         "missing symbols"]
+def damaged(built: bytes) -> bytes:
+    """The built library with its ``c4_abi()`` turned into an illegal instruction on x86-64 (loading it
+    and calling it dies of SIGILL), else with a byte flipped in the middle."""
+    abi = b"\xb8" + native.ABI.to_bytes(4, "little") + b"\xc3"   # mov eax, ABI; ret
+    if built.count(abi) == 1:
+        at = built.index(abi)
+        return built[:at] + b"\x0f\x0b" + built[at + 2:]          # ud2
+    middle = len(built) // 2
+    return built[:middle] + bytes([built[middle] ^ 1]) + built[middle + 1:]
+
+
+def write_digest(path: Path) -> None:
+    """A checksum file beside ``path`` that matches it, as the build writes one."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    Path(str(path) + native.DIGEST_SUFFIX).write_text(f"{digest}  {path.name}\n")
+
+
+CASES = ["cut short", "not a library", "another architecture", "another word size", "damaged", "no checksum",
+         "loader message not UTF-8", "missing file", "missing symbols"]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -101,7 +128,7 @@ def test_a_library_that_does_not_load_is_one_log_line_then_the_python_core(case,
 def test_a_library_of_another_abi_is_refused(monkeypatch, fresh, caplog):
     native_or_skip()
     monkeypatch.setattr(native, "ABI", native.ABI + 1)
-    with pytest.raises(NativeCoreError, match=r"speaks ABI 1, this package 2$"):
+    with pytest.raises(NativeCoreError, match=r"speaks ABI 2, this package 3$"):
         native.load_library(native.LIBRARY)
     fresh()
     with caplog.at_level(logging.WARNING, logger="sensehat_c4.engine.native"):
@@ -120,25 +147,35 @@ def test_asking_for_the_native_core_when_it_is_off_is_an_error(monkeypatch, fres
 def test_sizes_the_native_core_cannot_take_are_refused():
     native_or_skip()
     lib = native.library()
-    for width, height, bits, check in ((9, 6, 20, 4096), (7, 6, 40, 4096), (7, 6, 20, 1000), (0, 6, 20, 4096)):
-        assert not lib.c4_new(width, height, bits, check, 32), (width, height, bits, check)
+    for width, height, bits, check in ((9, 6, 20, 4096), (7, 6, 40, 4096), (7, 6, 20, 1000), (0, 6, 20, 4096),
+                                       (8, 6, 12, 4096)):   # 8 x 6's keys need 2**13 entries for their tags to fit
+        assert not lib.c4_new(width, height, bits, check, 32, 20), (width, height, bits, check)
     with pytest.raises(NativeCoreError, match="cannot make a 7 x 6 solver with 2\\*\\*40 slots"):
         new_solver(SHAPE, table_bits=40, core="native")
 
 
-def test_both_cores_refuse_the_sizes_the_python_core_cannot_take():
+def test_both_cores_take_every_size_the_game_offers():
     native_or_skip()
-    shape = shape_of(Board(8, 6).layout)   # 56 bits: the C core could, but the engine offers the same on both
+    shape = shape_of(Board(8, 6).layout)   # 56 bits: the largest board
     for core in CORES:
-        with pytest.raises(ConfigError, match="up to 50 bits"):
-            new_solver(shape, table_bits=12, core=core)
+        assert new_solver(shape, table_bits=18, core=core).shape is shape
+    wider = shape_of(Layout(9, 6))   # 63 bits: no board the game offers
+    for core in CORES:
+        with pytest.raises(ConfigError, match="up to 56 bits"):
+            new_solver(wider, table_bits=12, core=core)
 
 
-def run_cli(*argv, **env):
-    """The command in a child process, with only the native core's variables given here."""
+def run_cli(*argv, limit_memory=False, timeout=300, **env):
+    """The command in a child process, with only the native core's variables given here (and, if
+    ``limit_memory``, at most 1 GB of address space)."""
     inherited = {k: v for k, v in os.environ.items() if k not in (native.PURE_ENV, native.LIBRARY_ENV)}
+
+    def one_gigabyte():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
     return subprocess.run([sys.executable, "-m", "sensehat_c4", *argv], capture_output=True, text=True,
-                          env={**inherited, **env}, timeout=300)
+                          env={**inherited, **env}, timeout=timeout, preexec_fn=one_gigabyte if limit_memory else None)
 
 
 def test_the_command_line_says_which_core_runs():
@@ -150,6 +187,29 @@ def test_the_command_line_says_which_core_runs():
         proc = run_cli("analyse", "4453", "--solve", "--json", **env)
         info = json.loads(proc.stdout)
         assert (proc.returncode, proc.stderr, info["engine"], info["best"]) == (0, "", engine, 3)
+
+
+@pytest.mark.parametrize("case", ["no checksum", "loader message not UTF-8", "a FIFO", "/dev/zero",
+                                  "too large"])
+def test_what_would_crash_hang_or_fill_memory_is_one_line_and_the_python_core(case, tmp_path):
+    """In a child process, as each of these crashed it (SIGILL), raised from ctypes, hung on the FIFO or
+    read /dev/zero until memory ran out (here held to 1 GB)."""
+    if case == "a FIFO":
+        path, reason = tmp_path / "fifo.so", "not a regular file"
+        os.mkfifo(path)
+    elif case == "/dev/zero":
+        path, reason = Path("/dev/zero"), "not a regular file"
+    elif case == "too large":
+        path, reason = tmp_path / "large.so", "more than a library's 4194304"
+        with open(path, "wb") as f:
+            f.truncate(64 * 1024 * 1024)    # sparse: 64 MB that take no room
+    else:
+        path, reason = unusable_libraries(tmp_path)[case]
+    proc = run_cli("analyse", "4453", "--solve", "--json", limit_memory=True, timeout=60,
+                   **{native.LIBRARY_ENV: str(path)})
+    assert (proc.returncode, json.loads(proc.stdout)["engine"]) == (0, "python")
+    assert len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith(f"native solver core not used (cannot load {path}: ") and reason in proc.stderr
 
 
 def test_a_corrupt_library_on_the_command_line_is_one_line_on_stderr(tmp_path):

@@ -13,9 +13,12 @@ import random
 from typing import Dict
 
 import pytest
+from engine_data import CORES, scored, solver
 
 from sensehat_c4.computer import Computer, Thinker
 from sensehat_c4.engine import Limit, Oracle, choose_move, move_scores
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position, shape_of
 from sensehat_c4.rules import SIZES, Board, Size
 
 # (columns, rows): (who wins, the move the game ends on), from the tables cited above
@@ -126,6 +129,30 @@ def test_empty_boards_against_published_results(size):
     assert max(scores.values()) == published_score(size)
 
 
+# -- the largest boards against an independent solver ---------------------------------------
+
+@pytest.mark.parametrize("core, most", [("native", 1_000_000), ("python", 5_000)])
+@pytest.mark.parametrize("size", ["8x6", "8x5"])
+def test_the_largest_boards_against_an_independent_solver(size, core, most):
+    """Positions of 8 x 6 (56 bits: the layout's largest) and 8 x 5 scored by another solver
+    (tests/data/sizes_*.scores says which and how); each core takes those that other solver
+    needed at most ``most`` positions for (the Python core: the late ones)."""
+    board = Size.parse(size)
+    search = solver(core, 18, shape_of(board))
+    rows = [(moves, score) for moves, score, work in scored(size) if work <= most]
+    assert len(rows) >= (350 if core == "native" else 250)
+    got = [(moves, search.score(Position.of(board.from_moves(moves)), Budget())) for moves, _ in rows]
+    assert got == rows
+
+
+def test_analyse_solves_an_eight_by_six_position_as_the_independent_solver_scores_it():
+    moves, score, _ = next(row for row in scored("8x6") if len(row[0]) == 30)
+    board = Size(8, 6).from_moves(moves[:-1])
+    scores = move_scores(board, limit=Limit(seconds=120), oracle=Oracle.installed(board.layout))
+    assert scores[int(moves[-1]) - 1] == -score
+    assert max(scores.values()) >= -score
+
+
 # -- easy, medium and hard on every size ------------------------------------------------
 
 @pytest.mark.parametrize("size", SIZES, ids=str)
@@ -167,3 +194,82 @@ def test_the_computer_player_thinks_on_other_sizes(size, level, moves, columns):
     thinker = Thinker(Computer(level, seconds=30), seed=1)
     thinker.start(board)
     assert answer(thinker, within=60) in columns
+
+
+# -- memory: a table for each board, two oracles at most ------------------------------
+
+@pytest.mark.parametrize("core", CORES)
+def test_each_board_has_a_table_of_its_own_size(core):
+    from engine_data import native_or_skip
+
+    if core == "native":
+        native_or_skip()
+    sizes = {}
+    for size in (Size(4, 4), Size(6, 4), Size(6, 5), Size(7, 6), Size(8, 6)):
+        search = Oracle(shape_of(size), core=core).solver
+        sizes[str(size)] = search.table_bytes if core == "native" else len(search.table) * search.table.itemsize
+    kib = {size: round(n / 1024) for size, n in sizes.items()}
+    assert kib == {"4x4": 32, "6x4": 512, "6x5": 4096, "7x6": 8192, "8x6": 8192}
+
+
+def test_the_default_oracles_are_the_seven_by_six_one_and_the_last_other_size():
+    from sensehat_c4.engine import oracle as oracle_module
+
+    standard = oracle_module.default_oracle(Size(7, 6))
+    small = oracle_module.default_oracle(Size(4, 4))
+    assert oracle_module.default_oracle(Size(4, 4)) is small          # kept while it is the last
+    other = oracle_module.default_oracle(Size(6, 5))
+    assert {(k.columns, k.rows) for k in oracle_module._default} == {(7, 6), (6, 5)}     # 4x4's was let go
+    assert oracle_module.default_oracle(Size(7, 6)) is standard and oracle_module.default_oracle(Size(6, 5)) is other
+
+
+# -- the books of other sizes ----------------------------------------------------------
+
+def make_book(*argv):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "make_book.py"
+    proc = subprocess.run([sys.executable, str(tool), *argv], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_a_book_of_another_size_holds_the_plain_minimax_scores_and_resumes(tmp_path):
+    from sensehat_c4.engine.sizebooks import SizeBook, book_key
+
+    out = tmp_path / "book-4x4.bin"
+    log = make_book("--board", "4x4", "--plies", "5", "--out", str(out))
+    assert "4x4: 1, 2, 8, 26, 82, 218 positions of 0 to 5 stones (up to mirror)" in log
+    assert "4x4: the empty board scores +0" in log and not (tmp_path / "book-4x4.bin.partial").exists()
+    book = SizeBook(out)
+    assert (book.layout.columns, book.layout.rows, book.max_ply) == (4, 4, 5)
+    memo: Dict = {}
+    checked = 0
+    for board in positions(Board(4, 4), 5):
+        position = Position.of(board)
+        scores = child_scores(board, memo)
+        assert book.score(position.current, position.mask, position.moves) == max(scores.values()), board.notation()
+        checked += 1
+    assert checked == 1 + 4 + 16 + 64 + 256 + 1020
+    # stopped and started again: the positions solved before are not solved again
+    first = out.read_bytes()
+    out.unlink()
+    shape = shape_of(Size(4, 4))
+    kept = Position.of(Size(4, 4).from_moves("12341"))
+    (tmp_path / "book-4x4.bin.partial").write_text(f"{book_key(shape, kept.current, kept.mask)} 0\n")
+    log = make_book("--board", "4x4", "--plies", "5", "--out", str(out))
+    assert "resuming: 1 positions of 5 stones solved before" in log
+    assert "solved 217/217 of 5 stones" in log and out.read_bytes() == first
+
+
+def test_perfect_plays_from_a_size_s_book_where_one_is_shipped():
+    from sensehat_c4.engine.sizebooks import book_path
+
+    for size in (Size(8, 4), Size(7, 5), Size(6, 6)):
+        assert book_path(size).is_file(), size
+        oracle = Oracle.installed(size.board().layout)
+        assert oracle.openings is not None and oracle.openings.max_ply >= 2
+        result = choose_move(size.board(), "perfect", seed=1, oracle=oracle)
+        assert (result.source, result.score, result.nodes) == ("book", published_score(size), 0)

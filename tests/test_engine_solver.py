@@ -31,15 +31,20 @@ def answers(core, rows, table_bits=18):
 
 
 @pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"])
-def test_both_cores_match_the_late_test_sets_node_for_node(name):
+def test_both_cores_answer_the_late_test_sets_the_native_one_after_fewer_positions(name):
+    """The Python core is the reference: the native one gives its answers, after fewer positions (its
+    search has more ways to save work: mirror images share entries, a win with the next stone is seen
+    without a node, a table that keeps the costly entries...), so their node counts differ."""
     rows = positions(name)
     python = answers("python", rows)
     assert [(m, s, got) for (m, s), (_, got, _) in zip(rows, python) if got != s] == []
-    assert answers("native", rows) == python    # the same scores after the same number of nodes
+    native = answers("native", rows)
+    assert [(m, s) for m, s, _ in native] == [(m, s) for m, s, _ in python]
+    assert sum(n for _, _, n in native) < sum(n for _, _, n in python)
 
 
-@pytest.mark.parametrize("columns, rows", [(6, 5), (4, 5), (5, 4), (8, 5)])
-def test_both_cores_search_other_sizes_node_for_node(columns, rows):
+@pytest.mark.parametrize("columns, rows", [(6, 5), (4, 5), (5, 4), (8, 5), (8, 6)])
+def test_both_cores_give_the_same_scores_on_other_sizes(columns, rows):
     rng = random.Random(columns * rows)
     shape = shape_of(Layout(columns, rows))
     boards = []
@@ -52,8 +57,8 @@ def test_both_cores_search_other_sizes_node_for_node(columns, rows):
             boards.append(board)
     got = {}
     for core in CORES:
-        search = solver(core, 16, shape)
-        got[core] = [(b.notation(), search.score(Position.of(b), budget := Budget()), budget.nodes) for b in boards]
+        search = solver(core, 18, shape)
+        got[core] = [(b.notation(), search.score(Position.of(b), Budget())) for b in boards]
     assert got["native"] == got["python"]
 
 
@@ -104,10 +109,10 @@ def test_the_parity_rules_decide_these_positions_without_a_search(moves, value, 
 
 @pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("columns, rows, moves_left", [
-    (7, 6, (6, 13)), (6, 5, (6, 13)), (4, 5, (4, 12)), (5, 4, (4, 12)), (8, 5, (6, 12))])
+    (7, 6, (6, 13)), (6, 5, (6, 13)), (4, 5, (4, 12)), (5, 4, (4, 12)), (8, 5, (6, 12)), (8, 6, (6, 12))])
 def test_solver_matches_plain_minimax_on_random_late_positions(core, columns, rows, moves_left):
     rng = random.Random(5)
-    search = solver(core, 16, shape_of(Layout(columns, rows)))
+    search = solver(core, 18, shape_of(Layout(columns, rows)))
     memo = {}
     checked = 0
     while checked < 150:
@@ -122,10 +127,12 @@ def test_solver_matches_plain_minimax_on_random_late_positions(core, columns, ro
         checked += 1
 
 
-def test_the_books_are_refused_on_other_sizes():
-    with pytest.raises(ConfigError, match="the opening books are for the 7 x 6 board only"):
+def test_a_book_is_refused_on_another_size():
+    with pytest.raises(ConfigError, match="that opening book is for 7 x 6, not 6 x 5"):
         Oracle(shape_of(Board(6, 5).layout), OpeningBook())
-    assert Oracle.installed(Board(6, 5).layout).openings is None
+    with pytest.raises(ConfigError, match="the 12-ply book is for the 7 x 6 board only"):
+        Oracle(shape_of(Board(6, 5).layout), None, book12_or_skip())
+    assert Oracle.installed(Board(6, 5).layout).openings is None     # no book shipped for 6x5
 
 
 def test_opening_book_matches_every_early_test_position():
@@ -221,10 +228,10 @@ def test_a_node_limit_counts_every_search_of_one_call(core):
     budget = Budget(max_nodes=9000)
     search.score(at("13165377745111143272264765634"), budget)
     spent = budget.nodes
-    assert spent == 487
+    assert spent == {"python": 487, "native": 401}[core]      # the positions differ, not how they are counted
     with pytest.raises(SearchAborted):
         search.score(at("2147756677465"), budget)
-    assert budget.nodes == 3 * 4096 == search.nodes   # counted on from 487: looks at 4096, 8192, 12288
+    assert budget.nodes == 3 * 4096 == search.nodes   # counted on from there: looks at 4096, 8192, 12288
 
 
 @pytest.mark.parametrize("core", CORES)
@@ -250,7 +257,7 @@ def test_the_transposition_table_has_a_fixed_size():
     search.score(at("6667744167364217437"), Budget())
     assert len(search.table) == before == (1 << 12) + 9
     assert search.table.itemsize == 8
-    assert solver("native", 12).table_bytes == ((1 << 12) + 9) * 8   # allocated once, in C
+    assert solver("native", 12).table_bytes == (1 << 12) * 8   # 2**11 buckets of two entries, allocated once, in C
 
 
 def test_the_python_3_9_bit_count_agrees():

@@ -171,8 +171,9 @@ def test_presses_injected_from_another_thread_wake_the_match_without_a_timer():
         seen.append(wait_blocked(mock, 3))
         mock.inject("down", source=PHONE)             # ... and drops
         seen.append(wait_blocked(mock, 4))            # seat 1's turn again
-        mock.inject("up", source=STICK)
-        mock.inject("up", source=STICK)
+        with mock.together():                         # abandon? and yes, in one batch
+            mock.inject("up", source=STICK)
+            mock.inject("up", source=STICK)
 
     thread = threading.Thread(target=phone)
     thread.start()
@@ -207,13 +208,15 @@ def test_a_seat_taken_from_another_thread_changes_hands_at_once():
         wait_blocked(mock, 2)
         mock.inject("down", source=STICK)              # the stick no longer plays seat 2
         wait_blocked(mock, 3)
-        mock.inject("left", source=PHONE)
-        mock.inject("down", source=PHONE)
+        with mock.together():
+            mock.inject("left", source=PHONE)
+            mock.inject("down", source=PHONE)
         wait_blocked(mock, 4)                          # seat 1's turn
         seats.leave(2)                                 # the phone leaves on seat 1's turn: nothing to restart
         wait_blocked(mock, 5)
-        mock.inject("up", source=STICK)
-        mock.inject("up", source=STICK)
+        with mock.together():
+            mock.inject("up", source=STICK)
+            mock.inject("up", source=STICK)
 
     thread = threading.Thread(target=server)
     thread.start()

@@ -1,5 +1,19 @@
 #!/usr/bin/env python3
-"""Build ``sensehat_c4/engine/data/book8.bin``: exact scores of every position with up to 8 stones.
+"""Build an opening book: ``book8.bin`` for 7 x 6, or ``book-WxH.bin`` for another board size.
+
+    python tools/make_book.py                          # 7 x 6: book8.bin from the 12-ply book
+    python tools/make_book.py --board 7x5 --plies 4    # another size: its solver's own book
+
+Another size (``--board``): every position with up to ``--plies`` stones is enumerated (up to
+mirror symmetry); those with exactly that many are solved by the exact solver (the native core
+if it is built), the others scored by minimax from them.  Resumable: each solved position is
+appended to ``OUT.partial`` at once, and a new run skips those (so stop it any time).  Progress
+and an estimate of the time left go to stdout; the note at the end gives the run time, the CPU
+time and the book's size (see ``sensehat_c4/engine/sizebooks.py`` for the format).  Long runs:
+``nice -n 10 python tools/make_book.py --board 8x5 --plies 6 > book.log``.
+
+7 x 6 (no ``--board``): ``sensehat_c4/engine/data/book8.bin``, exact scores of every position
+with up to 8 stones.
 
 Derived from the 12-ply distance book of ``bitbully-databases`` (MIT, Markus Thill):
 every position with 0 to 11 stones is enumerated (up to mirror symmetry), and its
@@ -24,12 +38,18 @@ import sys
 import time
 import zlib
 from pathlib import Path
-from typing import Dict, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sensehat_c4.engine.book12 import SHAPE, default_path, distance_to_score  # noqa: E402
+from sensehat_c4.engine.cores import new_solver  # noqa: E402
+from sensehat_c4.engine.limit import Budget  # noqa: E402
 from sensehat_c4.engine.openings import MAX_PLY, OUTPUT, key24  # noqa: E402
+from sensehat_c4.engine.position import Position, Shape, shape_of  # noqa: E402
+from sensehat_c4.engine.sizebooks import book_key, book_path, encode  # noqa: E402
+from sensehat_c4.errors import BoardSizeError  # noqa: E402
+from sensehat_c4.rules import STANDARD, Size  # noqa: E402
 
 Pos = Tuple[int, int]  # player 1's stones, player 2's stones
 BOARD, BOTTOM, COLUMN_MASKS, H1, WIDTH = SHAPE.full, SHAPE.bottom, SHAPE.column_masks, SHAPE.stride, SHAPE.width
@@ -126,21 +146,121 @@ def score_layer(layer: Dict[int, Pos], ply: int, below: Dict[int, int]) -> Dict[
     return scores
 
 
+# -- another board size: the solver's own book ------------------------------------------
+
+Layer = Dict[int, Tuple[int, int]]
+"""Positions with the same number of stones: book key -> (current, mask)."""
+
+
+def size_layers(shape: Shape, plies: int) -> List[Layer]:
+    """Every position with 0 to ``plies`` stones up to mirror symmetry; positions whose side to
+    move wins at once are kept but not played on."""
+    layers: List[Layer] = [{book_key(shape, 0, 0): (0, 0)}]
+    for _ in range(plies):
+        layer: Layer = {}
+        for current, mask in layers[-1].values():
+            if shape.can_win_now(current, mask):
+                continue
+            possible = shape.possible(mask)
+            for column in shape.column_masks:
+                move = possible & column
+                if move:
+                    child = (current ^ mask, mask | move)
+                    layer.setdefault(book_key(shape, *child), child)
+        layers.append(layer)
+    return layers
+
+
+def build_size_book(size: Size, plies: int, out: Path, table_bits: Optional[int],
+                    log: Callable[[str], None]) -> int:
+    shape = shape_of(size)
+    layers = size_layers(shape, plies)
+    log(f"{size}: {', '.join(str(len(layer)) for layer in layers)} positions of 0 to {plies} stones (up to mirror)")
+    partial = out.with_name(out.name + ".partial")
+    solved: Dict[int, int] = {}
+    if partial.is_file():
+        for line in partial.read_text().splitlines():
+            fields = line.split()
+            if len(fields) == 2:
+                solved[int(fields[0])] = int(fields[1])
+        log(f"resuming: {len(solved)} positions of {plies} stones solved before")
+    solver = new_solver(shape, table_bits=table_bits)
+    log(f"solver core: {solver.name}, table of 2**{table_bits} entries" if table_bits else
+        f"solver core: {solver.name}, the board's table")
+    todo = [(key, pos) for key, pos in sorted(layers[plies].items())
+            if key not in solved and not shape.can_win_now(*pos)]
+    started, cpu, nodes = time.monotonic(), time.process_time(), 0
+    last = started
+    with open(partial, "a") as f:
+        for done, (key, (current, mask)) in enumerate(todo, 1):
+            budget = Budget()
+            score = solver.score(Position(current, mask, plies, shape), budget)
+            nodes += budget.nodes
+            solved[key] = score
+            f.write(f"{key} {score}\n")
+            f.flush()
+            now = time.monotonic()
+            if now - last >= 30 or done == len(todo):
+                last = now
+                left = (now - started) / done * (len(todo) - done)
+                log(f"solved {done}/{len(todo)} of {plies} stones ({nodes} positions searched, "
+                    f"CPU {time.process_time() - cpu:.0f} s); about {left / 60:.0f} min left")
+    scores = {plies: solved}
+    for ply in range(plies - 1, -1, -1):  # minimax from the layer below
+        below, here = scores[ply + 1], {}
+        for key, (current, mask) in layers[ply].items():
+            if shape.can_win_now(current, mask):
+                continue
+            best = None
+            possible = shape.possible(mask)
+            for column in shape.column_masks:
+                move = possible & column
+                if move:
+                    child = (current ^ mask, mask | move)
+                    value = shape.win_score(ply + 1) if shape.can_win_now(*child) else below[book_key(shape, *child)]
+                    best = -value if best is None else max(best, -value)
+            assert best is not None
+            here[key] = best
+        scores[ply] = here
+    log(f"{size}: the empty board scores {scores[0][book_key(shape, 0, 0)]:+d}")
+    records = [(key, score) for layer in scores.values() for key, score in layer.items()]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(encode(size, plies, records))
+    log(f"wrote {out}: {len(records)} positions, {out.stat().st_size} bytes; "
+        f"this run: {time.monotonic() - started:.0f} s, CPU {time.process_time() - cpu:.0f} s")
+    partial.unlink()
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--book12", type=Path, default=None, help="book_12ply_distances.dat")
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / OUTPUT)
+    parser.add_argument("--board", default=None, metavar="COLSxROWS", help="another board size's book")
+    parser.add_argument("--plies", type=int, default=4, help="with --board: stones of the deepest positions")
+    parser.add_argument("--table-bits", type=int, default=None, help="with --board: the solver's table, 2**N entries")
+    parser.add_argument("--out", type=Path, default=None, help="the book file (default: in the package's data)")
     args = parser.parse_args()
-    path = args.book12 or default_path()
-    if path is None or not path.is_file():
-        print("make_book: the 12-ply book was not found: pip install bitbully-databases, or --book12 PATH",
-              file=sys.stderr)
-        return 1
     started = time.monotonic()
 
     def log(text: str) -> None:
         print(f"[{time.monotonic() - started:7.1f}s] {text}", flush=True)
 
+    if args.board is not None:
+        try:
+            size = Size.parse(args.board)
+        except BoardSizeError as exc:
+            parser.error(str(exc))
+        if (size.columns, size.rows) == (STANDARD.columns, STANDARD.rows):
+            parser.error("7x6's book comes from the 12-ply book: leave out --board")
+        if not 1 <= args.plies <= 12:
+            parser.error("--plies is 1 to 12")
+        return build_size_book(size, args.plies, args.out or book_path(size), args.table_bits, log)
+    args.out = args.out or Path(__file__).resolve().parent.parent / OUTPUT
+    path = args.book12 or default_path()
+    if path is None or not path.is_file():
+        print("make_book: the 12-ply book was not found: pip install bitbully-databases, or --book12 PATH",
+              file=sys.stderr)
+        return 1
     layers = [{canon(0, 0): (0, 0)}]
     for ply in range(11):
         layers.append(expand(layers[-1], ply))

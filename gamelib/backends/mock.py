@@ -15,10 +15,11 @@ backends) until another thread injects or wakes, instead of raising
 from __future__ import annotations
 
 import bisect
+import contextlib
 import select
 import threading
 from collections import deque
-from typing import Deque, List, Optional, Tuple
+from typing import Deque, Iterator, List, Optional, Tuple
 
 from gamelib.colours import RGB
 
@@ -55,6 +56,7 @@ class MockBackend(Backend):
         self.real_wait = real_wait
         self.blocked = threading.Event()
         self.real_waits = 0
+        self._together = threading.Lock()
         self._clock = 0.0
         self._queue: List[Tuple[float, int, StickEvent]] = []
         self._seq = 0
@@ -64,6 +66,14 @@ class MockBackend(Backend):
         super().__init__(rotation=rotation, low_light=low_light)
 
     # -- scripting ----------------------------------------------------------
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """While inside, a real wait that another thread's event ends does not return: what is
+        :meth:`~.base.Backend.inject`-ed inside arrives as one batch (the match cannot act on
+        the first event, and time out a question on the fake clock, before the next is queued)."""
+        with self._together:
+            yield
 
     def event(self, direction: str, action: str = "pressed", *, at: Optional[float] = None,
               source: str = STICK) -> float:
@@ -142,6 +152,8 @@ class MockBackend(Backend):
         self.blocked.set()
         try:
             ready, _, _ = select.select([self._inbox], [], [], self.real_wait)
+            with self._together:  # a batch being injected is whole before the wait returns
+                pass
         finally:
             self.blocked.clear()
         if ready:

@@ -1,21 +1,47 @@
-/* The exact solver's native core: the same search as sensehat_c4/engine/solver.py, node
- * for node (same move order, bounds, table and cutoffs, so the same node counts).
+/* The exact solver's native core: the search of sensehat_c4/engine/solver.py in C99, with more
+ * ways to save work (so the same answers, after fewer positions).
+ *
+ * What solver.py does: negamax with alpha-beta on two bitboards, null windows, "non-losing
+ * moves", moves ordered by the threats they make, the parity rules (claimeven, odd threats)
+ * and enhanced transposition cutoffs.  What this core adds:
+ *   - a position and its mirror image share a table entry (the key is the smaller of the two)
+ *     while fewer than `mirror_below` stones are on the board;
+ *   - buckets of two entries: the first keeps the entry whose search took more positions, the
+ *     second the latest, so the expensive results stay;
+ *   - threats are counted only where they can matter (not right above an opponent's threat),
+ *     those on the rows that favour the mover (Allis' odd and even threats) counting double and
+ *     those right above a cell the opponent can play next (it cannot play there) more;
+ *   - a move after which the opponent cannot stop a four with the next stone is seen at once
+ *     (the best score there is), and without one the score is at most a win a stone later.
  *
  * Portable C99: 64-bit unsigned arithmetic only, a GCC/Clang builtin for popcount with a
- * plain fallback.  The recursion of solver.py is an explicit stack here, so a search can
- * return to its caller (a limit check, a book leaf) and resume where it was.  See c4core.h.
+ * plain fallback.  The recursion is an explicit stack, so a search can return to its caller
+ * (a limit check, a book leaf) and resume where it was.  See c4core.h.
  */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* mmap() and madvise() under -std=c99 */
+#endif
 #include "c4core.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
-#define MAX_WIDTH 16
+#define MAX_WIDTH 15
 #define OFFSET 64 /* bounds are stored as score + 64 in 7 bits */
+
+/* A table entry: tag << TAG_SHIFT | work << 14 | lower + 64 << 7 | upper + 64, where work is
+ * the bit length of the positions its search took (at most 31) and tag identifies the key
+ * within its bucket (never 0, so an empty entry matches no position; see bucket_of()). */
+#define TAG_SHIFT 19
+#define TAG_BITS (64 - TAG_SHIFT)
+#define WORK_MAX 31
 
 typedef struct {
     uint64_t cur, mask, threats;
-    uint64_t slot, tag;
+    uint64_t bucket, tag, entered;
     uint64_t move[MAX_WIDTH], wins[MAX_WIDTH];
     int moves, alpha, beta, low, high, start_alpha;
     int count, next;
@@ -24,26 +50,38 @@ typedef struct {
 enum { ENTER, CHECKED, LEAF, BODY, RETURNED };
 
 struct c4_solver {
-    int width, height, stride, cells, etc_below, leaf_ply;
-    uint64_t bottom, board, rows_leader, rows_follower, check_mask;
-    uint64_t ordered[MAX_WIDTH];  /* column masks from the centre out */
+    int width, height, stride, cells, etc_below, mirror_below, leaf_ply;
+    uint64_t bottom, board, rows_leader, rows_follower, check_mask, column_bits;
     uint64_t column[MAX_WIDTH];   /* column masks by column */
-    uint64_t *table, size, nodes;
-    double inverse; /* 1.0 / size, for slot_of() */
+    int order[MAX_WIDTH];         /* columns from the centre out */
+    uint64_t *table, nodes;
+    void *mapped;        /* the mapping the table lies in (Linux), else NULL: the table was calloc'ed */
+    size_t mapped_bytes;
+    uint64_t key_bits, buckets_bits; /* keys are below 2 ** key_bits; 2 ** buckets_bits buckets */
     frame *stack;
     int sp, state, ret, result;
 };
 
 static int popcount64(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(x);
-#else
+#if defined(__GNUC__) && (defined(__POPCNT__) || defined(__aarch64__))
+    return __builtin_popcountll(x); /* one instruction */
+#else /* a library call elsewhere (x86-64 without -mpopcnt, armhf): this is faster */
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 #endif
+}
+
+static int bit_length(uint64_t x)
+{
+    int n = 0;
+    while (x) {
+        n++;
+        x >>= 1;
+    }
+    return n;
 }
 
 static uint64_t winning(const c4_solver *s, uint64_t pos, uint64_t mask)
@@ -83,17 +121,41 @@ static uint64_t column_of(const c4_solver *s, uint64_t cell)
     return 0;
 }
 
-/* key % size, and key / size + 1 in *tag (never 0, so an empty slot matches no position):
- * the quotient estimated with a double, then corrected (a division costs tens of cycles). */
-static uint64_t slot_of(const c4_solver *s, uint64_t key, uint64_t *tag)
+/* The key of the position seen in a mirror: its columns in the reverse order. */
+static uint64_t mirror_key(const c4_solver *s, uint64_t key)
 {
-    uint64_t q = (uint64_t)((double)key * s->inverse);
-    while (q * s->size > key)
-        q--;
-    while (key - q * s->size >= s->size)
-        q++;
-    *tag = q + 1;
-    return key - q * s->size;
+    uint64_t r = 0;
+    int c;
+    for (c = 0; c < s->width; c++)
+        r |= ((key >> (c * s->stride)) & s->column_bits) << ((s->width - 1 - c) * s->stride);
+    return r;
+}
+
+/* The table key of (cur, mask): cur + mask (each column's stones plus the mover's fit its bits),
+ * or its mirror image's if smaller and the position is early enough. */
+static uint64_t key_of(const c4_solver *s, uint64_t cur, uint64_t mask, int moves)
+{
+    uint64_t key = cur + mask;
+    if (moves < s->mirror_below) {
+        uint64_t other = mirror_key(s, key);
+        if (other < key)
+            return other;
+    }
+    return key;
+}
+
+/* The bucket of a key, and in *tag what tells the key apart within it.  The key is mixed by a
+ * one-to-one map of its key_bits bits (times an odd number, then its top bits folded onto
+ * the low ones): the low bits of the result are the bucket, the rest plus 1 the tag, so
+ * bucket and tag give the key back and never collide. */
+static uint64_t bucket_of(const c4_solver *s, uint64_t key, uint64_t *tag)
+{
+    const uint64_t all = (s->key_bits >= 64 ? 0 : ((uint64_t)1 << s->key_bits)) - 1;
+    uint64_t h = (key * 0x9E3779B97F4A7C15ULL) & all;
+    if (s->key_bits > s->buckets_bits)
+        h ^= h >> (s->key_bits - s->buckets_bits);
+    *tag = (h >> s->buckets_bits) + 1;
+    return h & (((uint64_t)1 << s->buckets_bits) - 1);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -102,21 +164,77 @@ static uint64_t slot_of(const c4_solver *s, uint64_t key, uint64_t *tag)
 #define PREFETCH(address) ((void)0)
 #endif
 
-static void store(c4_solver *s, uint64_t slot, uint64_t tag, int low, int high)
+/* The entry of (bucket, tag), or 0. */
+static uint64_t probe(const c4_solver *s, uint64_t bucket, uint64_t tag)
 {
-    s->table[slot] = (tag << 14) | ((uint64_t)(low + OFFSET) << 7) | (uint64_t)(high + OFFSET);
+    const uint64_t *b = &s->table[2 * bucket];
+    if (b[0] >> TAG_SHIFT == tag)
+        return b[0];
+    if (b[1] >> TAG_SHIFT == tag)
+        return b[1];
+    return 0;
+}
+
+static int entry_lower(uint64_t e) { return (int)((e >> 7) & 127) - OFFSET; }
+static int entry_upper(uint64_t e) { return (int)(e & 127) - OFFSET; }
+static int entry_work(uint64_t e) { return (int)((e >> 14) & 31); }
+
+/* Keeps bounds [low, high] of a position whose search took `nodes`: the bucket's first entry
+ * holds the costlier search, the second the latest one. */
+static void store(c4_solver *s, uint64_t bucket, uint64_t tag, int low, int high, uint64_t nodes)
+{
+    uint64_t *b = &s->table[2 * bucket];
+    int work = bit_length(nodes);
+    uint64_t entry;
+    if (work > WORK_MAX)
+        work = WORK_MAX;
+    entry = (tag << TAG_SHIFT) | ((uint64_t)work << 14)
+            | ((uint64_t)(low + OFFSET) << 7) | (uint64_t)(high + OFFSET);
+    if (b[0] >> TAG_SHIFT == tag) {
+        if (work < entry_work(b[0]))
+            entry = (entry & ~((uint64_t)31 << 14)) | (b[0] & ((uint64_t)31 << 14));
+        b[0] = entry;
+    } else if (work >= entry_work(b[0])) {
+        b[1] = b[0];
+        b[0] = entry;
+    } else {
+        b[1] = entry;
+    }
+}
+
+/* A zeroed table of `entries` entries.  On Linux a table of 4 MB or more is mapped on its own,
+ * aligned to 2 MB and marked for huge pages (fewer TLB misses on a memory-bound search: 10-15%
+ * faster on 7x6's empty board), its pages still taken only as they are written. */
+static uint64_t *allocate_table(c4_solver *s, size_t entries)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = entries * sizeof(uint64_t), huge = (size_t)2 << 20;
+    if (bytes >= 2 * huge) {
+        char *base = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base != MAP_FAILED) {
+            char *aligned = base + (huge - (size_t)((uintptr_t)base % huge)) % huge;
+            madvise(aligned, bytes, MADV_HUGEPAGE); /* a hint: ignored where huge pages are off */
+            s->mapped = base;
+            s->mapped_bytes = bytes + huge;
+            return (uint64_t *)aligned;
+        }
+    }
+#else
+    (void)s;
+#endif
+    return calloc(entries, sizeof(uint64_t));
 }
 
 int c4_abi(void) { return C4_ABI; }
 
-c4_solver *c4_new(int width, int height, int table_bits, int check_every, int etc_below)
+c4_solver *c4_new(int width, int height, int table_bits, int check_every, int etc_below, int mirror_below)
 {
     c4_solver *s;
     int c, r, i;
     if (width < 1 || width > MAX_WIDTH || height < 1 || width * (height + 1) > 62)
         return NULL;
-    /* a table entry keeps key / size + 1 in its top 50 bits; key < 2 ** (width * (height + 1) + 1) */
-    if (table_bits < 10 || table_bits > 30 || width * (height + 1) + 1 - table_bits > 49)
+    /* the tag, below 2 ** (width * (height + 1) - (table_bits - 1)) + 1, fits TAG_BITS */
+    if (table_bits < 10 || table_bits > 30 || width * (height + 1) + 1 - (table_bits - 1) > TAG_BITS)
         return NULL;
     if (check_every < 1 || (check_every & (check_every - 1)))
         return NULL;
@@ -128,8 +246,10 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
     s->stride = height + 1;
     s->cells = width * height;
     s->etc_below = etc_below;
+    s->mirror_below = mirror_below;
     s->leaf_ply = -1;
     s->check_mask = (uint64_t)check_every - 1;
+    s->column_bits = ((uint64_t)1 << s->stride) - 1;
     for (c = 0; c < width; c++) {
         s->bottom |= (uint64_t)1 << (c * s->stride);
         s->column[c] = (((uint64_t)1 << height) - 1) << (c * s->stride);
@@ -142,10 +262,10 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
             s->rows_leader |= s->bottom << r;
     s->rows_follower = s->board ^ s->rows_leader;
     for (i = 0; i < width; i++) /* 3, 2, 4, 1, 5, 0, 6 for 7 columns */
-        s->ordered[i] = s->column[width / 2 + (i % 2 ? -(i + 1) / 2 : i / 2)];
-    s->size = ((uint64_t)1 << table_bits) + 9;
-    s->inverse = 1.0 / (double)s->size;
-    s->table = calloc((size_t)s->size, sizeof *s->table);
+        s->order[i] = width / 2 + (i % 2 ? -(i + 1) / 2 : i / 2);
+    s->key_bits = (uint64_t)(width * s->stride);
+    s->buckets_bits = (uint64_t)(table_bits - 1);
+    s->table = allocate_table(s, (size_t)1 << table_bits);
     s->stack = calloc((size_t)s->cells + 2, sizeof *s->stack);
     if (!s->table || !s->stack) {
         c4_free(s);
@@ -157,15 +277,20 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
 void c4_free(c4_solver *s)
 {
     if (s) {
-        free(s->table);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (s->mapped)
+            munmap(s->mapped, s->mapped_bytes);
+        else
+#endif
+            free(s->table);
         free(s->stack);
         free(s);
     }
 }
 
-uint64_t c4_table_bytes(const c4_solver *s) { return s->size * sizeof *s->table; }
+uint64_t c4_table_bytes(const c4_solver *s) { return ((uint64_t)2 << s->buckets_bits) * sizeof *s->table; }
 uint64_t c4_nodes(const c4_solver *s) { return s->nodes; }
-void c4_clear(c4_solver *s) { memset(s->table, 0, (size_t)s->size * sizeof *s->table); }
+void c4_clear(c4_solver *s) { memset(s->table, 0, (size_t)c4_table_bytes(s)); }
 void c4_set_leaf_ply(c4_solver *s, int ply) { s->leaf_ply = ply; }
 int c4_result(const c4_solver *s) { return s->result; }
 uint64_t c4_leaf_current(const c4_solver *s) { return s->stack[s->sp].cur; }
@@ -176,17 +301,27 @@ uint64_t c4_winning_cells(const c4_solver *s, uint64_t position, uint64_t mask)
     return winning(s, position, mask);
 }
 
+/* 1 if the opponent, to move in `mask` with our winning cells `r` (and none of its own it can
+ * play), cannot stop a four with our next stone: two cells to block, or every move under one. */
+static int wins_next(const c4_solver *s, uint64_t mask, uint64_t r)
+{
+    uint64_t reply = (mask + s->bottom) & s->board, block = reply & r;
+    if (block & (block - 1))
+        return 1;
+    return !((block ? block : reply) & ~(r >> 1));
+}
+
 /* The node's work before its children: 1 and *value if that decides it, else 0 with the
  * children ready in f (solver.py's negamax up to its loop over the moves). */
 static int expand(c4_solver *s, frame *f, int *value)
 {
     const uint64_t board = s->board, cur = f->cur, mask = f->mask, threats = f->threats;
-    const int cells = s->cells, moves = f->moves;
+    const int cells = s->cells, moves = f->moves, width = s->width;
     int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc;
-    int column[MAX_WIDTH]; /* the children's indexes in s->ordered */
-    uint64_t child_slot[MAX_WIDTH], child_tag[MAX_WIDTH];
+    int child_col[MAX_WIDTH]; /* the children's columns */
+    uint64_t child_bucket[MAX_WIDTH], child_tag[MAX_WIDTH];
     uint64_t possible_all = (mask + s->bottom) & board, possible = possible_all;
-    uint64_t forced = possible & threats, key, slot, tag, entry;
+    uint64_t forced = possible & threats, key, bucket, tag, entry;
 
     if (forced) {
         if (forced & (forced - 1)) {
@@ -204,19 +339,19 @@ static int expand(c4_solver *s, frame *f, int *value)
         *value = 0;
         return 1;
     }
-    /* the table slots of this position and (for the cutoffs below) of its children: fetched
+    /* the table bucket of this position and (for the cutoffs below) of its children: fetched
      * from memory while the bounds and the move order are worked out */
-    key = cur + mask + 1;
-    slot = slot_of(s, key, &tag);
-    PREFETCH(&s->table[slot]);
+    key = key_of(s, cur, mask, moves);
+    bucket = bucket_of(s, key, &tag);
+    PREFETCH(&s->table[2 * bucket]);
     etc = moves < s->etc_below && (possible & (possible - 1));
     if (etc) {
         uint64_t opp = cur ^ mask;
-        for (i = 0; i < s->width; i++) {
-            uint64_t move = possible & s->ordered[i];
+        for (i = 0; i < width; i++) {
+            uint64_t move = possible & s->column[i];
             if (move) {
-                child_slot[i] = slot_of(s, opp + (mask | move) + 1, &child_tag[i]);
-                PREFETCH(&s->table[child_slot[i]]);
+                child_bucket[i] = bucket_of(s, key_of(s, opp, mask | move, moves + 1), &child_tag[i]);
+                PREFETCH(&s->table[2 * child_bucket[i]]);
             }
         }
     }
@@ -270,9 +405,9 @@ static int expand(c4_solver *s, frame *f, int *value)
             return 1;
         }
     }
-    entry = s->table[slot];
-    if (entry >> 14 == tag) {
-        int t = (int)((entry >> 7) & 127) - OFFSET;
+    entry = probe(s, bucket, tag);
+    if (entry) {
+        int t = entry_lower(entry);
         if (t > low) {
             low = t;
             if (alpha < low) {
@@ -283,7 +418,7 @@ static int expand(c4_solver *s, frame *f, int *value)
                 }
             }
         }
-        t = (int)(entry & 127) - OFFSET;
+        t = entry_upper(entry);
         if (t < high) {
             high = t;
             if (beta > high) {
@@ -296,34 +431,57 @@ static int expand(c4_solver *s, frame *f, int *value)
         }
     }
     if (possible & (possible - 1)) {
-        /* most threats made first, then from the centre out */
+        /* most threats made where they can matter
+         * (those on the rows that favour the mover double, those right above a cell the opponent
+         * can play next, which it then cannot play, more), then from the centre out */
         int rank[MAX_WIDTH];
-        for (i = 0; i < s->width; i++) {
-            uint64_t move = possible & s->ordered[i];
+        uint64_t opponent_threats = threats, good = ((cells - moves) & 1) ? s->rows_follower : s->rows_leader;
+        for (i = 0; i < width; i++) {
+            int c = s->order[i];
+            uint64_t move = possible & s->column[c];
             if (move) {
                 uint64_t r = winning(s, cur | move, mask | move);
-                int k = (popcount64(r) << 8) | (s->width - i);
+                uint64_t useful = r & ~(opponent_threats << 1);
+                if (wins_next(s, mask | move, r)) {
+                    *value = (cells - 1 - moves) / 2; /* the best score there is */
+                    store(s, bucket, tag, *value, *value, 1);
+                    return 1;
+                }
+                uint64_t reply = ((mask | move) + s->bottom) & board;
+                int k = ((4 * popcount64(useful & good) + 2 * popcount64(useful & ~good)
+                          + 3 * popcount64(useful & (reply << 1))) << 8) | (width - i);
                 for (j = n; j > 0 && rank[j - 1] < k; j--) {
                     rank[j] = rank[j - 1];
                     f->move[j] = f->move[j - 1];
                     f->wins[j] = f->wins[j - 1];
-                    column[j] = column[j - 1];
+                    child_col[j] = child_col[j - 1];
                 }
-                column[j] = i;
+                child_col[j] = c;
                 rank[j] = k;
                 f->move[j] = move;
                 f->wins[j] = r;
                 n++;
             }
         }
+        /* no move wins with our next stone: we win with the one after it at best */
+        if (high > (cells - 3 - moves) / 2) {
+            high = (cells - 3 - moves) / 2;
+            if (beta > high) {
+                beta = high;
+                if (alpha >= beta) {
+                    *value = beta;
+                    return 1;
+                }
+            }
+        }
         if (etc) {
             /* enhanced transposition cutoff: a child already known to be bad enough for the opponent */
             for (i = 0; i < n; i++) {
-                uint64_t centry = s->table[child_slot[column[i]]];
-                if (centry >> 14 == child_tag[column[i]]) {
-                    int score = OFFSET - (int)(centry & 127);
+                uint64_t centry = probe(s, child_bucket[child_col[i]], child_tag[child_col[i]]);
+                if (centry) {
+                    int score = -entry_upper(centry);
                     if (score >= beta) {
-                        store(s, slot, tag, score, high);
+                        store(s, bucket, tag, score, high, 1);
                         *value = score;
                         return 1;
                     }
@@ -333,13 +491,17 @@ static int expand(c4_solver *s, frame *f, int *value)
     } else {
         f->move[0] = possible;
         f->wins[0] = winning(s, cur | possible, mask | possible);
+        if (wins_next(s, mask | possible, f->wins[0])) {
+            *value = (cells - 1 - moves) / 2;
+            return 1;
+        }
         n = 1;
     }
     f->alpha = f->start_alpha = alpha;
     f->beta = beta;
     f->low = low;
     f->high = high;
-    f->slot = slot;
+    f->bucket = bucket;
     f->tag = tag;
     f->count = n;
     f->next = 0;
@@ -357,6 +519,7 @@ static void enter(c4_solver *s, int sp, uint64_t cur, uint64_t mask, int moves, 
     f->threats = threats;
     f->alpha = alpha;
     f->beta = beta;
+    f->entered = s->nodes;
     s->sp = sp;
     s->state = ENTER;
 }
@@ -402,7 +565,7 @@ static int run(c4_solver *s)
         case RETURNED: {
             int score = -s->ret;
             if (score >= f->beta) {
-                store(s, f->slot, f->tag, score, f->high);
+                store(s, f->bucket, f->tag, score, f->high, s->nodes - f->entered);
                 value = score;
                 goto done;
             }
@@ -411,9 +574,9 @@ static int run(c4_solver *s)
             if (++f->next < f->count)
                 break; /* to the next child */
             if (f->alpha > f->start_alpha) /* exact */
-                store(s, f->slot, f->tag, f->alpha, f->alpha);
+                store(s, f->bucket, f->tag, f->alpha, f->alpha, s->nodes - f->entered);
             else /* failed low: an upper bound */
-                store(s, f->slot, f->tag, f->low, f->alpha);
+                store(s, f->bucket, f->tag, f->low, f->alpha, s->nodes - f->entered);
             value = f->alpha;
             goto done;
         }

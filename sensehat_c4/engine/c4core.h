@@ -7,6 +7,8 @@
  * then c4_resume, or drop the search) and at every position with `leaf_ply` stones
  * (C4_LEAF: c4_resume with its exact score from a book, or C4_UNKNOWN to search on).
  *
+ * The same answers as the Python core (solver.py), after fewer positions: see c4core.c.
+ *
  * Positions are two bitboards in the rules core's layout: column c uses bits
  * c * (height + 1) .. c * (height + 1) + height - 1.  `current` holds the stones of the
  * side to move, `mask` all stones.  Scores: 22 - k style (see solver.py).
@@ -16,7 +18,7 @@
 
 #include <stdint.h>
 
-#define C4_ABI 1          /* c4_abi() of a library this header describes */
+#define C4_ABI 2          /* c4_abi() of a library this header describes */
 
 #define C4_DONE 0         /* the search is over: c4_result() */
 #define C4_CHECK 1        /* `check_every` more nodes: c4_resume() to go on */
@@ -26,9 +28,12 @@
 typedef struct c4_solver c4_solver;
 
 int c4_abi(void);
-/* NULL if the sizes are out of range (width * (height + 1) > 62, width > 16,
- * check_every not a power of two, table_bits outside 10..30) or memory ran out. */
-c4_solver *c4_new(int width, int height, int table_bits, int check_every, int etc_below);
+/* A solver with a table of about 2 ** table_bits entries of 8 bytes; enhanced transposition
+ * cutoffs below `etc_below` stones, a position and its mirror image sharing an entry below
+ * `mirror_below` stones.  NULL if the sizes are out of range (width * (height + 1) > 62,
+ * width > 15, check_every not a power of two, table_bits outside 10..30 or too small for the
+ * key's tag: width * (height + 1) + 2 - table_bits > 45) or memory ran out. */
+c4_solver *c4_new(int width, int height, int table_bits, int check_every, int etc_below, int mirror_below);
 void c4_free(c4_solver *s);
 uint64_t c4_table_bytes(const c4_solver *s);
 uint64_t c4_nodes(const c4_solver *s);                 /* positions searched since c4_new() */

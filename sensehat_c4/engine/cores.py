@@ -12,7 +12,7 @@ from typing import Callable, Optional
 from ..errors import ConfigError, NativeCoreError
 from . import native
 from .position import Shape
-from .solver import DEFAULT_TABLE_BITS, Solver
+from .solver import Solver
 
 Leaf = Callable[[int, int], Optional[int]]
 """``leaf(current, mask)``: the exact score of a position at the leaf ply, or ``None``."""
@@ -20,12 +20,13 @@ Leaf = Callable[[int, int], Optional[int]]
 CORES = ("native", "python")
 
 
-def new_solver(shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS, leaf: Optional[Leaf] = None,
+def new_solver(shape: Shape, *, table_bits: Optional[int] = None, leaf: Optional[Leaf] = None,
                leaf_ply: int = -1, core: Optional[str] = None) -> Solver:
     """A solver core for ``shape`` (see :mod:`.solver` for what it provides).
 
     ``core``: ``"native"`` or ``"python"``; ``None`` takes the native core when it is
-    available and takes this size and table, else the Python core.
+    available and takes this size and table, else the Python core.  ``table_bits``: ``None``
+    for the board's own table size (:func:`.solver.table_bits_for`).
     """
     if core not in (None,) + CORES:
         raise ConfigError(f"the solver core is one of {', '.join(CORES)} (not {core!r})")

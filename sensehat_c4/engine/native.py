@@ -3,16 +3,19 @@
 ``pip install`` builds ``_c4core.so`` next to this module when a C compiler is present
 (``setup.py``); it is a plain shared library, so no Python headers are needed.  Without
 it, or with :data:`PURE_ENV` set, the solver runs its pure-Python negamax, which stays the
-reference.  A library that does not load (corrupt, another architecture, a missing
-symbol, another ABI) is reported in one log line and the Python core runs.
+reference.  A library is loaded only if it is a regular file of a sane size whose checksum
+file (written by the build) is beside it and matches; one that does not load (no checksum,
+damaged, another architecture, a missing symbol, another ABI) is reported in one log line
+and the Python core runs.
 
-The C search mirrors :mod:`.solver`'s node for node.  It never calls into Python: it
+The C search gives :mod:`.solver`'s answers after fewer positions (``c4core.c`` says how;
+node counts differ between the cores).  It never calls into Python: it
 returns every :data:`~.solver.CHECK_EVERY` nodes, when :class:`NativeSolver` looks at
 the search's :class:`~.limit.Budget` (stop event, deadline, node cap) exactly where the
 Python core does, and at every position with the book's number of stones, whose score
 Python looks up (so the books stay in Python, read by one reader).  So a stop event
-ends a native search within a fraction of a millisecond, and a node limit ends it at the
-same node count as in Python.
+ends a native search within a fraction of a millisecond, and a node limit ends it after
+as many positions as in Python (the positions themselves differ).
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import ctypes
 import hashlib
 import logging
 import os
+import stat
 import struct
 import sys
 import weakref
@@ -29,7 +33,7 @@ from typing import Callable, Optional
 from ..errors import NativeCoreError, SearchAborted
 from .limit import Budget
 from .position import Shape
-from .solver import CHECK_EVERY, DEFAULT_TABLE_BITS, ETC_BELOW, Solver, check_size
+from .solver import CHECK_EVERY, Solver, check_size, table_bits_for
 
 PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
 """Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
@@ -37,10 +41,16 @@ LIBRARY_ENV = "SENSEHAT_C4_NATIVE_LIB"
 """An explicit path to the native library (else ``_c4core.so`` next to this module)."""
 LIBRARY = Path(__file__).resolve().with_name("_c4core.so")
 DIGEST_SUFFIX = ".sha256"
-"""The build writes the library's SHA-256 beside it (``_c4core.so.sha256``); a library that
-no longer matches it (damaged on disk) is not loaded."""
-ABI = 1
+"""The build writes the library's SHA-256 beside it (``_c4core.so.sha256``); a library without
+it, or that no longer matches it (damaged on disk), is not loaded."""
+ABI = 2
 """The ``C4_ABI`` of ``c4core.h`` this module speaks."""
+ETC_BELOW = 36
+"""The native core looks up every child in the table (enhanced transposition cutoffs) in
+positions with fewer stones than this."""
+MIRROR_BELOW = 20
+"""A position and its mirror image share a table entry in the native core while fewer stones
+than this are on the board."""
 DONE, CHECK, LEAF = 0, 1, 2
 UNKNOWN = -128
 
@@ -49,7 +59,7 @@ log = logging.getLogger(__name__)
 _u64, _int, _ptr = ctypes.c_uint64, ctypes.c_int, ctypes.c_void_p
 _SIGNATURES = {
     "c4_abi": ((), _int),
-    "c4_new": ((_int, _int, _int, _int, _int), _ptr),
+    "c4_new": ((_int, _int, _int, _int, _int, _int), _ptr),
     "c4_free": ((_ptr,), None),
     "c4_table_bytes": ((_ptr,), _u64),
     "c4_nodes": ((_ptr,), _u64),
@@ -69,16 +79,58 @@ def pure_python_forced() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
-def check_file(path: Path) -> None:
-    """Refuse what must not reach the dynamic loader: a file cut short (mapping it would end in
-    SIGBUS), another word size, or a library that no longer matches its checksum."""
+MAX_LIBRARY_BYTES = 4 * 1024 * 1024
+"""A sane size for the library (it is about 40 KB): anything larger is not read."""
+MAX_DIGEST_BYTES = 4096
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The whole of ``path`` if it is a regular file of at most ``limit`` bytes.  A FIFO or a device is
+    refused without reading from it (opened non-blocking, so a FIFO without a writer does not hang);
+    :class:`NativeCoreError` for anything refused."""
     try:
-        data = path.read_bytes()
-        digest = path.with_name(path.name + DIGEST_SUFFIX)
-        expected = digest.read_text().split()[0] if digest.is_file() else None
-    except (OSError, IndexError) as exc:
-        raise NativeCoreError(f"cannot load {path}: {exc}") from None
-    if expected is not None and hashlib.sha256(data).hexdigest() != expected:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise NativeCoreError(f"cannot load {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NativeCoreError(f"cannot load {path}: not a regular file")
+        if info.st_size > limit:
+            raise NativeCoreError(f"cannot load {path}: {info.st_size} bytes, more than a library's {limit}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise NativeCoreError(f"cannot load {path}: more than a library's {limit} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise NativeCoreError(f"cannot load {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def check_file(path: Path, data: bytes) -> None:
+    """Refuse what must not reach the dynamic loader: a library without its checksum file beside it or
+    that no longer matches it (damaged on disk), a file cut short (mapping it would end in SIGBUS), or one
+    of another word size."""
+    digest = path.with_name(path.name + DIGEST_SUFFIX)
+    try:
+        text = read_regular(digest, MAX_DIGEST_BYTES)
+    except NativeCoreError as exc:
+        if not digest.exists():
+            raise NativeCoreError(f"cannot load {path}: no {digest.name} beside it (build it again: "
+                                  "pip install .)") from None
+        raise NativeCoreError(f"cannot load {path}: its checksum file: {exc}") from None
+    try:
+        expected = text.decode("ascii").split()[0]
+    except (UnicodeDecodeError, IndexError):
+        raise NativeCoreError(f"cannot load {path}: {digest.name} holds no SHA-256") from None
+    if hashlib.sha256(data).hexdigest() != expected.lower():
         raise NativeCoreError(f"cannot load {path}: it does not match {digest.name} (damaged?)")
     if sys.platform.startswith("linux"):
         check_elf(path, data)
@@ -110,10 +162,10 @@ def check_elf(path: Path, data: bytes) -> None:
 
 def load_library(path: Path) -> ctypes.CDLL:
     """The library at ``path`` with its functions typed; :class:`NativeCoreError` if unusable."""
-    check_file(path)
+    check_file(path, read_regular(path, MAX_LIBRARY_BYTES))
     try:
         lib = ctypes.CDLL(str(path))
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # a loader message that is not UTF-8 is a UnicodeDecodeError
         raise NativeCoreError(f"cannot load {path}: {exc}") from None
     for name, (args, result) in _SIGNATURES.items():
         try:
@@ -159,14 +211,16 @@ class NativeSolver(Solver):
 
     name = "native"
 
-    def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
+    def __init__(self, shape: Shape, *, table_bits: Optional[int] = None,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1,
                  lib: Optional[ctypes.CDLL] = None) -> None:
         check_size(shape)
+        if table_bits is None:
+            table_bits = table_bits_for(shape)
         lib = lib or library()
         if lib is None:
             raise NativeCoreError(f"the native solver core is not available (not built, or {PURE_ENV} is set)")
-        handle = lib.c4_new(shape.width, shape.height, table_bits, CHECK_EVERY, ETC_BELOW) \
+        handle = lib.c4_new(shape.width, shape.height, table_bits, CHECK_EVERY, ETC_BELOW, MIRROR_BELOW) \
             if shape.stride == shape.height + 1 else None
         if not handle:
             raise NativeCoreError(f"the native core cannot make a {shape.width} x {shape.height} solver "

@@ -14,6 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Optional
 
+from ..rules import STANDARD
 from .book12 import SHAPE, huffman_bits
 
 MAX_PLY = 8
@@ -37,6 +38,9 @@ def key24(first: int, second: int) -> int:
 class OpeningBook:
     """Exact scores of positions with at most :data:`MAX_PLY` stones."""
 
+    layout = STANDARD
+    max_ply = MAX_PLY
+
     def __init__(self, path: Path = PATH) -> None:
         self._data = zlib.decompress(path.read_bytes())
         if len(self._data) % RECORD:
@@ -51,16 +55,25 @@ class OpeningBook:
             return SHAPE.win_score(moves)
         first = current if moves % 2 == 0 else current ^ mask
         target = key24(first, first ^ mask).to_bytes(3, "big")
-        data = self._data
-        lo, hi = 0, self.entries - 1
-        while lo <= hi:
-            mid = (lo + hi) >> 1
-            at = mid * RECORD
-            found = data[at:at + 3]
-            if found == target:
-                return int.from_bytes(data[at + 3:at + 4], "big", signed=True)
-            if found < target:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        raise LookupError(f"the opening book lacks a position with {moves} stones")
+        score = find_score(self._data, 0, self.entries, target)
+        if score is None:
+            raise LookupError(f"the opening book lacks a position with {moves} stones")
+        return score
+
+
+def find_score(data: bytes, start: int, entries: int, key: bytes) -> Optional[int]:
+    """The signed score byte after ``key`` in ``entries`` sorted records of ``len(key) + 1`` bytes
+    from ``start`` (a binary search), or ``None`` if no record has that key."""
+    size = len(key) + 1
+    lo, hi = 0, entries - 1
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        at = start + mid * size
+        found = data[at:at + size - 1]
+        if found == key:
+            return int.from_bytes(data[at + size - 1:at + size], "big", signed=True)
+        if found < key:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return None

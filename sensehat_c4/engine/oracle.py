@@ -2,7 +2,8 @@
 
 :class:`Oracle` answers in the test sets' convention (see :mod:`.solver`):
 
-* up to 8 stones: the shipped opening book (:mod:`.openings`);
+* up to 8 stones: the shipped opening book (:mod:`.openings`; on other board sizes the
+  size's own book of a few stones, :mod:`.sizebooks`, where one is shipped);
 * 9 to 12 stones, if the 12-ply book is installed (:mod:`.book12`): a search whose
   leaves at 12 stones are looked up, so it is at most 3 plies deep;
 * otherwise the solver, whose transposition table is kept between calls (so the
@@ -10,15 +11,15 @@
 
 Every call takes the :class:`~.limit.Budget` of the caller's one
 :class:`~.limit.Limit` and hands it to every search it makes; a search that runs out
-raises :class:`~sensehat_c4.errors.SearchAborted`.  Books are for 7 x 6 only; an oracle
-for another board size has none.
+raises :class:`~sensehat_c4.errors.SearchAborted`.  The 12-ply book is for 7 x 6 only;
+another board size has its own opening book if one is shipped, else none.
 """
 from __future__ import annotations
 
 import random
 import threading
 from functools import partial
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from ..errors import ConfigError, SearchAborted
 from ..rules import STANDARD, Layout
@@ -27,9 +28,15 @@ from .book12 import Book12
 from .cores import new_solver
 from .heuristic import deepen
 from .limit import Budget
-from .openings import MAX_PLY as OPENING_PLY, OpeningBook, PATH as OPENINGS_PATH
+from .openings import MAX_PLY as OPENING_PLY
+from .openings import PATH as OPENINGS_PATH
+from .openings import OpeningBook
 from .position import Position, Shape, non_losing, shape_of
 from .result import SearchResult
+from .sizebooks import SizeBook, book_path
+
+Book = Union[OpeningBook, SizeBook]
+"""An opening book: the exact score of every position with up to its ``max_ply`` stones."""
 
 CAP = 16384
 SCHEDULE: Tuple[Optional[int], ...] = (CAP, 4 * CAP, 16 * CAP, None)
@@ -52,10 +59,13 @@ before each column, every few thousand nodes of its search, and at the end."""
 class Oracle:
     """Exact scores from the books and the solver (one transposition table for all calls)."""
 
-    def __init__(self, shape: Shape, openings: Optional[OpeningBook] = None, book12: Optional[Book12] = None,
+    def __init__(self, shape: Shape, openings: Optional[Book] = None, book12: Optional[Book12] = None,
                  core: Optional[str] = None) -> None:
-        if (openings is not None or book12 is not None) and shape.layout != STANDARD:
-            raise ConfigError(f"the opening books are for the 7 x 6 board only (not {shape.width} x {shape.height})")
+        if book12 is not None and shape.layout != STANDARD:
+            raise ConfigError(f"the 12-ply book is for the 7 x 6 board only (not {shape.width} x {shape.height})")
+        if openings is not None and (openings.layout.columns, openings.layout.rows) != (shape.width, shape.height):
+            raise ConfigError(f"that opening book is for {openings.layout.columns} x {openings.layout.rows}, "
+                              f"not {shape.width} x {shape.height}")
         self.shape = shape
         self.openings = openings
         self.book12 = book12
@@ -68,10 +78,12 @@ class Oracle:
     @classmethod
     def installed(cls, layout: Layout = STANDARD, book12: bool = True, core: Optional[str] = None) -> "Oracle":
         """A new oracle for ``layout``: on 7 x 6 with the shipped opening book and, if asked and
-        installed, the 12-ply book; on other sizes without books.  ``core``: as for :class:`Oracle`."""
+        installed, the 12-ply book; on other sizes with the size's book if one is shipped.
+        ``core``: as for :class:`Oracle`."""
         shape = shape_of(layout)
-        if layout != STANDARD:
-            return cls(shape, core=core)
+        if (layout.columns, layout.rows) != (STANDARD.columns, STANDARD.rows):
+            own = book_path(layout)
+            return cls(shape, SizeBook(own) if own.is_file() else None, core=core)
         openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
         return cls(shape, openings, book12_module.installed() if book12 else None, core)
 
@@ -90,7 +102,7 @@ class Oracle:
 
     def _book_score(self, position: Position) -> Optional[int]:
         """The exact score if a book has the position, else ``None``."""
-        if self.openings is not None and position.moves <= OPENING_PLY:
+        if self.openings is not None and position.moves <= self.openings.max_ply:
             return self.openings.score(position.current, position.mask, position.moves)
         if self.book12 is not None and position.moves == book12_module.PLY:
             return self.book12.score12(position.current, position.mask)
@@ -126,7 +138,7 @@ class Oracle:
     def cheap(self, moves: int) -> bool:
         """True if every move's score after ``moves`` stones comes from a book (or a short search)."""
         after = moves + 1
-        if self.openings is not None and after <= OPENING_PLY:
+        if self.openings is not None and after <= self.openings.max_ply:
             return True
         return self.book12 is not None and OPENING_PLY < after <= book12_module.PLY
 
@@ -339,8 +351,12 @@ _default_lock = threading.Lock()
 
 def default_oracle(layout: Layout = STANDARD) -> Oracle:
     """The process's oracle for ``layout``: on 7 x 6 with the shipped opening book and the
-    12-ply book if installed."""
+    12-ply book if installed.  Besides the 7 x 6 one it keeps one other size's oracle (the
+    last asked for), so a process that plays many sizes holds at most two tables."""
+    layout = Layout(layout.columns, layout.rows)  # a Size is a Layout too
     with _default_lock:
         if layout not in _default:
+            for other in [known for known in _default if known != STANDARD]:
+                del _default[other]  # its table goes once no search holds it
             _default[layout] = Oracle.installed(layout)
         return _default[layout]

@@ -29,16 +29,23 @@ The hot loop is one closure over local names, as fast as CPython allows.
 
 The bit layout (width, height, stride) comes from the rules core through the
 :class:`~.position.Shape` the solver is made for; any board whose bitboard has at most
-:data:`MAX_KEY_BITS` bits (``columns * (rows + 1)``: every size up to 8 x 5 and 7 x 6)
-works.  Scores are the test sets' convention (see :mod:`.position`).
+:data:`MAX_KEY_BITS` bits (``columns * (rows + 1)``: every size the game offers, up to
+8 x 6) works.  Scores are the test sets' convention (see :mod:`.position`).
+
+The table: a position's key ``k = current + mask`` (below ``2 ** (columns * (rows + 1))``:
+each column's stones plus its mover's stones fit the column's bits) goes to slot
+``k % size``, and the entry keeps ``(k >> shift) + 1`` (:func:`tag_shift`) with the two
+bounds.  As the size is more than ``2 ** shift``, the slot and that tag tell the key
+apart; the ``+ 1`` keeps a tag from ever being 0, an empty slot.
 
 The core interface
 ------------------
 A solver core (this class, or a native one behind :func:`.cores.new_solver`) provides:
 
-``Core(shape, *, table_bits=DEFAULT_TABLE_BITS, leaf=None, leaf_ply=-1)``
+``Core(shape, *, table_bits=None, leaf=None, leaf_ply=-1)``
     A core for one board size with a fixed transposition table of about
-    ``2**table_bits`` entries, allocated once.  ``leaf(current, mask)``, if given, is
+    ``2**table_bits`` entries (``None``: the board's own size, :func:`table_bits_for`),
+    allocated once.  ``leaf(current, mask)``, if given, is
     asked for the exact score of every position with ``leaf_ply`` stones the search
     reaches (the 12-ply book); ``None`` from it means search on.  Raises
     :class:`~sensehat_c4.errors.ConfigError` for a board size it cannot take.
@@ -78,20 +85,40 @@ ETC_BELOW = 32
 """Enhanced transposition cutoffs (looking up every child first) in positions with fewer stones."""
 
 DEFAULT_TABLE_BITS = 20
-"""Transposition table of 2**20 (+ a few) slots: 8 MB as an ``array('Q')``."""
+"""The largest boards' transposition table: 2**20 (+ a few) slots, 8 MB (:func:`table_bits_for`)."""
 
-MAX_KEY_BITS = 50
-"""The largest bitboard (``columns * (rows + 1)`` bits) whose key fits a table entry
-(``key << 14`` in 64 bits)."""
+MAX_KEY_BITS = 56
+"""The largest bitboard (``columns * (rows + 1)`` bits) the solver takes: 8 x 6, the largest
+board the game offers."""
+TAG_BITS = 50
+"""Bits of a table entry for the key's tag (the other 14 hold the two bounds)."""
+MIN_TABLE_BITS, MAX_TABLE_BITS = 10, 30
 
 
 def check_size(shape: Shape) -> None:
-    """Refuse (:class:`ConfigError`) a board too big for this core's table entries.  Every core
-    takes the same sizes, so what the engine offers does not depend on which core runs."""
+    """Refuse (:class:`ConfigError`) a board too big for the solver.  Every core takes the
+    same sizes, so what the engine offers does not depend on which core runs."""
     if shape.width * shape.stride > MAX_KEY_BITS:
         raise ConfigError(f"the exact solver handles boards of up to {MAX_KEY_BITS} bits "
                           f"(columns x (rows + 1)); {shape.width} x {shape.height} needs "
                           f"{shape.width * shape.stride}")
+
+
+def table_bits_for(shape: Shape) -> int:
+    """The table size of a board: ``2**bits`` slots of 8 bytes, from 32 KB on 4 x 4 (whose empty
+    board is 7,000 positions) to 8 MB from 32 cells on (8 x 4, 7 x 5, 6 x 6, 8 x 5, 7 x 6, 8 x 6),
+    so a process that plays many sizes stays small."""
+    return max(12, min(DEFAULT_TABLE_BITS, shape.cells // 2 + 4))
+
+
+def tag_shift(shape: Shape, table_bits: int) -> int:
+    """How far a key is shifted for its tag in a table of ``2**table_bits + 9`` slots: 0 while the
+    key fits the tag's bits (every board up to 7 x 6 and 8 x 5), so the tag is the key itself."""
+    if not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
+        raise ConfigError(f"the table has 2**{MIN_TABLE_BITS} to 2**{MAX_TABLE_BITS} slots (not 2**{table_bits})")
+    shift = max(0, shape.width * shape.stride + 1 - TAG_BITS)
+    assert shift <= table_bits  # the slot tells apart the keys that share a tag
+    return shift
 
 
 class Solver:
@@ -99,10 +126,13 @@ class Solver:
 
     name = "python"
 
-    def __init__(self, shape: Shape, *, table_bits: int = DEFAULT_TABLE_BITS,
+    def __init__(self, shape: Shape, *, table_bits: Optional[int] = None,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1) -> None:
         check_size(shape)
+        if table_bits is None:
+            table_bits = table_bits_for(shape)
         self.shape = shape
+        self.shift = tag_shift(shape, table_bits)
         self.size = (1 << table_bits) + 9
         self.table = array("Q", [0]) * self.size
         self.leaf = leaf
@@ -124,6 +154,7 @@ class Solver:
         shape = self.shape
         table = self.table
         size = self.size
+        shift = self.shift
         bottom, board_mask = shape.bottom, shape.full
         columns = tuple(shape.column_masks[c] for c in shape.order)
         width, height, stride = shape.width, shape.height, shape.stride
@@ -243,8 +274,9 @@ class Solver:
                 beta = high
                 if alpha >= beta:
                     return beta
-            key = cur + mask + 1  # never 0, so an empty slot matches no position
+            key = cur + mask
             slot = key % size
+            key = (key >> shift) + 1  # the tag: never 0, so an empty slot matches no position
             entry = table[slot]
             if entry >> 14 == key:
                 t = ((entry >> 7) & 127) - offset
@@ -300,9 +332,9 @@ class Solver:
                     # enhanced transposition cutoff: a child already known to be bad enough for the opponent
                     opp = cur ^ mask
                     for _, move, _r in ranked:
-                        ckey = opp + (mask | move) + 1
+                        ckey = opp + (mask | move)
                         centry = table[ckey % size]
-                        if centry >> 14 == ckey:
+                        if centry >> 14 == (ckey >> shift) + 1:
                             score = offset - (centry & 127)
                             if score >= beta:
                                 table[slot] = (key << 14) | ((score + offset) << 7) | (high + offset)
@@ -362,8 +394,9 @@ class Solver:
             low, high = max(low, window[0]), min(high, window[1])
         while low < high:
             med = low + (high - low) // 2
-            if med <= 0 and low // 2 < med:
-                med = low // 2
+            # halves rounded towards zero, as in Pons' C++ (Python's // rounds down)
+            if med <= 0 and -(-low // 2) < med:
+                med = -(-low // 2)
             elif med >= 0 and high // 2 > med:
                 med = high // 2
             r = self._run(budget, current, mask, moves, med, med + 1)
