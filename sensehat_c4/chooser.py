@@ -17,6 +17,7 @@ from typing import List, Optional, Sequence, Tuple
 from gamelib.backends.base import STICK, Action, Backend, Direction
 from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
 from gamelib.font import centred_text
+from gamelib.icons import picture
 from gamelib.scroll import scroll
 from gamelib.status import Status
 from gamelib.stepper import Stepper
@@ -28,12 +29,26 @@ from .rules import Size
 LEVEL_COLOURS = (GREEN, CYAN, ORANGE, MAGENTA)
 """The labels' colours, weakest level first (repeated if there are more levels)."""
 
+LAN = "lan"
+"""The chooser's entry for playing another Pi over the LAN (:mod:`.lan`)."""
 CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
     (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
-    for number, name in enumerate(OPPONENTS[1:], start=1)) + (("rules", "?", WHITE),)
+    for number, name in enumerate(OPPONENTS[1:], start=1)) + ((LAN, "", CYAN), ("rules", "?", WHITE))
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
-levels of the levels table numbered from 1; last ``?``, the rules (not an opponent)."""
+levels of the levels table numbered from 1; then the LAN (a picture: waves); last ``?``, the
+rules (neither is an opponent)."""
 RULES_INDEX = len(CHOICES) - 1
+LAN_INDEX = len(CHOICES) - 2
+
+LAN_ICON = ("........",
+            "..CCCC..",
+            ".C....C.",
+            "C..CC..C",
+            "..C..C..",
+            "........",
+            "...WW...",
+            "...WW...")
+"""The LAN's entry: a sender's waves (row 0 is the place dot's)."""
 
 RULES = ("Four in a row wins: across, up or diagonal.  Left/right: move.  "
          "Down or middle: drop.  Up: leave.")
@@ -48,8 +63,8 @@ PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
 
 def choice_frame(index: int) -> List[RGB]:
     """The label of choice ``index``, with a dot on the top row marking its place."""
-    _, label, colour = CHOICES[index]
-    pixels = centred_text(label, colour, BLACK)
+    name, label, colour = CHOICES[index]
+    pixels = list(picture(LAN_ICON, {"C": CYAN, "W": WHITE})) if name == LAN else centred_text(label, colour, BLACK)
     pixels[1 + index] = colour
     return pixels
 
@@ -81,16 +96,20 @@ def browse(backend: Backend, frames: Sequence[Frame], index: int,
 
 
 def choose_opponent(backend: Backend, default: str = "human",
-                    offered: Sequence[str] = OPPONENTS) -> Optional[str]:
-    """Let the players pick ``human`` or a level among ``offered``; ``None`` if they push up (back).
-    Choosing ``?`` scrolls the rules, then the choice goes on from ``?``."""
-    indices = [OPPONENTS.index(o) for o in offered] + [RULES_INDEX]
-    start = indices.index(OPPONENTS.index(default)) if default in offered else 0
+                    offered: Sequence[str] = OPPONENTS, *, lan: bool = True) -> Optional[str]:
+    """Let the players pick ``human`` or a level among ``offered``, or (if ``lan``) :data:`LAN`;
+    ``None`` if they push up (back).  Choosing ``?`` scrolls the rules, then the choice goes on
+    from ``?``."""
+    indices = [OPPONENTS.index(o) for o in offered] + ([LAN_INDEX] if lan else []) + [RULES_INDEX]
+    start = indices.index(OPPONENTS.index(default)) if default in offered else \
+        indices.index(LAN_INDEX) if default == LAN and lan else 0
     frames = [choice_frame(i) for i in indices]
     labels = [CHOICES[i][0] for i in indices]
     said = [words.choosing_opponent(label, labels) for label in labels]
     while True:
         chosen = browse(backend, frames, start, said)
+        if chosen is not None and indices[chosen] == LAN_INDEX:
+            return LAN
         if chosen is None or indices[chosen] != RULES_INDEX:
             return None if chosen is None else offered[chosen]
         backend.say(words.rules(RULES))

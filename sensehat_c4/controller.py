@@ -236,6 +236,9 @@ class Match:
             while self.result is None:
                 if self.seats.version != self._seen:
                     self._seats_changed()
+                if self._gone():
+                    self._abandon()
+                    continue
                 now = self.backend.now()
                 if self._deadline is not None and now >= self._deadline:
                     self._on_deadline()
@@ -272,6 +275,10 @@ class Match:
             self._defaults[seat - 1] = default
         return default
 
+    def _gone(self) -> bool:
+        """True if a seat's player left the match for good (:attr:`~.players.Player.gone`)."""
+        return any(player is not None and player.gone for player in (self.seats[1], self.seats[2]))
+
     def _computer_seat(self, seat: int) -> bool:
         """True if the options' computer plays ``seat`` (and no player of :attr:`seats` replaces it)."""
         computer = self.options.computer
@@ -301,7 +308,7 @@ class Match:
             if computer is not None and self._computer_seat(seat):
                 sides.append(Side(colour, level=computer.level, seconds=computer.budget))
             else:
-                sides.append(Side(colour, name=self._names()[seat - 1]))
+                sides.append(Side(colour, name=self._names()[seat - 1], remote=self.player(seat).kind == "remote"))
         return sides[0], sides[1]
 
     def _names(self) -> Tuple[Optional[str], Optional[str]]:

@@ -22,10 +22,11 @@ from gamelib.colours import BLUE, RED, YELLOW
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
 
-from .chooser import choose_opponent, choose_size
+from .chooser import LAN, choose_opponent, choose_size
 from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
 from .controller import MatchOptions, MatchResult, play as play_match, seat_names
 from .errors import BoardSizeError
+from .lan import play_lan
 from .players import Seats, follow
 from .records import Recorder
 from .resume import pending
@@ -131,6 +132,10 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
                 break
             continue
         last = chosen
+        if chosen == LAN:   # another Pi: offer or join (the matches are its own loop's)
+            played += play_lan(backend, Choices(names=tuple(n for n in base.names if n)), recorder=recorder,
+                               size=fixed)
+            continue
         board = fixed or choose_size(backend, sizes_for(chosen), last_size)
         if board is None:  # up on the size chooser: back to the opponent
             continue

@@ -104,27 +104,34 @@ class Tally:
 @dataclass
 class Stats:
     players: Dict[str, Tally]
-    """Each named person's results, by name."""
+    """Each named person's results at this Pi, by name."""
     computer: Dict[str, Tally]
     """The people's results against each computer level."""
+    remote: Dict[str, Tally] = field(default_factory=dict)
+    """Each named person's results from another Pi over the LAN, by name (their side of it)."""
 
 
 def stats(matches: Sequence[MatchRecord], levels: Sequence[str]) -> Stats:
     """Tally ``matches``; ``levels`` orders the computer's table (easiest first)."""
     players: Dict[str, Tally] = {}
     computer: Dict[str, Tally] = {}
+    remote: Dict[str, Tally] = {}
     for match in sorted(matches, key=lambda m: m.id):
         for seat in (1, 2):
             side, other = match.sides[seat - 1], match.sides[2 - seat]
             if side.level is not None:
                 continue
             if side.name:
-                players.setdefault(side.name, Tally()).add(match, seat)
+                (remote if side.remote else players).setdefault(side.name, Tally()).add(match, seat)
             if other.level is not None:
                 computer.setdefault(other.level, Tally()).add(match, seat)
     order = {level: i for i, level in enumerate(levels)}
-    return Stats(dict(sorted(players.items(), key=lambda kv: kv[0].lower())),
-                 dict(sorted(computer.items(), key=lambda kv: order.get(kv[0], len(order)))))
+
+    def by_name(group: Dict[str, Tally]) -> Dict[str, Tally]:
+        return dict(sorted(group.items(), key=lambda kv: kv[0].lower()))
+
+    return Stats(by_name(players), dict(sorted(computer.items(), key=lambda kv: order.get(kv[0], len(order)))),
+                 by_name(remote))
 
 
 def _table(title: str, tallies: Dict[str, Tally], empty: str) -> List[str]:
@@ -143,6 +150,9 @@ def stats_text(result: Stats) -> str:
     lines = _table("player", result.players, "no named players yet (play with --names NAME1,NAME2)")
     lines.append("")
     lines += _table("v computer", result.computer, "no games against the computer yet")
+    if result.remote:
+        lines.append("")
+        lines += _table("remote player", result.remote, "")
     return "\n".join(lines)
 
 
@@ -150,5 +160,5 @@ def stats_json(result: Stats) -> Dict[str, Any]:
     def tallies(group: Dict[str, Tally]) -> Dict[str, Any]:
         return {k: {"matches": dict(t.matches), "rounds": dict(t.rounds)} for k, t in group.items()}
 
-    return {"players": tallies(result.players), "computer": tallies(result.computer)}
+    return {"players": tallies(result.players), "computer": tallies(result.computer), "remote": tallies(result.remote)}
 

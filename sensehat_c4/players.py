@@ -50,6 +50,13 @@ class Player:
     does not press; it moves by :meth:`poll`, and the LEDs show it thinking).  Read at
     every press, so it may change while a match runs."""
 
+    @property
+    def gone(self) -> bool:
+        """True once the player has left the match for good (another Pi's player quit, or its link
+        stayed down too long): the match is abandoned at once.  Read by the match whenever it is
+        woken (a player that goes wakes the backend)."""
+        return False
+
     def start(self, board: Board) -> None:  # noqa: B027 (an optional hook)
         """The seat's turn begins on ``board`` (a copy the player may keep): start thinking."""
 

@@ -135,10 +135,22 @@ keeps who starts its rounds (``starts``), the wins that take it (``wins``) and t
 plays it (``owner``), so a match a power cut interrupted can be resumed.  Version 1 kept no
 round in play nor these: its matches left ``playing`` are kept as abandoned, as it would have."""
 
-MIGRATIONS: Sequence[str] = (_V1, _V2)
+_V3 = """
+ALTER TABLE matches ADD COLUMN p1_remote INTEGER NOT NULL DEFAULT 0 CHECK (p1_remote IN (0, 1));
+ALTER TABLE matches ADD COLUMN p2_remote INTEGER NOT NULL DEFAULT 0 CHECK (p2_remote IN (0, 1))
+"""
+"""Version 3: a seat played from another Pi over the LAN (``remote``: 1), a named person who was not at
+this Pi."""
+
+MIGRATIONS: Sequence[str] = (_V1, _V2, _V3)
 """``MIGRATIONS[v]`` turns a file at ``user_version`` v into v + 1 (0 is a new, empty file)."""
 SCHEMA_VERSION = len(MIGRATIONS)
-_FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - {"starts", "wins"} | {"pid"}, "rounds": set(ROUND_COLUMNS)}
+ADDED: Mapping[str, Tuple[int, str]] = {"starts": (2, "'alternate'"), "wins": (2, "2"),
+                                        "p1_remote": (3, "0"), "p2_remote": (3, "0")}
+"""The match columns later versions added: the version that added each, and what an older file's matches
+were (``--first`` and best of three were the defaults version 1 could not keep; nobody played from
+another Pi before version 3).  The readers read an older file as it is, without migrating it."""
+_FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - set(ADDED) | {"pid"}, "rounds": set(ROUND_COLUMNS)}
 """The tables (and their columns) of the first version, which set no ``application_id``."""
 
 
@@ -372,11 +384,6 @@ def _select(columns: Sequence[str], table: str) -> str:
     return f"SELECT {', '.join(columns)} FROM {table} NOT INDEXED"
 
 
-_BEFORE_V2 = {"starts": "'alternate' AS starts", "wins": "2 AS wins"}
-"""The match columns version 1 did not have, read as what its matches were (``--first`` and
-best of three were the defaults it could not keep)."""
-
-
 class _Reader:
     """Rows of one connection made into records; each row that makes no sense goes to ``skip``.
 
@@ -394,12 +401,14 @@ class _Reader:
         self.cut: Set[str] = set()
         """The tables some rows of which could not be read."""
         self.version = conn.execute("PRAGMA user_version").fetchone()[0]
+        self._older = {name: f"{value} AS {name}" for name, (since, value) in ADDED.items()
+                       if type(self.version) is int and self.version < since}
+        """The columns this file is too old to have, as their values (``0 AS p1_remote``)."""
 
     def scan(self, table: str, columns: Sequence[str], *, newest_first: bool, where: str = "",
              args: Sequence[Any] = (), limit: Optional[int] = None) -> Iterator[sqlite3.Row]:
         """The rows of ``table`` by id, ``newest_first`` or oldest first, at most ``limit``."""
-        if self.version < 2:
-            columns = [_BEFORE_V2.get(c, c) for c in columns]
+        columns = [self._older.get(column, column) for column in columns]
         sql = _select(columns, table) + (f" WHERE {where}" if where else "")
         order, other = ("DESC", "ASC") if newest_first else ("ASC", "DESC")
         read, last = 0, None
@@ -654,7 +663,8 @@ class Recorder:
         values: List[Any] = [timestamp(self.clock()), columns, rows, backend]
         for side in sides:
             values += [side.name, side.level, side.seconds, hex_colour(side.colour)]
-        self._current = _Pending(values + [starts, wins, str(self.owner)])
+        self._current = _Pending(values + [starts, wins, str(self.owner), int(sides[0].remote),
+                                           int(sides[1].remote)])
         self._queue.append(self._current)
 
     def start_round(self) -> None:
@@ -878,8 +888,8 @@ def _write_match(conn: sqlite3.Connection, match: _Pending) -> None:
         assert match.values is not None
         match.id = conn.execute(
             "INSERT INTO matches (started, columns, rows, backend, p1_name, p1_level, p1_seconds, p1_colour, "
-            "p2_name, p2_level, p2_seconds, p2_colour, starts, wins, owner) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match.values).lastrowid
+            "p2_name, p2_level, p2_seconds, p2_colour, starts, wins, owner, p1_remote, p2_remote) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match.values).lastrowid
     for number, (starter, moves, result, winner, cells, started, ended) in sorted(match.rounds.items()):
         if not conn.execute("UPDATE rounds SET moves = ?, result = ?, winner = ?, winning_cells = ?, ended = ? "
                             "WHERE match_id = ? AND number = ?",

@@ -72,6 +72,8 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
     :class:`NotResumable` if it cannot be.  Between rounds, the next round's starter is drawn
     now (``rng``) when the rounds' starters are random."""
     sides = record.sides
+    if any(side.remote for side in sides):   # the other Pi gave it up long ago (it abandons it after a while)
+        raise NotResumable("it was played with another Pi over the LAN")
     computer = None
     for seat, side in enumerate(sides, start=1):
         if side.level is None:

@@ -28,7 +28,7 @@ from .rules import FIRST_CHOICES, Board, Cell, Size
 
 MATCH_COLUMNS = ("id", "started", "ended", "status", "winner", "columns", "rows", "backend",
                  "p1_name", "p1_level", "p1_seconds", "p1_colour", "p2_name", "p2_level", "p2_seconds", "p2_colour",
-                 "starts", "wins")
+                 "starts", "wins", "p1_remote", "p2_remote")
 """The columns of ``matches`` a :class:`MatchRecord` is made from (``owner``, and ``pid`` before it,
 are the recorder's alone)."""
 ROUND_COLUMNS = ("id", "match_id", "number", "starter", "moves", "result", "winner", "winning_cells",
@@ -73,23 +73,26 @@ def hex_colour(rgb: RGB) -> str:
 
 @dataclass(frozen=True)
 class Side:
-    """Who played one seat: a person (``name`` or none) or the computer (``level``, ``seconds``)."""
+    """Who played one seat: a person (``name`` or none) or the computer (``level``, ``seconds``); a
+    person at another Pi over the LAN is ``remote``."""
 
     colour: RGB
     name: Optional[str] = None
     level: Optional[str] = None
     seconds: Optional[float] = None
+    remote: bool = False
 
     def label(self, seat: int) -> str:
-        """``Ann``, ``player 2`` or ``computer hard (1 s)``."""
+        """``Ann``, ``player 2``, ``Bob (remote)`` or ``computer hard (1 s)``."""
         if self.level is not None:
             budget = "" if self.seconds is None else f" ({self.seconds:g} s)"
             return f"computer {self.level}{budget}"
-        return self.name or f"player {seat}"
+        return (self.name or f"player {seat}") + (" (remote)" if self.remote else "")
 
     def as_json(self) -> Mapping[str, Any]:
         """How ``history --json`` and ``review --json`` describe a player."""
-        return {"name": self.name, "level": self.level, "seconds": self.seconds, "colour": hex_colour(self.colour)}
+        return {"name": self.name, "level": self.level, "seconds": self.seconds, "colour": hex_colour(self.colour),
+                "remote": self.remote}
 
 
 @dataclass(frozen=True)
@@ -213,8 +216,11 @@ def _side(row: Row, seat: int) -> Side:
         raise _Wrong(f"{prefix}seconds {seconds!r} without a level")
     if level is not None and name is not None:
         raise _Wrong(f"{prefix}name {name!r} and {prefix}level {level!r}: a seat is a person or the computer")
+    remote = _choice(row, prefix + "remote", (0, 1))
+    if remote and level is not None:
+        raise _Wrong(f"{prefix}remote with {prefix}level {level!r}: the computer plays at this Pi")
     return Side((value >> 16, (value >> 8) & 0xFF, value & 0xFF), name, level,
-                None if seconds is None else float(seconds))
+                None if seconds is None else float(seconds), bool(remote))
 
 
 def _ident(row: Row, table: str) -> int:

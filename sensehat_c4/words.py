@@ -50,9 +50,12 @@ PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CO
 
 
 def opponent_label(opponent: str) -> str:
-    """``2 players`` for ``human``, ``computer: easy`` for a level, ``rules`` for the rules."""
+    """``2 players`` for ``human``, ``computer: easy`` for a level, ``over the LAN`` for another Pi,
+    ``rules`` for the rules."""
     if opponent == "human":
         return "2 players"
+    if opponent == "lan":
+        return "over the LAN"
     return RULES if opponent == RULES else f"computer: {opponent}"
 
 

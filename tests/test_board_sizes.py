@@ -16,7 +16,7 @@ from gamelib.launcher.menu import Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
 from sensehat_c4 import cli, render
 from sensehat_c4 import game as c4
-from sensehat_c4.chooser import choice_frame, choose_size, size_frame
+from sensehat_c4.chooser import LAN_INDEX, RULES_INDEX, choice_frame, choose_size, size_frame
 from sensehat_c4.computer import OPPONENTS, opponents_for, sizes_for
 from sensehat_c4.engine.levels import PERFECT_SIZES
 from sensehat_c4.controller import MatchOptions, MatchResult, play, start_column
@@ -387,12 +387,12 @@ def test_perfect_is_offered_only_on_its_sizes():
     assert "perfect" not in opponents_for(big) and opponents_for(Size()) == OPPONENTS
     # a fixed size that perfect does not play: the opponent chooser skips "4"
     mock = MockBackend()
-    mock.tap("left", "left", "middle", "up", "up")                 # 2P <- (wraps) ? <- 3: hard
+    mock.tap("left", "left", "left", "middle", "up", "up")         # 2P <- (wraps) ? <- LAN <- 3: hard
     mock.tap("up", "up", at=30)
     reports = []
     play_matches(mock, MatchOptions(size=big), size=big, matches=1, report=lambda *r: reports.append(r))
-    assert [f for _, f in mock.frames][:3] == [tuple(choice_frame(0)), tuple(choice_frame(5)),
-                                               tuple(choice_frame(3))]
+    assert [f for _, f in mock.frames][:4] == [tuple(choice_frame(0)), tuple(choice_frame(RULES_INDEX)),
+                                               tuple(choice_frame(LAN_INDEX)), tuple(choice_frame(3))]
     assert reports[0][1].level == "hard"
 
 

@@ -48,8 +48,9 @@ pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out
 
 REPO = Path(__file__).resolve().parent.parent
 SENSE_HAT = "sense-hat==2.6.0"
-H11 = "h11>=0.16,<1"
-"""The project's one dependency (the web view's HTTP parser)."""
+DEPENDENCIES = ("h11>=0.16,<1", "zeroconf>=0.131,<1", "ifaddr>=0.1.7")
+"""The project's dependencies (the web view's HTTP parser; mDNS for the game between two Pis, and its
+interface lister), for Debian 12's Python 3.11."""
 USER, OUTSIDER = "pi", "outsider"
 VENV = "games"
 WHEELS = "/opt/c4-wheels"
@@ -105,7 +106,7 @@ def build_wheels(directory: Path) -> None:
                                                                 "__pycache__", ".pytest_cache"))
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
     subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", str(directory / "wheels"), str(source)], check=True)
-    for requirement in (SENSE_HAT, H11):
+    for requirement in (SENSE_HAT, *DEPENDENCIES):
         subprocess.run([*pip, "download", "--no-deps", "--dest", str(directory / "wheels"), requirement], check=True)
     shutil.rmtree(source)
 

@@ -4,7 +4,7 @@ from frames import grid
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, WHITE
 from gamelib.scroll import SPEED, scroll_frames
-from sensehat_c4.chooser import RULES, choice_frame, choose_opponent
+from sensehat_c4.chooser import RULES, RULES_INDEX, choice_frame, choose_opponent
 
 
 def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
@@ -36,11 +36,11 @@ def test_question_mark_scrolls_the_rules_then_comes_back_to_it():
     mock.tap("right", "down", at=200.0)            # long after the text: ? -> 2P, choose
     assert choose_opponent(mock) == "human"
     shown = [f for _, f in mock.frames]
-    assert grid(shown[1]).splitlines()[:4] == ["......W.", "........", "...WW...", ".....W.."]   # "?"
+    assert grid(shown[1]).splitlines()[:4] == [".......W", "........", "...WW...", ".....W.."]   # "?" (its place dot: the 7th of 2P, 1-4, LAN, ?)
     text = [tuple(f) for f, _ in scroll_frames(RULES, WHITE)]
     assert shown[2] == (BLACK,) * 64
     assert shown[3:3 + len(text)] == text
-    assert shown[3 + len(text):] == [tuple(choice_frame(5)), tuple(choice_frame(0)), (BLACK,) * 64]
+    assert shown[3 + len(text):] == [tuple(choice_frame(RULES_INDEX)), tuple(choice_frame(0)), (BLACK,) * 64]
     times = [t for t, _ in mock.frames][3:3 + len(text)]
     assert times[1] - times[0] == pytest.approx(SPEED) and len(text) > 300
 
@@ -53,7 +53,7 @@ def test_any_press_ends_the_rules_and_does_nothing_else():
         mock.tap("up", at=2.0)                     # back out of the chooser
         assert choose_opponent(mock) is None
         shown = [f for _, f in mock.frames]
-        assert shown[-2:] == [tuple(choice_frame(5)), (BLACK,) * 64]
+        assert shown[-2:] == [tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]
         assert len(shown) == 3 + 8 + 2   # the text from 0.4 s, a frame each 0.08 s, until the press at 1.0 s
 
 
@@ -65,5 +65,5 @@ def test_another_sources_presses_do_nothing_here():
     mock.tap("up", at=200.0)                        # the stick's up, after the text: back out
     assert choose_opponent(mock) is None
     shown = [f for _, f in mock.frames]
-    assert shown[:3] == [tuple(choice_frame(0)), tuple(choice_frame(5)), (BLACK,) * 64]
-    assert len(shown) > 300 and shown[-2:] == [tuple(choice_frame(5)), (BLACK,) * 64]   # the whole text
+    assert shown[:3] == [tuple(choice_frame(0)), tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]
+    assert len(shown) > 300 and shown[-2:] == [tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]   # the whole text

@@ -13,7 +13,7 @@ from gamelib.colours import BLACK, NAMES
 from gamelib import backends
 from sensehat_c4 import cli
 from sensehat_c4.commands import play as play_command
-from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.chooser import RULES_INDEX, choice_frame, size_frame
 from sensehat_c4.rules import Size
 from sensehat_c4.computer import computer_for
 from gamelib.backends.mock import MockBackend
@@ -210,7 +210,7 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     code, out, err = run(capsys, "--matches", "1")
     assert (code, out) == (0, "match 1: abandoned at 0-0\n")
     shown = [f for _, f in mock.frames]
-    chooser = [tuple(choice_frame(i)) for i in (0, 5, 0)]
+    chooser = [tuple(choice_frame(i)) for i in (0, RULES_INDEX, 0)]
     black = (BLACK,) * 64
     assert shown[:9] == chooser + [black] + chooser[:1] + [black, tuple(size_frame(Size())), black,
                                                            shown[8]]   # up: back, shown again

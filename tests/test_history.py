@@ -62,8 +62,8 @@ def test_history_as_json(db):
     assert data[1] == {
         "match": 2, "started": "2026-11-23T14:08:00Z", "ended": "2026-11-23T14:13:00Z", "status": "abandoned",
         "winner": None, "score": [1, 0], "board": [7, 6], "backend": "mock",
-        "players": {"1": {"name": "Ann", "level": None, "seconds": None, "colour": "#ff0000"},
-                    "2": {"name": None, "level": "hard", "seconds": 1.0, "colour": "#ffff00"}},
+        "players": {"1": {"name": "Ann", "level": None, "seconds": None, "colour": "#ff0000", "remote": False},
+                    "2": {"name": None, "level": "hard", "seconds": 1.0, "colour": "#ffff00", "remote": False}},
         "rounds": [
             {"round": 4, "number": 1, "started": "2026-11-23T14:09:00Z", "ended": "2026-11-23T14:10:00Z",
              "starter": 1, "moves": "1212121", "result": "win", "winner": 1,
@@ -93,7 +93,8 @@ def test_stats_per_player_and_against_each_level(db):
         "computer": {
             "hard": {"matches": {"won": 0, "lost": 0, "abandoned": 1}, "rounds": {"won": 1, "drawn": 0, "lost": 0}},
             "perfect": {"matches": {"won": 0, "lost": 1, "abandoned": 0},
-                        "rounds": {"won": 0, "drawn": 0, "lost": 2}}}}
+                        "rounds": {"won": 0, "drawn": 0, "lost": 2}}},
+        "remote": {}}
 
 
 def test_the_database_comes_from_the_environment_too(db):
@@ -133,7 +134,7 @@ def test_a_missing_or_empty_database_holds_no_matches(tmp_path):
     conn.close()
     for path, why in ((missing, f" ({missing} does not exist)"), (empty, f" ({empty} is empty)"), (none, "")):
         done = run("stats", "--json", "--db", str(path))
-        assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"players": {}, "computer": {}}, "")
+        assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"players": {}, "computer": {}, "remote": {}}, "")
         done = run("history", "--json", "--db", str(path))
         assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, [], "")
         done = run("history", "--db", str(path))

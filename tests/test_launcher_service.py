@@ -167,9 +167,11 @@ def test_cli_passes_launcher_options_through(tmp_path, monkeypatch, capsys):
     assert cli.main(["install-service", "--user", "pi", "--dim-after", "30", "--allow-poweroff"]) == 0
     assert made == [dict(user="pi", user_unit=False, launcher_args=["--backend", "hat", "--dim-after", "30"],
                          allow_poweroff=True, argv=["--user", "pi", "--dim-after", "30", "--allow-poweroff"],
-                         web=None, web_port=None)]
+                         web=None, web_port=None, lan=False)]
     assert cli.main(["install-service", "--user", "pi", "--web", "8080"]) == 0
-    assert (made[-1]["web"], made[-1]["web_port"]) == ("8080", 8080)
+    assert (made[-1]["web"], made[-1]["web_port"], made[-1]["lan"]) == ("8080", 8080, False)
+    assert cli.main(["install-service", "--user", "pi", "--lan", "8080"]) == 0
+    assert (made[-1]["web"], made[-1]["web_port"], made[-1]["lan"]) == ("8080", 8080, True)
     assert cli.main(["install-service", "--user", "pi", "--web", "[::]:8081"]) == 0
     assert (made[-1]["web"], made[-1]["web_port"]) == ("[::]:8081", 8081)
     with pytest.raises(SystemExit) as info:
@@ -224,6 +226,32 @@ def test_web_opens_the_system_unit_to_the_lan_and_to_that_port_only(tmp_path):
     assert "IPAddressDeny=any" in lines and lines.index(added[0]) < lines.index("IPAddressDeny=any")
     inst.install(user=None, user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=False, argv=[])
     assert "PrivateNetwork=yes" in unit_lines(tmp_path / SYSTEM_UNIT)   # installed again without: no network
+
+
+def test_lan_opens_the_system_unit_to_the_lan_its_mdns_and_that_port_only(tmp_path):
+    inst = installer(tmp_path, SUDO_USER="pi")
+    assert inst.install(user=None, user_unit=False, launcher_args=["--backend", "hat"], allow_poweroff=False,
+                        argv=[], web="8080", web_port=8080, lan=True) == 0
+    lines = unit_lines(tmp_path / SYSTEM_UNIT)
+    assert 'ExecStart="/home/pi/games venv/bin/python" -m gamelib --backend hat --lan 8080' in lines
+    template = unit_lines(SYSTEM_TEMPLATE)
+    removed = [a for a in template if a not in lines and not a.startswith(("ExecStart=", "User="))]
+    added = [a for a in lines if a not in template and not a.startswith(("ExecStart=", "User="))]
+    assert removed == ["PrivateNetwork=yes", "RestrictAddressFamilies=AF_UNIX"]
+    assert added == ["IPAddressAllow=localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7 "
+                     "224.0.0.251 ff02::fb",
+                     "SocketBindAllow=tcp:8080", "SocketBindAllow=udp:5353", "SocketBindDeny=any",
+                     "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK"]
+    assert "IPAddressDeny=any" in lines and lines.index(added[0]) < lines.index("IPAddressDeny=any")
+
+
+def test_web_and_lan_are_one_or_the_other(capsys, monkeypatch):
+    monkeypatch.setattr(Installer, "install", lambda self, **kwargs: pytest.fail("installed"))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["install-service", "--user", "pi", "--web", "8080", "--lan", "8080"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err == ("gamelib install-service: error: argument --lan: not allowed with "
+                                       "argument --web (see --help)\n")
 
 
 def test_web_in_the_user_unit_allows_internet_sockets(tmp_path):

@@ -48,7 +48,7 @@ def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_pat
     # the match ended with its last move, committed with it
     assert rows(path, "SELECT * FROM matches") == [
         (1, "2026-11-23T14:00:00Z", "2026-11-23T14:17:00Z", "finished", 1, 7, 6, "mock",
-         "Ann", None, None, "#ff0000", "Bob", None, None, "#ffff00", None, "alternate", 2, None)]
+         "Ann", None, None, "#ff0000", "Bob", None, None, "#ffff00", None, "alternate", 2, None, 0, 0)]
     assert rows(path, "SELECT * FROM rounds") == [
         (1, 1, 1, 1, "4545454", "win", 1, "[[4, 1], [4, 2], [4, 3], [4, 4]]",
          "2026-11-23T14:01:00Z", "2026-11-23T14:08:00Z"),

@@ -45,7 +45,7 @@ def test_a_match_is_stored_round_by_round(tmp_path):
                  backend="terminal")
     assert rows(path, "SELECT * FROM matches") == [
         (1, "2026-11-23T14:00:00Z", "2026-11-23T14:07:00Z", "finished", 1, 7, 6, "terminal",
-         "Ann", None, None, "#ff0000", None, "hard", 1.0, "#ffff00", None, "alternate", 2, None)]
+         "Ann", None, None, "#ff0000", None, "hard", 1.0, "#ffff00", None, "alternate", 2, None, 0, 0)]
     assert rows(path, "SELECT * FROM rounds") == [
         (1, 1, 1, 1, "1212121", "win", 1, "[[1, 1], [1, 2], [1, 3], [1, 4]]",
          "2026-11-23T14:01:00Z", "2026-11-23T14:02:00Z"),
@@ -771,7 +771,7 @@ def test_a_version_1_file_is_migrated_and_its_matches_in_play_kept_as_abandoned(
             (3, "playing", "alternate", 2), (2, "playing", "alternate", 2), (1, "finished", "alternate", 2)]
     recorder = Recorder(path, clock=ticking())
     assert recorder.interrupted() is None   # version 1 kept no round in play, nor who starts: none is resumed
-    assert rows(path, "PRAGMA user_version") == [(records.SCHEMA_VERSION,)] == [(2,)]
+    assert rows(path, "PRAGMA user_version") == [(records.SCHEMA_VERSION,)] == [(3,)]
     assert rows(path, "SELECT id, status, ended, pid, starts, wins, owner FROM matches") == [
         (1, "finished", "2026-01-01T10:05:00Z", None, "alternate", 2, None),
         (2, "abandoned", "2026-01-02T10:04:00Z", None, "alternate", 2, None),   # its last round's end

@@ -210,8 +210,8 @@ def test_review_json_describes_players_as_history_json_does(tmp_path):
     history = json.loads(run("history", "--json", "--db", str(path)).stdout)
     data = json.loads(run("review", "last", "--json", "--time-limit", "0.01", "--db", str(path)).stdout)
     assert data["players"] == history[0]["players"] == {
-        "1": {"name": "Ann", "level": None, "seconds": None, "colour": "#ff0000"},
-        "2": {"name": None, "level": "hard", "seconds": 1.0, "colour": "#ffff00"}}
+        "1": {"name": "Ann", "level": None, "seconds": None, "colour": "#ff0000", "remote": False},
+        "2": {"name": None, "level": "hard", "seconds": 1.0, "colour": "#ffff00", "remote": False}}
 
 
 # -- the command, with the real solver ---------------------------------------------------------

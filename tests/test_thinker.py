@@ -87,7 +87,8 @@ def test_the_levels_table_is_what_every_part_offers():
     opponent = next(a for a in cli.play_parser()._actions if a.dest == "opponent")
     assert tuple(opponent.choices) == computer.OPPONENTS
     assert [(name, label) for name, label, _ in chooser.CHOICES] == [
-        ("human", "2P"), ("easy", "1"), ("medium", "2"), ("hard", "3"), ("perfect", "4"), ("rules", "?")]
+        ("human", "2P"), ("easy", "1"), ("medium", "2"), ("hard", "3"), ("perfect", "4"), ("lan", ""),
+        ("rules", "?")]
 
 
 def test_default_budgets():

@@ -41,7 +41,7 @@ from ..errors import ConfigError
 from ..seats import SeatTable
 from ..status import Status
 from .inbox import Inbox
-from .interlude import QUEUED, Interlude, Step
+from .interlude import QUEUED, Pause, Interlude, Step
 
 log = logging.getLogger("gamelib")
 
@@ -159,6 +159,10 @@ class Backend(ABC):
         self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
         self._asked_note: Optional[str] = None
         self._interlude: Optional[Interlude] = None
+        self._asked_pause: Optional[Pause] = None
+        self._pause: Optional[Pause] = None
+        self._under: Optional[Status] = None
+        """The game's words while a pause is up (said again when it ends)."""
         self.noted = ""
         """The last :meth:`note` carried out."""
         try:
@@ -198,6 +202,8 @@ class Backend(ABC):
             raise ValueError(f"a frame has 64 pixels, not {len(frame)}")
         logical: Picture = tuple(tuple(pixel) for pixel in frame)  # type: ignore[misc]
         self._frame = logical
+        if self._pause is not None:
+            return  # kept, and shown when the pause ends
         if self._interlude is not None:
             if not self._interlude.mirrored:
                 self._tell_shown(logical)
@@ -229,6 +235,12 @@ class Backend(ABC):
     def say(self, status: Status) -> None:
         """Say what the LEDs show, in words: kept as :attr:`status`, passed to :meth:`_said` and to
         every observer (a status equal to the last one is not passed on again)."""
+        if self._pause is not None:
+            self._under = status   # said when the pause ends
+            return
+        self._say_now(status)
+
+    def _say_now(self, status: Status) -> None:
         if status == self._status:
             return
         self._status = status
@@ -271,21 +283,28 @@ class Backend(ABC):
         stamped with this backend's clock as they are read.
         """
         event = self._injected()
-        if event is not None:
-            return event
-        limit = self._asked(timeout)
-        event = self._read(limit)
-        if self._interlude is not None:
-            if event is not None and event.source == STICK and event.action is Action.PRESSED:
-                self._end_interlude()      # a press at the stick ends it, and does nothing else
-                return None
-            if self.now() >= self._interlude.due:
-                self._interlude_step()
         if event is None:
-            return self._injected()
-        if event.source != STICK:  # the mock's scripted events from another source: as the players see it
-            return event
-        return StickEvent(event.timestamp, self._stick_table[event.direction], event.action)
+            limit = self._asked(timeout)
+            event = self._read(limit)
+            if self._pause is not None:
+                if self.now() >= self._pause.due:
+                    self._pause_step()
+            elif self._interlude is not None:
+                if event is not None and event.source == STICK and event.action is Action.PRESSED:
+                    self._end_interlude()      # a press at the stick ends it, and does nothing else
+                    return None
+                if self.now() >= self._interlude.due:
+                    self._interlude_step()
+            if event is None:
+                event = self._injected()
+            elif event.source == STICK:   # the mock's events from another source are as the players see them
+                event = StickEvent(event.timestamp, self._stick_table[event.direction], event.action)
+        paused = self._pause
+        if event is not None and paused is not None:   # paused: the game gets nothing; the stick's presses go to the pause
+            if event.source == STICK and event.action is Action.PRESSED and paused.pressed is not None:
+                paused.pressed(event)
+            return None
+        return event
 
     def inject(self, direction: Union[Direction, str], action: Union[Action, str] = Action.PRESSED, *,
                source: str) -> bool:
@@ -310,6 +329,30 @@ class Backend(ABC):
             self._asked_interludes.append(Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored))
         self.wake()
 
+    def pause(self, steps: Sequence[Step], *, pressed: Optional[Callable[[StickEvent], None]] = None,
+             status: Optional[Status] = None) -> Pause:
+        """Show ``steps`` (``(frame, seconds)``, over and over) over the game from its next wait until
+        :meth:`unpause`, from any thread (another Pi's link dropped: the game waits for it).  The game
+        goes on underneath, but gets no event meanwhile: a press at the stick goes to ``pressed``
+        (called in the game's thread) and nothing else does anything.  Observers see it (the web page
+        shows the wait too), and ``status`` is said meanwhile (the game's words come back with its
+        frame).  A newer pause replaces one not yet released."""
+        held = Pause([(tuple(frame), seconds) for frame, seconds in steps], pressed, status)
+        with self._asked_lock:
+            self._asked_pause = held
+        self.wake()
+        return held
+
+    def unpause(self, held: Pause) -> None:
+        """End ``held`` (from any thread): the game's last frame comes back at its next wait."""
+        held.released = True
+        self.wake()
+
+    @property
+    def paused(self) -> bool:
+        """True while a :meth:`pause` is on the LEDs."""
+        return self._pause is not None
+
     def note(self, text: str) -> None:
         """A line about the program for beside the game (the web view's address and PIN), from any
         thread: the terminal shows it under the board; a backend with no room for words ignores it."""
@@ -319,6 +362,15 @@ class Backend(ABC):
 
     def _asked(self, timeout: Optional[float]) -> Optional[float]:
         """Carry out what other threads asked for; the wait's limit, shortened to the interlude's next step."""
+        if self._asked_pause is not None or self._pause is not None:
+            limit = self._asked_pauses(timeout)
+            if self._pause is not None:       # interludes wait until it ends; notes do not
+                with self._asked_lock:
+                    note, self._asked_note = self._asked_note, None
+                if note is not None and note != self.noted:
+                    self.noted = note
+                    self._noted(note)
+                return limit
         if self._asked_interludes or self._asked_note is not None:
             with self._asked_lock:
                 note, self._asked_note = self._asked_note, None
@@ -335,6 +387,38 @@ class Backend(ABC):
             return timeout
         left = max(0.0, self._interlude.due - self.now())
         return left if timeout is None else min(timeout, left)
+
+    def _asked_pauses(self, timeout: Optional[float]) -> Optional[float]:
+        with self._asked_lock:
+            asked, self._asked_pause = self._asked_pause, None
+        if asked is not None and not asked.released:
+            if self._interlude is not None:      # a pause comes first: an interlude playing is cut short
+                self._interlude = None
+            if self._pause is None:
+                self._under = self._status
+            self._pause = asked
+            if asked.status is not None:
+                self._say_now(asked.status)
+            self._pause_step()
+        held = self._pause
+        if held is not None and held.released:
+            self._pause = None
+            self._write_logical(self._frame)
+            self._tell_shown(self._frame)
+            if self._under is not None:
+                self._say_now(self._under)
+            return timeout
+        if held is None:
+            return timeout
+        left = max(0.0, held.due - self.now())
+        return left if timeout is None else min(timeout, left)
+
+    def _pause_step(self) -> None:
+        held = self._pause
+        assert held is not None
+        frame = held.next(self.now())
+        self._write_logical(frame)
+        self._tell_shown(tuple(frame))
 
     def _interlude_step(self) -> None:
         interlude = self._interlude
@@ -390,6 +474,7 @@ class Backend(ABC):
             return
         self._closed = True
         self._interlude = None
+        self._pause = None
         try:
             self.clear()
             if self._low_light:

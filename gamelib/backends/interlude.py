@@ -24,9 +24,14 @@ mock's fake clock drives them like everything else.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB
+
+from gamelib.status import Status
+
+if TYPE_CHECKING:  # base.py imports this module
+    from .base import StickEvent
 
 IDLE = 0.5
 """A wait at least this long (or for ever) is a moment the game waits for a person."""
@@ -67,6 +72,29 @@ class Interlude:
         self.index += 1
         if self.index >= len(self.steps):
             return None
+        frame, seconds = self.steps[self.index]
+        self.due = now + seconds
+        return frame
+
+
+@dataclass(eq=False)
+class Pause:
+    """Frames shown over and over, over the game, until released (:meth:`Backend.pause
+    <gamelib.backends.base.Backend.pause>`): the game waits for something outside it (another Pi's
+    link).  ``pressed`` is told the stick's presses meanwhile (the game gets none)."""
+
+    steps: List[Step]
+    pressed: Optional[Callable[["StickEvent"], None]] = None
+    status: Optional[Status] = None
+    """Said while it is up (the game's words come back after)."""
+    released: bool = False
+    """Set (from any thread) by :meth:`~gamelib.backends.base.Backend.unpause`."""
+    index: int = -1
+    due: float = 0.0
+
+    def next(self, now: float) -> Sequence[RGB]:
+        """The next frame (after the last, the first again); its deadline set from ``now``."""
+        self.index = (self.index + 1) % len(self.steps)
         frame, seconds = self.steps[self.index]
         self.due = now + seconds
         return frame

@@ -45,7 +45,11 @@ def menu_parser() -> app.Parser:
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
     add_launcher_options(parser)
-    web.add_argument(parser)
+    served = parser.add_mutually_exclusive_group()
+    web.add_argument(served)
+    served.add_argument("--lan", type=web_address, default=None, metavar="[HOST:]PORT",
+                        help="as --web, and the menu's Connect 4 over the LAN offers its game on this port "
+                        "(and finds others')")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr; while the board fills this terminal, "
                         "a file under $XDG_STATE_HOME/gamelib, shown after)")
     return parser
@@ -69,7 +73,7 @@ def run_menu(argv: Sequence[str]) -> int:
                                    notice=log.info) as backend:
             if backend.name == "terminal":  # log lines would land on the board
                 logs.aside()
-            with web.serving(backend, args.web, log.info, pages=lambda: game_pages(entries)):
+            with web.serving(backend, args.lan or args.web, log.info, pages=lambda: game_pages(entries)):
                 result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
         log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
     return app.EXIT_OK
@@ -154,9 +158,13 @@ def service_parser(command: str) -> app.Parser:
         parser.add_argument("--backend", type=_service_backend, choices=backends.names(service=True), default="hat",
                             help="the launcher's --backend (default: hat)")
         add_launcher_options(parser)
-        parser.add_argument("--web", type=_service_web, default=None, metavar="[HOST:]PORT",
+        served = parser.add_mutually_exclusive_group()
+        served.add_argument("--web", type=_service_web, default=None, metavar="[HOST:]PORT",
                             help="the launcher serves the web view on this port: the unit then gets the network, "
                             "from the LAN's addresses only (default: no network at all)")
+        served.add_argument("--lan", type=_service_web, default=None, metavar="[HOST:]PORT",
+                            help="as --web, and Connect 4 over the LAN may be offered and joined: the unit also "
+                            "gets mDNS (its multicast groups and UDP port 5353)")
     return parser
 
 
@@ -178,10 +186,11 @@ def run_service(command: str, argv: Sequence[str]) -> int:
                                  ("--blank-after", args.blank_after, defaults.blank_after)):
         if value != default:
             launcher_args += [flag, f"{value:g}"]
-    web = args.web
+    web = args.lan or args.web
     return installer.install(user=args.user, user_unit=args.user_unit, launcher_args=launcher_args,
                              allow_poweroff=args.allow_poweroff, argv=argv,
-                             web=None if web is None else str(web), web_port=None if web is None else web.port)
+                             web=None if web is None else str(web), web_port=None if web is None else web.port,
+                             lan=args.lan is not None)
 
 
 COMMANDS: Dict[str, Callable[[Sequence[str]], int]] = {

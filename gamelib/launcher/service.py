@@ -55,18 +55,23 @@ Connect 4's games database (``$XDG_DATA_HOME/sensehat-c4/games.db``)."""
 
 LAN = "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
 """Who may reach the web view when the unit serves one: this machine, link-local and the private ranges."""
+MDNS = "224.0.0.251 ff02::fb"
+"""mDNS's multicast groups (``--lan``: advertising the game and finding others')."""
 WEB_FAMILIES = "AF_UNIX AF_INET AF_INET6"
+LAN_FAMILIES = "AF_UNIX AF_INET AF_INET6 AF_NETLINK"
+"""``--lan`` adds netlink: zeroconf lists the interfaces with ``getifaddrs()``, which asks the kernel by netlink."""
 
 
 def render(template: str, command: Sequence[str], user: Optional[str] = None,
-           home: Optional[str] = None, web: Optional[int] = None) -> str:
+           home: Optional[str] = None, web: Optional[int] = None, lan: bool = False) -> str:
     """The unit text with ``ExecStart=`` set to ``command`` and (if given) ``User=`` to ``user``
     and ``ReadWritePaths=`` to the :data:`WRITABLE` directories under ``home``.
 
     With ``web`` (the port of ``--web``) the unit gets the network, and only what the web view
     needs: ``PrivateNetwork=`` goes, IPv4 and IPv6 sockets are allowed, and (in the system unit,
     whose ``IPAddressDeny=any`` stays) traffic only from and to the :data:`LAN` ranges, and a
-    listening socket only on that TCP port."""
+    listening socket only on that TCP port.  With ``lan`` as well (``--lan``: a game between two Pis)
+    also mDNS: its multicast groups (:data:`MDNS`) and UDP port 5353, and netlink sockets."""
     lines = []
     for line in template.splitlines():
         if line.startswith("ExecStart="):
@@ -78,10 +83,16 @@ def render(template: str, command: Sequence[str], user: Optional[str] = None,
         elif web is not None and line == "PrivateNetwork=yes":
             continue
         elif web is not None and line.startswith("RestrictAddressFamilies="):
-            line = f"RestrictAddressFamilies={WEB_FAMILIES}"
+            line = f"RestrictAddressFamilies={LAN_FAMILIES if lan else WEB_FAMILIES}"
         elif web is not None and line == "IPAddressDeny=any":
-            lines += [f"# --web {web}: the LAN only (everything else stays denied), and only that port to listen on",
-                      f"IPAddressAllow={LAN}", line, f"SocketBindAllow=tcp:{web}", "SocketBindDeny=any"]
+            if lan:
+                lines += [f"# --lan {web}: the LAN only (everything else stays denied), its mDNS groups, and only",
+                          "# that port and mDNS's to listen on",
+                          f"IPAddressAllow={LAN} {MDNS}", line, f"SocketBindAllow=tcp:{web}", "SocketBindAllow=udp:5353",
+                          "SocketBindDeny=any"]
+            else:
+                lines += [f"# --web {web}: the LAN only (everything else stays denied), and only that port to listen on",
+                          f"IPAddressAllow={LAN}", line, f"SocketBindAllow=tcp:{web}", "SocketBindDeny=any"]
             continue
         lines.append(line)
     return "\n".join(lines) + "\n"
@@ -144,14 +155,16 @@ class Installer:
     # -- install ------------------------------------------------------------------
 
     def install(self, *, user: Optional[str], user_unit: bool, launcher_args: Sequence[str],
-                allow_poweroff: bool, argv: Sequence[str], web: Optional[str] = None, web_port: Optional[int] = None) -> int:
+                allow_poweroff: bool, argv: Sequence[str], web: Optional[str] = None, web_port: Optional[int] = None,
+                lan: bool = False) -> int:
         """Write the unit (and the polkit rule if asked), then reload, enable and start it.  ``web``: the
-        launcher's ``--web [HOST:]PORT`` (``web_port`` its port), which opens the unit to the LAN."""
-        command = [self.python, "-m", "gamelib", *launcher_args] + (["--web", web] if web else []) + \
+        launcher's ``--web [HOST:]PORT`` (``web_port`` its port), which opens the unit to the LAN; ``lan``:
+        it is ``--lan`` instead (a game between two Pis: mDNS too)."""
+        command = [self.python, "-m", "gamelib", *launcher_args] + ([("--lan" if lan else "--web"), web] if web else []) + \
             (["--allow-poweroff"] if allow_poweroff else [])
         if user_unit:
             path = self.user_unit_path()
-            _write(path, render(USER_TEMPLATE.read_text(), command, web=web_port))
+            _write(path, render(USER_TEMPLATE.read_text(), command, web=web_port, lan=lan))
             self._say(f"wrote {path}")
             if not all(self._systemctl(["--user", *command], path) for command in _START):
                 return 1
@@ -169,7 +182,7 @@ class Installer:
         for directory in WRITABLE:
             self._make_dirs(Path(home) / directory, uid, gid)
         path = self._system(SYSTEM_UNIT)
-        _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name, home=home, web=web_port))
+        _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name, home=home, web=web_port, lan=lan))
         self._say(f"wrote {path} (runs as {name}: {' '.join(command)})")
         rule = self._system(POLKIT_RULE)
         if allow_poweroff:

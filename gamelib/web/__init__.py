@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
+import weakref
+from typing import TYPE_CHECKING, Callable, Iterator, MutableMapping, Optional, Sequence
 
 from ..errors import SetupError
 from .address import Address, argument
@@ -31,10 +32,18 @@ if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
     from .pages import Pages
     from .server import WebServer
 
-__all__ = ["Address", "add_argument", "serving"]
+__all__ = ["Address", "add_argument", "running", "serving"]
+
+_RUNNING: "MutableMapping[Backend, WebServer]" = weakref.WeakKeyDictionary()
 
 
-def add_argument(parser: argparse.ArgumentParser) -> None:
+def running(backend: "Backend") -> Optional["WebServer"]:
+    """The web server :func:`serving` runs for ``backend`` now, if any (a game offered over the LAN
+    from the launcher's menu uses the launcher's)."""
+    return _RUNNING.get(backend)
+
+
+def add_argument(parser: "argparse._ActionsContainer") -> None:
     """``--web [HOST:]PORT`` (shared by ``sensehat-c4`` and ``gamelib``)."""
     parser.add_argument("--web", type=argument, default=None, metavar="[HOST:]PORT",
                         help="show the game live in any browser on the LAN at http://THIS-MACHINE:PORT/, and "
@@ -44,10 +53,11 @@ def add_argument(parser: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def serving(backend: "Backend", address: Optional[Address], notice: Callable[[str], None] = lambda message: None,
-            *, limits: Optional["Limits"] = None,
+            *, limits: Optional["Limits"] = None, seats: bool = True,
             pages: Callable[[], Sequence["Pages"]] = lambda: ()) -> Iterator[Optional["WebServer"]]:
     """Serve the web view of ``backend`` on ``address`` for the ``with`` block (nothing if ``None``):
-    the feed watches the backend, phones' presses go to it, and the seats are emptied at the end.
+    the feed watches the backend, phones' presses go to it, and the seats are emptied at the end
+    (``seats=False``: watching only, said so, as while a game is offered over the LAN).
     ``pages()`` gives what games add (their history...: :class:`~.pages.Pages`), asked only when serving."""
     if address is None:
         yield None
@@ -65,10 +75,13 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         server.feed.said(backend.status)
     try:
         server.start()
+        _RUNNING[backend] = server
         if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
-            notice(f"web view on {', '.join(server.urls)} (a phone takes a seat with the PIN the LEDs show)")
+            notice(f"web view on {', '.join(server.urls)} " + ("(a phone takes a seat with the PIN the LEDs show)"
+                                                                if seats else "(watch only)"))
         yield server
     finally:
+        _RUNNING.pop(backend, None)
         stop()
         server.close()
         backend.seats.clear()

@@ -89,9 +89,12 @@ class WebApp:
     def __init__(self, console: Console, feed: Feed, seating: Seating, limits: Limits = Limits(), *,
                  clock: Callable[[], float], files: Optional[Dict[str, StaticFile]] = None,
                  later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None,
-                 pages: Sequence[Pages] = ()) -> None:
+                 pages: Sequence[Pages] = (), lan: Callable[[], Any] = lambda: None) -> None:
         self.console = console
         self.pages = tuple(pages)
+        self.lan = lan
+        """The game offered over the LAN now (a :class:`gamelib.lan.host.LanHost`), or ``None``: while there
+        is one, ``/api/lan`` is its, and no phone takes a seat (only the accepted guest plays)."""
         self.feed = feed
         self.seating = seating
         self.limits = limits
@@ -110,7 +113,19 @@ class WebApp:
             Route("POST", "/api/press", self.press, changes=True),
             Route("POST", "/api/leave", self.leave, changes=True),
             Route("GET", "/api/pages", self.links),
+            Route("GET", "/api/lan", self.link),
         ] + [route for pages in self.pages for route in pages.routes]
+
+    def link(self, request: Request) -> Any:
+        """``GET /api/lan``: another Pi asks for the LAN protocol (``gamelib.lan``; docs/API.md)."""
+        lan = self.lan()
+        if lan is None:
+            raise HttpError(404, "not_found", "no game is offered over the LAN here (sensehat-c4 --lan offers one)")
+        return lan.upgrade(request)
+
+    def _seats_open(self) -> None:
+        if self.lan() is not None:
+            raise HttpError(403, "lan", "this game is played with another Pi over the LAN: watch only")
 
     # -- reading ---------------------------------------------------------------------
 
@@ -135,6 +150,7 @@ class WebApp:
     def ask_pin(self, request: Request) -> Response:
         """``POST /api/pin``: scroll the PIN on the LEDs (someone wants a seat)."""
         _object(request)
+        self._seats_open()
         now = self._clock()
         wait = self._pin_shown + self.limits.pin_show_seconds - now
         if wait > 0:
@@ -147,6 +163,7 @@ class WebApp:
     def sit(self, request: Request) -> Response:
         """``POST /api/seat`` ``{"pin": "1234", "seat": 1}``: the seat and its token."""
         body = _object(request)
+        self._seats_open()
         try:
             token, sitter, version = self.seating.sit(body.get("pin"), body.get("seat"))
         except HttpError as error:

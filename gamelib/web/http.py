@@ -13,10 +13,12 @@ changes something (:attr:`Route.changes`) must carry JSON and, if it has an
 make a visitor's browser press for it.
 
 An application is a table of :class:`Route`\\ s.  A handler gets a :class:`Request`
-and returns a :class:`Response`, or a :class:`StreamReply` that keeps the
+and returns a :class:`Response`, a :class:`StreamReply` that keeps the
 connection open as a :class:`Stream` the application writes to (the event
-stream of the web view; another protocol on the same port can take the same
-way).  Handlers run in the server's event loop and must not block.
+stream of the web view), or an :class:`UpgradeReply` that switches the
+connection to another protocol (``101 Switching Protocols``) spoken in lines
+both ways, a :class:`Link` (another Pi's game over the LAN).  Handlers run in the
+server's event loop and must not block.
 """
 from __future__ import annotations
 
@@ -119,7 +121,16 @@ class StreamReply:
     headers: Tuple[Tuple[str, str], ...] = (("Cache-Control", "no-store"),)
 
 
-Reply = Union[Response, StreamReply]
+@dataclass
+class UpgradeReply:
+    """Switch the connection to ``protocol`` (``101 Switching Protocols``, for a request that asked
+    for it with ``Upgrade:``); ``opened`` gets the :class:`Link`, before any line is delivered."""
+
+    protocol: str
+    opened: Callable[["Link"], object]
+
+
+Reply = Union[Response, StreamReply, UpgradeReply]
 
 
 @dataclass(frozen=True)
@@ -199,10 +210,11 @@ def address_of(peer: Any) -> str:
 
 @dataclass
 class Counts:
-    """Connections open now: all, per address, and streams."""
+    """Connections open now: all, per address, streams and links."""
 
     total: int = 0
     streams: int = 0
+    links: int = 0
     by_address: Dict[str, int] = field(default_factory=dict)
 
 
@@ -261,6 +273,8 @@ class HttpServer:
             del counts.by_address[connection.peer]
         if connection.stream is not None:
             counts.streams -= 1
+        if connection.link is not None:
+            counts.links -= 1
 
     def dispatch(self, request: Request) -> Reply:
         """The reply to ``request``: its route's, or an error."""
@@ -286,6 +300,9 @@ class HttpServer:
             reply = route.handle(request)
             if isinstance(reply, StreamReply) and self.counts.streams >= self.limits.streams:
                 raise HttpError(503, "busy", "too many watchers at once: try again later",
+                                headers=(("Retry-After", "10"),))
+            if isinstance(reply, UpgradeReply) and self.counts.links >= self.limits.links:
+                raise HttpError(503, "busy", "too many links at once: try again later",
                                 headers=(("Retry-After", "10"),))
             return reply
         except HttpError as error:
@@ -328,6 +345,50 @@ class Stream:
         self._connection.finish()
 
 
+class Link(Stream):
+    """A connection switched to a protocol of lines (after :class:`UpgradeReply`): each side sends
+    lines of at most :attr:`Limits.line_bytes` bytes, each ending in ``\\n``.
+
+    The application sets :attr:`line` (called with each line received, without its ``\\n``),
+    :attr:`too_long` (a line over the limit arrived: the link is closed after it returns), and, as
+    for a :class:`Stream`, :attr:`caught_up` and :attr:`closed`; :attr:`behind` is as a stream's
+    (behind for :attr:`Limits.stalled_seconds`, it is dropped).
+    """
+
+    def __init__(self, connection: "Connection") -> None:
+        super().__init__(connection)
+        self.line: Callable[[bytes], None] = lambda line: None
+        self.too_long: Callable[[], None] = lambda: None
+        self._buffer = bytearray()
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` as it is (no HTTP framing: the connection speaks the other protocol now)."""
+        self._connection._write(data)
+
+    def send(self, line: bytes) -> None:
+        """Write one line (``\\n`` is added)."""
+        self.write(line + b"\n")
+
+    def abort(self) -> None:
+        """Drop the connection now."""
+        self._connection.abort()
+
+    def _feed(self, data: bytes) -> None:
+        limit = self._connection.limits.line_bytes
+        self._buffer += data
+        while self.open:
+            end = self._buffer.find(b"\n", 0, limit + 1)
+            if end < 0:
+                if len(self._buffer) > limit:
+                    self._buffer.clear()
+                    self.too_long()
+                    self.close()
+                return
+            line = bytes(self._buffer[:end])
+            del self._buffer[:end + 1]
+            self.line(line)
+
+
 class Connection(asyncio.Protocol):
     """One client's TCP connection: requests in, responses out, within the limits."""
 
@@ -338,6 +399,7 @@ class Connection(asyncio.Protocol):
         self.transport: Optional[asyncio.Transport] = None
         self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.limits.header_bytes)
         self.stream: Optional[Stream] = None
+        self.link: Optional[Link] = None
         self.paused = False
         self.done = False
         self._head: Optional[h11.Request] = None
@@ -368,12 +430,15 @@ class Connection(asyncio.Protocol):
             return
         if self.stream is not None:
             return  # a stream's client has nothing more to say; what it sends is ignored
+        if self.link is not None:
+            self.link._feed(data)
+            return
         self._received = True
         self.h11.receive_data(data)
         self._process()
 
     def eof_received(self) -> Optional[bool]:
-        if self.stream is None and not self.done:
+        if self.stream is None and self.link is None and not self.done:
             try:
                 self.h11.receive_data(b"")
             except h11.RemoteProtocolError:
@@ -390,6 +455,9 @@ class Connection(asyncio.Protocol):
         if self.stream is not None:
             stream, self.stream = self.stream, None
             stream.closed()
+        if self.link is not None:
+            link = self.link
+            link.closed()
 
     def pause_writing(self) -> None:
         self.paused = True
@@ -403,11 +471,13 @@ class Connection(asyncio.Protocol):
             self._stall = None
         if self.stream is not None:
             self.stream.caught_up()
+        if self.link is not None:
+            self.link.caught_up()
 
     # -- requests --------------------------------------------------------------------
 
     def _process(self) -> None:
-        while not self.done and self.stream is None:
+        while not self.done and self.stream is None and self.link is None:
             try:
                 event = self.h11.next_event()
             except h11.RemoteProtocolError as exc:
@@ -472,6 +542,8 @@ class Connection(asyncio.Protocol):
             reply = Response.error(HttpError(500, "internal", "something went wrong on the game's side"))
         if isinstance(reply, StreamReply):
             self._open_stream(reply)
+        elif isinstance(reply, UpgradeReply):
+            self._switch(reply)
         else:
             self._respond(reply, head=request.method == "HEAD")
 
@@ -527,6 +599,32 @@ class Connection(asyncio.Protocol):
         self._write(out)
         reply.opened(self.stream)
 
+    def _switch(self, reply: UpgradeReply) -> None:
+        """``101 Switching Protocols``, then the connection is a :class:`Link` (what the client sent
+        after its request is its first data)."""
+        if self.h11.their_state is not h11.MIGHT_SWITCH_PROTOCOL:
+            self._respond(Response.error(HttpError(400, "bad_request", f"ask for Upgrade: {reply.protocol}")))
+            return
+        self._disarm()
+        try:
+            out = self.h11.send(h11.InformationalResponse(
+                status_code=101, reason=b"Switching Protocols",
+                headers=[("Server", SERVER), ("Upgrade", reply.protocol), ("Connection", "Upgrade")]))
+        except h11.LocalProtocolError:
+            self.abort()
+            return
+        data, closed = self.h11.trailing_data
+        self.link = Link(self)
+        self.server.counts.links += 1
+        assert self.transport is not None
+        self.transport.set_write_buffer_limits(high=self.limits.stream_buffer, low=self.limits.stream_buffer // 4)
+        self._write(out)
+        reply.opened(self.link)
+        if data:
+            self.link._feed(data)
+        if closed:
+            self.finish()
+
     # -- writing and closing ----------------------------------------------------------
 
     def send_data(self, data: bytes) -> None:
@@ -574,7 +672,7 @@ class Connection(asyncio.Protocol):
 
     def _timed_out(self) -> None:
         self._timer = None
-        if self.done or self.stream is not None:
+        if self.done or self.stream is not None or self.link is not None:
             return
         if self._received:   # a request began and did not finish in time
             if self.h11.our_state in (h11.IDLE, h11.SEND_RESPONSE):

@@ -57,6 +57,27 @@ class Limits:
     """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
     are dropped (only if the server's thread cannot keep up)."""
 
+    # -- another Pi's game over the LAN (``--lan``: gamelib.lan, docs/API.md "The LAN protocol") --
+    links: int = 4
+    """LAN links open at once (the guest, its reconnection, someone else asking); more: 503."""
+    line_bytes: int = 16 * 1024
+    """One line of the LAN protocol (a frame is about 1 KiB); longer: an error, and the link is closed."""
+    messages_per_second: float = 40.0
+    """Lines from one link, on average (a held stick sends 20 a second); more: an error, and closed."""
+    message_burst: int = 80
+    hello_seconds: float = 10.0
+    """The first line (``hello``) must arrive within this after the switch; else closed."""
+    ping_seconds: float = 1.0
+    """Each side sends ``ping`` when it has sent nothing for this long ..."""
+    silent_seconds: float = 5.0
+    """... so a link that brought nothing for this long has dropped (Wi-Fi gone, the other Pi off)."""
+    consent_seconds: float = 60.0
+    """A request not answered at the host's stick within this is refused."""
+    refused_seconds: float = 30.0
+    """After a refusal, more requests from the same address are refused at once for this long."""
+    away_seconds: float = 90.0
+    """A guest whose link dropped may come back within this; then the match is abandoned on both sides."""
+
 
 class TokenBucket:
     """``rate`` events a second on average, ``burst`` at once."""

@@ -54,14 +54,20 @@ class WebServer:
         self.http: Optional[HttpServer] = None
         self._thread: Optional[threading.Thread] = None
         self._stop_watching = console.seats.watch(lambda seat, sitter: self.feed.changed())
+        self.lan: Optional[object] = None
+        """The game offered over the LAN (:class:`gamelib.lan.host.LanHost`) while there is one: ``/api/lan``
+        goes to it (set from any thread: :mod:`gamelib.lan` attaches and detaches it)."""
 
     @property
     def port(self) -> int:
         return self.bound[0][1] if self.bound else self.address.port
 
     def note(self) -> str:
-        """The line the terminal shows under the board: the page's address and the PIN."""
+        """The line the terminal shows under the board: the page's address and the PIN (none while a game
+        is offered over the LAN)."""
         where = self.urls[0] if self.urls else f"port {self.port}"
+        if self.lan is not None:   # a game over the LAN: only its guest plays, the page is to watch
+            return f"web: {where}  (watch only)"
         return f"web: {where}  PIN {self.seating.pin}"
 
     def start(self) -> "WebServer":
@@ -98,7 +104,8 @@ class WebServer:
         loop = asyncio.get_running_loop()
         self.feed.start(loop)
         app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
-                     later=lambda delay, call: loop.call_later(delay, call), pages=self.pages)
+                     later=lambda delay, call: loop.call_later(delay, call), pages=self.pages,
+                     lan=lambda: self.lan)
         self.http = HttpServer(app.routes(), self.limits, clock=loop.time)
         return await self.http.listen(self.address.host, self.address.port)
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import textwrap
+from dataclasses import replace
 from typing import Optional, Sequence, Tuple
 
 from gamelib import app, backends, web
 from gamelib.app import Parser
+from gamelib.lan import DEFAULT_PORT
+from gamelib.web.address import Address, argument as web_address
 from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
 from gamelib.files import state_home
 from gamelib.launcher.log import LauncherLog
@@ -17,7 +20,10 @@ from .. import __version__
 from ..computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
 from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from ..errors import ConfigError
+from gamelib.lan.guest import split_address
+from .. import lan
 from ..game import play_matches, print_result, web_pages
+from ..lan import default_name
 from ..records import Recorder
 from ..rules import Size
 from .common import PROG, Command, add_board, add_db, positive_int, seconds
@@ -53,6 +59,9 @@ def parse_colours(text: str) -> Tuple[RGB, RGB]:
         raise ConfigError("--colors: the two players need different colours")
     return p1, p2
 
+
+LAN_DEFAULT = Address(None, 0)
+"""``--lan`` without a value: the port of ``--web``, else :data:`~gamelib.lan.DEFAULT_PORT` (every address)."""
 
 MAX_FALL_MS = 1000
 """The slowest fall ``--fall-ms`` allows: a second a row (more is no game, and a time past
@@ -94,6 +103,14 @@ def play_parser() -> Parser:
                         f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
     add_db(parser)
     web.add_argument(parser)
+    lan = parser.add_mutually_exclusive_group()
+    lan.add_argument("--lan", type=web_address, nargs="?", const=LAN_DEFAULT, default=None, metavar="[HOST:]PORT",
+                     help="offer the game to another Pi on the LAN (advertised by mDNS with your name, the first of "
+                     f"--names): its player asks, you accept with middle (default: the port of --web, else "
+                     f"{DEFAULT_PORT}; HOST: that address only)")
+    lan.add_argument("--join", nargs="?", const="", default=None, metavar="HOST[:PORT]",
+                     help="play a game another Pi offers: the games found on the LAN scroll by (left/right, middle "
+                     f"asks), or go straight to HOST (default port {DEFAULT_PORT}) where multicast is blocked")
     parser.add_argument("--version", action=VersionAction)
     return parser
 
@@ -143,6 +160,19 @@ def run(argv: Sequence[str]) -> int:
     def notice(message: str) -> None:
         app.report(PROG, message)
 
+    lan_address: Optional[Address] = None
+    if args.lan is not None:
+        lan_address = args.web if args.lan is LAN_DEFAULT and args.web is not None else \
+            Address(None, DEFAULT_PORT) if args.lan is LAN_DEFAULT else args.lan
+        if args.web is not None and args.web != lan_address:
+            parser.error(f"--lan {lan_address} and --web {args.web}: the game is served on one port (give one)")
+    target = None
+    if args.join:
+        try:
+            target = split_address(args.join, DEFAULT_PORT)
+        except (ValueError, ConfigError) as exc:
+            parser.error(f"--join: {exc}")
+    name = options.names[0] or default_name()
     unused = unused_name(options.names, args.opponent, args.computer_plays)
     if unused is not None:
         notice(unused)
@@ -156,9 +186,16 @@ def run(argv: Sequence[str]) -> int:
             web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
         if backend.name == "terminal":
             logs.aside()
-        play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
-                     size=args.board, think=args.think, matches=args.matches, report=report,
-                     recorder=recorder)
+        if lan_address is not None:
+            lan.host(backend, replace(options, size=args.board or options.size), name=name, recorder=recorder,
+                     address=lan_address, matches=args.matches, notice=notice,
+                     report=lambda number, result, names: print_result(number, None, result, names))
+        elif args.join is not None:
+            lan.join(backend, name=name, target=target, recorder=recorder, notice=notice)
+        else:
+            play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                         size=args.board, think=args.think, matches=args.matches, report=report,
+                         recorder=recorder)
     return app.EXIT_OK
 
 

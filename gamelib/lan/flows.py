@@ -1,0 +1,248 @@
+"""The LED flows around a game over the LAN, each a loop over the backend's events (the game's thread).
+
+- :func:`wait_for_guest` (the host): the waves until someone asks, then their name and
+  ``?`` scrolling: middle (or down) at the host's stick accepts, up refuses; up while nobody
+  asks leaves.  Only the backend's own stick answers: nothing is accepted without a press
+  at the host.
+- :func:`choose_game` (the guest): the games the browser finds, each name scrolling;
+  left/right browse, middle (or down) asks, up leaves.
+- :func:`visit` (the guest): the hourglass while the host's player decides, then the host's
+  frames and words on this Pi's LEDs (in its own rotation and brightness: frames are
+  pictures as the players see them, and the backend turns and dims them), this stick's
+  presses to the host; the dropped-link screen while the link is down; the red cross
+  when refused; who left, scrolling, at the end.
+
+Animations step on deadlines of the backend's clock (the mock's fake one in tests); waiting
+costs no CPU: other threads wake the wait (:meth:`~gamelib.backends.base.Backend.wake`).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional, Sequence
+
+from ..backends.base import STICK, Action, Backend, Direction
+from ..status import Status
+from ..stepper import Stepper
+from . import guest as g
+from . import screens
+from .discovery import Browser, Found
+from .host import Asking, LanHost, Session
+
+log = logging.getLogger("gamelib.lan")
+
+CHOOSE = (Direction.MIDDLE, Direction.DOWN)
+
+
+class Animator:
+    """Shows a list of steps over and over (or once) on a backend, one step per deadline."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.steps: Sequence[screens.Step] = ()
+        self.index = 0
+        self.due: Optional[float] = None
+        self.once = False
+
+    def play(self, steps: Sequence[screens.Step], *, once: bool = False) -> None:
+        self.steps, self.index, self.once = steps, 0, once
+        self._show()
+
+    def stop(self) -> None:
+        self.steps, self.due = (), None
+
+    def _show(self) -> None:
+        frame, seconds = self.steps[self.index]
+        self.backend.show(frame)
+        self.due = self.backend.now() + seconds
+
+    def timeout(self) -> Optional[float]:
+        """Until the next step (``None``: nothing to step); steps what is due."""
+        while self.due is not None and self.backend.now() >= self.due:
+            self.index += 1
+            if self.index >= len(self.steps):
+                if self.once:
+                    self.due = None
+                    return None
+                self.index = 0
+            self._show()
+        return None if self.due is None else max(0.0, self.due - self.backend.now())
+
+    @property
+    def done(self) -> bool:
+        return self.once and self.due is None
+
+
+def play_once(backend: Backend, steps: Sequence[screens.Step], status: Optional[Status] = None) -> None:
+    """Show ``steps`` once (a press at the stick cuts it short; nothing else happens meanwhile)."""
+    if status is not None:
+        backend.say(status)
+    animator = Animator(backend)
+    animator.play(steps, once=True)
+    while True:
+        timeout = animator.timeout()
+        if timeout is None:
+            return
+        event = backend.wait_event(timeout)
+        if event is not None and event.source == STICK and event.action is Action.PRESSED:
+            return
+
+
+def wait_for_guest(backend: Backend, host: LanHost, game: str) -> Optional[Session]:
+    """The host's lobby (see the module's docstring): the accepted guest's session, or ``None`` (up)."""
+    animator = Animator(backend)
+    showing: Optional[Asking] = None
+    answered: List[Asking] = []
+    host.offer(True)
+
+    def show(asking: Optional[Asking]) -> None:
+        nonlocal showing
+        showing = asking
+        if asking is None:
+            backend.say(screens.offering_words(host.name, game))
+            animator.play(screens.offering())
+        else:
+            backend.say(screens.request_words(asking.name))
+            animator.play(screens.request(asking.name))
+
+    show(None)
+    while True:
+        asking = host.pending()
+        if asking is not None and (asking in answered or asking.withdrawn):
+            asking = None
+        if asking is not showing:
+            show(asking)
+        event = backend.wait_event(animator.timeout())
+        if event is None or event.source != STICK or event.action is not Action.PRESSED:
+            continue
+        if showing is not None:
+            if event.direction in CHOOSE:
+                return host.accept(showing)
+            if event.direction is Direction.UP:
+                host.refuse(showing)
+                answered.append(showing)
+                answered[:] = answered[-8:]
+        elif event.direction is Direction.UP:
+            host.offer(False)
+            backend.clear()
+            return None
+
+
+def choose_game(backend: Backend, browser: Browser) -> Optional[Found]:
+    """The guest's list (see the module's docstring): the game chosen, or ``None`` (up)."""
+    animator = Animator(backend)
+    stepper = Stepper()
+    shown: Optional[List[Found]] = None
+    index = 0
+    while True:
+        found = browser.found()
+        if found != shown:
+            current = shown[index].instance if shown else None
+            names = [f.instance for f in found]
+            index = names.index(current) if current in names else 0
+            shown = found
+            _show_found(backend, animator, found, index)
+        event = backend.wait_event(animator.timeout())
+        if event is None or event.source != STICK:
+            continue
+        step = stepper.step(event)
+        if step and found:
+            index = (index + step) % len(found)
+            _show_found(backend, animator, found, index)
+        elif event.action is Action.PRESSED and event.direction in CHOOSE and found:
+            backend.clear()
+            return found[index]
+        elif event.action is Action.PRESSED and event.direction is Direction.UP:
+            backend.clear()
+            return None
+
+
+def _show_found(backend: Backend, animator: Animator, found: Sequence[Found], index: int) -> None:
+    if not found:
+        backend.say(screens.searching_words())
+        animator.play(screens.searching())
+    else:
+        backend.say(screens.found_words([f.name for f in found], index))
+        animator.play(screens.found(found[index].name, index, len(found)))
+
+
+@dataclass(frozen=True)
+class Visit:
+    """How a visit ended: ``outcome`` (``left``: up here; ``refused``; ``ended``: the session is over,
+    ``reason`` one of the protocol's endings; ``gave_up``: the link stayed down; ``failed``: the host
+    could not be reached, speaks another version, broke the protocol) and a line for people."""
+
+    outcome: str
+    message: str
+    reason: Optional[str] = None
+    played: bool = False
+    """True if the host took this guest (frames came)."""
+
+
+def visit(backend: Backend, link: "g.GuestLink", host_label: str,
+          on_game: Callable[[Any], None] = lambda data: None) -> Visit:
+    """The guest at the host (see the module's docstring), until the session is over."""
+    animator = Animator(backend)
+    state = "asking"
+    played = False
+    host = host_label
+    backend.say(screens.asking_words(host))
+    animator.play(screens.asking())
+    while True:
+        for got in link.take():
+            kind = got.kind
+            if kind == g.ASKING:
+                if state != "asking":
+                    state = "asking"
+                    backend.say(screens.asking_words(host))
+                    animator.play(screens.asking())
+            elif kind in (g.WELCOME, g.RESUMED):
+                host = link.host_name or host
+                state, played = "playing", True
+                animator.stop()
+            elif kind == g.FRAME and state == "playing":
+                backend.show(got.data)
+            elif kind == g.STATE and state == "playing" and got.data is not None:
+                backend.say(_status(got.data))
+            elif kind == g.GAME:
+                on_game(got.data)
+            elif kind == g.DROPPED and state == "playing":
+                state = "away"
+                backend.say(screens.away_words(host, link.limits.away_seconds))
+                animator.play(screens.away())
+            elif kind == g.REFUSED:
+                message = str(got.data.get("message", ""))[:200] or f"{host} said no"
+                play_once(backend, [(screens.REFUSED, screens.REFUSED_SECONDS)],
+                          screens.refused_words(host, message))
+                backend.clear()
+                return Visit("refused", message, got.data.get("reason"), played)
+            elif kind == g.END:
+                reason = got.data.get("reason")
+                message = str(got.data.get("message", ""))[:200]
+                if reason == "quit":
+                    play_once(backend, screens.left(host), screens.left_words(host, "left"))
+                backend.clear()
+                return Visit("ended", message, reason, played)
+            elif kind == g.GAVE_UP:
+                play_once(backend, screens.left(host), screens.left_words(host, "is gone"))
+                backend.clear()
+                return Visit("gave_up", f"{got.data}: the match with {host} is abandoned", "away", played)
+            elif kind == g.FAILED:
+                backend.clear()
+                return Visit("failed", str(got.data), None, played)
+        event = backend.wait_event(animator.timeout())
+        if event is None:
+            continue
+        if state == "playing":
+            if event.source == STICK:
+                link.press(event.direction.value, event.action.value)
+        elif event.source == STICK and event.action is Action.PRESSED and event.direction is Direction.UP:
+            link.bye()
+            backend.clear()
+            return Visit("left", f"left {host}'s game", None, played)
+
+
+def _status(data: Any) -> Status:
+    details = {k: v for k, v in data.items() if k not in ("phase", "text", "caption")}
+    caption = data.get("caption")
+    return Status(str(data["phase"]), str(data["text"]), None if caption is None else str(caption), details)

@@ -1,0 +1,180 @@
+"""What the LEDs show around a game over the LAN, and the same in words (pure: frames and statuses).
+
+The host waits for a guest (:func:`offering`, the waves of a sender), shows a request
+(the guest's name and ``?`` scrolling, :func:`request`); the guest looks for games
+(:func:`searching`, the waves in another colour), browses those it found (each name
+scrolling under a dot for its place, :func:`found`), waits for the answer
+(:func:`asking`, an hourglass) and may be refused (:data:`REFUSED`, a red cross); both
+show :func:`away` (two boxes and the link between them blinking red) while the link is
+down, and scroll who left (:func:`left`) when the other side quits.  Each animation is a
+list of ``(frame, seconds)`` steps, played over and over where it waits for someone.
+
+The words (:class:`~gamelib.status.Status`, phase ``lan``): ``details["screen"]`` says which
+of the above (``offering``, ``request``, ``searching``, ``found``, ``asking``, ``refused``,
+``away``, ``left``), with ``name`` (who asks, who offers, who left) and, while browsing,
+``choice``/``choices`` as the choosers give them.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Tuple
+
+from ..colours import BLACK, CYAN, GREEN, ORANGE, RED, RGB, WHITE, YELLOW
+from ..icons import Picture, picture
+from ..scroll import scroll_frames
+from ..status import Status
+
+Step = Tuple[Picture, float]
+
+PHASE = "lan"
+OFFERING, REQUEST, SEARCHING, FOUND, ASKING, REFUSED_SCREEN, AWAY, LEFT = (
+    "offering", "request", "searching", "found", "asking", "refused", "away", "left")
+
+WAVE_SECONDS = 0.4
+"""One step of the waves (offering, searching)."""
+BLINK_SECONDS = 0.5
+"""One step of the hourglass and of the dropped link's blink."""
+REFUSED_SECONDS = 2.0
+"""How long the red cross stays up."""
+
+_WAVES = ("........",
+          "..AAAA..",
+          ".A....A.",
+          "A..BB..A",
+          "..B..B..",
+          "........",
+          "...CC...",
+          "...CC...")
+"""Row 0 stays dark: a chooser puts its place dot there."""
+
+
+def _waves(colour: RGB) -> List[Step]:
+    """The dot, then the dot and the inner wave, then both waves: a sender's sign."""
+    steps = []
+    for lit in ("C", "BC", "ABC"):
+        colours = {k: (colour if k in lit else BLACK) for k in "ABC"}
+        steps.append((picture(_WAVES, colours), WAVE_SECONDS))
+    return steps
+
+
+def offering() -> List[Step]:
+    """The host waits for a guest: the waves, cyan."""
+    return _waves(CYAN)
+
+
+def searching() -> List[Step]:
+    """The guest looks for games: the waves, green."""
+    return _waves(GREEN)
+
+
+def request(name: str) -> List[Step]:
+    """Someone asks to play: ``NAME?`` scrolling, white (the host's middle accepts, up refuses)."""
+    return [(tuple(frame), seconds) for frame, seconds in scroll_frames(f"{name}?", WHITE)]
+
+
+def found(name: str, index: int, count: int) -> List[Step]:
+    """The guest browses the games found: ``name`` scrolling, green, under a dot on the top row for
+    its place among ``count`` (at most 8 dots)."""
+    steps = []
+    for frame, seconds in scroll_frames(name, GREEN):
+        if count > 1:
+            frame[min(index, 7)] = WHITE
+        steps.append((tuple(frame), seconds))
+    return steps
+
+
+_HOURGLASS = (".YYYYYY.",
+              ".YTTTTY.",
+              "..YTTY..",
+              "...YY...",
+              "...YY...",
+              "..YBBY..",
+              ".YBBBBY.",
+              ".YYYYYY.")
+
+
+def asking() -> List[Step]:
+    """The guest waits for the host's answer: an hourglass whose sand falls and falls."""
+    full = {"Y": ORANGE, "T": YELLOW, "B": BLACK}
+    empty = {"Y": ORANGE, "T": BLACK, "B": YELLOW}
+    return [(picture(_HOURGLASS, full), BLINK_SECONDS), (picture(_HOURGLASS, empty), BLINK_SECONDS)]
+
+
+REFUSED: Picture = picture(("R......R",
+                            ".R....R.",
+                            "..R..R..",
+                            "...RR...",
+                            "...RR...",
+                            "..R..R..",
+                            ".R....R.",
+                            "R......R"), {"R": RED})
+"""The host said no (or could not be asked): a red cross."""
+
+_LINK = ("........",
+         "........",
+         "OOO..OOO",
+         "O.OLLO.O",
+         "OOO..OOO",
+         "........",
+         "........",
+         "........")
+
+
+def away() -> List[Step]:
+    """The link to the other Pi dropped: two boxes, the link between them blinking red."""
+    return [(picture(_LINK, {"O": ORANGE, "L": RED}), BLINK_SECONDS),
+            (picture(_LINK, {"O": ORANGE, "L": BLACK}), BLINK_SECONDS)]
+
+
+def left(name: str) -> List[Step]:
+    """The other side quit: ``NAME LEFT`` scrolling once, orange."""
+    return [(tuple(frame), seconds) for frame, seconds in scroll_frames(f"{name} left", ORANGE)]
+
+
+def frames(steps: Sequence[Step]) -> List[Picture]:
+    return [frame for frame, _ in steps]
+
+
+# -- words ----------------------------------------------------------------------------------------
+
+def _status(screen: str, text: str, caption: Optional[str] = None, **details: object) -> Status:
+    return Status(PHASE, text, caption, {"screen": screen, **details})
+
+
+def offering_words(name: str, game: str) -> Status:
+    return _status(OFFERING, f"{name} offers {game} on the LAN: waiting for a guest (up: leave)",
+                   "waiting for a guest (up: leave)", name=name, game=game)
+
+
+def request_words(name: str) -> Status:
+    return _status(REQUEST, f"{name} asks to play: middle accepts, up refuses",
+                   f"{name} asks to play (middle: yes, up: no)", name=name)
+
+
+def searching_words() -> Status:
+    return _status(SEARCHING, "looking for games on the LAN (up: leave)", "looking for games (up: leave)")
+
+
+def found_words(names: Sequence[str], index: int) -> Status:
+    name = names[index]
+    return _status(FOUND, f"a game on the LAN: {name} ({index + 1} of {len(names)}; middle asks to play, "
+                   "left/right: browse, up: leave)", f"{name} (middle: ask, left/right: browse)",
+                   name=name, choice=name, choices=list(names))
+
+
+def asking_words(name: str) -> Status:
+    return _status(ASKING, f"asking {name}: waiting for the answer at {name}'s Pi (up: give up)",
+                   f"asking {name}... (up: give up)", name=name)
+
+
+def refused_words(name: str, why: str) -> Status:
+    return _status(REFUSED_SCREEN, f"{name}: {why}", f"refused: {why}", name=name, reason=why)
+
+
+def away_words(name: str, seconds: float) -> Status:
+    return _status(AWAY, f"the link to {name} dropped: waiting for it to come back "
+                   f"(the match is abandoned after {seconds:g} s; up: abandon now)",
+                   f"link to {name} dropped: waiting (up: abandon)", name=name, seconds=seconds)
+
+
+def left_words(name: str, why: str) -> Status:
+    return _status(LEFT, f"{name} {why}", f"{name} {why}", name=name, reason=why)

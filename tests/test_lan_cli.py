@@ -1,0 +1,86 @@
+"""``--lan`` and ``--join`` on the command line (``sensehat_c4/commands/play.py``): bad values are one line and exit
+2; a host that cannot be reached, that speaks another version of the protocol or that is no game's server is
+one line and exit 1 at the guest (and the host says the mismatch in one line too); loopback only."""
+import socket
+import threading
+
+import pytest
+from test_cli import mock, run  # noqa: F401 (the fixture)
+
+from gamelib import web
+from gamelib.backends.mock import MockBackend
+from gamelib.lan import offering
+from gamelib.lan import protocol as p
+from gamelib.web.address import Address
+from sensehat_c4 import cli
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--lan", "nonsense:port"], "argument --lan: the port is a number from 0 to 65535 (not 'port')"),
+    (["--join", "a:b:c:d:e:f:g:h:i"], "--join: 'a:b:c:d:e:f:g:h:i' is not an address or a host name"),
+    (["--join", "pi.local:0"], "--join: 'pi.local:0': give the host's address or name, and a port from 1 to 65535"),
+    (["--lan", "8080", "--web", "8081"], "--lan 8080 and --web 8081: the game is served on one port (give one)"),
+    (["--lan", "--join"], "argument --join: not allowed with argument --lan"),
+])
+def test_bad_values_are_one_line_and_exit_2(capsys, argv, message):
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    assert capsys.readouterr().err == f"sensehat-c4: error: {message} (see --help)\n"
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_host_nobody_answers_at_is_one_line_and_exit_1(capsys, mock):
+    port = free_port()
+    code, out, err = run(capsys, "--join", f"127.0.0.1:{port}")
+    assert code == 1
+    assert err == f"sensehat-c4: cannot reach 127.0.0.1:{port}: nothing listens there (connection refused)\n"
+
+
+def answering(status_line, headers=b"", body=b""):
+    """A server on loopback that answers every request with this, once a connection (another program)."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                conn.sendall(status_line + b"\r\n" + headers + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+
+
+def test_another_version_at_the_host_is_one_line_on_both_sides(capsys, mock, caplog):
+    newer = answering(b"HTTP/1.1 426 Upgrade Required", b"Upgrade: gamelib-lan/2\r\nConnection: Upgrade\r\n",
+                      b'{"error": "version", "message": "..."}')
+    with newer:
+        code, out, err = run(capsys, "--join", f"127.0.0.1:{newer.getsockname()[1]}")
+    assert code == 1
+    assert err == ("sensehat-c4: the other Pi speaks the LAN protocol 2, this one 1: install the same sensehat-c4 "
+                   "on both\n")
+    # and a host of this version, asked for another: one line in its log
+    backend = MockBackend()
+    with web.serving(backend, Address("127.0.0.1", 0)) as server, offering(backend, "Bob", "connect4", advertise=False):
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(b"GET /api/lan HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n"
+                         b"Upgrade: gamelib-lan/2\r\n\r\n")
+            assert sock.recv(65536).startswith(b"HTTP/1.1 426 ")
+    assert [r.getMessage() for r in caplog.records if r.name == "gamelib.lan"] == [
+        f"a guest at 127.0.0.1: {p.mismatch(1, 2)}"]
+
+
+def test_a_server_that_is_no_game_is_one_line(capsys, mock):
+    other = answering(b"HTTP/1.1 404 Not Found", body=b'{"error": "not_found", "message": "nothing"}')
+    port = other.getsockname()[1]
+    with other:
+        code, out, err = run(capsys, "--join", f"127.0.0.1:{port}")
+    assert (code, err) == (1, f"sensehat-c4: 127.0.0.1:{port} serves no game over the LAN (is it sensehat-c4 --lan?)\n")
