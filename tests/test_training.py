@@ -18,7 +18,7 @@ from gamelib.font import centred_text
 from gamelib.games import GROUP, Entry, as_game, discover, entry_points
 from gamelib.scroll import scroll_frames
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4 import render, review, training, words
+from sensehat_c4 import lan, render, review, training, words
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
@@ -240,10 +240,11 @@ def test_nothing_to_train_on(tmp_path):
 
 # -- the launcher's entry --------------------------------------------------------------
 
-def test_the_entry_is_registered_and_sits_after_connect_4():
+def test_the_entry_is_registered_and_sits_after_connect_4_and_the_lan():
     assert "connect4-training" in [p.name for p in entry_points(GROUP)]
     entries = [e for e in discover() if e.key.startswith("connect4")]
     assert entries == [Entry("connect4", game=as_game(__import__("sensehat_c4.game").game.GAME)),
+                       Entry("connect4-lan", game=as_game(lan.GAME)),
                        Entry("connect4-training", game=training.GAME)]
     assert training.GAME.name == "Connect 4 training" and not training.GAME.remembers
 
@@ -336,8 +337,8 @@ def test_review_train_with_nothing_to_train_on_opens_no_backend(tmp_path):
 
 
 def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):  # noqa: F811
-    """``python -m gamelib`` on the real library: right to the training's icon, middle trains on the
-    round recorded last, up goes back to the menu."""
+    """``python -m gamelib`` on the real library: right twice (past the LAN's icon) to the training's
+    icon, middle trains on the round recorded last, up goes back to the menu."""
     from test_launcher_emu import start_launcher
 
     record_match(Recorder(games_db, clock=ticking()), [MOVES])
@@ -345,6 +346,8 @@ def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):  # n
     try:
         emulator.wait_client()
         emulator.wait_screen(lambda px: px == lit(c4.ICON))
+        emulator.tap("right")
+        emulator.wait_screen(lambda px: px == lit(lan.ICON))
         emulator.tap("right")
         emulator.wait_screen(lambda px: px == lit(training.ICON))
         emulator.tap("middle")
