@@ -46,6 +46,10 @@ RIGHT = KEYS["right"]
 def start(directory: str) -> PtyProgram:
     env = child_env(directory)
     env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8")
+    # a games file of its own: the game killed before it (close()) left an interrupted match, which a
+    # shared file would offer first ("resume?") instead of the board
+    handle, env["SENSEHAT_C4_DB"] = tempfile.mkstemp(prefix="games-", suffix=".db", dir=directory)
+    os.close(handle)
     program = PtyProgram(game("--backend", "terminal", "--opponent", "human"), columns=80, lines=24, env=env)
     program.wait_for(lambda p: "┌" in p.text(), what="the board")
     program.pump(1.0)                                  # let start-up settle
