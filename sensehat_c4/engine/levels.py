@@ -39,7 +39,7 @@ stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6.  Not 8x5 and 8x6: their first m
 minutes without a deeper book (``benchmarks/sizes.py``; README, "The computer opponent")."""
 PERFECT_SECONDS = 8.0
 """The perfect level's default budget: it mostly answers within milliseconds, but some
-positions just past its 12-ply book need seconds (see docs/ARCHITECTURE.md, "Engine")."""
+positions just past its 12-ply book need seconds (docs/BENCHMARKS.md, "Engine")."""
 
 MEDIUM_DEPTH = 4
 HARD_UNBOUNDED_DEPTH = 10
