@@ -228,7 +228,9 @@ def test_a_node_limit_counts_every_search_of_one_call(core):
     budget = Budget(max_nodes=9000)
     search.score(at("13165377745111143272264765634"), budget)
     spent = budget.nodes
-    assert spent == {"python": 487, "native": 401}[core]      # the positions differ, not how they are counted
+    # the positions differ, not how they are counted (the native core follows a position's only
+    # move without a node of its own)
+    assert spent == {"python": 487, "native": 296}[core]
     with pytest.raises(SearchAborted):
         search.score(at("2147756677465"), budget)
     assert budget.nodes == 3 * 4096 == search.nodes   # counted on from there: looks at 4096, 8192, 12288

@@ -12,7 +12,9 @@
  *     those on the rows that favour the mover (Allis' odd and even threats) counting double and
  *     those right above a cell the opponent can play next (it cannot play there) more;
  *   - a move after which the opponent cannot stop a four with the next stone is seen at once
- *     (the best score there is), and without one the score is at most a win a stone later.
+ *     (the best score there is), and without one the score is at most a win a stone later;
+ *   - a position with one move only (the others lose at once), whose bounds do not decide it,
+ *     is not a node of its own: its frame goes on with the position after that move.
  *
  * Portable C99: 64-bit unsigned arithmetic only, a GCC/Clang builtin for popcount with a
  * plain fallback.  The recursion is an explicit stack, so a search can return to its caller
@@ -45,6 +47,7 @@ typedef struct {
     uint64_t move[MAX_WIDTH], wins[MAX_WIDTH];
     int moves, alpha, beta, low, high, start_alpha;
     int count, next;
+    int sign; /* -1 after an odd number of forced moves followed in this frame (see expand()) */
 } frame;
 
 enum { ENTER, CHECKED, LEAF, BODY, RETURNED };
@@ -315,14 +318,18 @@ static int wins_next(const c4_solver *s, uint64_t mask, uint64_t r)
  * children ready in f (solver.py's negamax up to its loop over the moves). */
 static int expand(c4_solver *s, frame *f, int *value)
 {
-    const uint64_t board = s->board, cur = f->cur, mask = f->mask, threats = f->threats;
-    const int cells = s->cells, moves = f->moves, width = s->width;
-    int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc;
+    const uint64_t board = s->board;
+    const int cells = s->cells, width = s->width;
+    uint64_t cur = f->cur, mask = f->mask, threats = f->threats;
+    int moves = f->moves;
+    int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc, single;
     int child_col[MAX_WIDTH]; /* the children's columns */
     uint64_t child_bucket[MAX_WIDTH], child_tag[MAX_WIDTH];
-    uint64_t possible_all = (mask + s->bottom) & board, possible = possible_all;
-    uint64_t forced = possible & threats, key, bucket, tag, entry;
+    uint64_t possible_all, possible, forced, key, bucket = 0, tag = 0, entry;
 
+again:
+    possible_all = possible = (mask + s->bottom) & board;
+    forced = possible & threats;
     if (forced) {
         if (forced & (forced - 1)) {
             *value = -((cells - moves) / 2);
@@ -341,9 +348,12 @@ static int expand(c4_solver *s, frame *f, int *value)
     }
     /* the table bucket of this position and (for the cutoffs below) of its children: fetched
      * from memory while the bounds and the move order are worked out */
-    key = key_of(s, cur, mask, moves);
-    bucket = bucket_of(s, key, &tag);
-    PREFETCH(&s->table[2 * bucket]);
+    single = !(possible & (possible - 1)) && moves + 1 != s->leaf_ply;
+    if (!single) {
+        key = key_of(s, cur, mask, moves);
+        bucket = bucket_of(s, key, &tag);
+        PREFETCH(&s->table[2 * bucket]);
+    }
     etc = moves < s->etc_below && (possible & (possible - 1));
     if (etc) {
         uint64_t opp = cur ^ mask;
@@ -404,6 +414,30 @@ static int expand(c4_solver *s, frame *f, int *value)
             *value = beta;
             return 1;
         }
+    }
+    if (single) {
+        /* one move only (and this position's bounds did not decide it): this frame goes on with
+         * the position after it (no node, no table entry of its own: its score is the negation
+         * of that position's; finish() applies f->sign) */
+        uint64_t r = winning(s, cur | possible, mask | possible);
+        int t;
+        if (wins_next(s, mask | possible, r)) {
+            *value = (cells - 1 - moves) / 2;
+            return 1;
+        }
+        cur ^= mask;
+        mask |= possible;
+        moves++;
+        threats = r;
+        t = alpha;
+        alpha = -beta;
+        beta = -t;
+        f->cur = cur;
+        f->mask = mask;
+        f->moves = moves;
+        f->threats = threats;
+        f->sign = -f->sign;
+        goto again;
     }
     entry = probe(s, bucket, tag);
     if (entry) {
@@ -520,6 +554,7 @@ static void enter(c4_solver *s, int sp, uint64_t cur, uint64_t mask, int moves, 
     f->alpha = alpha;
     f->beta = beta;
     f->entered = s->nodes;
+    f->sign = 1;
     s->sp = sp;
     s->state = ENTER;
 }
@@ -528,6 +563,7 @@ static void enter(c4_solver *s, int sp, uint64_t cur, uint64_t mask, int moves, 
  * the value handed to its parent. */
 static int finish(c4_solver *s, int value)
 {
+    value *= s->stack[s->sp].sign;
     if (s->sp == 0) {
         s->result = value;
         return 1;
