@@ -13,6 +13,11 @@
  *     those right above a cell the opponent can play next (it cannot play there) more;
  *   - a move after which the opponent cannot stop a four with the next stone is seen at once
  *     (the best score there is), and without one the score is at most a win a stone later;
+ *   - the parity bounds hold with columns of both parities: a player with an even number of
+ *     empty cells ahead answers a move in an even column right above it and one in an odd
+ *     column in another odd column, so its opponent gets at most the leader's rows of the even
+ *     columns and every empty cell of the odd ones (solver.py: only when every column is even,
+ *     or after the one odd column is played);
  *   - a position with one move only (the others lose at once), whose bounds do not decide it,
  *     is not a node of its own: its frame goes on with the position after that move.
  *
@@ -122,6 +127,17 @@ static uint64_t column_of(const c4_solver *s, uint64_t cell)
         if (cell & s->column[c])
             return s->column[c];
     return 0;
+}
+
+/* The columns of the cells `cells` (the next cells of the odd columns: those columns). */
+static uint64_t odd_columns_of(const c4_solver *s, uint64_t cells)
+{
+    uint64_t r = 0;
+    int c;
+    for (c = 0; c < s->width; c++)
+        if (cells & s->column[c])
+            r |= s->column[c];
+    return r;
 }
 
 /* The key of the position seen in a mirror: its columns in the reverse order. */
@@ -372,8 +388,16 @@ again:
         uint64_t q = possible_all & s->rows_follower; /* next cells of the columns with an odd number of empty cells */
         if ((moves ^ cells) & 1) {                   /* an odd number of odd columns */
             uint64_t empty = board ^ mask, odd = threats & s->rows_leader;
-            if (!(q & (q - 1)) && alpha < 1 && !has_four(s, (cur ^ mask) | (empty & s->rows_leader)))
-                low = has_four(s, cur | (empty & s->rows_follower)) ? 1 : 0;
+            if (alpha < 1) {
+                /* we play the next cell of one odd column, then follow up as in the even case below */
+                uint64_t x = q;
+                while (x && low < 1) {
+                    uint64_t bit = x & (0 - x), rest = empty & odd_columns_of(s, q ^ bit);
+                    x ^= bit;
+                    if (!has_four(s, (cur ^ mask) | (empty & s->rows_leader) | rest))
+                        low = has_four(s, cur | (empty & s->rows_follower & ~rest)) ? 1 : 0;
+                }
+            }
             if (odd && beta > -1) {
                 uint64_t odd_columns = 0, x = q;
                 while (x) {
@@ -395,10 +419,13 @@ again:
                     }
                 }
             }
-        } else if (!q && beta > -1) {
-            uint64_t empty = board ^ mask;
-            if (!has_four(s, cur | (empty & s->rows_leader)))
-                high = has_four(s, (cur ^ mask) | (empty & s->rows_follower)) ? -1 : 0;
+        } else if (beta > -1) {
+            /* the opponent answers a move in an even column right above it, one in an odd column
+             * in another odd column: it gets the follower's rows of the even columns, we at most
+             * the leader's rows there and every empty cell of the odd ones */
+            uint64_t empty = board ^ mask, rest = q ? empty & odd_columns_of(s, q) : 0;
+            if (!has_four(s, cur | (empty & s->rows_leader) | rest))
+                high = has_four(s, (cur ^ mask) | (empty & s->rows_follower & ~rest)) ? -1 : 0;
         }
     }
     if (alpha < low) {
