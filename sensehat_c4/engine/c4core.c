@@ -388,13 +388,13 @@ again:
         uint64_t q = possible_all & s->rows_follower; /* next cells of the columns with an odd number of empty cells */
         if ((moves ^ cells) & 1) {                   /* an odd number of odd columns */
             uint64_t empty = board ^ mask, odd = threats & s->rows_leader;
-            if (alpha < 1) {
+            if (alpha < 1 && !has_four(s, (cur ^ mask) | (empty & s->rows_leader))) {
                 /* we play the next cell of one odd column, then follow up as in the even case below */
                 uint64_t x = q;
                 while (x && low < 1) {
                     uint64_t bit = x & (0 - x), rest = empty & odd_columns_of(s, q ^ bit);
                     x ^= bit;
-                    if (!has_four(s, (cur ^ mask) | (empty & s->rows_leader) | rest))
+                    if (!rest || !has_four(s, (cur ^ mask) | (empty & s->rows_leader) | rest))
                         low = has_four(s, cur | (empty & s->rows_follower & ~rest)) ? 1 : 0;
                 }
             }
