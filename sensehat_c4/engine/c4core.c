@@ -12,7 +12,14 @@
  *     those on the rows that favour the mover (Allis' odd and even threats) counting double and
  *     those right above a cell the opponent can play next (it cannot play there) more;
  *   - a move after which the opponent cannot stop a four with the next stone is seen at once
- *     (the best score there is), and without one the score is at most a win a stone later.
+ *     (the best score there is), and without one the score is at most a win a stone later;
+ *   - the parity bounds hold with columns of both parities: a player with an even number of
+ *     empty cells ahead answers a move in an even column right above it and one in an odd
+ *     column in another odd column, so its opponent gets at most the leader's rows of the even
+ *     columns and every empty cell of the odd ones (solver.py: only when every column is even,
+ *     or after the one odd column is played);
+ *   - a position with one move only (the others lose at once), whose bounds do not decide it,
+ *     is not a node of its own: its frame goes on with the position after that move.
  *
  * Portable C99: 64-bit unsigned arithmetic only, a GCC/Clang builtin for popcount with a
  * plain fallback.  The recursion is an explicit stack, so a search can return to its caller
@@ -45,6 +52,7 @@ typedef struct {
     uint64_t move[MAX_WIDTH], wins[MAX_WIDTH];
     int moves, alpha, beta, low, high, start_alpha;
     int count, next;
+    int sign; /* -1 after an odd number of forced moves followed in this frame (see expand()) */
 } frame;
 
 enum { ENTER, CHECKED, LEAF, BODY, RETURNED };
@@ -119,6 +127,17 @@ static uint64_t column_of(const c4_solver *s, uint64_t cell)
         if (cell & s->column[c])
             return s->column[c];
     return 0;
+}
+
+/* The columns of the cells `cells` (the next cells of the odd columns: those columns). */
+static uint64_t odd_columns_of(const c4_solver *s, uint64_t cells)
+{
+    uint64_t r = 0;
+    int c;
+    for (c = 0; c < s->width; c++)
+        if (cells & s->column[c])
+            r |= s->column[c];
+    return r;
 }
 
 /* The key of the position seen in a mirror: its columns in the reverse order. */
@@ -315,14 +334,18 @@ static int wins_next(const c4_solver *s, uint64_t mask, uint64_t r)
  * children ready in f (solver.py's negamax up to its loop over the moves). */
 static int expand(c4_solver *s, frame *f, int *value)
 {
-    const uint64_t board = s->board, cur = f->cur, mask = f->mask, threats = f->threats;
-    const int cells = s->cells, moves = f->moves, width = s->width;
-    int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc;
+    const uint64_t board = s->board;
+    const int cells = s->cells, width = s->width;
+    uint64_t cur = f->cur, mask = f->mask, threats = f->threats;
+    int moves = f->moves;
+    int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc, single;
     int child_col[MAX_WIDTH]; /* the children's columns */
     uint64_t child_bucket[MAX_WIDTH], child_tag[MAX_WIDTH];
-    uint64_t possible_all = (mask + s->bottom) & board, possible = possible_all;
-    uint64_t forced = possible & threats, key, bucket, tag, entry;
+    uint64_t possible_all, possible, forced, key, bucket = 0, tag = 0, entry;
 
+again:
+    possible_all = possible = (mask + s->bottom) & board;
+    forced = possible & threats;
     if (forced) {
         if (forced & (forced - 1)) {
             *value = -((cells - moves) / 2);
@@ -341,9 +364,12 @@ static int expand(c4_solver *s, frame *f, int *value)
     }
     /* the table bucket of this position and (for the cutoffs below) of its children: fetched
      * from memory while the bounds and the move order are worked out */
-    key = key_of(s, cur, mask, moves);
-    bucket = bucket_of(s, key, &tag);
-    PREFETCH(&s->table[2 * bucket]);
+    single = !(possible & (possible - 1)) && moves + 1 != s->leaf_ply;
+    if (!single) {
+        key = key_of(s, cur, mask, moves);
+        bucket = bucket_of(s, key, &tag);
+        PREFETCH(&s->table[2 * bucket]);
+    }
     etc = moves < s->etc_below && (possible & (possible - 1));
     if (etc) {
         uint64_t opp = cur ^ mask;
@@ -362,8 +388,16 @@ static int expand(c4_solver *s, frame *f, int *value)
         uint64_t q = possible_all & s->rows_follower; /* next cells of the columns with an odd number of empty cells */
         if ((moves ^ cells) & 1) {                   /* an odd number of odd columns */
             uint64_t empty = board ^ mask, odd = threats & s->rows_leader;
-            if (!(q & (q - 1)) && alpha < 1 && !has_four(s, (cur ^ mask) | (empty & s->rows_leader)))
-                low = has_four(s, cur | (empty & s->rows_follower)) ? 1 : 0;
+            if (alpha < 1 && !has_four(s, (cur ^ mask) | (empty & s->rows_leader))) {
+                /* we play the next cell of one odd column, then follow up as in the even case below */
+                uint64_t x = q;
+                while (x && low < 1) {
+                    uint64_t bit = x & (0 - x), rest = empty & odd_columns_of(s, q ^ bit);
+                    x ^= bit;
+                    if (!rest || !has_four(s, (cur ^ mask) | (empty & s->rows_leader) | rest))
+                        low = has_four(s, cur | (empty & s->rows_follower & ~rest)) ? 1 : 0;
+                }
+            }
             if (odd && beta > -1) {
                 uint64_t odd_columns = 0, x = q;
                 while (x) {
@@ -385,10 +419,13 @@ static int expand(c4_solver *s, frame *f, int *value)
                     }
                 }
             }
-        } else if (!q && beta > -1) {
-            uint64_t empty = board ^ mask;
-            if (!has_four(s, cur | (empty & s->rows_leader)))
-                high = has_four(s, (cur ^ mask) | (empty & s->rows_follower)) ? -1 : 0;
+        } else if (beta > -1) {
+            /* the opponent answers a move in an even column right above it, one in an odd column
+             * in another odd column: it gets the follower's rows of the even columns, we at most
+             * the leader's rows there and every empty cell of the odd ones */
+            uint64_t empty = board ^ mask, rest = q ? empty & odd_columns_of(s, q) : 0;
+            if (!has_four(s, cur | (empty & s->rows_leader) | rest))
+                high = has_four(s, (cur ^ mask) | (empty & s->rows_follower & ~rest)) ? -1 : 0;
         }
     }
     if (alpha < low) {
@@ -404,6 +441,30 @@ static int expand(c4_solver *s, frame *f, int *value)
             *value = beta;
             return 1;
         }
+    }
+    if (single) {
+        /* one move only (and this position's bounds did not decide it): this frame goes on with
+         * the position after it (no node, no table entry of its own: its score is the negation
+         * of that position's; finish() applies f->sign) */
+        uint64_t r = winning(s, cur | possible, mask | possible);
+        int t;
+        if (wins_next(s, mask | possible, r)) {
+            *value = (cells - 1 - moves) / 2;
+            return 1;
+        }
+        cur ^= mask;
+        mask |= possible;
+        moves++;
+        threats = r;
+        t = alpha;
+        alpha = -beta;
+        beta = -t;
+        f->cur = cur;
+        f->mask = mask;
+        f->moves = moves;
+        f->threats = threats;
+        f->sign = -f->sign;
+        goto again;
     }
     entry = probe(s, bucket, tag);
     if (entry) {
@@ -520,6 +581,7 @@ static void enter(c4_solver *s, int sp, uint64_t cur, uint64_t mask, int moves, 
     f->alpha = alpha;
     f->beta = beta;
     f->entered = s->nodes;
+    f->sign = 1;
     s->sp = sp;
     s->state = ENTER;
 }
@@ -528,6 +590,7 @@ static void enter(c4_solver *s, int sp, uint64_t cur, uint64_t mask, int moves, 
  * the value handed to its parent. */
 static int finish(c4_solver *s, int value)
 {
+    value *= s->stack[s->sp].sign;
     if (s->sp == 0) {
         s->result = value;
         return 1;
