@@ -378,8 +378,10 @@ class Solver:
             budget.nodes += self._get_nodes() - start
 
     def score(self, position: Position, budget: Budget, *, window: Optional[Tuple[int, int]] = None) -> int:
-        """The exact score of a position that is not over (a binary search of null windows).
+        """The exact score of a position that is not over (a search of null windows).
 
+        The first window asks who wins (at 0), the second how narrowly (at the least margin on
+        that side: most positions are won or lost late), then Pons' halving of what is left.
         ``window=(low, high)`` narrows the search to scores known to lie in it.
         """
         shape = self.shape
@@ -392,6 +394,7 @@ class Solver:
         high = shape.win_score(moves)
         if window is not None:
             low, high = max(low, window[0]), min(high, window[1])
+        tried = 0
         while low < high:
             med = low + (high - low) // 2
             # halves rounded towards zero, as in Pons' C++ (Python's // rounds down)
@@ -399,6 +402,13 @@ class Solver:
                 med = -(-low // 2)
             elif med >= 0 and high // 2 > med:
                 med = high // 2
+            if tried == 0 and low <= 0 < high:
+                med = 0
+            elif tried == 1 and low >= 0:
+                med = low
+            elif tried == 1 and high <= 0:
+                med = high - 1
+            tried += 1
             r = self._run(budget, current, mask, moves, med, med + 1)
             if r <= med:
                 high = r

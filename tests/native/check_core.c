@@ -38,12 +38,20 @@ static int search(c4_solver *s, uint64_t cur, uint64_t mask, int moves, int alph
 static int solve(c4_solver *s, uint64_t cur, uint64_t mask, int moves)
 {
     int cells = WIDTH * HEIGHT, low = -((cells - moves) / 2), high = (cells + 1 - moves) / 2;
+    int tried = 0;
     while (low < high) {
         int med = low + (high - low) / 2, r;
         if (med <= 0 && low / 2 < med)
             med = low / 2;
         else if (med >= 0 && high / 2 > med)
             med = high / 2;
+        if (tried == 0 && low <= 0 && 0 < high)
+            med = 0; /* who wins, then by the least margin (solver.py's Solver.score) */
+        else if (tried == 1 && low >= 0)
+            med = low;
+        else if (tried == 1 && high <= 0)
+            med = high - 1;
+        tried++;
         r = search(s, cur, mask, moves, med, med + 1);
         if (r <= med)
             high = r;
