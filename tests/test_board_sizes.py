@@ -476,8 +476,8 @@ def test_with_the_native_core_perfect_is_offered_on_more_sizes(monkeypatch, caps
     assert {Size(6, 5), Size(5, 5), Size(7, 5), Size(6, 6)} <= set(NATIVE_PERFECT_SIZES)
     assert "perfect" in opponents_for(Size(6, 5)) and "perfect" not in opponents_for(Size(8, 6))
     with pytest.raises(SystemExit) as info:
-        cli.main(["--opponent", "perfect", "--board", "8x5"])
-    assert info.value.code == 2 and "plays on the boards 4x4 5x4 6x4 7x4 8x4 4x5 5x5 6x5 7x5 4x6 5x6 6x6 7x6 only" \
+        cli.main(["--opponent", "perfect", "--board", "8x6"])
+    assert info.value.code == 2 and "plays on the boards 4x4 5x4 6x4 7x4 8x4 4x5 5x5 6x5 7x5 8x5 4x6 5x6 6x6 7x6 only" \
         in capsys.readouterr().err
 
 

@@ -267,9 +267,27 @@ def test_a_book_of_another_size_holds_the_plain_minimax_scores_and_resumes(tmp_p
 def test_perfect_plays_from_a_size_s_book_where_one_is_shipped():
     from sensehat_c4.engine.sizebooks import book_path
 
-    for size in (Size(8, 4), Size(7, 5), Size(6, 6)):
+    for size in (Size(8, 4), Size(7, 5), Size(6, 6), Size(8, 5)):
         assert book_path(size).is_file(), size
         oracle = Oracle.installed(size.board().layout)
         assert oracle.openings is not None and oracle.openings.max_ply >= 2
         result = choose_move(size.board(), "perfect", seed=1, oracle=oracle)
         assert (result.source, result.score, result.nodes) == ("book", published_score(size), 0)
+
+
+def test_the_8x5_book_scores_as_an_independent_solver_does():
+    """36 positions of four to six stones that Steininger's solver scored (tests/data/book_8x5.scores):
+    the shipped book holds each, with the same score."""
+    from engine_data import DATA
+    from sensehat_c4.engine.sizebooks import SizeBook, book_path
+
+    book = SizeBook(book_path(Size(8, 5)))
+    assert (book.max_ply, book.layout.columns, book.layout.rows) == (6, 8, 5)
+    rows = [line.split() for line in (DATA / "book_8x5.scores").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert len(rows) == 36
+    got = []
+    for moves, _ in rows:
+        position = Position.of(Size(8, 5).from_moves(moves))
+        got.append([moves, str(book.score(position.current, position.mask, position.moves))])
+    assert got == rows

@@ -33,10 +33,11 @@ PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5
 fits its budget on a Pi 4 (about 320,000 positions; ``benchmarks/sizes.py``: README, "The
 computer opponent")."""
 NATIVE_PERFECT_SIZES: Tuple[Size, ...] = tuple(s for s in SIZES if s in PERFECT_SIZES + (
-    Size(5, 5), Size(6, 5), Size(7, 4), Size(5, 6), Size(8, 4), Size(7, 5), Size(6, 6)))
-"""With the native core: also 5x5, 6x5, 7x4, 5x6, and with their shipped books of the first four
-stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6.  Not 8x5 and 8x6: their first moves take
-minutes without a deeper book (``benchmarks/sizes.py``; README, "The computer opponent")."""
+    Size(5, 5), Size(6, 5), Size(7, 4), Size(5, 6), Size(8, 4), Size(7, 5), Size(6, 6), Size(8, 5)))
+"""With the native core: also 5x5, 6x5, 7x4, 5x6, with their shipped books of the first four
+stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6, and with its book of the first six 8x5.  Not
+8x6: its first moves take minutes, and a book deep enough is hundreds of hours of CPU away
+(``benchmarks/sizes.py``; README, "Perfect on other board sizes")."""
 PERFECT_SECONDS = 8.0
 """The perfect level's default budget: it mostly answers within milliseconds, but some
 positions just past its 12-ply book need seconds (docs/BENCHMARKS.md, "Engine")."""
