@@ -4,7 +4,9 @@ The program (``python -m sensehat_c4 --backend terminal --opponent LEVEL --match
 pseudo-terminal (the tests' ``pty_terminal``) with a games file of its own; a scripted person moves the
 cursor a column left or right (seeded) and drops, about once a second, until the matches end.  Its
 ``VmHWM`` (peak resident) and ``VmRSS`` are read from ``/proc/PID/status`` after every move: the figure
-includes the pages of the memory-mapped 12-ply book the computer read.  ``--no-book`` runs it again with
+includes the pages of the memory-mapped 12-ply book the computer read.  Beside it, the largest
+``RssAnon`` (the process's own memory) and ``RssFile`` (file pages: the book's, which the kernel can
+drop) seen after a move.  ``--no-book`` runs it again with
 ``SENSEHAT_C4_BOOK12`` naming a missing file.
 
 Usage: ``python benchmarks/memory.py [--opponent perfect] [--matches 1] [--seed 1] [--no-book]``.
@@ -29,13 +31,13 @@ from pty_terminal import PtyProgram, game  # noqa: E402
 
 
 def status(pid: int) -> Dict[str, int]:
-    """``VmRSS`` and ``VmHWM`` of a process, in KiB (empty once it has gone)."""
+    """``VmRSS``, ``VmHWM``, ``RssAnon`` and ``RssFile`` of a process, in KiB (empty once it has gone)."""
     found = {}
     try:
         with open(f"/proc/{pid}/status") as lines:
             for line in lines:
                 name, _, value = line.partition(":")
-                if name in ("VmRSS", "VmHWM"):
+                if name in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
                     found[name] = int(value.split()[0])
     except OSError:
         pass
@@ -52,6 +54,7 @@ def one_run(opponent: str, matches: int, seed: int, book: bool) -> None:
         program = PtyProgram(game("--backend", "terminal", "--opponent", opponent, "--matches", str(matches)),
                              columns=80, lines=24, env=env)
         rng, start, moves, peak, first = random.Random(seed), time.monotonic(), 0, 0, None
+        anon = file = 0
         try:
             program.wait_for(lambda p: "┌" in p.text(), what="the board")
             program.pump(0.5)
@@ -60,11 +63,14 @@ def one_run(opponent: str, matches: int, seed: int, book: bool) -> None:
                 program.press(rng.choice(["left", "right"]), "enter", gap=0.2)
                 program.pump(1.0)
                 moves += 1
-                peak = max(peak, status(program.process.pid).get("VmHWM", 0))
+                now = status(program.process.pid)
+                peak = max(peak, now.get("VmHWM", 0))
+                anon, file = max(anon, now.get("RssAnon", 0)), max(file, now.get("RssFile", 0))
         finally:
             program.close()
         print(f"{opponent}, {matches} match(es), 12-ply book {'on' if book else 'off'}: resident at the board "
-              f"{(first or 0) / 1024:.1f} MiB, peak (VmHWM) {peak / 1024:.1f} MiB; {moves} presses, "
+              f"{(first or 0) / 1024:.1f} MiB, peak (VmHWM) {peak / 1024:.1f} MiB (largest after a move: "
+              f"RssAnon {anon / 1024:.1f} MiB, RssFile {file / 1024:.1f} MiB); {moves} presses, "
               f"{time.monotonic() - start:.0f} s, exit {program.process.returncode}", flush=True)
 
 
