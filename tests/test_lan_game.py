@@ -34,6 +34,14 @@ def play(host, guest, moves, starter, begun=""):
                 pi.shows(board(done, starter))
 
 
+def accepted(host, guest):
+    """Bob offers a game on the host, Ann joins it by address, and Bob takes her with the middle button."""
+    host.start("--lan", "127.0.0.1:0", "--names", "Bob")
+    guest.start("--join", f"127.0.0.1:{host.port()}", "--names", "Ann")
+    host.shows_any(screens.frames(screens.request("Ann")))
+    host.tap("middle")
+
+
 @pytest.mark.slow
 def test_two_pis_play_a_whole_match_and_a_guest_killed_mid_round_comes_back(tmp_path):
     with Pi(tmp_path / "host") as host, Pi(tmp_path / "guest", rotation=90) as guest:
@@ -76,11 +84,7 @@ def test_two_pis_play_a_whole_match_and_a_guest_killed_mid_round_comes_back(tmp_
 @pytest.mark.slow
 def test_when_the_host_quits_the_guest_says_so_at_once(tmp_path):
     with Pi(tmp_path / "host") as host, Pi(tmp_path / "guest") as guest:
-        host.start("--lan", "127.0.0.1:0", "--names", "Bob")
-        port = host.port()
-        guest.start("--join", f"127.0.0.1:{port}", "--names", "Ann")
-        host.shows_any(screens.frames(screens.request("Ann")))
-        host.tap("middle")
+        accepted(host, guest)
         guest.shows(board("", 1))
         host.tap("middle")                                             # Bob's first move
         guest.shows(board("4", 1))
@@ -98,11 +102,7 @@ def test_when_the_host_quits_the_guest_says_so_at_once(tmp_path):
 @pytest.mark.slow
 def test_when_the_guest_quits_the_host_says_so_at_once_and_waits_for_another(tmp_path):
     with Pi(tmp_path / "host") as host, Pi(tmp_path / "guest") as guest:
-        host.start("--lan", "127.0.0.1:0", "--names", "Bob")
-        port = host.port()
-        guest.start("--join", f"127.0.0.1:{port}", "--names", "Ann")
-        host.shows_any(screens.frames(screens.request("Ann")))
-        host.tap("middle")
+        accepted(host, guest)
         host.shows(board("", 1))
         guest.kill(signal.SIGTERM)                                     # Ctrl+C, q or systemctl stop at the guest
         assert guest.wait() == 143

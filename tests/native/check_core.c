@@ -9,9 +9,10 @@
  *   cc -std=c99 -O2 -I sensehat_c4/engine sensehat_c4/engine/c4core.c tests/native/check_core.c
  *   ./a.out [TABLE_BITS [WIDTH HEIGHT [solve]]] < tests/data/Test_L2_R2.sample
  *
- * With "solve" it finds each score instead, by the binary search of null windows of solver.py's
- * Solver.score (as the engine does), and prints the CPU time of the whole: the native core's
- * figures without Python ("-" is the empty board: echo "- 1" | ./a.out 23 7 6 solve).
+ * With "solve" it finds each score instead, by the null windows of solver.py's Solver.score (who
+ * wins, then by the least margin, then halving, as the engine does), and prints the CPU time of
+ * the whole: the native core's figures without Python ("-" is the empty board:
+ * echo "- 1" | ./a.out 23 7 6 solve).
  */
 #include <stdio.h>
 #include <stdlib.h>
