@@ -26,18 +26,18 @@ def says(text):
 def test_the_status_line_says_the_lan_screens(sandbox):  # noqa: F811
     program = start(sandbox, "--backend", "terminal", "--lan", "127.0.0.1:0", "--names", "Bob", columns=60, lines=18)
     try:
-        program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (up: leave)")(p),
+        program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (↑ leaves)")(p),
                          what="the lobby's words")
         assert says(f"web: http://127.0.0.1:{port(program)}/  (watch only)")(program)   # no PIN: nobody takes a seat
         assert leds(program.screen) in [hex_colours(f) for f in screens.frames(screens.offering())]
         client = LanClient(port(program), ping=True)
         client.hello("Ann")
-        program.wait_for(says("Ann asks to play (middle: yes, up: no)"), what="the request's words")
+        program.wait_for(says("Ann asks to play (Enter: yes, ↑: no)"), what="the request's words")
         program.press("enter")                                        # middle: yes
         assert client.until("welcome")["host"] == "Bob"
         program.wait_for(lambda p: leds(p.screen) == hex_colours(board("", 3)), what="the board: Bob to move")
         client.close()                                                # the guest's Wi-Fi goes
-        program.wait_for(says("link to Ann dropped: waiting (up: abandon)"), what="the dropped link's words")
+        program.wait_for(says("link to Ann dropped: waiting (↑ abandons)"), what="the dropped link's words")
         program.press("q")
         assert program.process.wait(10) == 0
     finally:

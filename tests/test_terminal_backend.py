@@ -351,11 +351,15 @@ def play_moves(program, moves, palette=P):
         program.press("enter" if ply % 2 else "space")
 
 
+TURN = "player 1 (red) to move: ←/→ choose, Enter drops, ↑ abandons"
+"""The line under the hint while player 1 is to move at the keyboard."""
+
+
 def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
     program = start(sandbox, "--opponent", "human")
     try:
         program.wait_for(shows(board("")), what="the empty board")
-        assert program.screen.display[12:14] == [f"{SHORT_HINT:^40}", f"{'no Sense HAT or emulator found':^40}"]
+        assert program.screen.display[12:14] == [f"{SHORT_HINT:^40}", TURN[:40]]     # whose turn, cut to fit
         program.press("right")                                     # the cursor moves, and wraps
         program.wait_for(shows(board("", 4)))
         program.press("left", "left", "left", "left", "left")
@@ -369,7 +373,8 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
         assert program.process.returncode == 0
         assert err == ("sensehat-c4: no Sense HAT or running emulator found; playing in this terminal "
                        "(--backend emu opens the emulator window)\n")
-        assert program.output.endswith(LEAVE.encode())
+        # q mid-match: the abandoned match's line, under the board and again once the terminal is back
+        assert program.output.endswith(LEAVE.encode() + b"match 1: abandoned at 1-0, player 1 ahead\r\n")
         assert termios.tcgetattr(program.slave) == program.attributes_before
         seen = history(program.output, 40, 16)
         first_drop = [hex_colours(f) for f, _ in render.falling(Board.from_moves("4"), 3, P, 0)]
@@ -384,31 +389,31 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
 
 
 def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
-    """Under the board, the opponent chooser's item and that left/right browse, then the board size;
-    in play the line is what it was (auto's notice)."""
+    """Under the board, the opponent chooser's item and the keys, then the board size; in play whose
+    turn it is, in which colour, and the keys (each cut to the terminal's 40 columns)."""
     program = start(sandbox)
     status = lambda p: p.screen.display[13].strip()   # noqa: E731 (the line under the hint, 40 x 16)
+    browse = "(←/→ browse, Enter chooses)"
     try:
         program.wait_for(shows(choice_frame(0)), what="the opponent chooser")
-        program.wait_for(lambda p: status(p) == "2 players (left/right: browse)")
+        program.wait_for(lambda p: status(p) == f"2 players {browse}")
         said = []
         for index in range(1, 8):
             program.press("right")
             program.wait_for(shows(choice_frame(index % 7)), what=f"choice {index % 7}")
-            program.wait_for(lambda p: status(p) != (said or ["2 players (left/right: browse)"])[-1])
+            program.wait_for(lambda p: status(p) != (said or [f"2 players {browse}"])[-1])
             said.append(status(program))
-        assert said == ["computer: easy (left/right: browse)", "computer: medium (left/right: browse)",
-                        "computer: hard (left/right: browse)", "computer: perfect (left/right: browse)",
-                        "over the LAN (left/right: browse)", "rules (left/right: browse)",
-                        "2 players (left/right: browse)"]
+        assert said == [f"{label} {browse}"[:40].strip() for label in (
+            "computer: easy", "computer: medium", "computer: hard", "computer: perfect", "over the LAN", "rules",
+            "2 players")]
         program.press("enter")
         program.wait_for(shows(size_frame(Size())), what="the size chooser")
-        program.wait_for(lambda p: status(p) == "board size: 7x6")
+        program.wait_for(lambda p: status(p) == "board size: 7x6 (←/→ browse, Enter choos")
         program.press("left")
-        program.wait_for(lambda p: status(p) == "board size: 6x6")
+        program.wait_for(lambda p: status(p) == "board size: 6x6 (←/→ browse, Enter choos")
         program.press("enter")
         program.wait_for(shows(render.board_frame(Board(6, 6), P, cursor=2)), what="the 6x6 board")
-        program.wait_for(lambda p: status(p) == "no Sense HAT or emulator found")
+        program.wait_for(lambda p: status(p) == TURN[:40].strip())
         program.press("q")
         assert program.finish() == ("sensehat-c4: no Sense HAT or running emulator found; playing in this "
                                     "terminal (--backend emu opens the emulator window)\n")

@@ -271,11 +271,16 @@ class TerminalBackend(Backend):
         if not self.closed:
             self._emit(text)
 
+    def _status_line(self, text: str) -> None:
+        """Write ``text`` on the status line under the board: the one place every line shown there
+        (a line the program printed, a notice, a status's caption) is written."""
+        self._emit(self._painter.set_status(text))
+
     def _show_status(self, text: str) -> None:
         """Show a line the program printed (or a notice) under the board; it stays when a caption goes."""
         self._line = text
         self._captioned = False
-        self._emit(self._painter.set_status(text))
+        self._status_line(text)
 
     def _said(self, status: Status) -> None:
         """A status with a caption shows it under the board; one without puts back the line it hid."""
@@ -283,11 +288,11 @@ class TerminalBackend(Backend):
             return
         if status.caption is not None:
             self._captioned = True
-            self._emit(self._painter.set_status(status.caption))
+            self._status_line(status.caption)
         elif self._captioned:
             self._captioned = False
             if self._painter.mode != "plain":  # plain mode printed the line already: it is in the scrollback
-                self._emit(self._painter.set_status(self._line))
+                self._status_line(self._line)
 
     def _noted(self, text: str) -> None:
         """The note (the web view's address and PIN) on a line of its own under the status."""

@@ -55,9 +55,19 @@ ENTER = CSI + "?1049h" + CSI + "?25l" + CSI + "?7l" + CSI + "0m" + CSI + "2J"
 """Alternate screen, hidden cursor, no auto-wrap, plain colours, cleared."""
 LEAVE = CSI + "0m" + CSI + "?7h" + CSI + "?25h" + CSI + "?1049l"
 """Plain colours, auto-wrap and cursor back, and the screen as it was before."""
-HINT = "arrows: stick  Enter/space: middle  q: quit"
-SHORT_HINT = "arrows, Enter/space; q quits"
+HINT = "arrows and Enter (or space) play, q quits"
+"""The line under the board: the keys (the status line under it says what each does now)."""
+SHORT_HINT = "arrows, Enter; q quits"
 """The hint on a terminal narrower than :data:`HINT`."""
+PLAIN_KEYS = (("←/→", "left/right"), ("←", "left"), ("→", "right"), ("↑", "up"), ("↓", "down"))
+"""The arrows a caption names (:mod:`gamelib.status`), in words for a terminal without UTF-8."""
+
+
+def plain_keys(text: str) -> str:
+    """``text`` with the arrows spelled out (``←/→`` as ``left/right``)."""
+    for arrow, words in PLAIN_KEYS:
+        text = text.replace(arrow, words)
+    return text
 
 
 def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Optional[int]]] = None) -> str:
@@ -280,7 +290,9 @@ class Painter:
         return "".join(out)
 
     def set_status(self, text: str) -> str:
-        """Show ``text`` on the line under the hint (the last line the program printed)."""
+        """Show ``text`` on the line under the hint (the last line the program printed, or a caption;
+        its arrows spelled out without UTF-8)."""
+        text = text if self.utf8 else plain_keys(text)
         self.status = text
         if self.mode == "plain":
             return text + "\r\n"
