@@ -53,6 +53,12 @@ class Limits:
     """... for this long (then a fresh PIN)."""
     pin_show_seconds: float = 10.0
     """Least time between two PIN scrolls asked for on the LEDs."""
+    phone_gone_seconds: float = 3.0
+    """On its seat's turn, a phone with no event stream open (``GET /api/events?token=...``) this long
+    has closed its page (a reload is back sooner): the game waits for it ..."""
+    phone_away_seconds: float = 30.0
+    """... this long more (or until the stick at the HAT takes the seat back); then the seat goes back to
+    the stick at the HAT."""
     queued_messages: int = 256
     """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
     are dropped (only if the server's thread cannot keep up)."""
