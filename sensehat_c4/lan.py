@@ -46,7 +46,7 @@ from .players import Person, Seats
 from .records import Recorder
 from .rules import FIRST_CHOICES, Board, Size
 from .stored import Side, hex_colour
-from .words import GAME as NAME
+from .words import GAME as NAME, as_guest
 
 log = logging.getLogger("sensehat_c4")
 
@@ -400,7 +400,7 @@ def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label
                      saved=lambda kept: state.save(where[0], where[1], kept, link.host_name or label))
     records = GuestRecords(recorder, backend.name, lambda: link.seat)
     with link:
-        outcome = visit(backend, link, label, records.take)
+        outcome = visit(backend, link, label, records.take, words=lambda status: as_guest(status, link.seat))
     records.close()
     return outcome, records.matches
 

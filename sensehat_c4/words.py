@@ -29,10 +29,10 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from gamelib.colours import RGB, colour_name
+from gamelib.colours import RGB, ColourError, colour_name, parse_colour
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
 from .rules import Size
@@ -150,6 +150,29 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     return Status(phase, text, caption or None, {
         "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
         "seats": [seat.as_json() for seat in seats], "winner": winner, "result": result})
+
+
+def as_guest(status: Status, mine: Optional[int]) -> Status:
+    """The host's words as the guest of a game over the LAN says them: the caption of a turn from the
+    guest's side (its own seat, ``mine``, at its keys; the host's person at the other Pi).  Words that
+    are not a turn, or whose seats cannot be read, keep their text and lose a turn's caption."""
+    if status.phase not in (PLAYING, THINKING):
+        return status
+    try:
+        turn = status.details["turn"]
+        if type(turn) is not int or turn not in (1, 2):
+            raise ValueError(turn)
+        seat = status.details["seats"][turn - 1]
+        name, level, kind = seat["name"], seat["level"], seat["kind"]
+        who = Seat(turn, parse_colour(seat["colour"]), name if isinstance(name, str) else None,
+                   level if isinstance(level, str) else None, str(kind))
+    except (KeyError, IndexError, TypeError, ValueError, ColourError):
+        return replace(status, caption=None)
+    if turn == mine:
+        who = replace(who, kind="stick")           # this Pi's player: the keys
+    elif who.kind == "stick":
+        who = replace(who, kind="remote")          # the host's player, at the other Pi
+    return replace(status, caption=who.turn())
 
 
 def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int], turn: int) -> Status:

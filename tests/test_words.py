@@ -116,3 +116,20 @@ def test_whose_turn_in_the_terminals_words(kind, name, level, caption):
     status = words.match(phase, (seat, other), size=Size(), number=1, score=(0, 0), turn=1)
     assert status.caption == caption
     assert "stick" not in caption and "middle" not in caption
+
+
+def test_the_lan_guest_says_whose_turn_from_its_own_side():
+    """The host (Ann, red, seat 1) sends its words; the guest (Bob, seat 2) shows its own turn with its
+    keys and the host's as the other Pi's (it showed the host's line throughout)."""
+    host, guest = words.Seat(1, (255, 0, 0), "Ann"), words.Seat(2, (255, 255, 0), "Bob", kind="remote")
+    said = lambda turn: words.match(words.PLAYING, (host, guest), size=Size(), number=1, score=(0, 0),  # noqa: E731
+                                    turn=turn)
+    assert said(1).caption == "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"        # at the host
+    assert said(2).caption == "waiting for Bob (yellow) at the other Pi"
+    assert words.as_guest(said(1), 2).caption == "waiting for Ann (red) at the other Pi"       # at the guest
+    assert words.as_guest(said(2), 2).caption == "Bob (yellow) to move: ←/→ choose, Enter drops, ↑ abandons"
+    assert words.as_guest(said(2), 2).text == said(2).text                                     # the LEDs' words
+    result = words.match(words.RESULT, (host, guest), size=Size(), number=1, score=(1, 0), winner=1, result="round")
+    assert words.as_guest(result, 2) == result
+    odd = Status(words.PLAYING, "x", "Ann (red) to move", {"turn": 3, "seats": []})           # unreadable: no caption
+    assert words.as_guest(odd, 2) == Status(words.PLAYING, "x", None, {"turn": 3, "seats": []})
