@@ -434,8 +434,7 @@ def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sock
                     "caption") == caption
                 watching.until(said("waiting for player 2's phone (yellow)"))
                 phone.close()                                                         # the page is closed
-                watching.until(said("waiting for player 2's phone (its page is closed): Enter plays seat 2 here, "
-                                    "now or in 1.5 s"))
+                watching.until(said("waiting for player 2's phone (page closed): Enter plays it here, or in 1.5 s"))
                 emulator.wait_screen(lambda px: px == lit(phone_frames(YELLOW)[0][0]))
                 phone = Events(server.port, path=f"/api/events?token={token}")       # back: it plays on
                 watching.until(said("waiting for player 2's phone (yellow)"))

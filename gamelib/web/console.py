@@ -46,8 +46,8 @@ def away_words(seat: int, who: str, seconds: float) -> Status:
     """The game waiting for ``who``'s phone, in ``seat``, for ``seconds`` at most."""
     return Status(WAITING, f"waiting for {who}'s phone: its page is closed; seat {seat} goes back to the stick "
                   f"in {seconds:g} s (middle: now)",
-                  f"waiting for {who}'s phone (its page is closed): {ENTER} plays seat {seat} here, now or in "
-                  f"{seconds:g} s", {"turn": seat, "phone": seat, "seconds": seconds})
+                  f"waiting for {who}'s phone (page closed): {ENTER} plays it here, or in {seconds:g} s",
+                  {"turn": seat, "phone": seat, "seconds": seconds})
 
 
 class BackendConsole:
