@@ -421,14 +421,16 @@ def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sock
     with FakeEmulator(emu_dir) as emulator, EmuBackend() as backend, \
             web.serving(backend, Address("127.0.0.1", 0), limits=limits) as server:
         emulator.wait_client()
-        token = post(server.port, "/api/seat", {"pin": server.seating.pin, "seat": 2}).json()["token"]
-        phone = Events(server.port, path=f"/api/events?token={token}")
         game = threading.Thread(target=play_matches, args=(backend, MatchOptions()),
                                 kwargs={"opponent": "human", "matches": 1})
         with Events(server.port) as watching:
             game.start()
             try:
-                emulator.wait_screen(lambda px: px == lit(board("", 3)), timeout=20)   # after "P2 PHONE"
+                emulator.wait_screen(lambda px: px == lit(board("", 3)), timeout=20)
+                token = post(server.port, "/api/seat", {"pin": server.seating.pin, "seat": 2}).json()["token"]
+                phone = Events(server.port, path=f"/api/events?token={token}")
+                emulator.wait_screen(lambda px: px != lit(board("", 3)))             # "P2 PHONE" scrolls ...
+                emulator.wait_screen(lambda px: px == lit(board("", 3)), timeout=20)  # ... and the board is back
                 emulator.tap("down")                                                  # seat 1 at the HAT
                 said = lambda caption: lambda kind, data: kind == "state" and (data["status"] or {}).get(  # noqa: E731
                     "caption") == caption
