@@ -122,6 +122,8 @@ class Launcher:
                              Direction.UP: cancel, Direction.LEFT: cancel, Direction.RIGHT: cancel},
         }
         """What a press does on each screen (left/right step through the games and the system menu)."""
+        self._after_game = False
+        """Back from a game and the stick not moved since."""
         self._items: Dict[str, Callable[[], None]] = {
             LIGHT: self._toggle_light, ROTATION: self._turn, QUIT: self._quit, POWEROFF: self._ask_power_off}
         """What choosing each system menu item does."""
@@ -168,6 +170,7 @@ class Launcher:
         if event.source != STICK:
             return  # the menu is the backend's own stick's (a phone's press could reach the power-off)
         self._last_input = event.timestamp
+        self._after_game = False
         if self.idle is not Idle.AWAKE:
             self.idle = Idle.AWAKE  # waking is all this event does
             self._up_since = None
@@ -242,6 +245,7 @@ class Launcher:
         self._apply_settings()
         self._last_input = self.backend.now()
         self._up_since = None
+        self._after_game = True
         self._show()
 
     # -- the system menu ----------------------------------------------------------
@@ -359,5 +363,8 @@ class Launcher:
             self.backend.show(dimmed(self.frame()))
         else:
             self.backend.show(self.frame())
-        self.backend.say(self.words())
+        words = self.words()
+        # just back from a game: no caption, so the terminal keeps the game's last line (its match's
+        # result) under the board until the stick moves
+        self.backend.say(replace(words, caption=None) if self._after_game else words)
 

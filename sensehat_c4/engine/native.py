@@ -172,7 +172,7 @@ def load_library(path: Path) -> ctypes.CDLL:
         lib = ctypes.CDLL(str(path))
     except (OSError, ValueError) as exc:  # a loader message that is not UTF-8 is a UnicodeDecodeError
         # (Python 3.10 and older raise OSError() instead: the loader's message is lost)
-        raise NativeCoreError(f"cannot load {path}: {exc or LOADER_SILENT}") from None
+        raise NativeCoreError(f"cannot load {path}: {str(exc) or LOADER_SILENT}") from None
     for name, (args, result) in _SIGNATURES.items():
         try:
             function = getattr(lib, name)
