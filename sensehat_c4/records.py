@@ -1126,7 +1126,8 @@ class Records:
                         self._skip(exc)
                 raise RecordsError(f"no rounds recorded yet in {self.path}" if not self.notes else
                                    f"no round in {self.path} can be shown")
-            number = int(ident) if len(ident.lstrip("0")) <= len(str(MAX_ID)) else MAX_ID + 1   # int() takes 4,300 digits
+            digits = ident.lstrip("0") or "0"
+            number = int(digits) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1   # int() takes 4,300 digits
             rows = list(reader.scan("rounds", ROUND_COLUMNS, newest_first=True, where="id = ?", args=(number,))
                         ) if number <= MAX_ID else []
             if not rows:
