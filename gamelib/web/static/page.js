@@ -136,7 +136,6 @@
       $(`sit-${n}`).title = `take seat ${n}${colour(n)}`;
     }
     for (const d of DIRECTIONS) $(d).disabled = !seat;
-    if (!seat && seating && seating.locked) message("Too many wrong PINs: seating is locked for a minute.");
   }
 
   async function post(path, body) {
@@ -160,8 +159,11 @@
     $("pin").focus();
     message("The PIN scrolls across the LEDs: type it here.");
     const reply = await post("/api/pin", {});
-    if (reply.status === 429) message("Type the PIN the LEDs showed a moment ago.");
-    else if (reply.status !== 202) message(reply.data.message || `refused (${reply.status})`);
+    if (reply.status === 202 && reply.data.seconds > 0) {
+      message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first): type it here.`);
+    } else if (reply.status !== 202) {
+      message(reply.data.message || `refused (${reply.status})`);
+    }
   }
 
   async function sit(event) {
