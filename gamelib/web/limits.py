@@ -67,7 +67,7 @@ class Limits:
     addresses asking meanwhile wait their turn, in order)."""
     pin_seconds: float = 300.0
     """A PIN shown is good this long (if not used or void before)."""
-    pin_queue: int = 16
+    pin_queue: int = 64
     """Addresses waiting for their PIN's scroll at once; more: 503."""
     queued_messages: int = 256
     """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
