@@ -321,12 +321,12 @@ class HttpServer:
         if connection.link is not None:
             counts.links -= 1
 
-    def over_rate(self, peer: str) -> Optional[HttpError]:
-        """Spend one of ``peer``'s requests (:attr:`Limits.requests_per_second`); the 429 if it has none."""
+    def over_rate(self, peer: str) -> Optional[int]:
+        """Spend one of ``peer``'s requests (:attr:`Limits.requests_per_second`): ``None``, or if it has
+        none, the whole seconds (at least 1) until it has one again."""
         if self.rates.take(peer):
             return None
-        return HttpError(429, "rate", "too many requests: slow down",
-                         headers=(("Retry-After", str(max(1, round(self.rates.wait(peer))))),))
+        return max(1, round(self.rates.wait(peer)))
 
     def dispatch(self, request: Request) -> Reply:
         """The reply to ``request``: its route's, or an error (its rate is checked before: :meth:`over_rate`)."""
@@ -645,10 +645,11 @@ class Connection(asyncio.BufferedProtocol):
             headers[key] = f"{headers[key]}, {text}" if key in headers else text
         request = Request(head.method.decode("ascii", "replace").upper(), path, query, headers,
                           bytes(self._body), self.peer)
-        refused = self.server.over_rate(self.peer)
-        if refused is not None:   # answered, and not read again until its Retry-After has passed
-            self._respond(Response.error(refused))
-            self._rate_held(float(dict(refused.headers)["Retry-After"]))
+        wait = self.server.over_rate(self.peer)
+        if wait is not None:   # answered, and not read again until its Retry-After has passed
+            self._respond(Response.error(HttpError(429, "rate", "too many requests: slow down",
+                                                   headers=(("Retry-After", str(wait)),))))
+            self._rate_held(wait)
             return
         try:
             reply = self.server.dispatch(request)
