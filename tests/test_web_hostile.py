@@ -100,6 +100,38 @@ def test_a_pipelining_flood_that_reads_nothing_slows_only_itself():
         assert answered > 100_000                                         # it did flood
 
 
+def test_a_pipelining_flood_never_drops_the_lan_guest_s_link():
+    """The issue: a 20 s flood during a LAN game dropped the guest's link for 29 s.  Here a link is dropped
+    after 1.5 s of silence, and four flooders for 5 s change nothing: the pings go both ways."""
+    limits = Limits(ping_seconds=0.2, silent_seconds=1.5, away_seconds=10.0)
+    mock = MockBackend()
+    with web.serving(mock, Address("127.0.0.1", 0), limits=limits) as server, \
+            offering(mock, "Bob", "connect4", advertise=False) as lan:
+        lan.offer(True)
+        guest = LanClient(server.port, source="127.0.0.21", ping=True)
+        guest.hello("Ann")
+        assert guest.recv()["type"] == "asking"
+        wait_for(lambda: lan.pending() is not None)
+        session = lan.accept(lan.pending())
+        guest.until("welcome")
+        link = session.link
+        flood = Flood(server.port)
+        try:
+            deadline, frames = time.monotonic() + 5.0, 0
+            while time.monotonic() < deadline:
+                frames += 1
+                mock.show([(frames, 0, 0)] * 64)                          # the host's LEDs change; the guest follows
+                until = time.monotonic() + 1.0
+                while guest.until("frame", timeout=max(0.0, until - time.monotonic()))["pixels"][0] != [frames, 0, 0]:
+                    pass
+                assert session.away_since is None and session.link is link
+                time.sleep(0.1)
+        finally:
+            flood.stop()
+            guest.close()
+        assert frames > 20 and not session.gone and flood.sent > 100_000
+
+
 def test_the_flooder_is_answered_again_once_it_reads():
     """Backpressure, not a cut: a client that pipelined 300 requests and reads late gets every answer, in order."""
     with served(requests_per_second=1000, request_burst=1000) as (server, _):
