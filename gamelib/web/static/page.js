@@ -10,7 +10,7 @@
 
   let pixels = new Array(64).fill([0, 0, 0]);
   let status = null;   // the game's words (GET /api/state's "status")
-  let seating = null;  // the seats and the lockout (its "seating")
+  let seating = null;  // who holds the seats (the state's "seating")
   let seat = Number(sessionStorage.getItem("seat")) || 0;
   let since = Number(sessionStorage.getItem("since")) || 0;  // the seating version our seat began at
   let token = sessionStorage.getItem("token") || "";
