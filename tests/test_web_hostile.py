@@ -177,6 +177,7 @@ def test_wrong_pins_from_other_addresses_never_keep_the_person_at_the_pi_from_se
         attack = threading.Thread(target=spray, args=(server.port, ["127.0.0.66", "127.0.0.67", "127.0.0.68"],
                                                       stop, counts))
         attack.start()
+        started = time.monotonic()
         try:
             time.sleep(1.0)                                               # the spray is on
             for _ in range(3):                                            # the owner's phone, three times over
@@ -194,6 +195,8 @@ def test_wrong_pins_from_other_addresses_never_keep_the_person_at_the_pi_from_se
         finally:
             stop.set()
             attack.join(10)
+        elapsed = time.monotonic() - started
+        assert len(console.pins) <= elapsed / 0.5 + 1                     # one scroll per pin_show_seconds at most
         assert console.seats[1] is None                                   # the spray never sat
         assert counts.get((403, "bad_pin"), 0) <= 3 * counts.get(("ask", 202), 0)   # 3 guesses per PIN shown
         assert counts.get((403, "no_pin"), 0) > 50 and not any(status == 429 for status, _ in counts)
