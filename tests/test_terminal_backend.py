@@ -212,7 +212,8 @@ def test_what_the_program_prints_shows_under_the_board_then_stays_after(term, mo
         backend.show(board())
         print("match 1: player 1 wins 2-0")
         term.pump(0.05)
-        assert term.screen.display[13].strip() == "match 1: player 1 wins 2-0"   # under the hint
+        assert [line.strip() for line in term.screen.display[11:14]] == [   # the board up half a line
+            SHORT_HINT, "match 1: player 1 wins 2-0", ""]                    # under the hint (its own row empty)
         assert sys.stdout is not out
     assert sys.stdout is out
     term.pump(0.05)
@@ -245,11 +246,15 @@ def test_a_caption_shows_under_the_board_and_the_line_it_hid_comes_back(term, mo
         assert term.screen.display[13].strip() == "no Sense HAT or emulator found"
         print("match 1: player 1 wins 2-0")
         backend.say(Status("choosing size", "choosing the board size: 6x5", "board size: 6x5"))
+        term.pump(0.05)                    # the printed line keeps a row of its own under the caption
+        assert [line.strip() for line in term.screen.display[12:14]] == ["board size: 6x5", "match 1: player 1 wins 2-0"]
+        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move", "player 1 (red) to move"))
+        term.pump(0.05)                    # in play: whose turn, and the last match's result under it
+        assert [line.strip() for line in term.screen.display[12:14]] == ["player 1 (red) to move",
+                                                                          "match 1: player 1 wins 2-0"]
+        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move"))   # no caption: the line
         term.pump(0.05)
-        assert term.screen.display[13].strip() == "board size: 6x5"
-        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move"))
-        term.pump(0.05)
-        assert term.screen.display[13].strip() == "match 1: player 1 wins 2-0"
+        assert [line.strip() for line in term.screen.display[12:14]] == ["match 1: player 1 wins 2-0", ""]
     out.close()
 
 

@@ -271,15 +271,19 @@ class TerminalBackend(Backend):
         if not self.closed:
             self._emit(text)
 
-    def _status_line(self, text: str) -> None:
-        """Write ``text`` on the status line under the board: the one place every line shown there
-        (a line the program printed, a notice, a status's caption) is written."""
-        self._emit(self._painter.set_status(text))
+    def _status_line(self, text: str, *, printed: bool = False) -> None:
+        """Write ``text`` under the board, on the status line (or, ``printed``, on the last printed
+        line's own): the one place every line shown there (a line the program printed, a notice, a
+        status's caption) is written."""
+        self._emit(self._painter.set_printed(text) if printed else self._painter.set_status(text))
 
-    def _show_status(self, text: str) -> None:
-        """Show a line the program printed (or a notice) under the board; it stays when a caption goes."""
+    def _show_status(self, text: str, *, printed: bool = True) -> None:
+        """Show a line the program printed (or, not ``printed``, a notice) under the board; it stays
+        when a caption goes, and a printed one stays on a line of its own while a caption shows."""
         self._line = text
         self._captioned = False
+        if printed:
+            self._status_line(text, printed=True)
         self._status_line(text)
 
     def _said(self, status: Status) -> None:
@@ -303,7 +307,7 @@ class TerminalBackend(Backend):
         """Show ``text`` under the board until the program prints a line (a notice printed
         before the board would be hidden by it; ``plain`` mode has it on screen already)."""
         if self._painter.mode != "plain":
-            self._show_status(text)
+            self._show_status(text, printed=False)
 
     def _on_winch(self, signum: int, frame: object) -> None:
         """Nothing to do here: the wake-up pipe wakes the wait, which redraws."""

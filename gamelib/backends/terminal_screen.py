@@ -168,7 +168,8 @@ class Layout:
     boxed: bool
     """False for ``plain`` mode (no cursor movement, nothing placed)."""
     below: int = 2
-    """Lines wanted under the box: the hint and the status, and the note when there is one."""
+    """Lines wanted under the box: the hint and the status, the last printed line when a caption
+    hides it from the status line, and the note when there is one."""
 
     WIDTH = 1 + 1 + 8 * LED_WIDTH + 1
     """The border, a gap before the first LED (each LED has its gap after it), the border."""
@@ -180,7 +181,7 @@ class Layout:
 
     @property
     def extra_lines(self) -> int:
-        """How many of the hint, status and note lines fit under the box (0 to :attr:`below`)."""
+        """How many of the lines under the box fit (0 to :attr:`below`)."""
         return max(0, min(self.below, self.lines - self.HEIGHT))
 
     @property
@@ -235,12 +236,15 @@ class Painter:
         self.layout = Layout(80, 24, mode != "plain")
         self.status = ""
         self.note = ""
+        self.printed = ""
+        """The last line the program printed (a match's result): on a line of its own while the
+        status line shows a caption (whose turn it is), so neither hides the other."""
         self._shown: Optional[List[RGB]] = None
         self._last: List[RGB] = [BLACK] * 64
 
     def resize(self, columns: int, lines: int) -> str:
         """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
-        self.layout = Layout(columns, lines, self.mode != "plain", 3 if self.note else 2)
+        self.layout = Layout(columns, lines, self.mode != "plain", 2 + bool(self.printed) + bool(self.note))
         return "" if self.mode == "plain" else self.full()
 
     def set_low_light(self, value: bool) -> str:
@@ -300,6 +304,19 @@ class Painter:
             return ""
         return self._lines_below()
 
+    def set_printed(self, text: str) -> str:
+        """Keep ``text``, the last line the program printed, on a line of its own under the status
+        (shown there while the status line shows something else)."""
+        first = not self.printed
+        self.printed = text if self.utf8 else plain_keys(text)
+        if self.mode == "plain":
+            return ""                      # printed already, as the status line
+        if first:   # one more line under the box: the board moves up half a line
+            return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
+        if self._shown is None or not self.layout.fits:
+            return ""
+        return self._lines_below()
+
     def set_note(self, text: str) -> str:
         """Show ``text`` on a line of its own under the status (the web view's address and PIN)."""
         first = not self.note
@@ -316,7 +333,8 @@ class Painter:
         layout = self.layout
         out = []
         hint = HINT if len(HINT) <= layout.columns else SHORT_HINT
-        for k, text in enumerate((hint, self.status, self.note)[:layout.extra_lines]):
+        printed = [] if not self.printed else ["" if self.printed == self.status else self.printed]
+        for k, text in enumerate([hint, self.status, *printed, self.note][:layout.extra_lines]):
             row = layout.top + layout.HEIGHT + k
             text = text[:layout.columns]
             out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)
