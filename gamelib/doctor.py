@@ -135,6 +135,8 @@ WORDS: Dict[str, str] = {
     "service.last": "; last exit {status} ({result})",
     "service.failed.fix": "journalctl -u {unit} says why; then sudo systemctl restart {unit}",
     "service.user_failed.fix": "journalctl --user -u {unit} says why; then systemctl --user restart {unit}",
+    "service.start.fix": "to start the games at boot: sudo systemctl enable --now {unit}",
+    "service.user_start.fix": "to start the games at login: systemctl --user enable --now {unit}",
     "port.free": "{kind} {port} is free",
     "port.used": "{kind} {port} is taken: {error}",
     "port.used.fix": "stop what serves there, or choose another port: --web PORT",
@@ -549,6 +551,7 @@ def check_service(system: System, units: Sequence[Tuple[str, bool]]) -> List[Che
 
 
 def _unit_line(state: UnitState) -> Check:
+    """A unit that runs: ✓; that failed (or keeps restarting): ✗ with its last exit; installed, stopped: –."""
     last = ""
     if state.status and (state.result not in ("", "success") or state.status not in ("0", "")):
         last = say("service.last", status=state.status, result=state.result or "?")
@@ -557,7 +560,10 @@ def _unit_line(state: UnitState) -> Check:
     if state.active == "failed" or (state.result not in ("", "success") and state.active != "active"):
         key = "service.user_failed.fix" if state.user else "service.failed.fix"
         return fail("service", detail, say(key, unit=state.name))
-    return ok("service", detail)
+    if state.active == "active":
+        return ok("service", detail)
+    key = "service.user_start.fix" if state.user else "service.start.fix"
+    return skip("service", detail, say(key, unit=state.name))
 
 
 def check_port(system: System, name: str, kind: int, port: int, fix_key: str) -> Check:
