@@ -139,7 +139,8 @@ WORDS: Dict[str, str] = {
     "service.user_start.fix": "to start the games at login: systemctl --user enable --now {unit}",
     "port.free": "{kind} {port} is free",
     "port.used": "{kind} {port} is taken: {error}",
-    "port.used.fix": "stop what serves there, or choose another port: --web PORT",
+    "port.used.fix": "another program (or a launcher's unit started with --web) serves there: stop it, "
+                     "or choose another port: --web PORT",
     "mdns.used.fix": "another program holds UDP 5353 for itself (avahi-daemon shares it)",
     "zeroconf.fix": "sudo apt install python3-zeroconf, or pip install zeroconf (for the game between two Pis)",
     "play.ok": "{backend} ({how})",

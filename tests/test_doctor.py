@@ -17,6 +17,7 @@ import os
 import re
 import socket
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -327,8 +328,8 @@ def test_a_port_taken_by_a_real_socket():
         port = held.getsockname()[1]
         taken = gdoctor.check_port(System(), "web_port", socket.SOCK_STREAM, port, "port.used.fix")
     free = gdoctor.check_port(System(), "web_port", socket.SOCK_STREAM, port, "port.used.fix")
-    assert taken.line() == (f"✗ web port: TCP {port} is taken: Address already in use; fix: stop what serves there, "
-                            "or choose another port: --web PORT")
+    assert taken.line() == (f"✗ web port: TCP {port} is taken: Address already in use; fix: another program (or a "
+                            "launcher's unit started with --web) serves there: stop it, or choose another port: --web PORT")
     assert free.line() == f"✓ web port: TCP {port} is free"
 
 
@@ -400,6 +401,19 @@ def test_an_unknown_backend_in_the_environment(monkeypatch):
     assert not report.works
     assert report.checks[-1].line() == ("✗ way to play: nosuch (from $GAMELIB_BACKEND) is not a backend; fix: use one "
                                         "of: hat, emu, terminal")
+
+
+def test_an_output_that_cannot_take_the_marks_gets_ascii_and_escapes(tmp_path):
+    """``PYTHONIOENCODING=ascii``: ``ok``, ``XX``, ``--``, and a database path in another script escaped."""
+    path = tmp_path / "spiel-ü" / "games.db"
+    done = subprocess.run([sys.executable, "-m", "sensehat_c4", "doctor", "--backend", "terminal", "--db", str(path)],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONIOENCODING": "ascii"},
+                          stdin=subprocess.DEVNULL, cwd=ROOT)
+    lines = done.stdout.splitlines()
+    assert (done.returncode, done.stderr) == (1, "")
+    assert {line[:3] for line in lines} <= {"ok ", "XX ", "-- "} and lines[-1].startswith("XX way to play: ")
+    escaped = str(path).replace("ü", "\\xfc")
+    assert f"ok games database: {escaped} not made yet (the first game makes it; {tmp_path} is writable)" in lines
 
 
 def test_outside_utf8_the_marks_are_ascii(tmp_path):

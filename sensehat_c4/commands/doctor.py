@@ -41,7 +41,12 @@ def run(argv: Sequence[str]) -> int:
     if args.json:
         show(json.dumps(report.as_json()))
     else:
-        show("\n".join(report.lines(utf8=marks_fit(sys.stdout))))
+        utf8 = marks_fit(sys.stdout)
+        text = "\n".join(report.lines(utf8=utf8))
+        if not utf8:  # a path or a name this output cannot take is escaped, not a traceback
+            encoding = sys.stdout.encoding or "ascii"
+            text = text.encode(encoding, "backslashreplace").decode(encoding)
+        show(text)
     return app.EXIT_OK if report.works else app.EXIT_ERROR
 
 
