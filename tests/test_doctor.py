@@ -105,7 +105,8 @@ def test_the_text_report_one_line_each():
     assert [text.split(":")[0] for text in lines] == [
         "✓ Python", "✓ sense_hat library", "✓ LEDs", "✓ joystick", "✓ display driver", "✗ I2C", "– emulator",
         "– terminal", "✓ solver core", "✓ opening books", "✓ games database", lines[11].split(":")[0],
-        "✓ web port", "✓ mDNS port", "✓ zeroconf", "✓ way to play"]
+        lines[12].split(":")[0], lines[13].split(":")[0], "✓ zeroconf", "✓ way to play"]
+    assert [text.split(":")[0][2:] for text in lines[11:14]] == ["service", "web port", "mDNS port"]  # (the machine's)
     assert lines[2] == "✓ LEDs: /dev/fb1 (RPi-Sense FB), writable"
     assert lines[-1] == "✓ way to play: the Sense HAT (--backend)"
     assert lines[6].startswith("– emulator: library ") and "; fix:" not in lines[6]   # not needed: no fix shown
