@@ -14,6 +14,9 @@ address given), asks, and shows the host's frames (:func:`gamelib.lan.flows.visi
 Both Pis record the matches: the host with its own recorder, the guest from the
 ``game`` messages the host sends beside its recorder's calls (:class:`RecordTee`,
 :class:`GuestRecords`), each with the other side as a named ``remote`` player.  The guest
+checks each of those messages (:func:`check_game`) and records only what its own boards
+confirm: it rebuilds every round from its moves with the rules core and works out the
+winners itself.  Both print each match's line; a match left before a move is none.  The guest
 keeps its token in :class:`SessionFile` so it comes back after a restart without asking
 again; a match a power cut interrupts is not taken up again (the other Pi has given
 up by then), it is kept as abandoned.
@@ -499,7 +502,8 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
          report: Optional[Report] = None, address: Optional[Address] = None, matches: int = 0,
          notice: Callable[[str], None] = lambda message: None, limits: Any = None) -> int:
     """Offer Connect 4 on the LAN as ``name`` and play matches with the guests who come, until the
-    host's player leaves the lobby (up) or ``matches`` (0: no limit) have been played; how many were."""
+    host's player leaves the lobby (up) or ``matches`` (0: no limit) have been played; how many were (a
+    match left before a move is no match: not counted, not reported, as it is not recorded)."""
     from gamelib.lan import offering  # noqa: PLC0415 (needs the web server)
     from gamelib.lan.flows import play_once, wait_for_guest  # noqa: PLC0415
     from gamelib.lan import screens  # noqa: PLC0415

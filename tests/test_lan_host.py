@@ -3,7 +3,9 @@
 session's token (good once: a replayed one changes nothing), drops (the game paused, the guest back
 where it was, or the session ended after ``away_seconds``), and every hostile client in the issue's list
 (garbage, huge lines, floods, forged moves, a second guest, replayed tokens, another version) answered and
-shut out while the accepted guest plays on.  The protocol's checks are pinned on their own at the end."""
+shut out while the accepted guest plays on; requests in line (asking again as someone else's name from fresh
+addresses cannot keep that person out; an unanswered request gives way and its address waits).  The
+protocol's checks are pinned on their own at the end."""
 import json
 import time
 

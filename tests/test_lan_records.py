@@ -2,7 +2,8 @@
 ``RecordTee``, ``GuestRecords``; ``records.py`` schema 3, ``stored.py``, ``history.py``): a whole match on the
 mock with the guest's seat a :class:`~sensehat_c4.lan.RemotePlayer`, its record on the host and, through the
 ``game`` messages, on the guest; the migration; history and stats saying "remote"; a remote match never
-offered for resuming; messages that make no sense dropped."""
+offered for resuming; messages that make no sense dropped; the guest's winners from its own boards, not the
+host's word; at most 100 matches a session; a match left before a move, none on either side."""
 import json
 import sqlite3
 import subprocess
