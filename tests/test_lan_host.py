@@ -310,10 +310,12 @@ def test_a_forged_move_from_a_link_still_asking_is_refused_and_the_request_withd
 
 def test_a_guest_flooding_presses_is_cut_off_and_may_come_back_with_its_token(host):
     client, session = host.seat()
+    start = time.monotonic()
     for _ in range(LIMITS.message_burst + 20):
         client.send({"type": "press", "direction": "left"})
     assert client.closed()[-1]["error"] == "rate"
-    assert len(host.presses()) <= LIMITS.message_burst
+    took = time.monotonic() - start                                     # the bucket refills meanwhile (a loaded machine)
+    assert len(host.presses()) <= LIMITS.message_burst + int(took * LIMITS.messages_per_second) + 1
     back = LanClient(host.port, ping=True)
     back.hello("Ann", token=session.token)
     assert back.until("welcome")["resumed"] is True

@@ -37,7 +37,7 @@ RELAY = Path(__file__).with_name("delay_relay.py")
 ADVERTISER = Path(__file__).with_name("lan_advertiser.py")
 
 
-def tests_env():
+def helpers_env():
     """This environment, with the tests' helpers importable (the advertiser imports the fake host)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent), env.get("PYTHONPATH")]))
@@ -219,7 +219,7 @@ sequences, 236 characters long (a TXT string holds 255 bytes)."""
 
 def test_hostile_advertisements_are_listed_bounded_and_scroll_with_a_box_for_what_the_font_lacks(link, tmp_path):
     advertiser = subprocess.Popen(link.prefix(link.host) + [sys.executable, str(ADVERTISER), HOST_IP, *HOSTILE_NAMES],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=tests_env())
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=helpers_env())
     program = None
     try:
         assert advertiser.stdout.readline().startswith(b"ready "), "the advertiser did not start"
@@ -229,16 +229,24 @@ def test_hostile_advertisements_are_listed_bounded_and_scroll_with_a_box_for_wha
                              columns=60, lines=18, env=env)
         shown = sorted(protocol.outside_name(name) for name in HOSTILE_NAMES)
         assert shown == ["Bob_<~>", "ZedBBBBBBBBB", "\u00e9", "\U0001F600"]   # cut to 12, no escapes: one line each
-        for index, name in enumerate(shown):                            # right through the list: each scrolls
-            frames = {tuple(hex_colours(f)) for f in screens.frames(screens.found(name, index, len(shown)))}
-            program.wait_for(lambda p: leds(p.screen) is not None and tuple(leds(p.screen)) in frames, timeout=30,
-                             what=f"{name!r} scrolling in the list")
-            if name.isascii():
-                program.wait_for(lambda p: any(f"{name} (middle: ask" in line for line in p.screen.display),
-                                 what=f"{name!r} under the board")
+        scrolls = [{tuple(hex_colours(f)) for f in screens.frames(screens.found(name, i, len(shown)))}
+                   for i, name in enumerate(shown)]                     # each under its place's dot, of 4
+
+        def showing(p):
+            pixels = leds(p.screen)
+            return next((i for i, frames in enumerate(scrolls) if pixels is not None and tuple(pixels) in frames), None)
+
+        program.wait_for(lambda p: showing(p) is not None, timeout=30, what="the four games, one scrolling")
+        first = showing(program)
+        for step in range(len(shown) + (-first) % len(shown)):         # right through the list, then to Bob_<~>
+            index = (first + step) % len(shown)
+            program.wait_for(lambda p: showing(p) == index, what=f"{shown[index]!r} scrolling in the list")
+            if shown[index].isascii():
+                program.wait_for(lambda p: any(f"{shown[index]} (middle: ask" in line for line in p.screen.display),
+                                 what=f"{shown[index]!r} under the board")
             program.press("right")
-        program.wait_for(lambda p: any("Bob_<~> (middle: ask" in line for line in p.screen.display),
-                         what="the first again")
+        program.wait_for(lambda p: showing(p) == 0 and any("Bob_<~> (middle: ask" in line for line in p.screen.display),
+                         what="Bob_<~> again")
         program.press("enter")                                          # ask Bob_<~>: it answers, then quits
         frames = {tuple(hex_colours(f)) for f in screens.frames(screens.left("Bob_<~>"))}
         program.wait_for(lambda p: leds(p.screen) is not None and tuple(leds(p.screen)) in frames,
