@@ -167,6 +167,12 @@ class LanHost(Observer):
             raise HttpError(403, "origin", "the LAN protocol is for another Pi, not for a page")
         return UpgradeReply(p.PROTOCOL, self._opened)
 
+    def trusts(self, address: str) -> bool:
+        """True for the accepted guest's address while its session lasts: the web server never lets
+        strangers' connections crowd out its link, nor its coming back after a drop."""
+        session = self.session
+        return session is not None and not session.gone and session.address == address
+
     def _opened(self, link: Link) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is None:
