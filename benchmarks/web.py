@@ -14,9 +14,15 @@ directory (the tests' ``emu_sandbox``):
   (the clocks are the same ``CLOCK_MONOTONIC``), for 1 spectator and for ``--spectators``, and
   the server's part alone: from ``show()`` until the frame has been written to every socket
   (reading 100 streams in one Python process adds its own milliseconds; a LAN's spectators
-  are 100 devices).
+  are 100 devices);
+- flood (``--flood SECONDS``, alone): the whole program as for idle; ``--flooders`` connections from
+  127.0.0.2 (in another process) pipeline ``GET /api/state`` as fast as the kernel takes them and
+  never read an answer; meanwhile a fresh client from 127.0.0.3 asks for ``/api/state`` every
+  0.5 s (each on a new connection, given 5 s): its answer times, the server's resident memory
+  (sampled every 0.25 s) and CPU over the flood.
 
-Usage: ``python benchmarks/web.py [--idle SECONDS] [--spectators N] [--frames N] [--gap SECONDS]``.
+Usage: ``python benchmarks/web.py [--idle SECONDS] [--spectators N] [--frames N] [--gap SECONDS]``, or
+``python benchmarks/web.py --flood SECONDS [--flooders N]``.
 It prints figures; it asserts nothing (the machines are shared and noisy).
 """
 from __future__ import annotations
@@ -41,8 +47,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import emu_sandbox  # noqa: E402
 from emu_sandbox import FakeEmulator, child_env  # noqa: E402
-from latency import cpu_share  # noqa: E402
-from web_client import Spectators  # noqa: E402
+from latency import cpu_seconds, cpu_share  # noqa: E402
+from web_client import Spectators, call, connect  # noqa: E402
 
 ADDRESS = re.compile(rb"web view on http://127\.0\.0\.1:(\d+)/")
 
@@ -178,18 +184,118 @@ def latency(spectators: int, frames: int, gap: float) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+PIPELINED = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 1000
+
+
+def flooder(port: int, connections: int, seconds: float) -> None:
+    """(The flooders' process.)  Pipeline requests on ``connections`` connections for ``seconds``, reading
+    nothing; print the bytes the kernel took."""
+    import select  # noqa: PLC0415
+
+    socks = [connect(port, source="127.0.0.2") for _ in range(connections)]
+    for sock in socks:
+        sock.setblocking(False)
+    print("ready", flush=True)
+    sent, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        _, ready, _ = select.select([], socks, [], max(0.0, min(0.5, deadline - time.monotonic())))
+        for sock in ready:
+            try:
+                sent += sock.send(PIPELINED)
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:   # cut off by the server
+                socks.remove(sock)
+        if not socks:
+            break
+    print(sent, len(socks), flush=True)
+    for sock in socks:
+        sock.close()
+
+
+def fresh(port: int) -> float:
+    """Seconds for a new connection's ``GET /api/state`` to be answered 200 (``inf``: not within 5 s)."""
+    start = time.monotonic()
+    try:
+        reply = call(port, "GET", "/api/state", source="127.0.0.3", timeout=5.0)
+    except OSError:
+        return float("inf")
+    return time.monotonic() - start if reply.status == 200 else float("inf")
+
+
+def flood(seconds: float, flooders: int) -> None:
+    directory = tempfile.mkdtemp(prefix="c4bench-")
+    try:
+        with FakeEmulator(directory) as emulator:
+            game = subprocess.Popen([sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "human",
+                                     "--web", "127.0.0.1:0"], env=child_env(directory), stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE)
+            try:
+                port = port_of(game)
+                emulator.wait_client()
+                emulator.wait_screen(lambda px: any(p != (0, 0, 0) for p in px))
+                time.sleep(1.0)
+                quiet = [fresh(port) for _ in range(5)]
+                before = memory(game.pid)["VmRSS"]
+                child = subprocess.Popen([sys.executable, __file__, "--flooder", str(port), str(flooders), str(seconds)],
+                                         stdout=subprocess.PIPE, text=True)
+                assert child.stdout is not None
+                assert child.stdout.readline().strip() == "ready"
+                cpu, start = cpu_seconds(game.pid), time.monotonic()
+                answers: List[float] = []
+                peak = before
+                next_ask = start
+                while time.monotonic() - start < seconds:
+                    peak = max(peak, memory(game.pid)["VmRSS"])
+                    if time.monotonic() >= next_ask:
+                        answers.append(fresh(port))
+                        next_ask += 0.5
+                    time.sleep(0.25)
+                cpu, wall = cpu_seconds(game.pid) - cpu, time.monotonic() - start
+                sent, left = child.stdout.readline().split()
+                child.wait(30)
+                after = [fresh(port) for _ in range(3)]
+                rss = memory(game.pid)["VmRSS"]
+            finally:
+                game.terminate()
+                game.wait(10)
+        done = sorted(a for a in answers if a != float("inf"))
+        print(f"a fresh client's GET /api/state with nobody flooding: median {1000 * statistics.median(quiet):.1f} ms")
+        print(f"flood: {flooders} connections from one address pipelining GET /api/state for {wall:.1f} s, reading "
+              f"nothing ({int(sent) / 1e6:.1f} MB of requests taken by the kernel; {left} connections still open "
+              f"at the end)")
+        print(f"  a fresh client's GET /api/state every 0.5 s, from another address: {len(done)} of {len(answers)} "
+              f"answered within 5 s" + (f"; median {1000 * statistics.median(done):.1f} ms, max {1000 * done[-1]:.1f} ms"
+                                       if done else ""))
+        print(f"  the server: {cpu:.2f} s of CPU in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core); resident "
+              f"{before / 1024:.1f} MiB before, at most {peak / 1024:.1f} MiB during, {rss / 1024:.1f} MiB after")
+        print("  after the flood, a fresh client: " + ", ".join("timed out" if a == float("inf") else f"{1000 * a:.1f} ms"
+                                                            for a in after))
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--spectate"]:
         spectate(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+        return
+    if sys.argv[1:2] == ["--flooder"]:
+        flooder(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure (default 10)")
     parser.add_argument("--spectators", type=int, default=100, help="spectators at once (default 100)")
     parser.add_argument("--frames", type=int, default=300, help="frames to time (default 300)")
     parser.add_argument("--gap", type=float, default=0.03, help="seconds between frames (default 0.03)")
+    parser.add_argument("--flood", type=float, default=None, metavar="SECONDS",
+                        help="measure only a flood of pipelined requests, this long")
+    parser.add_argument("--flooders", type=int, default=4, help="the flood's connections (default 4)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f}")
+    if args.flood is not None:
+        flood(args.flood, args.flooders)
+        return
     idle(args.idle, args.spectators)
     latency(args.spectators, args.frames, args.gap)
 

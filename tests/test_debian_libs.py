@@ -25,8 +25,9 @@ REPO = Path(__file__).resolve().parent.parent
 PACKAGES = {"python3-h11": "0.14.0-1.1~deb12u1", "python3-zeroconf": "0.47.3-1", "python3-ifaddr": None,
             "python3-async-timeout": None}
 """Debian 12's packages, and the versions ``debian/control`` names as the lowest."""
-TESTS = ["tests/test_web_server.py", "tests/test_webpages.py", "tests/test_web_game.py", "tests/test_lan_host.py",
-         "tests/test_lan_flows.py", "tests/test_lan_cli.py", "tests/test_lan_game.py", "tests/test_lan_netns.py"]
+TESTS = ["tests/test_web_server.py", "tests/test_web_hostile.py", "tests/test_webpages.py", "tests/test_web_game.py",
+         "tests/test_lan_host.py", "tests/test_lan_guest.py", "tests/test_lan_flows.py", "tests/test_lan_cli.py",
+         "tests/test_lan_game.py", "tests/test_lan_netns.py"]
 
 
 def test_the_web_and_lan_tests_pass_with_debian_12s_h11_and_zeroconf(tmp_path):

@@ -112,7 +112,7 @@ def test_an_unreadable_database_or_another_programs_is_one_line_and_exit_2(tmp_p
     foreign(notes)
     foreign(other, 0x12345678)
     expected = {
-        junk: f"cannot read {junk}: file is not a database",
+        junk: f"{junk} is not a sensehat-c4 games database: not an SQLite database",
         folder: f"{folder} is a directory, not a games database",
         notes: f"{notes} is not a sensehat-c4 games database: another program's database "
                "(tables: notes; user_version 0)",

@@ -3,6 +3,7 @@ a seat taken, exact frames on the mock's fake clock), notes, the seat table foll
 (``players.follow``, ``game.play_matches``), ``gamelib/web/console.py``, and a whole match played from two
 phones through the API over real sockets."""
 import threading
+import time
 
 import pytest
 from web_client import Events, post
@@ -82,17 +83,19 @@ def test_the_pin_scrolls_at_the_first_wait_for_a_move_on_the_leds_only_then_the_
     assert watch.frames == [board("", 3), board("", 4), confirm("", True), BLACK_FRAME]     # never the PIN
 
 
-def test_a_press_at_the_stick_ends_the_pin_and_does_nothing_else():
+def test_a_press_at_the_stick_ends_the_pin_and_is_not_lost():
+    """No press at the Pi is spent ending a scroll someone on the network asked for: it ends the scroll
+    and does what it does (here: the cursor moves at once)."""
     mock = MockBackend()
     console = BackendConsole(mock)
     console.show_pin("1234")
-    mock.tap("right", at=1.0)                    # mid-scroll: ends it, the cursor stays
-    mock.tap("right", at=2.0)                    # now it moves
+    mock.tap("right", at=1.0)                    # mid-scroll: ends it, and the cursor moves
+    mock.tap("right", at=2.0)                    # and again
     mock.tap("up", "up", at=3.0)
     play(mock, MatchOptions())
     shown = int(1.0 / SPEED) + 1                 # frames at 0, 0.08 ... 0.96
-    assert frames(mock) == [board("", 3)] + PIN[:shown] + [board("", 3), board("", 4), confirm("", True),
-                                                           BLACK_FRAME]
+    assert frames(mock) == [board("", 3)] + PIN[:shown] + [board("", 3), board("", 4), board("", 5),
+                                                           confirm("", True), BLACK_FRAME]
 
 
 def test_a_phone_pressing_during_the_pin_plays_on_underneath():
@@ -234,11 +237,19 @@ def play_column(port, token, column, start=3):
 
 def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
     mock = MockBackend(real_wait=20.0)
-    quick = Limits(presses_per_second=1000, press_burst=1000)   # a test presses faster than a thumb
+    quick = Limits(presses_per_second=1000, press_burst=1000,   # a test presses faster than a thumb
+                   pin_show_seconds=0.1)                         # and reads a PIN at once
     with web.serving(mock, Address("127.0.0.1", 0), limits=quick) as server:
-        tokens = {}
-        for seat in (1, 2):
-            reply = post(server.port, "/api/seat", {"pin": server.seating.pin, "seat": seat})
+        tokens, pins = {}, {}
+        for seat in (1, 2):                      # two phones (127.0.0.2, .3): each asks, reads its PIN, sits
+            phone = f"127.0.0.{1 + seat}"
+            assert post(server.port, "/api/pin", {}, source=phone).status == 202
+            deadline = time.monotonic() + 5
+            while server.seating.pin_for(phone) is None:   # its turn: at once for the first, 0.1 s later the second
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            pins[seat] = server.seating.pin_for(phone)
+            reply = post(server.port, "/api/seat", {"pin": pins[seat], "seat": seat}, source=phone)
             tokens[seat] = reply.json()["token"]
         result = []
         game = threading.Thread(target=lambda: result.append(
@@ -265,9 +276,13 @@ def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
         mirrored = [tuple(tuple(p) for p in data["pixels"]) for data in seen]
         assert [d["seq"] for d in seen] == list(range(seen[0]["seq"], seen[0]["seq"] + len(seen)))   # no gap
         seated = [[tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=n), WHITE)] for n in (1, 2)]
-        assert frames(mock)[:83] == [board("", 3)] + seated[0] + [board("", 3)] + seated[1] + [board("", 3)]
+        shown = [[tuple(f) for f, _ in scroll_frames(PIN_TEXT.format(pin=pins[n]), WHITE)] for n in (1, 2)]
+        start = ([board("", 3)] + shown[0] + [board("", 3)] + seated[0] + [board("", 3)]
+                 + shown[1] + [board("", 3)] + seated[1] + [board("", 3)])
+        assert frames(mock)[:len(start)] == start                      # on the LEDs: each PIN, then its seat
         assert mirrored[0] == BLACK_FRAME                              # the LEDs before the game began, then
-        assert mirrored[1:] == frames(mock)[:len(mirrored) - 1]         # every frame the LEDs showed, in order
+        page = [board("", 3)] + seated[0] + [board("", 3)] + seated[1] + [board("", 3)]   # never a PIN
+        assert mirrored[1:] == page + frames(mock)[len(start):len(start) + len(mirrored) - 1 - len(page)]
         assert len(mirrored) > 200
 
 

@@ -1,12 +1,13 @@
-"""``sensehat-c4 --web`` in a real terminal (a pty read through pyte): the page's address and the PIN under
-the board, a fresh PIN once a phone has taken a seat, the phone's presses on the board, and a clean exit."""
+"""``sensehat-c4 --web`` in a real terminal (a pty read through pyte): the page's address under the board, and
+the PIN with it once a phone asked for one (gone once it has seated the phone), the phone's presses on the
+board, and a clean exit."""
 import re
 
 from pty_terminal import leds
 from test_terminal_backend import board, hex_colours, sandbox, start  # noqa: F401 (the fixture)
 from web_client import call, post
 
-NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/  PIN (\d{4})")
+NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/(?:  PIN (\d{4}))?")
 
 
 def note(program):
@@ -24,12 +25,16 @@ def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sa
         program.wait_for(lambda p: note(p) is not None and leds(p.screen) == hex_colours(board("")),
                          what="the board with the web line under it")
         port, pin = note(program)
+        assert pin is None                                             # no PIN until a phone asks for one
         assert call(port, "GET", "/api/state").json()["pixels"] == [list(p) for p in board("")]
+        assert post(port, "/api/pin", {}).status == 202
+        program.wait_for(lambda p: note(p) is not None and note(p)[1] is not None, what="the PIN under the board")
+        pin = note(program)[1]
         assert post(port, "/api/seat", {"pin": "0000" if pin != "0000" else "1111", "seat": 2}).status == 403
         reply = post(port, "/api/seat", {"pin": pin, "seat": 2})
         assert reply.status == 200
         token = reply.json()["token"]
-        program.wait_for(lambda p: note(p) is not None and note(p)[1] != pin, what="a fresh PIN")
+        program.wait_for(lambda p: note(p) is not None and note(p)[1] is None, what="the PIN spent: gone")
         program.wait_for(lambda p: leds(p.screen) != hex_colours(board("")), what="P2 PHONE scrolling")
         program.wait_for(lambda p: leds(p.screen) == hex_colours(board("")), what="the board back")
         program.press("down")                                          # the stick: seat 1 drops in column 4

@@ -291,9 +291,8 @@ class Backend(ABC):
                     self._pause_step()
             elif self._interlude is not None:
                 if event is not None and event.source == STICK and event.action is Action.PRESSED:
-                    self._end_interlude()      # a press at the stick ends it, and does nothing else
-                    return None
-                if self.now() >= self._interlude.due:
+                    self._end_interlude()      # a press at the stick ends it, and goes on to the game
+                elif self.now() >= self._interlude.due:
                     self._interlude_step()
             if event is None:
                 event = self._injected()
@@ -323,7 +322,8 @@ class Backend(ABC):
 
     def interlude(self, steps: Sequence[Step], *, mirrored: bool = False) -> None:
         """Show ``steps`` (``(frame, seconds)``) over the game at its next wait for a person, from any
-        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it), after
+        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it and is the
+        game's, as any other), after
         those asked before.  ``mirrored``: observers see it too (else only the LEDs do: the PIN)."""
         with self._asked_lock:
             self._asked_interludes.append(Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored))

@@ -9,7 +9,7 @@ Connect 4's words and seats are its own (``sensehat_c4.words``, ``sensehat_c4.ga
 - :mod:`.limits`   every bound (:class:`~.limits.Limits`) and the rate limiters
 - :mod:`.http`     HTTP/1.1 over asyncio and h11: limits, timeouts, security headers, origin checks
 - :mod:`.feed`     frames and words from the game's thread to every watcher (Server-Sent Events)
-- :mod:`.seating`  the PIN, the lockout and the tokens
+- :mod:`.seating`  the PINs (one per asking device, scrolled in turn) and the tokens
 - :mod:`.api`      the routes; :class:`~.api.Console`, what the server needs from the game's side
 - :mod:`.console`  that side on a backend (presses injected, the PIN scrolled on the LEDs)
 - :mod:`.address`  ``--web [HOST:]PORT`` and the address to tell people

@@ -10,7 +10,7 @@
 
   let pixels = new Array(64).fill([0, 0, 0]);
   let status = null;   // the game's words (GET /api/state's "status")
-  let seating = null;  // the seats and the lockout (its "seating")
+  let seating = null;  // who holds the seats (the state's "seating")
   let seat = Number(sessionStorage.getItem("seat")) || 0;
   let since = Number(sessionStorage.getItem("since")) || 0;  // the seating version our seat began at
   let token = sessionStorage.getItem("token") || "";
@@ -136,7 +136,6 @@
       $(`sit-${n}`).title = `take seat ${n}${colour(n)}`;
     }
     for (const d of DIRECTIONS) $(d).disabled = !seat;
-    if (!seat && seating && seating.locked) message("Too many wrong PINs: seating is locked for a minute.");
   }
 
   async function post(path, body) {
@@ -160,8 +159,11 @@
     $("pin").focus();
     message("The PIN scrolls across the LEDs: type it here.");
     const reply = await post("/api/pin", {});
-    if (reply.status === 429) message("Type the PIN the LEDs showed a moment ago.");
-    else if (reply.status !== 202) message(reply.data.message || `refused (${reply.status})`);
+    if (reply.status === 202 && reply.data.seconds > 0) {
+      message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first): type it here.`);
+    } else if (reply.status !== 202) {
+      message(reply.data.message || `refused (${reply.status})`);
+    }
   }
 
   async function sit(event) {
