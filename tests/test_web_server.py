@@ -467,6 +467,17 @@ def test_malformed_http_is_answered_400_and_closed_and_the_server_goes_on(data):
         assert console.seats.sitters() == (None, None)
 
 
+@pytest.mark.parametrize("digits", [21, 4301, 7000])
+def test_a_content_length_of_thousands_of_digits_is_400(digits):
+    """h11 0.16 refuses more than 20 digits; older h11 (Debian 12's 0.14) turned the number into an int and, past
+    Python's 4300 digits, raised ValueError out of the parser: either way one 400, and the server goes on."""
+    with served() as (server, _):
+        answer = raw(server.port, b"POST /api/seat HTTP/1.1\r\nHost: x\r\nContent-Length: " + b"9" * digits +
+                     b"\r\n\r\n")
+        assert status_of(answer) == 400 and b"Traceback" not in answer
+        assert call(server.port, "GET", "/api/state").status == 200
+
+
 def test_a_slowloris_client_is_cut_off_and_blocks_no_one():
     with served(request_seconds=1.0) as (server, _):
         drips = []

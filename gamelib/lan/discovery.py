@@ -46,6 +46,16 @@ def _interfaces(zc: Any, interfaces: Optional[Sequence[str]]) -> Any:
     return zc.InterfaceChoice.All if interfaces is None else list(interfaces)
 
 
+def close_zeroconf(zc: Any) -> None:
+    """Close a ``Zeroconf``, and the event loop of its own thread with it.  zeroconf before 0.50 (Debian 12
+    has 0.47.3) stops that loop but leaves it open, and the garbage collector then closes it at exit after
+    its sockets have gone: a traceback on stderr ("Invalid file descriptor: -1") as the program ends."""
+    zc.close()
+    loop = getattr(zc, "loop", None)
+    if loop is not None and not loop.is_running() and not loop.is_closed():
+        loop.close()
+
+
 def instance_name(name: str) -> str:
     """The service's instance name: the player's name and this machine's (unique enough on a LAN)."""
     host = socket.gethostname().split(".")[0] or "pi"
@@ -96,7 +106,7 @@ class Advertiser:
         except Exception:  # noqa: BLE001 (leaving must not fail)
             log.debug("unregistering the LAN game failed", exc_info=True)
         finally:
-            zc.close()
+            close_zeroconf(zc)
 
     def __enter__(self) -> "Advertiser":
         return self.start()
@@ -177,7 +187,7 @@ class Browser:
                 browser.cancel()
         finally:
             if zc is not None:
-                zc.close()
+                close_zeroconf(zc)
 
     def __enter__(self) -> "Browser":
         return self.start()
