@@ -26,6 +26,7 @@ class Console:
         self.seats = SeatTable()
         self.presses = []
         self.pins = []
+        self.pairings = []
         self.seated = []
         self.notes = []
         self.accept = True
@@ -36,6 +37,9 @@ class Console:
 
     def show_pin(self, pin):
         self.pins.append(pin)
+
+    def show_pairing(self, pin):
+        self.pairings.append(pin)
 
     def show_seated(self, seat):
         self.seated.append(seat)
@@ -624,5 +628,5 @@ def test_a_handler_that_fails_is_a_500_and_the_server_goes_on(monkeypatch):
 def test_json_bodies_are_compact_and_errors_say_what_is_wrong():
     with served() as (server, _):
         reply = post(server.port, "/api/seat", {"pin": "12", "seat": 1})
-        assert reply.status == 400 and json.loads(reply.body) == {"error": "bad_request",
-                                                                  "message": "pin must be a string of 4 digits"}
+        assert reply.status == 400 and json.loads(reply.body) == {
+            "error": "bad_request", "message": "pin must be a string of 4 digits (this device's PIN) or 6 (the pairing PIN)"}
