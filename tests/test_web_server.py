@@ -117,6 +117,16 @@ def test_the_page_and_its_files_are_served_with_strict_security_headers():
         assert console.notes == [f"web: http://127.0.0.1:{server.port}/"]          # no PIN until one is asked for
 
 
+def test_the_page_takes_a_pairing_pin_and_names_the_gesture_s_seconds():
+    from gamelib.backends.base import PAIR_HOLD  # noqa: PLC0415
+
+    with served() as (server, _):
+        page = call(server.port, "GET", "/").body.decode()
+        script = call(server.port, "GET", "/page.js").body.decode()
+    assert 'pattern="[0-9]{4}([0-9]{2})?" maxlength="6"' in page          # this phone's PIN or the pairing PIN
+    assert f"const HOLD_SECONDS = {PAIR_HOLD:g};" in script                # the one fact, said on the page
+
+
 @pytest.mark.parametrize("path", ["/index.html", "/static/page.js", "/../setup.cfg", "/%2e%2e/setup.cfg",
                                   "//etc/passwd", "/page.js/..", "/page.js%00", "/api", "/api/state/x",
                                   "/..%2f..%2fetc%2fpasswd", "/gamelib/web/static/page.js", "/page.JS"])
