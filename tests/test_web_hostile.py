@@ -282,7 +282,9 @@ def test_seventy_addresses_keep_the_queue_full_yet_the_pairing_gesture_seats_the
             again = gesture(mock, at=30.0)                                     # a new one ...
             assert again and server.seating.pairing not in (None, pin)
             late = server.seating.pairing
+            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}  PIN {late}"
             time.sleep(2.1)                                                    # ... not used in pair_seconds: void
+            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}"   # the terminal's line
             void = post(server.port, "/api/seat", {"pin": late, "seat": 1}, source=owner)
             assert (void.status, void.json()["error"]) == (403, "no_pin") and server.seating.pairing is None
         finally:

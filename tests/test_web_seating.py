@@ -268,8 +268,12 @@ def test_the_pairing_pin_is_void_after_pair_seconds_and_a_new_gesture_replaces_i
     seats.pair()
     clock.now += 59.9
     assert seats.pairing == "135790"
+    seats.expire()
+    assert seats.pairing == "135790"                                     # still good: kept
     clock.now += 0.1
     assert seats.pairing is None and seats.pin is None
+    seats.expire()                                                       # void: forgotten (the tries with it)
+    assert seats._pairing is None
     refused(lambda: seats.sit("135790", 1, PHONE), 403, "no_pin")       # void after 60 s: no try spent
     assert seats.pair() == "246802"                                      # the gesture again: a fresh one ...
     refused(lambda: seats.sit("000000", 1, OTHER), 403, "bad_pin")

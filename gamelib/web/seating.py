@@ -204,6 +204,12 @@ class Seating:
         self._pin_changed(pin)
         return pin
 
+    def expire(self) -> None:
+        """Forget the pairing PIN if it is void (and the addresses that tried it: they cost memory)."""
+        with self._lock:
+            if self._pairing is not None and self._pairing.until <= self._clock():
+                self._pairing = None
+
     # -- seats ----------------------------------------------------------------------------
 
     def sit(self, pin: object, seat: object, address: str) -> Tuple[str, Sitter, int]:

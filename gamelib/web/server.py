@@ -123,10 +123,14 @@ class WebServer:
         if loop is None or self.lan is not None:
             return
         self.console.show_pairing(self.seating.pair())
-        try:   # the terminal's line drops it when it is void
-            loop.call_soon_threadsafe(loop.call_later, self.limits.pair_seconds + 0.01, self._pin_changed, None)
+        try:   # once void: forgotten, and gone from the terminal's line
+            loop.call_soon_threadsafe(loop.call_later, self.limits.pair_seconds + 0.01, self._pairing_void)
         except RuntimeError:  # the loop closed meanwhile
             pass
+
+    def _pairing_void(self) -> None:
+        self.seating.expire()
+        self.console.note(self.note())
 
     def _pin_changed(self, pin: Optional[str]) -> None:
         if self.loop is not None:
