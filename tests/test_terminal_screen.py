@@ -200,3 +200,28 @@ def test_while_the_web_view_serves_seats_the_key_help_names_p():
     plain.pairing = True
     assert plain.set_note("web: x") == "p: pair a phone\r\nweb: x\r\n" and plain.set_note("web: x  PIN 1") == \
         "web: x  PIN 1\r\n"
+
+
+HOSTILE_WORDS = [   # a caption, a refusal, a name or a note from another Pi, a phone or an mDNS advertisement
+    ("\x1b]0;pwned\x07\x1b[2J\x1b[Htype your password:", "type your password:"),   # a title, a clear screen
+    ("\x1b]52;c;cm0gLXJmIH4=\x1b\\Bob said no", "Bob said no"),                      # a clipboard write
+    ("\x9b2J\x9d0;t\x9cAnn\u202e\u2066 wins\u200b\x00\x7f\x85!", "Ann wins !"),       # 8-bit forms, bidi, zero-width
+    ("Bob\r\nquit\there", "Bob  quit here"),
+]
+
+
+@pytest.mark.parametrize("words, shown", HOSTILE_WORDS)
+def test_words_from_outside_reach_the_terminal_without_their_control_characters(words, shown):
+    painter = Painter("truecolor")
+    screen = pyte.Screen(44, 14)
+    stream = pyte.ByteStream(screen)
+    stream.feed((painter.resize(44, 14) + painter.frame(FRAME)).encode())
+    title = screen.title
+    for write, below in ((painter.set_status, 1), (painter.set_note, 2)):   # the lines under the hint
+        out = write(words)
+        assert "\x1b]" not in out and "\x1bP" not in out and not any(c in out for c in "\x07\x9b\x9d\x9c\x00\x7f")
+        stream.feed(out.encode())
+        hint = next(row for row, line in enumerate(screen.display) if line.strip() == HINT)
+        assert screen.display[hint + below].strip() == shown.strip() and leds(screen) == hex_colours(FRAME)
+    assert screen.title == title
+    assert Painter("plain").set_status(words) == shown + "\r\n" == Painter("plain").set_note(words)

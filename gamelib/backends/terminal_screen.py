@@ -26,6 +26,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cas
 
 from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
                              YELLOW)
+from gamelib.status import printable
 
 MODES = ("truecolor", "256", "letters", "plain")
 
@@ -292,8 +293,9 @@ class Painter:
         return "".join(out)
 
     def set_status(self, text: str) -> str:
-        """Show ``text`` on the line under the hint (the last line the program printed)."""
-        self.status = text
+        """Show ``text`` on the line under the hint (the last line the program printed), as
+        :func:`~gamelib.status.printable` makes it: words from outside never reach the terminal raw."""
+        self.status = text = printable(text)
         if self.mode == "plain":
             return text + "\r\n"
         if self._shown is None or not self.layout.fits:
@@ -301,9 +303,10 @@ class Painter:
         return self._lines_below()
 
     def set_note(self, text: str) -> str:
-        """Show ``text`` on a line of its own under the status (the web view's address and PIN)."""
+        """Show ``text`` on a line of its own under the status (the web view's address and PIN), as
+        :func:`~gamelib.status.printable` makes it."""
         first = not self.note
-        self.note = text
+        self.note = text = printable(text)
         if self.mode == "plain":   # the key help was printed once at the start: ``p`` gets a line of its own
             said, self._pairing_said = self._pairing_said, self._pairing_said or self.pairing
             return ("p: pair a phone\r\n" if self.pairing and not said else "") + text + "\r\n"

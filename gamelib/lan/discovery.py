@@ -30,6 +30,8 @@ log = logging.getLogger("gamelib.lan")
 
 RESOLVE_MS = 3000
 """How long the browser waits for a found service's address and TXT record."""
+MAX_FOUND = 32
+"""The browser lists at most this many games (more advertisements are left out)."""
 
 
 def _zeroconf() -> Any:
@@ -116,7 +118,9 @@ class Found:
 
 class Browser:
     """The games of ``game`` on the LAN, as they come and go; ``notify`` is told each change (from
-    zeroconf's thread: it must not block)."""
+    zeroconf's thread: it must not block).  Anyone on the LAN may advertise anything: a name is
+    kept as :func:`~.protocol.outside_name` makes it (one line, at most
+    :data:`~.protocol.MAX_NAME` characters; the LEDs draw what their font lacks as a box)."""
 
     def __init__(self, game: str, notify: Callable[[], None] = lambda: None, *,
                  interfaces: Optional[Sequence[str]] = None) -> None:
@@ -157,9 +161,11 @@ class Browser:
         addresses = info.parsed_addresses(zc.IPVersion.V4Only)
         if props.get("game") != self.game or not addresses or not info.port:
             return
-        player = props.get("name", "")[:40] or name.split(".")[0]
-        found = Found(player, addresses[0], int(info.port), name, props.get("v", "?"))
+        player = p.outside_name(props.get("name", ""), p.outside_name(name.split(".")[0]))   # anyone may advertise
+        found = Found(player, addresses[0], int(info.port), name, props.get("v", "?")[:8])
         with self._lock:
+            if name not in self._found and len(self._found) >= MAX_FOUND:
+                return
             self._found[name] = found
         self.notify()
 
