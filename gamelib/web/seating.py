@@ -227,8 +227,8 @@ class Seating:
             raise HttpError(400, "bad_request", "seat must be 1 or 2") from None
         with self._lock:
             if len(pin) == PAIR_DIGITS:
-                error = self._check_pairing(pin, address)
-                spent: Optional[str] = None
+                self._spend_pairing(pin, address)
+                error, spent = None, None
             else:
                 error = self._check_shown(pin, address)
                 spent = address
@@ -238,8 +238,7 @@ class Seating:
                 token = self._tokens_source()
                 self._tokens = {t: held for t, held in self._tokens.items() if self._seated(held[0])}
                 self._tokens[token] = (sitter, address)
-            newest = self._newest
-            cleared = newest is not None and newest[0] == spent and (spent is not None or self._pairing is None)
+            cleared = self._newest is not None and self._newest[0] == spent   # the terminal's line shows it: gone
             if cleared:
                 self._newest = None
         if cleared:
@@ -249,8 +248,8 @@ class Seating:
         return token, sitter, version
 
     def _check_shown(self, pin: str, address: str) -> Optional[HttpError]:
-        """``None`` if ``pin`` is the PIN shown for ``address`` (then it is spent), else the error to raise
-        (after it is raised, a PIN wrong ``pin_tries`` times is void).  Under the lock."""
+        """``None`` if ``pin`` is the PIN shown for ``address`` (then it is spent); the error for its last wrong
+        try (it is void: raised once the terminal's line is told); else raises the 403.  Under the lock."""
         shown = self._shown.get(address)
         if shown is None or shown.until <= self._clock():
             self._shown.pop(address, None)
@@ -267,9 +266,9 @@ class Seating:
         del self._shown[address]
         return HttpError(403, "bad_pin", f"wrong PIN {self.limits.pin_tries} times: ask for a new one")
 
-    def _check_pairing(self, pin: str, address: str) -> Optional[HttpError]:
-        """``None`` if ``pin`` is the pairing PIN and ``address`` has not guessed it yet (then it is spent),
-        else the error to raise.  Under the lock."""
+    def _spend_pairing(self, pin: str, address: str) -> None:
+        """Spend the pairing PIN if ``pin`` is it and ``address`` has not had its try yet; else raise the 403
+        (a wrong ``pin`` spends that address's try).  Under the lock."""
         pairing = self._pairing
         if pairing is None or pairing.until <= self._clock():
             self._pairing = None
@@ -280,7 +279,7 @@ class Seating:
         pairing.tried.add(address)
         if hmac.compare_digest(pin.encode(), pairing.pin.encode()):
             self._pairing = None
-            return None
+            return
         self.wrong_total += 1
         raise HttpError(403, "bad_pin", "wrong pairing PIN (one try per device): read it on the LEDs, "
                         "or hold the middle of the stick at the Pi again for a new one")
