@@ -5,8 +5,8 @@ from pyte.graphics import FG_BG_256
 
 from pty_terminal import hex_colours, led_cells, leds, letters
 
-from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PLAIN_RULE, Painter, colour_mode, dim,
-                                              dot_colour, letter, too_small_message, xterm_256)
+from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PAIR_HINT, PLAIN_RULE, SHORT_PAIR_HINT, Painter,
+                                              colour_mode, dim, dot_colour, hint, letter, too_small_message, xterm_256)
 from gamelib.colours import BLACK, BLUE, NAMES, ORANGE, RED, WHITE, YELLOW
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
@@ -181,6 +181,25 @@ def test_a_note_gets_a_line_of_its_own_under_the_status_and_the_board_moves_up_f
     stream.feed(painter.set_note("web: http://192.168.1.20:8080/  PIN 5678").encode())   # a fresh PIN
     assert screen.display[12].strip() == "web: http://192.168.1.20:8080/  PIN 5678"
     assert painter.set_note("web: x  PIN 1") and Painter("plain").set_note("web: x  PIN 1") == "web: x  PIN 1\r\n"
+
+
+def test_while_the_web_view_serves_seats_the_key_help_names_p():
+    assert [hint(columns, pairing) for columns, pairing in ((80, False), (40, False), (80, True), (59, True))] == [
+        "arrows: stick  Enter/space: middle  q: quit", "arrows, Enter/space; q quits",
+        "arrows: stick  Enter/space: middle  p: pair a phone  q: quit", "arrows, Enter/space; p pairs; q quits"]
+    assert len(SHORT_PAIR_HINT) <= 40 and len(PAIR_HINT) == 60
+    painter = Painter("truecolor")
+    screen = pyte.Screen(64, 14)
+    stream = pyte.ByteStream(screen)
+    stream.feed((painter.resize(64, 14) + painter.frame(FRAME)).encode())
+    assert screen.display[11].strip() == HINT
+    painter.pairing = True                                        # the web view started: drawn with its note
+    stream.feed(painter.set_note("web: http://192.168.1.20:8080/").encode())
+    assert screen.display[10].strip() == PAIR_HINT and screen.display[12].strip() == "web: http://192.168.1.20:8080/"
+    plain = Painter("plain")                                      # the hint was printed at the start: p's line once
+    plain.pairing = True
+    assert plain.set_note("web: x") == "p: pair a phone\r\nweb: x\r\n" and plain.set_note("web: x  PIN 1") == \
+        "web: x  PIN 1\r\n"
 
 
 HOSTILE_WORDS = [   # a caption, a refusal, a name or a note from another Pi, a phone or an mDNS advertisement

@@ -59,6 +59,15 @@ LEAVE = CSI + "0m" + CSI + "?7h" + CSI + "?25h" + CSI + "?1049l"
 HINT = "arrows: stick  Enter/space: middle  q: quit"
 SHORT_HINT = "arrows, Enter/space; q quits"
 """The hint on a terminal narrower than :data:`HINT`."""
+PAIR_HINT = "arrows: stick  Enter/space: middle  p: pair a phone  q: quit"
+SHORT_PAIR_HINT = "arrows, Enter/space; p pairs; q quits"
+"""The hints while the web view serves seats (:attr:`Painter.pairing`): ``p`` shows a pairing PIN."""
+
+
+def hint(columns: int, pairing: bool) -> str:
+    """The key help for a terminal ``columns`` wide (naming ``p`` when ``pairing``)."""
+    long, short = (PAIR_HINT, SHORT_PAIR_HINT) if pairing else (HINT, SHORT_HINT)
+    return long if len(long) <= columns else short
 
 
 def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Optional[int]]] = None) -> str:
@@ -226,6 +235,9 @@ class Painter:
         self.layout = Layout(80, 24, mode != "plain")
         self.status = ""
         self.note = ""
+        self.pairing = False
+        """The key help names ``p`` (the web view serves seats), from the next time it is drawn."""
+        self._pairing_said = False
         self._shown: Optional[List[RGB]] = None
         self._last: List[RGB] = [BLACK] * 64
 
@@ -295,8 +307,9 @@ class Painter:
         :func:`~gamelib.status.printable` makes it."""
         first = not self.note
         self.note = text = printable(text)
-        if self.mode == "plain":
-            return text + "\r\n"
+        if self.mode == "plain":   # the key help was printed once at the start: ``p`` gets a line of its own
+            said, self._pairing_said = self._pairing_said, self._pairing_said or self.pairing
+            return ("p: pair a phone\r\n" if self.pairing and not said else "") + text + "\r\n"
         if first:   # one more line under the box: the board moves up half a line
             return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
         if self._shown is None or not self.layout.fits:
@@ -306,8 +319,7 @@ class Painter:
     def _lines_below(self) -> str:
         layout = self.layout
         out = []
-        hint = HINT if len(HINT) <= layout.columns else SHORT_HINT
-        for k, text in enumerate((hint, self.status, self.note)[:layout.extra_lines]):
+        for k, text in enumerate((hint(layout.columns, self.pairing), self.status, self.note)[:layout.extra_lines]):
             row = layout.top + layout.HEIGHT + k
             text = text[:layout.columns]
             out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)

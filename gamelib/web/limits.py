@@ -69,6 +69,9 @@ class Limits:
     """A PIN shown is good this long (if not used or void before)."""
     pin_queue: int = 64
     """Addresses waiting for their PIN's scroll at once; more: 503."""
+    pair_seconds: float = 60.0
+    """A pairing PIN (the stick's middle held at the Pi: shown at once, good from any address, one try per
+    address) is good this long (if not used before)."""
     queued_messages: int = 256
     """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
     are dropped (only if the server's thread cannot keep up)."""
