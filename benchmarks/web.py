@@ -19,10 +19,17 @@ directory (the tests' ``emu_sandbox``):
   127.0.0.2 (in another process) pipeline ``GET /api/state`` as fast as the kernel takes them and
   never read an answer; meanwhile a fresh client from 127.0.0.3 asks for ``/api/state`` every
   0.5 s (each on a new connection, given 5 s): its answer times, the server's resident memory
-  (sampled every 0.25 s) and CPU over the flood.
+  (sampled every 0.25 s) and CPU over the flood;
+- guesses (``--guesses SECONDS``, alone): the whole program as for idle; the emulator's middle is held
+  3.2 s (the pairing gesture: a pairing PIN, one try per address), then ``--guessers`` processes guess
+  it, each guess from a new loopback address on a new connection (127.10.0.1, 127.10.0.2 ...), as
+  fast as the server answers: the guesses answered a second (what bounds the addresses an attacker
+  gets a try in from, in the PIN's 60 s), a fresh client's ``GET /api/state`` meanwhile, the server's
+  CPU and memory (each address tried is kept until the PIN is void).
 
-Usage: ``python benchmarks/web.py [--idle SECONDS] [--spectators N] [--frames N] [--gap SECONDS]``, or
-``python benchmarks/web.py --flood SECONDS [--flooders N]``.
+Usage: ``python benchmarks/web.py [--idle SECONDS] [--spectators N] [--frames N] [--gap SECONDS]``,
+``python benchmarks/web.py --flood SECONDS [--flooders N]``, or ``python benchmarks/web.py --guesses SECONDS
+[--guessers N]``.
 It prints figures; it asserts nothing (the machines are shared and noisy).
 """
 from __future__ import annotations
@@ -48,7 +55,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import emu_sandbox  # noqa: E402
 from emu_sandbox import FakeEmulator, child_env  # noqa: E402
 from latency import cpu_seconds, cpu_share  # noqa: E402
-from web_client import Spectators, call, connect  # noqa: E402
+from web_client import Spectators, call, connect, post  # noqa: E402
 
 ADDRESS = re.compile(rb"web view on http://127\.0\.0\.1:(\d+)/")
 
@@ -275,12 +282,89 @@ def flood(seconds: float, flooders: int) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def guesser(port: int, index: int, seconds: float) -> None:
+    """(A guesser's process.)  Guess a pairing PIN for ``seconds``, each guess from a new address on a new
+    connection; print the answers counted as JSON."""
+    import secrets  # noqa: PLC0415
+
+    counts: Dict[str, int] = {}
+    n, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        source = f"127.{10 + index}.{n // 250 % 250}.{n % 250 + 1}"
+        try:
+            reply = post(port, "/api/seat", {"pin": f"{secrets.randbelow(10 ** 6):06d}", "seat": 1}, source=source,
+                         timeout=5.0)
+            key = f"{reply.status} {reply.json().get('error', '')}"
+        except OSError as exc:
+            key = type(exc).__name__
+        counts[key] = counts.get(key, 0) + 1
+        n += 1
+    print(json.dumps(counts), flush=True)
+
+
+def guesses(seconds: float, guessers: int) -> None:
+    import threading  # noqa: PLC0415
+
+    directory = tempfile.mkdtemp(prefix="c4bench-")
+    try:
+        with FakeEmulator(directory) as emulator:
+            game = subprocess.Popen([sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "human",
+                                     "--web", "127.0.0.1:0"], env=child_env(directory), stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE)
+            try:
+                port = port_of(game)
+                emulator.wait_client()
+                emulator.wait_screen(lambda px: any(p != (0, 0, 0) for p in px))
+                time.sleep(1.0)
+                holder = threading.Thread(target=emulator.hold, args=("middle", 3.2))
+                holder.start()
+                holder.join()                                      # the pairing PIN is up, for 60 s
+                before = memory(game.pid)["VmRSS"]
+                children = [subprocess.Popen([sys.executable, __file__, "--guesser", str(port), str(k), str(seconds)],
+                                             stdout=subprocess.PIPE, text=True) for k in range(guessers)]
+                cpu, start = cpu_seconds(game.pid), time.monotonic()
+                answers: List[float] = []
+                peak = before
+                while time.monotonic() - start < seconds:
+                    peak = max(peak, memory(game.pid)["VmRSS"])
+                    answers.append(fresh(port))
+                    time.sleep(0.5)
+                counts: Dict[str, int] = {}
+                for child in children:
+                    out, _ = child.communicate(timeout=30)
+                    for key, value in json.loads(out).items():
+                        counts[key] = counts.get(key, 0) + value
+                cpu, wall = cpu_seconds(game.pid) - cpu, time.monotonic() - start
+                rss = memory(game.pid)["VmRSS"]
+            finally:
+                game.terminate()
+                game.wait(10)
+        tried = counts.get("403 bad_pin", 0)
+        done = sorted(a for a in answers if a != float("inf"))
+        print(f"pairing PIN guessed by {guessers} processes for {wall:.1f} s, each guess from a new address on a new "
+              f"connection: {json.dumps(counts, sort_keys=True)}")
+        print(f"  guesses counted against the PIN: {tried} ({tried / wall:.0f} a second: {60 * tried / wall:.0f} "
+              f"addresses in the PIN's 60 s, a chance of {60 * tried / wall / 1e6:.2%} to guess it)")
+        print(f"  a fresh client's GET /api/state every 0.5 s meanwhile: {len(done)} of {len(answers)} answered "
+              f"within 5 s" + (f"; median {1000 * statistics.median(done):.1f} ms, max {1000 * done[-1]:.1f} ms"
+                               if done else ""))
+        print(f"  the server: {cpu:.2f} s of CPU in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core; "
+              f"{1000 * cpu / max(1, tried):.2f} ms a guess: at most {tried / cpu:.0f} a second on a whole core, "
+              f"{60 * tried / cpu:.0f} in 60 s); resident {before / 1024:.1f} MiB before, at most {peak / 1024:.1f} MiB "
+              f"during, {rss / 1024:.1f} MiB after ({1024 * (peak - before) / max(1, tried):.0f} bytes an address tried)")
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--spectate"]:
         spectate(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
         return
     if sys.argv[1:2] == ["--flooder"]:
         flooder(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+        return
+    if sys.argv[1:2] == ["--guesser"]:
+        guesser(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure (default 10)")
@@ -290,11 +374,17 @@ def main() -> None:
     parser.add_argument("--flood", type=float, default=None, metavar="SECONDS",
                         help="measure only a flood of pipelined requests, this long")
     parser.add_argument("--flooders", type=int, default=4, help="the flood's connections (default 4)")
+    parser.add_argument("--guesses", type=float, default=None, metavar="SECONDS",
+                        help="measure only guesses at a pairing PIN from new addresses, this long (at most 60)")
+    parser.add_argument("--guessers", type=int, default=2, help="the guessing processes (default 2)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f}")
     if args.flood is not None:
         flood(args.flood, args.flooders)
+        return
+    if args.guesses is not None:
+        guesses(min(args.guesses, 55.0), args.guessers)
         return
     idle(args.idle, args.spectators)
     latency(args.spectators, args.frames, args.gap)

@@ -87,6 +87,7 @@ COMMANDS: Dict[Tuple[str, str], Tuple[List[str], Optional[Callable[[random.Rando
                                  lambda rng: rng.choice(MOVES)),
     ("sensehat-c4", "history"): (["--limit", "--json", "--db", "--help"], None),
     ("sensehat-c4", "stats"): (["--json", "--db", "--help"], None),
+    ("sensehat-c4", "doctor"): (["--backend", "--json", "--db", "--help"], None),
     ("sensehat-c4", "replay"): (["--db", "--backend", "--rotation", "--low-light", "--help"],
                                 lambda rng: rng.choice(["last", "1", "2", "0", "-1", "9223372036854775808"] + TEXT)),
     ("sensehat-c4", "review"): (["--db", "--json", "--time-limit", "--help"],

@@ -160,6 +160,43 @@ def test_software_low_light_keeps_every_lit_channel_lit():
         assert level == max(1 if value else 0, senselib.GAMMA_LOW[value >> 3])
 
 
+def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fake_library):
+    """The joystick's driver sets EV_REP: the kernel repeats a key held down (value 2, ``held``) after 250 ms,
+    every 33 ms.  Held 3.6 s, the middle makes the pairing gesture once, 3 s after its press."""
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    backend = senselib.HatBackend()
+    write_end = fake_library.made[0].stick.write_end
+    gestures = []
+    backend.watch_pairing(lambda: gestures.append(time.monotonic()))
+
+    def hold():
+        start = time.monotonic()
+        os.write(write_end, EVENT.pack(0, 0, 1, 28, 1) + EVENT.pack(0, 0, 0, 0, 0))
+        k = 0
+        while 0.25 + k * 0.033 < 3.6:
+            time.sleep(max(0.0, start + 0.25 + k * 0.033 - time.monotonic()))
+            os.write(write_end, EVENT.pack(0, 0, 1, 28, 2) + EVENT.pack(0, 0, 0, 0, 0))
+            k += 1
+        time.sleep(max(0.0, start + 3.6 - time.monotonic()))
+        os.write(write_end, EVENT.pack(0, 0, 1, 28, 0) + EVENT.pack(0, 0, 0, 0, 0))
+
+    holder = threading.Thread(target=hold)
+    pressed = time.monotonic()
+    holder.start()
+    events = []
+    while not events or events[-1].action is not Action.RELEASED:
+        event = backend.wait_event(5.0)
+        assert event is not None
+        events.append(event)
+    holder.join()
+    backend.close()
+    assert [e.action for e in events] == [Action.PRESSED] + [Action.HELD] * (len(events) - 2) + [Action.RELEASED]
+    assert {e.direction for e in events} == {Direction.MIDDLE} and len(events) > 90
+    assert len(gestures) == 1 and 3.0 <= gestures[0] - pressed < 3.6
+
+
 def test_missing_library_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "sense_hat", None)
     with pytest.raises(SetupError, match=r"^the sense_hat library cannot be imported .*sudo apt install "

@@ -42,6 +42,8 @@ COMMAND_LINES = [
     (GAMELIB, ["names", "Ann,Bob"], "gamelib names"),
     (GAMELIB, ["install-service", "--help"], "gamelib install-service"),
     (GAMELIB, ["uninstall-service", "--help"], "gamelib uninstall-service"),
+    (C4, ["doctor", "--backend", "terminal"], "sensehat-c4 doctor"),
+    (C4, ["doctor", "--json"], "sensehat-c4 doctor"),
 ]
 IDS = [" ".join(["sensehat-c4" if program is C4 else "gamelib", *argv]) for program, argv, _ in COMMAND_LINES]
 

@@ -17,11 +17,11 @@ from gamelib.backends.base import Observer
 from gamelib.backends.interlude import IDLE, MOST_DEFERRED, Interlude
 from gamelib.backends.mock import MockBackend
 from gamelib.backends.senselib import EmuBackend
-from gamelib.colours import BLACK, WHITE, YELLOW
+from gamelib.colours import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 from gamelib.scroll import SPEED, scroll_frames
 from gamelib.seats import SeatTable
 from gamelib.web.address import Address
-from gamelib.web.console import PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
+from gamelib.web.console import PAIR_TEXT, PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
 from gamelib.web.limits import Limits
 from sensehat_c4 import render
 from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
@@ -156,6 +156,62 @@ def test_when_an_interlude_may_start():
     assert not interlude.ready(100.0, IDLE - 0.01)       # an animation's step: not yet
     assert interlude.ready(100.0, IDLE) and interlude.ready(100.0, None)
     assert not interlude.ready(104.9, 0.1) and interlude.ready(100.0 + MOST_DEFERRED, 0.1)
+
+
+def test_a_first_interlude_cuts_short_the_one_playing_and_goes_ahead_of_those_waiting():
+    mock = MockBackend()
+    watch = Watch()
+    mock.observe(watch)
+    game, a, b, c = ([(tuple([colour] * 64), 1.0)] * n for colour, n in ((RED, 1), (GREEN, 3), (BLUE, 1), (WHITE, 2)))
+    mock.show(game[0][0])
+    mock.interlude(a, mirrored=True)              # a public one plays ...
+    mock.interlude(b)                            # ... and a private one waits
+    assert mock.wait_event(0.6) is None and mock.interluding
+    mock.interlude(c, first=True)                # the pairing PIN
+    assert mock.wait_event(0.1) is None          # a short wait (an animation's): it begins all the same
+    while mock.interluding or mock.now() < 5.0:
+        mock.wait_event(1.0)
+    assert [(t, f[0]) for t, f in mock.frames] == [(0.0, RED), (0.0, GREEN), (0.6, WHITE), (1.6, WHITE), (2.6, RED),
+                                                   (2.6, BLUE), (3.6, RED)]
+    assert [f[0] for f in watch.frames] == [RED, GREEN, RED]   # the page: the game again once the public one is cut
+
+
+def test_the_pairing_gesture_shows_its_pin_at_once_cutting_short_a_pin_scrolling_on_the_leds_only():
+    """The stick's middle held for 3 s (scripted held events on the fake clock): its first press drops a token
+    (seat 1, the stick's turn), a device's PIN begins to scroll (asked as the token lands), and at 3 s the
+    pairing PIN replaces it on the LEDs, three times over; the page never shows either.  The owner's phone
+    (127.0.0.5) is seated with it at the first try; it is then spent."""
+    mock = MockBackend()
+    console, asked = BackendConsole(mock), []
+
+    def landed(frame):                           # in the game's thread, as the token lands
+        if frame == board("4", 3) and not asked:
+            asked.append(mock.now())
+            console.show_pin("1234")
+    watch = Watch(landed)
+    mock.observe(watch)
+    pressed = mock.hold("middle", 3.5, at=1.0) - 3.5
+    mock.tap("up", "up", at=30.0)
+    with web.serving(mock, Address("127.0.0.1", 0)) as server:
+        play(mock, MatchOptions())
+        pin = server.seating.pairing
+        assert pin is not None and len(pin) == 6 and server.seating.pin == pin
+        pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+        shown = frames(mock)
+        start = [board("", 3)] + fall("4") + [board("4", 3)]
+        cut = next(k for k, (t, _) in enumerate(mock.frames) if t >= pressed + 3.0 - 1e-9)
+        assert shown[:len(start)] == start and 0 < cut - len(start) < len(PIN)
+        assert shown[len(start):cut] == PIN[:cut - len(start)]       # the device's PIN, cut short ...
+        assert mock.frames[cut][0] == pytest.approx(pressed + 3.0)   # ... at the held event 3 s after the press
+        assert shown[cut:] == pair + [board("4", 3), confirm("4", True), BLACK_FRAME]
+        assert [t for t, _ in list(mock.frames)[cut:cut + len(pair)]] == pytest.approx(
+            [pressed + 3.0 + k * SPEED for k in range(len(pair))])
+        assert watch.frames == [board("", 3)] + fall("4") + [board("4", 3), confirm("4", True), BLACK_FRAME]
+        reply = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+        assert reply.status == 200 and reply.json()["seat"] == 2                 # the first try
+        assert server.seating.pairing is None and server.seating.pin is None     # spent
+        again = post(server.port, "/api/seat", {"pin": pin, "seat": 1}, source="127.0.0.6")
+        assert (again.status, again.json()["error"]) == (403, "no_pin")
 
 
 # -- a seat taken -----------------------------------------------------------------------------------

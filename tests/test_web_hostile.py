@@ -1,6 +1,7 @@
 """The web server under a hostile client, with real sockets on loopback (127.0.0.0/8 gives each client an
 address of its own): a flood of pipelined requests that are never read slows only the flooder; a spray of
-wrong PINs never keeps the person at the Pi from seating a phone; strangers holding every connection slot
+wrong PINs never keeps the person at the Pi from seating a phone, nor do 70 addresses keeping the queue for
+PINs full (the pairing gesture seats the owner's phone at once); strangers holding every connection slot
 (idle, or dripping a request, from many addresses, reconnecting when cut) never shut out a seated phone,
 the LAN guest or another client; ``HEAD /api/events`` is headers only."""
 import selectors
@@ -13,9 +14,13 @@ from web_client import Client, Events, call, connect, post, read_until_closed
 
 from gamelib import web
 from gamelib.backends.mock import MockBackend
+from gamelib.colours import WHITE
+from gamelib.scroll import scroll_frames
 from gamelib.lan import offering
 from gamelib.web.address import Address
+from gamelib.web.console import PAIR_TEXT
 from gamelib.web.limits import Limits
+from gamelib.web.seating import HOLD_ADVICE
 from gamelib.web.server import WebServer
 
 PIPELINED = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 1000
@@ -201,6 +206,96 @@ def test_wrong_pins_from_other_addresses_never_keep_the_person_at_the_pi_from_se
         assert counts.get((403, "bad_pin"), 0) <= 3 * counts.get(("ask", 202), 0)   # 3 guesses per PIN shown
         assert counts.get((403, "no_pin"), 0) > 50 and not any(status == 429 for status, _ in counts)
         assert server.seating.wrong_total == counts.get((403, "bad_pin"), 0)
+
+
+# -- the queue for PINs kept full: the pairing gesture ---------------------------------------------------
+
+def flood_asks(port, sources, stop, counts, guesses):
+    """Each of ``sources`` asks for a PIN and guesses a device's PIN and a pairing PIN, over and over (about 25
+    requests a second each, under the rate limit), until ``stop``; ``guesses[source]`` lists its pairing
+    guesses' answers."""
+    clients = [Client(port, source=source) for source in sources]
+    n = 0
+    try:
+        while not stop.is_set():
+            for source, client in zip(sources, clients):
+                status = client.request("POST", "/api/pin", {}).status
+                counts[("ask", status)] = counts.get(("ask", status), 0) + 1
+                reply = client.request("POST", "/api/seat", {"pin": f"{n * 7919 % 10000:04d}", "seat": 1})
+                counts[(reply.status, reply.json()["error"])] = counts.get((reply.status, reply.json()["error"]), 0) + 1
+                reply = client.request("POST", "/api/seat", {"pin": f"{n * 7919 % 1000000:06d}", "seat": 1})
+                guesses.setdefault(source, []).append((reply.status, reply.json()["error"]))
+                n += 1
+            time.sleep(0.05)
+    finally:
+        for client in clients:
+            client.close()
+
+
+def gesture(mock, at):
+    """The stick's middle held 3.2 s from ``at`` (the mock's fake clock), and the LEDs played until quiet."""
+    mock.hold("middle", 3.2, at=at)
+    while mock.pending:
+        mock.wait_event(1.0)
+    while mock.interluding:
+        mock.wait_event(1.0)
+    return at + 3.0
+
+
+def test_seventy_addresses_keep_the_queue_full_yet_the_pairing_gesture_seats_the_owner_s_phone_at_once():
+    """The gap the per-device PINs left: asking without pause from more than 64 addresses kept every other ask
+    refused (503).  Now the person at the Pi holds the stick's middle for 3 s: the LEDs show a pairing PIN at
+    once (exact frames; ahead of the flooders' PINs), the owner's phone is seated with it at the first try,
+    whatever the 70 addresses guess meanwhile: one try each, the second refused (``tried``).  A pairing PIN
+    not used in ``pair_seconds`` (shortened here to 2 s) is void."""
+    mock = MockBackend()
+    with web.serving(mock, Address("127.0.0.1", 0), limits=Limits(pair_seconds=2.0)) as server:
+        counts, guesses, stop = {}, {}, threading.Event()
+        sources = [f"127.0.1.{n}" for n in range(1, 71)]
+        attack = threading.Thread(target=flood_asks, args=(server.port, sources, stop, counts, guesses))
+        attack.start()
+        try:
+            wait_for(lambda: counts.get(("ask", 503), 0) > 20, timeout=30)     # the queue is full, and kept so
+            owner = "127.0.0.20"
+            refusal = post(server.port, "/api/pin", {}, source=owner)
+            assert (refusal.status, refusal.json()["error"]) == (503, "busy")  # the gap: the owner is refused
+            assert refusal.json()["message"] == f"too many devices are waiting for a PIN: try again later, or {HOLD_ADVICE}"
+
+            held = gesture(mock, at=10.0)                                      # at the Pi
+            pin = server.seating.pairing
+            assert pin is not None and len(pin) == 6
+            pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+            frames = list(mock.frames)
+            cut = next(k for k, (t, _) in enumerate(frames) if t >= held - 1e-9)
+            assert frames[cut][0] == held and [f for _, f in frames[cut:cut + len(pair)]] == pair   # at once, whole
+
+            other = "127.0.0.30"                                               # one try per address
+            assert post(server.port, "/api/seat", {"pin": f"{(int(pin) + 1) % 10 ** 6:06d}", "seat": 1},
+                        source=other).json()["error"] == "bad_pin"
+            second = post(server.port, "/api/seat", {"pin": pin, "seat": 1}, source=other)
+            assert (second.status, second.json()["error"]) == (403, "tried")   # even the right PIN, the second time
+            seated = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source=owner)
+            assert seated.status == 200, seated.body                            # the owner: the first try
+            assert mock.seats[2] is not None and mock.seats[1] is None          # no flooder sat
+            wait_for(lambda: all(any(e == "no_pin" for _, e in guesses[s][-2:]) for s in sources), timeout=30)
+
+            again = gesture(mock, at=30.0)                                     # a new one ...
+            assert again and server.seating.pairing not in (None, pin)
+            late = server.seating.pairing
+            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}  PIN {late}"
+            time.sleep(2.1)                                                    # ... not used in pair_seconds: void
+            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}"   # the terminal's line
+            void = post(server.port, "/api/seat", {"pin": late, "seat": 1}, source=owner)
+            assert (void.status, void.json()["error"]) == (403, "no_pin") and server.seating.pairing is None
+        finally:
+            stop.set()
+            attack.join(30)
+        for source in sources:                                                 # each flooder: one try per PIN shown
+            answers = [e for _, e in guesses[source]]
+            assert 1 <= answers.count("bad_pin") <= 2 and "tried" in answers, (source, answers)
+            assert {status for status, _ in guesses[source]} == {403}
+        assert not any(status == 429 for status, _ in counts)
+        assert mock.seats[1] is None
 
 
 # -- the connection slots -----------------------------------------------------------------------------

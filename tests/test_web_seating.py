@@ -8,7 +8,7 @@ import pytest
 from gamelib.seats import SeatTable, check_seat
 from gamelib.web.http import HttpError
 from gamelib.web.limits import Limits, RateTable, TokenBucket
-from gamelib.web.seating import Seating, new_pin, new_token
+from gamelib.web.seating import HOLD_ADVICE, Seating, new_pairing_pin, new_pin, new_token
 
 
 class Clock:
@@ -19,14 +19,14 @@ class Clock:
         return self.now
 
 
-def seating(pins=("1234", "5678", "9012", "3456", "7890", "2468"), **limits):
+def seating(pins=("1234", "5678", "9012", "3456", "7890", "2468"), pairing=("135790", "246802", "000000"), **limits):
     clock = Clock()
     table = SeatTable()
     told = []
-    source = iter(pins)
+    source, pairing_source = iter(pins), iter(pairing)
     tokens = (f"token-{n}" for n in itertools.count(1))
-    seats = Seating(table, Limits(**limits), clock=clock, pins=lambda: next(source), tokens=lambda: next(tokens),
-                    pin_changed=told.append)
+    seats = Seating(table, Limits(**limits), clock=clock, pins=lambda: next(source),
+                    pairing_pins=lambda: next(pairing_source), tokens=lambda: next(tokens), pin_changed=told.append)
     return seats, table, clock, told
 
 
@@ -146,13 +146,16 @@ def test_the_queue_is_bounded():
     seats.ask("c")                                                       # one already waiting: still fine
 
 
-@pytest.mark.parametrize("pin", [1234, "123", "12345", "12a4", "１２３４", None, ["1234"], "", " 1234"])
-def test_a_pin_that_is_not_four_digits_is_a_bad_request_and_no_guess(pin):
+@pytest.mark.parametrize("pin", [1234, "123", "12345", "1234567", "12a4", "12a456", "１２３４", "１２３４５６", None,
+                                 ["1234"], "", " 1234", " 135790", 135790])
+def test_a_pin_that_is_not_four_or_six_digits_is_a_bad_request_and_no_guess(pin):
     seats, table, _, _ = seating()
     shown(seats, PHONE)
+    seats.pair()
     for _ in range(10):
         refused(lambda: seats.sit(pin, 1, PHONE), 400, "bad_request")
     assert seats.wrong_total == 0 and seats.pin_for(PHONE) == "1234" and table.sitters() == (None, None)
+    seats.sit("135790", 1, PHONE)                                        # the pairing PIN's try is not spent
 
 
 @pytest.mark.parametrize("seat", [0, 3, "1", 1.0, True, None, [1]])
@@ -227,9 +230,85 @@ def test_a_seat_comes_with_the_version_a_state_must_reach_to_speak_of_it():
     assert again == seats.state()["version"] > first
 
 
+# -- the pairing PIN ---------------------------------------------------------------------------------
+
+ATTACKERS = [f"fd00::{n:x}" for n in range(1, 71)]
+
+
+def test_the_pairing_pin_is_good_from_any_address_once_the_first_right_try_seats():
+    seats, table, _, told = seating()
+    assert seats.pairing is None
+    assert seats.pair() == "135790" and seats.pairing == "135790" and seats.pin == "135790" and told == ["135790"]
+    token, sitter, _ = seats.sit("135790", 2, PHONE)                    # an address that never asked: no queue
+    assert table[2] is sitter and seats.sitter(token) is sitter and seats.trusts(PHONE)
+    assert seats.pairing is None and seats.pin is None and told == ["135790", None]
+    error = refused(lambda: seats.sit("135790", 1, OTHER), 403, "no_pin")   # spent: every PIN seats once
+    assert str(error) == f"no pairing PIN is up: {HOLD_ADVICE}"
+    assert HOLD_ADVICE == "hold the middle of the stick at the Pi for 3 seconds: the LEDs show a PIN for any phone"
+
+
+def test_one_try_per_address_a_wrong_one_spends_only_that_address_s_and_nothing_caps_the_others():
+    seats, table, _, _ = seating()
+    seats.pair()
+    for address in ATTACKERS:                                            # 70 addresses, a wrong try each
+        error = refused(lambda: seats.sit("000000", 1, address), 403, "bad_pin")
+    assert str(error) == ("wrong pairing PIN (one try per device): read it on the LEDs, or hold the middle of the "
+                          "stick at the Pi again for a new one")
+    for address in ATTACKERS:                                            # a second try, even the right one: refused
+        error = refused(lambda: seats.sit("135790", 1, address), 403, "tried")
+    assert str(error) == ("this device has had its one try at this pairing PIN: hold the middle of the stick at the "
+                          "Pi again for a new one")
+    assert seats.wrong_total == 70 and table.sitters() == (None, None) and seats.pairing == "135790"
+    seats.sit("135790", 1, PHONE)                                        # the owner: the first try seats
+    assert table[1] is not None
+
+
+def test_the_pairing_pin_is_void_after_pair_seconds_and_a_new_gesture_replaces_it():
+    seats, _, clock, told = seating(pair_seconds=60)
+    seats.pair()
+    clock.now += 59.9
+    assert seats.pairing == "135790"
+    seats.expire()
+    assert seats.pairing == "135790"                                     # still good: kept
+    clock.now += 0.1
+    assert seats.pairing is None and seats.pin is None
+    seats.expire()                                                       # void: forgotten (the tries with it)
+    assert seats._pairing is None
+    refused(lambda: seats.sit("135790", 1, PHONE), 403, "no_pin")       # void after 60 s: no try spent
+    assert seats.pair() == "246802"                                      # the gesture again: a fresh one ...
+    refused(lambda: seats.sit("000000", 1, OTHER), 403, "bad_pin")
+    assert seats.pair() == "000000"                                      # ... and each address's try again
+    refused(lambda: seats.sit("246802", 1, PHONE), 403, "bad_pin")       # the one it replaced is no more
+    seats.sit("000000", 1, OTHER)
+    assert told == ["135790", "246802", "000000", None]
+
+
+def test_the_pairing_pin_and_a_device_s_pin_are_apart():
+    seats, table, _, _ = seating(pin_tries=3)
+    mine = shown(seats, PHONE)
+    seats.pair()
+    assert seats.pin == "135790" and seats.pin_for(PHONE) == mine       # the last scroll's, for the terminal
+    refused(lambda: seats.sit("000000", 1, PHONE), 403, "bad_pin")       # the pairing try spent ...
+    for _ in range(2):
+        refused(lambda: seats.sit("0000", 1, PHONE), 403, "bad_pin")
+    seats.sit(mine, 1, PHONE)                                            # ... not one of its own PIN's
+    refused(lambda: seats.sit("135790", 2, PHONE), 403, "tried")
+    seats.sit("135790", 2, OTHER)
+    assert table.sitters()[0] is not None and table.sitters()[1] is not None
+
+
+def test_a_full_queue_s_refusal_says_how_to_pair():
+    seats, _, _, _ = seating(pin_queue=1)
+    seats.ask("a")
+    error = refused(lambda: seats.ask(PHONE), 503, "busy")
+    assert str(error) == f"too many devices are waiting for a PIN: try again later, or {HOLD_ADVICE}"
+
+
 def test_pins_and_tokens_are_random():
     pins = {new_pin() for _ in range(200)}
     assert all(len(p) == 4 and p.isdigit() for p in pins) and len(pins) > 150
+    pairing = {new_pairing_pin() for _ in range(200)}
+    assert all(len(p) == 6 and p.isdigit() for p in pairing) and len(pairing) > 190
     tokens = {new_token() for _ in range(50)}
     assert len(tokens) == 50 and all(len(t) >= 32 for t in tokens)
 

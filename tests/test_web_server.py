@@ -26,6 +26,7 @@ class Console:
         self.seats = SeatTable()
         self.presses = []
         self.pins = []
+        self.pairings = []
         self.seated = []
         self.notes = []
         self.accept = True
@@ -36,6 +37,9 @@ class Console:
 
     def show_pin(self, pin):
         self.pins.append(pin)
+
+    def show_pairing(self, pin):
+        self.pairings.append(pin)
 
     def show_seated(self, seat):
         self.seated.append(seat)
@@ -111,6 +115,16 @@ def test_the_page_and_its_files_are_served_with_strict_security_headers():
         head = call(server.port, "HEAD", "/")
         assert head.status == 200 and head.body == b"" and head.headers["content-length"] == str(len(page.body))
         assert console.notes == [f"web: http://127.0.0.1:{server.port}/"]          # no PIN until one is asked for
+
+
+def test_the_page_takes_a_pairing_pin_and_names_the_gesture_s_seconds():
+    from gamelib.backends.base import PAIR_HOLD  # noqa: PLC0415
+
+    with served() as (server, _):
+        page = call(server.port, "GET", "/").body.decode()
+        script = call(server.port, "GET", "/page.js").body.decode()
+    assert 'pattern="[0-9]{4}([0-9]{2})?" maxlength="6"' in page          # this phone's PIN or the pairing PIN
+    assert f"const HOLD_SECONDS = {PAIR_HOLD:g};" in script                # the one fact, said on the page
 
 
 @pytest.mark.parametrize("path", ["/index.html", "/static/page.js", "/../setup.cfg", "/%2e%2e/setup.cfg",
@@ -467,6 +481,17 @@ def test_malformed_http_is_answered_400_and_closed_and_the_server_goes_on(data):
         assert console.seats.sitters() == (None, None)
 
 
+@pytest.mark.parametrize("digits", [21, 4301, 7000])
+def test_a_content_length_of_thousands_of_digits_is_400(digits):
+    """h11 0.16 refuses more than 20 digits; older h11 (Debian 12's 0.14) turned the number into an int and, past
+    Python's 4300 digits, raised ValueError out of the parser: either way one 400, and the server goes on."""
+    with served() as (server, _):
+        answer = raw(server.port, b"POST /api/seat HTTP/1.1\r\nHost: x\r\nContent-Length: " + b"9" * digits +
+                     b"\r\n\r\n")
+        assert status_of(answer) == 400 and b"Traceback" not in answer
+        assert call(server.port, "GET", "/api/state").status == 200
+
+
 def test_a_slowloris_client_is_cut_off_and_blocks_no_one():
     with served(request_seconds=1.0) as (server, _):
         drips = []
@@ -624,5 +649,5 @@ def test_a_handler_that_fails_is_a_500_and_the_server_goes_on(monkeypatch):
 def test_json_bodies_are_compact_and_errors_say_what_is_wrong():
     with served() as (server, _):
         reply = post(server.port, "/api/seat", {"pin": "12", "seat": 1})
-        assert reply.status == 400 and json.loads(reply.body) == {"error": "bad_request",
-                                                                  "message": "pin must be a string of 4 digits"}
+        assert reply.status == 400 and json.loads(reply.body) == {
+            "error": "bad_request", "message": "pin must be a string of 4 digits (this device's PIN) or 6 (the pairing PIN)"}

@@ -34,7 +34,7 @@ from gamelib.status import Status
 
 from ..errors import BackendError, QuitRequested
 from .base import Backend, Direction, StickEvent
-from .terminal_input import ESCAPE_WAIT, INTERRUPT, QUIT, KeyDecoder, KeyRepeat
+from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, KeyDecoder, KeyRepeat
 from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
 
 NOT_A_TERMINAL = ("the terminal backend needs a terminal: standard input and output must both be one "
@@ -102,7 +102,7 @@ class _Printed(io.TextIOBase):
 class TerminalBackend(Backend):
     """A Sense HAT drawn in a terminal: arrows are the stick, Enter and space the middle button.
 
-    ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
+    ``p`` is the pairing gesture (:meth:`~.base.Backend.pair`, as holding Enter is); ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
     ``KeyboardInterrupt``.  ``stdin``/``stdout`` are file descriptors (default: the
     process's own); ``env`` decides the colours (default ``os.environ``).
     """
@@ -303,6 +303,11 @@ class TerminalBackend(Backend):
         if not self.closed:
             self._emit(self._painter.set_note(text))
 
+    def _pairing_watched(self, watched: bool) -> None:
+        """The key help names ``p`` while the web view serves seats (drawn with the next note: the server's
+        address comes at once)."""
+        self._painter.pairing = watched
+
     def notice(self, text: str) -> None:
         """Show ``text`` under the board until the program prints a line (a notice printed
         before the board would be hidden by it; ``plain`` mode has it on screen already)."""
@@ -373,6 +378,9 @@ class TerminalBackend(Backend):
                 raise QuitRequested("q pressed")
             if key == INTERRUPT:
                 raise KeyboardInterrupt
+            if key == PAIR:
+                self.pair()       # the pairing gesture, as holding Enter for PAIR_HOLD seconds makes it
+                continue
             assert isinstance(key, Direction)
             self._queue(self._repeat.key(key, now))
 

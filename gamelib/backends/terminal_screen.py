@@ -26,6 +26,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cas
 
 from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
                              YELLOW)
+from gamelib.status import printable
 
 MODES = ("truecolor", "256", "letters", "plain")
 
@@ -59,8 +60,17 @@ HINT = "arrows and Enter (or space) play, q quits"
 """The line under the board: the keys (the status line under it says what each does now)."""
 SHORT_HINT = "arrows, Enter; q quits"
 """The hint on a terminal narrower than :data:`HINT`."""
+PAIR_HINT = "arrows and Enter (or space) play, p pairs a phone, q quits"
+SHORT_PAIR_HINT = "arrows, Enter; p pairs; q quits"
+"""The hints while the web view serves seats (:attr:`Painter.pairing`): ``p`` shows a pairing PIN."""
 PLAIN_KEYS = (("←/→", "left/right"), ("←", "left"), ("→", "right"), ("↑", "up"), ("↓", "down"))
 """The arrows a caption names (:mod:`gamelib.status`), in words for a terminal without UTF-8."""
+
+
+def hint(columns: int, pairing: bool) -> str:
+    """The key help for a terminal ``columns`` wide (naming ``p`` when ``pairing``)."""
+    long, short = (PAIR_HINT, SHORT_PAIR_HINT) if pairing else (HINT, SHORT_HINT)
+    return long if len(long) <= columns else short
 
 
 def plain_keys(text: str) -> str:
@@ -239,6 +249,9 @@ class Painter:
         self.printed = ""
         """The last line the program printed (a match's result): on a line of its own while the
         status line shows a caption (whose turn it is), so neither hides the other."""
+        self.pairing = False
+        """The key help names ``p`` (the web view serves seats), from the next time it is drawn."""
+        self._pairing_said = False
         self._shown: Optional[List[RGB]] = None
         self._last: List[RGB] = [BLACK] * 64
 
@@ -293,11 +306,16 @@ class Painter:
         out.append(self._lines_below())
         return "".join(out)
 
+    def words(self, text: str) -> str:
+        """``text`` as this terminal shows it: through :func:`~gamelib.status.printable` (the one
+        place words are cleaned), its arrows spelled out without UTF-8."""
+        text = printable(text)
+        return text if self.utf8 else plain_keys(text)
+
     def set_status(self, text: str) -> str:
-        """Show ``text`` on the line under the hint (the last line the program printed, or a caption;
-        its arrows spelled out without UTF-8)."""
-        text = text if self.utf8 else plain_keys(text)
-        self.status = text
+        """Show ``text`` on the line under the hint (the last line the program printed, or a caption)
+        as :meth:`words` makes it: words from outside never reach the terminal raw."""
+        self.status = text = self.words(text)
         if self.mode == "plain":
             return text + "\r\n"
         if self._shown is None or not self.layout.fits:
@@ -308,7 +326,7 @@ class Painter:
         """Keep ``text``, the last line the program printed, on a line of its own under the status
         (shown there while the status line shows something else)."""
         first = not self.printed
-        self.printed = text if self.utf8 else plain_keys(text)
+        self.printed = self.words(text)
         if self.mode == "plain":
             return ""                      # printed already, as the status line
         if first:   # one more line under the box: the board moves up half a line
@@ -318,11 +336,13 @@ class Painter:
         return self._lines_below()
 
     def set_note(self, text: str) -> str:
-        """Show ``text`` on a line of its own under the status (the web view's address and PIN)."""
+        """Show ``text`` on a line of its own under the status (the web view's address and PIN), as
+        :meth:`words` makes it."""
         first = not self.note
-        self.note = text
-        if self.mode == "plain":
-            return text + "\r\n"
+        self.note = text = self.words(text)
+        if self.mode == "plain":   # the key help was printed once at the start: ``p`` gets a line of its own
+            said, self._pairing_said = self._pairing_said, self._pairing_said or self.pairing
+            return ("p: pair a phone\r\n" if self.pairing and not said else "") + text + "\r\n"
         if first:   # one more line under the box: the board moves up half a line
             return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
         if self._shown is None or not self.layout.fits:
@@ -332,9 +352,9 @@ class Painter:
     def _lines_below(self) -> str:
         layout = self.layout
         out = []
-        hint = HINT if len(HINT) <= layout.columns else SHORT_HINT
         printed = [] if not self.printed else ["" if self.printed == self.status else self.printed]
-        for k, text in enumerate([hint, self.status, *printed, self.note][:layout.extra_lines]):
+        for k, text in enumerate([hint(layout.columns, self.pairing), self.status, *printed, self.note]
+                                 [:layout.extra_lines]):
             row = layout.top + layout.HEIGHT + k
             text = text[:layout.columns]
             out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)

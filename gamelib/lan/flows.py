@@ -1,8 +1,8 @@
 """The LED flows around a game over the LAN, each a loop over the backend's events (the game's thread).
 
-- :func:`wait_for_guest` (the host): the waves until someone asks, then their name and
-  ``?`` scrolling: middle (or down) at the host's stick accepts, up refuses; up while nobody
-  asks leaves.  Only the backend's own stick answers: nothing is accepted without a press
+- :func:`wait_for_guest` (the host): the waves until someone asks, then their name, their
+  address and ``?`` scrolling: middle (or down) at the host's stick accepts, up refuses; up
+  while nobody asks leaves.  Only the backend's own stick answers: nothing is accepted without a press
   at the host.
 - :func:`choose_game` (the guest): the games the browser finds, each name scrolling;
   left/right browse, middle (or down) asks, up leaves.
@@ -25,6 +25,7 @@ from ..backends.base import STICK, Action, Backend, Direction
 from ..status import Status
 from ..stepper import Stepper
 from . import guest as g
+from . import protocol as p
 from . import screens
 from .discovery import Browser, Found
 from .host import Asking, LanHost, Session
@@ -102,8 +103,8 @@ def wait_for_guest(backend: Backend, host: LanHost, game: str) -> Optional[Sessi
             backend.say(screens.offering_words(host.name, game))
             animator.play(screens.offering())
         else:
-            backend.say(screens.request_words(asking.name))
-            animator.play(screens.request(asking.name))
+            backend.say(screens.request_words(asking.name, asking.address))
+            animator.play(screens.request(asking.name, asking.address))
 
     show(None)
     while True:
@@ -188,7 +189,7 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
     animator = Animator(backend)
     state = "asking"
     played = False
-    host = host_label
+    host = p.outside_name(host_label)
     backend.say(screens.asking_words(host))
     animator.play(screens.asking())
     while True:

@@ -57,6 +57,9 @@ class Console(Protocol):
     def show_pin(self, pin: str) -> None:
         """Scroll the PIN on the LEDs (not on the mirrors)."""
 
+    def show_pairing(self, pin: str) -> None:
+        """Scroll the pairing PIN on the LEDs (not on the mirrors) at once, ahead of any other scroll."""
+
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs that a phone took ``seat``."""
 

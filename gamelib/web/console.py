@@ -1,4 +1,4 @@
-"""The game's side of the web server, on a backend: presses injected, the PIN and the seats on the LEDs.
+"""The game's side of the web server, on a backend: presses injected, the PINs and the seats on the LEDs.
 
 Everything here is called in the server's thread and only queues work for the game's
 thread (:meth:`~gamelib.backends.base.Backend.inject`, :meth:`~gamelib.backends.base.Backend.interlude`,
@@ -17,6 +17,8 @@ from gamelib.status import ENTER, Status
 
 PIN_TEXT = "PIN {pin}  PIN {pin}"
 """What scrolls on the LEDs when someone asks for a seat (twice: four digits are read at a glance)."""
+PAIR_TEXT = "PIN {pin}  PIN {pin}  PIN {pin}"
+"""What scrolls on the LEDs after the pairing gesture (three times: six digits to type on the phone)."""
 SEATED_TEXT = "P{seat} PHONE"
 """What scrolls, in the seat's colour, when a phone has taken a seat."""
 PHONE = (
@@ -68,6 +70,11 @@ class BackendConsole:
     def show_pin(self, pin: str) -> None:
         """Scroll the PIN on the LEDs only: the web page, which anyone may watch, never shows it."""
         self.backend.interlude(list(scroll_frames(PIN_TEXT.format(pin=pin), WHITE)))
+
+    def show_pairing(self, pin: str) -> None:
+        """Scroll the pairing PIN on the LEDs only, at the game's next wait, ahead of any other scroll and
+        cutting short the one playing (the person at the Pi asked for it)."""
+        self.backend.interlude(list(scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)), first=True)
 
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs, and on the page, that a phone took ``seat``."""

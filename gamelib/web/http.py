@@ -364,6 +364,9 @@ def _headers(extra: Iterable[Tuple[str, str]]) -> List[Tuple[str, str]]:
     return [("Server", SERVER), *SECURITY_HEADERS, *extra]
 
 
+CONTENT_LENGTH_DIGITS = 20
+"""A longer ``Content-Length`` is malformed (h11 0.15+ says so itself; Debian 12's 0.14 does not)."""
+
 _RAW_CLOSE = b"Connection: close\r\nContent-Length: 0\r\nServer: " + SERVER.encode() + b"\r\n\r\n"
 
 
@@ -588,6 +591,9 @@ class Connection(asyncio.BufferedProtocol):
             except h11.RemoteProtocolError as exc:
                 self._fail(exc.error_status_hint, "bad_request", f"malformed request: {exc}")
                 return
+            except ValueError:  # h11 before 0.15 (Debian 12's): a Content-Length past Python's 4300 digits
+                self._fail(400, "bad_request", "malformed request: bad Content-Length")
+                return
             if event is h11.NEED_DATA:
                 return
             if event is h11.PAUSED:
@@ -629,6 +635,8 @@ class Connection(asyncio.BufferedProtocol):
         if b"transfer-encoding" in names and b"content-length" in names:   # a smuggling attempt: refuse both
             return 400, "bad_request", "Transfer-Encoding and Content-Length together"
         length = dict(head.headers).get(b"content-length")
+        if length is not None and len(length) > CONTENT_LENGTH_DIGITS:  # as h11 0.15+ itself refuses
+            return 400, "bad_request", "malformed request: bad Content-Length"
         if length is not None and int(length) > self.limits.body_bytes:
             return 413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes"
         return None

@@ -75,6 +75,9 @@ class Limits:
     phone_away_seconds: float = 30.0
     """... this long more (or until the stick at the HAT takes the seat back); then the seat goes back to
     the stick at the HAT."""
+    pair_seconds: float = 60.0
+    """A pairing PIN (the stick's middle held at the Pi: shown at once, good from any address, one try per
+    address) is good this long (if not used before)."""
     queued_messages: int = 256
     """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
     are dropped (only if the server's thread cannot keep up)."""

@@ -19,6 +19,13 @@ seat (1 or 2, of the match being played or the next one) and a token: a random s
   and a guesser gets at most ``pin_tries`` guesses per ``pin_show_seconds`` (docs/API.md
   gives the expected time to guess);
 - every PIN seats once;
+- the pairing PIN (:meth:`Seating.pair`: the person at the Pi held the stick's middle, the LEDs
+  show it at once, ahead of any queue) has six digits, is good from any address for
+  :attr:`~.limits.Limits.pair_seconds`, and takes one guess per address (a wrong one spends
+  only that address's: 403 ``bad_pin``, then ``tried``); the first right one seats and
+  spends it.  Nothing caps the guesses of all addresses together, so nothing anyone on the
+  network does keeps the person at the Pi from seating a phone; an attacker holding A
+  addresses guesses it with a chance of A in a million (docs/API.md);
 - the right PIN for a seat a phone holds takes it over (the PIN proves its bearer
   can see the LEDs; the first phone's token stops working);
 - a token is good for its seat until the seat is left, taken over, or emptied
@@ -36,14 +43,19 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Optional, Set, Tuple
 
+from ..backends.base import PAIR_HOLD
 from ..seats import SeatTable, Sitter, check_seat
 from .http import HttpError
 from .limits import Limits, RateTable
 
 PIN_DIGITS = 4
+PAIR_DIGITS = 6
+"""A pairing PIN's digits (any address may guess it, once each: a million of them)."""
+HOLD_ADVICE = f"hold the middle of the stick at the Pi for {PAIR_HOLD:g} seconds: the LEDs show a PIN for any phone"
+"""What to do when the queue for PINs is long or full (the page says it too)."""
 KIND = "phone"
 """What a seat taken from the web is called in the game's words."""
 SHOWN = 64
@@ -51,8 +63,12 @@ SHOWN = 64
 ``pin_show_seconds``, a PIN is long gone before 64 newer ones are made)."""
 
 
-def new_pin() -> str:
-    return f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
+def new_pin(digits: int = PIN_DIGITS) -> str:
+    return f"{secrets.randbelow(10 ** digits):0{digits}d}"
+
+
+def new_pairing_pin() -> str:
+    return new_pin(PAIR_DIGITS)
 
 
 def new_token() -> str:
@@ -68,20 +84,31 @@ class _Shown:
     wrong: int = 0
 
 
+@dataclass
+class _Pairing:
+    """The pairing PIN: good until ``until`` from any address, and the addresses that have had their guess."""
+
+    pin: str
+    until: float
+    tried: Set[str] = field(default_factory=set)
+
+
 class Seating:
     """The PINs, their queue and the tokens of one server, over the game's :class:`~gamelib.seats.SeatTable`.
 
-    ``pin_changed`` is told each new PIN, and ``None`` when the last one shown is used or void (the
-    terminal's status line shows it).  Thread-safe.
+    ``pin_changed`` is told each new PIN (the pairing PIN too), and ``None`` when the last one shown is
+    used or void (the terminal's status line shows it).  Thread-safe.
     """
 
     def __init__(self, table: SeatTable, limits: Limits = Limits(), *, clock: Callable[[], float] = time.monotonic,
-                 pins: Callable[[], str] = new_pin, tokens: Callable[[], str] = new_token,
+                 pins: Callable[[], str] = new_pin, pairing_pins: Callable[[], str] = new_pairing_pin,
+                 tokens: Callable[[], str] = new_token,
                  pin_changed: Callable[[Optional[str]], None] = lambda pin: None) -> None:
         self.table = table
         self.limits = limits
         self._clock = clock
         self._pins = pins
+        self._pairing_pins = pairing_pins
         self._tokens_source = tokens
         self._pin_changed = pin_changed
         self._lock = threading.Lock()
@@ -91,8 +118,9 @@ class Seating:
         """Addresses waiting for their PIN's scroll, in the order they asked."""
         self._next = -float("inf")
         """When the next scroll may begin."""
-        self._newest: Optional[Tuple[str, str]] = None
-        """The address and PIN of the last scroll, while that PIN is good."""
+        self._newest: Optional[Tuple[Optional[str], str]] = None
+        """The address (``None``: the pairing PIN) and PIN of the last scroll."""
+        self._pairing: Optional[_Pairing] = None
         self._tokens: Dict[str, Tuple[Sitter, str]] = {}
         """Token -> its sitter and the address it was given to."""
         self._sources = itertools.count(1)
@@ -102,12 +130,22 @@ class Seating:
 
     @property
     def pin(self) -> Optional[str]:
-        """The PIN of the last scroll while it is good (``None``: none is): what the terminal shows."""
+        """The PIN of the last scroll (the pairing PIN's too) while it is good (``None``: none is): what the
+        terminal shows."""
         with self._lock:
-            newest = self._newest
-            shown = self._shown.get(newest[0]) if newest is not None else None
-            good = shown is not None and newest is not None and shown.pin == newest[1] and shown.until > self._clock()
-            return newest[1] if good and newest is not None else None
+            if self._newest is None:
+                return None
+            address, pin = self._newest
+            shown = self._pairing if address is None else self._shown.get(address)
+            good = shown is not None and shown.pin == pin and shown.until > self._clock()
+            return pin if good else None
+
+    @property
+    def pairing(self) -> Optional[str]:
+        """The pairing PIN, while it is good."""
+        with self._lock:
+            pairing = self._pairing
+            return pairing.pin if pairing is not None and pairing.until > self._clock() else None
 
     def pin_for(self, address: str) -> Optional[str]:
         """The PIN shown for ``address``, while it is good."""
@@ -124,7 +162,8 @@ class Seating:
         with self._lock:
             if address not in self._waiting:
                 if len(self._waiting) >= self.limits.pin_queue:
-                    raise HttpError(503, "busy", "too many devices are waiting for a PIN: try again later",
+                    raise HttpError(503, "busy", f"too many devices are waiting for a PIN: try again later, or "
+                                    f"{HOLD_ADVICE}",
                                     headers=(("Retry-After", str(round(self.limits.pin_show_seconds))),))
                 self._waiting[address] = None
             ahead = list(self._waiting).index(address)
@@ -153,41 +192,53 @@ class Seating:
         self._pin_changed(pin)
         return address, pin
 
+    # -- the pairing PIN ------------------------------------------------------------------
+
+    def pair(self) -> str:
+        """A fresh pairing PIN (replacing any), good from any address for :attr:`~.limits.Limits.pair_seconds`,
+        one guess per address.  The caller shows it on the LEDs at once (the person at the Pi asked)."""
+        with self._lock:
+            pin = self._pairing_pins()
+            self._pairing = _Pairing(pin, self._clock() + self.limits.pair_seconds)
+            self._newest = (None, pin)
+        self._pin_changed(pin)
+        return pin
+
+    def expire(self) -> None:
+        """Forget the pairing PIN if it is void (and the addresses that tried it: they cost memory)."""
+        with self._lock:
+            if self._pairing is not None and self._pairing.until <= self._clock():
+                self._pairing = None
+
     # -- seats ----------------------------------------------------------------------------
 
     def sit(self, pin: object, seat: object, address: str) -> Tuple[str, Sitter, int]:
-        """The right ``pin`` from the ``address`` it was shown for gives ``seat`` to a new phone: its token,
+        """The right ``pin`` gives ``seat`` to a new phone: a device's PIN from the ``address`` it was shown
+        for, or the pairing PIN from any address at its first guess.  The phone's token,
         :class:`~gamelib.seats.Sitter` and the seat table's version with it seated (a state of an older
         version was sent before it sat)."""
-        if not isinstance(pin, str) or len(pin) != PIN_DIGITS or not (pin.isascii() and pin.isdigit()):
-            raise HttpError(400, "bad_request", f"pin must be a string of {PIN_DIGITS} digits")
+        if not isinstance(pin, str) or len(pin) not in (PIN_DIGITS, PAIR_DIGITS) or \
+                not (pin.isascii() and pin.isdigit()):
+            raise HttpError(400, "bad_request", f"pin must be a string of {PIN_DIGITS} digits (this device's PIN) "
+                            f"or {PAIR_DIGITS} (the pairing PIN)")
         try:
             seat = check_seat(seat)
         except ValueError:
             raise HttpError(400, "bad_request", "seat must be 1 or 2") from None
         with self._lock:
-            shown = self._shown.get(address)
-            if shown is None or shown.until <= self._clock():
-                self._shown.pop(address, None)
-                raise HttpError(403, "no_pin", "no PIN is waiting for this device: ask for one (the LEDs scroll it)")
-            if not hmac.compare_digest(pin.encode(), shown.pin.encode()):
-                shown.wrong += 1
-                self.wrong_total += 1
-                left = self.limits.pin_tries - shown.wrong
-                if left > 0:
-                    raise HttpError(403, "bad_pin", f"wrong PIN: read it on the LEDs ({left} "
-                                    f"{'try' if left == 1 else 'tries'} left)")
-                del self._shown[address]
-                error = HttpError(403, "bad_pin", f"wrong PIN {self.limits.pin_tries} times: ask for a new one")
+            if len(pin) == PAIR_DIGITS:
+                self._spend_pairing(pin, address)
+                error, spent = None, None
             else:
-                del self._shown[address]
+                error = self._check_shown(pin, address)
+                spent = address
+            if error is None:
                 sitter = self.table.take(seat, f"{KIND}:{next(self._sources)}", KIND)
                 version = self.table.version
                 token = self._tokens_source()
                 self._tokens = {t: held for t, held in self._tokens.items() if self._seated(held[0])}
                 self._tokens[token] = (sitter, address)
-                error = None
-            cleared = self._newest is not None and self._newest[0] == address
+            cleared = self._newest is not None and self._newest[0] == spent   # the terminal's line shows it: gone
             if cleared:
                 self._newest = None
         if cleared:
@@ -195,6 +246,43 @@ class Seating:
         if error is not None:
             raise error
         return token, sitter, version
+
+    def _check_shown(self, pin: str, address: str) -> Optional[HttpError]:
+        """``None`` if ``pin`` is the PIN shown for ``address`` (then it is spent); the error for its last wrong
+        try (it is void: raised once the terminal's line is told); else raises the 403.  Under the lock."""
+        shown = self._shown.get(address)
+        if shown is None or shown.until <= self._clock():
+            self._shown.pop(address, None)
+            raise HttpError(403, "no_pin", "no PIN is waiting for this device: ask for one (the LEDs scroll it)")
+        if hmac.compare_digest(pin.encode(), shown.pin.encode()):
+            del self._shown[address]
+            return None
+        shown.wrong += 1
+        self.wrong_total += 1
+        left = self.limits.pin_tries - shown.wrong
+        if left > 0:
+            raise HttpError(403, "bad_pin", f"wrong PIN: read it on the LEDs ({left} "
+                            f"{'try' if left == 1 else 'tries'} left)")
+        del self._shown[address]
+        return HttpError(403, "bad_pin", f"wrong PIN {self.limits.pin_tries} times: ask for a new one")
+
+    def _spend_pairing(self, pin: str, address: str) -> None:
+        """Spend the pairing PIN if ``pin`` is it and ``address`` has not had its try yet; else raise the 403
+        (a wrong ``pin`` spends that address's try).  Under the lock."""
+        pairing = self._pairing
+        if pairing is None or pairing.until <= self._clock():
+            self._pairing = None
+            raise HttpError(403, "no_pin", f"no pairing PIN is up: {HOLD_ADVICE}")
+        if address in pairing.tried:
+            raise HttpError(403, "tried", "this device has had its one try at this pairing PIN: "
+                            "hold the middle of the stick at the Pi again for a new one")
+        pairing.tried.add(address)
+        if hmac.compare_digest(pin.encode(), pairing.pin.encode()):
+            self._pairing = None
+            return
+        self.wrong_total += 1
+        raise HttpError(403, "bad_pin", "wrong pairing PIN (one try per device): read it on the LEDs, "
+                        "or hold the middle of the stick at the Pi again for a new one")
 
     def _seated(self, sitter: Optional[Sitter]) -> bool:
         return sitter is not None and self.table[sitter.seat] is sitter

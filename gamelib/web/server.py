@@ -115,6 +115,23 @@ class WebServer:
         lan = self.lan
         return self.seating.trusts(address) or (lan is not None and lan.trusts(address))
 
+    def pair(self) -> None:
+        """The person at the Pi made the pairing gesture (:meth:`gamelib.backends.base.Backend.pair`; called in
+        the game's thread): a pairing PIN, on the LEDs at once.  Nothing while no phone may take a seat (the
+        server is not running, or a game is played over the LAN)."""
+        loop = self.loop
+        if loop is None or self.lan is not None:
+            return
+        self.console.show_pairing(self.seating.pair())
+        try:   # once void: forgotten, and gone from the terminal's line
+            loop.call_soon_threadsafe(loop.call_later, self.limits.pair_seconds + 0.01, self._pairing_void)
+        except RuntimeError:  # the loop closed meanwhile
+            pass
+
+    def _pairing_void(self) -> None:
+        self.seating.expire()
+        self.console.note(self.note())
+
     def _pin_changed(self, pin: Optional[str]) -> None:
         if self.loop is not None:
             self.console.note(self.note())

@@ -5,7 +5,7 @@ import argparse
 import contextlib
 import textwrap
 from dataclasses import replace
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends, web
 from gamelib.app import Parser
@@ -180,22 +180,31 @@ def run(argv: Sequence[str]) -> int:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(number, computer, result)
 
-    # the log (the recorder's one line) routed as the launcher routes its own: never over the board
-    with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
-            backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
-            web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
-        if backend.name == "terminal":
-            logs.aside()
-        if lan_address is not None:
-            lan.host(backend, replace(options, size=args.board or options.size), name=name, recorder=recorder,
-                     address=lan_address, matches=args.matches, notice=notice,
-                     report=lambda number, result, names: print_result(number, None, result, names))
-        elif args.join is not None:
-            lan.join(backend, name=name, target=target, recorder=recorder, notice=notice)
-        else:
-            play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
-                         size=args.board, think=args.think, matches=args.matches, report=report,
-                         recorder=recorder)
+    after: List[str] = []   # the guest's last words (Bob quit), said once the board has gone (a terminal's own
+    #                         screen would take them with it)
+
+    try:
+        # the log (the recorder's one line) routed as the launcher routes its own: never over the board
+        with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
+                backends.from_args(args, notice=notice) as backend, \
+                contextlib.closing(Recorder(args.db)) as recorder, \
+                web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
+            if backend.name == "terminal":
+                logs.aside()
+            if lan_address is not None:
+                lan.host(backend, replace(options, size=args.board or options.size), name=name, recorder=recorder,
+                         address=lan_address, matches=args.matches, notice=notice,
+                         report=lambda number, result, names: print_result(number, None, result, names))
+            elif args.join is not None:
+                lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
+                         report=lambda number, result, names: print_result(number, None, result, names))
+            else:
+                play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                             size=args.board, think=args.think, matches=args.matches, report=report,
+                             recorder=recorder)
+    finally:
+        for line in after:
+            notice(line)
     return app.EXIT_OK
 
 

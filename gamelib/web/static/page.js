@@ -1,5 +1,6 @@
 // The web view: the LEDs live (an event stream of frames and the game's words), a seat with the
-// PIN, and the joystick.  Uses only the documented API (docs/API.md); no library, no build step.
+// PIN (this phone's, 4 digits, or the pairing PIN, 6), and the joystick.  Uses only the documented
+// API (docs/API.md); no library, no build step.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -7,6 +8,10 @@
   const ctx = canvas.getContext("2d");
   const DIRECTIONS = ["left", "right", "up", "down", "middle"];
   const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down", Enter: "middle", " ": "middle" };
+  const HOLD_SECONDS = 3;  // the pairing gesture: the stick's middle held this long (gamelib.backends.base.PAIR_HOLD)
+  const LONG_WAIT = 20;    // seconds: a wait for this phone's PIN long enough to suggest the gesture
+  const HOLD = `At the Pi, hold the middle of the stick for ${HOLD_SECONDS} seconds: the LEDs show a 6-digit PIN ` +
+    "for any phone at once. Type it here.";
 
   let pixels = new Array(64).fill([0, 0, 0]);
   let status = null;   // the game's words (GET /api/state's "status")
@@ -161,8 +166,12 @@
     $("pin").focus();
     message("The PIN scrolls across the LEDs: type it here.");
     const reply = await post("/api/pin", {});
-    if (reply.status === 202 && reply.data.seconds > 0) {
+    if (reply.status === 202 && reply.data.seconds >= LONG_WAIT) {
+      message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first). ${HOLD}`);
+    } else if (reply.status === 202 && reply.data.seconds > 0) {
       message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first): type it here.`);
+    } else if (reply.status === 503) {
+      message(`Too many devices are waiting for a PIN. ${HOLD}`);
     } else if (reply.status !== 202) {
       message(reply.data.message || `refused (${reply.status})`);
     }
