@@ -46,7 +46,7 @@ def test_an_unknown_command_is_one_line_naming_the_commands(capsys, word):
         cli.main([word, "--json"])
     assert info.value.code == 2
     assert capsys.readouterr() == ("", f"sensehat-c4: error: unknown command {word!r}: the commands are play, "
-                                       "analyse, history, stats, replay, review (see --help)\n")
+                                       "analyse, history, stats, replay, review, doctor (see --help)\n")
 
 
 def test_the_help_lists_every_row(capsys):
