@@ -210,6 +210,9 @@ def test_while_the_web_view_serves_seats_the_key_help_names_p():
     painter.pairing = True                                        # the web view started: drawn with its note
     stream.feed(painter.set_note("web: http://192.168.1.20:8080/").encode())
     assert screen.display[10].strip() == PAIR_HINT and screen.display[12].strip() == "web: http://192.168.1.20:8080/"
+    turn = "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"   # the turn's words under the key help
+    stream.feed(painter.set_status(turn).encode())
+    assert [line.strip() for line in screen.display[10:13]] == [PAIR_HINT, turn, "web: http://192.168.1.20:8080/"]
     plain = Painter("plain")                                      # the hint was printed at the start: p's line once
     plain.pairing = True
     assert plain.set_note("web: x") == "p: pair a phone\r\nweb: x\r\n" and plain.set_note("web: x  PIN 1") == \
@@ -239,3 +242,6 @@ def test_words_from_outside_reach_the_terminal_without_their_control_characters(
         assert screen.display[hint + below].strip() == shown.strip() and leds(screen) == hex_colours(FRAME)
     assert screen.title == title
     assert Painter("plain").set_status(words) == shown + "\r\n" == Painter("plain").set_note(words)
+    printed = Painter("truecolor")                                 # the last printed line (a result), kept
+    printed.set_printed(words)
+    assert printed.printed == shown
