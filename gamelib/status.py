@@ -15,6 +15,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional
 
+# The keys, as a caption names them: the terminal's (and the emulator window's) keys for the stick,
+# never the Sense HAT's words ("stick", "middle"); the terminal spells the arrows out where it has
+# no UTF-8 (:func:`gamelib.backends.terminal_screen.plain_keys`).
+LEFT_RIGHT = "←/→"
+"""Left and right (``←/→``)."""
+UP = "↑"
+"""Up (``↑``)."""
+DOWN = "↓"
+"""Down (``↓``)."""
+ENTER = "Enter"
+"""The middle of the stick (Enter, or space, in the terminal)."""
+
 _SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[\x20-\x3f]*[\x40-\x7e]?"                                # CSI: colours, moves, clears
     r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"   # OSC (a title, the clipboard), DCS...
@@ -36,10 +48,11 @@ class Status:
     ``phase`` names what the game is doing (Connect 4: ``choosing opponent``,
     ``choosing size``, ``rules``, ``playing``, ``thinking``, ``confirming``,
     ``result``; the launcher: ``menu``).  ``text`` says it all in one line.
-    ``caption`` is set where the LEDs alone do not say what they mean (a
-    chooser's label, a size's empty field): a display with one line to spare (the
-    terminal's status line) shows it, and shows what it showed before when a
-    status without a caption follows.  ``details`` holds JSON-ready values (str,
+    ``caption`` is the one line a display with a line to spare (the terminal's status
+    line) shows under the LEDs: what they mean where they alone do not say (a chooser's
+    label, whose turn it is and in which colour) and which keys do what, named by
+    :data:`LEFT_RIGHT`, :data:`UP`, :data:`DOWN` and :data:`ENTER`; that display shows
+    what it showed before when a status without a caption follows.  ``details`` holds JSON-ready values (str,
     int, float, bool, None, lists and dicts of them); do not change it.
     """
 

@@ -50,7 +50,7 @@ from .players import Person, Seats
 from .records import Recorder
 from .rules import FIRST_CHOICES, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Board, Size
 from .stored import Side, hex_colour
-from .words import GAME as NAME
+from .words import GAME as NAME, as_guest
 
 log = logging.getLogger("sensehat_c4")
 
@@ -620,7 +620,7 @@ def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label
                      check_game=check_game)
     records = GuestRecords(recorder, backend.name, lambda: link.seat, report)
     with link:
-        outcome = visit(backend, link, label, records.take)
+        outcome = visit(backend, link, label, records.take, words=lambda status: as_guest(status, link.seat))
     records.close()
     return outcome, records.matches
 

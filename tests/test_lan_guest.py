@@ -211,9 +211,14 @@ def test_the_hosts_words_reach_the_terminal_without_their_escape_sequences(sandb
             program.wait_for(lambda p: leds(p.screen) == hex_colours([tuple(pixel) for pixel in GREY]),
                              what="the host's frame")
             clears = program.output.count(b"\x1b[2J")
-            host.state(caption=f"{TITLE}{PROMPT}{CLIPBOARD}Bob's turn", text=f"{TITLE}{PROMPT}")
-            program.wait_for(lambda p: any("type your password: Bob's turn" in line for line in p.screen.display),
+            host.state(phase="result", caption=f"{TITLE}{PROMPT}{CLIPBOARD}Bob wins", text=f"{TITLE}{PROMPT}")
+            program.wait_for(lambda p: any("type your password: Bob wins" in line for line in p.screen.display),
                              what="the caption, on the status line")
+            seats = [{"name": f"{TITLE}Bob{CLIPBOARD}", "colour": "red", "level": None, "kind": "stick"},
+                     {"name": "Ann", "colour": "yellow", "level": None, "kind": "stick"}]
+            host.state(caption="ignored: a turn's caption is the guest's own", turn=1, seats=seats)
+            program.wait_for(lambda p: any("waiting for Bob (red) at the other Pi" in line for line in p.screen.display),
+                             what="the turn's caption from the guest's side, with the host's name in it")
             assert leds(program.screen) == hex_colours([tuple(pixel) for pixel in GREY])   # the board is still there
             assert program.output.count(b"\x1b[2J") == clears                          # the screen was not cleared
             host.end("quit", f"{TITLE}Bob quit{CLIPBOARD}")

@@ -31,18 +31,18 @@ def says(text):
 def test_the_status_line_says_the_lan_screens(sandbox):  # noqa: F811
     program = start(sandbox, "--backend", "terminal", "--lan", "127.0.0.1:0", "--names", "Bob", columns=60, lines=18)
     try:
-        program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (up: leave)")(p),
+        program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (↑ leaves)")(p),
                          what="the lobby's words")
         assert says(f"web: http://127.0.0.1:{port(program)}/  (watch only)")(program)   # no PIN: nobody takes a seat
         assert leds(program.screen) in [hex_colours(f) for f in screens.frames(screens.offering())]
         client = LanClient(port(program), ping=True)
         client.hello("Ann")
-        program.wait_for(says("Ann at 127.0.0.1 asks (middle: yes, up: no)"), what="the request's words")
+        program.wait_for(says("Ann at 127.0.0.1 asks (Enter: yes, ↑: no)"), what="the request's words")
         program.press("enter")                                        # middle: yes
         assert client.until("welcome")["host"] == "Bob"
         program.wait_for(lambda p: leds(p.screen) == hex_colours(board("", 3)), what="the board: Bob to move")
         client.close()                                                # the guest's Wi-Fi goes
-        program.wait_for(says("link to Ann dropped: waiting (up: abandon)"), what="the dropped link's words")
+        program.wait_for(says("link to Ann dropped: waiting (↑ abandons)"), what="the dropped link's words")
         program.press("q")
         assert program.process.wait(10) == 0
     finally:
@@ -54,18 +54,18 @@ def test_a_guest_leaving_before_a_move_is_no_match_and_the_next_is_match_1_as_in
     program = start(sandbox, "--backend", "terminal", "--lan", "127.0.0.1:0", "--names", "Bob", "--db", db,
                     columns=60, lines=18)
     try:
-        program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (up: leave)")(p),
+        program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (↑ leaves)")(p),
                          what="the lobby's words")
         first = LanClient(port(program), ping=True)
         first.hello("Ann")
-        program.wait_for(says("Ann at 127.0.0.1 asks (middle: yes, up: no)"), what="the request's words")
+        program.wait_for(says("Ann at 127.0.0.1 asks (Enter: yes, ↑: no)"), what="the request's words")
         program.press("enter")
         first.until("welcome")
         first.send({"type": "bye"})                                    # Ann leaves before a move
-        program.wait_for(says("waiting for a guest (up: leave)"), what="the lobby again")
+        program.wait_for(says("waiting for a guest (↑ leaves)"), what="the lobby again")
         second = LanClient(port(program), source="127.0.0.2", ping=True)
         second.hello("Cy")
-        program.wait_for(says("Cy at 127.0.0.2 asks (middle: yes, up: no)"), what="the second request")
+        program.wait_for(says("Cy at 127.0.0.2 asks (Enter: yes, ↑: no)"), what="the second request")
         program.press("enter")
         second.until("welcome")
         program.wait_for(lambda p: leds(p.screen) == hex_colours(board("", 3)), what="the board: Bob to move")
@@ -75,7 +75,7 @@ def test_a_guest_leaving_before_a_move_is_no_match_and_the_next_is_match_1_as_in
         program.press("up")
         program.press("up")                                           # Bob abandons the match
         program.wait_for(lambda p: leds(p.screen) != hex_colours(board("4", 3)) and
-                         says("waiting for a guest (up: leave)")(p), what="the lobby after the match")
+                         says("waiting for a guest (↑ leaves)")(p), what="the lobby after the match")
         program.press("q")
         program.finish()
         assert program.process.returncode == 0

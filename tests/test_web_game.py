@@ -1,22 +1,27 @@
 """The web view on the game: the interludes (``gamelib/backends/interlude.py`` and ``base.py``: the PIN and
 a seat taken, exact frames on the mock's fake clock), notes, the seat table followed by Connect 4
-(``players.follow``, ``game.play_matches``), ``gamelib/web/console.py``, and a whole match played from two
-phones through the API over real sockets."""
+(``players.follow``, ``game.play_matches``), ``gamelib/web/console.py``, a whole match played from two
+phones through the API over real sockets, and a phone that closes its page on its turn
+(``gamelib/web/presence.py``: on a fake clock, and on the real ``sense_emu`` over real sockets)."""
+import logging
 import threading
 import time
 
 import pytest
+from emu_sandbox import FakeEmulator, lit
+from test_emu_backend import emu_dir  # noqa: F401 (the fixture: sense_emu in a temporary directory)
 from web_client import Events, post
 
 from gamelib import web
 from gamelib.backends.base import Observer
 from gamelib.backends.interlude import IDLE, MOST_DEFERRED, Interlude
 from gamelib.backends.mock import MockBackend
+from gamelib.backends.senselib import EmuBackend
 from gamelib.colours import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 from gamelib.scroll import SPEED, scroll_frames
 from gamelib.seats import SeatTable
 from gamelib.web.address import Address
-from gamelib.web.console import PAIR_TEXT, PIN_TEXT, SEATED_TEXT, BackendConsole
+from gamelib.web.console import PAIR_TEXT, PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
 from gamelib.web.limits import Limits
 from sensehat_c4 import render
 from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
@@ -294,7 +299,9 @@ def play_column(port, token, column, start=3):
 def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
     mock = MockBackend(real_wait=20.0)
     quick = Limits(presses_per_second=1000, press_burst=1000,   # a test presses faster than a thumb
-                   pin_show_seconds=0.1)                         # and reads a PIN at once
+                   pin_show_seconds=0.1,                         # and reads a PIN at once;
+                   phone_gone_seconds=3600)   # its phones keep no page open (the API alone), and its turns on a
+    # loaded machine may take seconds: a closed page is not what is tested here (see below)
     with web.serving(mock, Address("127.0.0.1", 0), limits=quick) as server:
         tokens, pins = {}, {}
         for seat in (1, 2):                      # two phones (127.0.0.2, .3): each asks, reads its PIN, sits
@@ -382,3 +389,144 @@ def test_web_on_both_command_lines(capsys, monkeypatch, tmp_path):
                 cli.main(["--backend", "headless", "--web", value])
             assert info.value.code == 2
             assert capsys.readouterr().err == f"sensehat-c4: error: argument --web: {message} (see --help)\n"
+
+
+# -- a phone that closes its page on its turn (presence.py) --------------------------------------------
+
+class Told:
+    """A console that records what the presence asks of it."""
+
+    def __init__(self) -> None:
+        self.asked = []
+        self.take_back = None
+
+    def away(self, seat, seconds, take_back):
+        self.asked.append(("away", seat, seconds))
+        self.take_back = take_back
+
+    def here(self):
+        self.asked.append(("here",))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.due = []
+
+    def later(self, delay, call):
+        timer = type("Timer", (), {"cancel": lambda timer: entry in self.due and self.due.remove(entry)})()
+        entry = (self.now + delay, call)
+        self.due.append(entry)
+        return timer
+
+    def run_until(self, when):
+        while self.due and min(self.due)[0] <= when:
+            entry = min(self.due, key=lambda e: e[0])
+            self.due.remove(entry)
+            self.now = entry[0]
+            entry[1]()
+        self.now = when
+
+
+def presence_on(turn):
+    """A presence over a feed whose words say seat ``turn`` is to move, seat 2 held by a phone."""
+    from gamelib.status import Status
+    from gamelib.web.feed import Feed
+    from gamelib.web.presence import Presence
+    from gamelib.web.seating import Seating
+
+    table, clock, console = SeatTable(), Clock(), Told()
+    feed = Feed()
+    feed.status = Status("playing", "", None, {"turn": turn})
+    seating = Seating(table)
+    sitter = table.take(2, "phone:1", "phone")
+    presence = Presence(console, feed, seating, clock=lambda: clock.now, later=clock.later)
+    return presence, feed, table, clock, console, sitter
+
+
+def test_a_phone_without_its_page_on_its_turn_is_waited_for_then_its_seat_goes_back(caplog):
+    caplog.set_level(logging.INFO, logger="gamelib.web")
+    presence, feed, table, clock, console, sitter = presence_on(2)
+    presence.update()
+    clock.run_until(2.99)
+    assert console.asked == []                                   # a reload is back sooner than 3 s
+    clock.run_until(3.02)
+    assert console.asked == [("away", 2, 30.0)]                  # the game waits for it
+    clock.run_until(32.99)
+    assert table[2] is sitter
+    clock.run_until(33.05)
+    assert console.asked == [("away", 2, 30.0), ("here",)] and table[2] is None   # the stick's seat again
+    assert [r.getMessage() for r in caplog.records] == [
+        "the phone in seat 2 closed its page on its turn 33 s ago: the seat is back with the stick"]
+
+
+def test_a_phone_whose_page_comes_back_plays_on_and_the_stick_may_take_the_seat_back():
+    presence, feed, table, clock, console, sitter = presence_on(2)
+    presence.update()
+    clock.run_until(10.0)
+    watcher = type("W", (), {"sitter": sitter})()
+    feed.watchers.add(watcher)                                   # its page is open again
+    presence.update()
+    assert console.asked == [("away", 2, 30.0), ("here",)] and clock.due == []
+    clock.run_until(100.0)
+    assert table[2] is sitter
+    feed.watchers.discard(watcher)                               # closed again: waited for afresh
+    presence.update()
+    clock.run_until(104.0)
+    assert console.asked[-1] == ("away", 2, 30.0)
+    console.take_back()                                          # middle at the HAT: the seat is the stick's
+    assert table[2] is None
+
+
+def test_a_phone_without_its_page_is_not_waited_for_on_the_other_seats_turn():
+    presence, feed, table, clock, console, sitter = presence_on(1)
+    presence.update()
+    clock.run_until(100.0)
+    assert console.asked == [] and table[2] is sitter and clock.due == []
+
+
+def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sockets(emu_dir):  # noqa: F811
+    """The LEDs show the phone blinking in its seat's colour and the words (the terminal's line) say the game
+    waits for it; its page back, it plays on; closed again, after the time the seat is the stick's."""
+    limits = Limits(phone_gone_seconds=0.3, phone_away_seconds=1.5)
+    with FakeEmulator(emu_dir) as emulator, EmuBackend() as backend, \
+            web.serving(backend, Address("127.0.0.1", 0), limits=limits) as server:
+        emulator.wait_client()
+        phone_address = "127.0.0.3"
+        assert post(server.port, "/api/pin", {}, source=phone_address).status == 202
+        pin = server.seating.pin_for(phone_address)          # the first to ask: its PIN at once
+        token = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source=phone_address).json()["token"]
+        phone = Events(server.port, path=f"/api/events?token={token}")
+        game = threading.Thread(target=play_matches, args=(backend, MatchOptions()),
+                                kwargs={"opponent": "human", "matches": 1})
+        said = lambda caption: lambda kind, data: kind == "state" and (data["status"] or {}).get(  # noqa: E731
+            "caption") == caption
+        with Events(server.port) as watching:
+            game.start()
+            try:
+                emulator.wait_screen(lambda px: px == lit(board("", 3)), timeout=20)
+                for _ in range(5):   # seat 1 at the HAT drops; a press while the PIN or "P2 PHONE" scrolls ends it
+                    emulator.tap("down")
+                    try:
+                        watching.until(said("waiting for player 2's phone (yellow)"), timeout=3)
+                        break
+                    except AssertionError:
+                        continue
+                else:
+                    raise AssertionError("seat 1's drop never came")
+                phone.close()                                                         # the page is closed
+                watching.until(said("waiting for player 2's phone (page closed): Enter plays it here, or in 1.5 s"))
+                emulator.wait_screen(lambda px: px == lit(phone_frames(YELLOW)[0][0]))
+                phone = Events(server.port, path=f"/api/events?token={token}")       # back: it plays on
+                watching.until(said("waiting for player 2's phone (yellow)"))
+                emulator.wait_screen(lambda px: px == lit(board("4", 3)))
+                phone.close()
+                watching.until(said("player 2 (yellow) to move: ←/→ choose, Enter drops, ↑ abandons"), timeout=10)
+                assert server.seating.table[2] is None
+                assert post(server.port, "/api/press", {"token": token, "direction": "down"}).status == 403
+                emulator.tap("left", "down")                                          # seat 2 at the HAT now
+                emulator.wait_screen(lambda px: px == lit(board("43", 3)))
+            finally:
+                emulator.tap("up", "up")
+                game.join(20)
+        assert not game.is_alive()

@@ -6,7 +6,7 @@ import re
 
 from pty_terminal import leds
 from test_terminal_backend import board, hex_colours, sandbox, start  # noqa: F401 (the fixture)
-from web_client import call, post
+from web_client import Events, call, post
 
 from gamelib.backends.terminal_screen import SHORT_PAIR_HINT
 from gamelib.colours import WHITE
@@ -73,6 +73,7 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         program.wait_for(lambda p: leds(p.screen) in pairing_scroll(pin)[1:], what="the pairing PIN on the LEDs")
         reply = post(port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
         assert reply.status == 200, reply.body                         # any address: the first try
+        phone = Events(port, source="127.0.0.5", path=f"/api/events?token={reply.json()['token']}")
         program.wait_for(lambda p: note(p)[1] is None, what="the pairing PIN spent: gone")
 
         program.press("enter")                                         # held (auto-repeat after 0.5 s, 30 a second):
@@ -84,6 +85,7 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         program.wait_for(lambda p: leds(p.screen) in pairing_scroll(again)[1:], what="the new one on the LEDs")
         state = call(port, "GET", "/api/state").json()                # the page: the game underneath, never the PIN
         assert state["pixels"] == [list(p) for p in board("4", 3)]     # seat 1's token dropped; seat 2 to move
+        phone.close()                                                  # its page open all along: no wait for it
         program.press("q")
         assert program.finish() == "" and program.process.returncode == 0
     finally:

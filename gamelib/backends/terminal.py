@@ -271,11 +271,20 @@ class TerminalBackend(Backend):
         if not self.closed:
             self._emit(text)
 
-    def _show_status(self, text: str) -> None:
-        """Show a line the program printed (or a notice) under the board; it stays when a caption goes."""
+    def _status_line(self, text: str, *, printed: bool = False) -> None:
+        """Write ``text`` under the board, on the status line (or, ``printed``, on the last printed
+        line's own): the one place every line shown there (a line the program printed, a notice, a
+        status's caption) is written."""
+        self._emit(self._painter.set_printed(text) if printed else self._painter.set_status(text))
+
+    def _show_status(self, text: str, *, printed: bool = True) -> None:
+        """Show a line the program printed (or, not ``printed``, a notice) under the board; it stays
+        when a caption goes, and a printed one stays on a line of its own while a caption shows."""
         self._line = text
         self._captioned = False
-        self._emit(self._painter.set_status(text))
+        if printed:
+            self._status_line(text, printed=True)
+        self._status_line(text)
 
     def _said(self, status: Status) -> None:
         """A status with a caption shows it under the board; one without puts back the line it hid."""
@@ -283,11 +292,11 @@ class TerminalBackend(Backend):
             return
         if status.caption is not None:
             self._captioned = True
-            self._emit(self._painter.set_status(status.caption))
+            self._status_line(status.caption)
         elif self._captioned:
             self._captioned = False
             if self._painter.mode != "plain":  # plain mode printed the line already: it is in the scrollback
-                self._emit(self._painter.set_status(self._line))
+                self._status_line(self._line)
 
     def _noted(self, text: str) -> None:
         """The note (the web view's address and PIN) on a line of its own under the status."""
@@ -303,7 +312,7 @@ class TerminalBackend(Backend):
         """Show ``text`` under the board until the program prints a line (a notice printed
         before the board would be hidden by it; ``plain`` mode has it on screen already)."""
         if self._painter.mode != "plain":
-            self._show_status(text)
+            self._show_status(text, printed=False)
 
     def _on_winch(self, signum: int, frame: object) -> None:
         """Nothing to do here: the wake-up pipe wakes the wait, which redraws."""

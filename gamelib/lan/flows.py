@@ -181,8 +181,11 @@ class Visit:
 
 
 def visit(backend: Backend, link: "g.GuestLink", host_label: str,
-          on_game: Callable[[Any], None] = lambda data: None) -> Visit:
-    """The guest at the host (see the module's docstring), until the session is over."""
+          on_game: Callable[[Any], None] = lambda data: None,
+          words: Callable[[Status], Status] = lambda status: status) -> Visit:
+    """The guest at the host (see the module's docstring), until the session is over.  ``words``
+    turns the host's words into the guest's (a game's caption says whose turn it is from the host's
+    side: the guest's own turn is the other Pi's there)."""
     animator = Animator(backend)
     state = "asking"
     played = False
@@ -204,7 +207,7 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
             elif kind == g.FRAME and state == "playing":
                 backend.show(got.data)
             elif kind == g.STATE and state == "playing" and got.data is not None:
-                backend.say(_status(got.data))
+                backend.say(words(_status(got.data)))
             elif kind == g.GAME:
                 on_game(got.data)
             elif kind == g.DROPPED and state == "playing":

@@ -25,7 +25,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..colours import BLACK, CYAN, GREEN, ORANGE, RED, RGB, WHITE, YELLOW
 from ..icons import Picture, picture
 from ..scroll import Scrolling
-from ..status import Status
+from ..status import ENTER, LEFT_RIGHT, UP, Status
 from .protocol import outside_name
 
 Step = Tuple[Picture, float]
@@ -142,28 +142,28 @@ def _status(screen: str, text: str, caption: Optional[str] = None, **details: ob
 
 def offering_words(name: str, game: str) -> Status:
     return _status(OFFERING, f"{name} offers {game} on the LAN: waiting for a guest (up: leave)",
-                   "waiting for a guest (up: leave)", name=name, game=game)
+                   f"waiting for a guest ({UP} leaves)", name=name, game=game)
 
 
 def request_words(name: str, address: str) -> Status:
     return _status(REQUEST, f"{name} at {address} asks to play: middle accepts, up refuses",
-                   f"{name} at {address} asks (middle: yes, up: no)", name=name, address=address)
+                   f"{name} at {address} asks ({ENTER}: yes, {UP}: no)", name=name, address=address)
 
 
 def searching_words() -> Status:
-    return _status(SEARCHING, "looking for games on the LAN (up: leave)", "looking for games (up: leave)")
+    return _status(SEARCHING, "looking for games on the LAN (up: leave)", f"looking for games ({UP} leaves)")
 
 
 def found_words(names: Sequence[str], index: int) -> Status:
     name = names[index]
     return _status(FOUND, f"a game on the LAN: {name} ({index + 1} of {len(names)}; middle asks to play, "
-                   "left/right: browse, up: leave)", f"{name} (middle: ask, left/right: browse)",
+                   "left/right: browse, up: leave)", f"{name} ({ENTER} asks, {LEFT_RIGHT} browse)",
                    name=name, choice=name, choices=list(names))
 
 
 def asking_words(name: str) -> Status:
     return _status(ASKING, f"asking {name}: waiting for the answer at {name}'s Pi (up: give up)",
-                   f"asking {name}... (up: give up)", name=name)
+                   f"asking {name}... ({UP} gives up)", name=name)
 
 
 def refused_words(name: str, why: str) -> Status:
@@ -173,7 +173,7 @@ def refused_words(name: str, why: str) -> Status:
 def away_words(name: str, seconds: float) -> Status:
     return _status(AWAY, f"the link to {name} dropped: waiting for it to come back "
                    f"(the match is abandoned after {seconds:g} s; up: abandon now)",
-                   f"link to {name} dropped: waiting (up: abandon)", name=name, seconds=seconds)
+                   f"link to {name} dropped: waiting ({UP} abandons)", name=name, seconds=seconds)
 
 
 def left_words(name: str, why: str) -> Status:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
@@ -17,6 +18,7 @@ from ..seats import SeatTable
 from .feed import Feed
 from .http import HttpError, Reply, Request, Response, Route, StreamReply
 from .limits import Limits
+from .presence import Presence
 from .seating import Seating
 
 if TYPE_CHECKING:
@@ -63,6 +65,13 @@ class Console(Protocol):
 
     def note(self, text: str) -> None:
         """Show ``text`` (the page's address and the PIN) where the game can show a line (the terminal)."""
+
+    def away(self, seat: int, seconds: float, take_back: Callable[[], None]) -> None:
+        """Say on the LEDs, in words, that the game waits for ``seat``'s phone (its page is closed), for
+        ``seconds`` at most; ``take_back`` (callable from any thread) gives the seat to the stick now."""
+
+    def here(self) -> None:
+        """The wait of :meth:`away` is over."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,7 @@ class WebApp:
         self.files = load_files() if files is None else files
         self._pins_later = False
         """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
+        self.presence = Presence(console, feed, seating, limits, clock=clock, later=later)
 
     def routes(self) -> List[Route]:
         static = [Route("GET", path, self._file) for path in self.files]
@@ -157,8 +167,16 @@ class WebApp:
         return Response.json({**self.feed.frame_json(), **self.feed.state_json()})
 
     def events(self, request: Request) -> StreamReply:
-        """``GET /api/events``: the state and frame now, then every one as it comes (Server-Sent Events)."""
-        return StreamReply("text/event-stream", self.feed.attach)
+        """``GET /api/events``: the state and frame now, then every one as it comes (Server-Sent Events).
+        A seated phone's page adds ``?token=...``: while it is open, the phone is there (:mod:`.presence`);
+        a token that is not good is a stream like any other."""
+        sitter = None
+        try:
+            token = urllib.parse.parse_qs(request.query, max_num_fields=4).get("token", [None])[0]
+            sitter = None if token is None else self.seating.sitter(token)
+        except (ValueError, HttpError):   # too many fields, or no seat goes with it
+            pass
+        return StreamReply("text/event-stream", lambda stream: self.feed.attach(stream, sitter))
 
     # -- seats -------------------------------------------------------------------------
 

@@ -69,6 +69,12 @@ class Limits:
     """A PIN shown is good this long (if not used or void before)."""
     pin_queue: int = 64
     """Addresses waiting for their PIN's scroll at once; more: 503."""
+    phone_gone_seconds: float = 3.0
+    """On its seat's turn, a phone with no event stream open (``GET /api/events?token=...``) this long
+    has closed its page (a reload is back sooner): the game waits for it ..."""
+    phone_away_seconds: float = 30.0
+    """... this long more (or until the stick at the HAT takes the seat back); then the seat goes back to
+    the stick at the HAT."""
     pair_seconds: float = 60.0
     """A pairing PIN (the stick's middle held at the Pi: shown at once, good from any address, one try per
     address) is good this long (if not used before)."""

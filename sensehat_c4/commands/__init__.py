@@ -24,7 +24,7 @@ from ..records import RecordsError
 from . import analyse, doctor, history, play, replay, review, stats
 from .common import PROG, Command
 
-__all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "main"]
+__all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "main", "unknown"]
 
 COMMANDS: Tuple[Command, ...] = (
     play.COMMAND, analyse.COMMAND, history.COMMAND, stats.COMMAND, replay.COMMAND, review.COMMAND,
@@ -53,7 +53,17 @@ def find(argv: Sequence[str]) -> Tuple[Command, List[str]]:
     return COMMANDS[0], list(argv)
 
 
+def unknown(name: str) -> int:
+    """A first argument that is neither a command nor an option: one line naming the commands, exit 2."""
+    app.Parser(prog=PROG).error(f"unknown command {name!r}: the commands are "
+                                f"{', '.join(command.name for command in COMMANDS)}")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command ``argv`` names; its exit code.  Entry point of the ``sensehat-c4`` console script."""
-    command, rest = find(sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    command, rest = find(args)
+    if command is COMMANDS[0] and args and args[0] not in (command.name, *command.aliases) \
+            and args[0][:1] not in ("", "-"):
+        return app.run(lambda: unknown(args[0]), PROG, exits=EXITS)
     return app.run(lambda: command.run(rest), command.prog, exits=EXITS)

@@ -120,7 +120,9 @@
   }
 
   function lose(why) {
+    const had = token;
     seat = 0; token = ""; remember(); message(why); panel(); words();
+    if (had) reconnect();
   }
 
   function panel() {
@@ -180,7 +182,7 @@
     const reply = await post("/api/seat", { pin: $("pin").value.trim(), seat: asking });
     if (reply.status === 200) {
       token = reply.data.token; seat = reply.data.seat; since = reply.data.version || 0; asking = 0;
-      remember(); message("");
+      remember(); message(""); reconnect();
     } else {
       message(reply.data.message || `refused (${reply.status})`);
     }
@@ -209,8 +211,15 @@
     document.body.classList.toggle("lost", !ok && retries > 0);
   }
 
+  // a seat's page keeps its stream open with the seat's token: on the seat's turn, a phone whose page
+  // is closed is waited for a while, then the seat goes back to the stick at the Pi (docs/API.md)
+  function reconnect() {
+    if (source) source.close();
+    connect();
+  }
+
   function connect() {
-    source = new EventSource("/api/events");
+    source = new EventSource(token ? `/api/events?token=${encodeURIComponent(token)}` : "/api/events");
     source.onopen = () => { retries = 0; live(true); };
     source.addEventListener("frame", (e) => {
       const data = JSON.parse(e.data);
