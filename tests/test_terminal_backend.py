@@ -32,7 +32,8 @@ from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from gamelib.status import Status
 from sensehat_c4 import render
-from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.chooser import CHOICES, choice_frame, size_frame
+from sensehat_c4.engine.levels import LEVELS
 from sensehat_c4.rules import Board, Size
 
 P = render.Palette()
@@ -392,15 +393,14 @@ def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
         program.wait_for(shows(choice_frame(0)), what="the opponent chooser")
         program.wait_for(lambda p: status(p) == "2 players (left/right: browse)")
         said = []
-        for index in range(1, 8):
+        count = len(CHOICES)
+        for index in range(1, count + 1):
             program.press("right")
-            program.wait_for(shows(choice_frame(index % 7)), what=f"choice {index % 7}")
+            program.wait_for(shows(choice_frame(index % count)), what=f"choice {index % count}")
             program.wait_for(lambda p: status(p) != (said or ["2 players (left/right: browse)"])[-1])
             said.append(status(program))
-        assert said == ["computer: easy (left/right: browse)", "computer: medium (left/right: browse)",
-                        "computer: hard (left/right: browse)", "computer: perfect (left/right: browse)",
-                        "over the LAN (left/right: browse)", "rules (left/right: browse)",
-                        "2 players (left/right: browse)"]
+        assert said == [f"computer: {number} {name} (left/right: browse)" for number, name in enumerate(LEVELS, 1)] + [
+            "over the LAN (left/right: browse)", "rules (left/right: browse)", "2 players (left/right: browse)"]
         program.press("enter")
         program.wait_for(shows(size_frame(Size())), what="the size chooser")
         program.wait_for(lambda p: status(p) == "board size: 7x6")

@@ -1,4 +1,4 @@
-"""The computer opponent's engine: four levels, up to perfect play.
+"""The computer opponent's engine: a ladder of nine levels, up to perfect play; puzzles.
 
 It depends only on the rules core and works on copies: :func:`choose_move` takes a
 :class:`~sensehat_c4.rules.Board`, a level's name, a :class:`Limit` and a seed, and
@@ -6,11 +6,14 @@ returns a :class:`SearchResult`; :func:`move_scores` gives every legal move's ex
 
 Modules: :mod:`.position` (the bitboards of a board, the layout's masks), :mod:`.limit`
 (:class:`Limit` and its running :class:`~.limit.Budget`), :mod:`.result`,
-:mod:`.levels` (the table of levels), :mod:`.solver` (the exact negamax: the Python
-core and the interface of any core), :mod:`.cores` (where the core is chosen),
-:mod:`.openings` (the shipped book, up to 8 stones), :mod:`.book12` (the optional
-12-ply book), :mod:`.oracle` (books, then the solver), :mod:`.heuristic`
-(depth-limited search).
+:mod:`.levels` (the ladder of levels and their words), :mod:`.sight` (how the levels below
+perfect play: exact outcomes within a horizon, a heuristic with a noise beyond it),
+:mod:`.matchme` (the "match me" opponent: which level next), :mod:`.puzzles` ("find the
+win" puzzles and the day's puzzle), :mod:`.solver` (the exact negamax: the Python core and
+the interface of any core), :mod:`.cores` (where the core is chosen), :mod:`.openings`
+(the shipped book, up to 8 stones), :mod:`.book12` (the optional 12-ply book),
+:mod:`.oracle` (books, then the solver), :mod:`.heuristic` (the evaluation, and the
+depth-limited search perfect falls back on when its budget runs out).
 """
 from __future__ import annotations
 
