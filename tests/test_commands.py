@@ -14,7 +14,7 @@ from sensehat_c4.records import RecordsError
 
 
 def test_one_table_one_module_each(monkeypatch):
-    assert [c.name for c in COMMANDS] == ["play", "analyse", "history", "stats", "replay", "review"]
+    assert [c.name for c in COMMANDS] == ["play", "analyse", "history", "stats", "replay", "review", "puzzle"]
     for command in COMMANDS:
         module = sys.modules[f"sensehat_c4.commands.{command.name}"]
         assert module.COMMAND is command
