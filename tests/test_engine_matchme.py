@@ -64,7 +64,8 @@ def series(player: str, start: str, rounds: int, seed: int,
             board.play(choose_move(board, sides[board.ply % 2], seed=seed * 10_000 + number * 100 + board.ply).column)
         outcome = board.outcome
         assert outcome is not None
-        mine = 0.5 if outcome.winner is None else float(sides[outcome.winner - 1] == player)
+        seat = 1 if number % 2 == 0 else 2               # the player's (both sides may be one level)
+        mine = 0.5 if outcome.winner is None else float(outcome.winner == seat)
         levels.append(level)
         points.append(mine)
         opponent.after(Round.DRAWN if mine == 0.5 else Round.WON if mine else Round.LOST)
@@ -86,14 +87,13 @@ def test_from_either_end_of_the_ladder_it_settles_within_ten_rounds(player):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("player", NAMES)
-def test_from_every_start_it_settles_within_ten_rounds_and_stays_near(player):
+def test_from_every_start_it_settles_within_ten_rounds_and_the_player_scores_40_to_60(player):
     place = NAMES.index(player)
     after: List[float] = []
     for start in NAMES:
-        levels, points = series(player, start, 24, seed=100 + 10 * place + NAMES.index(start))
+        levels, points = series(player, start, 30, seed=100 + 10 * place + NAMES.index(start))
         at = settled_at(player, levels)
         assert 1 <= at <= SETTLE_WITHIN, (player, start, levels)
-        assert all(abs(NAMES.index(level) - place) <= 3 for level in levels[at:]), (player, start, levels)
         after += points[at - 1:]
     score = sum(after) / len(after)
-    assert 0.3 <= score <= 0.7, (player, score)
+    assert 0.4 <= score <= 0.6, (player, score)
