@@ -10,8 +10,9 @@ Pure functions, no I/O.
 The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 
 - every status: ``game`` (``"Connect 4"``);
-- choosing: ``choice`` (what the LEDs show: ``"2 players"``, ``"computer: easy"``,
-  ``"rules"``, or a size ``"6x5"``) and ``choices`` (every label offered, in order);
+- choosing: ``choice`` (what the LEDs show: ``"2 players"``, ``"computer: 1 easy"``,
+  ``"rules"``, or a size ``"6x5"``) and ``choices`` (every label offered, in order); for a
+  level, ``about`` (how it plays, in words);
 - the resume question (phase ``resume``): the match's ``board``, ``round``, ``score``, ``turn``
   and ``seats`` as below, and ``choices`` (``["resume", "start afresh"]``);
 - the match: ``board`` (``"7x6"``), ``round`` (from 1), ``score`` (``[seat 1's, seat
@@ -35,6 +36,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 from gamelib.colours import RGB, ColourError, colour_name, parse_colour
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
+from .engine import levels
 from .rules import Size
 
 GAME = "Connect 4"
@@ -55,20 +57,26 @@ PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CO
 
 
 def opponent_label(opponent: str) -> str:
-    """``2 players`` for ``human``, ``computer: easy`` for a level, ``over the LAN`` for another Pi,
-    ``rules`` for the rules."""
+    """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
+    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for the rules."""
     if opponent == "human":
         return "2 players"
     if opponent == "lan":
         return "over the LAN"
-    return RULES if opponent == RULES else f"computer: {opponent}"
+    return RULES if opponent == RULES else f"computer: {levels.number(opponent)} {opponent}"
 
 
 def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
-    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``."""
+    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
+    for a level the text says how it plays (:data:`~.engine.levels.WORDS`), and so does the
+    detail ``about``."""
     label = opponent_label(choice)
-    return Status(CHOOSING_OPPONENT, f"choosing the opponent: {label}", f"{label} ({BROWSE})",
-                  {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]})
+    about = levels.WORDS.get(choice)
+    details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
+    if about is not None:
+        details["about"] = about
+    text = f"choosing the opponent: {label}" + (f": {about}" if about is not None else "")
+    return Status(CHOOSING_OPPONENT, text, f"{label} ({BROWSE})", details)
 
 
 def rules(text: str) -> Status:

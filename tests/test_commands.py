@@ -14,7 +14,7 @@ from sensehat_c4.records import RecordsError
 
 
 def test_one_table_one_module_each(monkeypatch):
-    assert [c.name for c in COMMANDS] == ["play", "analyse", "history", "stats", "replay", "review", "doctor"]
+    assert [c.name for c in COMMANDS] == ["play", "analyse", "history", "stats", "replay", "review", "doctor", "puzzle"]
     for command in COMMANDS:
         module = sys.modules[f"sensehat_c4.commands.{command.name}"]
         assert module.COMMAND is command
@@ -46,7 +46,7 @@ def test_an_unknown_command_is_one_line_naming_the_commands(capsys, word):
         cli.main([word, "--json"])
     assert info.value.code == 2
     assert capsys.readouterr() == ("", f"sensehat-c4: error: unknown command {word!r}: the commands are play, "
-                                       "analyse, history, stats, replay, review, doctor (see --help)\n")
+                                       "analyse, history, stats, replay, review, doctor, puzzle (see --help)\n")
 
 
 def test_the_help_lists_every_row(capsys):

@@ -32,12 +32,12 @@ def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
 
 def test_the_chooser_starts_from_the_last_choice():
     mock = MockBackend()
-    mock.tap("right", "right", "middle", "middle", "up", "up")   # 2P -> 1 -> 2: medium; 7x6; abandon
-    mock.tap("left", "middle", "middle", at=10)             # from 2 (medium) -> 1: easy; 7x6
+    mock.tap("right", "right", "middle", "middle", "up", "up")   # 2P -> 1 -> 2: casual; 7x6; abandon
+    mock.tap("left", "middle", "middle", at=10)             # from 2 (casual) -> 1: easy; 7x6
     mock.tap("up", "up", at=11)
     reports = []
     assert play_matches(mock, matches=2, report=lambda *report: reports.append(report)) == 2
-    assert [r[1] for r in reports] == [Computer("medium", player=2), Computer("easy", player=2)]
+    assert [r[1] for r in reports] == [Computer("casual", player=2), Computer("easy", player=2)]
     shown = [f for _, f in mock.frames]
     second = shown.index(tuple(choice_frame(2)), shown.index(tuple(choice_frame(2))) + 1)
     assert shown[second:second + 2] == [tuple(choice_frame(2)), tuple(choice_frame(1))]

@@ -329,8 +329,8 @@ def test_a_match_that_cannot_be_resumed_is_kept_as_abandoned(games_db, caplog):
     assert play_matches(mock, matches=1, back_leaves=True, recorder=recorder(games_db)) == 0
     assert mock.frames[0][1] == tuple(choice_frame(0))   # no question: the game starts as usual
     assert [r.getMessage() for r in caplog.records if r.name == "sensehat_c4"] == [
-        "the interrupted match 1 cannot be resumed (level must be one of easy, medium, hard, perfect "
-        "(not 'superhard')); it is kept as abandoned"]
+        "the interrupted match 1 cannot be resumed (level must be one of easy, casual, steady, medium, tough, "
+        "hard, expert, master, perfect (not 'superhard')); it is kept as abandoned"]
     assert rows(games_db, "SELECT status FROM matches") == [("abandoned",)]
 
 

@@ -32,7 +32,8 @@ from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from gamelib.status import Status
 from sensehat_c4 import render
-from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.chooser import CHOICES, choice_frame, size_frame
+from sensehat_c4.engine.levels import LEVELS
 from sensehat_c4.rules import Board, Size
 
 P = render.Palette()
@@ -404,14 +405,15 @@ def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
         program.wait_for(shows(choice_frame(0)), what="the opponent chooser")
         program.wait_for(lambda p: status(p) == f"2 players {browse}")
         said = []
-        for index in range(1, 8):
+        count = len(CHOICES)
+        for index in range(1, count + 1):
             program.press("right")
-            program.wait_for(shows(choice_frame(index % 7)), what=f"choice {index % 7}")
+            program.wait_for(shows(choice_frame(index % count)), what=f"choice {index % count}")
             program.wait_for(lambda p: status(p) != (said or [f"2 players {browse}"])[-1])
             said.append(status(program))
         assert said == [f"{label} {browse}"[:40].strip() for label in (
-            "computer: easy", "computer: medium", "computer: hard", "computer: perfect", "over the LAN", "rules",
-            "2 players")]
+            [f"computer: {number} {name}" for number, name in enumerate(LEVELS, 1)]
+            + ["over the LAN", "rules", "2 players"])]
         program.press("enter")
         program.wait_for(shows(size_frame(Size())), what="the size chooser")
         program.wait_for(lambda p: status(p) == "board size: 7x6 (←/→ browse, Enter choos")

@@ -6,18 +6,24 @@ from gamelib.status import Status
 from sensehat_c4 import words
 from sensehat_c4.chooser import RULES, choose_opponent, choose_size
 from sensehat_c4.computer import Computer
+from sensehat_c4.engine.levels import WORDS
 from sensehat_c4.controller import MatchOptions, play
 from sensehat_c4.rules import SIZES, Size
 from test_computer_turns import factory
 
 OFFERED = ["human", "easy", "medium", "hard", "perfect", "rules"]
-LABELS = ["2 players", "computer: easy", "computer: medium", "computer: hard", "computer: perfect", "rules"]
+LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 hard", "computer: 9 perfect", "rules"]
 
 
 def test_the_choosers_words():
+    about = WORDS["easy"]
     assert words.choosing_opponent("easy", OFFERED) == Status(
-        "choosing opponent", "choosing the opponent: computer: easy", "computer: easy (←/→ browse, Enter chooses)",
-        {"game": "Connect 4", "choice": "computer: easy", "choices": LABELS})
+        "choosing opponent", f"choosing the opponent: computer: 1 easy: {about}",
+        "computer: 1 easy (←/→ browse, Enter chooses)",
+        {"game": "Connect 4", "choice": "computer: 1 easy", "choices": LABELS, "about": about})
+    assert words.choosing_opponent("human", OFFERED) == Status(
+        "choosing opponent", "choosing the opponent: 2 players", "2 players (←/→ browse, Enter chooses)",
+        {"game": "Connect 4", "choice": "2 players", "choices": LABELS})
     assert words.choosing_size(Size(6, 5), SIZES[:3]).as_json() == {
         "phase": "choosing size", "text": "choosing the board size: 6x5", "caption": "board size: 6x5 (←/→ browse, Enter chooses, ↑ back)",
         "game": "Connect 4", "choice": "6x5", "choices": ["4x4", "5x4", "6x4"]}
@@ -31,7 +37,7 @@ def test_the_opponent_chooser_says_each_item_and_the_rules():
     browse = "(←/→ browse, Enter chooses)"
     assert [s.caption for _, s in mock.statuses] == [
         f"2 players {browse}", f"rules {browse}", "the rules are scrolling: any key stops them",
-        f"rules {browse}", f"2 players {browse}", f"computer: easy {browse}"]
+        f"rules {browse}", f"2 players {browse}", f"computer: 1 easy {browse}"]
     assert mock.statuses[2][1].text == RULES
 
 

@@ -2,7 +2,7 @@
 
 :data:`COMMANDS` is the table: a :class:`~.common.Command` row per module of this
 package (``play``, the default, ``analyse``, ``history``, ``stats``, ``replay``,
-``review``, ``doctor``).  :func:`main` picks the row by the first argument and runs it; the
+``review``, ``doctor``, ``puzzle``).  :func:`main` picks the row by the first argument and runs it; the
 play command's ``--help`` lists the rows.  Adding a command is one module with its
 ``COMMAND`` and one row here.
 
@@ -21,14 +21,14 @@ from gamelib import app
 
 from ..errors import MoveListError, SearchAborted
 from ..records import RecordsError
-from . import analyse, doctor, history, play, replay, review, stats
+from . import analyse, doctor, history, play, puzzle, replay, review, stats
 from .common import PROG, Command
 
 __all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "main", "unknown"]
 
 COMMANDS: Tuple[Command, ...] = (
     play.COMMAND, analyse.COMMAND, history.COMMAND, stats.COMMAND, replay.COMMAND, review.COMMAND,
-    doctor.COMMAND,
+    doctor.COMMAND, puzzle.COMMAND,
 )
 """Every command; the first is the default (``sensehat-c4 [OPTIONS]`` plays)."""
 

@@ -17,7 +17,7 @@ from gamelib.launcher.log import LauncherLog
 from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from .. import __version__
-from ..computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
+from ..computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
 from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from ..errors import ConfigError
 from gamelib.lan.guest import split_address
@@ -85,13 +85,15 @@ def play_parser() -> Parser:
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,
-                        help="human (two players) or the computer's level; without this option the "
-                        "players choose with the joystick before each match (2P, then levels 1-4)")
+                        help="human (two players) or the computer's level, weakest first (README's "
+                        "table says how each plays); without this option the players choose with the "
+                        f"joystick before each match (2P, then levels 1-{len(LEVELS)})")
     parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
                         help="which player the computer is (default: 2; alternate swaps every match)")
     parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
-                        help=f"the computer's thinking budget per move (default: {DEFAULT_SECONDS}; "
-                        f"{PERFECT_SECONDS:g} for perfect)")
+                        help=f"the computer's thinking budget per move (default: the level's own, "
+                        f"{DEFAULT_SECONDS:g} for {', '.join(n for n, v in LEVELS.items() if v.seconds == DEFAULT_SECONDS)}, "
+                        f"{PERFECT_SECONDS:g} for the others)")
     parser.add_argument("--matches", type=positive_int, default=0, metavar="N",
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=lambda text: positive_int(text, MAX_FALL_MS), default=30, metavar="MS",
