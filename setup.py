@@ -54,7 +54,8 @@ setup(
         "sensehat_c4.engine._c4core",
         sources=["sensehat_c4/engine/c4core.c"],
         depends=["sensehat_c4/engine/c4core.h"],
-        extra_compile_args=["-std=c99", "-O2"],
+        extra_compile_args=["-std=c99", "-O2", "-pthread"],
+        extra_link_args=["-pthread"],  # the helper threads (POSIX threads; in the C library itself on glibc 2.34+)
         optional=True,  # also tells build_ext --inplace (pip install -e) not to copy a library that is not there
     )],
     cmdclass={"build_ext": build_plain_library},

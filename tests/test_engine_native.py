@@ -128,7 +128,7 @@ def test_a_library_that_does_not_load_is_one_log_line_then_the_python_core(case,
 def test_a_library_of_another_abi_is_refused(monkeypatch, fresh, caplog):
     native_or_skip()
     monkeypatch.setattr(native, "ABI", native.ABI + 1)
-    with pytest.raises(NativeCoreError, match=r"speaks ABI 2, this package 3$"):
+    with pytest.raises(NativeCoreError, match=r"speaks ABI 3, this package 4$"):
         native.load_library(native.LIBRARY)
     fresh()
     with caplog.at_level(logging.WARNING, logger="sensehat_c4.engine.native"):
