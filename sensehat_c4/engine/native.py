@@ -95,18 +95,29 @@ def pure_python_forced() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
+_chosen_threads: Optional[int] = None
+
+
+def use_threads(threads: Optional[int]) -> None:
+    """The threads every native solver made from now on takes (``--threads``); ``None``: the default."""
+    global _chosen_threads
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise ConfigError(f"the native core takes 1 to {MAX_THREADS} threads (not {threads})")
+    _chosen_threads = threads
+
+
 def default_threads() -> int:
-    """The threads a native search takes: :data:`THREADS_ENV` if set, else the cores this process may
-    run on, at most :data:`MAX_THREADS`.  :class:`~sensehat_c4.errors.ConfigError` for a bad setting."""
+    """The threads a native search takes: as :func:`use_threads` chose, else :data:`THREADS_ENV` if set,
+    else the cores this process may run on, at most :data:`MAX_THREADS`.  A bad :data:`THREADS_ENV` is
+    one log line and the default."""
+    if _chosen_threads is not None:
+        return _chosen_threads
     text = os.environ.get(THREADS_ENV, "")
     if text:
-        try:
-            threads = int(text)
-        except ValueError:
-            threads = 0
-        if not 1 <= threads <= MAX_THREADS:
-            raise ConfigError(f"{THREADS_ENV} is a number of threads from 1 to {MAX_THREADS} (not {text[:20]!r})")
-        return threads
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_THREADS:
+            return int(text)
+        log.warning("%s is a number of threads from 1 to %d (not %r): the default is taken", THREADS_ENV,
+                    MAX_THREADS, text[:20])
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux

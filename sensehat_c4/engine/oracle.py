@@ -71,7 +71,7 @@ class Oracle:
         if openings is not None and (openings.layout.columns, openings.layout.rows) != (shape.width, shape.height):
             raise ConfigError(f"that opening book is for {openings.layout.columns} x {openings.layout.rows}, "
                               f"not {shape.width} x {shape.height}")
-        if strategy is not None and strategy.shape is not shape:
+        if strategy is not None and (strategy.layout.columns, strategy.layout.rows) != (shape.width, shape.height):
             raise ConfigError(f"that strategy book is for {strategy.layout.columns} x {strategy.layout.rows}, "
                               f"not {shape.width} x {shape.height}")
         self.shape = shape

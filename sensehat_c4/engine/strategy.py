@@ -19,11 +19,12 @@ is the mirror image).  A lookup is a binary search.
 """
 from __future__ import annotations
 
+import logging
 import zlib
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from ..rules import Layout
+from ..rules import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Layout
 from .position import Position, shape_of
 from .sizebooks import DATA, mirror_key
 
@@ -32,6 +33,8 @@ HEADER = len(MAGIC) + 3
 RECORD = 10
 MAX_BYTES = 4 * 1024 * 1024
 """A shipped strategy book is some hundred kilobytes; anything larger is not read."""
+
+log = logging.getLogger(__name__)
 
 Decision = Tuple[int, int]
 """``(column, score)``: the book's move in a position and the position's exact score."""
@@ -60,11 +63,13 @@ class StrategyBook:
             data = zlib.decompressobj().decompress(packed, 64 * MAX_BYTES)
         except zlib.error:
             raise ValueError(f"{path}: not a strategy book") from None
-        if data[:len(MAGIC)] != MAGIC or len(data) < HEADER or (len(data) - HEADER) % RECORD:
+        if data[:len(MAGIC)] != MAGIC or len(data) < HEADER or (len(data) - HEADER) % RECORD \
+                or not MIN_COLUMNS <= data[4] <= MAX_COLUMNS or not MIN_ROWS <= data[5] <= MAX_ROWS:
             raise ValueError(f"{path}: not a strategy book")
         self.layout = Layout(data[4], data[5])
         self.max_ply = data[6]
         self.shape = shape_of(self.layout)
+        self.size = (self.layout.columns, self.layout.rows)
         self._data = data
         self.entries = (len(data) - HEADER) // RECORD
 
@@ -85,7 +90,7 @@ class StrategyBook:
 
     def decision(self, position: Position) -> Optional[Decision]:
         """``(column, score)`` if the book has ``position`` (the column as the position lies), else ``None``."""
-        if position.moves > self.max_ply or position.shape is not self.shape:
+        if position.moves > self.max_ply or (position.shape.width, position.shape.height) != self.size:
             return None
         key = position.current + position.mask
         mirrored = mirror_key(self.shape, key)
@@ -95,8 +100,8 @@ class StrategyBook:
         column, score = found
         if mirrored < key:
             column = self.shape.width - 1 - column
-        if not position.possible & self.shape.column_masks[column]:
-            raise LookupError(f"the {self.layout.columns}x{self.layout.rows} strategy book's move is not legal")
+        if column >= self.shape.width or not position.possible & self.shape.column_masks[column]:
+            return None  # a damaged record: the solver decides
         return column, score
 
     def score_after(self, position: Position) -> Optional[int]:
@@ -104,7 +109,7 @@ class StrategyBook:
 
         The positions one stone before are tried (each column's top stone taken away), so the last move
         need not be known."""
-        if not 0 < position.moves <= self.max_ply + 1 or position.shape is not self.shape:
+        if not 0 < position.moves <= self.max_ply + 1 or (position.shape.width, position.shape.height) != self.size:
             return None
         shape = self.shape
         before = position.mask ^ position.current  # the stones of the side that moved last
@@ -123,7 +128,17 @@ class StrategyBook:
 
 
 def installed(layout: Layout) -> Optional[StrategyBook]:
-    """The shipped strategy book of ``layout``, or ``None``."""
+    """The shipped strategy book of ``layout``, or ``None`` (a damaged one is one log line)."""
     path = strategy_path(layout)
-    return StrategyBook(path) if path.is_file() else None
+    if not path.is_file():
+        return None
+    try:
+        book = StrategyBook(path)
+    except (OSError, ValueError) as exc:
+        log.warning("strategy book not used (%s)", exc)
+        return None
+    if (book.layout.columns, book.layout.rows) != (layout.columns, layout.rows):
+        log.warning("strategy book not used (%s: for %dx%d)", path, book.layout.columns, book.layout.rows)
+        return None
+    return book
 
