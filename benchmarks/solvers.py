@@ -13,7 +13,11 @@ C sharing the table, ``c4core.c``), each on a fresh table; ``--repeat N`` runs e
 (the machine is shared: the wall times vary).  Each line gives CPU and wall time; the speedup is
 the wall time with one thread over the wall time with more (from the same repetition), and the
 load average is printed before and after each line (another process's load takes our threads'
-cores: the speedup holds only when the load stays well below the cores).
+cores: the speedup holds only when the load stays well below the cores).  On a loaded machine
+the line also gives the speedup by the CPU time of the thread that drives the search (the main
+search, Python's thread): the threads then take turns on the cores, each a fair share, so the
+main search's CPU time is what its wall time would be on cores of its own (cache contention
+between cores aside).
 
 The other solvers are not part of this project and nothing here builds them.  ``--steininger``
 and ``--pons`` take the path of a program built by hand from their public repositories
@@ -66,8 +70,9 @@ def read_set(path: Path, sample: Optional[int]) -> List[Row]:
     return rows
 
 
-Run = Tuple[List[int], int, float, float]
-"""Scores, positions searched (all threads), CPU seconds, wall seconds."""
+Run = Tuple[List[int], int, float, float, float]
+"""Scores, positions searched (all threads), CPU seconds (all threads), wall seconds, CPU seconds of the
+thread that drives the search (ours: the main search; theirs: the same as CPU)."""
 
 
 def load() -> str:
@@ -75,14 +80,15 @@ def load() -> str:
 
 
 def report(name: str, what: str, rows: List[Row], run: Run, table: str, loads: str,
-           speedup: Optional[float] = None) -> None:
-    scores, nodes, cpu, wall = run
+           speedup: Optional[Tuple[float, float]] = None) -> None:
+    scores, nodes, cpu, wall, main = run
     wrong = sum(known is not None and known != got for (_, known), got in zip(rows, scores))
     verdict = "all correct" if not wrong else f"{wrong} WRONG"
     print(f"{name:15} {what:11} {len(rows):4} positions  {verdict:11}  mean {cpu / len(rows) * 1000:10.2f} ms CPU "
           f"{wall / len(rows) * 1000:10.2f} ms wall  total {cpu:8.2f} s CPU {wall:8.2f} s wall  "
           f"{nodes:14,} positions searched  ({table}; load {loads})"
-          + (f"  speedup {speedup:.2f}x" if speedup is not None else ""), flush=True)
+          + (f"  speedup {speedup[0]:.2f}x wall, {speedup[1]:.2f}x by the main search's CPU ({main:.2f} s)"
+             if speedup is not None else ""), flush=True)
 
 
 def ours(rows: List[Row], core: str, table_bits: int, threads: int = 1) -> Run:
@@ -90,11 +96,11 @@ def ours(rows: List[Row], core: str, table_bits: int, threads: int = 1) -> Run:
     if core == "native" and getattr(solver, "threads", 1) != threads:
         raise SystemExit(f"the native core runs {getattr(solver, 'threads', 1)} threads, not {threads}")
     scores = []
-    cpu, wall = time.process_time(), time.monotonic()
+    cpu, wall, main = time.process_time(), time.monotonic(), time.thread_time()
     for moves, _ in rows:
         scores.append(solver.score(Position.of(Board.from_moves(moves)), Budget()))
-    cpu, wall = time.process_time() - cpu, time.monotonic() - wall
-    return scores, getattr(solver, "all_nodes", solver.nodes), cpu, wall
+    cpu, wall, main = time.process_time() - cpu, time.monotonic() - wall, time.thread_time() - main
+    return scores, getattr(solver, "all_nodes", solver.nodes), cpu, wall, main
 
 
 def external(program: str, rows: List[Row]) -> Run:
@@ -110,7 +116,7 @@ def external(program: str, rows: List[Row]) -> Run:
             wall += float(fields[4] if len(fields) == 5 else fields[3])
     if len(scores) != len(rows):
         raise SystemExit(f"{program}: {len(scores)} answers for {len(rows)} positions")
-    return scores, nodes, cpu, wall
+    return scores, nodes, cpu, wall, cpu
 
 
 def bitbully(rows: List[Row]) -> Run:
@@ -125,7 +131,8 @@ def bitbully(rows: List[Row]) -> Run:
         solver.resetNodeCounter()
         scores.append(solver.mtdf(board, 0))
         nodes += solver.getNodeCounter()
-    return scores, nodes, time.process_time() - cpu, time.monotonic() - wall
+    cpu = time.process_time() - cpu
+    return scores, nodes, cpu, time.monotonic() - wall, cpu
 
 
 def main() -> int:
@@ -161,14 +168,14 @@ def main() -> int:
         if args.repeat > 1:
             print(f"-- repetition {repetition + 1} of {args.repeat}", flush=True)
         for name, rows in groups:
-            walls = {}
+            first: Optional[Run] = None
             for n in threads:
                 before = load()
                 run = ours(rows, args.core, args.table_bits, n)
-                walls[n] = run[3]
+                first = run if n == 1 else first
                 label = f"ours ({args.core})" if threads == [1] else f"ours {n} thread{'s' if n > 1 else ''}"
                 report(label, name, rows, run, ours_table, f"{before} -> {load()}",
-                       walls[1] / run[3] if n > 1 and 1 in walls else None)
+                       (first[3] / run[3], first[4] / run[4]) if n > 1 and first is not None else None)
             for title, program in (("Steininger", args.steininger), ("Pons", args.pons)):
                 if program:
                     before = load()

@@ -29,20 +29,23 @@
  * threads) that search the main search's root with the same window, sharing its table, each
  * with its own stack.  A thread marks the position it is searching (those with at least
  * MARK_EMPTY empty cells) in a small shared array, and a thread about to search a move whose
- * position another thread has marked puts that move last (once): so the threads split the
- * moves of a node among them, and by the time a thread comes back to a move put last, the
- * table mostly holds its result (Weill's ABDADA, as simplified by Kerrigan).  A random jitter
- * of the helpers' move order near the root, as some lazy SMP searches do, searched more
- * positions here (docs/BENCHMARKS.md).  The main search stays the caller's: it returns to the
- * caller every `check_every` nodes and at book leaves as before while the helpers search on
- * (they never return to the caller, look up no book, and stop within 64 of their nodes when
- * told).  Helpers join a search once it has run 2,048 nodes (so a small search costs no thread
- * wake-up), and the first thread to finish gives the answer: any window search's result is a
- * true bound, whichever thread found it, so the scores are those of one thread (only the node
- * counts differ).  A table entry is one 64-bit word read and written whole (relaxed atomics),
- * so an entry is never torn: it holds the bounds of the position its tag names; a mark read
- * stale only changes an order.  Without POSIX threads or lock-free 64-bit atomics (ARMv6) the
- * core is built with one thread.
+ * position another thread has marked puts that move last (once; never one of the first
+ * DEFER_FROM moves of a node, which every thread searches: they decide most cutoffs): so the
+ * threads split the moves of a node among them, and by the time a thread comes back to a move
+ * put last, the table mostly holds its result (Weill's ABDADA, as simplified by Kerrigan).
+ * A random jitter of the helpers' move order near the root, as some lazy SMP searches do,
+ * searched more positions here.  The knobs were tuned with tests/native/lockstep.c (threads
+ * taking turns, so the figures do not depend on the machine's load).  The main search stays
+ * the caller's: it returns to the caller every `check_every` nodes and at book leaves as before
+ * while the helpers search on (they never return to the caller, look up no book, and stop
+ * within 64 of their nodes when told).  Helpers join a search once it has run JOIN_AFTER nodes
+ * (so a small search costs no thread wake-up), and the first thread to finish gives the answer
+ * (the main search looks every 64 nodes, without returning to the caller): any window search's
+ * result is a true bound, whichever thread found it, so the scores are those of one thread
+ * (only the node counts differ).  A table entry is one 64-bit word read and written whole
+ * (relaxed atomics), so an entry is never torn: it holds the bounds of the position its tag
+ * names; a mark read stale only changes an order.  Without POSIX threads or lock-free 64-bit
+ * atomics (an ARMv6 target) the core is built with one thread.
  */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* mmap() and madvise() under -std=c99 */
@@ -59,6 +62,7 @@
     && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2
 #define C4_THREADS 1
 #include <pthread.h>
+#include <signal.h>
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #else
@@ -67,11 +71,19 @@
 #define STORE(p, v) (*(p) = (v))
 #endif
 #define MAX_THREADS 64
-#define JOIN_AFTER 2048   /* helpers join a search after this many of the main search's nodes */
-#define HELPER_CHECK 63   /* a helper looks at the stop flag every 64 nodes */
+#ifndef JOIN_AFTER /* (the knobs can be set with -D: tests/native/lockstep.c tunes them) */
+#define JOIN_AFTER 1024   /* helpers join a search after this many of the main search's nodes */
+#endif
+#define HELPER_CHECK 63   /* a helper looks at the stop flag every 64 nodes; the main search at the helpers' answer */
+#define C4_POLL 3         /* run(): the main search's look at its helpers, every 64 nodes (never to the caller) */
 #define LONELY 24         /* a helper stops after 2 ** LONELY nodes without a look of the main search */
 #define MARK_BITS 14      /* the marks of positions being searched: 2 ** MARK_BITS slots */
-#define MARK_EMPTY 8      /* positions with at least this many empty cells are marked */
+#ifndef MARK_EMPTY
+#define MARK_EMPTY 14      /* positions with at least this many empty cells are marked */
+#endif
+#ifndef DEFER_FROM
+#define DEFER_FROM 2       /* the first moves of a node are never put last */
+#endif
 
 #define MAX_WIDTH 15
 #define OFFSET 64 /* bounds are stored as score + 64 in 7 bits */
@@ -103,8 +115,10 @@ typedef struct {
     frame *stack;
     int sp, state, ret, result;
     uint64_t nodes, check_mask;
+    int poll;            /* the main search with helpers: run() returns C4_POLL every 64 nodes */
     int leaf_ply;        /* the main search's: the solver's; a helper's: -1 (no book) */
     int active;          /* a search started and not finished (its marks to take back if dropped) */
+    char apart[64];      /* a cache line between what one thread writes at every node and the next's */
 } worker;
 
 struct c4_solver {
@@ -116,6 +130,10 @@ struct c4_solver {
     void *mapped;        /* the mapping the table lies in (Linux), else NULL: the table was calloc'ed */
     size_t mapped_bytes;
     uint64_t key_bits, buckets_bits; /* keys are below 2 ** key_bits; 2 ** buckets_bits buckets */
+#if C4_THREADS
+    uint64_t *marks;                /* atomics: keys + 1 of positions some thread is searching (ABDADA) */
+#endif
+    char apart[64];      /* the fields above, read at every node by every thread, on cache lines of their own */
     worker main;
     uint64_t start_nodes;           /* the main search's nodes when it started */
     uint64_t root_cur, root_mask, root_threats;
@@ -128,9 +146,9 @@ struct c4_solver {
     pthread_cond_t wake, idle;
     unsigned generation;            /* searches handed to the helpers */
     int busy, quit, joined;         /* helpers on a search; told to end; helpers joined this search */
+    int busy_hint;                  /* atomic: `busy` as last set, read without the lock */
     int stop, found, found_result;  /* atomics: stop searching; a helper finished first, its result */
     uint64_t heartbeat;             /* atomic: the main search's looks (check-ins) */
-    uint64_t *marks;                /* atomics: keys + 1 of positions some thread is searching (ABDADA) */
     uint64_t helper_nodes;          /* nodes of helpers' finished searches */
 #endif
 };
@@ -702,7 +720,7 @@ static void unmark(c4_solver *s, frame *f)
 static void defer(c4_solver *s, frame *f)
 {
     int tries;
-    if (!s->marks || s->cells - f->moves - 1 < MARK_EMPTY)
+    if (!s->marks || f->next < DEFER_FROM || s->cells - f->moves - 1 < MARK_EMPTY)
         return;
     for (tries = f->count - f->next; tries > 1; tries--) {
         uint64_t move = f->move[f->next], wins = f->wins[f->next], key;
@@ -750,6 +768,10 @@ static int run(worker *w)
             if ((w->nodes & w->check_mask) == 0) {
                 w->state = CHECKED;
                 return C4_CHECK;
+            }
+            if (w->poll && (w->nodes & HELPER_CHECK) == 0) {
+                w->state = CHECKED;
+                return C4_POLL;
             }
             /* fall through */
         case CHECKED:
@@ -839,14 +861,23 @@ static void *helper(void *arg)
         }
         s->helper_nodes += w->nodes;
         w->nodes = 0;
+        STORE(&s->busy_hint, s->busy - 1);
         if (--s->busy == 0)
             pthread_cond_broadcast(&s->idle);
         pthread_mutex_unlock(&s->lock);
     }
 }
 
+/* Tells the helpers to drop their search (they do within 64 of their nodes; not waited for: a
+ * helper that another process keeps off its core would hold up the caller). */
+static void drop_helpers(c4_solver *s)
+{
+    if (s->helpers)
+        STORE(&s->stop, 1);
+}
+
 /* Tells the helpers to drop their search and waits until they have. */
-static void halt_helpers(c4_solver *s)
+static void wait_helpers(c4_solver *s)
 {
     if (!s->helpers)
         return;
@@ -857,17 +888,27 @@ static void halt_helpers(c4_solver *s)
     pthread_mutex_unlock(&s->lock);
 }
 
-/* Hands the main search's root to the helpers. */
-static void join_helpers(c4_solver *s)
+/* Hands the main search's root to the helpers if they have all let go of the last search
+ * (else 0: the main search tries again 64 nodes later); so a helper's answer is always to
+ * the search that is running. */
+static int join_helpers(c4_solver *s)
 {
+    if (LOAD(&s->busy_hint))
+        return 0;
     pthread_mutex_lock(&s->lock);
+    if (s->busy) {
+        pthread_mutex_unlock(&s->lock);
+        return 0;
+    }
     STORE(&s->stop, 0);
     STORE(&s->found, 0);
     s->busy = s->helpers;
+    STORE(&s->busy_hint, s->busy);
     s->generation++;
     s->joined = 1;
     pthread_cond_broadcast(&s->wake);
     pthread_mutex_unlock(&s->lock);
+    return 1;
 }
 
 /* Ends and joins the helper threads. */
@@ -876,7 +917,7 @@ static void stop_helpers(c4_solver *s)
     int i;
     if (!s->help)
         return;
-    halt_helpers(s);
+    wait_helpers(s);
     pthread_mutex_lock(&s->lock);
     s->quit = 1;
     pthread_cond_broadcast(&s->wake);
@@ -896,11 +937,13 @@ static void stop_helpers(c4_solver *s)
     s->ids = NULL;
     s->helpers = 0;
     s->quit = 0;
+    s->main.poll = 0;
 }
 
 int c4_set_threads(c4_solver *s, int threads)
 {
     pthread_attr_t attr;
+    sigset_t all, before;
     int i, n;
     stop_helpers(s);
     if (threads > MAX_THREADS)
@@ -924,6 +967,8 @@ int c4_set_threads(c4_solver *s, int threads)
     pthread_cond_init(&s->idle, NULL);
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, (size_t)256 << 10); /* its search's stack is on the heap */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before); /* the helpers take no signal: the caller's threads do */
     for (i = 0; i < n; i++) {
         worker *w = &s->help[i];
         w->s = s;
@@ -937,22 +982,25 @@ int c4_set_threads(c4_solver *s, int threads)
         s->helpers++;
     }
     pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
     if (!s->helpers) {
         stop_helpers(s); /* frees what was allocated */
         return 1;
     }
+    s->main.poll = 1;
     return s->helpers + 1;
 }
 
-void c4_halt(c4_solver *s) { halt_helpers(s); }
+void c4_halt(c4_solver *s) { drop_helpers(s); }
 int c4_threads(const c4_solver *s) { return s->helpers + 1; }
 uint64_t c4_all_nodes(c4_solver *s)
 {
-    halt_helpers(s);
+    wait_helpers(s);
     return s->main.nodes + s->helper_nodes;
 }
 #else
-static void halt_helpers(c4_solver *s) { (void)s; }
+static void drop_helpers(c4_solver *s) { (void)s; }
+static void wait_helpers(c4_solver *s) { (void)s; }
 static void stop_helpers(c4_solver *s) { (void)s; }
 int c4_set_threads(c4_solver *s, int threads)
 {
@@ -981,11 +1029,11 @@ void c4_free(c4_solver *s)
 
 void c4_clear(c4_solver *s)
 {
-    halt_helpers(s);
+    wait_helpers(s);
     memset(s->table, 0, (size_t)c4_table_bytes(s));
 }
 
-/* The main search ended: the helpers drop theirs (c4_start or c4_halt waits for them). */
+/* The main search ended: the helpers drop theirs. */
 static int main_done(c4_solver *s)
 {
     s->main.active = 0;
@@ -1002,32 +1050,37 @@ static int main_done(c4_solver *s)
  * helper's result ends it. */
 static int main_run(c4_solver *s)
 {
-    int status = run(&s->main);
+    for (;;) {
+        int status = run(&s->main);
 #if C4_THREADS
-    if (s->helpers) {
-        if (status == C4_DONE) {
-            return main_done(s);
-        } else if (status == C4_CHECK) {
-            STORE(&s->heartbeat, LOAD(&s->heartbeat) + 1);
-            if (s->joined) {
-                if (__atomic_load_n(&s->found, __ATOMIC_ACQUIRE)) { /* a helper finished first */
-                    s->main.result = s->found_result;
-                    return C4_DONE;
+        if (s->helpers) {
+            if (status == C4_DONE)
+                return main_done(s);
+            if (status == C4_CHECK)
+                STORE(&s->heartbeat, LOAD(&s->heartbeat) + 1);
+            if (status == C4_CHECK || status == C4_POLL) {
+                if (s->joined) {
+                    if (__atomic_load_n(&s->found, __ATOMIC_ACQUIRE)) { /* a helper finished first */
+                        s->main.result = s->found_result;
+                        return C4_DONE;
+                    }
+                } else if (s->main.nodes - s->start_nodes >= JOIN_AFTER
+                           && (s->leaf_ply < 0 || s->root_moves > s->leaf_ply)) {
+                    join_helpers(s); /* helpers look up no book: not below its leaves */
                 }
-            } else if (s->main.nodes - s->start_nodes >= JOIN_AFTER
-                       && (s->leaf_ply < 0 || s->root_moves > s->leaf_ply)) {
-                join_helpers(s); /* helpers look up no book: not below its leaves */
             }
+            if (status == C4_POLL)
+                continue;
         }
-    }
 #endif
-    return status;
+        return status;
+    }
 }
 
 int c4_start(c4_solver *s, uint64_t current, uint64_t mask, int moves, uint64_t threats,
              int alpha, int beta)
 {
-    halt_helpers(s);
+    drop_helpers(s);
     if (s->main.active)
         unmark_stack(&s->main);
     s->main.active = 1;

@@ -51,17 +51,17 @@ uint64_t c4_leaf_mask(const c4_solver *s);
 uint64_t c4_winning_cells(const c4_solver *s, uint64_t position, uint64_t mask);
 
 /* Threads (lazy SMP, see c4core.c): `threads` - 1 helper threads share the table and join every
- * search of the solver that runs 2,048 nodes (not one below the book's leaves); the main search
+ * search of the solver that runs 1,024 nodes (not one below the book's leaves); the main search
  * is the caller's as with one thread.  Returns the threads now searching: 1 where threads are not
  * built in (no POSIX threads or no lock-free 64-bit atomics) or could not start.  The helpers
  * wait blocked between searches (no CPU); c4_free() ends them.  Not after fork() in the child. */
 int c4_set_threads(c4_solver *s, int threads);
 int c4_threads(const c4_solver *s);
-/* Drops the helpers' part of the search and waits until they have (within 64 of their nodes):
- * call it when a search is dropped before C4_DONE (c4_start() and c4_clear() call it too). */
+/* Tells the helpers to drop the search (they do within 64 of their nodes; not waited for): call it
+ * after every search (one dropped before C4_DONE goes on in the helpers until then). */
 void c4_halt(c4_solver *s);
 /* Positions searched by all threads since c4_new() (c4_nodes(): the main search's only);
- * halts the helpers first. */
+ * waits for the helpers to drop their search first. */
 uint64_t c4_all_nodes(c4_solver *s);
 
 #endif
