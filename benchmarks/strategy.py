@@ -12,7 +12,10 @@ Prints figures; not a test.
 ``--cost``: before a book is built, what deciding one position costs (as ``tools/make_book.py
 --strategy`` decides it: the exact score, then a move that keeps it; here without the bound the
 position before gives), on ``--sample`` random positions of each number of stones (random games
-of moves that do not lose at once), one solver and table for all, one thread.
+of moves that do not lose at once), one solver and table for all, one thread.  With ``--game``,
+instead perfect's move as in a game past a book, at ``--think`` seconds: the game's oracle
+(table and threads), in a position reached by the opponent's best move from a random one whose
+score the oracle knows (as after a book move), a fresh oracle each.
 
 (a) perfect with the book (the game's oracle: the book, then the native core at the game's table size
 and threads, ``--think`` seconds a move) as player 2 against a random player (``--games`` games),
@@ -40,7 +43,8 @@ from typing import Dict, List, Optional, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
-from sensehat_c4.engine.position import Position, shape_of  # noqa: E402
+from sensehat_c4.engine.limit import Budget  # noqa: E402
+from sensehat_c4.engine.position import Position, Shape, non_losing, shape_of  # noqa: E402
 from sensehat_c4.engine.strategy import StrategyBook, strategy_path  # noqa: E402
 from sensehat_c4.rules import Board, Size  # noqa: E402
 
@@ -165,33 +169,55 @@ def check(size: Size, book: StrategyBook, program: str, count: int, write: Optio
         print(f"wrote {write}", flush=True)
 
 
-def cost(size: Size, stones: List[int], sample: int, table_bits: int) -> None:
-    from sensehat_c4.engine.limit import Budget  # noqa: PLC0415
-    from sensehat_c4.engine.position import non_losing  # noqa: PLC0415
+def random_position(shape: Shape, count: int, rng: random.Random) -> Optional[Position]:
+    """A position after ``count`` random moves that do not lose at once, its side to move not winning at
+    once (``None`` if the game went otherwise)."""
+    position = Position(0, 0, 0, shape)
+    for _ in range(count):
+        safe = non_losing(position.possible, shape.winning_cells(position.opponent, position.mask))
+        columns = [c for c in position.legal_columns() if safe & shape.column_masks[c]]
+        if not columns or shape.can_win_now(position.current, position.mask):
+            return None
+        position = position.play(rng.choice(columns))
+    return None if shape.can_win_now(position.current, position.mask) else position
 
+
+def cost(size: Size, stones: List[int], sample: int, table_bits: int, game: bool, think: float) -> None:
     shape = shape_of(size.board().layout)
     oracle = Oracle(shape, table_bits=table_bits, threads=1)
     for count in stones:
         rng = random.Random(count)
         cpus: List[float] = []
+        walls: List[float] = []
+        outs = 0
         while len(cpus) < sample:
-            position = Position(0, 0, 0, shape)
-            for _ in range(count):
-                safe = non_losing(position.possible, shape.winning_cells(position.opponent, position.mask))
-                columns = [c for c in position.legal_columns() if safe & shape.column_masks[c]]
-                if not columns or shape.can_win_now(position.current, position.mask):
-                    break
-                position = position.play(rng.choice(columns))
-            if position.moves < count or shape.can_win_now(position.current, position.mask):
+            position = random_position(shape, count - 1 if game else count, rng)
+            if position is None:
                 continue
-            cpu, budget = time.process_time(), Budget()
-            score = oracle.solver.score(position, budget)
-            oracle.move_of_score(position, score, budget)
+            if not game:
+                cpu, budget = time.process_time(), Budget()
+                score = oracle.solver.score(position, budget)
+                oracle.move_of_score(position, score, budget)
+                cpus.append(time.process_time() - cpu)
+                continue
+            score = oracle.solver.score(position, Budget())            # the position before: known
+            column = oracle.move_of_score(position, score, Budget())   # the opponent's best move
+            after = position.play(column)
+            if shape.can_win_now(after.current, after.mask) or after.moves >= shape.cells:
+                continue
+            fresh = Oracle(shape)                                      # the game's table and threads
+            fresh.remember(position, score)
+            cpu, started = time.process_time(), time.monotonic()
+            result = fresh.choose(after, random.Random(0), Limit(seconds=think).start())
             cpus.append(time.process_time() - cpu)
+            walls.append(time.monotonic() - started)
+            outs += result.source == "budget"
         cpus.sort()
-        print(f"{size}, {count} stones: {sample} positions decided, CPU mean {sum(cpus) / sample:.2f} s, "
-              f"median {cpus[sample // 2]:.2f} s, max {cpus[-1]:.2f} s (table 2**{table_bits}); load {load()}",
-              flush=True)
+        what = (f"perfect's move as in a game at {think:g} s (wall mean {sum(walls) / sample:.2f} s, max "
+                f"{max(walls):.2f} s; budget ran out {outs} times; CPU of all threads)" if game
+                else f"positions decided (table 2**{table_bits}, one thread)")
+        print(f"{size}, {count} stones: {sample} {what}: CPU mean {sum(cpus) / sample:.2f} s, "
+              f"median {cpus[sample // 2]:.2f} s, max {cpus[-1]:.2f} s; load {load()}", flush=True)
 
 
 def main() -> int:
@@ -209,10 +235,11 @@ def main() -> int:
                         help="what a decision costs at these numbers of stones (no book needed)")
     parser.add_argument("--sample", type=int, default=12, help="with --cost: positions of each (default 12)")
     parser.add_argument("--table-bits", type=int, default=24, help="with --cost: the table, 2**N entries")
+    parser.add_argument("--game", action="store_true", help="with --cost: perfect's move as in a game (see above)")
     args = parser.parse_args()
     size = Size.parse(args.board)
     if args.cost:
-        cost(size, args.cost, args.sample, args.table_bits)
+        cost(size, args.cost, args.sample, args.table_bits, args.game, args.think)
         return 0
     path = args.book or strategy_path(size)
     book = StrategyBook(path)

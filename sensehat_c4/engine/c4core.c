@@ -29,8 +29,8 @@
  * threads) that search the main search's root with the same window, sharing its table, each
  * with its own stack.  A thread marks the position it is searching (those with at least
  * MARK_EMPTY empty cells) in a small shared array, and a thread about to search a move whose
- * position another thread has marked puts that move last (once; never one of the first
- * DEFER_FROM moves of a node, which every thread searches: they decide most cutoffs): so the
+ * position another thread has marked puts that move last (once; never the first move of a
+ * node, which every thread searches: it decides most cutoffs): so the
  * threads split the moves of a node among them, and by the time a thread comes back to a move
  * put last, the table mostly holds its result (Weill's ABDADA, as simplified by Kerrigan).
  * A random jitter of the helpers' move order near the root, as some lazy SMP searches do,
@@ -82,7 +82,7 @@
 #define MARK_EMPTY 14      /* positions with at least this many empty cells are marked */
 #endif
 #ifndef DEFER_FROM
-#define DEFER_FROM 2       /* the first moves of a node are never put last */
+#define DEFER_FROM 1       /* the first move of a node is never put last */
 #endif
 
 #define MAX_WIDTH 15
@@ -99,7 +99,7 @@ typedef struct {
     uint64_t cur, mask, threats;
     uint64_t bucket, tag, entered;
     uint64_t move[MAX_WIDTH], wins[MAX_WIDTH];
-    uint64_t key;      /* the table key (with threads: the mark of a position being searched) */
+    uint64_t ids[MAX_WIDTH]; /* with threads: the children's marks (0: not worked out) */
     uint64_t deferred; /* with threads: the moves put last because another thread was searching them */
     int moves, alpha, beta, low, high, start_alpha;
     int count, next;
@@ -622,6 +622,11 @@ again:
                 }
             }
         }
+#if C4_THREADS
+        if (s->marks) /* the children's marks, from their buckets (see mark()) */
+            for (i = 0; i < n; i++)
+                f->ids[i] = etc ? (child_tag[child_col[i]] << s->buckets_bits) | child_bucket[child_col[i]] : 0;
+#endif
         if (etc) {
             /* enhanced transposition cutoff: a child already known to be bad enough for the opponent */
             for (i = 0; i < n; i++) {
@@ -650,7 +655,6 @@ again:
     f->low = low;
     f->high = high;
     f->bucket = bucket;
-    f->key = key;
     f->deferred = 0;
     f->tag = tag;
     f->count = n;
@@ -696,11 +700,16 @@ static unsigned mark_slot(uint64_t key) { return (unsigned)((key * 0x9E3779B97F4
 
 /* Marks the node of `f` as being searched (ABDADA: another thread at its parent searches its
  * other moves first), if it is large enough to be worth it. */
+/* A position's mark: its bucket and tag, which tell positions apart (bucket_of() is one-to-one;
+ * never 0: the tag is not). */
+static uint64_t mark_of(const c4_solver *s, uint64_t bucket, uint64_t tag) { return (tag << s->buckets_bits) | bucket; }
+
 static void mark(c4_solver *s, frame *f)
 {
     if (s->marks && s->cells - f->moves >= MARK_EMPTY) {
-        unsigned slot = mark_slot(f->key);
-        STORE(&s->marks[slot], f->key + 1);
+        uint64_t id = mark_of(s, f->bucket, f->tag);
+        unsigned slot = mark_slot(id);
+        STORE(&s->marks[slot], id);
         f->marked = (int)slot + 1;
     }
 }
@@ -709,7 +718,7 @@ static void unmark(c4_solver *s, frame *f)
 {
     if (f->marked) {
         uint64_t *slot = &s->marks[f->marked - 1];
-        if (LOAD(slot) == f->key + 1)
+        if (LOAD(slot) == mark_of(s, f->bucket, f->tag))
             STORE(slot, 0);
         f->marked = 0;
     }
@@ -723,19 +732,24 @@ static void defer(c4_solver *s, frame *f)
     if (!s->marks || f->next < DEFER_FROM || s->cells - f->moves - 1 < MARK_EMPTY)
         return;
     for (tries = f->count - f->next; tries > 1; tries--) {
-        uint64_t move = f->move[f->next], wins = f->wins[f->next], key;
+        uint64_t move = f->move[f->next], wins = f->wins[f->next], id = f->ids[f->next], tag;
         int i;
         if (f->deferred & move)
             return;
-        key = key_of(s, f->cur ^ f->mask, f->mask | move, f->moves + 1);
-        if (LOAD(&s->marks[mark_slot(key)]) != key + 1)
+        if (!id) {
+            uint64_t bucket = bucket_of(s, key_of(s, f->cur ^ f->mask, f->mask | move, f->moves + 1), &tag);
+            id = mark_of(s, bucket, tag);
+        }
+        if (LOAD(&s->marks[mark_slot(id)]) != id)
             return;
         for (i = f->next; i < f->count - 1; i++) {
             f->move[i] = f->move[i + 1];
             f->wins[i] = f->wins[i + 1];
+            f->ids[i] = f->ids[i + 1];
         }
         f->move[f->count - 1] = move;
         f->wins[f->count - 1] = wins;
+        f->ids[f->count - 1] = id;
         f->deferred |= move;
     }
 }
