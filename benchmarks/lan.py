@@ -68,11 +68,13 @@ def summary(name: str, times: List[float]) -> str:
     return f"{name}: median {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} moves)"
 
 
-def session(host: Pi, guest: Pi, host_args: List[str], target: str, prefix_host=(), prefix_guest=()) -> None:
+def session(host: Pi, guest: Pi, host_args: List[str], target: str, prefix_host=(), prefix_guest=(), *,
+            asker: str = "127.0.0.1") -> None:
+    """Bob offers, Ann joins at ``target``, Bob accepts the request (which comes from ``asker``)."""
     host.start("--lan", *host_args, "--names", "Bob", prefix=prefix_host)
     port = host.port()
     guest.start("--join", target.format(port=port), "--names", "Ann", prefix=prefix_guest)
-    host.shows_any(screens.frames(screens.request("Ann")), timeout=60)
+    host.shows_any(screens.frames(screens.request("Ann", asker)), timeout=60)
     host.tap("middle")
     for pi in (host, guest):
         pi.shows(board("", 1), timeout=60)
@@ -111,7 +113,7 @@ def main() -> None:
 
 
 def netns(args: argparse.Namespace, tmp: Path) -> None:
-    from test_lan_netns import HOST_IP, PORT, RELAY, Link  # noqa: PLC0415
+    from test_lan_netns import GUEST_IP, HOST_IP, PORT, RELAY, Link  # noqa: PLC0415
 
     link = Link().up()
     relay = None
@@ -126,7 +128,8 @@ def netns(args: argparse.Namespace, tmp: Path) -> None:
                 how, target = ("no netem in this kernel: a relay in the guest's namespace, 200 ms each way",
                                f"127.0.0.1:{int(relay.stdout.readline())}")
             print(f"veth: {how}")
-            session(host, guest, [f"{HOST_IP}:{PORT}"], target, link.prefix(link.host), link.prefix(link.guest))
+            session(host, guest, [f"{HOST_IP}:{PORT}"], target, link.prefix(link.host), link.prefix(link.guest),
+                    asker=GUEST_IP)
             measure(host, guest, args, "veth, 200 ms each way")
             if args.cut:
                 link.faults("cut")

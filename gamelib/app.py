@@ -143,7 +143,15 @@ class Parser(argparse.ArgumentParser):
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but the arguments it does not know are quoted as a shell would
         (an empty argument shows as ``''``, not as nothing), and ``--option=--`` is refused as
-        ``--option`` alone is."""
+        ``--option`` alone is (Python 3.13's argparse would take ``--`` as the value; 3.9-3.12's
+        store ``[]`` without calling the option's ``type``)."""
+        for arg in sys.argv[1:] if args is None else args:   # ``--db=--``: refused alike by every Python
+            if arg == "--":
+                break
+            name, equals, value = str(arg).partition("=")
+            action = self._option_string_actions.get(name) if equals and value == "--" else None
+            if action is not None and action.nargs is None:
+                self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             self.error("unrecognized arguments: " + " ".join(shlex.quote(arg) for arg in extras))

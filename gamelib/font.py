@@ -2,7 +2,9 @@
 
 Most glyphs are 3 pixels wide; a few need more to be read (``M``, ``N``, ``W``) or fewer
 (``.``, ``:``, ``'``).  Text is drawn with one dark column between glyphs; lowercase is
-drawn as uppercase.
+drawn as uppercase.  A character the font lacks (``_``, ``é``, an emoji: a name from another
+Pi or an mDNS advertisement may hold anything) is drawn as :data:`FALLBACK`, a small box,
+never an error.
 """
 from __future__ import annotations
 
@@ -66,29 +68,45 @@ _GLYPHS: Dict[str, Tuple[str, ...]] = {
 }
 
 
+FALLBACK: Tuple[str, ...] = ("...", "###", "#.#", "###", "...")
+"""What a character the font lacks is drawn as: a small box (no glyph of the font looks like it)."""
+
 CHARACTERS = frozenset(_GLYPHS) | frozenset(c.lower() for c in _GLYPHS)
-"""Every character the font can draw."""
+"""Every character the font draws as itself (the others are drawn as :data:`FALLBACK`)."""
 
 
 def glyph(char: str) -> Tuple[str, ...]:
-    """The rows of ``char`` top to bottom, ``#`` lit and ``.`` dark (KeyError if unknown)."""
-    return _GLYPHS[char.upper()]
+    """The rows of ``char`` top to bottom, ``#`` lit and ``.`` dark: its capital's where the font has
+    that, else :data:`FALLBACK`."""
+    return _GLYPHS.get(char.upper(), FALLBACK)
 
 
 def text_width(text: str) -> int:
-    """Columns ``text`` takes, with one dark column between glyphs (KeyError if a character is unknown)."""
+    """Columns ``text`` takes, with one dark column between glyphs."""
     return sum(len(glyph(char)[0]) + 1 for char in text) - 1 if text else 0
 
 
+def draw_glyph(pixels: MutableSequence[RGB], rows: Tuple[str, ...], colour: RGB, x: int, y: int) -> None:
+    """Draw one glyph's ``rows`` into a 64-pixel frame at ``(x, y)`` (what falls outside is left out)."""
+    for dy, row in enumerate(rows):
+        py = y + dy
+        if not 0 <= py < 8:
+            continue
+        for dx, mark in enumerate(row):
+            px = x + dx
+            if mark == "#" and 0 <= px < 8:
+                pixels[py * 8 + px] = colour
+
+
 def draw_text(pixels: MutableSequence[RGB], text: str, colour: RGB, x: int = 0, y: int = 0) -> None:
-    """Draw ``text`` into a 64-pixel frame at ``(x, y)``, one dark column between glyphs."""
+    """Draw ``text`` into a 64-pixel frame at ``(x, y)``, one dark column between glyphs (the glyphs
+    past the right edge are not looked at)."""
     for char in text:
+        if x >= 8:
+            return
         rows = glyph(char)
-        for dy, row in enumerate(rows):
-            for dx, mark in enumerate(row):
-                px, py = x + dx, y + dy
-                if mark == "#" and 0 <= px < 8 and 0 <= py < 8:
-                    pixels[py * 8 + px] = colour
+        if x + len(rows[0]) > 0:
+            draw_glyph(pixels, rows, colour, x, y)
         x += len(rows[0]) + 1
 
 

@@ -1,17 +1,20 @@
 """Text scrolling across the 8x8 matrix, right to left, like the Sense HAT's ``show_message``.
 
 Drawn with :mod:`gamelib.font` into ordinary frames, so it looks the same on every
-backend.  :func:`scroll_frames` is a pure generator of ``(frame, seconds)`` steps (a
-game can play them inside its own loop); :func:`scroll` plays them on a backend and
-stops at the first press.
+backend.  :class:`Scrolling` holds the ``(frame, seconds)`` steps as a sequence whose
+frames are made when asked for (a game can play them inside its own loop, one step per
+deadline), :func:`scroll_frames` is the same as a generator, and :func:`scroll` plays them
+on a backend and stops at the first press.  A step costs the 8 columns it shows, whatever
+the text's length: nothing is made up front but the glyphs' places.
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
+from bisect import bisect_right
+from typing import Iterator, List, Mapping, Sequence, Tuple, Union, overload
 
 from .backends.base import STICK, Action, Backend
 from .colours import BLACK, RGB
-from .font import HEIGHT, draw_text, text_width
+from .font import HEIGHT, draw_glyph, glyph
 
 SPEED = 0.08
 """Seconds per one-column step (``show_message`` uses 0.1; a little quicker reads as well)."""
@@ -19,18 +22,71 @@ TOP = (8 - HEIGHT + 1) // 2
 """The text's top row: the glyphs sit where the score digits do."""
 
 
+Step = Tuple[Tuple[RGB, ...], float]
+
+
+class Scrolling(Sequence[Step]):
+    """``text`` entering at the right edge and leaving at the left, one column per step, as a
+    sequence of ``(frame, seconds)`` steps made when each is asked for.
+
+    The first frame shows the text's first column at ``x = 7``; the last is empty (the text
+    just left): ``len`` is the text's width + 8.  A character the font lacks is drawn as
+    its fallback box (:data:`gamelib.font.FALLBACK`).  ``marks`` are pixels set on every
+    frame (``{index: colour}``: a chooser's place dot).
+    """
+
+    def __init__(self, text: str, colour: RGB, background: RGB = BLACK, *, speed: float = SPEED, y: int = TOP,
+                 marks: Mapping[int, RGB] = {}) -> None:   # noqa: B006 (never changed)
+        self.colour, self.background, self.speed, self.y = colour, background, speed, y
+        self.marks = dict(marks)
+        self._glyphs = [glyph(char) for char in text]
+        self._starts: List[int] = []
+        x = 0
+        for rows in self._glyphs:
+            self._starts.append(x)
+            x += len(rows[0]) + 1
+        self.width = max(0, x - 1)
+        """The text's width in columns, one dark column between glyphs."""
+
+    def __len__(self) -> int:
+        return self.width + 8
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[Step]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[Step, List[Step]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return tuple(self.pixels(index)), self.speed
+
+    def pixels(self, index: int) -> List[RGB]:
+        """Step ``index``'s frame as a new list of 64 pixels."""
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("no such step")
+        x = 7 - index
+        pixels = [self.background] * 64
+        starts = self._starts
+        # the first glyph that may reach column 0 (none is wider than 5 columns), then those left of column 8
+        k = bisect_right(starts, -x - 5)
+        while k < len(starts) and x + starts[k] < 8:
+            draw_glyph(pixels, self._glyphs[k], self.colour, x + starts[k], self.y)
+            k += 1
+        for place, colour in self.marks.items():
+            pixels[place] = colour
+        return pixels
+
+
 def scroll_frames(text: str, colour: RGB, background: RGB = BLACK, *, speed: float = SPEED,
                   y: int = TOP) -> Iterator[Tuple[List[RGB], float]]:
-    """``text`` entering at the right edge and leaving at the left, one column per step.
-
-    The first frame shows the text's first column at ``x = 7``; the last is empty (the
-    text just left).  Every character must be in the font (``KeyError`` otherwise).
-    """
-    width = text_width(text)
-    for x in range(7, -width - 1, -1):
-        pixels = [background] * 64
-        draw_text(pixels, text, colour, x=x, y=y)
-        yield pixels, speed
+    """:class:`Scrolling`'s steps one after another, each frame a new list."""
+    steps = Scrolling(text, colour, background, speed=speed, y=y)
+    for index in range(len(steps)):
+        yield steps.pixels(index), speed
 
 
 def scroll(backend: Backend, text: str, colour: RGB, background: RGB = BLACK, *,

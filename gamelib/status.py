@@ -5,11 +5,40 @@ whenever what the LEDs mean changes (a chooser's item, whose turn it is, a
 result); the backend passes it to its observers with the frames, so a mirror (a
 web page) shows the picture and the words together, and the terminal backend
 prints :attr:`Status.caption` under the board.  Pure data, no I/O.
+
+Words may come from outside (a name, another Pi's caption or refusal, an mDNS
+advertisement): a terminal shows them only through :func:`printable`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional
+
+# The keys, as a caption names them: the terminal's (and the emulator window's) keys for the stick,
+# never the Sense HAT's words ("stick", "middle"); the terminal spells the arrows out where it has
+# no UTF-8 (:func:`gamelib.backends.terminal_screen.plain_keys`).
+LEFT_RIGHT = "←/→"
+"""Left and right (``←/→``)."""
+UP = "↑"
+"""Up (``↑``)."""
+DOWN = "↓"
+"""Down (``↓``)."""
+ENTER = "Enter"
+"""The middle of the stick (Enter, or space, in the terminal)."""
+
+_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[\x20-\x3f]*[\x40-\x7e]?"                                # CSI: colours, moves, clears
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"   # OSC (a title, the clipboard), DCS...
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]?")                                       # any other escape
+"""An escape sequence, whole (what a terminal would act on), in its 7-bit or 8-bit form."""
+
+
+def printable(text: str) -> str:
+    """``text`` as a terminal may show it on one line: escape sequences (a title, a clear screen, a
+    clipboard write) removed whole, the other control and format characters (C0, C1, DEL, bidi
+    overrides, zero-width ones) removed, line breaks and other spaces made one space each."""
+    return "".join(ch if ch.isprintable() else " " if ch.isspace() else "" for ch in _SEQUENCE.sub("", text))
 
 
 @dataclass(frozen=True)
@@ -19,10 +48,11 @@ class Status:
     ``phase`` names what the game is doing (Connect 4: ``choosing opponent``,
     ``choosing size``, ``rules``, ``playing``, ``thinking``, ``confirming``,
     ``result``; the launcher: ``menu``).  ``text`` says it all in one line.
-    ``caption`` is set where the LEDs alone do not say what they mean (a
-    chooser's label, a size's empty field): a display with one line to spare (the
-    terminal's status line) shows it, and shows what it showed before when a
-    status without a caption follows.  ``details`` holds JSON-ready values (str,
+    ``caption`` is the one line a display with a line to spare (the terminal's status
+    line) shows under the LEDs: what they mean where they alone do not say (a chooser's
+    label, whose turn it is and in which colour) and which keys do what, named by
+    :data:`LEFT_RIGHT`, :data:`UP`, :data:`DOWN` and :data:`ENTER`; that display shows
+    what it showed before when a status without a caption follows.  ``details`` holds JSON-ready values (str,
     int, float, bool, None, lists and dicts of them); do not change it.
     """
 

@@ -1,10 +1,10 @@
-"""Choosing before a match with the joystick: the opponent (``2P`` or levels 1-4), then the board size.
+"""Choosing before a match with the joystick: the opponent (``2P`` or levels 1-9), then the board size.
 
 Left/right browse (with wrap-around; held, at the game's pace), down or middle
 chooses, up backs out: on the backend's own stick (another source's presses, a phone's, do
 nothing here).  The opponent chooser's last entry, ``?``, scrolls
-:data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser the top row shows where in the
-list you are; the size chooser shows each size's empty field where the game will
+:data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser a dot on the top row shows where in the
+list you are (a scroll bar: the first entry at the left, the last at the right); the size chooser shows each size's empty field where the game will
 draw it, under a white lid across its columns.  Like the controller, this is a
 loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
 Each item shown is said in words too (:mod:`.words`: ``2 players``, ``computer: easy``,
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from gamelib.backends.base import STICK, Action, Backend, Direction
-from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RGB, WHITE
+from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RED, RGB, WHITE, YELLOW
 from gamelib.font import centred_text
 from gamelib.icons import picture
 from gamelib.scroll import scroll
@@ -26,8 +26,9 @@ from . import render, words
 from .computer import OPPONENTS
 from .rules import Size
 
-LEVEL_COLOURS = (GREEN, CYAN, ORANGE, MAGENTA)
-"""The labels' colours, weakest level first (repeated if there are more levels)."""
+LEVEL_COLOURS: Tuple[RGB, ...] = (GREEN, (128, 255, 0), YELLOW, (255, 192, 0), ORANGE, (255, 64, 0), RED,
+                                  (255, 0, 128), MAGENTA)
+"""The labels' colours, weakest level first, from green to magenta (repeated if there are more levels)."""
 
 LAN = "lan"
 """The chooser's entry for playing another Pi over the LAN (:mod:`.lan`)."""
@@ -61,11 +62,17 @@ PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
 """What a press does on the chooser (left/right step through the choices)."""
 
 
+def place(index: int, count: int = len(CHOICES)) -> int:
+    """The top row's pixel that marks entry ``index`` of ``count``: the first at the left, the last
+    at the right, in order between (neighbours may share a pixel when there are more than 8)."""
+    return index * 8 // count
+
+
 def choice_frame(index: int) -> List[RGB]:
     """The label of choice ``index``, with a dot on the top row marking its place."""
     name, label, colour = CHOICES[index]
     pixels = list(picture(LAN_ICON, {"C": CYAN, "W": WHITE})) if name == LAN else centred_text(label, colour, BLACK)
-    pixels[1 + index] = colour
+    pixels[place(index)] = colour
     return pixels
 
 

@@ -79,6 +79,9 @@ class _Search:
         self.thread: Optional[threading.Thread] = None
         self.column: Optional[int] = None
         self.error: Optional[BaseException] = None
+        self.done = threading.Event()
+        """Set once :attr:`column` or :attr:`error` holds the answer, before the match is woken (the
+        thread itself is still alive then: what it is doing is returning)."""
 
 
 class Thinker(Player):
@@ -123,6 +126,7 @@ class Thinker(Player):
         except BaseException as exc:  # handed to the main loop by poll()
             search.error = exc
         finally:
+            search.done.set()
             if self.wake is not None and not search.stop.is_set():
                 self.wake()
 
@@ -130,7 +134,7 @@ class Thinker(Player):
         """The chosen column (0-based) once the search is over, else ``None``; an error the search
         raised is raised here."""
         search = self._search
-        if search is None or search.thread is None or search.thread.is_alive():
+        if search is None or not search.done.is_set():
             return None
         if search.error is not None:
             raise search.error

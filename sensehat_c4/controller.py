@@ -23,6 +23,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RED, RGB, YELLOW
+from gamelib.errors import QuitRequested
 from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 
@@ -179,8 +180,10 @@ class Match:
 
     def __init__(self, backend: Backend, options: MatchOptions,
                  thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
-                 seats: Optional[Seats] = None, resumed: Optional[Resumed] = None) -> None:
+                 seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
+                 left: Optional[Callable[[MatchResult], None]] = None) -> None:
         self.backend = backend
+        self.left = left
         self.options = options
         self.recorder = recorder
         self.resumed = resumed
@@ -250,6 +253,13 @@ class Match:
                 elif self.state in (State.SELECTING, State.THINKING):
                     self._check_move()  # woken (a player's move may be ready), or a deadline came: ask
             return self.result
+        except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
+            if self.result is None:
+                self._record_end(None)
+                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
+                if self.left is not None:
+                    self.left(self.result)
+            raise
         finally:
             self.seats.attach(None)
             if self._mover is not None:
@@ -595,13 +605,16 @@ class Match:
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,
          thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
-         seats: Optional[Seats] = None, resumed: Optional[Resumed] = None) -> MatchResult:
+         seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
+         left: Optional[Callable[[MatchResult], None]] = None) -> MatchResult:
     """Play one best-of-three match on ``backend`` and return how it ended.
 
     The LEDs are left clear.  The backend stays open (the caller owns it).
     ``thinker`` makes the computer's player (tests drive one on the fake clock);
     ``recorder`` keeps every move in the games database; ``seats`` puts other players
     in the seats (a phone, another Pi); ``resumed`` takes up an interrupted match where it
-    was (its recorder already :meth:`~.records.Recorder.resume`-d it).
+    was (its recorder already :meth:`~.records.Recorder.resume`-d it).  ``left`` is told the
+    abandoned match's result when ``q`` leaves it (:class:`~gamelib.errors.QuitRequested`, which
+    then goes on up).
     """
-    return Match(backend, options or MatchOptions(), thinker, recorder, seats, resumed).run()
+    return Match(backend, options or MatchOptions(), thinker, recorder, seats, resumed, left).run()

@@ -118,7 +118,7 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
     if interrupted is not None:
         try:
             result = play_match(backend, interrupted.options, recorder=recorder, seats=seats,
-                                resumed=interrupted.resumed)
+                                resumed=interrupted.resumed, left=_told(report, played + 1, interrupted.options.computer))
         finally:
             backend.seats.clear()   # the phones' seats were for this match
         played += 1
@@ -145,13 +145,21 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
                 chosen_size(board)
         computer = computer_for(chosen, computer_plays, played + 1, think)
         try:
-            result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats)
+            result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats,
+                                left=_told(report, played + 1, computer))
         finally:
             backend.seats.clear()   # the phones' seats were for this match
         played += 1
         if report is not None:
             report(played, computer, result)
     return played
+
+
+def _told(report: Optional[Report], number: int, computer: Optional[Computer]) -> Optional[Callable[[MatchResult], None]]:
+    """What a match left with ``q`` tells (``report``, as if it had ended abandoned)."""
+    if report is None:
+        return None
+    return lambda result: report(number, computer, result)
 
 
 def play(backend: Backend, choices: Optional[Choices] = None) -> None:

@@ -146,7 +146,10 @@ def _table(title: str, tallies: Dict[str, Tally], empty: str) -> List[str]:
     return lines
 
 
-def stats_text(result: Stats) -> str:
+def stats_text(result: Stats, empty: Optional[str] = None) -> str:
+    """The tables (``empty``: why there is no file to read, said instead when there is nothing)."""
+    if empty and not (result.players or result.computer or result.remote):
+        return history_text((), empty)
     lines = _table("player", result.players, "no named players yet (play with --names NAME1,NAME2)")
     lines.append("")
     lines += _table("v computer", result.computer, "no games against the computer yet")

@@ -14,6 +14,9 @@ address given), asks, and shows the host's frames (:func:`gamelib.lan.flows.visi
 Both Pis record the matches: the host with its own recorder, the guest from the
 ``game`` messages the host sends beside its recorder's calls (:class:`RecordTee`,
 :class:`GuestRecords`), each with the other side as a named ``remote`` player.  The guest
+checks each of those messages (:func:`check_game`) and records only what its own boards
+confirm: it rebuilds every round from its moves with the rules core and works out the
+winners itself.  Both print each match's line; a match left before a move is none.  The guest
 keeps its token in :class:`SessionFile` so it comes back after a restart without asking
 again; a match a power cut interrupts is not taken up again (the other Pi has given
 up by then), it is kept as abandoned.
@@ -23,12 +26,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import re
 import socket
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from gamelib.backends.base import Backend
 from gamelib.colours import BLACK, BLUE, CYAN, GREEN, RED, YELLOW
@@ -40,13 +44,13 @@ from gamelib.players import MAX_LENGTH, check_name
 from gamelib.web.address import Address
 
 from .chooser import browse
-from .controller import MatchOptions, MatchResult, play as play_match
+from .controller import MatchOptions, MatchResult, play as play_match, round_starter
 from .errors import C4Error
 from .players import Person, Seats
 from .records import Recorder
-from .rules import FIRST_CHOICES, Board, Size
+from .rules import FIRST_CHOICES, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Board, Size
 from .stored import Side, hex_colour
-from .words import GAME as NAME
+from .words import GAME as NAME, as_guest
 
 log = logging.getLogger("sensehat_c4")
 
@@ -91,6 +95,8 @@ class RecordTee:
         self.recorder = recorder
         self.send = send
         self.matches = 0
+        self.kept = False
+        """Whether the last match ended had a move (a match left before one is not a match: nothing is kept)."""
         self._match: Optional[Dict[str, Any]] = None
         """The match being played, with its rounds so far (replaced, never changed: read from another thread)."""
 
@@ -126,117 +132,317 @@ class RecordTee:
     def end_match(self, winner: Optional[int]) -> None:
         if self.recorder is not None:
             self.recorder.end_match(winner)
+        self.kept = bool(self._match is not None and self._match["rounds"])
         self._match = None
         self.send({"event": "end_match", "match": self.matches, "winner": winner})
 
 
-class GuestRecords:
-    """The guest's side of the records: the host's ``game`` messages made into its recorder's calls,
-    the host's seat a named ``remote`` player.  A match's messages may come twice (the match so far
-    again after a drop): a move is recorded once.  Anything that makes no sense is logged and dropped."""
+# -- the game messages, checked ----------------------------------------------------------------------
 
-    def __init__(self, recorder: Optional[Recorder], backend: str, seat: Callable[[], Optional[int]]) -> None:
+EVENTS = ("match", "round", "played", "end_match")
+"""The ``event`` of a ``game`` message (docs/API.md): a match starts (with the rounds so far), a round
+starts, a move was played (the round's moves so far), the match ended."""
+MAX_ROUNDS = 99
+"""A match's rounds (and a round's number) go up to this."""
+MAX_WINS = 99
+"""A match is taken by 1 to this many round wins."""
+MAX_MATCHES = 100
+"""A host's session writes at most this many matches into the guest's records (the rest are not kept)."""
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class Played:
+    """``played``: round ``number`` (started by seat ``starter``) has ``moves`` so far."""
+
+    match: int
+    number: int
+    starter: int
+    moves: str
+    match_winner: Optional[int] = None
+    """The seat the host says this move won the match for (the guest works it out itself)."""
+
+
+@dataclass(frozen=True)
+class MatchStarts:
+    """``match``: match ``match`` starts (or goes on, for a guest that comes back): its size, its two
+    sides (colour, name), its rules, and the rounds so far."""
+
+    match: int
+    size: Size
+    sides: Tuple[Tuple[Tuple[int, int, int], Optional[str]], Tuple[Tuple[int, int, int], Optional[str]]]
+    starts: str
+    wins: int
+    rounds: Tuple[Played, ...]
+
+
+@dataclass(frozen=True)
+class RoundStarts:
+    match: int
+
+
+@dataclass(frozen=True)
+class MatchEnds:
+    match: int
+    winner: Optional[int]
+    """The seat the host says won (``None``: abandoned); the guest works it out itself."""
+
+
+GameEvent = Union[MatchStarts, RoundStarts, Played, MatchEnds]
+
+
+def check_game(data: Any) -> GameEvent:
+    """A ``game`` message's ``data`` as its event, if it has every field docs/API.md gives it, of its type
+    and range (the protocol's own checks, :mod:`gamelib.lan.protocol`); else
+    :class:`~gamelib.lan.protocol.ProtocolError`.  Whether it follows from the moves is
+    :class:`GuestRecords`' to say."""
+    from gamelib.lan import protocol as p  # noqa: PLC0415
+
+    if not isinstance(data, dict):
+        raise p.ProtocolError("bad_message", "game's data must be an object")
+    event = p.one_of(data, "event", EVENTS)
+    match = p.whole(data, "match", 1, 2 ** 31)
+    if event == "round":
+        return RoundStarts(match)
+    if event == "end_match":
+        return MatchEnds(match, p.one_of(data, "winner", (None, 1, 2)))
+    if event == "played":
+        return _played(data, match)
+    size = Size(p.whole(data, "columns", MIN_COLUMNS, MAX_COLUMNS), p.whole(data, "rows", MIN_ROWS, MAX_ROWS))
+    sides = p.need(data, "sides", list)
+    rounds = p.need(data, "rounds", list)
+    if len(sides) != 2 or not all(isinstance(side, dict) for side in sides):
+        raise p.ProtocolError("bad_message", "a match has two sides")
+    if len(rounds) > MAX_ROUNDS or not all(isinstance(played, dict) for played in rounds):
+        raise p.ProtocolError("bad_message", f"a match has at most {MAX_ROUNDS} rounds")
+    checked = []
+    for side in sides:
+        colour = p.need(side, "colour", str)
+        if not _COLOUR.fullmatch(colour):
+            raise p.ProtocolError("bad_message", "a side's colour is #rrggbb")
+        value = int(colour[1:], 16)
+        checked.append(((value >> 16 & 255, value >> 8 & 255, value & 255), p.player_name(side, "name", null=True)))
+    return MatchStarts(match, size, (checked[0], checked[1]), p.one_of(data, "starts", FIRST_CHOICES),
+                       p.whole(data, "wins", 1, MAX_WINS), tuple(_played(played, match) for played in rounds))
+
+
+def _played(data: Dict[str, Any], match: int) -> Played:
+    from gamelib.lan import protocol as p  # noqa: PLC0415
+
+    moves = p.need(data, "moves", str)
+    if len(moves) > MAX_COLUMNS * MAX_ROWS or not moves.isascii() or not moves.isdigit():
+        raise p.ProtocolError("bad_message", "a round's moves are column digits")
+    return Played(match, p.whole(data, "number", 1, MAX_ROUNDS), p.one_of(data, "starter", (1, 2)), moves,
+                  p.one_of(data, "match_winner", (None, 1, 2)) if "match_winner" in data else None)
+
+
+class Nonsense(ValueError):
+    """A game message that does not follow from what the guest saw (its own boards): not recorded."""
+
+
+@dataclass
+class _Match:
+    """The match the guest records: its rules and each round's starter and board, rebuilt from the moves."""
+
+    number: int
+    size: Size
+    sides: Tuple[Side, Side]
+    starts: str
+    wins: int
+    rounds: Dict[int, Tuple[int, Board]] = field(default_factory=dict)
+    winner: Optional[int] = None
+    """The seat that took the match, as the boards say (``None`` while nobody has)."""
+
+    @property
+    def score(self) -> Tuple[int, int]:
+        won = [_round_winner(starter, board) for starter, board in self.rounds.values()]
+        return won.count(1), won.count(2)
+
+    @property
+    def names(self) -> Tuple[Optional[str], Optional[str]]:
+        return self.sides[0].name, self.sides[1].name
+
+
+def _round_winner(starter: int, board: Board) -> Optional[int]:
+    """The seat that won the round on ``board`` (``None``: in play or drawn)."""
+    outcome = board.outcome
+    if outcome is None or outcome.winner is None:
+        return None
+    return starter if outcome.winner == 1 else 3 - starter
+
+
+GuestReport = Callable[[MatchResult, Tuple[Optional[str], Optional[str]]], None]
+"""Told of each match the guest recorded, at its end: the result (from the guest's own boards) and the names."""
+
+
+class GuestRecords:
+    """The guest's side of the records: the host's ``game`` messages (:func:`check_game`) made into its
+    recorder's calls, the host's seat a named ``remote`` player.
+
+    The guest records only what its own boards confirm: each round is rebuilt from its moves with
+    the rules core (a move that is not legal there, a round that goes back on its moves, a starter the
+    match's rule does not give, a round before the last one ended: not recorded), each round's result
+    and the match's winner are worked out from those boards (what the host says about them is only
+    compared), and one host's session writes at most :data:`MAX_MATCHES` matches.  A match's
+    messages may come twice (the match so far again after a drop): a move is recorded once.  What
+    makes no sense is logged and dropped; play goes on."""
+
+    def __init__(self, recorder: Optional[Recorder], backend: str, seat: Callable[[], Optional[int]],
+                 report: Optional[GuestReport] = None) -> None:
         self.recorder = recorder
         self.backend = backend
         self.seat = seat
-        self.size: Optional[Size] = None
-        self.match: Optional[int] = None
-        self.recorded: Dict[int, str] = {}
-        """Each round's moves as recorded so far."""
+        self.report = report
+        self.current: Optional[_Match] = None
+        self.last: Optional[int] = None
+        """The number (the host's) of the last match started."""
+        self.started = 0
         self.matches = 0
-        """Matches recorded to their end (won, or abandoned at either side)."""
+        """Matches recorded to their end (won, or abandoned at either side), with a move at least."""
+
+    @property
+    def size(self) -> Optional[Size]:
+        return None if self.current is None else self.current.size
+
+    @property
+    def recorded(self) -> Dict[int, str]:
+        """Each round's moves as recorded so far."""
+        return {} if self.current is None else {n: b.notation() for n, (_, b) in self.current.rounds.items()}
 
     def take(self, data: Any) -> None:
+        from gamelib.lan.protocol import ProtocolError  # noqa: PLC0415
+
         try:
-            self._take(data)
-        except (TypeError, ValueError, KeyError, AttributeError, GamelibError) as exc:
+            self._take(data if isinstance(data, (MatchStarts, RoundStarts, Played, MatchEnds)) else check_game(data))
+        except (ProtocolError, Nonsense, GamelibError) as exc:
             log.warning("the host sent a game message that makes no sense (%s): not recorded", exc)
 
-    def _take(self, data: Dict[str, Any]) -> None:
-        event, match = data.get("event"), data.get("match")
-        if type(match) is not int:
-            raise ValueError("a game message names its match")
-        if event == "match":
-            if match != self.match:
-                self.close()
-                self._start(data)
-            for played in data.get("rounds", []):   # the match so far (again, after a drop): what is not recorded yet
+    def _take(self, event: GameEvent) -> None:
+        match = self.current
+        if isinstance(event, MatchStarts):
+            if match is None or event.match != match.number:
+                self._start(event)
+            elif (event.size, [(s.colour, s.name) for s in match.sides]) != (match.size, list(event.sides)):
+                raise Nonsense(f"match {event.match} came again with other sides or another size")
+            for played in event.rounds:   # the match so far (again, after a drop): what is not recorded yet
                 self._played(played)
             return
-        if match != self.match or self.size is None:
-            raise ValueError(f"{event!r} of a match not started")
-        if event == "round":
+        if match is None or event.match != match.number:
+            raise Nonsense(f"an event of match {event.match}, which has not started")
+        if isinstance(event, RoundStarts):
+            if match.winner is not None or any(not board.is_over for _, board in match.rounds.values()):
+                raise Nonsense("a round started before the last one ended, or after the match was won")
             if self.recorder is not None:
                 self.recorder.start_round()
-        elif event == "played":
-            self._played(data)
-        elif event == "end_match":
-            winner = data.get("winner")
-            if winner not in (None, 1, 2):
-                raise ValueError("a winner is 1, 2 or null")
-            self.size = None
-            self.matches += 1
-            if self.recorder is not None:
-                self.recorder.end_match(winner)
+        elif isinstance(event, Played):
+            self._played(event, said=True)
+        else:
+            if event.winner != match.winner:
+                log.warning("the host says the match was %s, its moves say %s: recorded as the moves say",
+                            "abandoned" if event.winner is None else f"won by player {event.winner}",
+                            "abandoned" if match.winner is None else f"won by player {match.winner}")
+            self._end()
 
-    def _start(self, data: Dict[str, Any]) -> None:
+    def _start(self, event: MatchStarts) -> None:
+        if self.last is not None and event.match <= self.last:
+            raise Nonsense(f"match {event.match} after match {self.last}")
+        if self.started >= MAX_MATCHES:
+            raise Nonsense(f"more than {MAX_MATCHES} matches in one session")
+        self.close()
         own = self.seat() or 2
-        size = Size(int(data["columns"]), int(data["rows"]))
-        sides = []
-        for number, side in enumerate(data["sides"][:2], start=1):
-            colour = int(str(side["colour"]).lstrip("#"), 16)
-            name = side.get("name")
-            sides.append(Side((colour >> 16 & 255, colour >> 8 & 255, colour & 255),
-                              None if name is None else check_name(str(name)), remote=number != own))
-        if len(sides) != 2:
-            raise ValueError("a match has two sides")
-        starts, wins = data.get("starts", "alternate"), data.get("wins", 2)
-        if starts not in FIRST_CHOICES or type(wins) is not int or not 1 <= wins <= 99:
-            raise ValueError("a match's starts and wins")
-        self.size, self.match, self.recorded = size, data["match"], {}
+        sides = tuple(Side(colour, name, remote=number != own) for number, (colour, name) in enumerate(event.sides, 1))
+        match = _Match(event.match, event.size, (sides[0], sides[1]), event.starts, event.wins)
+        self.current, self.last = match, event.match
+        self.started += 1
         if self.recorder is None:
             return
-        if data.get("rounds") and self._take_up((sides[0], sides[1]), size, data["rounds"]):
+        if event.rounds and self._take_up(match, event.rounds):
             return
-        self.recorder.start_match((sides[0], sides[1]), columns=size.columns, rows=size.rows, backend=self.backend,
-                                  starts=starts, wins=wins)
+        self.recorder.start_match(match.sides, columns=match.size.columns, rows=match.size.rows, backend=self.backend,
+                                  starts=match.starts, wins=match.wins)
 
-    def _take_up(self, sides: Tuple[Side, Side], size: Size, rounds: List[Dict[str, Any]]) -> bool:
+    def _take_up(self, match: _Match, rounds: Sequence[Played]) -> bool:
         """Joined in the middle of a match: if this Pi's program was killed during it (the guest restarted),
         its record is in the file, interrupted: take it up (its moves so far are kept; the rest follows)."""
         assert self.recorder is not None
         record = self.recorder.interrupted()
         if record is None:
             return False
-        sent = {r.get("number"): str(r.get("moves", "")) for r in rounds}
-        if (record.columns, record.rows) != (size.columns, size.rows) or record.sides != sides or \
+        sent = {r.number: r.moves for r in rounds}
+        if (record.columns, record.rows) != (match.size.columns, match.size.rows) or record.sides != match.sides or \
                 any(not sent.get(r.number, "").startswith(r.moves) for r in record.rounds):
             return False   # another match (it stays interrupted, for the next game to offer)
+        try:
+            kept = {r.number: (r.starter, match.size.from_moves(r.moves)) for r in record.rounds}
+        except GamelibError:
+            return False
         self.recorder.resume(record)
-        self.recorded = {r.number: r.moves for r in record.rounds}
+        match.rounds = kept
+        won = match.score
+        match.winner = next((seat for seat in (1, 2) if won[seat - 1] >= match.wins), None)
         return True
 
-    def _played(self, data: Dict[str, Any]) -> None:
-        number, starter, moves = data["number"], data["starter"], data["moves"]
-        if type(number) is not int or not 1 <= number <= 99 or starter not in (1, 2) or not isinstance(moves, str):
-            raise ValueError("a round is a number, a starter and moves")
-        winner = data.get("match_winner")
-        if winner not in (None, 1, 2):
-            raise ValueError("a match's winner is 1, 2 or null")
-        if self.size is None or len(moves) <= len(self.recorded.get(number, "")):
-            return
-        board = self.size.from_moves(moves)
-        self.recorded[number] = moves
+    def _played(self, event: Played, *, said: bool = False) -> None:
+        """Record ``event``'s move if it follows from the round's moves so far (``said``: a ``played``
+        message, which says whether the move won the match; the match so far does not)."""
+        match = self.current
+        assert match is not None
+        number, moves = event.number, event.moves
+        last = max(match.rounds, default=0)
+        known = match.rounds.get(number)
+        if known is not None:
+            starter, before = known
+            if starter != event.starter:
+                raise Nonsense(f"round {number} was started by player {starter}, not {event.starter}")
+            if before.notation().startswith(moves):
+                return   # nothing new (the match so far again)
+            if not moves.startswith(before.notation()):
+                raise Nonsense(f"round {number} went back on its moves")
+        elif number != last + 1:
+            raise Nonsense(f"round {number} after round {last}")
+        else:
+            if match.winner is not None:
+                raise Nonsense(f"round {number} after the match was won")
+            if last and not match.rounds[last][1].is_over:
+                raise Nonsense(f"round {number} before round {last} ended")
+            if match.starts in ("alternate", "p1", "p2") and \
+                    event.starter != round_starter(match.starts, number, random.Random(0)):
+                raise Nonsense(f"round {number} cannot be started by player {event.starter} ({match.starts})")
+        try:
+            board = match.size.from_moves(moves)
+        except GamelibError as exc:
+            raise Nonsense(f"round {number}: {exc}") from None
+        match.rounds[number] = (event.starter, board)
+        won = match.score
+        decided = next((seat for seat in (1, 2) if won[seat - 1] >= match.wins), None)
+        if said and decided != event.match_winner:
+            log.warning("the host says round %d's move %d %s; the moves say %s: recorded as the moves say", number,
+                        board.ply, "won nothing" if event.match_winner is None else
+                        f"won the match for player {event.match_winner}",
+                        "it won nothing" if decided is None else f"it won the match for player {decided}")
+        newly = decided if decided is not None and match.winner is None else None
+        match.winner = decided
         if self.recorder is not None:
-            self.recorder.played(number, starter, board, match_winner=winner)
+            self.recorder.played(number, event.starter, board, match_winner=newly)
+
+    def _end(self) -> None:
+        match, self.current = self.current, None
+        if match is None:
+            return
+        if self.recorder is not None:
+            self.recorder.end_match(match.winner)
+        if not any(board.ply for _, board in match.rounds.values()):
+            return   # left before a move: no match (nothing is recorded)
+        self.matches += 1
+        if self.report is not None:
+            score = match.score
+            self.report(MatchResult(match.winner, score, match.winner is None, len(match.rounds), match.names),
+                        match.names)
 
     def close(self) -> None:
-        """The link ended: a match still open is kept as abandoned."""
-        if self.size is not None:
-            self.size = None
-            self.matches += 1
-            if self.recorder is not None:
-                self.recorder.end_match(None)
+        """The link ended (or another match started): a match still open is kept as the boards say (won,
+        or abandoned)."""
+        self._end()
 
 
 # -- the guest's token, across restarts ------------------------------------------------------------
@@ -264,10 +470,11 @@ class SessionFile:
             with open(self.path, "rb") as file:
                 data = json.loads(file.read(4096).decode("utf-8"))
             saved = Saved(str(data["host"]), int(data["port"]), str(data["token"]), str(data["host_name"]))
-            if not 0 <= self.clock() - float(data["at"]) <= self.seconds:
+            if not 0 <= self.clock() - float(data["at"]) <= self.seconds or not 0 < saved.port < 65536 or \
+                    check_name(saved.host_name) != saved.host_name:
                 return None
             return saved
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None
 
     def save(self, host: str, port: int, token: Optional[str], host_name: str) -> None:
@@ -295,7 +502,8 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
          report: Optional[Report] = None, address: Optional[Address] = None, matches: int = 0,
          notice: Callable[[str], None] = lambda message: None, limits: Any = None) -> int:
     """Offer Connect 4 on the LAN as ``name`` and play matches with the guests who come, until the
-    host's player leaves the lobby (up) or ``matches`` (0: no limit) have been played; how many were."""
+    host's player leaves the lobby (up) or ``matches`` (0: no limit) have been played; how many were (a
+    match left before a move is no match: not counted, not reported, as it is not recorded)."""
     from gamelib.lan import offering  # noqa: PLC0415 (needs the web server)
     from gamelib.lan.flows import play_once, wait_for_guest  # noqa: PLC0415
     from gamelib.lan import screens  # noqa: PLC0415
@@ -313,9 +521,10 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
             while not session.gone and (matches == 0 or played < matches):
                 result = play_match(backend, replace(options, names=names, computer=None),
                                     recorder=cast(Recorder, tee), seats=seats)   # a Recorder's calls, and to the guest
-                played += 1
-                if report is not None:
-                    report(played, result, names)
+                if tee.kept:   # left before a move: no match (none recorded, none counted, no line)
+                    played += 1
+                    if report is not None:
+                        report(played, result, names)
                 if session.gone:
                     if session.ended in ("quit", "away"):
                         why = "left" if session.ended == "quit" else "is gone"
@@ -337,9 +546,10 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
 def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = None,
          recorder: Optional[Recorder] = None, notice: Callable[[str], None] = lambda message: None,
          state: Optional[SessionFile] = None, limits: Any = None,
-         interfaces: Optional[Sequence[str]] = None) -> int:
+         interfaces: Optional[Sequence[str]] = None, report: Optional[Report] = None) -> int:
     """Join a game on the LAN as ``name``: the host at ``target``, or one chosen from those found
-    (then, after each visit, the list again until up); the matches recorded.  With ``target``, a host
+    (then, after each visit, the list again until up); the matches recorded, each told to ``report``
+    as the host's are (numbered from 1, its result as this Pi's boards say).  With ``target``, a host
     that cannot be reached or refuses is a :class:`LanError` (one line)."""
     from gamelib.lan.discovery import Browser  # noqa: PLC0415
     from gamelib.lan.flows import choose_game  # noqa: PLC0415
@@ -349,6 +559,14 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
     state = state or SessionFile(seconds=limits.away_seconds + 5.0)
     played = 0
     browser: Optional[Browser] = None
+    reported = 0
+
+    def numbered(result: MatchResult, names: Tuple[Optional[str], Optional[str]]) -> None:
+        nonlocal reported
+        reported += 1
+        assert report is not None
+        report(reported, result, names)
+
     try:
         while True:
             saved = state.load()
@@ -372,7 +590,7 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
                 where, token, label = (found.host, found.port), None, found.name
 
             outcome, matches = _visit(backend, where, token, label, name=name, recorder=recorder, state=state,
-                                      limits=limits)
+                                      limits=limits, report=None if report is None else numbered)
             played += matches
             if outcome.reason == "bad_token" and token is not None:
                 continue   # the host no longer knows this Pi's session (it restarted): ask again
@@ -391,16 +609,18 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
 
 
 def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label: str, *, name: str,
-           recorder: Optional[Recorder], state: SessionFile, limits: Any) -> Tuple[Any, int]:
+           recorder: Optional[Recorder], state: SessionFile, limits: Any,
+           report: Optional[GuestReport] = None) -> Tuple[Any, int]:
     """One visit to the host at ``where``: how it ended, and how many matches were recorded."""
     from gamelib.lan.flows import visit  # noqa: PLC0415
     from gamelib.lan.guest import GuestLink  # noqa: PLC0415
 
     link = GuestLink(where[0], where[1], name=name, game=GAME_KEY, token=token, limits=limits, notify=backend.wake,
-                     saved=lambda kept: state.save(where[0], where[1], kept, link.host_name or label))
-    records = GuestRecords(recorder, backend.name, lambda: link.seat)
+                     saved=lambda kept: state.save(where[0], where[1], kept, link.host_name or label),
+                     check_game=check_game)
+    records = GuestRecords(recorder, backend.name, lambda: link.seat, report)
     with link:
-        outcome = visit(backend, link, label, records.take)
+        outcome = visit(backend, link, label, records.take, words=lambda status: as_guest(status, link.seat))
     records.close()
     return outcome, records.matches
 
@@ -466,7 +686,8 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
             if role is None:
                 return 0
             if role == JOIN:
-                return join(backend, name=name, recorder=recorder, notice=lambda line: log.info("%s", line))
+                return join(backend, name=name, recorder=recorder, notice=lambda line: log.info("%s", line),
+                            report=lambda number, result, names: print_result(number, None, result, names))
             board = size or choose_size(backend, sizes_for("human"), Size())
             if board is None:
                 continue

@@ -12,8 +12,10 @@ round's first move.
 so a committed move survives kill -9 and a power cut), and never stops play: a lock
 another process holds makes it keep the move for the next write; if the file is
 read-only, a directory, on a full disk, from a newer version or another program's, it
-logs one line and records nothing more in this process; a damaged file is renamed
-``games.db.corrupt-<time>`` and a new one started.  A match left ``playing`` by a process
+logs one line and records nothing more in this process (as for a file that is not
+SQLite at all: somebody's text, which a mistyped ``--db`` or a symlink may name: it
+is never touched); a damaged games database is renamed ``games.db.corrupt-<time>``
+and a new one started.  A match left ``playing`` by a process
 that is gone (:class:`Owner`) was interrupted: :meth:`Recorder.interrupted` finds it for
 the game to resume.  :class:`Records` reads, for the ``history``, ``stats``, ``replay`` and
 ``review`` commands: each row is checked as it is read (:mod:`.stored`), a row that makes
@@ -159,7 +161,8 @@ class RecordsError(C4Error, OSError):
 
 
 class NotOurs(C4Error, ValueError):
-    """A database another program made (its own ``application_id``, or other tables): never written."""
+    """A database another program made (its own ``application_id``, or other tables), or a file that is
+    not SQLite at all: never written."""
 
 
 class Damaged(C4Error, ValueError):
@@ -178,6 +181,19 @@ def utc_now() -> datetime:
 
 
 # -- opening ------------------------------------------------------------------
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first bytes of every SQLite database file."""
+
+
+def check_header(path: Path) -> None:
+    """:class:`NotOurs` if ``path`` holds something other than an SQLite database (an empty file is
+    an empty database); ``OSError`` if it cannot be read."""
+    with open(path, "rb") as file:
+        head = file.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:
+        raise NotOurs("not an SQLite database")
 
 
 def _decode(data: bytes) -> str:
@@ -842,6 +858,7 @@ class Recorder:
         A lock another process holds (``SQLITE_BUSY``) leaves what is done done, for the next try."""
         if self._conn is None:
             if not self._checked and real.exists():  # looked at read-only first: another program's file is never written
+                check_header(real)
                 with _closing(_connect(real, busy=busy, query="mode=ro")) as look:
                     look.execute("BEGIN")  # one snapshot: another process may write meanwhile
                     if _identify(look):
@@ -981,6 +998,7 @@ class Records:
         if not os.access(self.path, os.R_OK):  # SQLite would say only "unable to open database file"
             raise RecordsError(f"cannot read {self.path}: {os.strerror(errno.EACCES)}")
         try:
+            check_header(self.path)
             conn = self._open()
             conn.execute("BEGIN")  # everything read from one snapshot, whatever a game writes meanwhile
             ours = _identify(conn)
@@ -1086,6 +1104,21 @@ class Records:
         except (sqlite3.Error, ValueError) as exc:
             raise self._failed(exc) from None
 
+    def quick_check(self) -> Tuple[int, List[str]]:
+        """How many matches the file holds, and what ``PRAGMA quick_check`` finds wrong in it, one line
+        each (none: it is sound; a missing or empty file holds 0 and is sound).  The quick check reads
+        every page but not the indexes against their tables: seconds for years of games on a Pi."""
+        if self._conn is None:
+            return 0, []
+        try:
+            found = [str(row[0]) for row in self._conn.execute("PRAGMA quick_check")]
+            count = self._conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0] if found == ["ok"] else 0
+        except (sqlite3.Error, ValueError) as exc:
+            raise self._failed(exc) from None
+        if found == ["ok"]:
+            return int(count), []
+        return 0, [one_line(line) for text in found for line in text.splitlines() if line and not line.startswith("***")]
+
     def round(self, ident: str) -> Tuple[MatchRecord, RoundRecord]:
         """Round ``ident`` (its number in ``history``, or ``last``: the last one that can be shown)
         and its match (without its rounds)."""
@@ -1108,7 +1141,8 @@ class Records:
                         self._skip(exc)
                 raise RecordsError(f"no rounds recorded yet in {self.path}" if not self.notes else
                                    f"no round in {self.path} can be shown")
-            number = int(ident)
+            digits = ident.lstrip("0") or "0"
+            number = int(digits) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1   # int() takes 4,300 digits
             rows = list(reader.scan("rounds", ROUND_COLUMNS, newest_first=True, where="id = ?", args=(number,))
                         ) if number <= MAX_ID else []
             if not rows:

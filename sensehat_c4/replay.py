@@ -3,7 +3,8 @@
 Each move shows the mover's token over its column, then falls as in play; a won round
 ends with the winning line blinking.  The stick: right steps one move forward, left one
 back (both pause the replay and show the position at once), middle pauses and goes on
-(at the end: starts again), up leaves.  Like the controller, this is a loop over events
+(at the end: starts again), up leaves.  It says where it is in words at each change (the move
+shown of how many, paused or not, the keys).  Like the controller, this is a loop over events
 that waits until the next deadline, so it never spins.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.stepper import Stepper
 
-from . import render
+from . import render, words
 from .controller import Timing
 from .rules import Board
 from .stored import MatchRecord, RoundRecord
@@ -41,6 +42,7 @@ class Replay:
         self.backend = backend
         self.match = match
         self.timing = timing
+        self.round_id = rnd.id
         self.palette = render.Palette(match.sides[rnd.starter - 1].colour, match.sides[2 - rnd.starter].colour)
         self.moves = [int(c) - 1 for c in rnd.moves]
         self.board = Board(match.columns, match.rows)
@@ -53,6 +55,11 @@ class Replay:
     def shown(self) -> int:
         """How many moves the board shows."""
         return self.board.ply
+
+    @property
+    def ended(self) -> bool:
+        """True once the last move is shown and nothing is moving (the winning line has blinked)."""
+        return self.shown == len(self.moves) and self._animation.deadline is None
 
     def run(self) -> None:
         """Replay until the players push up; the LEDs are left clear."""
@@ -105,6 +112,7 @@ class Replay:
         elif self.paused:
             self.paused = False
             self._animation.wait(0.0, self._next_move)
+            self._say()
         else:
             self.paused = True
             self._animation.stop()
@@ -122,6 +130,7 @@ class Replay:
         steps = [(aim, self.timing.aim)]
         steps += render.falling(self.board, column, self.palette, self.timing.fall_row)
         self._animation.play(steps, self._landed)
+        self._say()
 
     def _landed(self) -> None:
         if self.shown == len(self.moves):
@@ -141,6 +150,12 @@ class Replay:
     def _show(self) -> None:
         self._animation.stop()
         self.backend.show(render.board_frame(self.board, self.palette))
+        self._say()
+
+    def _say(self) -> None:
+        """Say where the replay is, in words (the terminal shows the moves and the keys under the board)."""
+        self.backend.say(words.replay(self.round_id, self.shown, len(self.moves), paused=self.paused,
+                                      ended=self.ended))
 
 
 def replay(backend: Backend, match: MatchRecord, rnd: RoundRecord, timing: ReplayTiming = ReplayTiming()) -> None:

@@ -174,20 +174,33 @@ class Reviews:
             thread.join(5.0)
 
 
+def _number(text: str, most: int) -> Optional[int]:
+    """``text`` as a whole number from 1 to ``most`` in ASCII digits, else ``None`` (digits are counted
+    before ``int()`` sees them: it refuses more than 4,300, with a traceback)."""
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or len(digits) > len(str(most)):
+        return None
+    value = int(digits or "0")
+    return value if 1 <= value <= most else None
+
+
 def _limit(request: Request) -> int:
     values = parse_qs(request.query).get("limit", [str(LIMIT)])
-    text = values[-1]
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MOST:
+    value = _number(values[-1], MOST)
+    if value is None:
         raise HttpError(400, "bad_request", f"limit must be a whole number from 1 to {MOST}")
-    return int(text)
+    return value
 
 
 def _ident(request: Request) -> str:
-    """The round's ID from the path's last part: digits or ``last``."""
+    """The round's ID from the path's last part: a number (without leading zeros) or ``last``."""
     ident = request.path.rpartition("/")[2]
-    if ident != "last" and not (ident.isascii() and ident.isdigit() and 0 < int(ident) <= MAX_ID):
+    if ident == "last":
+        return ident
+    number = _number(ident, MAX_ID)
+    if number is None:
         raise HttpError(400, "bad_request", f"not a round ID: {ident[:20]!r} (a number from the history, or last)")
-    return ident
+    return str(number)
 
 
 class RecordsPages:

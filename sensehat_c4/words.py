@@ -2,14 +2,17 @@
 
 The choosers and the match say one at every change of what the LEDs mean
 (:meth:`gamelib.backends.base.Backend.say`); a mirror (a web page) shows the text and
-reads the details, the terminal prints the caption under the board while choosing.
+reads the details, the terminal prints the caption under the board: while choosing, and during the
+match whose turn it is, in which colour, with the keys (or what the game waits for: the computer, a
+phone, the other Pi).
 Pure functions, no I/O.
 
 The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 
 - every status: ``game`` (``"Connect 4"``);
-- choosing: ``choice`` (what the LEDs show: ``"2 players"``, ``"computer: easy"``,
-  ``"rules"``, or a size ``"6x5"``) and ``choices`` (every label offered, in order);
+- choosing: ``choice`` (what the LEDs show: ``"2 players"``, ``"computer: 1 easy"``,
+  ``"rules"``, or a size ``"6x5"``) and ``choices`` (every label offered, in order); for a
+  level, ``about`` (how it plays, in words);
 - the resume question (phase ``resume``): the match's ``board``, ``round``, ``score``, ``turn``
   and ``seats`` as below, and ``choices`` (``["resume", "start afresh"]``);
 - the match: ``board`` (``"7x6"``), ``round`` (from 1), ``score`` (``[seat 1's, seat
@@ -17,6 +20,8 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
   ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
   ``kind``: ``stick``, ``computer``, ``phone``...), ``winner`` (the seat, or ``null``) and
   ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``);
+- the replay (``replay ID``; phase ``replay``): ``round`` (the round's ID), ``move`` (the moves shown)
+  and ``moves`` (the round's), ``paused`` and ``ended`` (true or false);
 - training (``review --train``, the launcher's Connect 4 training): ``round`` (the round's
   ID), ``position`` (from 1) and ``positions``, ``turn`` (the seat to find a move, as in
   ``seats``), ``goal`` (``win`` or ``draw``: what a right move keeps), ``keeping`` (the right
@@ -25,17 +30,18 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from gamelib.colours import RGB, colour_name
-from gamelib.status import Status
+from gamelib.colours import RGB, ColourError, colour_name, parse_colour
+from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
+from .engine import levels
 from .rules import Size
 
 GAME = "Connect 4"
-BROWSE = "left/right: browse"
-"""Said beside the first chooser's label."""
+BROWSE = f"{LEFT_RIGHT} browse, {ENTER} chooses"
+"""Said beside the choosers' labels."""
 
 CHOOSING_OPPONENT = "choosing opponent"
 CHOOSING_SIZE = "choosing size"
@@ -46,24 +52,31 @@ CONFIRMING = "confirming"
 RESULT = "result"
 RESUME = "resume"
 TRAINING = "training"
-PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT, TRAINING)
+REPLAY = "replay"
+PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT, TRAINING, REPLAY)
 
 
 def opponent_label(opponent: str) -> str:
-    """``2 players`` for ``human``, ``computer: easy`` for a level, ``over the LAN`` for another Pi,
-    ``rules`` for the rules."""
+    """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
+    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for the rules."""
     if opponent == "human":
         return "2 players"
     if opponent == "lan":
         return "over the LAN"
-    return RULES if opponent == RULES else f"computer: {opponent}"
+    return RULES if opponent == RULES else f"computer: {levels.number(opponent)} {opponent}"
 
 
 def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
-    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``."""
+    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
+    for a level the text says how it plays (:data:`~.engine.levels.WORDS`), and so does the
+    detail ``about``."""
     label = opponent_label(choice)
-    return Status(CHOOSING_OPPONENT, f"choosing the opponent: {label}", f"{label} ({BROWSE})",
-                  {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]})
+    about = levels.WORDS.get(choice)
+    details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
+    if about is not None:
+        details["about"] = about
+    text = f"choosing the opponent: {label}" + (f": {about}" if about is not None else "")
+    return Status(CHOOSING_OPPONENT, text, f"{label} ({BROWSE})", details)
 
 
 def rules(text: str) -> Status:
@@ -73,7 +86,7 @@ def rules(text: str) -> Status:
 
 def choosing_size(size: Size, offered: Sequence[Size]) -> Status:
     """The size chooser showing ``size`` among ``offered``."""
-    return Status(CHOOSING_SIZE, f"choosing the board size: {size}", f"board size: {size}",
+    return Status(CHOOSING_SIZE, f"choosing the board size: {size}", f"board size: {size} ({BROWSE}, {UP} back)",
                   {"game": GAME, "choice": str(size), "choices": [str(s) for s in offered]})
 
 
@@ -94,7 +107,24 @@ class Seat:
         colour = colour_name(self.colour)
         if self.level is not None:
             return f"computer ({self.level}, {colour})"
-        return f"{self.name or f'player {self.seat}'} ({colour})"
+        return f"{self.owner} ({colour})"
+
+    @property
+    def owner(self) -> str:
+        """``Ann``, or ``player 1`` for a seat without a name."""
+        return self.name or f"player {self.seat}"
+
+    def turn(self) -> str:
+        """The terminal's line while this seat is to move: who, in which colour, and how (the keys, or
+        what the game waits for)."""
+        colour = colour_name(self.colour)
+        if self.kind == "phone":
+            return f"waiting for {self.owner}'s phone ({colour})"
+        if self.kind == "remote":
+            return f"waiting for {self.owner} ({colour}) at the other Pi"
+        if self.level is not None or self.kind == "computer":
+            return f"{self.label} thinking"
+        return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
 
     def as_json(self) -> Dict[str, Any]:
         return {"seat": self.seat, "colour": "#%02x%02x%02x" % tuple(self.colour), "name": self.name,
@@ -110,28 +140,65 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     where = f"round {number} ({score[0]}-{score[1]}, {size})"
     if phase == PLAYING and turn is not None:
         text = f"{where}: {seats[turn - 1].label} to move"
+        caption = seats[turn - 1].turn()
     elif phase == THINKING and turn is not None:
         text = f"{where}: {seats[turn - 1].label} is thinking"
+        caption = seats[turn - 1].turn()
     elif phase == CONFIRMING:
         text = f"{where}: abandon the match? up again to confirm"
+        caption = f"abandon the match? {UP} again: yes, another key: play on"
     elif result == "round" and winner is not None:
         text = f"{where}: {seats[winner - 1].label} wins the round"
+        caption = f"{seats[winner - 1].label} wins round {number}"
     elif result == "draw":
         text = f"{where}: a draw"
+        caption = f"round {number}: a draw"
     else:
-        text = summary
-    return Status(phase, text, None, {
+        text = caption = summary
+    return Status(phase, text, caption or None, {
         "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
         "seats": [seat.as_json() for seat in seats], "winner": winner, "result": result})
+
+
+def as_guest(status: Status, mine: Optional[int]) -> Status:
+    """The host's words as the guest of a game over the LAN says them: the caption of a turn from the
+    guest's side (its own seat, ``mine``, at its keys; the host's person at the other Pi).  Words that
+    are not a turn, or whose seats cannot be read, keep their text and lose a turn's caption."""
+    if status.phase not in (PLAYING, THINKING):
+        return status
+    try:
+        turn = status.details["turn"]
+        if type(turn) is not int or turn not in (1, 2):
+            raise ValueError(turn)
+        seat = status.details["seats"][turn - 1]
+        name, level, kind = seat["name"], seat["level"], seat["kind"]
+        who = Seat(turn, parse_colour(seat["colour"]), name if isinstance(name, str) else None,
+                   level if isinstance(level, str) else None, str(kind))
+    except (KeyError, IndexError, TypeError, ValueError, ColourError):
+        return replace(status, caption=None)
+    if turn == mine:
+        who = replace(who, kind="stick")           # this Pi's player: the keys
+    elif who.kind == "stick":
+        who = replace(who, kind="remote")          # the host's player, at the other Pi
+    return replace(status, caption=who.turn())
 
 
 def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int], turn: int) -> Status:
     """The question before anything else when a match was interrupted: its board and score, in turn."""
     where = f"round {number} ({score[0]}-{score[1]}, {size})"
     return Status(RESUME, f"resume? an interrupted match, {where}: {seats[turn - 1].label} to move "
-                  "(middle or down: resume, up: start afresh)", "resume? middle: yes, up: start afresh", {
+                  "(middle or down: resume, up: start afresh)", f"resume? {ENTER}: yes, {UP}: start afresh", {
                       "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
                       "seats": [seat.as_json() for seat in seats], "choices": ["resume", "start afresh"]})
+
+
+def replay(round_id: int, shown: int, total: int, *, paused: bool, ended: bool) -> Status:
+    """``replay ID``: round ``round_id`` showing ``shown`` of its ``total`` moves, playing, ``paused``, or
+    ``ended`` (the last move shown, its winning line blinked)."""
+    where = f"round {round_id}: move {shown} of {total}" + (" (the end)" if ended else " (paused)" if paused else "")
+    middle = "plays it again" if ended else "plays on" if paused else "pauses"
+    return Status(REPLAY, f"replay of {where}", f"{where}: {LEFT_RIGHT} step, {ENTER} {middle}, {UP} leaves",
+                  {"game": GAME, "round": round_id, "move": shown, "moves": total, "paused": paused, "ended": ended})
 
 
 # -- training (``review --train``, the launcher's Connect 4 training) ----------------------

@@ -9,7 +9,7 @@ profile, and without the background traffic Chromium makes by itself.
 import os
 import shutil
 import tempfile
-from typing import Any, List
+from typing import Any, List, Optional
 
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
@@ -35,8 +35,9 @@ class NoDownloads(RuntimeError):
     pass
 
 
-def start(*, phone: bool = True) -> Any:
-    """A headless Chromium (a phone-sized window when ``phone``), its profile in a new temporary directory."""
+def start(*, phone: bool = True, width: Optional[int] = None, height: Optional[int] = None) -> Any:
+    """A headless Chromium (a phone-sized window when ``phone``: :data:`PHONE`, or ``width`` x ``height``
+    CSS pixels), its profile in a new temporary directory."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common import selenium_manager
@@ -53,7 +54,8 @@ def start(*, phone: bool = True) -> Any:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
     if phone:
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
+        metrics = {**PHONE, **({"width": width} if width else {}), **({"height": height} if height else {})}
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
     else:
         options.add_argument("--window-size=1200,800")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -156,6 +156,19 @@ class FakeEmulator:
             except (ConnectionRefusedError, FileNotFoundError):
                 pass
 
+    def hold(self, direction: str, seconds: float) -> None:
+        """Press, send ``held`` as ``sense_emu_gui`` does while its button is held down (after 0.25 s, then
+        every 0.05 s) for ``seconds``, release (in real time: call it from a thread of its own)."""
+        start = time.monotonic()
+        self.send(direction, "pressed")
+        k = 0
+        while 0.25 + k * 0.05 < seconds:
+            time.sleep(max(0.0, start + 0.25 + k * 0.05 - time.monotonic()))
+            self.send(direction, "held")
+            k += 1
+        time.sleep(max(0.0, start + seconds - time.monotonic()))
+        self.send(direction, "released")
+
     def tap(self, *directions: str, gap: float = 0.05) -> None:
         """Press and release each direction in turn."""
         for direction in directions:

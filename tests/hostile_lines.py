@@ -39,7 +39,10 @@ CHOICES = {
     "--backend": ["auto", "hat", "emu", "terminal", "mock", "AUTO", ""],
     "--rotation": ["0", "90", "180", "270", "45", "-90", "360", "90.0"],
     "--first": ["p1", "p2", "alternate", "random", "p3"],
-    "--opponent": ["human", "easy", "medium", "hard", "perfect", "god", "Easy"],
+    "--opponent": ["human", "easy", "casual", "medium", "master", "perfect", "god", "Easy", "1"],
+    "--date": ["2026-11-24", "2026-11-29", "2000-02-29", "2026-02-29", "0000-01-01", "0001-01-01", "9999-12-31",
+               "2026-13-01", "2026-1-1", "20261124", "2026-W48-2", "2026-11-24T00:00", "\uff12\uff10\uff12\uff16-11-24",
+               "2026-11-24\n"],
     "--computer-plays": ["1", "2", "alternate", "3", "0"],
     "--log-level": ["debug", "info", "warning", "error", "critical", "DEBUG"],
 }
@@ -80,17 +83,19 @@ def _value(rng: random.Random, flag: str, paths: Paths) -> str:
 PLAY = ["--backend", "--rotation", "--low-light", "--colors", "--colours", "--first", "--opponent",
         "--computer-plays", "--think", "--matches", "--fall-ms", "--board", "--names", "--db", "--web"]
 SWITCHES = {"--low-light", "--json", "--solve", "--allow-poweroff", "--clear", "--user-unit", "--version",
-            "--help", "-h"}
+            "--help", "-h", "--solution"}
 COMMANDS: Dict[Tuple[str, str], Tuple[List[str], Optional[Callable[[random.Random], str]]]] = {
     ("sensehat-c4", "play"): (PLAY + ["--version", "--help"], None),
     ("sensehat-c4", "analyse"): (["--board", "--json", "--solve", "--time-limit", "--help"],
                                  lambda rng: rng.choice(MOVES)),
     ("sensehat-c4", "history"): (["--limit", "--json", "--db", "--help"], None),
     ("sensehat-c4", "stats"): (["--json", "--db", "--help"], None),
+    ("sensehat-c4", "doctor"): (["--backend", "--json", "--db", "--help"], None),
     ("sensehat-c4", "replay"): (["--db", "--backend", "--rotation", "--low-light", "--help"],
                                 lambda rng: rng.choice(["last", "1", "2", "0", "-1", "9223372036854775808"] + TEXT)),
     ("sensehat-c4", "review"): (["--db", "--json", "--time-limit", "--help"],
                                 lambda rng: rng.choice(["last", "1", "2", "0", "-1", "9223372036854775808"] + TEXT)),
+    ("sensehat-c4", "puzzle"): (["--date", "--json", "--solution", "--help"], None),
     ("gamelib", "menu"): (["--backend", "--rotation", "--low-light", "--dim-after", "--blank-after",
                            "--allow-poweroff", "--log-level", "--web", "--help"], None),
     ("gamelib", "list"): (["--help"], None),

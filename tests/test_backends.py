@@ -11,8 +11,8 @@ from records_data import record_match, ticking
 
 from gamelib import backends
 from gamelib.backends import inbox
-from gamelib.backends.base import STICK, Action, Direction, Observer, StickEvent, _stick_map
-from gamelib.backends.mock import MockBackend
+from gamelib.backends.base import PAIR_HOLD, STICK, Action, Direction, Observer, StickEvent, _stick_map
+from gamelib.backends.mock import HOLD_DELAY, HOLD_PERIOD, MockBackend
 from gamelib.colours import BLACK, BLUE, RED, YELLOW
 from gamelib.errors import ConfigError, MockExhausted, SetupError
 from gamelib.launcher import cli as launcher_cli
@@ -144,6 +144,101 @@ def test_a_wake_up_from_another_thread_ends_a_wait_with_no_event():
     mock.real_wait = 0.05                # nothing comes: the script is exhausted, as before
     with pytest.raises(MockExhausted):
         mock.wait_event()
+
+
+# -- the pairing gesture ---------------------------------------------------------------------------
+
+def read_all(mock):
+    """Every event the game gets until the script ends (the pairing gesture is seen as they are read)."""
+    events = []
+    while mock.pending:
+        event = mock.wait_event(10.0)
+        if event is not None:
+            events.append(event)
+    return events
+
+
+def pairings(mock):
+    """The fake clock's time at each pairing gesture."""
+    times = []
+    mock.watch_pairing(lambda: times.append(mock.now()))
+    return times
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_the_stick_s_middle_held_three_seconds_is_the_pairing_gesture_once_per_hold(rotation):
+    mock = MockBackend(rotation=rotation)
+    times = pairings(mock)
+    assert PAIR_HOLD == 3.0 and mock.pairing_watched
+    mock.hold("middle", 2.95, at=1.0)                  # not quite: nothing
+    mock.hold("middle", 6.0, at=5.0)                   # once, at the first held event 3 s after the press
+    mock.hold("middle", 3.2, at=12.0)                  # a new hold: again
+    events = read_all(mock)
+    assert times == pytest.approx([8.0, 15.0])
+    helds = [e for e in events if e.action is Action.HELD]     # the game gets every event as before
+    assert len(helds) == len([k for k in range(200) if HOLD_DELAY + k * HOLD_PERIOD < 2.95]) + \
+        len([k for k in range(200) if HOLD_DELAY + k * HOLD_PERIOD < 6.0]) + \
+        len([k for k in range(200) if HOLD_DELAY + k * HOLD_PERIOD < 3.2])
+    assert {(e.direction, e.source) for e in events} == {(Direction.MIDDLE, STICK)}
+    assert [e.action for e in events if e.action is not Action.HELD] == [Action.PRESSED, Action.RELEASED] * 3
+
+
+def test_other_holds_and_other_sticks_make_no_pairing_gesture():
+    mock = MockBackend()
+    times = pairings(mock)
+    mock.hold("up", 4.0, at=1.0)                       # another direction held
+    mock.hold("left", 4.0, at=6.0)
+    mock.event("middle", "pressed", at=11.0, source="phone:1")      # a phone's middle "held" (injected, scripted)
+    for k in range(80):
+        mock.event("middle", "held", at=11.25 + k * 0.05, source="phone:1")
+    assert mock.inject("middle", "pressed", source="phone:2")
+    for _ in range(80):
+        assert mock.inject("middle", "held", source="phone:2")
+    mock.tap("middle", at=16.0)                        # taps of the stick's middle, however many
+    mock.tap("middle", at=17.0)
+    read_all(mock)
+    assert times == []
+
+
+def test_a_hold_goes_on_through_events_the_game_throws_away():
+    mock = MockBackend()
+    times = pairings(mock)
+    mock.event("middle", "pressed", at=0.0)
+    for k in range(100):                               # held for 5.25 s
+        mock.event("middle", "held", at=0.25 + k * 0.05)
+    assert mock.wait_event(1.0).action is Action.PRESSED
+    mock.advance(3.5)
+    assert times == []
+    assert mock.discard_events() == 66                 # the game threw away what came meanwhile (0.25 to 3.5) ...
+    assert times == [3.5]                              # ... with the hold's 3 s in it: the gesture, as they go
+    read_all(mock)
+    assert times == [3.5]                              # once
+
+
+def test_a_hold_that_began_before_the_stick_was_read_counts_from_its_first_held_event():
+    mock = MockBackend()
+    times = pairings(mock)
+    for k in range(100):                               # its press came before the program opened the stick
+        mock.event("middle", "held", at=0.25 + k * 0.05)
+    read_all(mock)
+    assert times == pytest.approx([3.25])
+
+
+def test_a_pairing_listener_that_fails_is_dropped_and_the_game_goes_on(caplog):
+    mock = MockBackend()
+
+    def broken():
+        raise RuntimeError("broken")
+
+    mock.watch_pairing(broken)
+    stop = mock.watch_pairing(lambda: None)
+    mock.hold("middle", 3.5, at=0.0)
+    mock.hold("middle", 3.5, at=5.0)
+    assert len(read_all(mock)) > 100
+    assert caplog.text.count("a listener for the pairing gesture failed and was dropped") == 1
+    assert mock.pairing_watched
+    stop()
+    assert not mock.pairing_watched
 
 
 # -- the registry ----------------------------------------------------------------------------------

@@ -382,18 +382,19 @@ def test_the_size_chooser_starts_from_the_last_size_and_tells_who_remembers_it()
 
 
 def test_perfect_is_offered_only_on_its_sizes():
-    assert sizes_for("perfect") == PERFECT_SIZES and sizes_for("hard") == SIZES
+    assert sizes_for("perfect") == PERFECT_SIZES and sizes_for("steady") == SIZES
     big = next(size for size in SIZES if size not in PERFECT_SIZES)
-    assert "perfect" not in opponents_for(big) and opponents_for(Size()) == OPPONENTS
-    # a fixed size that perfect does not play: the opponent chooser skips "4"
+    assert big == Size(7, 4) and opponents_for(big) == ("human", "easy", "casual", "steady", "medium")
+    assert opponents_for(Size()) == OPPONENTS
+    # a fixed size that perfect (and the levels above medium, with this core) do not play: the chooser skips them
     mock = MockBackend()
-    mock.tap("left", "left", "left", "middle", "up", "up")         # 2P <- (wraps) ? <- LAN <- 3: hard
+    mock.tap("left", "left", "left", "middle", "up", "up")         # 2P <- (wraps) ? <- LAN <- 4: medium
     mock.tap("up", "up", at=30)
     reports = []
     play_matches(mock, MatchOptions(size=big), size=big, matches=1, report=lambda *r: reports.append(r))
     assert [f for _, f in mock.frames][:4] == [tuple(choice_frame(0)), tuple(choice_frame(RULES_INDEX)),
-                                               tuple(choice_frame(LAN_INDEX)), tuple(choice_frame(3))]
-    assert reports[0][1].level == "hard"
+                                               tuple(choice_frame(LAN_INDEX)), tuple(choice_frame(4))]
+    assert reports[0][1].level == "medium"
 
 
 def test_the_command_refuses_perfect_on_a_size_it_does_not_play(capsys):

@@ -34,7 +34,7 @@ from ci_needs import require
 from frames import turned
 
 from gamelib.backends.mock import MockBackend
-from gamelib.backends.senselib import pack_frame
+from gamelib.backends.senselib import pack_frame, soft_dimmed
 from gamelib.games import discover
 from gamelib.launcher.menu import Launcher, Screen
 from gamelib.launcher.service import UNIT
@@ -335,6 +335,38 @@ def test_a_broken_settings_file_does_not_stop_the_unit(machine, content):
     assert json.loads(machine.read_file(SETTINGS)) == {"low_light": False, "rotation": 0}
     log = machine.journal(f"_SYSTEMD_INVOCATION_ID={invocation}")
     assert f"kept it as {SETTINGS}.corrupt" in log and "Traceback" not in log
+
+
+DRIVER_DROP_IN = f"/etc/systemd/system/{UNIT}.d/driver.conf"
+
+
+def test_brightness_low_boots_on_the_driver_that_refuses_gamma(machine):
+    """The kiosk's saved "brightness: low" on Bookworm's newer display driver, which answers the gamma
+    ioctls with ENOTTY (``FAKE_HAT_GAMMA=refused``): the menu comes up dimmed in software, and the
+    journal says so in one line."""
+    machine.run(["systemctl", "stop", UNIT])
+    machine.run(["mkdir", "-p", DRIVER_DROP_IN.rsplit("/", 1)[0]])
+    machine.write_file(DRIVER_DROP_IN, b"[Service]\nEnvironment=FAKE_HAT_GAMMA=refused\n")
+    machine.write_file(SETTINGS, b'{"low_light": true, "rotation": 0}', owner=USER)
+    try:
+        machine.run(["systemctl", "daemon-reload"])
+        restart(machine)
+        invocation = machine.unit_property(UNIT, "InvocationID")
+        low = Settings(low_light=True)
+        wait_frame(machine, pack_frame(soft_dimmed(list(turned(Launcher(MockBackend(), discover(), settings=low)
+                                                               .frame(), 0)))),
+                   "the menu dimmed in software", START_TIMEOUT)
+        log = machine.journal(f"_SYSTEMD_INVOCATION_ID={invocation}")
+        assert [line for line in log.splitlines() if "low light" in line] == [
+            "gamelib: WARNING: low light: dimmed in software (the LED driver refuses the gamma ioctls: "
+            "Inappropriate ioctl for device)"]
+        assert "Traceback" not in log
+    finally:
+        machine.run(["rm", "-f", DRIVER_DROP_IN])
+        machine.write_file(SETTINGS, b'{"low_light": false, "rotation": 0}', owner=USER)
+        machine.run(["systemctl", "daemon-reload"])
+        restart(machine)
+    wait_frame(machine, menu_frame(), "the menu at full brightness", START_TIMEOUT)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
     mock = MockBackend()
     mock.hold("right", 0.6)                        # press, then held at 0.25, 0.30 ... 0.55 s
     mock.tap("middle")
-    assert choose_opponent(mock) == "perfect"      # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
+    assert choose_opponent(mock) == "medium"       # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
     assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(i)) for i in range(5)]
 
 
@@ -26,8 +26,8 @@ def test_down_or_middle_chooses_up_backs_out_and_each_clears_the_leds():
 def test_it_starts_from_the_default():
     mock = MockBackend()
     mock.tap("left", "middle")
-    assert choose_opponent(mock, "hard") == "medium"
-    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(3)), tuple(choice_frame(2))]
+    assert choose_opponent(mock, "hard") == "tough"
+    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(6)), tuple(choice_frame(5))]
 
 
 def test_question_mark_scrolls_the_rules_then_comes_back_to_it():
@@ -36,7 +36,7 @@ def test_question_mark_scrolls_the_rules_then_comes_back_to_it():
     mock.tap("right", "down", at=200.0)            # long after the text: ? -> 2P, choose
     assert choose_opponent(mock) == "human"
     shown = [f for _, f in mock.frames]
-    assert grid(shown[1]).splitlines()[:4] == [".......W", "........", "...WW...", ".....W.."]   # "?" (its place dot: the 7th of 2P, 1-4, LAN, ?)
+    assert grid(shown[1]).splitlines()[:4] == [".......W", "........", "...WW...", ".....W.."]   # "?" (its place dot: the last of 2P, 1-9, LAN, ?)
     text = [tuple(f) for f, _ in scroll_frames(RULES, WHITE)]
     assert shown[2] == (BLACK,) * 64
     assert shown[3:3 + len(text)] == text

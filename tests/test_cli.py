@@ -214,7 +214,7 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     black = (BLACK,) * 64
     assert shown[:9] == chooser + [black] + chooser[:1] + [black, tuple(size_frame(Size())), black,
                                                            shown[8]]   # up: back, shown again
-    assert grid(shown[0]).splitlines()[:3] == [".W......", "........", ".WW..WW."]   # "2P"
+    assert grid(shown[0]).splitlines()[:3] == ["W.......", "........", ".WW..WW."]   # "2P" (its place: the first)
     assert grid(shown[8]).splitlines()[0] == "...R...."                          # then the game
 
 

@@ -181,7 +181,7 @@ def test_a_path_with_a_newline_and_an_escape_is_printed_escaped(capsys, tmp_path
     (folder / "games.db").write_bytes(b"not a database, but long enough to be read as one" * 100)
     for command in (["history"], ["stats"], ["replay", "last"], ["review", "last"]):
         assert run(capsys, [*command, "--db", str(missing)]) == (
-            2, "", f"sensehat-c4 {command[0]}: cannot read {shown}: file is not a database\n")
+            2, "", f"sensehat-c4 {command[0]}: {shown} is not a sensehat-c4 games database: not an SQLite database\n")
     monkeypatch.setenv("SENSEHAT_C4_DB", "")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data" / ODD))
     assert run(capsys, ["history"]) == (

@@ -14,7 +14,7 @@ from sensehat_c4.records import RecordsError
 
 
 def test_one_table_one_module_each(monkeypatch):
-    assert [c.name for c in COMMANDS] == ["play", "analyse", "history", "stats", "replay", "review"]
+    assert [c.name for c in COMMANDS] == ["play", "analyse", "history", "stats", "replay", "review", "doctor", "puzzle"]
     for command in COMMANDS:
         module = sys.modules[f"sensehat_c4.commands.{command.name}"]
         assert module.COMMAND is command
@@ -33,11 +33,20 @@ def test_one_table_one_module_each(monkeypatch):
     (["stats"], "stats", []),
     (["replay", "last"], "replay", ["last"]),
     (["review", "3"], "review", ["3"]),
-    (["4453"], "play", ["4453"]),                  # not a command: play's arguments (and its error)
+    (["4453"], "play", ["4453"]),                  # not a command: main() says so, naming the commands
 ])
 def test_the_first_argument_picks_the_row(argv, name, rest):
     command, args = find(argv)
     assert (command.name, args) == (name, rest)
+
+
+@pytest.mark.parametrize("word", ["frobnicate", "histroy", "4453", "\x1b[2J"])
+def test_an_unknown_command_is_one_line_naming_the_commands(capsys, word):
+    with pytest.raises(SystemExit) as info:
+        cli.main([word, "--json"])
+    assert info.value.code == 2
+    assert capsys.readouterr() == ("", f"sensehat-c4: error: unknown command {word!r}: the commands are play, "
+                                       "analyse, history, stats, replay, review, doctor, puzzle (see --help)\n")
 
 
 def test_the_help_lists_every_row(capsys):

@@ -101,7 +101,7 @@ def test_computer_as_player_one_starts_at_once():
 
 
 def test_computer_settings_are_checked():
-    with pytest.raises(ConfigError, match="level must be one of easy, medium, hard, perfect"):
+    with pytest.raises(ConfigError, match="level must be one of easy, casual, steady, medium, tough, hard, expert, master, perfect"):
         Computer("genius")
     with pytest.raises(ConfigError, match="player 1 or 2"):
         Computer("easy", player=3)

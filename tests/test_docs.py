@@ -1,7 +1,7 @@
 """The documents against the tree they describe, so a map that lies fails the fast tier.
 
 - ``docs/ARCHITECTURE.md``, *What lives where*: every file of both packages (and of
-  ``benchmarks/``, ``tools/``, ``.ci/``) is in its tree, and every path the tree names exists;
+  ``benchmarks/``, ``tools/``, ``.ci/``, ``debian/``) is in its tree, and every path the tree names exists;
 - its *Tests* map has one row per ``tests/test_*.py``, each file once, and says which are ``slow``;
 - ``docs/BENCHMARKS.md`` names every benchmark script;
 - every repository path the documents mention (``tests/...``, ``benchmarks/...``,
@@ -23,7 +23,7 @@ ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
 BENCHMARKS = ROOT / "docs" / "BENCHMARKS.md"
 README = ROOT / "README.md"
 PACKAGES = ("gamelib", "sensehat_c4")
-LISTED = PACKAGES + ("benchmarks", "tools", ".ci")
+LISTED = PACKAGES + ("benchmarks", "tools", ".ci", "debian")
 """The folders whose every file the tree lists."""
 BUILT = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info)(/|$)|\.pyc$|(^|/)_c4core\.so")
 """What a build or a run leaves in the tree: not the repository's files."""

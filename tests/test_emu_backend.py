@@ -130,6 +130,45 @@ def test_another_threads_press_wakes_the_wait_beside_the_stick(emulator):
         assert backend.wait_event() is None
 
 
+def test_the_middle_held_on_the_emulator_shows_a_pairing_pin_at_once_and_a_phone_sits_with_it(emulator):
+    """The emulator's held events (as ``sense_emu_gui`` sends them) make the pairing gesture 3 s after the press:
+    the screen file shows the pairing PIN's scroll, and the phone's first try with it seats it."""
+    from web_client import post  # noqa: PLC0415
+
+    from gamelib import web  # noqa: PLC0415
+    from gamelib.colours import WHITE  # noqa: PLC0415
+    from gamelib.scroll import scroll_frames  # noqa: PLC0415
+    from gamelib.web.address import Address  # noqa: PLC0415
+    from gamelib.web.console import PAIR_TEXT  # noqa: PLC0415
+
+    with EmuBackend() as backend, web.serving(backend, Address("127.0.0.1", 0)) as server:
+        emulator.wait_client()
+        backend.show(render.board_frame(Board(), P, cursor=3))
+        holder = threading.Thread(target=emulator.hold, args=("middle", 3.8))
+        held, events, pressed = [], [], time.monotonic()
+        holder.start()
+        deadline = pressed + 10
+        while server.seating.pairing is None and time.monotonic() < deadline:   # the game's loop, as it reads
+            event = backend.wait_event(0.1)
+            if event is not None:
+                events.append(event)
+        took = time.monotonic() - pressed
+        pin = server.seating.pairing
+        assert pin is not None and 3.0 <= took < 3.8, took
+        assert (events[0].direction, events[0].action) == (Direction.MIDDLE, Action.PRESSED)
+        assert {(e.direction, e.action) for e in events[1:]} == {(Direction.MIDDLE, Action.HELD)}
+        scroll = [lit(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+        while len(held) < 20 and time.monotonic() < deadline:                      # its scroll on the LEDs
+            backend.wait_event(0.02)
+            pixels = emulator.pixels()
+            if pixels in scroll and pixels not in held:
+                held.append(pixels)
+        assert len(held) == 20 and [scroll.index(p) for p in held] == sorted(scroll.index(p) for p in held)
+        holder.join()
+        reply = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+        assert reply.status == 200 and backend.seats[2] is not None
+
+
 def test_discard_events_empties_the_queue(emulator):
     with EmuBackend() as backend:
         emulator.wait_client()
@@ -253,7 +292,7 @@ def test_q_in_the_terminal_that_started_it_quits_and_gives_the_terminal_back(emu
         assert program.finish() == ""
         assert program.process.returncode == 0
         assert termios.tcgetattr(program.slave) == program.attributes_before
-        assert program.output == b""                     # nothing typed was echoed
+        assert program.output == b"match 1: abandoned at 0-0\r\n"   # the match's line; nothing typed was echoed
         assert emulator.pixels() == [BLACK] * 64
     finally:
         program.close()

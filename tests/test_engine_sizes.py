@@ -16,7 +16,7 @@ import pytest
 from engine_data import CORES, scored, solver
 
 from sensehat_c4.computer import Computer, Thinker
-from sensehat_c4.engine import Limit, Oracle, choose_move, move_scores
+from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move, move_scores
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import Position, shape_of
 from sensehat_c4.rules import SIZES, Board, Size
@@ -153,18 +153,21 @@ def test_analyse_solves_an_eight_by_six_position_as_the_independent_solver_score
     assert max(scores.values()) >= -score
 
 
-# -- easy, medium and hard on every size ------------------------------------------------
+# -- the ladder on every size ---------------------------------------------------------------
 
 @pytest.mark.parametrize("size", SIZES, ids=str)
-def test_easy_medium_and_hard_play_whole_games_on_every_size(size):
-    board = size.board()
-    levels = ("hard", "easy") if size.columns % 2 else ("easy", "medium")
-    while not board.is_over:
-        level = levels[board.ply % 2]
-        result = choose_move(board, level, limit=Limit(depth=3), seed=board.ply)
-        assert result.column in board.legal_moves() and result.level == level
-        board.play(result.column)
-    assert board.ply <= size.columns * size.rows
+def test_the_levels_offered_on_a_size_play_whole_games_there(size):
+    offered = [name for name in LEVELS if size in LEVELS[name].offered_sizes() and name != "perfect"]
+    assert offered[:3] == ["easy", "casual", "steady"]      # the lower levels play every size
+    for game, pair in enumerate(zip(offered, offered[::-1])):
+        board = size.board()
+        while not board.is_over:
+            level = pair[board.ply % 2]
+            result = choose_move(board, level, seed=game * 100 + board.ply)
+            assert result.column in board.legal_moves() and result.level == level
+            assert result.source != "budget"
+            board.play(result.column)
+        assert board.ply <= size.columns * size.rows
 
 
 @pytest.mark.parametrize("size, moves, columns", [
@@ -172,14 +175,16 @@ def test_easy_medium_and_hard_play_whole_games_on_every_size(size):
     (Size(8, 6), "556677", {3, 7}),        # the bottom row 5-6-7: column 4 or 8 wins
     (Size(4, 4), "12121", {0}),            # player 2 must block column 1
 ])
-def test_medium_and_hard_take_a_win_and_block_on_other_sizes(size, moves, columns):
+def test_every_level_but_the_first_takes_a_win_and_blocks_on_other_sizes(size, moves, columns):
     board = size.from_moves(moves)
-    for level in ("medium", "hard"):
-        assert choose_move(board, level, limit=Limit(depth=4), seed=1).column in columns, level
+    for level in LEVELS:
+        if level != "easy" and size in LEVELS[level].offered_sizes():
+            for seed in range(3):
+                assert choose_move(board, level, seed=seed).column in columns, level
 
 
 @pytest.mark.parametrize("size, level, moves, columns", [
-    (Size(6, 5), "hard", "343434", {2}),      # the thread answers with the win on 6x5
+    (Size(6, 5), "steady", "343434", {2}),    # the thread answers with the win on 6x5
     (Size(8, 6), "medium", "556677", {3, 7}),
     (Size(5, 4), "perfect", "33", None),      # a move of the best score, by the plain minimax
 ])

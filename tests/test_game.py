@@ -1,12 +1,17 @@
 """Connect 4's match loop (chooser, computer, match, repeat), as the command and the launcher run it."""
+import contextlib
+
+import pytest
 from frames import grid
 
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
+from gamelib.errors import QuitRequested
 from sensehat_c4.chooser import choice_frame, size_frame
 from sensehat_c4.computer import Computer
 from sensehat_c4.controller import MatchResult
-from sensehat_c4.game import play_matches
+from sensehat_c4.game import play_matches, result_line
+from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Size
 
 ABANDONED = MatchResult(winner=None, score=(0, 0), abandoned=True, rounds=1)
@@ -27,12 +32,12 @@ def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
 
 def test_the_chooser_starts_from_the_last_choice():
     mock = MockBackend()
-    mock.tap("right", "right", "middle", "middle", "up", "up")   # 2P -> 1 -> 2: medium; 7x6; abandon
-    mock.tap("left", "middle", "middle", at=10)             # from 2 (medium) -> 1: easy; 7x6
+    mock.tap("right", "right", "middle", "middle", "up", "up")   # 2P -> 1 -> 2: casual; 7x6; abandon
+    mock.tap("left", "middle", "middle", at=10)             # from 2 (casual) -> 1: easy; 7x6
     mock.tap("up", "up", at=11)
     reports = []
     assert play_matches(mock, matches=2, report=lambda *report: reports.append(report)) == 2
-    assert [r[1] for r in reports] == [Computer("medium", player=2), Computer("easy", player=2)]
+    assert [r[1] for r in reports] == [Computer("casual", player=2), Computer("easy", player=2)]
     shown = [f for _, f in mock.frames]
     second = shown.index(tuple(choice_frame(2)), shown.index(tuple(choice_frame(2))) + 1)
     assert shown[second:second + 2] == [tuple(choice_frame(2)), tuple(choice_frame(1))]
@@ -51,3 +56,31 @@ def test_up_on_the_chooser_leaves_when_asked_else_it_asks_again():
     assert shown[:6] == [tuple(choice_frame(0)), (BLACK,) * 64, tuple(choice_frame(0)), (BLACK,) * 64,
                          tuple(size_frame(Size())), (BLACK,) * 64]
     assert grid(shown[6]).splitlines()[0] == "...R...."       # then the board, red's cursor
+
+
+class QuitKey(MockBackend):
+    """The mock, where ``q`` is typed (as the terminal backend raises it) at ``when`` on the fake clock."""
+
+    def __init__(self, when: float) -> None:
+        super().__init__()
+        self.when = when
+
+    def wait_event(self, timeout=None):
+        if self.now() >= self.when:
+            raise QuitRequested("q pressed")
+        return super().wait_event(self.when - self.now() if timeout is None else min(timeout, self.when - self.now()))
+
+
+def test_q_mid_match_reports_the_match_abandoned_and_records_it(tmp_path):
+    """``q`` in a match: the match's line is printed (the recorder kept it abandoned, but no line said so)."""
+    mock = QuitKey(5.0)
+    mock.tap("middle", "middle")                             # 2P, 7x6
+    mock.tap("down", at=1.0)                                 # red in column 4
+    reports = []
+    with contextlib.closing(Recorder(tmp_path / "games.db")) as recorder:
+        with pytest.raises(QuitRequested):
+            play_matches(mock, matches=3, recorder=recorder, report=lambda *report: reports.append(report))
+    assert reports == [(1, None, ABANDONED)]
+    assert result_line(*reports[0]) == "match 1: abandoned at 0-0"
+    with Records(tmp_path / "games.db") as stored:
+        assert [(m.status, m.rounds[0].moves) for m in stored.matches()] == [("abandoned", "4")]

@@ -5,6 +5,8 @@ with ``_fb_device`` (the framebuffer's path; here a 160-byte file), ``stick``
 with ``_stick_file`` (the evdev device; here a pipe fed 24-byte input events)
 and ``_read()``, and ``low_light``.
 """
+import errno
+import logging
 import os
 import pwd
 import shutil
@@ -59,14 +61,28 @@ def fake_library(monkeypatch, tmp_path):
     class SenseHat:
         fail = None
         fb_device = None
+        refuse_gamma = False
+        """Answer low light as Bookworm's newer display driver does (python-sense-hat issue 145)."""
 
         def __init__(self):
             if SenseHat.fail:
                 raise SenseHat.fail
             self._fb_device = SenseHat.fb_device or str(fb)
             self.stick = FakeStick()
-            self.low_light = False
+            self.asked = []
+            self._low_light = False
             made.append(self)
+
+        @property
+        def low_light(self):
+            return self._low_light
+
+        @low_light.setter
+        def low_light(self, value):
+            self.asked.append(value)
+            if SenseHat.refuse_gamma:
+                raise OSError(errno.ENOTTY, os.strerror(errno.ENOTTY))
+            self._low_light = value
 
     module = types.ModuleType("sense_hat")
     module.SenseHat = SenseHat
@@ -93,6 +109,92 @@ def test_frames_events_grab_and_close(fake_library):
     backend.close()
     assert hat.stick.closed and hat.low_light is False
     assert fake_library.fb.read_bytes()[:128] == bytes(128)        # cleared
+
+
+def leds(fb):
+    """The framebuffer's 64 pixels as (r, g, b) at RGB565's precision (each channel's top bits)."""
+    return [((p >> 11) << 3, ((p >> 5) & 63) << 2, (p & 31) << 3) for p in struct.unpack("64H", fb.read_bytes()[:128])]
+
+
+def test_low_light_where_the_driver_takes_gamma_is_its_own(fake_library, caplog):
+    caplog.set_level(logging.INFO, logger="gamelib")
+    backend = senselib.HatBackend(low_light=True)
+    backend.show([(255, 0, 0)] * 64)
+    assert leds(fake_library.fb) == [(248, 0, 0)] * 64                   # the driver dims: the pixels as they are
+    backend.low_light = False
+    backend.low_light = True
+    backend.close()
+    assert fake_library.made[0].asked == [True, False, True, False]
+    assert [r.getMessage() for r in caplog.records] == [
+        "low light: the LED driver's low-light gamma table"]
+
+
+def test_low_light_where_the_driver_refuses_gamma_is_done_in_software(fake_library, caplog):
+    """Bookworm's newer display driver answers the gamma ioctls with ENOTTY: the frames are dimmed
+    here instead, as the low-light table would dim them, a lit channel never below 48."""
+    caplog.set_level(logging.INFO, logger="gamelib")
+    fake_library.SenseHat.refuse_gamma = True
+    frame = [(255, 0, 0), (1, 2, 7), (47, 48, 104), (128, 200, 255)] + [(0, 0, 0)] * 60
+    backend = senselib.HatBackend(low_light=True)
+    backend.show(frame)
+    assert leds(fake_library.fb)[:5] == [(144, 0, 0), (48, 48, 48), (48, 48, 64), (80, 120, 144), (0, 0, 0)]
+    backend.low_light = False                                             # drawn again at once
+    assert leds(fake_library.fb)[:4] == [(248, 0, 0), (0, 0, 0), (40, 48, 104), (128, 200, 248)]
+    backend.low_light = True
+    assert leds(fake_library.fb)[0] == (144, 0, 0)
+    backend.close()
+    assert fake_library.made[0].asked == [True]                          # refused once: not asked again
+    assert fake_library.fb.read_bytes()[:128] == bytes(128)
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("WARNING", "low light: dimmed in software (the LED driver refuses the gamma ioctls: Inappropriate ioctl "
+                    "for device)")]
+
+
+def test_software_low_light_keeps_every_lit_channel_lit():
+    table = senselib.SOFT_LOW_LIGHT
+    assert table[0] == 0
+    assert min(table[1:]) == senselib.LIT_MIN == 48                       # python-sense-hat issue 67
+    assert max(table) == 144 and list(table) == sorted(table)             # 255 at level 10 of 31, the order kept
+    for value in range(256):                                              # the low-light table's level, where lit
+        level = senselib.GAMMA_DEFAULT[table[value] >> 3]
+        assert level == max(1 if value else 0, senselib.GAMMA_LOW[value >> 3])
+
+
+def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fake_library):
+    """The joystick's driver sets EV_REP: the kernel repeats a key held down (value 2, ``held``) after 250 ms,
+    every 33 ms.  Held 3.6 s, the middle makes the pairing gesture once, 3 s after its press."""
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    backend = senselib.HatBackend()
+    write_end = fake_library.made[0].stick.write_end
+    gestures = []
+    backend.watch_pairing(lambda: gestures.append(time.monotonic()))
+
+    def hold():
+        start = time.monotonic()
+        os.write(write_end, EVENT.pack(0, 0, 1, 28, 1) + EVENT.pack(0, 0, 0, 0, 0))
+        k = 0
+        while 0.25 + k * 0.033 < 3.6:
+            time.sleep(max(0.0, start + 0.25 + k * 0.033 - time.monotonic()))
+            os.write(write_end, EVENT.pack(0, 0, 1, 28, 2) + EVENT.pack(0, 0, 0, 0, 0))
+            k += 1
+        time.sleep(max(0.0, start + 3.6 - time.monotonic()))
+        os.write(write_end, EVENT.pack(0, 0, 1, 28, 0) + EVENT.pack(0, 0, 0, 0, 0))
+
+    holder = threading.Thread(target=hold)
+    pressed = time.monotonic()
+    holder.start()
+    events = []
+    while not events or events[-1].action is not Action.RELEASED:
+        event = backend.wait_event(5.0)
+        assert event is not None
+        events.append(event)
+    holder.join()
+    backend.close()
+    assert [e.action for e in events] == [Action.PRESSED] + [Action.HELD] * (len(events) - 2) + [Action.RELEASED]
+    assert {e.direction for e in events} == {Direction.MIDDLE} and len(events) > 90
+    assert len(gestures) == 1 and 3.0 <= gestures[0] - pressed < 3.6
 
 
 def test_missing_library_says_how_to_install(monkeypatch):

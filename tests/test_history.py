@@ -97,6 +97,18 @@ def test_stats_per_player_and_against_each_level(db):
         "remote": {}}
 
 
+@pytest.mark.parametrize("value, message", [
+    ("-1", "must be 0 or more: '-1'"),
+    ("x", "not a whole number: 'x'"),
+    ("1.5", "not a whole number: '1.5'"),
+    ("\u0661", "not a whole number: '\u0661'"),      # a digit, but not an ASCII one
+])
+def test_a_bad_limit_is_one_line_saying_what_is_wanted(db, value, message):
+    done = run("history", "--limit", value, "--db", str(db))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"sensehat-c4 history: error: argument --limit: {message} (see --help)\n")
+
+
 def test_the_database_comes_from_the_environment_too(db):
     done = run("history", "--limit", "1", env={"SENSEHAT_C4_DB": str(db)})
     assert done.returncode == 0 and done.stdout.startswith("match 3 ")
@@ -112,7 +124,7 @@ def test_an_unreadable_database_or_another_programs_is_one_line_and_exit_2(tmp_p
     foreign(notes)
     foreign(other, 0x12345678)
     expected = {
-        junk: f"cannot read {junk}: file is not a database",
+        junk: f"{junk} is not a sensehat-c4 games database: not an SQLite database",
         folder: f"{folder} is a directory, not a games database",
         notes: f"{notes} is not a sensehat-c4 games database: another program's database "
                "(tables: notes; user_version 0)",
@@ -139,9 +151,10 @@ def test_a_missing_or_empty_database_holds_no_matches(tmp_path):
         assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, [], "")
         done = run("history", "--db", str(path))
         assert (done.returncode, done.stdout, done.stderr) == (0, f"no matches recorded yet{why}\n", "")
-        done = run("stats", "--db", str(path))
-        assert (done.returncode, done.stderr) == (0, "") and done.stdout.splitlines() == [
-            "no named players yet (play with --names NAME1,NAME2)", "", "no games against the computer yet"]
+        done = run("stats", "--db", str(path))   # as history says it: why there is nothing
+        assert (done.returncode, done.stderr) == (0, "") and done.stdout.splitlines() == (
+            [f"no matches recorded yet{why}"] if why else
+            ["no named players yet (play with --names NAME1,NAME2)", "", "no games against the computer yet"])
         for command in ("replay", "review"):
             done = run(command, "last", "--db", str(path))
             message = f"no games recorded yet{why}" if why else f"no rounds recorded yet in {path}"

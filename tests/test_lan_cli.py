@@ -1,6 +1,7 @@
 """``--lan`` and ``--join`` on the command line (``sensehat_c4/commands/play.py``): bad values are one line and exit
 2; a host that cannot be reached, that speaks another version of the protocol or that is no game's server is
 one line and exit 1 at the guest (and the host says the mismatch in one line too); loopback only."""
+import contextlib
 import socket
 import threading
 
@@ -84,3 +85,21 @@ def test_a_server_that_is_no_game_is_one_line(capsys, mock):
     with other:
         code, out, err = run(capsys, "--join", f"127.0.0.1:{port}")
     assert (code, err) == (1, f"sensehat-c4: 127.0.0.1:{port} serves no game over the LAN (is it sensehat-c4 --lan?)\n")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_a_game_offered_on_a_loopback_address_says_that_is_why_it_is_not_advertised(caplog, host):
+    backend = MockBackend()
+    with contextlib.ExitStack() as stack:
+        try:
+            server = stack.enter_context(web.serving(backend, Address(host, 0)))
+        except OSError as exc:   # no IPv6 on this machine
+            pytest.skip(f"cannot listen on {host}: {exc}")
+        assert server is not None and web.running(backend) is server   # offering() uses it: nothing else is started
+        with offering(backend, "Bob", "connect4"):
+            port = server.port
+    why = (f"it listens on 127.0.0.1 only, which no other machine reaches (--join 127.0.0.1:{port} here; --lan {port} "
+           "listens on every address)" if host == "127.0.0.1" else
+           f"it listens on ::1 only, and mDNS here advertises IPv4 addresses (the guest can come with --join "
+           f"ADDRESS:{port})")
+    assert [r.getMessage() for r in caplog.records if r.name == "gamelib.lan"] == [f"not advertised on the LAN: {why}"]

@@ -6,16 +6,17 @@ the host's frames and words, the dropped link, the red cross, who left) with a s
 import time
 
 import pytest
+from frames import frame as drawn
 from lan_client import LanClient
 from test_lan_host import LIMITS
 
 from gamelib import web
 from gamelib.backends.mock import MockBackend
-from gamelib.colours import BLACK
+from gamelib.colours import BLACK, ORANGE
 from gamelib.lan import flows, offering, screens
 from gamelib.lan import guest as g
 from gamelib.lan.discovery import Found
-from gamelib.scroll import SPEED
+from gamelib.scroll import SPEED, scroll_frames
 from gamelib.status import Status
 from gamelib.web.address import Address
 
@@ -62,7 +63,7 @@ def test_the_lobby_shows_the_waves_and_up_leaves(lobby):
     waves = screens.frames(screens.offering())
     assert timed(mock) == [(0.0, waves[0]), (0.4, waves[1]), (0.8, waves[2]), (1.0, BLACK_FRAME)]
     assert mock.statuses[0][1] == screens.offering_words("Bob", "Connect 4") == Status(
-        "lan", "Bob offers Connect 4 on the LAN: waiting for a guest (up: leave)", "waiting for a guest (up: leave)",
+        "lan", "Bob offers Connect 4 on the LAN: waiting for a guest (up: leave)", "waiting for a guest (↑ leaves)",
         {"screen": "offering", "name": "Bob", "game": "Connect 4"})
     assert not lan.offered
 
@@ -71,16 +72,16 @@ def test_a_request_scrolls_its_name_and_middle_accepts(lobby):
     mock, port, lan = lobby
     lan.offer(True)
     client = ask(port, lan)
-    steps = screens.request("Ann")
+    steps = screens.request("Ann", "127.0.0.1")
     mock.tap("middle", at=len(steps) * SPEED + 0.5 * SPEED)         # during its second pass
     session = flows.wait_for_guest(mock, lan, "Connect 4")
     assert session.name == "Ann" and session.seat == 2 and session.source == "lan:1"
     frames = [frame for frame, _ in steps]
     waves = screens.frames(screens.offering())
-    assert shown(mock) == waves[:1] + frames + frames[:1]             # ANN? scrolls over and over
+    assert shown(mock) == waves[:1] + frames + frames[:1]             # ANN 127.0.0.1? scrolls over and over
     assert [t for t, _ in timed(mock)][:4] == [0.0, 0.0, SPEED, round(2 * SPEED, 3)]
-    assert mock.status == screens.request_words("Ann")
-    assert mock.status.caption == "Ann asks to play (middle: yes, up: no)"
+    assert mock.status == screens.request_words("Ann", "127.0.0.1")
+    assert mock.status.caption == "Ann at 127.0.0.1 asks (Enter: yes, ↑: no)"
     assert client.until("welcome")["token"] == session.token
 
 
@@ -94,10 +95,10 @@ def test_up_refuses_a_request_and_the_waves_come_back(lobby):
     assert client.closed()[-1] == {"type": "refused", "reason": "refused", "message": "Bob said no"}
     frames = shown(mock)
     waves = screens.frames(screens.offering())
-    assert frames[:8] == waves[:1] + screens.frames(screens.request("Ann"))[:7]   # 0 ... 0.48 s
+    assert frames[:8] == waves[:1] + screens.frames(screens.request("Ann", "127.0.0.1"))[:7]   # 0 ... 0.48 s
     assert waves[0] in frames[8:] and frames[-1] == BLACK_FRAME
-    assert captions(mock)[:3] == ["waiting for a guest (up: leave)", "Ann asks to play (middle: yes, up: no)",
-                                  "waiting for a guest (up: leave)"]
+    assert captions(mock)[:3] == ["waiting for a guest (↑ leaves)", "Ann at 127.0.0.1 asks (Enter: yes, ↑: no)",
+                                  "waiting for a guest (↑ leaves)"]
 
 
 def test_only_the_stick_at_the_host_answers(lobby):
@@ -135,7 +136,7 @@ def test_the_list_scrolls_each_game_left_right_browse_and_middle_asks():
     bob, cy = screens.frames(screens.found("Bob", 0, 2)), screens.frames(screens.found("Cy", 1, 2))
     assert shown(mock) == bob[:4] + cy[:3] + [BLACK_FRAME]            # 0 ... 0.24, then Cy from 0.3
     assert bob[0][0] == (255, 255, 255) and cy[0][1] == (255, 255, 255)   # the place dots
-    assert captions(mock) == ["Bob (middle: ask, left/right: browse)", "Cy (middle: ask, left/right: browse)"]
+    assert captions(mock) == ["Bob (Enter asks, ←/→ browse)", "Cy (Enter asks, ←/→ browse)"]
     assert mock.statuses[1][1].details == {"screen": "found", "name": "Cy", "choice": "Cy", "choices": ["Bob", "Cy"]}
 
 
@@ -146,7 +147,7 @@ def test_nothing_found_shows_the_green_waves_and_up_leaves():
     assert flows.choose_game(mock, Games()) is None
     waves = screens.frames(screens.searching())
     assert shown(mock) == [waves[0], waves[1], waves[2], BLACK_FRAME]
-    assert captions(mock) == ["looking for games (up: leave)"]
+    assert captions(mock) == ["looking for games (↑ leaves)"]
 
 
 # -- the guest's visit -------------------------------------------------------------------------------------
@@ -214,7 +215,30 @@ def test_a_refusal_shows_the_red_cross_for_two_seconds():
     assert flows.visit(mock, link, "Bob") == flows.Visit("refused", "Bob said no", "refused", False)
     hourglass = screens.frames(screens.asking())
     assert timed(mock) == [(0.0, hourglass[0]), (0.2, screens.REFUSED), (2.2, BLACK_FRAME)]
-    assert captions(mock) == ["asking Bob... (up: give up)", "refused: Bob said no"]
+    assert captions(mock) == ["asking Bob... (↑ gives up)", "refused: Bob said no"]
+
+
+def test_a_host_name_the_font_lacks_scrolls_cut_to_12_with_a_box_and_a_press_cuts_it_short():
+    mock = MockBackend()
+    label = "my_pi" + "x" * 15000                                    # what --join HOST or an advertisement named
+    link = Link(mock, [(0.2, g.Event(g.END, {"reason": "quit", "message": "gone"}))])
+    mock.tap("up", at=1.04)                                           # the stick, during the scroll
+    assert flows.visit(mock, link, label) == flows.Visit("ended", "gone", "quit", False)
+    left = screens.left(label)
+    assert [f for f, _ in left] == [tuple(f) for f, _ in scroll_frames("my_pixxxxxxx left", ORANGE)]
+    hourglass = screens.frames(screens.asking())
+    assert timed(mock) == [(0.0, hourglass[0])] + [(round(0.2 + i * SPEED, 3), left[i][0]) for i in range(11)] + [
+        (1.04, BLACK_FRAME)]
+    assert left[14][0] == tuple(drawn("""
+        ........
+        ........
+        .O.....O
+        .O.OOO.O
+        O..O.O.O
+        O..OOO.O
+        O......O
+        ........"""))                                                 # the end of "y", "_" as a box, "p"
+    assert captions(mock) == ["asking my_pixxxxxxx... (↑ gives up)", "my_pixxxxxxx left"]
 
 
 def test_up_while_asking_gives_up_and_says_bye():

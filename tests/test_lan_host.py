@@ -3,7 +3,9 @@
 session's token (good once: a replayed one changes nothing), drops (the game paused, the guest back
 where it was, or the session ended after ``away_seconds``), and every hostile client in the issue's list
 (garbage, huge lines, floods, forged moves, a second guest, replayed tokens, another version) answered and
-shut out while the accepted guest plays on.  The protocol's checks are pinned on their own at the end."""
+shut out while the accepted guest plays on; requests in line (asking again as someone else's name from fresh
+addresses cannot keep that person out; an unanswered request gives way and its address waits).  The
+protocol's checks are pinned on their own at the end."""
 import json
 import time
 
@@ -103,16 +105,64 @@ def test_up_at_the_host_refuses_and_the_same_address_waits_before_asking_again(h
     again = LanClient(host.port)
     again.hello("Ann")
     assert again.closed() == [{"type": "refused", "reason": "refused",
-                               "message": "Bob said no a moment ago: wait a little"}]
+                               "message": "Bob was asked from this address a moment ago: wait a little"}]
     assert host.lan.pending() is None
 
 
-def test_a_request_nobody_answers_is_refused_after_the_consent_time(host):
+def test_a_request_nobody_answers_is_refused_after_the_consent_time_and_its_address_waits(host):
     client = LanClient(host.port, ping=True)
     client.hello("Ann")
     got = client.closed(timeout=6.0)
     assert got[-1] == {"type": "refused", "reason": "no_answer", "message": "Bob did not answer within 2 s"}
     assert host.lan.pending() is None
+    again = LanClient(host.port, ping=True)                              # at once: it would hold the host again
+    again.hello("Ann")
+    assert again.closed() == [{"type": "refused", "reason": "refused",
+                               "message": "Bob was asked from this address a moment ago: wait a little"}]
+    assert host.lan.pending() is None
+
+
+def test_requests_wait_in_line_and_asking_again_from_a_fresh_address_goes_to_the_back(host):
+    squatter = LanClient(host.port, source="127.0.0.60", ping=True)   # asks as ANN, before Ann does
+    squatter.hello("ANN")
+    assert squatter.recv() == {"type": "asking"}
+    first = host.asking()
+    ann = LanClient(host.port, source="127.0.0.5", ping=True)
+    ann.hello("Ann")
+    assert ann.recv() == {"type": "asking"}                            # in line, not refused
+    twice = LanClient(host.port, source="127.0.0.5")
+    twice.hello("Ann")
+    assert twice.closed() == [{"type": "refused", "reason": "busy",
+                               "message": "Bob has a request from this address already"}]
+    assert host.lan.pending() is first and (first.name, first.address) == ("ANN", "127.0.0.60")
+    host.lan.refuse(first)                                              # Bob sees 127.0.0.60, not Ann's address
+    assert squatter.closed()[-1]["reason"] == "refused"
+    again = LanClient(host.port, source="127.0.0.61", ping=True)      # at once, from a fresh address
+    again.hello("ANN")
+    assert again.recv() == {"type": "asking"}
+    until(lambda: host.lan.pending() not in (None, first))
+    shown = host.lan.pending()
+    assert (shown.name, shown.address) == ("Ann", "127.0.0.5")          # Ann's turn: she asked before
+    assert shown.since > first.since                                    # her time to be answered starts now
+    session = host.lan.accept(shown)
+    assert ann.until("welcome")["token"] == session.token
+    assert again.closed() == [{"type": "refused", "reason": "busy", "message": "Bob is playing with Ann"}]
+    assert host.lan.pending() is None
+
+
+def test_a_request_nobody_answers_gives_way_to_the_next_in_line(host):
+    eve = LanClient(host.port, source="127.0.0.62", ping=True)
+    eve.hello("Eve")
+    assert eve.recv() == {"type": "asking"}
+    first = host.asking()
+    ann = LanClient(host.port, source="127.0.0.63", ping=True)
+    ann.hello("Ann")
+    assert ann.recv() == {"type": "asking"}
+    assert eve.closed(timeout=6.0)[-1]["reason"] == "no_answer"        # 2 s: Eve cannot hold the host longer
+    until(lambda: host.lan.pending() not in (None, first))
+    assert host.lan.pending().name == "Ann"
+    assert ann.recv(1.0) is None                                        # still asking: her own 2 s have begun
+    assert ann.closed(timeout=6.0)[-1]["reason"] == "no_answer"
 
 
 def test_when_no_game_is_offered_requests_are_refused_and_without_a_game_the_route_is_404():
@@ -260,10 +310,12 @@ def test_a_forged_move_from_a_link_still_asking_is_refused_and_the_request_withd
 
 def test_a_guest_flooding_presses_is_cut_off_and_may_come_back_with_its_token(host):
     client, session = host.seat()
+    start = time.monotonic()
     for _ in range(LIMITS.message_burst + 20):
         client.send({"type": "press", "direction": "left"})
     assert client.closed()[-1]["error"] == "rate"
-    assert len(host.presses()) <= LIMITS.message_burst
+    took = time.monotonic() - start                                     # the bucket refills meanwhile (a loaded machine)
+    assert len(host.presses()) <= LIMITS.message_burst + int(took * LIMITS.messages_per_second) + 1
     back = LanClient(host.port, ping=True)
     back.hello("Ann", token=session.token)
     assert back.until("welcome")["resumed"] is True
@@ -304,3 +356,21 @@ def test_the_upgrade_header_names_the_version():
     assert p.upgrade_version("websocket, GAMELIB-LAN/12") == 12
     assert p.upgrade_version("websocket") is None and p.upgrade_version(None) is None
     assert p.upgrade_version("gamelib-lan/1" + "0" * 10) is None
+
+
+def test_a_name_from_outside_is_one_safe_line_of_12_characters_at_most():
+    assert p.MAX_NAME == 12
+    assert p.outside_name("\x1b]0;title\x07Bob_<~>\u202e") == "Bob_<~>"         # what the font lacks stays: a box
+    assert p.outside_name("B" * 15000) == "B" * 12
+    assert p.outside_name("  Ann\r\n\tand  Bob ") == "Ann and Bob"
+    assert p.outside_name("\x1b[2J\x00", "Bob on pi") == "Bob on pi" and p.outside_name("") == "?"
+
+
+@pytest.mark.parametrize("line", [
+    b'{"type": "frame", "seq": Infinity, "pixels": []}', b'{"type": "ping", "x": NaN}', b'{"type": "ping", "x": -1e400}',
+    b'{"type": "hello", "version": 1, "game": "connect4", "name": "Ann", "token": null, "x": -Infinity}'])
+def test_json_without_nan_or_infinity_either_way(line):
+    for allowed in (p.FROM_GUEST, p.FROM_HOST):
+        with pytest.raises(p.ProtocolError) as info:
+            p.decode(line, allowed)
+        assert info.value.code == "bad_json"

@@ -3,6 +3,9 @@
 - the guest finds the host by mDNS, with no address given (the host advertises on its veth address only,
   so no multicast leaves the test's namespaces), also with ``avahi-daemon`` running beside the host on
   the same port 5353;
+- hostile advertisements (names with characters no font has, escape sequences, 236 characters;
+  ``lan_advertiser.py`` in the host's namespace): the guest lists each, cut to 12 characters and without
+  control characters, scrolls what its font lacks as a box, and asks one that quits at once;
 - faults on the link: 200 ms each way (``tc netem`` where the kernel has it; else a relay in the guest's
   namespace holding every chunk 200 ms, ``delay_relay.py``), 10% of packets lost each way and then a 30 s
   cut (nftables rules in the guest's namespace): the match goes on, and both Pis never show different
@@ -19,16 +22,26 @@ from pathlib import Path
 
 import pytest
 from ci_needs import require
+from emu_sandbox import child_env
 from lan_pis import Pi
+from pty_terminal import PtyProgram, game, hex_colours, leds
 from test_lan_game import board, play
 
-from gamelib.lan import screens
+from gamelib.lan import protocol, screens
 
 pytestmark = pytest.mark.slow
 
 HOST_IP, GUEST_IP = "10.213.7.1", "10.213.7.2"
 PORT = 8080
 RELAY = Path(__file__).with_name("delay_relay.py")
+ADVERTISER = Path(__file__).with_name("lan_advertiser.py")
+
+
+def helpers_env():
+    """This environment, with the tests' helpers importable (the advertiser imports the fake host)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent), env.get("PYTHONPATH")]))
+    return env
 
 
 def run(*command, check=True):
@@ -116,7 +129,7 @@ def test_the_guest_finds_the_host_by_mdns_with_no_address_beside_avahi(link, tmp
             guest.shows_any(screens.frames(screens.found("Bob", 0, 1)), timeout=30)    # found, no address given
             guest.tap("middle")
             try:
-                host.shows_any(screens.frames(screens.request("Ann")))
+                host.shows_any(screens.frames(screens.request("Ann", GUEST_IP)))
             except AssertionError as exc:
                 raise AssertionError(f"{exc}; the guest said: {guest.err!r}") from None
             host.tap("middle")
@@ -171,7 +184,7 @@ def test_a_match_survives_200_ms_10_percent_loss_and_a_30_s_cut(link, tmp_path, 
             print(f"delay: {how}")
             link.faults("loss")
             guest.start("--join", target, "--names", "Ann", prefix=link.prefix(link.guest))
-            host.shows_any(screens.frames(screens.request("Ann")), timeout=40)
+            host.shows_any(screens.frames(screens.request("Ann", GUEST_IP)), timeout=40)
             host.tap("middle")
             for pi in (host, guest):
                 pi.shows(board("", 1), timeout=40)
@@ -197,3 +210,55 @@ def test_a_match_survives_200_ms_10_percent_loss_and_a_30_s_cut(link, tmp_path, 
         if relay is not None:
             relay.kill()
             relay.wait(10)
+
+
+HOSTILE_NAMES = ["Bob_<~>", "\x1b]0;pwned\x07\x1b[2JZed" + "B" * 220, "\u00e9", "\U0001F600"]
+"""Advertised names the LEDs' font lacks (the issue's ``Bob_<~>``, an accent, an emoji), and one with escape
+sequences, 236 characters long (a TXT string holds 255 bytes)."""
+
+
+def test_hostile_advertisements_are_listed_bounded_and_scroll_with_a_box_for_what_the_font_lacks(link, tmp_path):
+    advertiser = subprocess.Popen(link.prefix(link.host) + [sys.executable, str(ADVERTISER), HOST_IP, *HOSTILE_NAMES],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=helpers_env())
+    program = None
+    try:
+        assert advertiser.stdout.readline().startswith(b"ready "), "the advertiser did not start"
+        env = child_env(str(tmp_path))
+        env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8")
+        program = PtyProgram(link.prefix(link.guest) + game("--backend", "terminal", "--join", "--names", "Ann"),
+                             columns=60, lines=18, env=env)
+        shown = sorted(protocol.outside_name(name) for name in HOSTILE_NAMES)
+        assert shown == ["Bob_<~>", "ZedBBBBBBBBB", "\u00e9", "\U0001F600"]   # cut to 12, no escapes: one line each
+        scrolls = [{tuple(hex_colours(f)) for f in screens.frames(screens.found(name, i, len(shown)))}
+                   for i, name in enumerate(shown)]                     # each under its place's dot, of 4
+
+        def showing(p):
+            pixels = leds(p.screen)
+            return next((i for i, frames in enumerate(scrolls) if pixels is not None and tuple(pixels) in frames), None)
+
+        program.wait_for(lambda p: showing(p) is not None, timeout=30, what="the four games, one scrolling")
+        first = showing(program)
+        for step in range(len(shown) + (-first) % len(shown)):         # right through the list, then to Bob_<~>
+            index = (first + step) % len(shown)
+            program.wait_for(lambda p: showing(p) == index, what=f"{shown[index]!r} scrolling in the list")
+            if shown[index].isascii():
+                program.wait_for(lambda p: any(f"{shown[index]} (middle: ask" in line for line in p.screen.display),
+                                 what=f"{shown[index]!r} under the board")
+            program.press("right")
+        program.wait_for(lambda p: showing(p) == 0 and any("Bob_<~> (middle: ask" in line for line in p.screen.display),
+                         what="Bob_<~> again")
+        program.press("enter")                                          # ask Bob_<~>: it answers, then quits
+        frames = {tuple(hex_colours(f)) for f in screens.frames(screens.left("Bob_<~>"))}
+        program.wait_for(lambda p: leds(p.screen) is not None and tuple(leds(p.screen)) in frames,
+                         what="BOB_<~> LEFT, its _ < ~ > as boxes")
+        program.wait_for(lambda p: any("Bob_<~> (middle: ask" in line for line in p.screen.display), timeout=20,
+                         what="the list again")
+        program.press("up")                                             # leave
+        err = program.finish(20)
+        assert program.process.returncode == 0, err
+        assert "Traceback" not in err and b"\x1b]" not in program.output and b"pwned" not in program.output
+    finally:
+        if program is not None:
+            program.close()
+        advertiser.stdin.close()
+        advertiser.wait(20)

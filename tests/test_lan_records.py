@@ -2,7 +2,8 @@
 ``RecordTee``, ``GuestRecords``; ``records.py`` schema 3, ``stored.py``, ``history.py``): a whole match on the
 mock with the guest's seat a :class:`~sensehat_c4.lan.RemotePlayer`, its record on the host and, through the
 ``game`` messages, on the guest; the migration; history and stats saying "remote"; a remote match never
-offered for resuming; messages that make no sense dropped."""
+offered for resuming; messages that make no sense dropped; the guest's winners from its own boards, not the
+host's word; at most 100 matches a session; a match left before a move, none on either side."""
 import json
 import sqlite3
 import subprocess
@@ -13,11 +14,12 @@ from records_data import ticking
 from gamelib.backends.mock import MockBackend
 from sensehat_c4 import records
 from sensehat_c4.controller import MatchOptions, play
-from sensehat_c4.lan import GuestRecords, RecordTee, RemotePlayer
+from sensehat_c4.lan import MAX_MATCHES, GuestRecords, RecordTee, RemotePlayer
 from sensehat_c4.players import Seats
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.resume import NotResumable, interrupted
-from sensehat_c4.stored import BadRow, match_from_row
+from sensehat_c4.rules import Board
+from sensehat_c4.stored import BadRow, Side, match_from_row
 
 import pytest
 
@@ -33,13 +35,16 @@ def host_and_guest(tmp_path, script):
     mock = MockBackend()
     script(mock)
     host_db, guest_db = tmp_path / "host.db", tmp_path / "guest.db"
-    guest = GuestRecords(Recorder(guest_db, clock=ticking()), "hat", lambda: 2)
+    lines = []
+    guest = GuestRecords(Recorder(guest_db, clock=ticking()), "hat", lambda: 2,
+                         report=lambda result, names: lines.append(result.summary(names)))
     tee = RecordTee(Recorder(host_db, clock=ticking()), guest.take)
     result = play(mock, MatchOptions(names=("Bob", "Ann")), recorder=tee,  # type: ignore[arg-type]
                   seats=Seats(second=RemotePlayer(Session())))
     tee.recorder.close()
     guest.close()
     guest.recorder.close()
+    assert lines == [result.summary(("Bob", "Ann"))]                 # the guest's line is the host's
     return result, host_db, guest_db
 
 
@@ -103,19 +108,120 @@ def test_the_match_so_far_comes_again_after_a_drop_and_each_move_is_kept_once(tm
     assert (match.status, [r.moves for r in match.rounds]) == ("abandoned", ["454"])
 
 
+SIDES = [{"colour": "#ff0000", "name": "Bob"}, {"colour": "#ffff00", "name": "Ann"}]
+
+
+def match_event(match=1, **more):
+    return {"event": "match", "match": match, "columns": 7, "rows": 6, "starts": "alternate", "wins": 2, "rounds": [],
+            "sides": SIDES, **more}
+
+
+def played(moves, number=1, starter=1, match=1, match_winner=None):
+    return {"event": "played", "match": match, "number": number, "starter": starter, "moves": moves,
+            "match_winner": match_winner}
+
+
 def test_game_messages_that_make_no_sense_are_dropped(tmp_path, caplog):
     guest = GuestRecords(Recorder(tmp_path / "g.db"), "hat", lambda: 2)
-    for data in ({"event": "played", "match": 1, "number": 1, "starter": 1, "moves": "4"},   # no match yet
+    for data in (played("4"),                                                   # no match yet
                  {"event": "match", "match": "x"},
                  {"event": "match", "match": 1, "columns": 99, "rows": 6, "sides": []},
-                 {"event": "match", "match": 2, "columns": 7, "rows": 6,
-                  "sides": [{"colour": "#ff0000", "name": "\x1b[2J"}, {"colour": "#ffff00", "name": "Ann"}]}):
+                 match_event(2, sides=[{"colour": "#ff0000", "name": "\x1b[2J"}, SIDES[1]]),
+                 match_event(2, columns=7.0),
+                 match_event(2, wins=True),
+                 match_event(2, starts=None),
+                 {k: v for k, v in match_event(2).items() if k != "rounds"}):
         guest.take(data)
-    assert guest.size is None and len(caplog.records) == 4
-    guest.take({"event": "match", "match": 3, "columns": 7, "rows": 6, "rounds": [],
-                "sides": [{"colour": "#ff0000", "name": "Bob"}, {"colour": "#ffff00", "name": "Ann"}]})
-    guest.take({"event": "played", "match": 3, "number": 1, "starter": 1, "moves": "4444444"})   # not a game
-    assert guest.recorded == {} and len(caplog.records) == 5
+    assert guest.size is None and len(caplog.records) == 8
+    guest.take(match_event(3))
+    for data in (played("4444444", match=3),                                    # not a game: the column is full
+                 played("4", starter=2, match=3),                               # round 1 is player 1's (alternate)
+                 played("4", number=2, starter=2, match=3),                     # round 2 before round 1
+                 played("45", match=2)):                                        # another match's
+        guest.take(data)
+    assert guest.recorded == {} and len(caplog.records) == 12
+    guest.take(played("45", match=3))
+    guest.take(played("5", match=3))                                            # going back on a move
+    guest.take(played("4", number=2, starter=2, match=3))                       # round 1 is not over
+    guest.take({"event": "round", "match": 3})                                  # nor for a new round
+    guest.take(match_event(2))                                                  # an older match
+    assert guest.recorded == {1: "45"} and len(caplog.records) == 16
+    assert {r.getMessage().split("(")[1].split(")")[0] for r in caplog.records[12:]} == {
+        "round 1 went back on its moves", "round 2 before round 1 ended",
+        "a round started before the last one ended, or after the match was won", "match 2 after match 3"}
+
+
+def guest_file(tmp_path, messages, *, seat=2):
+    """The guest's records of ``messages`` (as a hostile host might send them), read back; and the lines reported."""
+    lines = []
+    guest = GuestRecords(Recorder(tmp_path / "g.db", clock=ticking()), "hat", lambda: seat,
+                         report=lambda result, names: lines.append(result.summary(names)))
+    for data in messages:
+        guest.take(json.loads(json.dumps(data)))
+    guest.close()
+    guest.recorder.close()
+    with Records(tmp_path / "g.db") as stored:
+        return stored.matches(), lines
+
+
+def test_the_guest_records_the_winner_its_own_board_gives_not_the_hosts_word(tmp_path, caplog):
+    # Bob wins the only round, then the host says the match went to Ann (the issue's "Ann wins 0-1")
+    matches, lines = guest_file(tmp_path, [
+        match_event(), {"event": "round", "match": 1},
+        *[played("4545454"[:k], match_winner=2 if k == 7 else None) for k in range(1, 8)],
+        {"event": "end_match", "match": 1, "winner": 2}])
+    [match] = matches
+    assert (match.status, match.winner, match.score) == ("abandoned", None, (1, 0))
+    assert [(r.moves, r.result, r.winner) for r in match.rounds] == [("4545454", "win", 1)]
+    assert lines == ["abandoned at 1-0, Bob ahead"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "the host says round 1's move 7 won the match for player 2; the moves say it won nothing: recorded as the "
+        "moves say",
+        "the host says the match was won by player 2, its moves say abandoned: recorded as the moves say"]
+    stats = json.loads(run("stats", "--json", "--db", str(tmp_path / "g.db")).stdout)
+    assert stats["remote"] == {"Bob": {"matches": {"won": 0, "lost": 0, "abandoned": 1},
+                                       "rounds": {"won": 1, "drawn": 0, "lost": 0}}}
+
+
+def test_a_match_won_on_the_guests_board_is_won_whatever_the_host_says_of_it(tmp_path):
+    matches, lines = guest_file(tmp_path, [
+        match_event(wins=1), *[played("4545454"[:k]) for k in range(1, 8)],       # no match_winner said
+        {"event": "end_match", "match": 1, "winner": None}])
+    assert [(m.status, m.winner, m.score) for m in matches] == [("finished", 1, (1, 0))]
+    assert lines == ["Bob wins 1-0"]
+
+
+def test_one_hosts_session_writes_at_most_100_matches(tmp_path, caplog):
+    flood = []
+    for number in range(1, 501):                                      # the issue's 500 matches in 0.1 s
+        flood += [match_event(number, wins=1), played("4", match=number),
+                  {"event": "end_match", "match": number, "winner": None}]
+    matches, lines = guest_file(tmp_path, flood)
+    assert len(matches) == len(lines) == MAX_MATCHES == 100
+    assert sum("more than 100 matches in one session" in r.getMessage() for r in caplog.records) == 400   # 101-500
+    assert {m.status for m in matches} == {"abandoned"}
+
+
+def test_a_match_left_before_a_move_is_no_match_on_either_side(tmp_path):
+    sent = []
+    tee = RecordTee(Recorder(tmp_path / "h.db", clock=ticking()), sent.append)
+    tee.start_match((Side((255, 0, 0), "Bob"), Side((255, 255, 0), "Ann", remote=True)), columns=7, rows=6,
+                    backend="mock")
+    tee.start_round()
+    tee.end_match(None)
+    assert tee.kept is False
+    tee.start_match((Side((255, 0, 0), "Bob"), Side((255, 255, 0), "Ann", remote=True)), columns=7, rows=6,
+                    backend="mock")
+    tee.start_round()
+    tee.played(1, 1, Board.from_moves("4"))
+    tee.end_match(None)
+    assert tee.kept is True
+    tee.recorder.close()
+    matches, lines = guest_file(tmp_path, sent)                        # the same messages on the guest's side
+    assert [(m.id, [r.moves for r in m.rounds]) for m in matches] == [(1, ["4"])]
+    assert lines == ["abandoned at 0-0"]                                # the empty one is not reported
+    with Records(tmp_path / "h.db") as stored:
+        assert [m.id for m in stored.matches()] == [1]
 
 
 def test_schema_3_adds_the_remote_sides_and_older_files_read_as_none(tmp_path):

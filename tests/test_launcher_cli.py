@@ -37,6 +37,24 @@ def test_bad_options_are_one_line_and_exit_2(capsys, argv, message):
     assert capsys.readouterr().err == f"gamelib: error: {message} (see --help)\n"
 
 
+@pytest.mark.parametrize("word", ["frob", "lsit", "menu"])
+def test_an_unknown_command_is_one_line_naming_the_commands(capsys, word):
+    with pytest.raises(SystemExit) as info:
+        cli.main([word])
+    assert info.value.code == 2
+    assert capsys.readouterr() == ("", f"gamelib: error: unknown command {word!r}: the commands are list, names, "
+                                       "install-service, uninstall-service (none: the menu) (see --help)\n")
+
+
+def test_version(capsys):
+    from sensehat_c4 import __version__  # noqa: PLC0415 (gamelib ships in the sensehat-c4 distribution)
+
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr() == (f"gamelib {__version__}\n", "")
+
+
 def test_list_shows_the_installed_games(capsys):
     assert cli.main(["list"]) == 0
     assert "connect4: Connect 4\n" in capsys.readouterr().out

@@ -450,9 +450,15 @@ def test_each_screen_is_said_in_words():
         "menu: A", "menu: B", "menu: broken (cannot be played)", "menu: brightness: high", "menu: brightness: low",
         "menu: rotation: 0", "menu: quit", "menu: shut down", "menu: shut down? down or middle: yes, up: no",
         "menu: shut down", "menu: quit"]
-    assert {s.caption for _, s in mock.statuses} == {None}   # the terminal keeps the game's last result there
-    assert mock.statuses[0][1].as_json() == {"phase": "menu", "text": "menu: A", "caption": None, "screen": "games",
-                                             "item": "A", "idle": "awake"}
+    games = "←/→ browse, Enter plays, hold ↑ 2 s: system menu"   # the terminal's line: its keys, no "middle"
+    assert [s.caption for _, s in mock.statuses] == [
+        f"A ({games})", f"B ({games})", f"broken (cannot be played) ({games})",
+        "brightness: high (←/→ browse, Enter switches, ↑ back)", "brightness: low (←/→ browse, Enter switches, ↑ back)",
+        "rotation: 0 (←/→ browse, Enter turns, ↑ back)", "quit (←/→ browse, Enter quits, ↑ back)",
+        "shut down (←/→ browse, Enter shuts down, ↑ back)", "shut down? Enter: yes, ↑: no",
+        "shut down (←/→ browse, Enter shuts down, ↑ back)", "quit (←/→ browse, Enter quits, ↑ back)"]
+    assert mock.statuses[0][1].as_json() == {"phase": "menu", "text": "menu: A", "caption": f"A ({games})",
+                                             "screen": "games", "item": "A", "idle": "awake"}
 
 
 def test_idle_is_said_too():
@@ -462,6 +468,7 @@ def test_idle_is_said_too():
     quit_menu(mock)
     Launcher(mock, three()).run()
     assert [s.text for _, s in mock.statuses][:4] == ["menu: A", "menu: A (dimmed)", "menu: A (LEDs off)", "menu: A"]
+    assert mock.statuses[2][1].caption == "the LEDs are off: any key wakes them"
 
 
 def test_another_sources_presses_do_nothing_in_the_menu():

@@ -35,6 +35,9 @@ COMMAND_LINES = [
     (C4, ["review", "last", "--json"], "sensehat-c4 review"),
     (C4, ["review", "--help"], "sensehat-c4 review"),
     (C4, ["replay", "--help"], "sensehat-c4 replay"),
+    (C4, ["puzzle", "--date", "2026-11-24"], "sensehat-c4 puzzle"),
+    (C4, ["puzzle", "--json"], "sensehat-c4 puzzle"),
+    (C4, ["puzzle", "--help"], "sensehat-c4 puzzle"),
     (GAMELIB, ["--help"], "gamelib"),
     (GAMELIB, ["list"], "gamelib list"),
     (GAMELIB, ["list", "--help"], "gamelib list"),
@@ -42,6 +45,8 @@ COMMAND_LINES = [
     (GAMELIB, ["names", "Ann,Bob"], "gamelib names"),
     (GAMELIB, ["install-service", "--help"], "gamelib install-service"),
     (GAMELIB, ["uninstall-service", "--help"], "gamelib uninstall-service"),
+    (C4, ["doctor", "--backend", "terminal"], "sensehat-c4 doctor"),
+    (C4, ["doctor", "--json"], "sensehat-c4 doctor"),
 ]
 IDS = [" ".join(["sensehat-c4" if program is C4 else "gamelib", *argv]) for program, argv, _ in COMMAND_LINES]
 

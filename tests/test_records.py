@@ -248,15 +248,29 @@ def test_reading_while_games_are_written_reads_one_snapshot(tmp_path):
     assert rows(path, "SELECT COUNT(*) FROM rounds") == [(400,)]
 
 
-def test_a_file_that_is_not_a_database_is_kept_aside(tmp_path, caplog):
+@pytest.mark.parametrize("junk", [b"this is not SQLite, but somebody's notes\n" * 200, b"x", b"SQLite format 2\x00" * 300])
+def test_a_file_that_is_not_sqlite_at_all_is_not_ours_and_left_as_it_is(tmp_path, caplog, junk):
+    """Somebody's text (a mistyped --db, a symlink to ~/.profile) is not a damaged games database: it is
+    never renamed or replaced, as another program's database is not."""
     path = tmp_path / "games.db"
-    junk = b"this is not SQLite, but somebody's notes\n" * 200
+    path.write_bytes(junk)
+    recorder = Recorder(path, clock=ticking())
+    record_match(recorder, ["1212121"])   # every call returns: play goes on
+    assert one_warning(caplog) == f"games are not being recorded: not an SQLite database ({path})"
+    assert path.read_bytes() == junk and sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
+    with pytest.raises(RecordsError) as err:
+        Records(path)
+    assert str(err.value) == f"{path} is not a sensehat-c4 games database: not an SQLite database"
+
+
+def test_a_damaged_database_with_its_header_is_still_kept_aside(tmp_path, caplog):
+    """SQLite's own first bytes, then garbage: a damaged database (ours, or empty), set aside."""
+    path = tmp_path / "games.db"
+    junk = b"SQLite format 3\x00" + b"\xa5" * 4080
     path.write_bytes(junk)
     record_match(Recorder(path, clock=ticking()), ["1212121"])
-    aside = tmp_path / "games.db.corrupt-20261123T140300"
-    assert aside.read_bytes() == junk
-    assert one_warning(caplog) == ("the games database was damaged (file is not a database): "
-                                   "kept as games.db.corrupt-20261123T140300, starting a new one")
+    assert (tmp_path / "games.db.corrupt-20261123T140300").read_bytes() == junk
+    assert one_warning(caplog).endswith("kept as games.db.corrupt-20261123T140300, starting a new one")
     assert rows(path, "SELECT moves FROM rounds") == [("1212121",)]
 
 
@@ -429,7 +443,7 @@ def test_reading_errors_are_one_line(tmp_path):
     with Records(empty) as stored:
         assert (stored.matches(), stored.empty) == ([], f"{empty} is empty")
     junk = tmp_path / "junk.db"
-    junk.write_bytes(b"x" * 4096)
+    junk.write_bytes(b"SQLite format 3\x00" + b"x" * 4080)
     with pytest.raises(RecordsError) as err:
         Records(junk)
     assert str(err.value) == f"cannot read {junk}: file is not a database"
@@ -521,12 +535,27 @@ def test_a_symlink_to_our_file_is_followed(tmp_path, caplog):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db", "real"]   # the journal went beside the target
     with Records(link) as stored:
         assert len(stored.matches()) == 2
-    target.write_bytes(b"not a database any more" * 200)
+    target.write_bytes(b"SQLite format 3\x00" + b"not a database any more" * 200)
     record_match(Recorder(link, clock=ticking()), ["1122334"])
     assert one_warning(caplog) == ("the games database was damaged (file is not a database): "
                                    "kept as games.db.corrupt-20261123T140300, starting a new one")
     assert (tmp_path / "real" / "games.db.corrupt-20261123T140300").exists() and link.is_symlink()
     assert rows(link, "SELECT moves FROM rounds") == rows(target, "SELECT moves FROM rounds") == [("1122334",)]
+
+
+def test_a_symlink_to_a_users_own_text_file_leaves_it_as_it_is(tmp_path, caplog):
+    """``games.db`` -> ``~/.profile``: the text stays where it is, under its name; nothing is recorded."""
+    profile = tmp_path / ".profile"
+    text = b"# ~/.profile: executed by the command interpreter for login shells.\nPATH=$HOME/bin:$PATH\n"
+    profile.write_bytes(text)
+    link = tmp_path / "games.db"
+    link.symlink_to(profile)
+    record_match(Recorder(link, clock=ticking()), ["1212121"])
+    assert one_warning(caplog) == f"games are not being recorded: not an SQLite database ({link})"
+    assert profile.read_bytes() == text and link.is_symlink() and link.resolve() == profile
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".profile", "games.db"]
+    with pytest.raises(RecordsError, match="is not a sensehat-c4 games database: not an SQLite database$"):
+        Records(link)
 
 
 def test_the_warning_for_a_damaged_page_is_one_line(tmp_path, caplog):

@@ -193,3 +193,34 @@ def test_replay_of_a_missing_round_is_one_line(tmp_path):
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).parent.parent)
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", f"sensehat-c4 replay: no round 7 in {tmp_path / 'games.db'}\n")
+
+
+def test_the_replay_says_the_move_shown_and_the_keys(tmp_path):
+    """In a terminal the line under the board counts the moves and names the keys (``replay ID`` showed
+    neither)."""
+    match = stored(tmp_path, ["1212121"])
+    rnd = match.rounds[0]
+    mock = MockBackend()
+    mock.tap("middle", at=T.start + 0.1)             # pause while the first token is over its column
+    mock.tap("right", "left", "left", at=5.0)        # step forward, back, back (already at the start: no change)
+    mock.tap("middle", at=6.0)                       # play on
+    mock.tap("up", at=60.0)
+    Replay(mock, match, rnd).run()
+    said = [(s.phase, s.caption) for _, s in mock.statuses]
+    keys = "←/→ step, Enter {}, ↑ leaves"
+    where = f"round {rnd.id}: move"
+    assert said[:6] == [
+        ("replay", f"{where} 0 of 7: {keys.format('pauses')}"),
+        ("replay", f"{where} 1 of 7: {keys.format('pauses')}"),
+        ("replay", f"{where} 1 of 7 (paused): {keys.format('plays on')}"),
+        ("replay", f"{where} 2 of 7 (paused): {keys.format('plays on')}"),
+        ("replay", f"{where} 1 of 7 (paused): {keys.format('plays on')}"),
+        ("replay", f"{where} 0 of 7 (paused): {keys.format('plays on')}"),
+    ]
+    assert said[6:] == [("replay", f"{where} 0 of 7: {keys.format('pauses')}")] + [
+        ("replay", f"{where} {n} of 7: {keys.format('pauses')}") for n in range(1, 8)] + [
+        ("replay", f"{where} 7 of 7 (the end): {keys.format('plays it again')}")]
+    assert mock.statuses[-1][1].as_json() == {
+        "phase": "replay", "text": f"replay of {where} 7 of 7 (the end)",
+        "caption": f"{where} 7 of 7 (the end): {keys.format('plays it again')}", "game": "Connect 4",
+        "round": rnd.id, "move": 7, "moves": 7, "paused": False, "ended": True}

@@ -100,7 +100,7 @@ def test_the_question_shows_the_board_and_the_score_in_turn_and_middle_resumes(g
     question = statuses(mock, words.RESUME)
     assert [(s.text, s.caption) for s in question] == [(
         "resume? an interrupted match, round 2 (1-0, 7x6): player 2 (yellow) to move (middle or down: resume, "
-        "up: start afresh)", "resume? middle: yes, up: start afresh")]
+        "up: start afresh)", "resume? Enter: yes, ↑: start afresh")]
     assert question[0].as_json()["choices"] == ["resume", "start afresh"]
     assert statuses(mock, words.PLAYING)[0].text == "round 2 (1-0, 7x6): player 2 (yellow) to move"
     # round 2 went on in its own row; round 3 is seat 1's to start, as alternating says
@@ -329,8 +329,8 @@ def test_a_match_that_cannot_be_resumed_is_kept_as_abandoned(games_db, caplog):
     assert play_matches(mock, matches=1, back_leaves=True, recorder=recorder(games_db)) == 0
     assert mock.frames[0][1] == tuple(choice_frame(0))   # no question: the game starts as usual
     assert [r.getMessage() for r in caplog.records if r.name == "sensehat_c4"] == [
-        "the interrupted match 1 cannot be resumed (level must be one of easy, medium, hard, perfect "
-        "(not 'superhard')); it is kept as abandoned"]
+        "the interrupted match 1 cannot be resumed (level must be one of easy, casual, steady, medium, tough, "
+        "hard, expert, master, perfect (not 'superhard')); it is kept as abandoned"]
     assert rows(games_db, "SELECT status FROM matches") == [("abandoned",)]
 
 
@@ -381,7 +381,7 @@ def test_the_question_in_words():
     seats = (words.Seat(1, RED, "Ann"), words.Seat(2, YELLOW, level="hard", kind="computer"))
     said = words.resume(seats, size=Size(6, 5), number=3, score=(1, 1), turn=2)
     assert said.as_json() == {
-        "phase": "resume", "caption": "resume? middle: yes, up: start afresh",
+        "phase": "resume", "caption": "resume? Enter: yes, ↑: start afresh",
         "text": "resume? an interrupted match, round 3 (1-1, 6x5): computer (hard, yellow) to move "
                 "(middle or down: resume, up: start afresh)",
         "game": "Connect 4", "board": "6x5", "round": 3, "score": [1, 1], "turn": 2,

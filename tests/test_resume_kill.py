@@ -166,7 +166,7 @@ def start(env, launcher: bool) -> PtyProgram:
 
 
 def asking(program: PtyProgram) -> bool:
-    return "resume? middle: yes, up: start afresh" in program.text()
+    return "resume? Enter: yes, ↑: start afresh" in program.text()
 
 
 def resume(program: PtyProgram, where: str) -> None:

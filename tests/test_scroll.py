@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from frames import g, grid
+from frames import frame, g, grid
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLUE, GREEN, RED
-from gamelib.font import CHARACTERS, glyph, text_width
-from gamelib.scroll import scroll, scroll_frames
+from gamelib.font import CHARACTERS, FALLBACK, glyph, text_width
+from gamelib.scroll import SPEED, Scrolling, scroll, scroll_frames
 
 
 def test_every_letter_digit_and_name_punctuation_is_five_rows_of_even_width():
@@ -73,6 +73,36 @@ def test_presses_can_be_ignored():
     assert len(mock.frames) == 8 + 3
 
 
-def test_an_unknown_character_is_a_key_error():
-    with pytest.raises(KeyError):
-        list(scroll_frames("é", RED))
+def test_a_character_the_font_lacks_is_a_small_box_and_lowercase_is_drawn_as_capitals():
+    assert FALLBACK == ("...", "###", "#.#", "###", "...")
+    assert FALLBACK not in [glyph(char) for char in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:'/()+-!?"]
+    for char in ("_", "<", "~", "é", "ß", "\U0001F600", "\x1b", "\u202e"):    # ß's capital is two letters
+        assert glyph(char) == FALLBACK, char
+    assert glyph("b") == glyph("B") and text_width("Bob_") == 3 + 1 + 3 + 1 + 3 + 1 + 3
+    assert grid(list(scroll_frames("é", RED, BLUE))[5][0]) == g("""
+        BBBBBBBB
+        BBBBBBBB
+        BBBBBBBB
+        BBRRRBBB
+        BBRBRBBB
+        BBRRRBBB
+        BBBBBBBB
+        BBBBBBBB""")
+
+
+def test_frames_are_made_as_they_are_asked_for_whatever_the_texts_length():
+    long = Scrolling("B" * 15000 + "I", RED, BLUE)
+    assert len(long) == 15000 * 4 + 3 + 8 == long.width + 8
+    assert long[len(long) - 5] == long[-5] == (tuple(frame("""
+        BBBBBBBB
+        BBBBBBBB
+        BRRRBBBB
+        BBRBBBBB
+        BBRBBBBB
+        BBRBBBBB
+        BRRRBBBB
+        BBBBBBBB""")), SPEED)
+    with pytest.raises(IndexError):
+        long[len(long)]
+    marked = Scrolling("HI", RED, BLUE, marks={3: GREEN})
+    assert [f for f, _ in marked[:]] == [tuple(f[:3] + [GREEN] + f[4:]) for f, _ in scroll_frames("HI", RED, BLUE)]

@@ -32,7 +32,8 @@ from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from gamelib.status import Status
 from sensehat_c4 import render
-from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.chooser import CHOICES, choice_frame, size_frame
+from sensehat_c4.engine.levels import LEVELS
 from sensehat_c4.rules import Board, Size
 
 P = render.Palette()
@@ -212,7 +213,8 @@ def test_what_the_program_prints_shows_under_the_board_then_stays_after(term, mo
         backend.show(board())
         print("match 1: player 1 wins 2-0")
         term.pump(0.05)
-        assert term.screen.display[13].strip() == "match 1: player 1 wins 2-0"   # under the hint
+        assert [line.strip() for line in term.screen.display[11:14]] == [   # the board up half a line
+            SHORT_HINT, "match 1: player 1 wins 2-0", ""]                    # under the hint (its own row empty)
         assert sys.stdout is not out
     assert sys.stdout is out
     term.pump(0.05)
@@ -245,11 +247,15 @@ def test_a_caption_shows_under_the_board_and_the_line_it_hid_comes_back(term, mo
         assert term.screen.display[13].strip() == "no Sense HAT or emulator found"
         print("match 1: player 1 wins 2-0")
         backend.say(Status("choosing size", "choosing the board size: 6x5", "board size: 6x5"))
+        term.pump(0.05)                    # the printed line keeps a row of its own under the caption
+        assert [line.strip() for line in term.screen.display[12:14]] == ["board size: 6x5", "match 1: player 1 wins 2-0"]
+        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move", "player 1 (red) to move"))
+        term.pump(0.05)                    # in play: whose turn, and the last match's result under it
+        assert [line.strip() for line in term.screen.display[12:14]] == ["player 1 (red) to move",
+                                                                          "match 1: player 1 wins 2-0"]
+        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move"))   # no caption: the line
         term.pump(0.05)
-        assert term.screen.display[13].strip() == "board size: 6x5"
-        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move"))
-        term.pump(0.05)
-        assert term.screen.display[13].strip() == "match 1: player 1 wins 2-0"
+        assert [line.strip() for line in term.screen.display[12:14]] == ["match 1: player 1 wins 2-0", ""]
     out.close()
 
 
@@ -351,11 +357,16 @@ def play_moves(program, moves, palette=P):
         program.press("enter" if ply % 2 else "space")
 
 
+TURN = "player 1 (red) to move: ←/→ choose, Enter drops, ↑ abandons"
+"""The line under the hint while player 1 is to move at the keyboard."""
+
+
 def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
     program = start(sandbox, "--opponent", "human")
     try:
         program.wait_for(shows(board("")), what="the empty board")
-        assert program.screen.display[12:14] == [f"{SHORT_HINT:^40}", f"{'no Sense HAT or emulator found':^40}"]
+        program.wait_for(lambda p: p.screen.display[12:14] == [f"{SHORT_HINT:^40}", TURN[:40]],   # whose turn,
+                         what="whose turn under the board")                                      # cut to fit
         program.press("right")                                     # the cursor moves, and wraps
         program.wait_for(shows(board("", 4)))
         program.press("left", "left", "left", "left", "left")
@@ -369,7 +380,8 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
         assert program.process.returncode == 0
         assert err == ("sensehat-c4: no Sense HAT or running emulator found; playing in this terminal "
                        "(--backend emu opens the emulator window)\n")
-        assert program.output.endswith(LEAVE.encode())
+        # q mid-match: the abandoned match's line, under the board and again once the terminal is back
+        assert program.output.endswith(LEAVE.encode() + b"match 1: abandoned at 1-0, player 1 ahead\r\n")
         assert termios.tcgetattr(program.slave) == program.attributes_before
         seen = history(program.output, 40, 16)
         first_drop = [hex_colours(f) for f, _ in render.falling(Board.from_moves("4"), 3, P, 0)]
@@ -384,31 +396,32 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
 
 
 def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
-    """Under the board, the opponent chooser's item and that left/right browse, then the board size;
-    in play the line is what it was (auto's notice)."""
+    """Under the board, the opponent chooser's item and the keys, then the board size; in play whose
+    turn it is, in which colour, and the keys (each cut to the terminal's 40 columns)."""
     program = start(sandbox)
     status = lambda p: p.screen.display[13].strip()   # noqa: E731 (the line under the hint, 40 x 16)
+    browse = "(←/→ browse, Enter chooses)"
     try:
         program.wait_for(shows(choice_frame(0)), what="the opponent chooser")
-        program.wait_for(lambda p: status(p) == "2 players (left/right: browse)")
+        program.wait_for(lambda p: status(p) == f"2 players {browse}")
         said = []
-        for index in range(1, 8):
+        count = len(CHOICES)
+        for index in range(1, count + 1):
             program.press("right")
-            program.wait_for(shows(choice_frame(index % 7)), what=f"choice {index % 7}")
-            program.wait_for(lambda p: status(p) != (said or ["2 players (left/right: browse)"])[-1])
+            program.wait_for(shows(choice_frame(index % count)), what=f"choice {index % count}")
+            program.wait_for(lambda p: status(p) != (said or [f"2 players {browse}"])[-1])
             said.append(status(program))
-        assert said == ["computer: easy (left/right: browse)", "computer: medium (left/right: browse)",
-                        "computer: hard (left/right: browse)", "computer: perfect (left/right: browse)",
-                        "over the LAN (left/right: browse)", "rules (left/right: browse)",
-                        "2 players (left/right: browse)"]
+        assert said == [f"{label} {browse}"[:40].strip() for label in (
+            [f"computer: {number} {name}" for number, name in enumerate(LEVELS, 1)]
+            + ["over the LAN", "rules", "2 players"])]
         program.press("enter")
         program.wait_for(shows(size_frame(Size())), what="the size chooser")
-        program.wait_for(lambda p: status(p) == "board size: 7x6")
+        program.wait_for(lambda p: status(p) == "board size: 7x6 (←/→ browse, Enter choos")
         program.press("left")
-        program.wait_for(lambda p: status(p) == "board size: 6x6")
+        program.wait_for(lambda p: status(p) == "board size: 6x6 (←/→ browse, Enter choos")
         program.press("enter")
         program.wait_for(shows(render.board_frame(Board(6, 6), P, cursor=2)), what="the 6x6 board")
-        program.wait_for(lambda p: status(p) == "no Sense HAT or emulator found")
+        program.wait_for(lambda p: status(p) == TURN[:40].strip())
         program.press("q")
         assert program.finish() == ("sensehat-c4: no Sense HAT or running emulator found; playing in this "
                                     "terminal (--backend emu opens the emulator window)\n")

@@ -1,8 +1,8 @@
 """Keys from a raw terminal: escape-sequence decoding, and the stick's events made from auto-repeat."""
 import pytest
 
-from gamelib.backends.base import Action, Direction, StickEvent
-from gamelib.backends.terminal_input import (FOLLOW, INTERRUPT, QUIT, REPEAT_DELAY, REPEAT_WINDOW, KeyDecoder,
+from gamelib.backends.base import PAIR_HOLD, Action, Direction, StickEvent
+from gamelib.backends.terminal_input import (FOLLOW, INTERRUPT, PAIR, QUIT, REPEAT_DELAY, REPEAT_WINDOW, KeyDecoder,
                                              KeyRepeat)
 from gamelib.stepper import Stepper
 
@@ -16,6 +16,7 @@ P, H, X = Action.PRESSED, Action.HELD, Action.RELEASED
     (b"\x1b[1;2C\x1b[1;5D", [R, L]),                        # with Shift / Ctrl: still arrows
     (b"\r\n ", [M, M, M]),                                  # Enter (either byte) and space
     (b"q", [QUIT]), (b"Q", [QUIT]), (b"\x03", [INTERRUPT]),
+    (b"p", [PAIR]), (b"P", [PAIR]),                        # the pairing gesture's key
     (b"x1\x1b[H\x1b[15~\x1bOP\x7f\t", []),                  # letters, Home, F5, F1, backspace, tab: nothing
     (b"\x1bx\x1b[C", [R]),                                  # Alt+x, then right
     (b"\x1b\x1b[A", [U]),                                   # Escape, then up
@@ -103,6 +104,16 @@ def test_held_up_down_middle_is_one_press_then_held(key):
     assert keys.release_due == pytest.approx(0.5 + FOLLOW)
     assert keys.key(key, 0.533) == [(0.5, key, H), (0.533, key, H)]   # a repeat: no second press
     assert stream(keys, key, (0.566,), 2.0) == [(0.566, key, H), (0.566 + REPEAT_WINDOW, key, X)]
+
+
+def test_enter_held_for_the_pairing_gesture_is_held_middle_all_along():
+    """Enter held down (X11's delay 0.66 s, then 30 repeats a second) reads as the stick's middle held: one
+    press, then held events past :data:`PAIR_HOLD` seconds, a release when the repeats stop."""
+    times = [0.0] + [0.66 + k / 30 for k in range(int((PAIR_HOLD + 0.2 - 0.66) * 30))]
+    events = stream(KeyRepeat(), M, times, 10.0)
+    assert events[0] == (0.0, M, P) and events[-1] == (times[-1] + REPEAT_WINDOW, M, X)
+    assert [(t, d, a) for t, d, a in events[1:-1]] == [(t, M, H) for t in times[1:]]
+    assert times[-1] >= PAIR_HOLD
 
 
 @pytest.mark.parametrize("key", [U, D, M])

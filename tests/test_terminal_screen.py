@@ -5,8 +5,8 @@ from pyte.graphics import FG_BG_256
 
 from pty_terminal import hex_colours, led_cells, leds, letters
 
-from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PLAIN_RULE, Painter, colour_mode, dim,
-                                              dot_colour, letter, too_small_message, xterm_256)
+from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PAIR_HINT, PLAIN_RULE, SHORT_PAIR_HINT, Painter,
+                                              colour_mode, dim, dot_colour, hint, letter, too_small_message, xterm_256)
 from gamelib.colours import BLACK, BLUE, NAMES, ORANGE, RED, WHITE, YELLOW
 from sensehat_c4 import render
 from sensehat_c4.rules import Board
@@ -159,10 +159,24 @@ def test_status_line_under_the_hint():
     stream = pyte.ByteStream(screen)
     stream.feed((painter.resize(30, 13) + painter.frame(FRAME)).encode())
     stream.feed(painter.set_status("match 1: player 1 wins 2-0").encode())
-    assert screen.display[10] == " arrows, Enter/space; q quits "          # the short hint, narrower than HINT
+    assert screen.display[10] == "    arrows, Enter; q quits    "          # the short hint, narrower than HINT
     assert screen.display[11].strip() == "match 1: player 1 wins 2-0"
     stream.feed(painter.resize(30, 13).encode())                              # kept on a full redraw
     assert screen.display[11].strip() == "match 1: player 1 wins 2-0"
+
+
+@pytest.mark.parametrize("utf8, shown", [
+    (True, "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"),
+    (False, "Ann (red) to move: left/right choose, Enter drops, up abandons"),   # no arrows outside UTF-8
+])
+def test_the_status_line_names_the_terminals_keys(utf8, shown):
+    painter = Painter("truecolor", utf8=utf8)
+    screen = pyte.Screen(80, 13)
+    stream = pyte.ByteStream(screen)
+    stream.feed((painter.resize(80, 13) + painter.frame(FRAME)).encode())
+    stream.feed(painter.set_status("Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons").encode())
+    assert [line.strip() for line in screen.display[10:12]] == ["arrows and Enter (or space) play, q quits", shown]
+    assert not {"stick", "middle"} & set(" ".join(screen.display).split())
 
 
 def test_a_note_gets_a_line_of_its_own_under_the_status_and_the_board_moves_up_for_it():
@@ -176,8 +190,58 @@ def test_a_note_gets_a_line_of_its_own_under_the_status_and_the_board_moves_up_f
     assert screen.display[0].strip().startswith("┌")                          # one line up: room for three
     assert leds(screen) == hex_colours(FRAME)
     assert [line.strip() for line in screen.display[10:13]] == [
-        "arrows: stick  Enter/space: middle  q: quit", "match 1: player 1 wins 2-0",
+        "arrows and Enter (or space) play, q quits", "match 1: player 1 wins 2-0",
         "web: http://192.168.1.20:8080/  PIN 1234"]
     stream.feed(painter.set_note("web: http://192.168.1.20:8080/  PIN 5678").encode())   # a fresh PIN
     assert screen.display[12].strip() == "web: http://192.168.1.20:8080/  PIN 5678"
     assert painter.set_note("web: x  PIN 1") and Painter("plain").set_note("web: x  PIN 1") == "web: x  PIN 1\r\n"
+
+
+def test_while_the_web_view_serves_seats_the_key_help_names_p():
+    assert [hint(columns, pairing) for columns, pairing in ((80, False), (40, False), (80, True), (57, True))] == [
+        "arrows and Enter (or space) play, q quits", "arrows, Enter; q quits",
+        "arrows and Enter (or space) play, p pairs a phone, q quits", "arrows, Enter; p pairs; q quits"]
+    assert len(SHORT_PAIR_HINT) <= 40 and len(PAIR_HINT) == 58
+    painter = Painter("truecolor")
+    screen = pyte.Screen(64, 14)
+    stream = pyte.ByteStream(screen)
+    stream.feed((painter.resize(64, 14) + painter.frame(FRAME)).encode())
+    assert screen.display[11].strip() == HINT
+    painter.pairing = True                                        # the web view started: drawn with its note
+    stream.feed(painter.set_note("web: http://192.168.1.20:8080/").encode())
+    assert screen.display[10].strip() == PAIR_HINT and screen.display[12].strip() == "web: http://192.168.1.20:8080/"
+    turn = "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"   # the turn's words under the key help
+    stream.feed(painter.set_status(turn).encode())
+    assert [line.strip() for line in screen.display[10:13]] == [PAIR_HINT, turn, "web: http://192.168.1.20:8080/"]
+    plain = Painter("plain")                                      # the hint was printed at the start: p's line once
+    plain.pairing = True
+    assert plain.set_note("web: x") == "p: pair a phone\r\nweb: x\r\n" and plain.set_note("web: x  PIN 1") == \
+        "web: x  PIN 1\r\n"
+
+
+HOSTILE_WORDS = [   # a caption, a refusal, a name or a note from another Pi, a phone or an mDNS advertisement
+    ("\x1b]0;pwned\x07\x1b[2J\x1b[Htype your password:", "type your password:"),   # a title, a clear screen
+    ("\x1b]52;c;cm0gLXJmIH4=\x1b\\Bob said no", "Bob said no"),                      # a clipboard write
+    ("\x9b2J\x9d0;t\x9cAnn\u202e\u2066 wins\u200b\x00\x7f\x85!", "Ann wins !"),       # 8-bit forms, bidi, zero-width
+    ("Bob\r\nquit\there", "Bob  quit here"),
+]
+
+
+@pytest.mark.parametrize("words, shown", HOSTILE_WORDS)
+def test_words_from_outside_reach_the_terminal_without_their_control_characters(words, shown):
+    painter = Painter("truecolor")
+    screen = pyte.Screen(44, 14)
+    stream = pyte.ByteStream(screen)
+    stream.feed((painter.resize(44, 14) + painter.frame(FRAME)).encode())
+    title = screen.title
+    for write, below in ((painter.set_status, 1), (painter.set_note, 2)):   # the lines under the hint
+        out = write(words)
+        assert "\x1b]" not in out and "\x1bP" not in out and not any(c in out for c in "\x07\x9b\x9d\x9c\x00\x7f")
+        stream.feed(out.encode())
+        hint = next(row for row, line in enumerate(screen.display) if line.strip() == HINT)
+        assert screen.display[hint + below].strip() == shown.strip() and leds(screen) == hex_colours(FRAME)
+    assert screen.title == title
+    assert Painter("plain").set_status(words) == shown + "\r\n" == Painter("plain").set_note(words)
+    printed = Painter("truecolor")                                 # the last printed line (a result), kept
+    printed.set_printed(words)
+    assert printed.printed == shown

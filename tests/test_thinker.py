@@ -82,23 +82,24 @@ def test_the_levels_table_is_what_every_part_offers():
     from sensehat_c4.commands import play as cli
     from sensehat_c4.engine import LEVELS
 
-    assert tuple(LEVELS) == ("easy", "medium", "hard", "perfect")
-    assert computer.OPPONENTS == ("human", "easy", "medium", "hard", "perfect")
+    names = ("easy", "casual", "steady", "medium", "tough", "hard", "expert", "master", "perfect")
+    assert tuple(LEVELS) == names
+    assert computer.OPPONENTS == ("human",) + names
     opponent = next(a for a in cli.play_parser()._actions if a.dest == "opponent")
     assert tuple(opponent.choices) == computer.OPPONENTS
     assert [(name, label) for name, label, _ in chooser.CHOICES] == [
-        ("human", "2P"), ("easy", "1"), ("medium", "2"), ("hard", "3"), ("perfect", "4"), ("lan", ""),
-        ("rules", "?")]
+        ("human", "2P")] + [(name, str(number)) for number, name in enumerate(names, 1)] + [("lan", ""), ("rules", "?")]
 
 
 def test_default_budgets():
     assert (DEFAULT_SECONDS, PERFECT_SECONDS) == (1.0, 8.0)      # as README.md says
-    assert Computer("hard").budget == 1.0
+    assert Computer("easy").budget == Computer("casual").budget == 1.0
+    assert Computer("steady").budget == Computer("hard").budget == 8.0
     assert Computer("perfect").budget == 8.0
     assert Computer("perfect", seconds=0.5).budget == 0.5
 
 
-def test_up_abandons_while_a_real_search_runs():
+def test_up_abandons_while_a_real_search_runs(bookless):
     mock = MockBackend()
     mock.tap("down")                                  # the human drops in column 4
     pressed = mock._cursor
@@ -109,28 +110,28 @@ def test_up_abandons_while_a_real_search_runs():
         made.append(Thinker(computer, seed))
         return made[-1]
 
-    result = play(mock, MatchOptions(computer=Computer("hard", player=2, seconds=120)), thinker=thinker)
+    result = play(mock, MatchOptions(computer=Computer("perfect", player=2, seconds=120)), thinker=thinker)
     assert result.abandoned
     assert len(made) == 1 and not made[0]._thread.is_alive()   # cancelled, not left running
 
 
-def test_the_thinker_wakes_the_match_when_it_has_its_move_and_not_when_cancelled():
+def test_the_thinker_wakes_the_match_when_it_has_its_move_and_not_when_cancelled(bookless):
     woken = threading.Event()
     thinker = Thinker(Computer("easy"), seed=3, wake=woken.set)
     thinker.start(Board.from_moves("44"))
     assert woken.wait(10)                               # from the search's thread, as it ends
     assert Board.from_moves("44").can_play(thinker.poll())
     woken.clear()
-    thinker = Thinker(Computer("hard", seconds=120), seed=1, wake=woken.set)
-    thinker.start(Board.from_moves("4453"))
+    thinker = Thinker(Computer("perfect", seconds=120), seed=1, wake=woken.set)
+    thinker.start(Board.from_moves(SLOW))
     time.sleep(0.05)
     thinker.cancel()
     assert not thinker._thread.is_alive() and not woken.is_set()   # abandoned: nobody to wake
 
 
-def test_a_new_search_forgets_the_one_it_replaced():
-    thinker = Thinker(Computer("hard", seconds=0.5), seed=1)
-    thinker.start(Board.from_moves("4453"))
+def test_a_new_search_forgets_the_one_it_replaced(bookless):
+    thinker = Thinker(Computer("perfect", seconds=0.5), seed=1)
+    thinker.start(Board.from_moves(SLOW))
     first = thinker._thread
     assert first.is_alive()
     thinker.start(Board.from_moves("44"))               # the first is cancelled: its answer can never come back

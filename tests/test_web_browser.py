@@ -3,7 +3,8 @@ program: ``sensehat-c4 --backend emu --web`` on the emulator's files (``emu_sand
 
 It watches a move made at the stick appear on the page, takes seat 2 with the PIN read off the LEDs
 (the page never shows it), plays that seat's side of a whole round with the page's joystick while the
-stick plays the other, sees the result on the page, and the seat end with the match.
+stick plays the other, sees the result on the page, and the seat end with the match.  With the queue for PINs
+full or long, the page says how to pair at the Pi, and takes the 6-digit pairing PIN.
 ``C4_WEB_SCREENSHOT=docs/images/web-phone.png`` keeps a phone-sized screenshot of the page for README.
 """
 import os
@@ -235,3 +236,62 @@ def test_the_page_says_when_the_connection_drops_and_reconnects_by_itself():
         first.close()
         if second is not None:
             second.close()
+
+
+HOLD_ADVICE = ("At the Pi, hold the middle of the stick for 3 seconds: the LEDs show a 6-digit PIN for any phone at "
+               "once. Type it here.")
+
+
+def test_with_the_queue_full_or_long_the_page_says_how_to_pair_and_takes_the_6_digit_pin():
+    require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
+            ".ci/install-browser-deps")
+    from test_web_server import Console  # noqa: PLC0415
+    from web_client import post  # noqa: PLC0415
+
+    from gamelib.backends.base import PAIR_HOLD  # noqa: PLC0415
+    from gamelib.web.address import Address  # noqa: PLC0415
+    from gamelib.web.limits import Limits  # noqa: PLC0415
+    from gamelib.web.server import WebServer  # noqa: PLC0415
+
+    assert PAIR_HOLD == 3.0                                            # what the page says (page.js: HOLD_SECONDS)
+    full = WebServer(Console(), Address("127.0.0.1", 0), limits=Limits(pin_queue=2)).start()
+    long = WebServer(Console(), Address("127.0.0.1", 0), limits=Limits(pin_queue=3)).start()
+    driver = start()
+    try:
+        for server in (full, long):                                   # the first shown at once, two waiting
+            for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+                post(server.port, "/api/pin", {}, source=source)
+        driver.get(f"http://127.0.0.1:{long.port}/")
+        wait(driver, lambda: text(driver, "connection") == "live", "the page to connect")
+        driver.find_element("id", "sit-2").click()                    # behind two, the next scroll in 30 s: 90 s
+        advice = re.compile(r"The PIN scrolls across the LEDs in about (\d+) s \(others asked first\)\. " +
+                            re.escape(HOLD_ADVICE))
+        wait(driver, lambda: advice.fullmatch(text(driver, "seat-message")), "the advice")
+        assert 60 < int(advice.fullmatch(text(driver, "seat-message")).group(1)) <= 90
+
+        driver.get(f"http://127.0.0.1:{full.port}/")
+        wait(driver, lambda: text(driver, "connection") == "live", "the page to connect")
+        driver.find_element("id", "sit-2").click()                    # 503 busy
+        wait(driver, lambda: text(driver, "seat-message") == f"Too many devices are waiting for a PIN. {HOLD_ADVICE}",
+             "the advice")
+        field = driver.find_element("id", "pin")
+        assert field.is_displayed() and field.get_attribute("maxlength") == "6"
+        field.send_keys("12345")                                      # neither 4 digits nor 6: not sent
+        assert driver.execute_script("return document.getElementById('pin').checkValidity()") is False
+        full.pair()                                                   # the stick's middle held at the Pi
+        pin = full.seating.pairing
+        assert pin == full.console.pairings[-1]                       # scrolled on the LEDs
+        field.clear()
+        field.send_keys(pin + "9")                                    # a seventh digit is not taken
+        assert field.get_attribute("value") == pin
+        driver.find_element("id", "sit").click()
+        wait(driver, lambda: text(driver, "seat-text") == "You play seat 2.", "the seat")
+        assert full.console.seats[2] is not None and driver.find_element("id", "down").is_enabled()
+        severe = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+                  and "/api/pin - Failed to load resource: the server responded with a status of 503" not in
+                  entry["message"]]
+        assert severe == []
+    finally:
+        driver.quit()
+        full.close()
+        long.close()

@@ -1,21 +1,27 @@
 """The web view on the game: the interludes (``gamelib/backends/interlude.py`` and ``base.py``: the PIN and
 a seat taken, exact frames on the mock's fake clock), notes, the seat table followed by Connect 4
-(``players.follow``, ``game.play_matches``), ``gamelib/web/console.py``, and a whole match played from two
-phones through the API over real sockets."""
+(``players.follow``, ``game.play_matches``), ``gamelib/web/console.py``, a whole match played from two
+phones through the API over real sockets, and a phone that closes its page on its turn
+(``gamelib/web/presence.py``: on a fake clock, and on the real ``sense_emu`` over real sockets)."""
+import logging
 import threading
+import time
 
 import pytest
+from emu_sandbox import FakeEmulator, lit
+from test_emu_backend import emu_dir  # noqa: F401 (the fixture: sense_emu in a temporary directory)
 from web_client import Events, post
 
 from gamelib import web
 from gamelib.backends.base import Observer
 from gamelib.backends.interlude import IDLE, MOST_DEFERRED, Interlude
 from gamelib.backends.mock import MockBackend
-from gamelib.colours import BLACK, WHITE, YELLOW
+from gamelib.backends.senselib import EmuBackend
+from gamelib.colours import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 from gamelib.scroll import SPEED, scroll_frames
 from gamelib.seats import SeatTable
 from gamelib.web.address import Address
-from gamelib.web.console import PIN_TEXT, SEATED_TEXT, BackendConsole
+from gamelib.web.console import PAIR_TEXT, PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
 from gamelib.web.limits import Limits
 from sensehat_c4 import render
 from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
@@ -82,17 +88,19 @@ def test_the_pin_scrolls_at_the_first_wait_for_a_move_on_the_leds_only_then_the_
     assert watch.frames == [board("", 3), board("", 4), confirm("", True), BLACK_FRAME]     # never the PIN
 
 
-def test_a_press_at_the_stick_ends_the_pin_and_does_nothing_else():
+def test_a_press_at_the_stick_ends_the_pin_and_is_not_lost():
+    """No press at the Pi is spent ending a scroll someone on the network asked for: it ends the scroll
+    and does what it does (here: the cursor moves at once)."""
     mock = MockBackend()
     console = BackendConsole(mock)
     console.show_pin("1234")
-    mock.tap("right", at=1.0)                    # mid-scroll: ends it, the cursor stays
-    mock.tap("right", at=2.0)                    # now it moves
+    mock.tap("right", at=1.0)                    # mid-scroll: ends it, and the cursor moves
+    mock.tap("right", at=2.0)                    # and again
     mock.tap("up", "up", at=3.0)
     play(mock, MatchOptions())
     shown = int(1.0 / SPEED) + 1                 # frames at 0, 0.08 ... 0.96
-    assert frames(mock) == [board("", 3)] + PIN[:shown] + [board("", 3), board("", 4), confirm("", True),
-                                                           BLACK_FRAME]
+    assert frames(mock) == [board("", 3)] + PIN[:shown] + [board("", 3), board("", 4), board("", 5),
+                                                           confirm("", True), BLACK_FRAME]
 
 
 def test_a_phone_pressing_during_the_pin_plays_on_underneath():
@@ -148,6 +156,62 @@ def test_when_an_interlude_may_start():
     assert not interlude.ready(100.0, IDLE - 0.01)       # an animation's step: not yet
     assert interlude.ready(100.0, IDLE) and interlude.ready(100.0, None)
     assert not interlude.ready(104.9, 0.1) and interlude.ready(100.0 + MOST_DEFERRED, 0.1)
+
+
+def test_a_first_interlude_cuts_short_the_one_playing_and_goes_ahead_of_those_waiting():
+    mock = MockBackend()
+    watch = Watch()
+    mock.observe(watch)
+    game, a, b, c = ([(tuple([colour] * 64), 1.0)] * n for colour, n in ((RED, 1), (GREEN, 3), (BLUE, 1), (WHITE, 2)))
+    mock.show(game[0][0])
+    mock.interlude(a, mirrored=True)              # a public one plays ...
+    mock.interlude(b)                            # ... and a private one waits
+    assert mock.wait_event(0.6) is None and mock.interluding
+    mock.interlude(c, first=True)                # the pairing PIN
+    assert mock.wait_event(0.1) is None          # a short wait (an animation's): it begins all the same
+    while mock.interluding or mock.now() < 5.0:
+        mock.wait_event(1.0)
+    assert [(t, f[0]) for t, f in mock.frames] == [(0.0, RED), (0.0, GREEN), (0.6, WHITE), (1.6, WHITE), (2.6, RED),
+                                                   (2.6, BLUE), (3.6, RED)]
+    assert [f[0] for f in watch.frames] == [RED, GREEN, RED]   # the page: the game again once the public one is cut
+
+
+def test_the_pairing_gesture_shows_its_pin_at_once_cutting_short_a_pin_scrolling_on_the_leds_only():
+    """The stick's middle held for 3 s (scripted held events on the fake clock): its first press drops a token
+    (seat 1, the stick's turn), a device's PIN begins to scroll (asked as the token lands), and at 3 s the
+    pairing PIN replaces it on the LEDs, three times over; the page never shows either.  The owner's phone
+    (127.0.0.5) is seated with it at the first try; it is then spent."""
+    mock = MockBackend()
+    console, asked = BackendConsole(mock), []
+
+    def landed(frame):                           # in the game's thread, as the token lands
+        if frame == board("4", 3) and not asked:
+            asked.append(mock.now())
+            console.show_pin("1234")
+    watch = Watch(landed)
+    mock.observe(watch)
+    pressed = mock.hold("middle", 3.5, at=1.0) - 3.5
+    mock.tap("up", "up", at=30.0)
+    with web.serving(mock, Address("127.0.0.1", 0)) as server:
+        play(mock, MatchOptions())
+        pin = server.seating.pairing
+        assert pin is not None and len(pin) == 6 and server.seating.pin == pin
+        pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+        shown = frames(mock)
+        start = [board("", 3)] + fall("4") + [board("4", 3)]
+        cut = next(k for k, (t, _) in enumerate(mock.frames) if t >= pressed + 3.0 - 1e-9)
+        assert shown[:len(start)] == start and 0 < cut - len(start) < len(PIN)
+        assert shown[len(start):cut] == PIN[:cut - len(start)]       # the device's PIN, cut short ...
+        assert mock.frames[cut][0] == pytest.approx(pressed + 3.0)   # ... at the held event 3 s after the press
+        assert shown[cut:] == pair + [board("4", 3), confirm("4", True), BLACK_FRAME]
+        assert [t for t, _ in list(mock.frames)[cut:cut + len(pair)]] == pytest.approx(
+            [pressed + 3.0 + k * SPEED for k in range(len(pair))])
+        assert watch.frames == [board("", 3)] + fall("4") + [board("4", 3), confirm("4", True), BLACK_FRAME]
+        reply = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+        assert reply.status == 200 and reply.json()["seat"] == 2                 # the first try
+        assert server.seating.pairing is None and server.seating.pin is None     # spent
+        again = post(server.port, "/api/seat", {"pin": pin, "seat": 1}, source="127.0.0.6")
+        assert (again.status, again.json()["error"]) == (403, "no_pin")
 
 
 # -- a seat taken -----------------------------------------------------------------------------------
@@ -234,11 +298,21 @@ def play_column(port, token, column, start=3):
 
 def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
     mock = MockBackend(real_wait=20.0)
-    quick = Limits(presses_per_second=1000, press_burst=1000)   # a test presses faster than a thumb
+    quick = Limits(presses_per_second=1000, press_burst=1000,   # a test presses faster than a thumb
+                   pin_show_seconds=0.1,                         # and reads a PIN at once;
+                   phone_gone_seconds=3600)   # its phones keep no page open (the API alone), and its turns on a
+    # loaded machine may take seconds: a closed page is not what is tested here (see below)
     with web.serving(mock, Address("127.0.0.1", 0), limits=quick) as server:
-        tokens = {}
-        for seat in (1, 2):
-            reply = post(server.port, "/api/seat", {"pin": server.seating.pin, "seat": seat})
+        tokens, pins = {}, {}
+        for seat in (1, 2):                      # two phones (127.0.0.2, .3): each asks, reads its PIN, sits
+            phone = f"127.0.0.{1 + seat}"
+            assert post(server.port, "/api/pin", {}, source=phone).status == 202
+            deadline = time.monotonic() + 5
+            while server.seating.pin_for(phone) is None:   # its turn: at once for the first, 0.1 s later the second
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            pins[seat] = server.seating.pin_for(phone)
+            reply = post(server.port, "/api/seat", {"pin": pins[seat], "seat": seat}, source=phone)
             tokens[seat] = reply.json()["token"]
         result = []
         game = threading.Thread(target=lambda: result.append(
@@ -265,9 +339,13 @@ def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
         mirrored = [tuple(tuple(p) for p in data["pixels"]) for data in seen]
         assert [d["seq"] for d in seen] == list(range(seen[0]["seq"], seen[0]["seq"] + len(seen)))   # no gap
         seated = [[tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=n), WHITE)] for n in (1, 2)]
-        assert frames(mock)[:83] == [board("", 3)] + seated[0] + [board("", 3)] + seated[1] + [board("", 3)]
+        shown = [[tuple(f) for f, _ in scroll_frames(PIN_TEXT.format(pin=pins[n]), WHITE)] for n in (1, 2)]
+        start = ([board("", 3)] + shown[0] + [board("", 3)] + seated[0] + [board("", 3)]
+                 + shown[1] + [board("", 3)] + seated[1] + [board("", 3)])
+        assert frames(mock)[:len(start)] == start                      # on the LEDs: each PIN, then its seat
         assert mirrored[0] == BLACK_FRAME                              # the LEDs before the game began, then
-        assert mirrored[1:] == frames(mock)[:len(mirrored) - 1]         # every frame the LEDs showed, in order
+        page = [board("", 3)] + seated[0] + [board("", 3)] + seated[1] + [board("", 3)]   # never a PIN
+        assert mirrored[1:] == page + frames(mock)[len(start):len(start) + len(mirrored) - 1 - len(page)]
         assert len(mirrored) > 200
 
 
@@ -311,3 +389,144 @@ def test_web_on_both_command_lines(capsys, monkeypatch, tmp_path):
                 cli.main(["--backend", "headless", "--web", value])
             assert info.value.code == 2
             assert capsys.readouterr().err == f"sensehat-c4: error: argument --web: {message} (see --help)\n"
+
+
+# -- a phone that closes its page on its turn (presence.py) --------------------------------------------
+
+class Told:
+    """A console that records what the presence asks of it."""
+
+    def __init__(self) -> None:
+        self.asked = []
+        self.take_back = None
+
+    def away(self, seat, seconds, take_back):
+        self.asked.append(("away", seat, seconds))
+        self.take_back = take_back
+
+    def here(self):
+        self.asked.append(("here",))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.due = []
+
+    def later(self, delay, call):
+        timer = type("Timer", (), {"cancel": lambda timer: entry in self.due and self.due.remove(entry)})()
+        entry = (self.now + delay, call)
+        self.due.append(entry)
+        return timer
+
+    def run_until(self, when):
+        while self.due and min(self.due)[0] <= when:
+            entry = min(self.due, key=lambda e: e[0])
+            self.due.remove(entry)
+            self.now = entry[0]
+            entry[1]()
+        self.now = when
+
+
+def presence_on(turn):
+    """A presence over a feed whose words say seat ``turn`` is to move, seat 2 held by a phone."""
+    from gamelib.status import Status
+    from gamelib.web.feed import Feed
+    from gamelib.web.presence import Presence
+    from gamelib.web.seating import Seating
+
+    table, clock, console = SeatTable(), Clock(), Told()
+    feed = Feed()
+    feed.status = Status("playing", "", None, {"turn": turn})
+    seating = Seating(table)
+    sitter = table.take(2, "phone:1", "phone")
+    presence = Presence(console, feed, seating, clock=lambda: clock.now, later=clock.later)
+    return presence, feed, table, clock, console, sitter
+
+
+def test_a_phone_without_its_page_on_its_turn_is_waited_for_then_its_seat_goes_back(caplog):
+    caplog.set_level(logging.INFO, logger="gamelib.web")
+    presence, feed, table, clock, console, sitter = presence_on(2)
+    presence.update()
+    clock.run_until(2.99)
+    assert console.asked == []                                   # a reload is back sooner than 3 s
+    clock.run_until(3.02)
+    assert console.asked == [("away", 2, 30.0)]                  # the game waits for it
+    clock.run_until(32.99)
+    assert table[2] is sitter
+    clock.run_until(33.05)
+    assert console.asked == [("away", 2, 30.0), ("here",)] and table[2] is None   # the stick's seat again
+    assert [r.getMessage() for r in caplog.records] == [
+        "the phone in seat 2 closed its page on its turn 33 s ago: the seat is back with the stick"]
+
+
+def test_a_phone_whose_page_comes_back_plays_on_and_the_stick_may_take_the_seat_back():
+    presence, feed, table, clock, console, sitter = presence_on(2)
+    presence.update()
+    clock.run_until(10.0)
+    watcher = type("W", (), {"sitter": sitter})()
+    feed.watchers.add(watcher)                                   # its page is open again
+    presence.update()
+    assert console.asked == [("away", 2, 30.0), ("here",)] and clock.due == []
+    clock.run_until(100.0)
+    assert table[2] is sitter
+    feed.watchers.discard(watcher)                               # closed again: waited for afresh
+    presence.update()
+    clock.run_until(104.0)
+    assert console.asked[-1] == ("away", 2, 30.0)
+    console.take_back()                                          # middle at the HAT: the seat is the stick's
+    assert table[2] is None
+
+
+def test_a_phone_without_its_page_is_not_waited_for_on_the_other_seats_turn():
+    presence, feed, table, clock, console, sitter = presence_on(1)
+    presence.update()
+    clock.run_until(100.0)
+    assert console.asked == [] and table[2] is sitter and clock.due == []
+
+
+def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sockets(emu_dir):  # noqa: F811
+    """The LEDs show the phone blinking in its seat's colour and the words (the terminal's line) say the game
+    waits for it; its page back, it plays on; closed again, after the time the seat is the stick's."""
+    limits = Limits(phone_gone_seconds=0.3, phone_away_seconds=1.5)
+    with FakeEmulator(emu_dir) as emulator, EmuBackend() as backend, \
+            web.serving(backend, Address("127.0.0.1", 0), limits=limits) as server:
+        emulator.wait_client()
+        phone_address = "127.0.0.3"
+        assert post(server.port, "/api/pin", {}, source=phone_address).status == 202
+        pin = server.seating.pin_for(phone_address)          # the first to ask: its PIN at once
+        token = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source=phone_address).json()["token"]
+        phone = Events(server.port, path=f"/api/events?token={token}")
+        game = threading.Thread(target=play_matches, args=(backend, MatchOptions()),
+                                kwargs={"opponent": "human", "matches": 1})
+        said = lambda caption: lambda kind, data: kind == "state" and (data["status"] or {}).get(  # noqa: E731
+            "caption") == caption
+        with Events(server.port) as watching:
+            game.start()
+            try:
+                emulator.wait_screen(lambda px: px == lit(board("", 3)), timeout=20)
+                for _ in range(5):   # seat 1 at the HAT drops; a press while the PIN or "P2 PHONE" scrolls ends it
+                    emulator.tap("down")
+                    try:
+                        watching.until(said("waiting for player 2's phone (yellow)"), timeout=3)
+                        break
+                    except AssertionError:
+                        continue
+                else:
+                    raise AssertionError("seat 1's drop never came")
+                phone.close()                                                         # the page is closed
+                watching.until(said("waiting for player 2's phone (page closed): Enter plays it here, or in 1.5 s"))
+                emulator.wait_screen(lambda px: px == lit(phone_frames(YELLOW)[0][0]))
+                phone = Events(server.port, path=f"/api/events?token={token}")       # back: it plays on
+                watching.until(said("waiting for player 2's phone (yellow)"))
+                emulator.wait_screen(lambda px: px == lit(board("4", 3)))
+                phone.close()
+                watching.until(said("player 2 (yellow) to move: ←/→ choose, Enter drops, ↑ abandons"), timeout=10)
+                assert server.seating.table[2] is None
+                assert post(server.port, "/api/press", {"token": token, "direction": "down"}).status == 403
+                emulator.tap("left", "down")                                          # seat 2 at the HAT now
+                emulator.wait_screen(lambda px: px == lit(board("43", 3)))
+            finally:
+                emulator.tap("up", "up")
+                game.join(20)
+        assert not game.is_alive()

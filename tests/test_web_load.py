@@ -66,9 +66,11 @@ def hostile(port, outcomes, stop):
                 count("another site's page", reply.status)
             for n in range(4):                                               # PIN guesses from four addresses
                 with Client(port, source=f"127.0.0.{206 + n}") as client:
+                    if n == 0:                                               # one asked for a PIN (the LEDs scroll it)
+                        count("asking for a PIN", client.request("POST", "/api/pin", {}).status)
                     for guess in range(250):
                         reply = client.request("POST", "/api/seat", {"pin": f"{(guess * 37 + n) % 10000:04d}", "seat": 2})
-                        count("PIN guesses", reply.status)
+                        count("PIN guesses", (reply.status, reply.json()["error"]))
             for sock in drips:
                 try:
                     sock.sendall(b"X-A: b\r\n")
@@ -127,7 +129,9 @@ def test_a_hundred_spectators_get_every_frame_and_hostile_clients_change_nothing
         assert set(outcomes["huge body"]) == {413} and set(outcomes["huge headers"]) == {431}
         assert set(outcomes["bad JSON and wrong types"]) == {400}
         assert set(outcomes["forged tokens"]) == {403} and set(outcomes["another site's page"]) == {403}
-        assert set(outcomes["PIN guesses"]) <= {403, 429} and outcomes["PIN guesses"].get(403, 0) <= 5
+        assert set(outcomes["PIN guesses"]) <= {(403, "no_pin"), (403, "bad_pin"), (429, "rate")}
+        assert outcomes["PIN guesses"].get((403, "bad_pin"), 0) <= 9     # 3 checked per PIN shown, 3 rounds at most
+        assert set(outcomes["asking for a PIN"]) == {202}
         print("\nhostile requests and what they got:", outcomes)
         game.send_signal(signal.SIGTERM)
         out, err = game.communicate(timeout=30)

@@ -1,5 +1,6 @@
 """The review pages in a real browser (Debian's Chromium through Selenium, ``tests/browser.py``) on the real
-program: ``sensehat-c4 --backend emu --web`` on the emulator's files, its games database holding two rounds.
+program: ``sensehat-c4 --backend emu --web`` on the emulator's files, its games database holding two rounds;
+and a review's layout on phones 412 and 320 px wide (the table's width, the graph's height).
 
 From the live page's link to the games played, to a round's review: the progress while it is made (the
 Python solver core, so a 40-move review takes seconds), the graph with the key moments the review names,
@@ -151,3 +152,56 @@ def test_the_review_and_the_replay_in_chromium(emulator, emu_dir, tmp_path):  # 
             driver.quit()
         game.kill()
         game.wait()
+
+
+LAYOUT_JS = """
+const frame = document.getElementById('table-box'), graph = document.getElementById('graph');
+const hint = document.getElementById('table-hint');
+const bars = [...graph.querySelectorAll('rect.bar')].map((b) => b.getBBox());
+const box = graph.viewBox.baseVal;
+return {page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+        table: [frame.scrollWidth, frame.clientWidth], hint: !!hint && hint.offsetParent !== null,
+        fades: !!document.querySelector('#table-frame.more'),
+        graph: graph.getBoundingClientRect().height, span: box.height,
+        bars: [Math.min(...bars.map((b) => b.y)), Math.max(...bars.map((b) => b.y + b.height))]};
+"""
+
+
+@pytest.mark.parametrize("width", [412, 320])
+def test_a_review_on_a_phone_fits_its_width_and_the_graph_its_values(tmp_path, width):
+    """On a 412 px phone the marks' table was cut at the right edge with no sign that it scrolls, and a short
+    one-sided round's graph was 500 px tall and half empty: the table now fits (or says it scrolls, and its
+    edge fades), and the graph is as tall as its bars reach, with room for the marks and the numbers."""
+    require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
+            ".ci/install-browser-deps")
+    from test_web_server import Console
+
+    from gamelib.colours import YELLOW
+    from gamelib.web.address import Address
+    from gamelib.web.server import WebServer
+    from sensehat_c4.records import Side
+    from sensehat_c4.webpages import pages
+
+    db = tmp_path / "games.db"
+    computer = Side(YELLOW, level="perfect", seconds=8.0)           # the longest label a seat has
+    record_match(Recorder(db, clock=ticking()), [SHORT, LONG], sides=(ANN, computer))
+    with WebServer(Console(), Address("127.0.0.1", 0), pages=[pages(db)]) as server:
+        driver = start(phone=True, width=width, height=915)
+        try:
+            for number in (1, 2):
+                driver.get(f"http://127.0.0.1:{server.port}/review/{number}")
+                wait(driver, lambda: driver.find_element("id", "moves").get_attribute("hidden") is None,
+                     f"the review of round {number}", timeout=120)
+                got = driver.execute_script(LAYOUT_JS)
+                where = f"round {number} at {width} px: {got}"
+                assert got["page"] == got["viewport"] == width, where   # the page never scrolls sideways
+                fits = got["table"][0] <= got["table"][1]
+                assert fits or (got["hint"] and got["fades"]), where    # else it says it scrolls
+                assert not got["hint"] or not fits, where
+                if width == 412:
+                    assert fits, where                                  # wrapped, it fits a phone
+                assert 50 <= got["graph"] <= 0.3 * 915, where           # never a screen's height
+                # no empty half: beyond the bars, only the marks' and the numbers' room (and a draw's)
+                assert got["span"] - (got["bars"][1] - got["bars"][0]) <= 32, where
+        finally:
+            driver.quit()

@@ -1,12 +1,19 @@
-"""``sensehat-c4 --web`` in a real terminal (a pty read through pyte): the page's address and the PIN under
-the board, a fresh PIN once a phone has taken a seat, the phone's presses on the board, and a clean exit."""
+"""``sensehat-c4 --web`` in a real terminal (a pty read through pyte): the page's address under the board, and
+the PIN with it once a phone asked for one (gone once it has seated the phone), the phone's presses on the
+board, and a clean exit; the pairing gesture's key (``p``, named in the key help) and Enter held for 3 s,
+each showing a pairing PIN at once."""
 import re
 
 from pty_terminal import leds
 from test_terminal_backend import board, hex_colours, sandbox, start  # noqa: F401 (the fixture)
-from web_client import call, post
+from web_client import Events, call, post
 
-NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/  PIN (\d{4})")
+from gamelib.backends.terminal_screen import SHORT_PAIR_HINT
+from gamelib.colours import WHITE
+from gamelib.scroll import scroll_frames
+from gamelib.web.console import PAIR_TEXT
+
+NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/(?:  PIN (\d{6}|\d{4}))?")
 
 
 def note(program):
@@ -24,12 +31,16 @@ def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sa
         program.wait_for(lambda p: note(p) is not None and leds(p.screen) == hex_colours(board("")),
                          what="the board with the web line under it")
         port, pin = note(program)
+        assert pin is None                                             # no PIN until a phone asks for one
         assert call(port, "GET", "/api/state").json()["pixels"] == [list(p) for p in board("")]
+        assert post(port, "/api/pin", {}).status == 202
+        program.wait_for(lambda p: note(p) is not None and note(p)[1] is not None, what="the PIN under the board")
+        pin = note(program)[1]
         assert post(port, "/api/seat", {"pin": "0000" if pin != "0000" else "1111", "seat": 2}).status == 403
         reply = post(port, "/api/seat", {"pin": pin, "seat": 2})
         assert reply.status == 200
         token = reply.json()["token"]
-        program.wait_for(lambda p: note(p) is not None and note(p)[1] != pin, what="a fresh PIN")
+        program.wait_for(lambda p: note(p) is not None and note(p)[1] is None, what="the PIN spent: gone")
         program.wait_for(lambda p: leds(p.screen) != hex_colours(board("")), what="P2 PHONE scrolling")
         program.wait_for(lambda p: leds(p.screen) == hex_colours(board("")), what="the board back")
         program.press("down")                                          # the stick: seat 1 drops in column 4
@@ -37,6 +48,44 @@ def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sa
         for direction in ("left", "down"):                             # the phone: column 3
             assert post(port, "/api/press", {"token": token, "direction": direction}).status == 202
         program.wait_for(lambda p: leds(p.screen) == hex_colours(board("43", 3)), what="the phone's token")
+        program.press("q")
+        assert program.finish() == "" and program.process.returncode == 0
+    finally:
+        program.close()
+
+
+def pairing_scroll(pin):
+    return [hex_colours(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+
+
+def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_sits_with_it(sandbox):  # noqa: F811
+    program = start(sandbox, "--backend", "terminal", "--opponent", "human", "--web", "127.0.0.1:0",
+                    columns=50, lines=16)
+    try:
+        program.wait_for(lambda p: note(p) is not None and leds(p.screen) == hex_colours(board("")),
+                         what="the board with the web line under it")
+        assert SHORT_PAIR_HINT in program.text()                      # the key help names p (50 columns: short)
+        port, _ = note(program)
+        program.press("p")
+        program.wait_for(lambda p: note(p)[1] is not None, what="the pairing PIN under the board")
+        pin = note(program)[1]
+        assert len(pin) == 6
+        program.wait_for(lambda p: leds(p.screen) in pairing_scroll(pin)[1:], what="the pairing PIN on the LEDs")
+        reply = post(port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+        assert reply.status == 200, reply.body                         # any address: the first try
+        phone = Events(port, source="127.0.0.5", path=f"/api/events?token={reply.json()['token']}")
+        program.wait_for(lambda p: note(p)[1] is None, what="the pairing PIN spent: gone")
+
+        program.press("enter")                                         # held (auto-repeat after 0.5 s, 30 a second):
+        program.pump(0.5)                                              # its press drops seat 1's token
+        program.tap(*["enter"] * 96, gap=1 / 30)                       # 3.7 s in all
+        program.wait_for(lambda p: note(p)[1] is not None, what="a new pairing PIN under the board")
+        again = note(program)[1]
+        assert len(again) == 6
+        program.wait_for(lambda p: leds(p.screen) in pairing_scroll(again)[1:], what="the new one on the LEDs")
+        state = call(port, "GET", "/api/state").json()                # the page: the game underneath, never the PIN
+        assert state["pixels"] == [list(p) for p in board("4", 3)]     # seat 1's token dropped; seat 2 to move
+        phone.close()                                                  # its page open all along: no wait for it
         program.press("q")
         assert program.finish() == "" and program.process.returncode == 0
     finally:

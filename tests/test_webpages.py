@@ -153,6 +153,27 @@ def test_a_round_and_its_match(tmp_path):
         assert call(port, "GET", "/api/round/99999999999999999999").status == 400
 
 
+@pytest.mark.parametrize("path", ["/api/history?limit=" + "1" * 4301, "/api/history?limit=" + "0" * 5000 + "20",
+                                  "/api/round/" + "7" * 4301, "/api/review/" + "7" * 4301, "/api/round/" + "0" * 5000 + "9",
+                                  "/api/review/" + "0" * 5000 + "9"])
+def test_numbers_of_thousands_of_digits_are_a_bad_request_or_name_nothing_and_log_nothing(tmp_path, caplog, path):
+    """``int()`` refuses more than 4,300 digits (a ValueError): each was a 500 and a 5 KB traceback."""
+    import logging
+
+    with served(record(tmp_path)) as (port, _):
+        caplog.clear()                                       # (the server's start may be logged)
+        with caplog.at_level(logging.INFO):
+            reply = call(port, "GET", path)
+            assert call(port, "GET", "/api/state").status == 200
+    if path.endswith("0" * 5000 + "20"):          # leading zeros: 20 all the same
+        assert reply.status == 200 and len(reply.json()["matches"]) == 1
+    elif path.endswith("9"):
+        assert reply.json() == {"error": "not_found", "message": "no round 9"}
+    else:
+        assert (reply.status, reply.json()["error"]) == (400, "bad_request") and len(reply.body) < 200
+    assert caplog.records == []
+
+
 def test_nothing_recorded_and_a_file_that_is_not_a_database(tmp_path, caplog):
     with served(tmp_path / "none.db") as (port, _):
         assert call(port, "GET", "/api/history").json() == {"matches": [], "skipped": []}

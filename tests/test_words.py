@@ -1,23 +1,31 @@
 """What Connect 4 says about its LEDs, in words (``words.py``), and where the game says it."""
+import pytest
+
 from gamelib.backends.mock import MockBackend
 from gamelib.status import Status
 from sensehat_c4 import words
 from sensehat_c4.chooser import RULES, choose_opponent, choose_size
 from sensehat_c4.computer import Computer
+from sensehat_c4.engine.levels import WORDS
 from sensehat_c4.controller import MatchOptions, play
 from sensehat_c4.rules import SIZES, Size
 from test_computer_turns import factory
 
 OFFERED = ["human", "easy", "medium", "hard", "perfect", "rules"]
-LABELS = ["2 players", "computer: easy", "computer: medium", "computer: hard", "computer: perfect", "rules"]
+LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 hard", "computer: 9 perfect", "rules"]
 
 
 def test_the_choosers_words():
+    about = WORDS["easy"]
     assert words.choosing_opponent("easy", OFFERED) == Status(
-        "choosing opponent", "choosing the opponent: computer: easy", "computer: easy (left/right: browse)",
-        {"game": "Connect 4", "choice": "computer: easy", "choices": LABELS})
+        "choosing opponent", f"choosing the opponent: computer: 1 easy: {about}",
+        "computer: 1 easy (←/→ browse, Enter chooses)",
+        {"game": "Connect 4", "choice": "computer: 1 easy", "choices": LABELS, "about": about})
+    assert words.choosing_opponent("human", OFFERED) == Status(
+        "choosing opponent", "choosing the opponent: 2 players", "2 players (←/→ browse, Enter chooses)",
+        {"game": "Connect 4", "choice": "2 players", "choices": LABELS})
     assert words.choosing_size(Size(6, 5), SIZES[:3]).as_json() == {
-        "phase": "choosing size", "text": "choosing the board size: 6x5", "caption": "board size: 6x5",
+        "phase": "choosing size", "text": "choosing the board size: 6x5", "caption": "board size: 6x5 (←/→ browse, Enter chooses, ↑ back)",
         "game": "Connect 4", "choice": "6x5", "choices": ["4x4", "5x4", "6x4"]}
 
 
@@ -26,9 +34,10 @@ def test_the_opponent_chooser_says_each_item_and_the_rules():
     mock.tap("left", "middle")                         # 2P -> ? (the rules), choose: they scroll
     mock.tap("right", "right", "down", at=200.0)       # ? -> 2P -> easy, choose
     assert choose_opponent(mock) == "easy"
+    browse = "(←/→ browse, Enter chooses)"
     assert [s.caption for _, s in mock.statuses] == [
-        "2 players (left/right: browse)", "rules (left/right: browse)", "the rules are scrolling: any key stops them",
-        "rules (left/right: browse)", "2 players (left/right: browse)", "computer: easy (left/right: browse)"]
+        f"2 players {browse}", f"rules {browse}", "the rules are scrolling: any key stops them",
+        f"rules {browse}", f"2 players {browse}", f"computer: 1 easy {browse}"]
     assert mock.statuses[2][1].text == RULES
 
 
@@ -36,7 +45,8 @@ def test_the_size_chooser_says_each_size():
     mock = MockBackend()
     mock.tap("left", "left", "middle")
     assert choose_size(mock, SIZES, Size(6, 5)) == Size(4, 5)
-    assert [s.caption for _, s in mock.statuses] == ["board size: 6x5", "board size: 5x5", "board size: 4x5"]
+    assert [s.caption for _, s in mock.statuses] == [f"board size: {size} (←/→ browse, Enter chooses, ↑ back)"
+                                                     for size in ("6x5", "5x5", "4x5")]
 
 
 def test_the_match_says_whose_turn_the_result_and_the_score():
@@ -61,8 +71,13 @@ def test_the_match_says_whose_turn_the_result_and_the_score():
         f"round 2 (1-0, 7x6): {ann} to move",
         "round 2 (1-0, 7x6): abandon the match? up again to confirm",
         "abandoned at 1-0, Ann ahead"]
+    ann_keys = f"{ann} to move: ←/→ choose, Enter drops, ↑ abandons"      # the terminal's line: no "stick", no "middle"
+    assert [s.caption for _, s in mock.statuses] == [ann_keys, f"{computer} thinking"] * 3 + [
+        ann_keys, f"{ann} wins round 1", f"{computer} thinking", ann_keys,
+        "abandon the match? ↑ again: yes, another key: play on", ann_keys,
+        "abandon the match? ↑ again: yes, another key: play on", "abandoned at 1-0, Ann ahead"]
     assert mock.statuses[1][1].as_json() == {
-        "phase": "thinking", "text": f"round 1 (0-0, 7x6): {computer} is thinking", "caption": None,
+        "phase": "thinking", "text": f"round 1 (0-0, 7x6): {computer} is thinking", "caption": f"{computer} thinking",
         "game": "Connect 4", "board": "7x6", "round": 1, "score": [0, 0], "turn": 2, "winner": None, "result": None,
         "seats": [{"seat": 1, "colour": "#ff0000", "name": "Ann", "level": None, "kind": "stick"},
                   {"seat": 2, "colour": "#ffff00", "name": None, "level": "easy", "kind": "computer"}]}
@@ -88,3 +103,39 @@ def test_a_won_match_and_a_draw_are_said():
     results = [s.text for _, s in mock.statuses if s.phase == "result"]
     assert results == ["round 1 (0-0, 7x6): a draw", "round 2 (0-1, 7x6): Bob (yellow) wins the round",
                        "round 3 (1-1, 7x6): Ann (red) wins the round", "Ann wins 2-1"]
+    assert [s.caption for _, s in mock.statuses if s.phase == "result"] == [
+        "round 1: a draw", "Bob (yellow) wins round 2", "Ann (red) wins round 3", "Ann wins 2-1"]
+
+
+@pytest.mark.parametrize("kind, name, level, caption", [
+    ("stick", "Ann", None, "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"),
+    ("stick", None, None, "player 1 (red) to move: ←/→ choose, Enter drops, ↑ abandons"),
+    ("phone", "Bob", None, "waiting for Bob's phone (red)"),
+    ("phone", None, None, "waiting for player 1's phone (red)"),
+    ("remote", "Cy", None, "waiting for Cy (red) at the other Pi"),
+    ("computer", None, "hard", "computer (hard, red) thinking"),
+])
+def test_whose_turn_in_the_terminals_words(kind, name, level, caption):
+    seat = words.Seat(1, (255, 0, 0), name, level, kind)
+    other = words.Seat(2, (255, 255, 0))
+    phase = words.THINKING if kind == "computer" else words.PLAYING
+    status = words.match(phase, (seat, other), size=Size(), number=1, score=(0, 0), turn=1)
+    assert status.caption == caption
+    assert "stick" not in caption and "middle" not in caption
+
+
+def test_the_lan_guest_says_whose_turn_from_its_own_side():
+    """The host (Ann, red, seat 1) sends its words; the guest (Bob, seat 2) shows its own turn with its
+    keys and the host's as the other Pi's (it showed the host's line throughout)."""
+    host, guest = words.Seat(1, (255, 0, 0), "Ann"), words.Seat(2, (255, 255, 0), "Bob", kind="remote")
+    said = lambda turn: words.match(words.PLAYING, (host, guest), size=Size(), number=1, score=(0, 0),  # noqa: E731
+                                    turn=turn)
+    assert said(1).caption == "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"        # at the host
+    assert said(2).caption == "waiting for Bob (yellow) at the other Pi"
+    assert words.as_guest(said(1), 2).caption == "waiting for Ann (red) at the other Pi"       # at the guest
+    assert words.as_guest(said(2), 2).caption == "Bob (yellow) to move: ←/→ choose, Enter drops, ↑ abandons"
+    assert words.as_guest(said(2), 2).text == said(2).text                                     # the LEDs' words
+    result = words.match(words.RESULT, (host, guest), size=Size(), number=1, score=(1, 0), winner=1, result="round")
+    assert words.as_guest(result, 2) == result
+    odd = Status(words.PLAYING, "x", "Ann (red) to move", {"turn": 3, "seats": []})           # unreadable: no caption
+    assert words.as_guest(odd, 2) == Status(words.PLAYING, "x", None, {"turn": 3, "seats": []})

@@ -43,10 +43,11 @@ def connect(port: int, *, source: Optional[str] = None, timeout: float = 10.0,
 class Client:
     """One keep-alive connection making requests one after another."""
 
-    def __init__(self, port: int, *, source: Optional[str] = None, host: Optional[str] = None) -> None:
+    def __init__(self, port: int, *, source: Optional[str] = None, host: Optional[str] = None,
+                 timeout: float = 10.0) -> None:
         self.port = port
         self.host = host or f"{LOOPBACK}:{port}"
-        self.sock = connect(port, source=source)
+        self.sock = connect(port, source=source, timeout=timeout)
         self.conn = h11.Connection(h11.CLIENT)
 
     def request(self, method: str, path: str, body: Optional[Any] = None,

@@ -63,7 +63,7 @@ def main() -> int:
     args = parser.parse_args()
     env = child_env(tempfile.mkdtemp(prefix="c4picture-"))
     env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8")
-    program = PtyProgram(game("--opponent", "human"), columns=50, lines=15, env=env)
+    program = PtyProgram(game("--opponent", "human"), columns=62, lines=15, env=env)   # the turn's line whole
     try:
         program.pump(1.5)
         for move in MOVES:

@@ -26,7 +26,8 @@ from ..errors import BackendError, ConfigError, SetupError
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "Observer", "Picture", "STICK", "StickEvent", "ENV_VAR",
-           "AUTO", "Opener", "Registration", "names", "open_backend", "register", "registered", "unregister"]
+           "AUTO", "Opener", "Registration", "auto_choice", "names", "open_backend", "register", "registered", "resolve",
+           "unregister"]
 
 ENV_VAR = "GAMELIB_BACKEND"
 OLD_ENV_VAR = "SENSEHAT_C4_BACKEND"
@@ -116,49 +117,76 @@ register("emu", _emu)
 register("terminal", _terminal, service=False)
 
 
+def auto_choice(*, hat: bool, emulator_running: bool, terminal: bool, window: bool) -> Optional[str]:
+    """What ``auto`` opens, from what is there (pure: ``_auto`` and the doctor ask the machine): the HAT
+    if the kernel shows its LEDs, else a running emulator, else this terminal, else the emulator window
+    started on this desktop (``"hat"``, ``"emu"``, ``"terminal"``); ``None``: nothing."""
+    if hat:
+        return "hat"
+    if emulator_running:
+        return "emu"
+    if terminal:
+        return "terminal"
+    if window:
+        return "emu"
+    return None
+
+
 def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     from . import senselib  # noqa: PLC0415
-
-    if senselib.hat_present():
-        notice("using the Sense HAT (found its LED framebuffer)")
-        return _open_named("hat", rotation, low_light)
-    installed = senselib.emu_installed()
-    pid = senselib.emulator_running() if installed else None
-    if pid is not None:
-        notice(f"no Sense HAT found; using the running emulator (pid {pid})")
-        return _open_named("emu", rotation, low_light)
     from .terminal import standard_fds  # noqa: PLC0415
 
-    if standard_fds() is not None:
+    hat = senselib.hat_present()
+    installed = not hat and senselib.emu_installed()
+    pid = senselib.emulator_running() if installed else None
+    terminal = not hat and pid is None and standard_fds() is not None
+    choice = auto_choice(hat=hat, emulator_running=pid is not None, terminal=terminal,
+                         window=installed and senselib.can_start_window())
+    if choice == "hat":
+        notice("using the Sense HAT (found its LED framebuffer)")
+    elif choice == "emu" and pid is not None:
+        notice(f"no Sense HAT found; using the running emulator (pid {pid})")
+    elif choice == "terminal":
         notice("no Sense HAT or running emulator found; playing in this terminal "
                "(--backend emu opens the emulator window)")
-        terminal = _open_named("terminal", rotation, low_light)
-        terminal.notice(TERMINAL_NOTICE)  # type: ignore[attr-defined]
-        return terminal
-    if installed and senselib.can_start_window():
+        terminal_backend = _open_named("terminal", rotation, low_light)
+        terminal_backend.notice(TERMINAL_NOTICE)  # type: ignore[attr-defined]
+        return terminal_backend
+    elif choice == "emu":
         notice("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)")
-        return _open_named("emu", rotation, low_light)
-    if installed:
-        raise BackendError(
-            "no Sense HAT found, the emulator is not running and this is not a terminal: run it in a "
-            "terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is "
-            "in the 'video' and 'input' groups")
-    raise BackendError(
-        "no Sense HAT found, the emulator is not installed and this is not a terminal: run it in a "
-        "terminal, or pip install sense-emu and start sense_emu_gui, or on a Pi check the HAT "
-        "and the 'video' and 'input' groups")
+    if choice is not None:
+        return _open_named(choice, rotation, low_light)
+    raise BackendError(nothing_to_play_on(installed))
+
+
+def nothing_to_play_on(emu_installed: bool) -> str:
+    """Why ``auto`` found nothing, and what to do (the emulator library installed or not)."""
+    if emu_installed:
+        return ("no Sense HAT found, the emulator is not running and this is not a terminal: run it in a "
+                "terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is "
+                "in the 'video' and 'input' groups")
+    return ("no Sense HAT found, the emulator is not installed and this is not a terminal: run it in a "
+            "terminal, or pip install sense-emu and start sense_emu_gui, or on a Pi check the HAT "
+            "and the 'video' and 'input' groups")
+
+
+def resolve(name: Optional[str] = None) -> Tuple[str, str]:
+    """The backend's name as :func:`open_backend` takes it (lower case; ``auto`` if nothing names one) and
+    where it came from: ``"--backend"``, :data:`ENV_VAR`, :data:`OLD_ENV_VAR` or ``"default"``."""
+    source = "--backend"
+    for variable in (ENV_VAR, OLD_ENV_VAR):
+        if name:
+            break
+        name, source = os.environ.get(variable, ""), variable
+    name = (name or "").strip().lower()
+    return (name, source) if name else (AUTO, "default")
 
 
 def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bool = False,
                  notice: Optional[Notice] = None) -> Backend:
     """Open the backend called ``name`` (or chosen by the environment, or detected)."""
     say: Notice = notice or (lambda message: None)
-    source = "--backend"
-    for variable in (ENV_VAR, OLD_ENV_VAR):
-        if name:
-            break
-        name, source = os.environ.get(variable, ""), variable
-    name = (name or AUTO).strip().lower()
+    name, source = resolve(name)
     if name == AUTO:
         return _auto(rotation, low_light, say)
     return _open_named(name, rotation, low_light, source)

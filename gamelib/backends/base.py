@@ -15,6 +15,12 @@ seat those other sticks play; another thread may also ask it to show an
 :meth:`~Backend.note` beside it (the page's address), which the game's own thread
 carries out in its next wait.
 
+The pairing gesture is seen here, once for every game: the stick's middle held for
+:data:`PAIR_HOLD` seconds (its first ``pressed`` reaches the game as any press does;
+no game acts on a ``held`` middle).  :meth:`Backend.pair` then tells the pairing
+listeners (:meth:`Backend.watch_pairing`: the web view, which shows a pairing PIN at
+once); a backend may call it for a key of its own too (the terminal's ``p``).
+
 Subclasses open their hardware first, then call ``super().__init__``.  They
 **must** override :meth:`Backend._write`, :meth:`Backend._read` and
 :meth:`Backend._close`; they **may** override :meth:`Backend.now` (the mock
@@ -54,6 +60,9 @@ STICK = "stick"
 """The source of the backend's own joystick (the HAT's, the emulator's, the terminal's arrow keys)."""
 
 ROTATIONS = (0, 90, 180, 270)
+
+PAIR_HOLD = 3.0
+"""Seconds the stick's middle is held (from its press) for the pairing gesture (:meth:`Backend.pair`)."""
 
 
 class Direction(str, enum.Enum):
@@ -157,6 +166,8 @@ class Backend(ABC):
         """Which seat another stick plays (a phone's): read by the game, written by the web server."""
         self._asked_lock = threading.Lock()
         self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
+        self._asked_first: Optional[Interlude] = None
+        """An interlude to show ahead of the queue, cutting short the one playing (:meth:`interlude`'s ``first``)."""
         self._asked_note: Optional[str] = None
         self._interlude: Optional[Interlude] = None
         self._asked_pause: Optional[Pause] = None
@@ -165,6 +176,11 @@ class Backend(ABC):
         """The game's words while a pause is up (said again when it ends)."""
         self.noted = ""
         """The last :meth:`note` carried out."""
+        self._pairing: Tuple[Callable[[], None], ...] = ()
+        self._middle_since: Optional[float] = None
+        """When the stick's middle went down (``None``: it is up, as far as the events read say)."""
+        self._middle_paired = False
+        """The hold in progress has made the pairing gesture already (once per hold)."""
         try:
             self.rotation = rotation
             self._low_light = False
@@ -272,6 +288,53 @@ class Backend(ABC):
             log.error("an observer of the LEDs failed and was dropped", exc_info=True)
             self._forget(observer)
 
+    # -- the pairing gesture ----------------------------------------------------
+
+    def watch_pairing(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener()`` at every pairing gesture from now on (:meth:`pair`; safe from any thread);
+        returns the function that stops it.  It is called in the game's thread and must not block."""
+        with self._observers_lock:
+            self._pairing = self._pairing + (listener,)
+        self._pairing_watched(True)
+        return lambda: self._unwatch_pairing(listener)
+
+    def _unwatch_pairing(self, listener: Callable[[], None]) -> None:
+        with self._observers_lock:
+            self._pairing = tuple(known for known in self._pairing if known is not listener)
+            watched = bool(self._pairing)
+        self._pairing_watched(watched)
+
+    @property
+    def pairing_watched(self) -> bool:
+        """True while someone listens for the pairing gesture (the web view serves seats)."""
+        return bool(self._pairing)
+
+    def pair(self) -> None:
+        """The person at the Pi asked to pair a device (the stick's middle held :data:`PAIR_HOLD` seconds, or
+        a backend's own key): tell every pairing listener, here, in the game's thread.  A listener that
+        raises is logged and dropped; the game goes on."""
+        for listener in self._pairing:
+            try:
+                listener()
+            except Exception:  # noqa: BLE001 (a broken listener must not stop the game)
+                log.error("a listener for the pairing gesture failed and was dropped", exc_info=True)
+                self._unwatch_pairing(listener)
+
+    def _watch_middle(self, event: StickEvent) -> None:
+        """Follow the stick's middle (every event read, those the game throws away too); the pairing gesture
+        once it is held long enough."""
+        if event.direction is not Direction.MIDDLE:
+            return
+        if event.action is Action.PRESSED:
+            self._middle_since, self._middle_paired = event.timestamp, False
+        elif event.action is Action.RELEASED:
+            self._middle_since, self._middle_paired = None, False
+        elif self._middle_since is None:      # held since before the backend was read: the hold counts from here
+            self._middle_since = event.timestamp
+        elif not self._middle_paired and event.timestamp - self._middle_since >= PAIR_HOLD - 1e-6:
+            self._middle_paired = True
+            self.pair()
+
     # -- joystick -----------------------------------------------------------
 
     def wait_event(self, timeout: Optional[float] = None) -> Optional[StickEvent]:
@@ -291,14 +354,14 @@ class Backend(ABC):
                     self._pause_step()
             elif self._interlude is not None:
                 if event is not None and event.source == STICK and event.action is Action.PRESSED:
-                    self._end_interlude()      # a press at the stick ends it, and does nothing else
-                    return None
-                if self.now() >= self._interlude.due:
+                    self._end_interlude()      # a press at the stick ends it, and goes on to the game
+                elif self.now() >= self._interlude.due:
                     self._interlude_step()
             if event is None:
                 event = self._injected()
             elif event.source == STICK:   # the mock's events from another source are as the players see them
                 event = StickEvent(event.timestamp, self._stick_table[event.direction], event.action)
+                self._watch_middle(event)
         paused = self._pause
         if event is not None and paused is not None:   # paused: the game gets nothing; the stick's presses go to the pause
             if event.source == STICK and event.action is Action.PRESSED and paused.pressed is not None:
@@ -321,12 +384,19 @@ class Backend(ABC):
 
     # -- interludes and notes, asked for by other threads --------------------------------
 
-    def interlude(self, steps: Sequence[Step], *, mirrored: bool = False) -> None:
+    def interlude(self, steps: Sequence[Step], *, mirrored: bool = False, first: bool = False) -> None:
         """Show ``steps`` (``(frame, seconds)``) over the game at its next wait for a person, from any
-        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it), after
-        those asked before.  ``mirrored``: observers see it too (else only the LEDs do: the PIN)."""
+        thread (:mod:`.interlude`: the game goes on underneath; a press at the stick ends it and is the
+        game's, as any other), after
+        those asked before.  ``mirrored``: observers see it too (else only the LEDs do: the PIN).
+        ``first``: at the game's next wait whatever it is, ahead of those waiting, cutting short the one
+        playing (the pairing PIN the person at the Pi asked for); a newer one replaces it if not begun."""
+        asked = Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored)
         with self._asked_lock:
-            self._asked_interludes.append(Interlude([(tuple(frame), seconds) for frame, seconds in steps], mirrored))
+            if first:
+                self._asked_first = asked
+            else:
+                self._asked_interludes.append(asked)
         self.wake()
 
     def pause(self, steps: Sequence[Step], *, pressed: Optional[Callable[[StickEvent], None]] = None,
@@ -371,16 +441,20 @@ class Backend(ABC):
                     self.noted = note
                     self._noted(note)
                 return limit
-        if self._asked_interludes or self._asked_note is not None:
+        if self._asked_interludes or self._asked_note is not None or self._asked_first is not None:
             with self._asked_lock:
                 note, self._asked_note = self._asked_note, None
+                asked, self._asked_first = self._asked_first, None
                 queue = self._asked_interludes
-                asked = queue.popleft() if self._interlude is None and queue and \
-                    queue[0].ready(self.now(), timeout) else None
+                if asked is None and self._interlude is None and queue and queue[0].ready(self.now(), timeout):
+                    asked = queue.popleft()
             if note is not None and note != self.noted:
                 self.noted = note
                 self._noted(note)
             if asked is not None:
+                cut, self._interlude = self._interlude, None      # only a first one finds one playing
+                if cut is not None and cut.mirrored:
+                    self._tell_shown(self._frame)                 # the observers see the game again
                 self._interlude = asked
                 self._interlude_step()
         if self._interlude is None:
@@ -456,8 +530,13 @@ class Backend(ABC):
     def discard_events(self) -> int:
         """Throw away every event already queued (the stick's and the injected ones); return how many."""
         count = 0
-        while self._read(0) is not None:
+        while True:
+            event = self._read(0)
+            if event is None:
+                break
             count += 1
+            if event.source == STICK:   # the pairing gesture follows the stick all the same
+                self._watch_middle(StickEvent(event.timestamp, self._stick_table[event.direction], event.action))
         return count + self._inbox.discard()
 
     # -- clock --------------------------------------------------------------
@@ -521,3 +600,8 @@ class Backend(ABC):
     def _noted(self, text: str) -> None:  # noqa: B027 (an optional hook)
         """Show the :meth:`note` ``text`` (in the game's thread); the default does nothing (the
         terminal prints it under the board)."""
+
+    def _pairing_watched(self, watched: bool) -> None:  # noqa: B027 (an optional hook)
+        """Someone listens for the pairing gesture now (or nobody does any more), told in the thread that
+        started or stopped listening; the default does nothing (the terminal's key help names its ``p``
+        at its next drawing)."""

@@ -13,8 +13,9 @@ mock's fake clock drives them like everything else.
   any case once it has waited :data:`MOST_DEFERRED` seconds.
 - While it plays, the game goes on underneath: its frames are kept, not shown, and
   the last one comes back when the interlude ends.  A press of the backend's own
-  stick ends it at once and does nothing else (as a press ends the rules' scroll);
-  other sources' presses reach the game as usual.
+  stick ends it at once, and reaches the game as it would have without it (no press
+  at the Pi is lost to a PIN someone on the network asked for); other sources'
+  presses reach the game as usual.
 - A private interlude (the PIN) is written to the LEDs only: observers (the web
   page, which anyone on the LAN may watch) keep seeing the game.  A public one (a
   seat was taken) is shown to them too.

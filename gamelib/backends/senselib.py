@@ -18,7 +18,7 @@ import shutil
 import struct
 import time
 import warnings
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from gamelib.colours import RGB
 
@@ -31,6 +31,8 @@ EVIOCGRAB = 0x40044590
 
 HAT_FB_NAME = "RPi-Sense FB"
 
+log = logging.getLogger("gamelib")
+
 _FRAME = struct.Struct("64H")
 """The LED framebuffer: 64 RGB565 pixels in native byte order (as both libraries write it)."""
 
@@ -40,6 +42,39 @@ WINDOW_NEEDS = ("the window needs Raspberry Pi OS's sense-emu-tools, or elsewher
 
 EMU_START_SECONDS = 10.0
 """How long to wait for a spawned ``sense_emu_gui`` to take the emulator lock."""
+
+
+GAMMA_DEFAULT = (0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7,
+                 8, 9, 10, 11, 12, 14, 15, 17, 18, 20, 21, 23, 25, 27, 29, 31)
+"""The LED driver's gamma table (``rpisense-fb``'s ``gamma_default``): a channel's top five bits to
+the LED's level (0-31).  Nothing under 6 << 3 = 48 lights (python-sense-hat issue 67)."""
+GAMMA_LOW = (0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
+             3, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 10)
+"""Its low-light table (``gamma_low``), what ``SenseHat.low_light = True`` asks for."""
+LIT_MIN = 8 * GAMMA_DEFAULT.index(1)
+"""The least channel value the LEDs light at through :data:`GAMMA_DEFAULT` (48 of 255)."""
+
+
+def _soft_low(value: int) -> int:
+    """``value`` dimmed in software to the level the low-light table gives it (a lit channel
+    stays lit: at least :data:`LIT_MIN`)."""
+    if value == 0:
+        return 0
+    level = max(1, GAMMA_LOW[value >> 3])
+    return 8 * next(i for i, got in enumerate(GAMMA_DEFAULT) if got >= level)
+
+
+SOFT_LOW_LIGHT: Tuple[int, ...] = tuple(_soft_low(v) for v in range(256))
+"""Low light in software, channel by channel, for a driver that refuses the gamma ioctls (the
+display driver of Raspberry Pi OS Bookworm's newer kernels): through the default table each
+value lights the LED as the low-light table would (255 -> 144, level 10 of 31), and every lit
+channel at least :data:`LIT_MIN`."""
+
+
+def soft_dimmed(pixels: List[RGB]) -> List[RGB]:
+    """``pixels`` through :data:`SOFT_LOW_LIGHT`."""
+    table = SOFT_LOW_LIGHT
+    return [(table[r], table[g], table[b]) for r, g, b in pixels]
 
 
 def pack_frame(pixels: List[RGB]) -> bytes:
@@ -53,10 +88,25 @@ class SenseLibBackend(Backend):
     Frames go straight to the library's framebuffer file (``/dev/fbN`` on a Pi,
     the emulator's screen file) in one ``pwrite``: the library's ``set_pixels``
     would open the file and write the 64 pixels one by one, every frame.
+
+    Low light is the driver's low-light gamma table where the driver takes the gamma
+    ioctls (``rpisense-fb``, the emulator); where it refuses them (the display driver
+    of Bookworm's newer kernels: ``OSError`` ENOTTY, python-sense-hat issue 145) every
+    frame is dimmed in software instead (:data:`SOFT_LOW_LIGHT`).  The first time low
+    light is asked for, one log line says which.
     """
 
     def __init__(self, hat: Any, *, rotation: int = 0, low_light: bool = False) -> None:
         self._hat = hat
+        self._gamma: Optional[bool] = None
+        """Whether the driver takes the gamma ioctls (``None``: not asked yet)."""
+        self._refused = ""
+        """Why the driver refused them."""
+        self._told = False
+        """Whether the log said how low light is done."""
+        self._soft_low = False
+        self._written: Optional[List[RGB]] = None
+        """The last physical pixels written (drawn again when software low light changes)."""
         self._libstick = hat.stick
         self._file = self._libstick._stick_file  # the library keeps no public handle
         try:
@@ -76,7 +126,8 @@ class SenseLibBackend(Backend):
         return BackendError(f"the LEDs ({exc.filename}) cannot be opened: {exc.strerror or exc}")
 
     def _write(self, pixels: List[RGB]) -> None:
-        os.pwrite(self._fb, pack_frame(pixels), 0)
+        self._written = pixels
+        os.pwrite(self._fb, pack_frame(soft_dimmed(pixels) if self._soft_low else pixels), 0)
 
     def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
         deadline = None if timeout is None else self.now() + timeout
@@ -98,7 +149,25 @@ class SenseLibBackend(Backend):
                 return None  # another thread's event or wake-up: Backend.wait_event takes it
 
     def _set_low_light(self, value: bool) -> None:
-        self._hat.low_light = value
+        if self._gamma is not False:
+            try:
+                self._hat.low_light = value
+            except OSError as exc:  # ENOTTY from Bookworm's newer display driver; anything else alike
+                self._gamma = False
+                self._refused = exc.strerror or str(exc)
+            else:
+                self._gamma = True
+        if value and not self._told:
+            self._told = True
+            if self._gamma:
+                log.info("low light: the LED driver's low-light gamma table")
+            else:
+                log.warning("low light: dimmed in software (the LED driver refuses the gamma ioctls: %s)",
+                            self._refused)
+        if not self._gamma:
+            self._soft_low = value
+            if self._written is not None and not self.closed:
+                self._write(self._written)
 
     def _close(self) -> None:
         try:

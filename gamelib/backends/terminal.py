@@ -34,7 +34,7 @@ from gamelib.status import Status
 
 from ..errors import BackendError, QuitRequested
 from .base import Backend, Direction, StickEvent
-from .terminal_input import ESCAPE_WAIT, INTERRUPT, QUIT, KeyDecoder, KeyRepeat
+from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, KeyDecoder, KeyRepeat
 from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
 
 NOT_A_TERMINAL = ("the terminal backend needs a terminal: standard input and output must both be one "
@@ -102,7 +102,7 @@ class _Printed(io.TextIOBase):
 class TerminalBackend(Backend):
     """A Sense HAT drawn in a terminal: arrows are the stick, Enter and space the middle button.
 
-    ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
+    ``p`` is the pairing gesture (:meth:`~.base.Backend.pair`, as holding Enter is); ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
     ``KeyboardInterrupt``.  ``stdin``/``stdout`` are file descriptors (default: the
     process's own); ``env`` decides the colours (default ``os.environ``).
     """
@@ -271,11 +271,20 @@ class TerminalBackend(Backend):
         if not self.closed:
             self._emit(text)
 
-    def _show_status(self, text: str) -> None:
-        """Show a line the program printed (or a notice) under the board; it stays when a caption goes."""
+    def _status_line(self, text: str, *, printed: bool = False) -> None:
+        """Write ``text`` under the board, on the status line (or, ``printed``, on the last printed
+        line's own): the one place every line shown there (a line the program printed, a notice, a
+        status's caption) is written."""
+        self._emit(self._painter.set_printed(text) if printed else self._painter.set_status(text))
+
+    def _show_status(self, text: str, *, printed: bool = True) -> None:
+        """Show a line the program printed (or, not ``printed``, a notice) under the board; it stays
+        when a caption goes, and a printed one stays on a line of its own while a caption shows."""
         self._line = text
         self._captioned = False
-        self._emit(self._painter.set_status(text))
+        if printed:
+            self._status_line(text, printed=True)
+        self._status_line(text)
 
     def _said(self, status: Status) -> None:
         """A status with a caption shows it under the board; one without puts back the line it hid."""
@@ -283,22 +292,27 @@ class TerminalBackend(Backend):
             return
         if status.caption is not None:
             self._captioned = True
-            self._emit(self._painter.set_status(status.caption))
+            self._status_line(status.caption)
         elif self._captioned:
             self._captioned = False
             if self._painter.mode != "plain":  # plain mode printed the line already: it is in the scrollback
-                self._emit(self._painter.set_status(self._line))
+                self._status_line(self._line)
 
     def _noted(self, text: str) -> None:
         """The note (the web view's address and PIN) on a line of its own under the status."""
         if not self.closed:
             self._emit(self._painter.set_note(text))
 
+    def _pairing_watched(self, watched: bool) -> None:
+        """The key help names ``p`` while the web view serves seats (drawn with the next note: the server's
+        address comes at once)."""
+        self._painter.pairing = watched
+
     def notice(self, text: str) -> None:
         """Show ``text`` under the board until the program prints a line (a notice printed
         before the board would be hidden by it; ``plain`` mode has it on screen already)."""
         if self._painter.mode != "plain":
-            self._show_status(text)
+            self._show_status(text, printed=False)
 
     def _on_winch(self, signum: int, frame: object) -> None:
         """Nothing to do here: the wake-up pipe wakes the wait, which redraws."""
@@ -364,6 +378,9 @@ class TerminalBackend(Backend):
                 raise QuitRequested("q pressed")
             if key == INTERRUPT:
                 raise KeyboardInterrupt
+            if key == PAIR:
+                self.pair()       # the pairing gesture, as holding Enter for PAIR_HOLD seconds makes it
+                continue
             assert isinstance(key, Direction)
             self._queue(self._repeat.key(key, now))
 

@@ -1,7 +1,7 @@
 """Keys from a terminal in raw mode, turned into joystick events.
 
 :class:`KeyDecoder` splits the bytes a terminal sends into keys (arrows as
-``ESC [ A..D`` or ``ESC O A..D``, Enter as ``\\r`` or ``\\n``, space, ``q``,
+``ESC [ A..D`` or ``ESC O A..D``, Enter as ``\\r`` or ``\\n``, space, ``q``, ``p``,
 Ctrl+C); everything else is skipped.  :class:`KeyRepeat` makes the stick's
 ``pressed``/``held``/``released`` out of them.  Both are pure (bytes and times
 in, events out).
@@ -51,12 +51,14 @@ ESCAPE_WAIT = 0.05
 
 QUIT = "quit"
 INTERRUPT = "interrupt"
+PAIR = "pair"
 Key = Union[Direction, str]
-"""A :class:`Direction`, :data:`QUIT` (``q``) or :data:`INTERRUPT` (Ctrl+C)."""
+"""A :class:`Direction`, :data:`QUIT` (``q``), :data:`PAIR` (``p``: the pairing gesture) or :data:`INTERRUPT`
+(Ctrl+C)."""
 
 _ARROWS = {"A": Direction.UP, "B": Direction.DOWN, "C": Direction.RIGHT, "D": Direction.LEFT}
 _SINGLE = {b"\r": Direction.MIDDLE, b"\n": Direction.MIDDLE, b" ": Direction.MIDDLE,
-           b"q": QUIT, b"Q": QUIT, b"\x03": INTERRUPT}
+           b"q": QUIT, b"Q": QUIT, b"p": PAIR, b"P": PAIR, b"\x03": INTERRUPT}
 
 
 class KeyDecoder:

@@ -26,6 +26,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cas
 
 from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
                              YELLOW)
+from gamelib.status import printable
 
 MODES = ("truecolor", "256", "letters", "plain")
 
@@ -55,9 +56,28 @@ ENTER = CSI + "?1049h" + CSI + "?25l" + CSI + "?7l" + CSI + "0m" + CSI + "2J"
 """Alternate screen, hidden cursor, no auto-wrap, plain colours, cleared."""
 LEAVE = CSI + "0m" + CSI + "?7h" + CSI + "?25h" + CSI + "?1049l"
 """Plain colours, auto-wrap and cursor back, and the screen as it was before."""
-HINT = "arrows: stick  Enter/space: middle  q: quit"
-SHORT_HINT = "arrows, Enter/space; q quits"
+HINT = "arrows and Enter (or space) play, q quits"
+"""The line under the board: the keys (the status line under it says what each does now)."""
+SHORT_HINT = "arrows, Enter; q quits"
 """The hint on a terminal narrower than :data:`HINT`."""
+PAIR_HINT = "arrows and Enter (or space) play, p pairs a phone, q quits"
+SHORT_PAIR_HINT = "arrows, Enter; p pairs; q quits"
+"""The hints while the web view serves seats (:attr:`Painter.pairing`): ``p`` shows a pairing PIN."""
+PLAIN_KEYS = (("←/→", "left/right"), ("←", "left"), ("→", "right"), ("↑", "up"), ("↓", "down"))
+"""The arrows a caption names (:mod:`gamelib.status`), in words for a terminal without UTF-8."""
+
+
+def hint(columns: int, pairing: bool) -> str:
+    """The key help for a terminal ``columns`` wide (naming ``p`` when ``pairing``)."""
+    long, short = (PAIR_HINT, SHORT_PAIR_HINT) if pairing else (HINT, SHORT_HINT)
+    return long if len(long) <= columns else short
+
+
+def plain_keys(text: str) -> str:
+    """``text`` with the arrows spelled out (``←/→`` as ``left/right``)."""
+    for arrow, words in PLAIN_KEYS:
+        text = text.replace(arrow, words)
+    return text
 
 
 def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Optional[int]]] = None) -> str:
@@ -158,7 +178,8 @@ class Layout:
     boxed: bool
     """False for ``plain`` mode (no cursor movement, nothing placed)."""
     below: int = 2
-    """Lines wanted under the box: the hint and the status, and the note when there is one."""
+    """Lines wanted under the box: the hint and the status, the last printed line when a caption
+    hides it from the status line, and the note when there is one."""
 
     WIDTH = 1 + 1 + 8 * LED_WIDTH + 1
     """The border, a gap before the first LED (each LED has its gap after it), the border."""
@@ -170,7 +191,7 @@ class Layout:
 
     @property
     def extra_lines(self) -> int:
-        """How many of the hint, status and note lines fit under the box (0 to :attr:`below`)."""
+        """How many of the lines under the box fit (0 to :attr:`below`)."""
         return max(0, min(self.below, self.lines - self.HEIGHT))
 
     @property
@@ -225,12 +246,18 @@ class Painter:
         self.layout = Layout(80, 24, mode != "plain")
         self.status = ""
         self.note = ""
+        self.printed = ""
+        """The last line the program printed (a match's result): on a line of its own while the
+        status line shows a caption (whose turn it is), so neither hides the other."""
+        self.pairing = False
+        """The key help names ``p`` (the web view serves seats), from the next time it is drawn."""
+        self._pairing_said = False
         self._shown: Optional[List[RGB]] = None
         self._last: List[RGB] = [BLACK] * 64
 
     def resize(self, columns: int, lines: int) -> str:
         """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
-        self.layout = Layout(columns, lines, self.mode != "plain", 3 if self.note else 2)
+        self.layout = Layout(columns, lines, self.mode != "plain", 2 + bool(self.printed) + bool(self.note))
         return "" if self.mode == "plain" else self.full()
 
     def set_low_light(self, value: bool) -> str:
@@ -279,21 +306,43 @@ class Painter:
         out.append(self._lines_below())
         return "".join(out)
 
+    def words(self, text: str) -> str:
+        """``text`` as this terminal shows it: through :func:`~gamelib.status.printable` (the one
+        place words are cleaned), its arrows spelled out without UTF-8."""
+        text = printable(text)
+        return text if self.utf8 else plain_keys(text)
+
     def set_status(self, text: str) -> str:
-        """Show ``text`` on the line under the hint (the last line the program printed)."""
-        self.status = text
+        """Show ``text`` on the line under the hint (the last line the program printed, or a caption)
+        as :meth:`words` makes it: words from outside never reach the terminal raw."""
+        self.status = text = self.words(text)
         if self.mode == "plain":
             return text + "\r\n"
         if self._shown is None or not self.layout.fits:
             return ""
         return self._lines_below()
 
-    def set_note(self, text: str) -> str:
-        """Show ``text`` on a line of its own under the status (the web view's address and PIN)."""
-        first = not self.note
-        self.note = text
+    def set_printed(self, text: str) -> str:
+        """Keep ``text``, the last line the program printed, on a line of its own under the status
+        (shown there while the status line shows something else)."""
+        first = not self.printed
+        self.printed = self.words(text)
         if self.mode == "plain":
-            return text + "\r\n"
+            return ""                      # printed already, as the status line
+        if first:   # one more line under the box: the board moves up half a line
+            return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
+        if self._shown is None or not self.layout.fits:
+            return ""
+        return self._lines_below()
+
+    def set_note(self, text: str) -> str:
+        """Show ``text`` on a line of its own under the status (the web view's address and PIN), as
+        :meth:`words` makes it."""
+        first = not self.note
+        self.note = text = self.words(text)
+        if self.mode == "plain":   # the key help was printed once at the start: ``p`` gets a line of its own
+            said, self._pairing_said = self._pairing_said, self._pairing_said or self.pairing
+            return ("p: pair a phone\r\n" if self.pairing and not said else "") + text + "\r\n"
         if first:   # one more line under the box: the board moves up half a line
             return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
         if self._shown is None or not self.layout.fits:
@@ -303,8 +352,9 @@ class Painter:
     def _lines_below(self) -> str:
         layout = self.layout
         out = []
-        hint = HINT if len(HINT) <= layout.columns else SHORT_HINT
-        for k, text in enumerate((hint, self.status, self.note)[:layout.extra_lines]):
+        printed = [] if not self.printed else ["" if self.printed == self.status else self.printed]
+        for k, text in enumerate([hint(layout.columns, self.pairing), self.status, *printed, self.note]
+                                 [:layout.extra_lines]):
             row = layout.top + layout.HEIGHT + k
             text = text[:layout.columns]
             out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)

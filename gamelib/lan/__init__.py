@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
-from typing import TYPE_CHECKING, Callable, Iterator, List, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Tuple
 
 from .. import web
 from ..web.address import Address, lan_addresses
@@ -39,15 +39,21 @@ DEFAULT_PORT = 8080
 __all__ = ["DEFAULT_PORT", "offering"]
 
 
-def _advertised(address: Address) -> List[str]:
-    """The IPv4 addresses to advertise: the one listened on, or every LAN address of this machine."""
+def _advertised(address: Address, port: int) -> Tuple[List[str], str]:
+    """The IPv4 addresses to advertise (the one listened on, or every LAN address of this machine), and
+    why there are none (``""`` when there are)."""
+    come = f"the guest can come with --join ADDRESS:{port}"
     if address.host is not None:
         try:
             ip = ipaddress.IPv4Address(address.host)
         except ValueError:
-            return []
-        return [] if ip.is_loopback else [str(ip)]   # another Pi cannot come to this machine's loopback
-    return [a for a in lan_addresses() if not ipaddress.IPv4Address(a).is_loopback]
+            return [], f"it listens on {address.host} only, and mDNS here advertises IPv4 addresses ({come})"
+        if ip.is_loopback:   # another Pi cannot come to this machine's loopback
+            return [], (f"it listens on {ip} only, which no other machine reaches (--join {ip}:{port} here; "
+                        f"--lan {port} listens on every address)")
+        return [str(ip)], ""
+    found = [a for a in lan_addresses() if not ipaddress.IPv4Address(a).is_loopback]
+    return found, "" if found else f"this machine has no LAN address ({come})"
 
 
 @contextlib.contextmanager
@@ -81,12 +87,11 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
         stack.callback(detach)
         stack.callback(lan.close)
         if advertise:
-            found = _advertised(where)
+            found, why = _advertised(where, server.port)
             if found:
                 interfaces = found if where.host is not None else None
                 stack.enter_context(Advertiser(name, game, server.port, found, interfaces=interfaces))
             else:
-                log.warning("not advertised on the LAN: this machine has no LAN address (the guest can come "
-                            "with --join ADDRESS:%d)", server.port)
+                log.warning("not advertised on the LAN: %s", why)
         notice(f"offering {game} over the LAN on port {server.port} as {name}")
         yield lan

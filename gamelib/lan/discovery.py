@@ -30,6 +30,8 @@ log = logging.getLogger("gamelib.lan")
 
 RESOLVE_MS = 3000
 """How long the browser waits for a found service's address and TXT record."""
+MAX_FOUND = 32
+"""The browser lists at most this many games (more advertisements are left out)."""
 
 
 def _zeroconf() -> Any:
@@ -42,6 +44,16 @@ def _zeroconf() -> Any:
 
 def _interfaces(zc: Any, interfaces: Optional[Sequence[str]]) -> Any:
     return zc.InterfaceChoice.All if interfaces is None else list(interfaces)
+
+
+def close_zeroconf(zc: Any) -> None:
+    """Close a ``Zeroconf``, and the event loop of its own thread with it.  zeroconf before 0.50 (Debian 12
+    has 0.47.3) stops that loop but leaves it open, and the garbage collector then closes it at exit after
+    its sockets have gone: a traceback on stderr ("Invalid file descriptor: -1") as the program ends."""
+    zc.close()
+    loop = getattr(zc, "loop", None)
+    if loop is not None and not loop.is_running() and not loop.is_closed():
+        loop.close()
 
 
 def instance_name(name: str) -> str:
@@ -94,7 +106,7 @@ class Advertiser:
         except Exception:  # noqa: BLE001 (leaving must not fail)
             log.debug("unregistering the LAN game failed", exc_info=True)
         finally:
-            zc.close()
+            close_zeroconf(zc)
 
     def __enter__(self) -> "Advertiser":
         return self.start()
@@ -116,7 +128,9 @@ class Found:
 
 class Browser:
     """The games of ``game`` on the LAN, as they come and go; ``notify`` is told each change (from
-    zeroconf's thread: it must not block)."""
+    zeroconf's thread: it must not block).  Anyone on the LAN may advertise anything: a name is
+    kept as :func:`~.protocol.outside_name` makes it (one line, at most
+    :data:`~.protocol.MAX_NAME` characters; the LEDs draw what their font lacks as a box)."""
 
     def __init__(self, game: str, notify: Callable[[], None] = lambda: None, *,
                  interfaces: Optional[Sequence[str]] = None) -> None:
@@ -157,9 +171,11 @@ class Browser:
         addresses = info.parsed_addresses(zc.IPVersion.V4Only)
         if props.get("game") != self.game or not addresses or not info.port:
             return
-        player = props.get("name", "")[:40] or name.split(".")[0]
-        found = Found(player, addresses[0], int(info.port), name, props.get("v", "?"))
+        player = p.outside_name(props.get("name", ""), p.outside_name(name.split(".")[0]))   # anyone may advertise
+        found = Found(player, addresses[0], int(info.port), name, props.get("v", "?")[:8])
         with self._lock:
+            if name not in self._found and len(self._found) >= MAX_FOUND:
+                return
             self._found[name] = found
         self.notify()
 
@@ -171,7 +187,7 @@ class Browser:
                 browser.cancel()
         finally:
             if zc is not None:
-                zc.close()
+                close_zeroconf(zc)
 
     def __enter__(self) -> "Browser":
         return self.start()

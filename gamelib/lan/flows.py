@@ -1,8 +1,8 @@
 """The LED flows around a game over the LAN, each a loop over the backend's events (the game's thread).
 
-- :func:`wait_for_guest` (the host): the waves until someone asks, then their name and
-  ``?`` scrolling: middle (or down) at the host's stick accepts, up refuses; up while nobody
-  asks leaves.  Only the backend's own stick answers: nothing is accepted without a press
+- :func:`wait_for_guest` (the host): the waves until someone asks, then their name, their
+  address and ``?`` scrolling: middle (or down) at the host's stick accepts, up refuses; up
+  while nobody asks leaves.  Only the backend's own stick answers: nothing is accepted without a press
   at the host.
 - :func:`choose_game` (the guest): the games the browser finds, each name scrolling;
   left/right browse, middle (or down) asks, up leaves.
@@ -25,6 +25,7 @@ from ..backends.base import STICK, Action, Backend, Direction
 from ..status import Status
 from ..stepper import Stepper
 from . import guest as g
+from . import protocol as p
 from . import screens
 from .discovery import Browser, Found
 from .host import Asking, LanHost, Session
@@ -102,8 +103,8 @@ def wait_for_guest(backend: Backend, host: LanHost, game: str) -> Optional[Sessi
             backend.say(screens.offering_words(host.name, game))
             animator.play(screens.offering())
         else:
-            backend.say(screens.request_words(asking.name))
-            animator.play(screens.request(asking.name))
+            backend.say(screens.request_words(asking.name, asking.address))
+            animator.play(screens.request(asking.name, asking.address))
 
     show(None)
     while True:
@@ -180,12 +181,15 @@ class Visit:
 
 
 def visit(backend: Backend, link: "g.GuestLink", host_label: str,
-          on_game: Callable[[Any], None] = lambda data: None) -> Visit:
-    """The guest at the host (see the module's docstring), until the session is over."""
+          on_game: Callable[[Any], None] = lambda data: None,
+          words: Callable[[Status], Status] = lambda status: status) -> Visit:
+    """The guest at the host (see the module's docstring), until the session is over.  ``words``
+    turns the host's words into the guest's (a game's caption says whose turn it is from the host's
+    side: the guest's own turn is the other Pi's there)."""
     animator = Animator(backend)
     state = "asking"
     played = False
-    host = host_label
+    host = p.outside_name(host_label)
     backend.say(screens.asking_words(host))
     animator.play(screens.asking())
     while True:
@@ -203,7 +207,7 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
             elif kind == g.FRAME and state == "playing":
                 backend.show(got.data)
             elif kind == g.STATE and state == "playing" and got.data is not None:
-                backend.say(_status(got.data))
+                backend.say(words(_status(got.data)))
             elif kind == g.GAME:
                 on_game(got.data)
             elif kind == g.DROPPED and state == "playing":

@@ -7,6 +7,11 @@ sends into :class:`Event` values, queued for the game's thread (:meth:`GuestLink
 which it wakes (``notify``).  Frames and words coalesce in the queue (the newest wins),
 ``game`` messages never do.  Presses go the other way (:meth:`GuestLink.press`, any thread).
 
+Every line from the host is checked (:func:`~.protocol.decode`, and ``check_game`` for the
+game's own messages) as strictly as the host checks the guest's: a host that breaks the
+protocol, however (an answer nested 8,000 deep, ``Infinity``, a name the LEDs cannot show),
+ends the link with one line (``failed``), never an exception in this thread.
+
 Once welcomed, a link that drops (closed, refused, or silent for
 :attr:`~gamelib.web.limits.Limits.silent_seconds`) is tried again every
 :data:`RETRY_SECONDS` with the newest token (``dropped``, then ``resumed`` or ``end``);
@@ -18,7 +23,6 @@ that restarts can come back without asking again.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import socket
 import threading
@@ -59,7 +63,8 @@ class GuestLink:
 
     def __init__(self, host: str, port: int, *, name: str, game: str, token: Optional[str] = None,
                  limits: Limits = Limits(), notify: Callable[[], None] = lambda: None,
-                 saved: Callable[[Optional[str]], None] = lambda token: None) -> None:
+                 saved: Callable[[Optional[str]], None] = lambda token: None,
+                 check_game: Callable[[Any], Any] = lambda data: data) -> None:
         self.host = host
         self.port = port
         self.name = name
@@ -68,6 +73,8 @@ class GuestLink:
         self.limits = limits
         self.notify = notify
         self.saved = saved
+        self.check_game = check_game
+        """The game's check of its ``game`` messages' data: what to queue, or :class:`~.protocol.ProtocolError`."""
         self.host_name: Optional[str] = None
         """The host's player's name (from its ``welcome``)."""
         self.seat: Optional[int] = None
@@ -167,6 +174,10 @@ class GuestLink:
             loop.run_until_complete(self._task)
         except asyncio.CancelledError:
             pass
+        except Exception as exc:  # noqa: BLE001 (a bug here must end the visit in one line, not hang it)
+            log.debug("the link to the host failed", exc_info=True)
+            self.saved(None)
+            self._stop(FAILED, f"the link to {self.host}:{self.port} failed: {type(exc).__name__}: {exc}"[:p.MAX_TEXT])
         finally:
             loop.close()
 
@@ -249,10 +260,7 @@ class GuestLink:
                     body += event.data
             elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)) or event is h11.PAUSED:
                 break
-        try:
-            message = str(json.loads(bytes(body)).get("message", ""))[:p.MAX_TEXT]
-        except (ValueError, AttributeError):
-            message = ""
+        message = p.answer_text(bytes(body))
         if status in (429, 503) and self.welcomed:   # too many links at the host for now: try again
             return None
         if status == 426:
@@ -332,7 +340,12 @@ class GuestLink:
         elif kind == p.STATE:
             self._emit(STATE, message.get("status"))
         elif kind == p.GAME:
-            self._emit(GAME, message["data"])
+            try:
+                data = self.check_game(message["data"])
+            except p.ProtocolError as error:
+                self._stop(FAILED, f"the host at {self.host} broke the LAN protocol: {error}")
+                return False
+            self._emit(GAME, data)
         return True
 
 

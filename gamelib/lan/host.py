@@ -8,9 +8,13 @@ thread asks it for the request waiting (:meth:`LanHost.pending`) and answers it
 everything else happens in the loop:
 
 - a ``hello`` without a token is a request: the guest is told ``asking`` and the game's
-  thread is woken to show it; while one waits, or while a guest plays, any other request
-  is refused (``busy``), and after a refusal that address's requests are refused for
-  :attr:`~gamelib.web.limits.Limits.refused_seconds`;
+  thread is woken to show it (the asker's name and address: a name alone proves nothing);
+  requests made while one is shown wait in line, in the order they came (one per address,
+  at most :attr:`~gamelib.web.limits.Limits.links`), so each is shown in turn and none holds
+  the host for longer than :attr:`~gamelib.web.limits.Limits.consent_seconds`: asking again
+  from a fresh address goes to the back.  While a guest plays, requests are refused
+  (``busy``); after a refusal, or a request nobody answered, that address's requests are
+  refused for :attr:`~gamelib.web.limits.Limits.refused_seconds`;
 - the accepted guest gets a token (``welcome``); its presses reach the game as the
   backend's events from the session's source (``lan:N``), its seat's player's;
 - when its link drops (closed, or silent for :attr:`~gamelib.web.limits.Limits.silent_seconds`)
@@ -119,6 +123,9 @@ class LanHost(Observer):
         self.loop: Optional[asyncio.AbstractEventLoop] = None
         self.session: Optional[Session] = None
         self.asking: Optional[Asking] = None
+        """The request shown at the host (the first in line)."""
+        self._waiting: Deque[Asking] = deque()
+        """The requests behind it, in the order they came."""
         self.offered = False
         """True while the game waits for guests or plays with one (else requests are refused ``not_offered``)."""
         self.stats: Dict[str, int] = {"hellos": 0, "refused": 0, "errors": 0, "resumed": 0, "presses": 0}
@@ -159,6 +166,12 @@ class LanHost(Observer):
         if request.header("origin") is not None:   # browsers cannot ask for this; a page never may
             raise HttpError(403, "origin", "the LAN protocol is for another Pi, not for a page")
         return UpgradeReply(p.PROTOCOL, self._opened)
+
+    def trusts(self, address: str) -> bool:
+        """True for the accepted guest's address while its session lasts: the web server never lets
+        strangers' connections crowd out its link, nor its coming back after a drop."""
+        session = self.session
+        return session is not None and not session.gone and session.address == address
 
     def _opened(self, link: Link) -> None:
         loop = asyncio.get_running_loop()
@@ -238,18 +251,40 @@ class LanHost(Observer):
             return
         if not self.offered:
             self._refuse_link(link, "not_offered", f"{self.name} is not offering a game now")
-        elif self.session is not None or self.asking is not None:
-            who = self.session.name if self.session is not None else "someone"
-            self._refuse_link(link, "busy", f"{self.name} is playing with {who}" if self.session is not None
-                              else f"{self.name} is answering {who} else first")
+        elif self.session is not None:
+            self._refuse_link(link, "busy", f"{self.name} is playing with {self.session.name}")
         elif self._refused.wait(link.peer) > 0:
-            self._refuse_link(link, "refused", f"{self.name} said no a moment ago: wait a little")
+            self._refuse_link(link, "refused", f"{self.name} was asked from this address a moment ago: wait a little")
+        elif any(asking.address == link.peer for asking in self._line_up()):
+            self._refuse_link(link, "busy", f"{self.name} has a request from this address already")
+        elif len(self._line_up()) >= self.limits.links:
+            self._refuse_link(link, "busy", f"{self.name} is answering others first")
         else:
             assert self.loop is not None
-            peer.asking = self.asking = Asking(name, link.peer, link, self.loop.time())
+            peer.asking = asking = Asking(name, link.peer, link, self.loop.time())
             link.send(p.encode(p.ASKING))
             log.info("%s at %s asks to play", name, link.peer)
-            self.backend.wake()
+            if self.asking is None:
+                self.asking = asking
+                self.backend.wake()
+            else:
+                self._waiting.append(asking)
+
+    def _line_up(self) -> List[Asking]:
+        """The requests waiting: the one shown, then those behind it."""
+        return ([] if self.asking is None else [self.asking]) + list(self._waiting)
+
+    def _next(self) -> None:
+        """The request shown was answered or withdrawn: show the next in line (its time starts now)."""
+        assert self.loop is not None
+        self.asking = None
+        while self._waiting:
+            asking = self._waiting.popleft()
+            if not asking.withdrawn and asking.link.open:
+                asking.since = self.loop.time()
+                self.asking = asking
+                break
+        self.backend.wake()
 
     def _come_back(self, peer: _Peer, token: str) -> None:
         """A ``hello`` with a token: the session's guest back after a drop, or nothing."""
@@ -319,8 +354,9 @@ class LanHost(Observer):
     def _withdraw(self, asking: Asking) -> None:
         asking.withdrawn = True
         if self.asking is asking:
-            self.asking = None
-            self.backend.wake()
+            self._next()
+        elif asking in self._waiting:
+            self._waiting.remove(asking)
 
     def _refuse_link(self, link: Link, reason: str, message: str) -> None:
         self.stats["refused"] += 1
@@ -328,22 +364,21 @@ class LanHost(Observer):
         link.close()
 
     def _refuse(self, asking: Asking, reason: str, message: str) -> None:
-        if self.asking is asking:
-            self.asking = None
-        asking.withdrawn = True
-        if reason == "refused":
+        if reason in ("refused", "no_answer"):   # that address waits before it may ask again
             self._refused.take(asking.address)
+        self._withdraw(asking)
         if asking.link.open:
             self._refuse_link(asking.link, reason, message)
         self.backend.wake()
 
     def _accept(self, asking: Asking, session: Session) -> None:
-        if self.asking is asking:
-            self.asking = None
         peer = self._peers.get(asking.link)
         if asking.withdrawn or peer is None:   # the guest left before the answer: the session ends at once
             self._end(session, "quit", f"{session.name} left before the answer", tell=False)
             return
+        self.asking = None
+        for other in list(self._waiting):
+            self._refuse(other, "busy", f"{self.name} is playing with {session.name}")
         self.session, session.link, peer.session, peer.asking = session, asking.link, session, None
         asking.link.send(p.encode(p.WELCOME, token=session.token, seat=session.seat, host=self.name, resumed=False))
         self._catch_up(asking.link)

@@ -7,7 +7,12 @@ then on both sides send lines, each one JSON object (UTF-8, at most
 :attr:`~gamelib.web.limits.Limits.line_bytes` bytes with its ``\\n``) whose ``type`` says
 what it is.  docs/API.md ("The LAN protocol") is the contract; :func:`decode` checks every
 line against it, whichever side receives it, so a hostile peer's garbage is one
-:class:`ProtocolError`, never an exception elsewhere.
+:class:`ProtocolError`, never an exception elsewhere: the guest checks the host's lines as
+strictly as the host checks the guest's (a name is a player's name, at most
+:data:`MAX_NAME` characters; JSON without ``NaN`` or ``Infinity``; every text bounded).  A
+game checks its own ``game`` messages with the same helpers (:func:`need`, :func:`whole`,
+:func:`player_name`), and anything else from outside that no check vouches for (an mDNS
+advertisement's name) is made safe to show by :func:`outside_name`.
 
 A host that speaks another version answers ``426 Upgrade Required`` with the version it
 speaks in its ``Upgrade:`` header; both sides then say so in one line (:func:`mismatch`).
@@ -15,12 +20,14 @@ speaks in its ``Upgrade:`` header; both sides then say so in one line (:func:`mi
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import GamelibError
-from ..players import check_name
+from ..players import MAX_LENGTH, check_name
+from ..status import printable
 
 VERSION = 1
 """The protocol's version: a change that an older peer could misread raises it."""
@@ -53,6 +60,9 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _WORD = re.compile(r"[a-z0-9_-]{1,32}")
 MAX_TEXT = 200
 """A message's ``message`` text (for people) is cut to this many characters when shown."""
+MAX_NAME = MAX_LENGTH
+"""A player's name, in a ``hello``, a ``welcome``, a game's message or an mDNS advertisement: at most
+this many characters (what the LEDs scroll in a few seconds)."""
 
 
 class ProtocolError(GamelibError, ValueError):
@@ -92,13 +102,30 @@ def encode(kind: str, **fields: Any) -> bytes:
     return json.dumps({"type": kind, **fields}, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text[:16]} is out of range")
+    return number
+
+
+def loads(data: bytes) -> Any:
+    """Strict JSON: UTF-8, no ``NaN``/``Infinity`` (nor a number that overflows to one), nesting within
+    Python's recursion limit; :class:`ProtocolError` (``bad_json``) otherwise."""
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ProtocolError("bad_json", "a line is not UTF-8 JSON") from None
+
+
 def decode(line: bytes, allowed: Tuple[str, ...]) -> Message:
     """The message in ``line`` if its ``type`` is one of ``allowed`` and its fields are as documented;
     else :class:`ProtocolError`."""
-    try:
-        value = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ProtocolError("bad_json", "a line is not UTF-8 JSON") from None
+    value = loads(line)
     if not isinstance(value, dict):
         raise ProtocolError("bad_message", "a line must be a JSON object")
     kind = value.pop("type", None)
@@ -110,7 +137,8 @@ def decode(line: bytes, allowed: Tuple[str, ...]) -> Message:
     return Message(kind, value)
 
 
-def _need(value: Dict[str, Any], name: str, kind: type, *, null: bool = False) -> Any:
+def need(value: Mapping[str, Any], name: str, kind: type, *, null: bool = False) -> Any:
+    """``value[name]`` if it is exactly of ``kind`` (``True`` is no ``int``; ``null``: or ``None``)."""
     item = value.get(name)
     if item is None and null:
         return None
@@ -119,11 +147,61 @@ def _need(value: Dict[str, Any], name: str, kind: type, *, null: bool = False) -
     return item
 
 
-def _text(value: Dict[str, Any], name: str) -> str:
-    text = _need(value, name, str)
+def whole(value: Mapping[str, Any], name: str, low: int, high: int, *, null: bool = False) -> Any:
+    """``value[name]`` if it is a whole number from ``low`` to ``high`` (``null``: or ``None``)."""
+    item = need(value, name, int, null=null)
+    if item is not None and not low <= item <= high:
+        raise ProtocolError("bad_message", f"{name} must be {low} to {high}")
+    return item
+
+
+def one_of(value: Mapping[str, Any], name: str, choices: Sequence[Any]) -> Any:
+    """``value[name]`` if it is one of ``choices`` (of their own type: ``1`` is no ``True``)."""
+    item = value.get(name)
+    if not any(type(item) is type(choice) and item == choice for choice in choices):
+        raise ProtocolError("bad_message", f"{name} must be one of {', '.join(json.dumps(c) for c in choices)}")
+    return item
+
+
+def _text(value: Mapping[str, Any], name: str) -> str:
+    text = need(value, name, str)
     if len(text) > 4 * MAX_TEXT:
         raise ProtocolError("bad_message", f"{name} is too long")
     return text
+
+
+def player_name(value: Mapping[str, Any], name: str, *, null: bool = False) -> Any:
+    """``value[name]`` if it is a player's name exactly as :func:`~gamelib.players.check_name` keeps it
+    (what the LEDs can scroll, at most :data:`MAX_NAME` characters; ``null``: or ``None``)."""
+    text = need(value, name, str, null=null)
+    if text is None:
+        return None
+    try:
+        if check_name(text) != text:
+            raise ValueError
+    except ValueError:
+        raise ProtocolError("bad_message", f"{name} must be a player's name (letters, digits, "
+                            f"{MAX_NAME} at most)") from None
+    return text
+
+
+def outside_name(text: str, default: str = "?") -> str:
+    """A name from outside that no check vouches for (an mDNS advertisement's), made safe to show and
+    scroll: without control or format characters, one line, at most :data:`MAX_NAME` characters
+    (``default`` if nothing is left).  Characters the LEDs' font lacks stay: they scroll as a box."""
+    name = " ".join(printable(text).split())[:MAX_NAME].strip()
+    return name or default
+
+
+def answer_text(body: bytes) -> str:
+    """The ``message`` of a refusal's JSON body (an HTTP answer other than ``101``), cut to
+    :data:`MAX_TEXT`; ``""`` if the body is not such JSON (however it is broken or nested)."""
+    try:
+        value = loads(body)
+    except ProtocolError:
+        return ""
+    message = value.get("message") if isinstance(value, dict) else None
+    return message[:MAX_TEXT] if isinstance(message, str) else ""
 
 
 def _hello(value: Dict[str, Any]) -> None:
@@ -132,16 +210,11 @@ def _hello(value: Dict[str, Any]) -> None:
         raise ProtocolError("bad_message", "hello needs the protocol's version (an integer)")
     if version != VERSION:
         raise ProtocolError("version", mismatch(VERSION, version))
-    game = _need(value, "game", str)
+    game = need(value, "game", str)
     if not _WORD.fullmatch(game):
         raise ProtocolError("bad_message", "game must be a game's key (connect4)")
-    name = _need(value, "name", str)
-    try:
-        if check_name(name) != name:
-            raise ValueError
-    except ValueError:
-        raise ProtocolError("bad_message", "name must be a player's name (letters, digits, 12 at most)") from None
-    token = _need(value, "token", str, null=True)
+    player_name(value, "name")
+    token = need(value, "token", str, null=True)
     if token is not None and not _TOKEN.fullmatch(token):
         raise ProtocolError("bad_message", "token must be null or a token a welcome gave")
 
@@ -154,13 +227,12 @@ def _press(value: Dict[str, Any]) -> None:
 
 
 def _welcome(value: Dict[str, Any]) -> None:
-    token = _need(value, "token", str)
+    token = need(value, "token", str)
     if not _TOKEN.fullmatch(token):
         raise ProtocolError("bad_message", "welcome's token is not a token")
-    if value.get("seat") not in (1, 2) or type(value.get("seat")) is not int:
-        raise ProtocolError("bad_message", "welcome's seat must be 1 or 2")
-    _need(value, "host", str)
-    _need(value, "resumed", bool)
+    one_of(value, "seat", (1, 2))
+    player_name(value, "host")
+    need(value, "resumed", bool)
 
 
 def _reason(allowed: Tuple[str, ...]) -> Any:
@@ -172,9 +244,7 @@ def _reason(allowed: Tuple[str, ...]) -> Any:
 
 
 def _frame(value: Dict[str, Any]) -> None:
-    seq = value.get("seq")
-    if type(seq) is not int or seq < 0:
-        raise ProtocolError("bad_message", "frame's seq must be a whole number")
+    whole(value, "seq", 0, 2 ** 63)
     value["pixels"] = pixels(value.get("pixels"))
 
 
@@ -201,6 +271,12 @@ def _state(value: Dict[str, Any]) -> None:
         _text(status, name)
     if status.get("caption") is not None:
         _text(status, "caption")
+    if len(status) > MAX_DETAILS:
+        raise ProtocolError("bad_message", f"state's status has more than {MAX_DETAILS} fields")
+
+
+MAX_DETAILS = 32
+"""A ``state``'s status holds at most this many fields (its words and their details)."""
 
 
 def _game(value: Dict[str, Any]) -> None:
@@ -209,7 +285,8 @@ def _game(value: Dict[str, Any]) -> None:
 
 
 def _error(value: Dict[str, Any]) -> None:
-    _need(value, "error", str)
+    if not _WORD.fullmatch(need(value, "error", str)):
+        raise ProtocolError("bad_message", "error must be an error's code")
     _text(value, "message")
 
 

@@ -1,18 +1,22 @@
 """What the LEDs show around a game over the LAN, and the same in words (pure: frames and statuses).
 
 The host waits for a guest (:func:`offering`, the waves of a sender), shows a request
-(the guest's name and ``?`` scrolling, :func:`request`); the guest looks for games
+(the guest's name, its address and ``?`` scrolling, :func:`request`: a name alone can be
+anyone's, the address is where the request comes from); the guest looks for games
 (:func:`searching`, the waves in another colour), browses those it found (each name
 scrolling under a dot for its place, :func:`found`), waits for the answer
 (:func:`asking`, an hourglass) and may be refused (:data:`REFUSED`, a red cross); both
 show :func:`away` (two boxes and the link between them blinking red) while the link is
 down, and scroll who left (:func:`left`) when the other side quits.  Each animation is a
-list of ``(frame, seconds)`` steps, played over and over where it waits for someone.
+sequence of ``(frame, seconds)`` steps, played over and over where it waits for someone; a
+scrolling one makes each frame as it is shown (:class:`~gamelib.scroll.Scrolling`), and every
+name is cut to :data:`~.protocol.MAX_NAME` characters, its control characters removed
+(:func:`~.protocol.outside_name`), whoever sent it.
 
 The words (:class:`~gamelib.status.Status`, phase ``lan``): ``details["screen"]`` says which
 of the above (``offering``, ``request``, ``searching``, ``found``, ``asking``, ``refused``,
-``away``, ``left``), with ``name`` (who asks, who offers, who left) and, while browsing,
-``choice``/``choices`` as the choosers give them.
+``away``, ``left``), with ``name`` (who asks, who offers, who left), ``address`` (where a
+request comes from) and, while browsing, ``choice``/``choices`` as the choosers give them.
 """
 from __future__ import annotations
 
@@ -20,8 +24,9 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..colours import BLACK, CYAN, GREEN, ORANGE, RED, RGB, WHITE, YELLOW
 from ..icons import Picture, picture
-from ..scroll import scroll_frames
-from ..status import Status
+from ..scroll import Scrolling
+from ..status import ENTER, LEFT_RIGHT, UP, Status
+from .protocol import outside_name
 
 Step = Tuple[Picture, float]
 
@@ -66,20 +71,15 @@ def searching() -> List[Step]:
     return _waves(GREEN)
 
 
-def request(name: str) -> List[Step]:
-    """Someone asks to play: ``NAME?`` scrolling, white (the host's middle accepts, up refuses)."""
-    return [(tuple(frame), seconds) for frame, seconds in scroll_frames(f"{name}?", WHITE)]
+def request(name: str, address: str) -> Sequence[Step]:
+    """Someone asks to play: ``NAME ADDRESS?`` scrolling, white (the host's middle accepts, up refuses)."""
+    return Scrolling(f"{outside_name(name)} {address[:64]}?", WHITE)
 
 
-def found(name: str, index: int, count: int) -> List[Step]:
+def found(name: str, index: int, count: int) -> Sequence[Step]:
     """The guest browses the games found: ``name`` scrolling, green, under a dot on the top row for
     its place among ``count`` (at most 8 dots)."""
-    steps = []
-    for frame, seconds in scroll_frames(name, GREEN):
-        if count > 1:
-            frame[min(index, 7)] = WHITE
-        steps.append((tuple(frame), seconds))
-    return steps
+    return Scrolling(outside_name(name), GREEN, marks={min(index, 7): WHITE} if count > 1 else {})
 
 
 _HOURGLASS = (".YYYYYY.",
@@ -125,9 +125,9 @@ def away() -> List[Step]:
             (picture(_LINK, {"O": ORANGE, "L": BLACK}), BLINK_SECONDS)]
 
 
-def left(name: str) -> List[Step]:
+def left(name: str) -> Sequence[Step]:
     """The other side quit: ``NAME LEFT`` scrolling once, orange."""
-    return [(tuple(frame), seconds) for frame, seconds in scroll_frames(f"{name} left", ORANGE)]
+    return Scrolling(f"{outside_name(name)} left", ORANGE)
 
 
 def frames(steps: Sequence[Step]) -> List[Picture]:
@@ -142,28 +142,28 @@ def _status(screen: str, text: str, caption: Optional[str] = None, **details: ob
 
 def offering_words(name: str, game: str) -> Status:
     return _status(OFFERING, f"{name} offers {game} on the LAN: waiting for a guest (up: leave)",
-                   "waiting for a guest (up: leave)", name=name, game=game)
+                   f"waiting for a guest ({UP} leaves)", name=name, game=game)
 
 
-def request_words(name: str) -> Status:
-    return _status(REQUEST, f"{name} asks to play: middle accepts, up refuses",
-                   f"{name} asks to play (middle: yes, up: no)", name=name)
+def request_words(name: str, address: str) -> Status:
+    return _status(REQUEST, f"{name} at {address} asks to play: middle accepts, up refuses",
+                   f"{name} at {address} asks ({ENTER}: yes, {UP}: no)", name=name, address=address)
 
 
 def searching_words() -> Status:
-    return _status(SEARCHING, "looking for games on the LAN (up: leave)", "looking for games (up: leave)")
+    return _status(SEARCHING, "looking for games on the LAN (up: leave)", f"looking for games ({UP} leaves)")
 
 
 def found_words(names: Sequence[str], index: int) -> Status:
     name = names[index]
     return _status(FOUND, f"a game on the LAN: {name} ({index + 1} of {len(names)}; middle asks to play, "
-                   "left/right: browse, up: leave)", f"{name} (middle: ask, left/right: browse)",
+                   "left/right: browse, up: leave)", f"{name} ({ENTER} asks, {LEFT_RIGHT} browse)",
                    name=name, choice=name, choices=list(names))
 
 
 def asking_words(name: str) -> Status:
     return _status(ASKING, f"asking {name}: waiting for the answer at {name}'s Pi (up: give up)",
-                   f"asking {name}... (up: give up)", name=name)
+                   f"asking {name}... ({UP} gives up)", name=name)
 
 
 def refused_words(name: str, why: str) -> Status:
@@ -173,7 +173,7 @@ def refused_words(name: str, why: str) -> Status:
 def away_words(name: str, seconds: float) -> Status:
     return _status(AWAY, f"the link to {name} dropped: waiting for it to come back "
                    f"(the match is abandoned after {seconds:g} s; up: abandon now)",
-                   f"link to {name} dropped: waiting (up: abandon)", name=name, seconds=seconds)
+                   f"link to {name} dropped: waiting ({UP} abandons)", name=name, seconds=seconds)
 
 
 def left_words(name: str, why: str) -> Status:

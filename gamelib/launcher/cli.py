@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import logging
 import sys
+from importlib import metadata
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .. import app, backends, web
@@ -20,6 +21,8 @@ from .service import Installer
 from .settings import SettingsFile, default_path
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+DISTRIBUTION = "sensehat-c4"
+"""The distribution (setup.cfg's name) that installs gamelib: ``--version`` says its version."""
 
 
 _seconds = app.seconds(86400, zero="never")
@@ -50,6 +53,8 @@ def menu_parser() -> app.Parser:
     served.add_argument("--lan", type=web_address, default=None, metavar="[HOST:]PORT",
                         help="as --web, and the menu's Connect 4 over the LAN offers its game on this port "
                         "(and finds others')")
+    parser.add_argument("--version", action="version", version=f"{PROG} {version()}",
+                        help="print the version and exit")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr; while the board fills this terminal, "
                         "a file under $XDG_STATE_HOME/gamelib, shown after)")
     return parser
@@ -210,4 +215,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] and argv[0] in COMMANDS:
         command, rest = argv[0], argv[1:]
         return app.run(lambda: COMMANDS[command](rest), f"{PROG} {command}")
+    if argv[:1] and argv[0][:1] not in ("", "-"):
+        return app.run(lambda: unknown(argv[0]), PROG)
     return app.run(lambda: run_menu(argv), PROG)
+
+
+def unknown(name: str) -> int:
+    """A first argument that is neither a command nor an option: one line naming the commands, exit 2."""
+    app.Parser(prog=PROG).error(f"unknown command {name!r}: the commands are {', '.join(COMMANDS)} "
+                                "(none: the menu)")
+
+
+def version() -> str:
+    """The installed version of the distribution gamelib ships in."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "(not installed)"

@@ -28,7 +28,7 @@ from ..errors import ConfigError, OutputError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
-from ..status import Status
+from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
 from .settings import Settings, SettingsFile
 from .system import CommandRunner, run_command
@@ -122,6 +122,8 @@ class Launcher:
                              Direction.UP: cancel, Direction.LEFT: cancel, Direction.RIGHT: cancel},
         }
         """What a press does on each screen (left/right step through the games and the system menu)."""
+        self._after_game = False
+        """Back from a game and the stick not moved since."""
         self._items: Dict[str, Callable[[], None]] = {
             LIGHT: self._toggle_light, ROTATION: self._turn, QUIT: self._quit, POWEROFF: self._ask_power_off}
         """What choosing each system menu item does."""
@@ -168,6 +170,7 @@ class Launcher:
         if event.source != STICK:
             return  # the menu is the backend's own stick's (a phone's press could reach the power-off)
         self._last_input = event.timestamp
+        self._after_game = False
         if self.idle is not Idle.AWAKE:
             self.idle = Idle.AWAKE  # waking is all this event does
             self._up_since = None
@@ -242,6 +245,7 @@ class Launcher:
         self._apply_settings()
         self._last_input = self.backend.now()
         self._up_since = None
+        self._after_game = True
         self._show()
 
     # -- the system menu ----------------------------------------------------------
@@ -326,22 +330,31 @@ class Launcher:
         return tuple(pixels)
 
     def words(self) -> Status:
-        """The current screen in words (phase ``menu``): the game's name, or the system menu's item."""
+        """The current screen in words (phase ``menu``): the game's name, or the system menu's item;
+        the caption names the keys (the terminal shows it under the board)."""
+        keys = f"{LEFT_RIGHT} browse, {ENTER} plays, hold {UP} {self.options.hold:g} s: system menu"
         if self.screen is Screen.CONFIRM:
             item = "shut down? down or middle: yes, up: no"
+            caption = f"shut down? {ENTER}: yes, {UP}: no"
         elif self.screen is Screen.SYSTEM:
+            chosen = self.system_items[self.system_index]
             item = {LIGHT: f"brightness: {'low' if self.settings.low_light else 'high'}",
                     ROTATION: f"rotation: {self.settings.rotation}", QUIT: "quit",
                     POWEROFF: "shut down" + (" (it failed last time)" if self.poweroff_failed else "")
-                    }[self.system_items[self.system_index]]
+                    }[chosen]
+            does = {LIGHT: "switches", ROTATION: "turns", QUIT: "quits", POWEROFF: "shuts down"}[chosen]
+            caption = f"{item} ({LEFT_RIGHT} browse, {ENTER} {does}, {UP} back)"
         elif not self.entries:
             item = "no games are installed"
+            caption = f"{item} (hold {UP} {self.options.hold:g} s: system menu)"
         else:
             entry = self.entries[self.index]
             item = entry.name + (" (cannot be played)" if entry.game is None or entry.key in self.failed else "")
+            caption = f"{item} ({keys})"
         text = f"menu: {item}" + {Idle.AWAKE: "", Idle.DIM: " (dimmed)", Idle.BLANK: " (LEDs off)"}[self.idle]
-        # no caption: under the board the terminal keeps the last match's result the game printed
-        return Status("menu", text, None, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
+        if self.idle is Idle.BLANK:
+            caption = "the LEDs are off: any key wakes them"
+        return Status("menu", text, caption, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
 
     def _show(self) -> None:
         if self.idle is Idle.BLANK:
@@ -350,5 +363,8 @@ class Launcher:
             self.backend.show(dimmed(self.frame()))
         else:
             self.backend.show(self.frame())
-        self.backend.say(self.words())
+        words = self.words()
+        # just back from a game: no caption, so the terminal keeps the game's last line (its match's
+        # result) under the board until the stick moves
+        self.backend.say(replace(words, caption=None) if self._after_game else words)
 

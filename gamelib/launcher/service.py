@@ -22,7 +22,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, List, Mapping, Optional, Sequence, TextIO, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from ..app import report
 from ..errors import ConfigError
@@ -30,6 +30,8 @@ from ..files import atomic_write, config_home
 from .system import CommandRunner, run_command
 
 UNIT = "sensehat-games.service"
+TEMPLATE_UNIT = "sensehat-games@.service"
+"""The Debian package's system unit: a template whose instance names the user (``sensehat-games@pi.service``)."""
 TEMPLATES = Path(__file__).with_name("systemd")
 SYSTEM_TEMPLATE = TEMPLATES / "sensehat-games.service"
 USER_TEMPLATE = TEMPLATES / "sensehat-games-user.service"
@@ -95,6 +97,55 @@ def render(template: str, command: Sequence[str], user: Optional[str] = None,
                           f"IPAddressAllow={LAN}", line, f"SocketBindAllow=tcp:{web}", "SocketBindDeny=any"]
             continue
         lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+PACKAGED_COMMAND = ("/usr/bin/python3", "-m", "gamelib")
+"""How the Debian package's units start the launcher (its modules are the system Python's)."""
+PACKAGED_HEADER = """# The Sense HAT games launcher, from the sensehat-c4 Debian package (installed, not enabled).
+# {what}
+# Rendered from gamelib/launcher/systemd/ by tools/package_units.py when the package is built;
+# `gamelib install-service` writes its own unit instead (/etc/systemd/system/{unit}): use one of the two.
+"""
+
+
+def packaged_units() -> Dict[str, str]:
+    """The units the Debian package installs, by their path under ``/lib/systemd``:
+
+    * ``system/sensehat-games@.service``: the system unit as a template whose instance is the user
+      (``sudo systemctl enable --now sensehat-games@pi``): ``User=%i``, the :data:`WRITABLE` folders
+      under ``/home/%i``, made as that user before the launcher starts (``install-service`` makes them
+      when it installs; here nothing runs at install time);
+    * ``user/sensehat-games.service``: the user unit (``systemctl --user enable --now sensehat-games``).
+    """
+    system = render(_body(SYSTEM_TEMPLATE.read_text()), [*PACKAGED_COMMAND, "--backend", "hat"])
+    folders = " ".join(f"/home/%i/{d}" for d in WRITABLE)
+    lines = []
+    for line in system.splitlines():
+        if line.startswith("User="):
+            line = "User=%i"
+        elif line.startswith("ReadWritePaths="):
+            line = "ReadWritePaths=" + " ".join(f"-/home/%i/{d}" for d in WRITABLE)
+        elif line.startswith("# install-service puts the user's home here"):
+            line = "# ExecStartPre= above makes the three directories, owned by the user."
+        elif line.startswith("ExecStart="):
+            lines += ["# the folders the launcher writes, made by the user (+: outside the sandbox below)",
+                      f"ExecStartPre=+runuser -u %i -- mkdir -p {folders}"]
+        lines.append(line)
+    system_text = PACKAGED_HEADER.format(
+        what="A template: the instance is the user it runs as: sudo systemctl enable --now sensehat-games@pi",
+        unit=UNIT) + "\n".join(lines) + "\n"
+    user_text = PACKAGED_HEADER.format(
+        what="A user unit: systemctl --user enable --now sensehat-games (the user needs the video and input groups)",
+        unit=UNIT) + render(_body(USER_TEMPLATE.read_text()), list(PACKAGED_COMMAND))
+    return {f"system/{TEMPLATE_UNIT}": system_text, f"user/{UNIT}": user_text}
+
+
+def _body(template: str) -> str:
+    """A unit template without its opening comment (which says how install-service fills it in)."""
+    lines = template.splitlines()
+    while lines and (lines[0].startswith("#") or not lines[0].strip()):
+        lines.pop(0)
     return "\n".join(lines) + "\n"
 
 

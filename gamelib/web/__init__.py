@@ -3,13 +3,14 @@
 A small HTTP server in a thread of its own serves one static page (``static/``:
 no CDN, no build step) and the API the page uses (``docs/API.md``): the LEDs and
 the game's words as they change (an event stream), and, with the PIN the LEDs
-show, a seat whose presses reach the game as the stick's do.  Game-independent:
+show (or the pairing PIN they show at once when the stick's middle is held), a seat
+whose presses reach the game as the stick's do.  Game-independent:
 Connect 4's words and seats are its own (``sensehat_c4.words``, ``sensehat_c4.game``).
 
 - :mod:`.limits`   every bound (:class:`~.limits.Limits`) and the rate limiters
 - :mod:`.http`     HTTP/1.1 over asyncio and h11: limits, timeouts, security headers, origin checks
 - :mod:`.feed`     frames and words from the game's thread to every watcher (Server-Sent Events)
-- :mod:`.seating`  the PIN, the lockout and the tokens
+- :mod:`.seating`  the PINs (one per asking device, scrolled in turn) and the tokens
 - :mod:`.api`      the routes; :class:`~.api.Console`, what the server needs from the game's side
 - :mod:`.console`  that side on a backend (presses injected, the PIN scrolled on the LEDs)
 - :mod:`.address`  ``--web [HOST:]PORT`` and the address to tell people
@@ -70,6 +71,8 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
     server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages())
     stop = backend.observe(server.feed)
+    # the stick's middle held (the terminal's p): a pairing PIN at once, while phones may take seats
+    stop_pairing = backend.watch_pairing(server.pair) if seats else lambda: None
     server.feed.shown(backend.frame)          # what is up now, for the first page
     if backend.status is not None:
         server.feed.said(backend.status)
@@ -82,6 +85,7 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         yield server
     finally:
         _RUNNING.pop(backend, None)
+        stop_pairing()
         stop()
         server.close()
         backend.seats.clear()

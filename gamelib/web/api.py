@@ -8,14 +8,17 @@ needs the token a seat gave.
 from __future__ import annotations
 
 import hashlib
+import math
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 from ..seats import SeatTable
 from .feed import Feed
-from .http import HttpError, Request, Response, Route, StreamReply
+from .http import HttpError, Reply, Request, Response, Route, StreamReply
 from .limits import Limits
+from .presence import Presence
 from .seating import Seating
 
 if TYPE_CHECKING:
@@ -33,6 +36,16 @@ FILES: Mapping[str, Tuple[str, str]] = {
 """The only files served: URL path -> (file in ``static/``, type).  Nothing else is read from disk."""
 
 
+class Offer(Protocol):
+    """A game offered to another Pi on this server (``gamelib.lan``'s host, attached as ``WebServer.lan``)."""
+
+    def upgrade(self, request: Request) -> Reply:
+        """``GET /api/lan``: the switch to the LAN protocol (or an :class:`~.http.HttpError`)."""
+
+    def trusts(self, address: str) -> bool:
+        """True for the address of the guest it plays with (its connections never give way to strangers')."""
+
+
 class Console(Protocol):
     """What the server needs from the game's side (a backend, through :mod:`.console`)."""
 
@@ -44,11 +57,21 @@ class Console(Protocol):
     def show_pin(self, pin: str) -> None:
         """Scroll the PIN on the LEDs (not on the mirrors)."""
 
+    def show_pairing(self, pin: str) -> None:
+        """Scroll the pairing PIN on the LEDs (not on the mirrors) at once, ahead of any other scroll."""
+
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs that a phone took ``seat``."""
 
     def note(self, text: str) -> None:
         """Show ``text`` (the page's address and the PIN) where the game can show a line (the terminal)."""
+
+    def away(self, seat: int, seconds: float, take_back: Callable[[], None]) -> None:
+        """Say on the LEDs, in words, that the game waits for ``seat``'s phone (its page is closed), for
+        ``seconds`` at most; ``take_back`` (callable from any thread) gives the seat to the stick now."""
+
+    def here(self) -> None:
+        """The wait of :meth:`away` is over."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +112,7 @@ class WebApp:
     def __init__(self, console: Console, feed: Feed, seating: Seating, limits: Limits = Limits(), *,
                  clock: Callable[[], float], files: Optional[Dict[str, StaticFile]] = None,
                  later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None,
-                 pages: Sequence[Pages] = (), lan: Callable[[], Any] = lambda: None) -> None:
+                 pages: Sequence[Pages] = (), lan: Callable[[], Optional[Offer]] = lambda: None) -> None:
         self.console = console
         self.pages = tuple(pages)
         self.lan = lan
@@ -101,7 +124,9 @@ class WebApp:
         self._clock = clock
         self._later = later
         self.files = load_files() if files is None else files
-        self._pin_shown = -float("inf")
+        self._pins_later = False
+        """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
+        self.presence = Presence(console, feed, seating, limits, clock=clock, later=later)
 
     def routes(self) -> List[Route]:
         static = [Route("GET", path, self._file) for path in self.files]
@@ -142,34 +167,46 @@ class WebApp:
         return Response.json({**self.feed.frame_json(), **self.feed.state_json()})
 
     def events(self, request: Request) -> StreamReply:
-        """``GET /api/events``: the state and frame now, then every one as it comes (Server-Sent Events)."""
-        return StreamReply("text/event-stream", self.feed.attach)
+        """``GET /api/events``: the state and frame now, then every one as it comes (Server-Sent Events).
+        A seated phone's page adds ``?token=...``: while it is open, the phone is there (:mod:`.presence`);
+        a token that is not good is a stream like any other."""
+        sitter = None
+        try:
+            token = urllib.parse.parse_qs(request.query, max_num_fields=4).get("token", [None])[0]
+            sitter = None if token is None else self.seating.sitter(token)
+        except (ValueError, HttpError):   # too many fields, or no seat goes with it
+            pass
+        return StreamReply("text/event-stream", lambda stream: self.feed.attach(stream, sitter))
 
     # -- seats -------------------------------------------------------------------------
 
     def ask_pin(self, request: Request) -> Response:
-        """``POST /api/pin``: scroll the PIN on the LEDs (someone wants a seat)."""
+        """``POST /api/pin``: a PIN for this device, scrolled on the LEDs in its turn (someone wants a seat)."""
         _object(request)
         self._seats_open()
-        now = self._clock()
-        wait = self._pin_shown + self.limits.pin_show_seconds - now
-        if wait > 0:
-            raise HttpError(429, "wait", f"the PIN was shown {now - self._pin_shown:.0f} s ago: look at the LEDs",
-                            headers=(("Retry-After", str(max(1, round(wait)))),))
-        self._pin_shown = now
-        self.console.show_pin(self.seating.pin)
-        return Response.json({"shown": True}, 202)
+        wait = self.seating.ask(request.peer)
+        self._scroll_pins()
+        return Response.json({"shown": wait == 0, "seconds": math.ceil(wait)}, 202)
+
+    def _scroll_pins(self) -> None:
+        """Scroll the PIN of the next address waiting, if a scroll may begin now; come back when the next may."""
+        turn = self.seating.next_pin()
+        if turn is not None:
+            self.console.show_pin(turn[1])
+        due = self.seating.due()
+        if due is not None and not self._pins_later:
+            self._pins_later = True
+            self._later(due + 0.001, self._pins_due)
+
+    def _pins_due(self) -> None:
+        self._pins_later = False
+        self._scroll_pins()
 
     def sit(self, request: Request) -> Response:
         """``POST /api/seat`` ``{"pin": "1234", "seat": 1}``: the seat and its token."""
         body = _object(request)
         self._seats_open()
-        try:
-            token, sitter, version = self.seating.sit(body.get("pin"), body.get("seat"))
-        except HttpError as error:
-            if error.code == "bad_pin" and self.seating.locked_for() > 0:
-                self._locked()
-            raise
+        token, sitter, version = self.seating.sit(body.get("pin"), body.get("seat"), request.peer)
         self.console.show_seated(sitter.seat)   # the seat table tells the feed: the state goes out
         return Response.json({"token": token, "seat": sitter.seat, "version": version})
 
@@ -201,8 +238,3 @@ class WebApp:
         details = getattr(status, "details", None) or {}
         turn = details.get("turn")
         return turn if type(turn) is int else None
-
-    def _locked(self) -> None:
-        """Seating has just been locked: the state says so now, and again when it opens."""
-        self.feed.changed()
-        self._later(self.seating.locked_for() + 0.01, self.feed.changed)

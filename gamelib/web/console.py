@@ -1,4 +1,4 @@
-"""The game's side of the web server, on a backend: presses injected, the PIN and the seats on the LEDs.
+"""The game's side of the web server, on a backend: presses injected, the PINs and the seats on the LEDs.
 
 Everything here is called in the server's thread and only queues work for the game's
 thread (:meth:`~gamelib.backends.base.Backend.inject`, :meth:`~gamelib.backends.base.Backend.interlude`,
@@ -6,14 +6,50 @@ thread (:meth:`~gamelib.backends.base.Backend.inject`, :meth:`~gamelib.backends.
 """
 from __future__ import annotations
 
-from gamelib.backends.base import Action, Backend
-from gamelib.colours import WHITE, RGB, ColourError, parse_colour
+from typing import Callable, Optional
+
+from gamelib.backends.base import Action, Backend, Direction, StickEvent
+from gamelib.backends.interlude import Pause
+from gamelib.colours import BLACK, WHITE, RGB, ColourError, parse_colour
+from gamelib.icons import Picture, picture
 from gamelib.scroll import scroll_frames
+from gamelib.status import ENTER, Status
 
 PIN_TEXT = "PIN {pin}  PIN {pin}"
 """What scrolls on the LEDs when someone asks for a seat (twice: four digits are read at a glance)."""
+PAIR_TEXT = "PIN {pin}  PIN {pin}  PIN {pin}"
+"""What scrolls on the LEDs after the pairing gesture (three times: six digits to type on the phone)."""
 SEATED_TEXT = "P{seat} PHONE"
 """What scrolls, in the seat's colour, when a phone has taken a seat."""
+PHONE = (
+    ".PPPPPP.",
+    ".P....P.",
+    ".P....P.",
+    ".P....P.",
+    ".P....P.",
+    ".PPPPPP.",
+    ".PP..PP.",
+    ".PPPPPP.",
+)
+"""A phone, blinking in its seat's colour while the game waits for it (its page is closed)."""
+PHONE_BLINK = 0.5
+"""Half a blink of :data:`PHONE`, in seconds."""
+WAITING = "waiting"
+"""The phase of the words while the game waits for a phone."""
+
+
+def phone_frames(colour: RGB) -> list:
+    """The steps of the phone blinking in ``colour`` (``(frame, seconds)``)."""
+    lit: Picture = picture(PHONE, {"P": colour})
+    return [(lit, PHONE_BLINK), ((BLACK,) * 64, PHONE_BLINK)]
+
+
+def away_words(seat: int, who: str, seconds: float) -> Status:
+    """The game waiting for ``who``'s phone, in ``seat``, for ``seconds`` at most."""
+    return Status(WAITING, f"waiting for {who}'s phone: its page is closed; seat {seat} goes back to the stick "
+                  f"in {seconds:g} s (middle: now)",
+                  f"waiting for {who}'s phone (page closed): {ENTER} plays it here, or in {seconds:g} s",
+                  {"turn": seat, "phone": seat, "seconds": seconds})
 
 
 class BackendConsole:
@@ -22,6 +58,7 @@ class BackendConsole:
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
         self.seats = backend.seats
+        self._held: Optional[Pause] = None
 
     def press(self, direction: str, source: str) -> bool:
         """A press and its release from ``source``'s stick; False if the game's queue is full (a flood)."""
@@ -34,18 +71,52 @@ class BackendConsole:
         """Scroll the PIN on the LEDs only: the web page, which anyone may watch, never shows it."""
         self.backend.interlude(list(scroll_frames(PIN_TEXT.format(pin=pin), WHITE)))
 
+    def show_pairing(self, pin: str) -> None:
+        """Scroll the pairing PIN on the LEDs only, at the game's next wait, ahead of any other scroll and
+        cutting short the one playing (the person at the Pi asked for it)."""
+        self.backend.interlude(list(scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)), first=True)
+
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs, and on the page, that a phone took ``seat``."""
         self.backend.interlude(list(scroll_frames(SEATED_TEXT.format(seat=seat), self.colour(seat))), mirrored=True)
 
     def colour(self, seat: int) -> RGB:
         """``seat``'s colour as the game's words give it (``seats[n].colour``), else white."""
+        try:
+            return parse_colour(self._seat(seat)["colour"])  # type: ignore[index]
+        except (TypeError, KeyError, ColourError):
+            return WHITE
+
+    def who(self, seat: int) -> str:
+        """``seat``'s player's name as the game's words give it (``seats[n].name``), else ``player N``."""
+        try:
+            name = self._seat(seat)["name"]  # type: ignore[index]
+        except (TypeError, KeyError):
+            name = None
+        return name if isinstance(name, str) and name else f"player {seat}"
+
+    def _seat(self, seat: int) -> object:
         status = self.backend.status
         seats = status.details.get("seats") if status is not None else None
         try:
-            return parse_colour(seats[seat - 1]["colour"])  # type: ignore[index]
-        except (TypeError, KeyError, IndexError, ColourError):
-            return WHITE
+            return seats[seat - 1]  # type: ignore[index]
+        except (TypeError, IndexError, KeyError):
+            return None
+
+    def away(self, seat: int, seconds: float, take_back: Callable[[], None]) -> None:
+        """Pause the game with ``seat``'s phone blinking in its colour, saying it waits for that phone;
+        the stick's middle or down calls ``take_back``."""
+        def pressed(event: StickEvent) -> None:   # the game's thread
+            if event.action is Action.PRESSED and event.direction in (Direction.MIDDLE, Direction.DOWN):
+                take_back()
+
+        self._held = self.backend.pause(phone_frames(self.colour(seat)), pressed=pressed,
+                                        status=away_words(seat, self.who(seat), seconds))
+
+    def here(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            self.backend.unpause(held)
 
     def note(self, text: str) -> None:
         self.backend.note(text)

@@ -48,11 +48,12 @@ def pixels(frame: Sequence[RGB]) -> List[List[int]]:
 
 
 class Watcher:
-    """One client's event stream."""
+    """One client's event stream (``sitter``: the seated phone whose page it is, by its token)."""
 
-    def __init__(self, feed: "Feed", stream: Stream) -> None:
+    def __init__(self, feed: "Feed", stream: Stream, sitter: Any = None) -> None:
         self.feed = feed
         self.stream = stream
+        self.sitter = sitter
         self.stale = False
         """Something was not written while it was behind: it gets the newest state and frame."""
         stream.caught_up = self._caught_up
@@ -94,6 +95,9 @@ class Feed(Observer):
         self._heartbeat: Optional[asyncio.TimerHandle] = None
         self._frame_event: Optional[bytes] = None
         self._state_event: Optional[bytes] = None
+        self.watching: Callable[[], None] = lambda: None
+        """Called in the event loop when a stream opens or closes and when a state has gone out
+        (:class:`~.presence.Presence` looks whether the phone to move still has its page open)."""
 
     # -- the game's thread ------------------------------------------------------------
 
@@ -140,6 +144,7 @@ class Feed(Observer):
             items = list(self._queue)
             self._queue.clear()
             self._scheduled = False
+        stated = False
         for kind, number, value in items:
             if kind == FRAME:
                 self.frame, self.seq = value, number
@@ -151,8 +156,11 @@ class Feed(Observer):
                     self.status = value
                 self._state_event = None
                 data = self.state_event()
+                stated = True
             for watcher in list(self.watchers):
                 watcher.send(data)
+        if stated:
+            self.watching()
 
     def frame_json(self) -> Dict[str, Any]:
         return {"seq": self.seq, "pixels": pixels(self.frame)}
@@ -171,13 +179,15 @@ class Feed(Observer):
             self._state_event = event(STATE, self.state_json())
         return self._state_event
 
-    def attach(self, stream: Stream) -> Watcher:
-        """Send ``stream`` the feed from now on, starting with the state and frame up now."""
-        watcher = Watcher(self, stream)
+    def attach(self, stream: Stream, sitter: Any = None) -> Watcher:
+        """Send ``stream`` the feed from now on, starting with the state and frame up now (``sitter``:
+        the seated phone whose page opened it)."""
+        watcher = Watcher(self, stream, sitter)
         self.watchers.add(watcher)
         stream.write(f"retry: {RETRY_MS}\n\n".encode() + self.state_event() + self.frame_event())
         if self._heartbeat is None:
             self._beat_later()
+        self.watching()
         return watcher
 
     def detach(self, watcher: Watcher) -> None:
@@ -185,6 +195,7 @@ class Feed(Observer):
         if not self.watchers and self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
+        self.watching()
 
     def _beat_later(self) -> None:
         assert self.loop is not None

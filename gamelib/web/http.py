@@ -4,7 +4,18 @@
 does the I/O and holds every client to :class:`~.limits.Limits`: connections at
 once (all, and per address), header and body size, the time a request may take
 to arrive (a slowloris client is cut off whatever it drips), requests per
-second per address, and streams whose client stops reading.  Every response
+second per address, and streams whose client stops reading.
+
+A client slows only itself.  A connection is read :attr:`~.limits.Limits.read_bytes`
+at a time and answers at most :attr:`~.limits.Limits.requests_per_turn` pipelined
+requests before the other connections have had their turn; it is not read while more
+than :attr:`~.limits.Limits.send_buffer` bytes of its answers wait (its client does
+not read them: backpressure, with the kernel's send buffer capped too), nor, after
+a ``429``, until its ``Retry-After`` has passed.  When every connection slot is
+taken, a new connection takes the place of the one that has waited longest for a
+request; connections from a trusted address (:attr:`HttpServer.trusted`: a seated
+phone's, the LAN guest's) are never the ones to give way, and may take a
+spectator's stream's place if nothing else can give way.  Every response
 carries the security headers (:data:`SECURITY_HEADERS`, a content security
 policy allowing only the page's own files); every request's ``Host`` must be a
 name of the LAN (:func:`lan_host`, against DNS rebinding); and every request that
@@ -29,7 +40,7 @@ import json
 import logging
 import socket
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import h11
 
@@ -219,10 +230,15 @@ class Counts:
 
 
 class HttpServer:
-    """The routes, the limits and the connections of one server (in one event loop)."""
+    """The routes, the limits and the connections of one server (in one event loop).
+
+    ``trusted(address)`` says whether an address is one the game knows (a seated phone's, the LAN
+    guest's): its connections never give way to others', and it may take a stream's place.
+    """
 
     def __init__(self, routes: Iterable[Route], limits: Limits = Limits(), *,
-                 clock: Callable[[], float] = lambda: asyncio.get_running_loop().time()) -> None:
+                 clock: Callable[[], float] = lambda: asyncio.get_running_loop().time(),
+                 trusted: Callable[[str], bool] = lambda address: False) -> None:
         self.limits = limits
         self.routes: Dict[str, Dict[str, Route]] = {}
         for route in routes:
@@ -231,6 +247,11 @@ class HttpServer:
         self.connections: "set[Connection]" = set()
         self.rates: RateTable[str] = RateTable(limits.requests_per_second, limits.request_burst,
                                                clock=lambda: clock())
+        self.trusted = trusted
+        self.evicted = 0
+        """Connections closed to make room for newer ones."""
+        self.read_buffer = bytearray(limits.read_bytes)
+        """Where every connection's reads land (each is taken out at once: one buffer for all)."""
         self._servers: List[asyncio.AbstractServer] = []
 
     async def listen(self, host: Optional[str], port: int) -> List[Tuple[str, int]]:
@@ -252,13 +273,37 @@ class HttpServer:
     # -- what connections call -----------------------------------------------------
 
     def admit(self, connection: "Connection") -> bool:
+        """Count ``connection`` in, making room for it if all the slots are taken; False if it is refused."""
         counts, limits = self.counts, self.limits
-        if counts.total >= limits.connections or counts.by_address.get(connection.peer, 0) >= limits.per_address:
+        trusted = self.trusted(connection.peer)
+        if counts.by_address.get(connection.peer, 0) >= limits.per_address and not trusted:
             return False
+        if counts.total >= limits.connections:
+            room = self._room(trusted)
+            if room is None:
+                return False
+            self.evicted += 1
+            self.release(room)
+            room.abort()
         counts.total += 1
         counts.by_address[connection.peer] = counts.by_address.get(connection.peer, 0) + 1
         self.connections.add(connection)
         return True
+
+    def _room(self, trusted: bool) -> Optional["Connection"]:
+        """The connection to close for a new one: of those not trusted, the one waiting longest for a
+        request; for a trusted newcomer, if there is none, the oldest stream (a spectator's)."""
+        waiting: Optional[Connection] = None
+        stream: Optional[Connection] = None
+        for other in self.connections:
+            if other.done or other.link is not None or self.trusted(other.peer):
+                continue
+            if other.stream is None:
+                if waiting is None or other.since < waiting.since:
+                    waiting = other
+            elif stream is None or other.since < stream.since:
+                stream = other
+        return waiting if waiting is not None or not trusted else stream
 
     def release(self, connection: "Connection") -> None:
         if connection not in self.connections:
@@ -276,14 +321,18 @@ class HttpServer:
         if connection.link is not None:
             counts.links -= 1
 
+    def over_rate(self, peer: str) -> Optional[int]:
+        """Spend one of ``peer``'s requests (:attr:`Limits.requests_per_second`): ``None``, or if it has
+        none, the whole seconds (at least 1) until it has one again."""
+        if self.rates.take(peer):
+            return None
+        return max(1, round(self.rates.wait(peer)))
+
     def dispatch(self, request: Request) -> Reply:
-        """The reply to ``request``: its route's, or an error."""
+        """The reply to ``request``: its route's, or an error (its rate is checked before: :meth:`over_rate`)."""
         try:
             if not lan_host(request.header("host") or ""):
                 raise HttpError(403, "host", "use this machine's address or local name (http://ADDRESS:PORT/)")
-            if not self.rates.take(request.peer):
-                raise HttpError(429, "rate", "too many requests: slow down",
-                                headers=(("Retry-After", str(max(1, round(self.rates.wait(request.peer))))),))
             methods = self.routes.get(request.path) or self.routes.get(wildcard(request.path))
             if methods is None:
                 raise HttpError(404, "not_found", f"nothing at {request.path}")
@@ -298,6 +347,8 @@ class HttpServer:
                 if kind != "application/json":
                     raise HttpError(415, "content_type", "send the body as application/json")
             reply = route.handle(request)
+            if request.method == "HEAD":   # the headers alone: nothing is opened (the connection sees to it)
+                return reply
             if isinstance(reply, StreamReply) and self.counts.streams >= self.limits.streams:
                 raise HttpError(503, "busy", "too many watchers at once: try again later",
                                 headers=(("Retry-After", "10"),))
@@ -312,6 +363,9 @@ class HttpServer:
 def _headers(extra: Iterable[Tuple[str, str]]) -> List[Tuple[str, str]]:
     return [("Server", SERVER), *SECURITY_HEADERS, *extra]
 
+
+CONTENT_LENGTH_DIGITS = 20
+"""A longer ``Content-Length`` is malformed (h11 0.15+ says so itself; Debian 12's 0.14 does not)."""
 
 _RAW_CLOSE = b"Connection: close\r\nContent-Length: 0\r\nServer: " + SERVER.encode() + b"\r\n\r\n"
 
@@ -389,7 +443,11 @@ class Link(Stream):
             self.line(line)
 
 
-class Connection(asyncio.Protocol):
+WRITING, TURN, RATE = "writing", "turn", "rate"
+"""Why a connection is not read: its answers wait, its turn's requests are answered, it went over its rate."""
+
+
+class Connection(asyncio.BufferedProtocol):
     """One client's TCP connection: requests in, responses out, within the limits."""
 
     def __init__(self, server: HttpServer) -> None:
@@ -408,6 +466,13 @@ class Connection(asyncio.Protocol):
         self._chunked = True
         self._timer: Optional[asyncio.TimerHandle] = None
         self._stall: Optional[asyncio.TimerHandle] = None
+        self._holds: Set[str] = set()
+        """Why it is not read now (:data:`WRITING`, :data:`TURN`, :data:`RATE`); read when empty."""
+        self._rate_timer: Optional[asyncio.TimerHandle] = None
+        self._eof = False
+        self.since = 0.0
+        """When it began to wait for its next request (its start, or its last answer): the longest
+        waiting gives way first when the slots are all taken."""
 
     # -- asyncio.Protocol ------------------------------------------------------------
 
@@ -415,15 +480,23 @@ class Connection(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         self.peer = address_of(transport.get_extra_info("peername"))
+        self.since = asyncio.get_running_loop().time()
         if not self.server.admit(self):
             self.done = True
             transport.write(b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\n" + _RAW_CLOSE)
             transport.close()
             return
+        transport.set_write_buffer_limits(high=self.limits.send_buffer, low=self.limits.send_buffer // 4)
         sock = transport.get_extra_info("socket")
         if sock is not None:
-            _tune(sock)
+            _tune(sock, self.limits.send_buffer)
         self._arm(self.limits.request_seconds)
+
+    def get_buffer(self, sizehint: int) -> bytearray:
+        return self.server.read_buffer
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self.data_received(bytes(self.server.read_buffer[:nbytes]))
 
     def data_received(self, data: bytes) -> None:
         if self.done:
@@ -438,12 +511,15 @@ class Connection(asyncio.Protocol):
         self._process()
 
     def eof_received(self) -> Optional[bool]:
+        """The client has sent all it will: its requests still waiting are answered, then we close."""
+        self._eof = True
         if self.stream is None and self.link is None and not self.done:
             try:
                 self.h11.receive_data(b"")
             except h11.RemoteProtocolError:
                 pass
             self._process()
+            return True   # open until they are answered (h11 then says ConnectionClosed: finish())
         return False  # close our side too
 
     def connection_lost(self, exc: Optional[Exception]) -> None:
@@ -451,6 +527,8 @@ class Connection(asyncio.Protocol):
         self._disarm()
         if self._stall is not None:
             self._stall.cancel()
+        if self._rate_timer is not None:
+            self._rate_timer.cancel()
         self.server.release(self)
         if self.stream is not None:
             stream, self.stream = self.stream, None
@@ -463,25 +541,58 @@ class Connection(asyncio.Protocol):
         self.paused = True
         if self._stall is None and self.transport is not None:
             self._stall = asyncio.get_running_loop().call_later(self.limits.stalled_seconds, self.abort)
+        if self.stream is None and self.link is None:
+            self._hold(WRITING)   # its answers wait: read nothing more until they have gone
 
     def resume_writing(self) -> None:
         self.paused = False
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+        if WRITING in self._holds:
+            self._release(WRITING)
         if self.stream is not None:
             self.stream.caught_up()
         if self.link is not None:
             self.link.caught_up()
 
+    # -- reading or not ----------------------------------------------------------------
+
+    def _hold(self, reason: str) -> None:
+        """Stop reading for ``reason`` (until :meth:`_release`)."""
+        if not self._holds and self.transport is not None and not self._eof:
+            self.transport.pause_reading()
+        self._holds.add(reason)
+
+    def _release(self, reason: str) -> None:
+        """``reason`` no longer holds: if nothing else does, read again, starting with what waits in h11."""
+        self._holds.discard(reason)
+        if self._holds or self.done:
+            return
+        if self.transport is not None and not self._eof:
+            self.transport.resume_reading()
+        asyncio.get_running_loop().call_soon(self._process)
+
+    def _rate_held(self, seconds: float) -> None:
+        self._hold(RATE)
+        self._rate_timer = asyncio.get_running_loop().call_later(seconds, self._rate_over)
+
+    def _rate_over(self) -> None:
+        self._rate_timer = None
+        self._release(RATE)
+
     # -- requests --------------------------------------------------------------------
 
     def _process(self) -> None:
-        while not self.done and self.stream is None and self.link is None:
+        answered = 0
+        while not self.done and self.stream is None and self.link is None and not self._holds:
             try:
                 event = self.h11.next_event()
             except h11.RemoteProtocolError as exc:
                 self._fail(exc.error_status_hint, "bad_request", f"malformed request: {exc}")
+                return
+            except ValueError:  # h11 before 0.15 (Debian 12's): a Content-Length past Python's 4300 digits
+                self._fail(400, "bad_request", "malformed request: bad Content-Length")
                 return
             if event is h11.NEED_DATA:
                 return
@@ -504,6 +615,11 @@ class Connection(asyncio.Protocol):
                     return
             elif isinstance(event, h11.EndOfMessage):
                 self._answer()
+                answered += 1
+                if answered >= self.limits.requests_per_turn and not self.done:
+                    self._hold(TURN)   # the others' turn: the rest of its requests wait for the next one
+                    asyncio.get_running_loop().call_soon(self._release, TURN)
+                    return
             elif isinstance(event, h11.ConnectionClosed):
                 self.finish()
                 return
@@ -519,6 +635,8 @@ class Connection(asyncio.Protocol):
         if b"transfer-encoding" in names and b"content-length" in names:   # a smuggling attempt: refuse both
             return 400, "bad_request", "Transfer-Encoding and Content-Length together"
         length = dict(head.headers).get(b"content-length")
+        if length is not None and len(length) > CONTENT_LENGTH_DIGITS:  # as h11 0.15+ itself refuses
+            return 400, "bad_request", "malformed request: bad Content-Length"
         if length is not None and int(length) > self.limits.body_bytes:
             return 413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes"
         return None
@@ -535,23 +653,35 @@ class Connection(asyncio.Protocol):
             headers[key] = f"{headers[key]}, {text}" if key in headers else text
         request = Request(head.method.decode("ascii", "replace").upper(), path, query, headers,
                           bytes(self._body), self.peer)
+        wait = self.server.over_rate(self.peer)
+        if wait is not None:   # answered, and not read again until its Retry-After has passed
+            self._respond(Response.error(HttpError(429, "rate", "too many requests: slow down",
+                                                   headers=(("Retry-After", str(wait)),))))
+            self._rate_held(wait)
+            return
         try:
             reply = self.server.dispatch(request)
         except Exception:  # noqa: BLE001 (a handler's bug must not take the server down)
             log.exception("the web server's handler for %s %s failed", request.method, request.path)
             reply = Response.error(HttpError(500, "internal", "something went wrong on the game's side"))
-        if isinstance(reply, StreamReply):
+        head_only = request.method == "HEAD"
+        if isinstance(reply, StreamReply) and head_only:   # the headers alone: no stream is opened
+            self._respond(Response(200, b"", reply.content_type, reply.headers), head=True, length=False)
+        elif isinstance(reply, UpgradeReply) and head_only:
+            self._respond(Response.error(HttpError(400, "bad_request", f"ask with GET and Upgrade: {reply.protocol}")))
+        elif isinstance(reply, StreamReply):
             self._open_stream(reply)
         elif isinstance(reply, UpgradeReply):
             self._switch(reply)
         else:
-            self._respond(reply, head=request.method == "HEAD")
+            self._respond(reply, head=head_only)
 
-    def _respond(self, response: Response, *, head: bool = False, close: bool = False) -> None:
+    def _respond(self, response: Response, *, head: bool = False, close: bool = False, length: bool = True) -> None:
         extra = list(response.headers)
         if response.content_type:
             extra.append(("Content-Type", response.content_type))
-        extra.append(("Content-Length", str(len(response.body))))
+        if length:
+            extra.append(("Content-Length", str(len(response.body))))
         if close:
             extra.append(("Connection", "close"))
         try:
@@ -568,6 +698,7 @@ class Connection(asyncio.Protocol):
             self.finish()
             return
         self._received = False
+        self.since = asyncio.get_running_loop().time()
         self._arm(self.limits.request_seconds)
 
     def _fail(self, status: int, code: str, message: str) -> None:
@@ -590,12 +721,7 @@ class Connection(asyncio.Protocol):
         self.server.counts.streams += 1
         assert self.transport is not None
         self.transport.set_write_buffer_limits(high=self.limits.stream_buffer, low=self.limits.stream_buffer // 4)
-        sock = self.transport.get_extra_info("socket")
-        if sock is not None:   # the kernel's buffer too: a client that reads nothing holds little memory
-            try:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.stream_buffer)
-            except OSError:
-                pass
+        _send_buffer(self.transport, self.limits.stream_buffer)   # a client that reads nothing holds little memory
         self._write(out)
         reply.opened(self.stream)
 
@@ -618,6 +744,7 @@ class Connection(asyncio.Protocol):
         self.server.counts.links += 1
         assert self.transport is not None
         self.transport.set_write_buffer_limits(high=self.limits.stream_buffer, low=self.limits.stream_buffer // 4)
+        _send_buffer(self.transport, self.limits.stream_buffer)
         self._write(out)
         reply.opened(self.link)
         if data:
@@ -688,10 +815,22 @@ def _reason(status: int) -> bytes:
         return b""
 
 
-def _tune(sock: socket.socket) -> None:
-    """No Nagle delay (frames go out at once); find dead peers: keepalive probes after 30 s idle,
+def _send_buffer(transport: asyncio.Transport, size: int) -> None:
+    """The kernel's send buffer of ``transport``'s socket (where it can be set)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+        except OSError:
+            pass
+
+
+def _tune(sock: socket.socket, send_buffer: int) -> None:
+    """No Nagle delay (frames go out at once); a small send buffer (answers a client does not read
+    stop its connection being read soon); find dead peers: keepalive probes after 30 s idle,
     and unacknowledged data given up after 30 s (a client that vanished without closing)."""
-    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+               (socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)]
     for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 30000)):
         if hasattr(socket, name):
             options.append((socket.IPPROTO_TCP, getattr(socket, name), value))

@@ -21,9 +21,13 @@ class Limits:
     """What one client, and all of them together, may cost the server."""
 
     connections: int = 200
-    """Connections open at once, from everyone (spectators' streams included); more are answered 503 and closed."""
+    """Connections open at once, from everyone (spectators' streams included).  When all are taken, a new
+    one takes the place of the one that has waited longest for a request (idle, or dripping one:
+    never a stream or a link, nor one from a trusted address); a trusted address's (a seated phone's,
+    the LAN guest's) takes a spectator's stream if it must.  Only when none can give way: 503, closed."""
     per_address: int = 24
-    """Connections open at once from one address (a phone, a laptop's tabs); more: 503."""
+    """Connections open at once from one address (a phone, a laptop's tabs); more: 503 (a trusted
+    address is not held to it)."""
     header_bytes: int = 8 * 1024
     """The request line and headers together; more: 431."""
     body_bytes: int = 1024
@@ -42,17 +46,38 @@ class Limits:
     heartbeat_seconds: float = 15.0
     """A comment line on every quiet stream this often (keeps proxies and NAT open, finds dead peers)."""
     requests_per_second: float = 50.0
-    """Requests from one address, on average; more: 429."""
+    """Requests from one address, on average; more: 429, and that connection is not read again until
+    the ``Retry-After`` it was told has passed."""
     request_burst: int = 100
+    send_buffer: int = 32 * 1024
+    """Answers waiting for one client, in the server and in the kernel's send buffer each, before its
+    connection stops being read (backpressure: a client that pipelines requests without reading
+    the answers stops itself; streams and links have :attr:`stream_buffer` instead)."""
+    requests_per_turn: int = 4
+    """Pipelined requests of one connection answered before every other connection has had its turn."""
+    read_bytes: int = 16 * 1024
+    """Bytes read from a connection at a time (what a client sends beyond it waits in the kernel)."""
     presses_per_second: float = 10.0
     """Presses of one seat, on average (a quick thumb taps 6-8 a second); more: 429."""
     press_burst: int = 20
-    pin_tries: int = 5
-    """Wrong PINs, from anywhere, that lock seating ..."""
-    lockout_seconds: float = 60.0
-    """... for this long (then a fresh PIN)."""
-    pin_show_seconds: float = 10.0
-    """Least time between two PIN scrolls asked for on the LEDs."""
+    pin_tries: int = 3
+    """Wrong guesses at a PIN (from the address it was shown for: no other may use it); then it is void."""
+    pin_show_seconds: float = 30.0
+    """Least time between the beginnings of two PIN scrolls (one scroll, 6.5 s, hides the game; the
+    addresses asking meanwhile wait their turn, in order)."""
+    pin_seconds: float = 300.0
+    """A PIN shown is good this long (if not used or void before)."""
+    pin_queue: int = 64
+    """Addresses waiting for their PIN's scroll at once; more: 503."""
+    phone_gone_seconds: float = 3.0
+    """On its seat's turn, a phone with no event stream open (``GET /api/events?token=...``) this long
+    has closed its page (a reload is back sooner): the game waits for it ..."""
+    phone_away_seconds: float = 30.0
+    """... this long more (or until the stick at the HAT takes the seat back); then the seat goes back to
+    the stick at the HAT."""
+    pair_seconds: float = 60.0
+    """A pairing PIN (the stick's middle held at the Pi: shown at once, good from any address, one try per
+    address) is good this long (if not used before)."""
     queued_messages: int = 256
     """Frames and states waiting to go from the game's thread to the server's; beyond it the oldest
     are dropped (only if the server's thread cannot keep up)."""

@@ -19,7 +19,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..errors import ServerError
 from .address import Address, page_urls
-from .api import Console, WebApp
+from .api import Console, Offer, WebApp
 from .feed import Feed
 from .http import HttpServer
 from .limits import Limits
@@ -54,7 +54,7 @@ class WebServer:
         self.http: Optional[HttpServer] = None
         self._thread: Optional[threading.Thread] = None
         self._stop_watching = console.seats.watch(lambda seat, sitter: self.feed.changed())
-        self.lan: Optional[object] = None
+        self.lan: Optional[Offer] = None
         """The game offered over the LAN (:class:`gamelib.lan.host.LanHost`) while there is one: ``/api/lan``
         goes to it (set from any thread: :mod:`gamelib.lan` attaches and detaches it)."""
 
@@ -68,7 +68,8 @@ class WebServer:
         where = self.urls[0] if self.urls else f"port {self.port}"
         if self.lan is not None:   # a game over the LAN: only its guest plays, the page is to watch
             return f"web: {where}  (watch only)"
-        return f"web: {where}  PIN {self.seating.pin}"
+        pin = self.seating.pin
+        return f"web: {where}" + (f"  PIN {pin}" if pin is not None else "")
 
     def start(self) -> "WebServer":
         """Listen and serve in a thread of its own; :class:`~gamelib.errors.ServerError` if it cannot listen."""
@@ -106,10 +107,32 @@ class WebServer:
         app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
                      later=lambda delay, call: loop.call_later(delay, call), pages=self.pages,
                      lan=lambda: self.lan)
-        self.http = HttpServer(app.routes(), self.limits, clock=loop.time)
+        self.http = HttpServer(app.routes(), self.limits, clock=loop.time, trusted=self.trusts)
         return await self.http.listen(self.address.host, self.address.port)
 
-    def _pin_changed(self, pin: str) -> None:
+    def trusts(self, address: str) -> bool:
+        """True for a seated phone's address and the LAN guest's: their connections are never crowded out."""
+        lan = self.lan
+        return self.seating.trusts(address) or (lan is not None and lan.trusts(address))
+
+    def pair(self) -> None:
+        """The person at the Pi made the pairing gesture (:meth:`gamelib.backends.base.Backend.pair`; called in
+        the game's thread): a pairing PIN, on the LEDs at once.  Nothing while no phone may take a seat (the
+        server is not running, or a game is played over the LAN)."""
+        loop = self.loop
+        if loop is None or self.lan is not None:
+            return
+        self.console.show_pairing(self.seating.pair())
+        try:   # once void: forgotten, and gone from the terminal's line
+            loop.call_soon_threadsafe(loop.call_later, self.limits.pair_seconds + 0.01, self._pairing_void)
+        except RuntimeError:  # the loop closed meanwhile
+            pass
+
+    def _pairing_void(self) -> None:
+        self.seating.expire()
+        self.console.note(self.note())
+
+    def _pin_changed(self, pin: Optional[str]) -> None:
         if self.loop is not None:
             self.console.note(self.note())
 

@@ -2,7 +2,7 @@
 
 :data:`COMMANDS` is the table: a :class:`~.common.Command` row per module of this
 package (``play``, the default, ``analyse``, ``history``, ``stats``, ``replay``,
-``review``).  :func:`main` picks the row by the first argument and runs it; the
+``review``, ``doctor``, ``puzzle``).  :func:`main` picks the row by the first argument and runs it; the
 play command's ``--help`` lists the rows.  Adding a command is one module with its
 ``COMMAND`` and one row here.
 
@@ -21,13 +21,14 @@ from gamelib import app
 
 from ..errors import MoveListError, SearchAborted
 from ..records import RecordsError
-from . import analyse, history, play, replay, review, stats
+from . import analyse, doctor, history, play, puzzle, replay, review, stats
 from .common import PROG, Command
 
-__all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "main"]
+__all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "main", "unknown"]
 
 COMMANDS: Tuple[Command, ...] = (
     play.COMMAND, analyse.COMMAND, history.COMMAND, stats.COMMAND, replay.COMMAND, review.COMMAND,
+    doctor.COMMAND, puzzle.COMMAND,
 )
 """Every command; the first is the default (``sensehat-c4 [OPTIONS]`` plays)."""
 
@@ -52,7 +53,17 @@ def find(argv: Sequence[str]) -> Tuple[Command, List[str]]:
     return COMMANDS[0], list(argv)
 
 
+def unknown(name: str) -> int:
+    """A first argument that is neither a command nor an option: one line naming the commands, exit 2."""
+    app.Parser(prog=PROG).error(f"unknown command {name!r}: the commands are "
+                                f"{', '.join(command.name for command in COMMANDS)}")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command ``argv`` names; its exit code.  Entry point of the ``sensehat-c4`` console script."""
-    command, rest = find(sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    command, rest = find(args)
+    if command is COMMANDS[0] and args and args[0] not in (command.name, *command.aliases) \
+            and args[0][:1] not in ("", "-"):
+        return app.run(lambda: unknown(args[0]), PROG, exits=EXITS)
     return app.run(lambda: command.run(rest), command.prog, exits=EXITS)

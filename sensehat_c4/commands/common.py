@@ -72,6 +72,8 @@ def add_round_id(parser: Parser) -> None:
 
 def count(text: str) -> int:
     """An argparse ``type``: a whole number from 0, in ASCII digits."""
+    if text[:1] == "-" and text[1:].isdigit() and text.isascii():
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
     if not text.isdigit() or not text.isascii():
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
     return int(text)

@@ -5,7 +5,7 @@ import argparse
 import contextlib
 import textwrap
 from dataclasses import replace
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends, web
 from gamelib.app import Parser
@@ -17,7 +17,7 @@ from gamelib.launcher.log import LauncherLog
 from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from .. import __version__
-from ..computer import DEFAULT_SECONDS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
+from ..computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
 from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from ..errors import ConfigError
 from gamelib.lan.guest import split_address
@@ -85,13 +85,15 @@ def play_parser() -> Parser:
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,
-                        help="human (two players) or the computer's level; without this option the "
-                        "players choose with the joystick before each match (2P, then levels 1-4)")
+                        help="human (two players) or the computer's level, weakest first (README's "
+                        "table says how each plays); without this option the players choose with the "
+                        f"joystick before each match (2P, then levels 1-{len(LEVELS)})")
     parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
                         help="which player the computer is (default: 2; alternate swaps every match)")
     parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
-                        help=f"the computer's thinking budget per move (default: {DEFAULT_SECONDS}; "
-                        f"{PERFECT_SECONDS:g} for perfect)")
+                        help=f"the computer's thinking budget per move (default: the level's own, "
+                        f"{DEFAULT_SECONDS:g} for {', '.join(n for n, v in LEVELS.items() if v.seconds == DEFAULT_SECONDS)}, "
+                        f"{PERFECT_SECONDS:g} for the others)")
     add_threads(parser)
     parser.add_argument("--matches", type=positive_int, default=0, metavar="N",
                         help="stop after N matches (default: 0, play match after match)")
@@ -182,22 +184,31 @@ def run(argv: Sequence[str]) -> int:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(number, computer, result)
 
-    # the log (the recorder's one line) routed as the launcher routes its own: never over the board
-    with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
-            backends.from_args(args, notice=notice) as backend, contextlib.closing(Recorder(args.db)) as recorder, \
-            web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
-        if backend.name == "terminal":
-            logs.aside()
-        if lan_address is not None:
-            lan.host(backend, replace(options, size=args.board or options.size), name=name, recorder=recorder,
-                     address=lan_address, matches=args.matches, notice=notice,
-                     report=lambda number, result, names: print_result(number, None, result, names))
-        elif args.join is not None:
-            lan.join(backend, name=name, target=target, recorder=recorder, notice=notice)
-        else:
-            play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
-                         size=args.board, think=args.think, matches=args.matches, report=report,
-                         recorder=recorder)
+    after: List[str] = []   # the guest's last words (Bob quit), said once the board has gone (a terminal's own
+    #                         screen would take them with it)
+
+    try:
+        # the log (the recorder's one line) routed as the launcher routes its own: never over the board
+        with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
+                backends.from_args(args, notice=notice) as backend, \
+                contextlib.closing(Recorder(args.db)) as recorder, \
+                web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
+            if backend.name == "terminal":
+                logs.aside()
+            if lan_address is not None:
+                lan.host(backend, replace(options, size=args.board or options.size), name=name, recorder=recorder,
+                         address=lan_address, matches=args.matches, notice=notice,
+                         report=lambda number, result, names: print_result(number, None, result, names))
+            elif args.join is not None:
+                lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
+                         report=lambda number, result, names: print_result(number, None, result, names))
+            else:
+                play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                             size=args.board, think=args.think, matches=args.matches, report=report,
+                             recorder=recorder)
+    finally:
+        for line in after:
+            notice(line)
     return app.EXIT_OK
 
 

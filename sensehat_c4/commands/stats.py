@@ -17,7 +17,7 @@ def run(argv: Sequence[str]) -> int:
     args = args_parser.parse_args(argv)
     with Records(args.db) as stored:
         result = history.stats(stored.matches(), list(LEVELS))
-    show(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result))
+    show(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result, stored.empty))
     return done("stats", stored.notes)
 
 

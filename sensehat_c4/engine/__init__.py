@@ -1,16 +1,27 @@
-"""The computer opponent's engine: four levels, up to perfect play.
+"""The computer opponent's engine: a ladder of nine levels, up to perfect play; puzzles.
 
 It depends only on the rules core and works on copies: :func:`choose_move` takes a
 :class:`~sensehat_c4.rules.Board`, a level's name, a :class:`Limit` and a seed, and
 returns a :class:`SearchResult`; :func:`move_scores` gives every legal move's exact score.
 
+The levels (:mod:`.levels`) form a ladder, each scoring about a quarter of the points against
+the next one up.  Below perfect a level is defined by what it knows, not by how long it
+thinks (:mod:`.sight` states the model): at each move it draws a horizon of plies from its
+range and knows exactly the outcome of every move decided within it (the exact solver's
+searches bounded by the horizon), and judges the others by a heuristic with a noise.  So weaker
+levels miss deep threats before shallow ones, the same position does not always get the same
+move, and a level plays the same on every machine unless its budget runs out.
+
 Modules: :mod:`.position` (the bitboards of a board, the layout's masks), :mod:`.limit`
 (:class:`Limit` and its running :class:`~.limit.Budget`), :mod:`.result`,
-:mod:`.levels` (the table of levels), :mod:`.solver` (the exact negamax: the Python
-core and the interface of any core), :mod:`.cores` (where the core is chosen),
-:mod:`.openings` (the shipped book, up to 8 stones), :mod:`.book12` (the optional
-12-ply book), :mod:`.oracle` (books, then the solver), :mod:`.heuristic`
-(depth-limited search).
+:mod:`.levels` (the ladder of levels and their words), :mod:`.sight` (how the levels below
+perfect play: exact outcomes within a horizon, a heuristic with a noise beyond it),
+:mod:`.matchme` (the "match me" opponent: which level next), :mod:`.puzzles` ("find the
+win" puzzles and the day's puzzle), :mod:`.solver` (the exact negamax: the Python core and
+the interface of any core), :mod:`.cores` (where the core is chosen), :mod:`.openings`
+(the shipped book, up to 8 stones), :mod:`.book12` (the optional 12-ply book),
+:mod:`.oracle` (books, then the solver), :mod:`.heuristic` (the evaluation, and the
+depth-limited search perfect falls back on when its budget runs out).
 """
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""A depth-limited alpha-beta search with a heuristic evaluation (the medium and hard levels).
+"""A heuristic evaluation (how the levels below perfect judge the moves whose outcome they do not
+see, :mod:`.sight`) and a depth-limited alpha-beta search on it (what perfect falls back on when
+its budget runs out, :meth:`.oracle.Oracle.best_known`).
 
 Values are from the side to move's view.  Proven results are exact and outrank
 every heuristic value: a win is ``WIN + score`` (the test sets' score, so a faster
@@ -8,7 +10,6 @@ threats as lost, so it never misses a win in one or a block.
 """
 from __future__ import annotations
 
-import random
 from typing import List, Sequence, Tuple
 
 from ..errors import SearchAborted
@@ -122,10 +123,3 @@ def deepen(position: Position, budget: Budget, max_depth: int) -> Tuple[List[Tup
         if best >= WIN or all(v <= -WIN for _, v in values):
             break  # a proven win, or every move proven lost
     return values, depth
-
-
-def pick(values: Sequence[Tuple[int, int]], rng: random.Random) -> Tuple[int, int]:
-    """The best ``(column, value)``; equal values are split by ``rng`` (seeded)."""
-    best = max(v for _, v in values)
-    tied = sorted(c for c, v in values if v == best)
-    return rng.choice(tied), best

@@ -1,14 +1,30 @@
-"""The computer's levels: one table, :data:`LEVELS` (name -> how it plays).
+"""The computer's levels: one ladder, :data:`LEVELS` (name -> how it plays), weakest first.
 
-* easy: no search; takes an immediate win 80% of the time, blocks an immediate threat
-  60% of the time, otherwise picks a move at random, weighted towards the centre and
-  towards making threats, and mostly (not always) avoids giving away a win.
-* medium: alpha-beta up to 4 plies deep with the heuristic of :mod:`.heuristic`.
-* hard: the same search, deepened one ply at a time until the budget runs out (the
-  last finished depth decides).
-* perfect: :class:`.oracle.Oracle` (books, then the exact solver).
+Nine levels from a beginner to perfect play, each scoring about a quarter of the points
+against the next one up (docs/BENCHMARKS.md, *The ladder*, measures them: an Elo per level,
+a uniformly random player at 0).  Below perfect every level is a :class:`.sight.Sight`: it
+knows exactly the outcomes decided within a horizon of plies drawn anew at each move, and
+judges the other moves by a heuristic blurred by a noise (the model is written in
+:mod:`.sight`).  What a level is depends on what it knows, not on how long it may think:
+the same level is as strong on a Pi Zero as on a Pi 5.  Perfect is :class:`.oracle.Oracle`
+(books, then the exact solver).
 
-Adding a level is adding a function and a row here: the engine, the computer player,
+Where a level is offered: on the board sizes where its slowest move fits its budget on a
+Pi 4 with the solver core that runs (``benchmarks/ladder.py --costs``: a fifth of the budget on
+a CI-class PC), as for perfect, and on 7 x 6 with either core (as perfect is: with the Python
+core a few upper-level moves of long games run out of a Pi 4's budget, docs/BENCHMARKS.md
+counts them); not where it would see to the end of the game from the first move (there it
+would be perfect, which is offered instead).
+
+The names are what the records keep.  ``easy``, ``medium``, ``hard`` and ``perfect`` are the
+names the records have held from the first version, kept as rungs of the ladder near the
+strengths they had (medium, hard and perfect about the same; easy some 200 Elo stronger: the
+old easy was below the beginner a ladder of nine steps can start from), so older records,
+``stats`` and interrupted matches read on without a translation.  The chooser on the LEDs
+shows each level's number (its place here, from 1).  :data:`WORDS` says, for people, how each plays and
+how strong it is.
+
+Adding a level is adding a row here (and its words): the engine, the computer player,
 the command line, the chooser on the LEDs and the benchmarks all read this table.
 """
 from __future__ import annotations
@@ -19,16 +35,16 @@ from typing import Callable, Dict, Optional, Tuple
 
 from ..rules import SIZES, Size
 from . import cores
-from .heuristic import deepen, pick
 from .limit import Budget, Limit
 from .oracle import Oracle, default_oracle
-from .position import Position, popcount
+from .position import Position
 from .result import SearchResult
+from .sight import Sight
 from .strategy import strategy_path
 
 DEFAULT_SECONDS = 1.0
-"""Thinking budget per move, in wall-clock seconds on any machine (easy and medium answer
-much sooner; hard deepens its search until the budget ends)."""
+"""The budget per move of the two lowest levels, in wall-clock seconds on any machine: a safety
+net, as their work is bounded by their short horizons (they answer within milliseconds)."""
 PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5), Size(4, 6), Size(7, 6))
 """The board sizes where perfect is offered with the Python solver core: where its worst move
 fits its budget on a Pi 4 (about 320,000 positions; ``benchmarks/sizes.py``: README, "The
@@ -42,12 +58,10 @@ stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6, with its book of the first six 
 with its strategy book (``data/strategy-8x6.bin``): without it its first moves take minutes
 (``benchmarks/sizes.py``; README, "Perfect on other board sizes")."""
 PERFECT_SECONDS = 8.0
-"""The perfect level's default budget: it mostly answers within milliseconds, but some
-positions just past its 12-ply book need seconds (docs/BENCHMARKS.md, "Engine")."""
+"""The budget of perfect and of the levels from steady up: they mostly answer within
+milliseconds, but some positions just past the 12-ply book need seconds (docs/BENCHMARKS.md,
+"Engine" and "The ladder")."""
 
-MEDIUM_DEPTH = 4
-HARD_UNBOUNDED_DEPTH = 10
-"""Hard's depth when it is given no limit at all (so that it ends: about a second)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +74,7 @@ class Search:
     budget: Budget
     """The started :attr:`limit`, handed down to every search of the call."""
     oracle: Optional[Oracle] = None
-    """Perfect's oracle (``None``: the process's default for the board size)."""
+    """The oracle of the exact scores (``None``: the process's default for the board size)."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +83,10 @@ class Level:
 
     name: str
     play: Callable[[Search], SearchResult]
+    """Its move in a position: a :class:`.sight.Sight` below perfect, :func:`perfect` at the top."""
     seconds: float
-    """The default thinking budget per move."""
+    """The default thinking budget per move: a safety net below perfect (their work is bounded by
+    their horizon, and ``benchmarks/ladder.py`` checks they finish well within it)."""
     sizes: Tuple[Size, ...] = SIZES
     """The board sizes the level is offered on (with the Python solver core)."""
     native_sizes: Optional[Tuple[Size, ...]] = None
@@ -83,51 +99,6 @@ class Level:
         return self.sizes
 
 
-def easy(search: Search) -> SearchResult:
-    """A child's opponent: good habits, with lapses."""
-    position, rng = search.position, search.rng
-    shape = position.shape
-    current, mask = position.current, position.mask
-    possible = position.possible
-    mine = shape.winning_cells(current, mask)
-    theirs = shape.winning_cells(current ^ mask, mask)
-    columns = position.legal_columns()
-    wins = [c for c in columns if possible & shape.column_masks[c] & mine]
-    if wins and rng.random() < 0.8:
-        return SearchResult(rng.choice(wins), "win")
-    blocks = [c for c in columns if possible & shape.column_masks[c] & theirs]
-    if blocks and rng.random() < 0.6:
-        return SearchResult(rng.choice(blocks), "block")
-    weights = []
-    careful = rng.random() < 0.7
-    for c in columns:
-        move = possible & shape.column_masks[c]
-        weight: float = shape.centre_weight[c]
-        weight += 2 * popcount(shape.winning_cells(current | move, mask | move))
-        if careful and (move << 1) & theirs:
-            weight = 0.1  # the opponent would win on top of it
-        weights.append(weight)
-    return SearchResult(rng.choices(columns, weights)[0], "weighted")
-
-
-def medium(search: Search) -> SearchResult:
-    """A short search (at most :data:`MEDIUM_DEPTH` plies, or the limit's depth); ties split at random."""
-    return _deepening(search, min(MEDIUM_DEPTH, search.limit.depth or MEDIUM_DEPTH))
-
-
-def hard(search: Search) -> SearchResult:
-    """Iterative deepening until the budget runs out or the result is proven."""
-    cells = search.position.shape.cells
-    default = cells if search.limit.bounded else HARD_UNBOUNDED_DEPTH
-    return _deepening(search, search.limit.depth or default)
-
-
-def _deepening(search: Search, max_depth: int) -> SearchResult:
-    values, depth = deepen(search.position, search.budget, max_depth)
-    column, value = pick(values, search.rng)
-    return SearchResult(column, "search", value=value, depth=depth)
-
-
 def perfect(search: Search) -> SearchResult:
     """Exact play: the books, then the solver (see :class:`.oracle.Oracle`)."""
     oracle = search.oracle or default_oracle(search.position.shape.layout)
@@ -135,10 +106,62 @@ def perfect(search: Search) -> SearchResult:
         return oracle.choose(search.position, search.rng, search.budget)
 
 
-LEVELS: Dict[str, Level] = {level.name: level for level in (
-    Level("easy", easy, DEFAULT_SECONDS),
-    Level("medium", medium, DEFAULT_SECONDS),
-    Level("hard", hard, DEFAULT_SECONDS),
+def but(*names: str) -> Tuple[Size, ...]:
+    """Every size the game offers but those named (``"8x6"``)."""
+    return tuple(size for size in SIZES if str(size) not in names)
+
+
+def seeing(sight: Sight, sizes: Tuple[Size, ...]) -> Tuple[Size, ...]:
+    """``sizes`` but those where ``sight`` sees to the end of the game from the first move: it is
+    perfect there, and perfect is offered instead."""
+    return tuple(size for size in sizes if sight.low < size.cells)
+
+
+def sighted(name: str, sight: Sight, seconds: float, python: Tuple[Size, ...], native: Tuple[Size, ...]) -> Level:
+    """A level below perfect, offered where its slowest move fits its budget on a Pi 4 with each core
+    (``benchmarks/ladder.py --costs``), and where it does not see to the end from the first move."""
+    return Level(name, sight, seconds, seeing(sight, python), seeing(sight, native))
+
+
+SMALL = tuple(Size.parse(text) for text in ("4x4", "5x4", "6x4", "4x5", "4x6"))
+"""The boards of at most 24 cells: there every level's slowest move is short even with the Python core."""
+
+LADDER: Tuple[Level, ...] = (
+    sighted("easy", Sight(1, 3, 1.0), DEFAULT_SECONDS, SIZES, SIZES),
+    sighted("casual", Sight(2, 7, 0.9), DEFAULT_SECONDS, SIZES, SIZES),
+    sighted("steady", Sight(7, 13, 0.75), PERFECT_SECONDS, SIZES, SIZES),
+    sighted("medium", Sight(15, 21, 0.55), PERFECT_SECONDS, but("8x4", "8x5", "8x6"), SIZES),
+    sighted("tough", Sight(21, 27, 0.37), PERFECT_SECONDS, SMALL + (Size(),), but("8x6")),
+    sighted("hard", Sight(25, 31, 0.4), PERFECT_SECONDS, SMALL + (Size(),), but("8x6")),
+    sighted("expert", Sight(28, 34, 0.33), PERFECT_SECONDS, SMALL + (Size(5, 5), Size()), but("8x6")),
+    sighted("master", Sight(31, 37, 0.3), PERFECT_SECONDS, SMALL + (Size(),), but("8x5", "8x6")),
     Level("perfect", perfect, PERFECT_SECONDS, PERFECT_SIZES, NATIVE_PERFECT_SIZES),
-)}
-"""Every level by name, weakest first (the order of the chooser and the command line)."""
+)
+"""The ladder, weakest first (the order of the chooser, the command line and the benchmarks)."""
+
+LEVELS: Dict[str, Level] = {level.name: level for level in LADDER}
+"""Every level by name, weakest first."""
+
+WORDS: Dict[str, str] = {
+    "easy": "sees its wins in one and, two times in three, your threats to block; plays by feel beyond "
+            "(Elo about 780)",
+    "casual": "sees wins and losses 2 to 7 stones ahead (yours and its own); plays by feel beyond "
+              "(Elo about 960)",
+    "steady": "sees wins and losses 7 to 13 stones ahead; plays by feel beyond (Elo about 1130)",
+    "medium": "sees wins and losses 15 to 21 stones ahead; plays by feel beyond (Elo about 1310)",
+    "tough": "sees wins and losses 21 to 27 stones ahead; plays by feel beyond (Elo about 1520)",
+    "hard": "sees wins and losses 25 to 31 stones ahead; plays by feel beyond (Elo about 1700)",
+    "expert": "sees wins and losses 28 to 34 stones ahead: most of a game after its first moves "
+              "(Elo about 1900)",
+    "master": "sees wins and losses 31 to 37 stones ahead: slips only in the opening (Elo about 2090)",
+    "perfect": "sees to the end: a move of optimal value in every position; starting on 7x6 it always "
+               "wins (Elo about 2280)",
+}
+"""How each level plays and how strong it is, in words for people (the chooser's and README's):
+one place, to move into a translation catalogue.  Elo on 7x6 with a uniformly random player at 0
+(docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
+
+
+def number(name: str) -> int:
+    """A level's number on the ladder (the chooser's digit): 1 for the weakest."""
+    return list(LEVELS).index(name) + 1

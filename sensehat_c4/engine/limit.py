@@ -18,14 +18,13 @@ from typing import Callable, Optional
 class Limit:
     """How much one call may do; ``None`` means no limit of that kind.
 
-    With ``seconds`` the result may depend on the machine's speed (a deeper search
-    finishes on a faster one); ``depth`` and ``nodes`` keep it reproducible.
+    The levels below perfect do the same work whatever the limit (their horizon bounds it):
+    a limit changes their move only when it runs out.  Perfect's exact search may need more
+    than ``seconds`` on a slow machine, and then plays its best move known so far; ``nodes``
+    keeps that reproducible.
     """
 
     seconds: Optional[float] = None
-    depth: Optional[int] = None
-    """The deepest search of the heuristic levels (medium stops at 4 in any case; hard
-    without any limit at :data:`~.levels.HARD_UNBOUNDED_DEPTH`)."""
     nodes: Optional[int] = None
     stop: Optional[threading.Event] = None
     """Set from another thread to end the search now (the best move so far is played)."""

@@ -208,13 +208,17 @@ def check_elf(path: Path, data: bytes) -> None:
         raise NativeCoreError(f"cannot load {path}: cut short ({len(data)} bytes of {max(ends)})")
 
 
+LOADER_SILENT = "the dynamic loader refused it (its message could not be read)"
+
+
 def load_library(path: Path) -> ctypes.CDLL:
     """The library at ``path`` with its functions typed; :class:`NativeCoreError` if unusable."""
     check_file(path, read_regular(path, MAX_LIBRARY_BYTES))
     try:
         lib = ctypes.CDLL(str(path))
     except (OSError, ValueError) as exc:  # a loader message that is not UTF-8 is a UnicodeDecodeError
-        raise NativeCoreError(f"cannot load {path}: {exc}") from None
+        # (Python 3.10 and older raise OSError() instead: the loader's message is lost)
+        raise NativeCoreError(f"cannot load {path}: {str(exc) or LOADER_SILENT}") from None
     for name, (args, result) in _SIGNATURES.items():
         try:
             function = getattr(lib, name)

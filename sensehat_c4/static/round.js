@@ -11,6 +11,8 @@
   const ident = parts[2] || "last";
   const CELL = 10;
   const STEP = 8, LEFT = 6, MID = 50, HALF = 38;   // the graph: a column per position, bars up to HALF
+  const MIN_WIDTH = 240;   // a short round's columns widen to this, so its graph is not tall and thin
+  const REACH = 6;         // the least room on each side of the axis (a draw's line, a one-sided round)
   const PLAY_MS = 800;
 
   let match = null;      // GET /api/round's "match" (players, labels, board)
@@ -163,35 +165,40 @@
     return Math.max(1, Math.min(8, 9 - value.in)) / 8 * HALF;
   }
 
-  const graphWidth = () => LEFT * 2 + STEP * (moves.length + 1);
-  const xOf = (p) => LEFT + STEP * p + STEP / 2;
+  const step = () => Math.max(STEP, (MIN_WIDTH - LEFT * 2) / (moves.length + 1));
+  const graphWidth = () => LEFT * 2 + step() * (moves.length + 1);
+  const xOf = (p) => LEFT + step() * p + step() / 2;
 
   function drawGraph() {
     const graph = $("graph");
-    const width = graphWidth();
-    graph.setAttribute("viewBox", `0 0 ${width} 108`);
-    const nodes = [svg("line", { class: "axis", x1: LEFT, x2: width - LEFT, y1: MID, y2: MID })];
+    const width = graphWidth(), w = step();
     const keys = new Set(review.key_moments);
+    // the height follows the values: as far up and down as the bars reach (a one-sided round has no
+    // empty half), with room above for the key moments' marks and below for the move numbers
+    const reach = (sign) => Math.max(REACH, ...review.values.map((v) => (v && v.score * sign > 0 ? height(v) : 0)));
+    const top = MID - reach(1) - (keys.size ? 14 : 4), bottom = MID + reach(-1) + 12;
+    graph.setAttribute("viewBox", `0 ${top} ${width} ${bottom - top}`);
+    const nodes = [svg("line", { class: "axis", x1: LEFT, x2: width - LEFT, y1: MID, y2: MID })];
     review.values.forEach((value, p) => {
       const x = xOf(p);
       if (value === null) {
         nodes.push(svg("text", { class: "unknown", x, y: MID + 3, "data-ply": p }, "?"));
       } else if (value.score === 0) {
-        nodes.push(svg("line", { class: "draw", x1: x - STEP / 2 + 0.5, x2: x + STEP / 2 - 0.5, y1: MID, y2: MID,
+        nodes.push(svg("line", { class: "draw", x1: x - w / 2 + 0.5, x2: x + w / 2 - 0.5, y1: MID, y2: MID,
           "data-ply": p }));
       } else {
         const h = height(value);
         const up = value.score > 0;
-        nodes.push(svg("rect", { class: "bar", x: x - STEP / 2 + 1, width: STEP - 2, y: up ? MID - h : MID, height: h,
+        nodes.push(svg("rect", { class: "bar", x: x - w / 2 + 1, width: w - 2, y: up ? MID - h : MID, height: h,
           fill: colourOf(up ? 1 : 2), "data-ply": p }));
       }
       if (keys.has(p)) {
-        nodes.push(svg("line", { class: "key-line", x1: x, x2: x, y1: 12, y2: 96 }));
-        nodes.push(svg("text", { class: "key", x, y: 10, "data-ply": p }, "!"));
+        nodes.push(svg("line", { class: "key-line", x1: x, x2: x, y1: top + 12, y2: bottom - 11 }));
+        nodes.push(svg("text", { class: "key", x, y: top + 10, "data-ply": p }, "!"));
       }
-      if (p % 5 === 0) nodes.push(svg("text", { class: "label", x, y: 106, "text-anchor": "middle" }, String(p)));
+      if (p % 5 === 0) nodes.push(svg("text", { class: "label", x, y: bottom - 2, "text-anchor": "middle" }, String(p)));
     });
-    nodes.push(svg("line", { class: "cursor", id: "cursor", x1: 0, x2: 0, y1: 12, y2: 96 }));
+    nodes.push(svg("line", { class: "cursor", id: "cursor", x1: 0, x2: 0, y1: top + 2, y2: bottom - 11 }));
     graph.replaceChildren(...nodes);
     graph.setAttribute("aria-label", `the outcome after each move, for ${labelOf(round.starter)} (who started): ` +
       `${review.key_moments.length} key moments`);
@@ -215,7 +222,7 @@
     const box = $("graph").getBoundingClientRect();
     if (!box.width) return;
     const x = (event.clientX - box.left) / box.width * graphWidth();
-    select(Math.round((x - LEFT - STEP / 2) / STEP));
+    select(Math.round((x - LEFT - step() / 2) / step()));
   }
 
   // -- the table and the summary ---------------------------------------------------------------
@@ -235,6 +242,7 @@
     });
     $("move-rows").replaceChildren(...rows);
     $("moves").hidden = false;
+    overflow();
     const lines = ["1", "2"].map((seat) => {
       const s = review.summary[seat];
       const accuracy = s.accuracy === null ? "no move solved" : `accuracy ${Math.round(s.accuracy)}%`;
@@ -247,6 +255,14 @@
         (s.unsolved ? `, ${s.unsolved} not solved` : ""));
     });
     $("summary").replaceChildren(...lines);
+  }
+
+  function overflow() {
+    // wider than the screen even wrapped (a narrow phone): say it scrolls sideways, and shade the edge
+    const box = $("table-box");
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    $("table-frame").classList.toggle("more", scrolls && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+    $("table-hint").hidden = !scrolls;
   }
 
   // -- loading ---------------------------------------------------------------------------------
@@ -315,6 +331,8 @@
   $("last").addEventListener("click", () => { stop(); select(moves.length); });
   $("play").addEventListener("click", play);
   $("ply").addEventListener("input", () => { stop(); select(Number($("ply").value)); });
+  $("table-box").addEventListener("scroll", overflow, { passive: true });
+  window.addEventListener("resize", () => { if (review) overflow(); });
   $("graph").addEventListener("pointermove", fromPointer);
   $("graph").addEventListener("pointerdown", (e) => { stop(); fromPointer(e); });
   document.addEventListener("keydown", (e) => {

@@ -8,7 +8,13 @@ framebuffer's gamma ioctls keep a per-process table as the ``rpisense-fb``
 driver does (reset to the default or the low-light table, set, get).  Anything
 else, or any real device, goes to the real ``ioctl``.
 
-Loaded at start-up through ``fake_hat_ioctl.pth`` in the venv's site-packages.
+``FAKE_HAT_GAMMA=refused`` in the environment plays the display driver of
+Raspberry Pi OS Bookworm's newer kernels instead, which has no gamma ioctls: they
+go to the real ``ioctl`` too, whose answer on a regular file is that driver's,
+``OSError`` ENOTTY (python-sense-hat issue 145).
+
+Loaded at start-up through ``fake_hat_ioctl.pth`` in the venv's site-packages (or,
+for a test's child process, through ``PYTHONPATH``).
 """
 import array
 import fcntl
@@ -21,7 +27,9 @@ GAMMA_DEFAULT_TABLE = [0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7,
                        8, 9, 10, 11, 12, 14, 15, 17, 18, 20, 21, 23, 25, 27, 29, 31]  # the driver's gamma_default
 GAMMA_LOW_TABLE = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
                    3, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 10]  # gamma_low (what sense_hat checks)
-HANDLED = (EVIOCGRAB, FBIOGET_GAMMA, FBIOSET_GAMMA, FBIORESET_GAMMA)
+GAMMA_ENV = "FAKE_HAT_GAMMA"
+HANDLED = (EVIOCGRAB,) if os.environ.get(GAMMA_ENV) == "refused" else (
+    EVIOCGRAB, FBIOGET_GAMMA, FBIOSET_GAMMA, FBIORESET_GAMMA)
 
 _real_ioctl = fcntl.ioctl
 _gamma = list(GAMMA_DEFAULT_TABLE)

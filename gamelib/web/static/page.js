@@ -1,5 +1,6 @@
 // The web view: the LEDs live (an event stream of frames and the game's words), a seat with the
-// PIN, and the joystick.  Uses only the documented API (docs/API.md); no library, no build step.
+// PIN (this phone's, 4 digits, or the pairing PIN, 6), and the joystick.  Uses only the documented
+// API (docs/API.md); no library, no build step.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -7,10 +8,14 @@
   const ctx = canvas.getContext("2d");
   const DIRECTIONS = ["left", "right", "up", "down", "middle"];
   const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down", Enter: "middle", " ": "middle" };
+  const HOLD_SECONDS = 3;  // the pairing gesture: the stick's middle held this long (gamelib.backends.base.PAIR_HOLD)
+  const LONG_WAIT = 20;    // seconds: a wait for this phone's PIN long enough to suggest the gesture
+  const HOLD = `At the Pi, hold the middle of the stick for ${HOLD_SECONDS} seconds: the LEDs show a 6-digit PIN ` +
+    "for any phone at once. Type it here.";
 
   let pixels = new Array(64).fill([0, 0, 0]);
   let status = null;   // the game's words (GET /api/state's "status")
-  let seating = null;  // the seats and the lockout (its "seating")
+  let seating = null;  // who holds the seats (the state's "seating")
   let seat = Number(sessionStorage.getItem("seat")) || 0;
   let since = Number(sessionStorage.getItem("since")) || 0;  // the seating version our seat began at
   let token = sessionStorage.getItem("token") || "";
@@ -115,7 +120,9 @@
   }
 
   function lose(why) {
+    const had = token;
     seat = 0; token = ""; remember(); message(why); panel(); words();
+    if (had) reconnect();
   }
 
   function panel() {
@@ -136,7 +143,6 @@
       $(`sit-${n}`).title = `take seat ${n}${colour(n)}`;
     }
     for (const d of DIRECTIONS) $(d).disabled = !seat;
-    if (!seat && seating && seating.locked) message("Too many wrong PINs: seating is locked for a minute.");
   }
 
   async function post(path, body) {
@@ -160,8 +166,15 @@
     $("pin").focus();
     message("The PIN scrolls across the LEDs: type it here.");
     const reply = await post("/api/pin", {});
-    if (reply.status === 429) message("Type the PIN the LEDs showed a moment ago.");
-    else if (reply.status !== 202) message(reply.data.message || `refused (${reply.status})`);
+    if (reply.status === 202 && reply.data.seconds >= LONG_WAIT) {
+      message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first). ${HOLD}`);
+    } else if (reply.status === 202 && reply.data.seconds > 0) {
+      message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first): type it here.`);
+    } else if (reply.status === 503) {
+      message(`Too many devices are waiting for a PIN. ${HOLD}`);
+    } else if (reply.status !== 202) {
+      message(reply.data.message || `refused (${reply.status})`);
+    }
   }
 
   async function sit(event) {
@@ -169,7 +182,7 @@
     const reply = await post("/api/seat", { pin: $("pin").value.trim(), seat: asking });
     if (reply.status === 200) {
       token = reply.data.token; seat = reply.data.seat; since = reply.data.version || 0; asking = 0;
-      remember(); message("");
+      remember(); message(""); reconnect();
     } else {
       message(reply.data.message || `refused (${reply.status})`);
     }
@@ -198,8 +211,15 @@
     document.body.classList.toggle("lost", !ok && retries > 0);
   }
 
+  // a seat's page keeps its stream open with the seat's token: on the seat's turn, a phone whose page
+  // is closed is waited for a while, then the seat goes back to the stick at the Pi (docs/API.md)
+  function reconnect() {
+    if (source) source.close();
+    connect();
+  }
+
   function connect() {
-    source = new EventSource("/api/events");
+    source = new EventSource(token ? `/api/events?token=${encodeURIComponent(token)}` : "/api/events");
     source.onopen = () => { retries = 0; live(true); };
     source.addEventListener("frame", (e) => {
       const data = JSON.parse(e.data);

@@ -1,0 +1,171 @@
+"""``sensehat-c4 doctor``'s checks: the machine's (:mod:`gamelib.doctor`) and the game's own.
+
+The game adds three lines to what :mod:`gamelib.doctor` checks: the solver's native core
+(loaded, and its checksum file matching: the loader's own checks, :func:`~.engine.native.load_library`),
+the opening books (the shipped 7x6 book and the other sizes', and the optional 12-ply book), and
+the games database (its path, whether this user can write it, ``PRAGMA quick_check``).  None of
+them is needed to play: the Python core plays without the native one, and a damaged database
+is set aside by the next game.  :func:`examine` runs every check in the order of the report.
+
+The words are in one table, :data:`WORDS`, as in :mod:`gamelib.doctor`.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+from pathlib import Path
+from typing import Dict, List, Mapping, Optional
+
+from gamelib import backends
+from gamelib.doctor import (MDNS_PORT, Check, Choice, Report, Status, System, check_driver, check_i2c, check_leds,
+                            check_port, check_python, check_sense_hat, check_service, check_stick, check_terminal,
+                            check_zeroconf, fail, find_emulator, ok, verdict)
+from gamelib.lan import DEFAULT_PORT
+from gamelib.launcher.service import TEMPLATE_UNIT, UNIT
+
+from .engine import native
+from .engine.book12 import Book12
+from .engine.book12 import default_path as book12_path
+from .engine.openings import PATH as BOOK8
+from .engine.openings import OpeningBook
+from .errors import NativeCoreError
+from .records import RecordsError, default_path
+from .records import Records as RecordsFile
+
+WORDS: Dict[str, str] = {
+    "label.core": "solver core",
+    "label.book": "opening books",
+    "label.records": "games database",
+    "core.native": "native ({path}; sha256 {digest}... matches {digest_file})",
+    "core.forced": "python (${variable} is set)",
+    "core.missing": "python: the native core was not built (no {path})",
+    "core.missing.fix": "perfect searches 50-100 times slower without it: install gcc, then install sensehat-c4 again",
+    "core.refused": "python: {error}",
+    "core.refused.fix": "install sensehat-c4 again (it builds the library and its checksum)",
+    "book.ok": "7x6 up to 8 stones ({entries} positions), {sizes} other sizes; 12-ply book: {book12}",
+    "book.12.installed": "{path}",
+    "book.12.missing": "not installed (optional: pip install bitbully-databases, Python 3.10+)",
+    "book.12.broken": "{path} cannot be used: {error}",
+    "book.12.fix": "unset $SENSEHAT_C4_BOOK12 or point it at book_12ply_distances.dat",
+    "book.broken": "{path}: {error}",
+    "book.broken.fix": "install sensehat-c4 again",
+    "records.new": "{path} not made yet (the first game makes it; {folder} is writable)",
+    "records.no_folder": "{path} cannot be made: {folder} is not writable by {user}",
+    "records.ok": "{path}: {matches} matches, writable, quick_check ok",
+    "records.readonly": "{path}: {matches} matches, quick_check ok, but not writable by {user}",
+    "records.fix": "the owner of {path} or its folder can give it back: sudo chown {user} {path}",
+    "records.damaged": "{path}: quick_check: {finding}{more}",
+    "records.damaged.fix": "the next game moves it aside ({name}.corrupt-TIME) and starts a new one; "
+                           "'sensehat-c4 history' shows what can still be read",
+    "records.unreadable": "{error}",
+    "records.unreadable.fix": "name another file with --db or $SENSEHAT_C4_DB, or move this one aside",
+}
+"""Every word of the game's checks; ``{names}`` are filled in with :meth:`str.format`."""
+
+
+
+def say(key: str, **fields: object) -> str:
+    return WORDS[key].format(**fields)
+
+
+def _ok(name: str, detail: str) -> Check:
+    return ok(name, detail, label=WORDS[f"label.{name}"])
+
+
+def _fail(name: str, detail: str, fix: str = "", *, absent: bool = False) -> Check:
+    return fail(name, detail, fix, absent=absent, label=WORDS[f"label.{name}"])
+
+
+def check_core(environ: Mapping[str, str]) -> Check:
+    """The native solver core: built, and loaded by the loader's own checks (size, checksum, ELF, ABI)."""
+    if native.pure_python_forced():
+        return _ok("core", say("core.forced", variable=native.PURE_ENV))
+    explicit = environ.get(native.LIBRARY_ENV)
+    path = Path(explicit) if explicit else native.LIBRARY
+    if not explicit and not path.exists():
+        return _fail("core", say("core.missing", path=path), say("core.missing.fix"), absent=True)
+    try:
+        native.load_library(path)
+        digest = hashlib.sha256(native.read_regular(path, native.MAX_LIBRARY_BYTES)).hexdigest()
+    except NativeCoreError as exc:
+        return _fail("core", say("core.refused", error=exc), say("core.refused.fix"))
+    return _ok("core", say("core.native", path=path, digest=digest[:12], digest_file=path.name + native.DIGEST_SUFFIX))
+
+
+def check_books() -> Check:
+    """The shipped books load; the 12-ply book, if one is named or installed, can be used."""
+    try:
+        entries = OpeningBook(BOOK8).entries
+    except (OSError, ValueError) as exc:
+        return _fail("book", say("book.broken", path=BOOK8, error=getattr(exc, "strerror", None) or exc),
+                     say("book.broken.fix"))
+    sizes = len(list(BOOK8.parent.glob("book-*x*.bin")))
+    path = book12_path()
+    if path is None:
+        return _ok("book", say("book.ok", entries=entries, sizes=sizes, book12=say("book.12.missing")))
+    try:
+        Book12(path).close()
+    except (OSError, ValueError, OverflowError) as exc:
+        error = (exc.strerror if isinstance(exc, OSError) else None) or exc
+        return _fail("book", say("book.ok", entries=entries, sizes=sizes,
+                                 book12=say("book.12.broken", path=path, error=error)), say("book.12.fix"))
+    return _ok("book", say("book.ok", entries=entries, sizes=sizes, book12=say("book.12.installed", path=path)))
+
+
+def _writable_folder(path: Path) -> Path:
+    """The nearest folder of ``path`` that exists (where the first game makes the missing ones)."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def check_records(system: System, path: Optional[Path]) -> Check:
+    """The games database: where it is, whether this user can write it, and ``PRAGMA quick_check``."""
+    path = Path(path) if path is not None else default_path(system.environ)
+    user = system.user()
+    try:
+        with RecordsFile(path) as stored:
+            matches, findings = stored.quick_check()
+            empty = stored.empty
+    except RecordsError as exc:
+        return _fail("records", say("records.unreadable", error=exc), say("records.unreadable.fix"))
+    if findings:
+        more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
+        return _fail("records", say("records.damaged", path=path, finding=findings[0], more=more),
+                     say("records.damaged.fix", name=path.name))
+    if empty is not None and not path.exists():
+        folder = _writable_folder(path)
+        if not os.access(folder, os.W_OK):
+            return _fail("records", say("records.no_folder", path=path, folder=folder, user=user),
+                         say("records.fix", path=folder, user=user))
+        return _ok("records", say("records.new", path=path, folder=folder))
+    if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        blocked = path if not os.access(path, os.W_OK) else path.parent
+        return _fail("records", say("records.readonly", path=path, matches=matches, user=user),
+                     say("records.fix", path=blocked, user=user))
+    return _ok("records", say("records.ok", path=path, matches=matches))
+
+
+def examine(system: System, *, backend: Optional[str] = None, db: Optional[Path] = None) -> Report:
+    """Every check, in the report's order, and the verdict for the way to play ``backend`` (or
+    ``$GAMELIB_BACKEND``, or ``auto``) names."""
+    name, source = backends.resolve(backend)
+    choice = Choice(name, source, backends.names()[1:])
+    leds = check_leds(system)
+    emulator, found = find_emulator(system)
+    user = system.user()
+    checks: List[Check] = [
+        check_python(system), check_sense_hat(system), leds, check_stick(system), check_driver(system, leds),
+        check_i2c(system), emulator, check_terminal(system),
+        check_core(system.environ), check_books(), check_records(system, db),
+        *check_service(system, [(UNIT, False), (TEMPLATE_UNIT.replace("@.", f"@{user}."), False), (UNIT, True)]),
+        check_port(system, "web_port", socket.SOCK_STREAM, DEFAULT_PORT, "port.used.fix"),
+        check_port(system, "mdns_port", socket.SOCK_DGRAM, MDNS_PORT, "mdns.used.fix"),
+        check_zeroconf(system),
+    ]
+    return verdict(checks, choice, found)
+
+
+__all__ = ["WORDS", "Status", "check_books", "check_core", "check_records", "examine"]
