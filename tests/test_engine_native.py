@@ -411,3 +411,31 @@ def test_the_command_line_takes_a_number_of_threads():
         assert proc.returncode == 2
         assert proc.stderr == (f"sensehat-c4 analyse: error: argument --threads: must be from 1 to 4: {bad!r} "
                                "(see --help)\n")
+
+
+def test_a_child_of_fork_searches_with_one_thread():
+    """The child of a fork has none of the helper threads (multiprocessing's workers, for one): its
+    searches, a reset and the count of every thread's positions went on waiting for them."""
+    import signal
+    import warnings
+
+    search = solver("native", 20, threads=2)
+    (moves, score), = positions("Test_L1_R2")[:1]
+    assert search.score(at(moves), Budget()) == score and search.threads == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)   # "this process is multi-threaded": these are C's
+        pid = os.fork()
+    if pid == 0:   # the child: a wait for a helper that is not there would hang, so an alarm ends it
+        ok = False
+        try:
+            signal.alarm(30)
+            search.reset()
+            ok = search.score(at(moves), Budget()) == score and search.all_nodes >= search.nodes
+            search.reset()
+            ok = ok and search.score(at(moves), Budget()) == score
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    assert search.score(at("4455"), Budget()) is not None      # the parent's helpers still answer
+    assert search.all_nodes > search.nodes

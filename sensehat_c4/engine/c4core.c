@@ -63,6 +63,7 @@
 #define C4_THREADS 1
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #else
@@ -150,6 +151,7 @@ struct c4_solver {
     int stop, found, found_result;  /* atomics: stop searching; a helper finished first, its result */
     uint64_t heartbeat;             /* atomic: the main search's looks (check-ins) */
     uint64_t helper_nodes;          /* nodes of helpers' finished searches */
+    pid_t owner;                    /* the process the helpers run in (a child of fork() has none) */
 #endif
 };
 
@@ -717,9 +719,11 @@ static void mark(c4_solver *s, frame *f)
 static void unmark(c4_solver *s, frame *f)
 {
     if (f->marked) {
-        uint64_t *slot = &s->marks[f->marked - 1];
-        if (LOAD(slot) == mark_of(s, f->bucket, f->tag))
-            STORE(slot, 0);
+        if (s->marks) { /* (none after a fork: forget_if_forked()) */
+            uint64_t *slot = &s->marks[f->marked - 1];
+            if (LOAD(slot) == mark_of(s, f->bucket, f->tag))
+                STORE(slot, 0);
+        }
         f->marked = 0;
     }
 }
@@ -925,10 +929,25 @@ static int join_helpers(c4_solver *s)
     return 1;
 }
 
+/* In a child of fork(), which has none of the helper threads: forget them, the solver searches
+ * with one thread (their memory is left: their mutex may have been held at the fork). */
+static void forget_if_forked(c4_solver *s)
+{
+    if (s->help && getpid() != s->owner) {
+        s->help = NULL;
+        s->ids = NULL;
+        s->marks = NULL;
+        s->helpers = 0;
+        s->busy = 0;
+        s->main.poll = 0;
+    }
+}
+
 /* Ends and joins the helper threads. */
 static void stop_helpers(c4_solver *s)
 {
     int i;
+    forget_if_forked(s);
     if (!s->help)
         return;
     wait_helpers(s);
@@ -1002,6 +1021,7 @@ int c4_set_threads(c4_solver *s, int threads)
         return 1;
     }
     s->main.poll = 1;
+    s->owner = getpid();
     return s->helpers + 1;
 }
 
@@ -1009,10 +1029,12 @@ void c4_halt(c4_solver *s) { drop_helpers(s); }
 int c4_threads(const c4_solver *s) { return s->helpers + 1; }
 uint64_t c4_all_nodes(c4_solver *s)
 {
+    forget_if_forked(s);
     wait_helpers(s);
     return s->main.nodes + s->helper_nodes;
 }
 #else
+static void forget_if_forked(c4_solver *s) { (void)s; }
 static void drop_helpers(c4_solver *s) { (void)s; }
 static void wait_helpers(c4_solver *s) { (void)s; }
 static void stop_helpers(c4_solver *s) { (void)s; }
@@ -1043,6 +1065,7 @@ void c4_free(c4_solver *s)
 
 void c4_clear(c4_solver *s)
 {
+    forget_if_forked(s);
     wait_helpers(s);
     memset(s->table, 0, (size_t)c4_table_bytes(s));
 }
@@ -1094,6 +1117,7 @@ static int main_run(c4_solver *s)
 int c4_start(c4_solver *s, uint64_t current, uint64_t mask, int moves, uint64_t threats,
              int alpha, int beta)
 {
+    forget_if_forked(s);
     drop_helpers(s);
     if (s->main.active)
         unmark_stack(&s->main);

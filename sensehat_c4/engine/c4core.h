@@ -54,7 +54,8 @@ uint64_t c4_winning_cells(const c4_solver *s, uint64_t position, uint64_t mask);
  * search of the solver that runs 1,024 nodes (not one below the book's leaves); the main search
  * is the caller's as with one thread.  Returns the threads now searching: 1 where threads are not
  * built in (no POSIX threads or no lock-free 64-bit atomics) or could not start.  The helpers
- * wait blocked between searches (no CPU); c4_free() ends them.  Not after fork() in the child. */
+ * wait blocked between searches (no CPU); c4_free() ends them.  In a child of fork() the solver
+ * searches with one thread. */
 int c4_set_threads(c4_solver *s, int threads);
 int c4_threads(const c4_solver *s);
 /* Tells the helpers to drop the search (they do within 64 of their nodes; not waited for): call it
