@@ -138,3 +138,52 @@ def test_a_damaged_strategy_book_is_one_log_line_and_no_book(damage, tmp_path, m
     with caplog.at_level(logging.WARNING, logger="sensehat_c4.engine.strategy"):
         assert strategy.installed(Size(6, 4)) is None
     assert [r.getMessage() for r in caplog.records] == [f"strategy book not used ({path}: not a strategy book)"]
+
+
+def test_the_builder_killed_leaves_no_worker_searching(tmp_path):
+    """Killed (SIGKILL: no clean-up of its own) while its workers decide 8x6's first positions
+    (minutes each), the builder's workers end too: they went on searching for many minutes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "make_book.py"
+    proc = subprocess.Popen([sys.executable, str(tool), "--board", "8x6", "--strategy", "2", "--jobs", "2",
+                             "--table-bits", "16", "--out", str(tmp_path / "strategy-8x6.bin")],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert "8x6: strategy book to 2 stones; 0 decisions made before, 5 positions ready to decide" \
+        in proc.stdout.readline()
+    deadline = time.monotonic() + 60
+    workers: list = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        time.sleep(0.2)
+        workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
+                   and stat_of(p)[1] == proc.pid and "spawn_main" in read(p / "cmdline")]
+    assert len(workers) == 2
+    time.sleep(1)       # each is deciding a position of no or one stone
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(stat_of(Path("/proc") / str(w))[0] in "RSD" for w in workers):
+        time.sleep(0.1)
+    assert [w for w in workers if stat_of(Path("/proc") / str(w))[0] in "RSD"] == []
+    assert (tmp_path / "strategy-8x6.bin.decisions").read_text() == ""
+
+
+def read(path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def stat_of(process):
+    """(state, parent pid) of a /proc/PID directory; ("X", 0) once it is gone."""
+    try:
+        stat = (process / "stat").read_text()
+    except OSError:
+        return "X", 0
+    fields = stat[stat.rindex(")") + 2:].split()
+    return fields[0], int(fields[1])

@@ -43,9 +43,11 @@ run time).  The whole file is zlib-compressed.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import multiprocessing as mp
 import os
 import queue
+import signal
 import struct
 import sys
 import time
@@ -302,6 +304,11 @@ def _decide(task: Task, size: Size, table_bits: Optional[int], threads: int) -> 
 def _worker(size: Size, table_bits: Optional[int], threads: int, tasks: "mp.Queue[Optional[Tuple[int, Task]]]",
             results: "mp.Queue[Tuple[int, int, Tuple[int, int, float, float, int]]]", index: int) -> None:
     parent = os.getppid()
+    if sys.platform.startswith("linux"):  # the builder killed (even by SIGKILL): this worker gets SIGTERM
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
     while True:
         try:
             item = tasks.get(timeout=5)
