@@ -6,6 +6,8 @@ core runs), and ``SENSEHAT_C4_PURE_PYTHON=1`` skips the build.
 """
 import hashlib
 import os
+import platform
+import struct
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -43,10 +45,29 @@ class build_plain_library(build_ext):
         self.inplace = inplace
 
     def build_extension(self, ext):
+        flags = arm32_flags()
+        if flags:  # first with them, then (if that failed) as the compiler targets by default
+            ext.extra_compile_args = ext.extra_compile_args + flags
+            try:
+                super().build_extension(ext)
+                return
+            except Exception as exc:
+                print(f"the native solver core did not build with {' '.join(flags)} ({exc}); again without")
+                ext.extra_compile_args = [a for a in ext.extra_compile_args if a not in flags]
         try:
             super().build_extension(ext)
         except Exception as exc:  # no compiler, or it failed: the Python core runs
             print(f"WARNING: the native solver core was not built ({exc}); the pure-Python core will run")
+
+
+def arm32_flags():
+    """``-march=armv7-a`` for a 32-bit ARM userland on an ARMv7 or ARMv8 CPU (every Raspberry Pi with
+    four cores under 32-bit Raspberry Pi OS): that OS's compiler targets ARMv6 (the Pi 1 and Zero), which
+    has no lock-free 64-bit atomics, and the core's helper threads need them (without, it searches with
+    one thread).  The library is built on the Pi it runs on, so its CPU takes the ARMv7 instructions."""
+    if struct.calcsize("P") == 4 and platform.machine() in ("armv7l", "armv8l", "aarch64"):
+        return ["-march=armv7-a"]
+    return []
 
 
 setup(
@@ -54,7 +75,8 @@ setup(
         "sensehat_c4.engine._c4core",
         sources=["sensehat_c4/engine/c4core.c"],
         depends=["sensehat_c4/engine/c4core.h"],
-        extra_compile_args=["-std=c99", "-O2"],
+        extra_compile_args=["-std=c99", "-O2", "-pthread"],
+        extra_link_args=["-pthread"],  # the helper threads (POSIX threads; in the C library itself on glibc 2.34+)
         optional=True,  # also tells build_ext --inplace (pip install -e) not to copy a library that is not there
     )],
     cmdclass={"build_ext": build_plain_library},

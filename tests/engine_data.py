@@ -61,11 +61,12 @@ def native_or_skip() -> None:
                 ".ci/native-cross (it installs gcc), then pip install -e .")
 
 
-def solver(core: str, table_bits: int, shape: Shape = SHAPE) -> Solver:
-    """A fresh solver core (skips a native one that is not available)."""
+def solver(core: str, table_bits: int, shape: Shape = SHAPE, threads: int = 1) -> Solver:
+    """A fresh solver core (skips a native one that is not available); one thread unless asked, so
+    that node counts are exact (with helper threads only the scores are)."""
     if core == "native":
         native_or_skip()
-    return new_solver(shape, table_bits=table_bits, core=core)
+    return new_solver(shape, table_bits=table_bits, core=core, threads=threads)
 
 
 def oracle(book12: bool = True, core: Optional[str] = None) -> Oracle:

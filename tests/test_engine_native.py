@@ -13,18 +13,19 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
-from engine_data import CORES, at, native_or_skip
+from engine_data import CORES, at, native_or_skip, positions, scored, solver
 
 from sensehat_c4.engine import Limit, Oracle, choose_move, native
 from sensehat_c4.engine.book12 import SHAPE
 from sensehat_c4.engine.cores import core_name, new_solver
 from sensehat_c4.engine.limit import Budget
-from sensehat_c4.engine.position import shape_of
+from sensehat_c4.engine.position import Position, shape_of
 from sensehat_c4.errors import ConfigError, NativeCoreError, SearchAborted
-from sensehat_c4.rules import Board, Layout
+from sensehat_c4.rules import Board, Layout, Size
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -129,7 +130,7 @@ def test_a_library_that_does_not_load_is_one_log_line_then_the_python_core(case,
 def test_a_library_of_another_abi_is_refused(monkeypatch, fresh, caplog):
     native_or_skip()
     monkeypatch.setattr(native, "ABI", native.ABI + 1)
-    with pytest.raises(NativeCoreError, match=r"speaks ABI 2, this package 3$"):
+    with pytest.raises(NativeCoreError, match=r"speaks ABI 3, this package 4$"):
         native.load_library(native.LIBRARY)
     fresh()
     with caplog.at_level(logging.WARNING, logger="sensehat_c4.engine.native"):
@@ -314,3 +315,127 @@ def test_the_build_makes_a_plain_library_that_loads(tmp_path):
     lib = native.load_library(library)
     assert lib.c4_abi() == native.ABI
     assert not hasattr(ctypes.CDLL(str(library)), "PyInit__c4core")   # a plain library, not a Python module
+
+
+# -- threads ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_helper_threads_give_the_scores_of_one_thread(threads):
+    rows = positions("Test_L2_R2")[:20] + positions("Test_L1_R2")[:30]
+    one, many = solver("native", 20), solver("native", 20, threads=threads)
+    assert (one.threads, many.threads) == (1, threads)
+    for moves, score in rows:
+        assert (many.score(at(moves), Budget()), one.score(at(moves), Budget())) == (score, score), moves
+    assert many.all_nodes > many.nodes        # the helpers searched too; the budget counts the main search
+    assert one.all_nodes == one.nodes
+
+
+def test_helper_threads_on_the_largest_board_as_an_independent_solver_scores_it():
+    shape = shape_of(Board(8, 6).layout)
+    rows = [(moves, score) for moves, score, work in scored("8x6") if work <= 2_000_000][:12]
+    search = solver("native", 20, shape, threads=3)
+    for moves, score in rows:
+        assert search.score(Position.of(Size(8, 6).from_moves(moves)), Budget()) == score, moves
+
+
+def test_perfect_with_threads_plays_moves_of_the_best_score():
+    """Which of the moves of the best score perfect plays may depend on the threads' timing; the score
+    may not."""
+    native_or_skip()
+    threaded = Oracle(SHAPE, core="native", threads=2)
+    exact = Oracle(SHAPE, core="native", threads=1)
+    for moves, _ in positions("Test_L1_R2")[:8]:
+        board = Board.from_moves(moves)
+        result = choose_move(board, "perfect", oracle=threaded)
+        scores = exact.move_scores(Position.of(board), Budget())
+        assert result.optimal and scores[result.column] == max(scores.values()), moves
+        assert result.score in (None, scores[result.column])      # a forced move's score may be unknown
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_nothing_searches_once_a_search_is_stopped(threads):
+    """A stop event ends the main search; the helpers let go of it too (no CPU while the game waits)."""
+    search = solver("native", 20, threads=threads)
+    budget = Budget(stop=SetFromAnotherThread(20))
+    with pytest.raises(SearchAborted):
+        search.score(at(""), budget)        # the empty board: its first window alone is seconds of search
+    assert budget.nodes == 19 * 4096
+    cpu = time.process_time()
+    for _ in range(5):          # a helper still searching is running or ready to run at every look
+        time.sleep(0.1)
+        assert threads_running() == []
+    assert time.process_time() - cpu < 0.1
+    assert (search.all_nodes > search.nodes) == (threads > 1)     # the helpers had joined the search
+
+
+def threads_running() -> list:
+    """The threads of this process other than the main one that are running or ready to run (state R)."""
+    running = []
+    for task in Path("/proc/self/task").iterdir():
+        if int(task.name) != os.getpid():
+            stat = (task / "stat").read_text()
+            if stat[stat.rindex(")") + 2] == "R":
+                running.append(task.name)
+    return running
+
+
+def test_the_threads_come_from_the_option_the_environment_or_the_cores(monkeypatch, caplog):
+    native_or_skip()
+    monkeypatch.delenv(native.THREADS_ENV, raising=False)
+    cores = min(len(os.sched_getaffinity(0)), native.MAX_THREADS)
+    assert native.default_threads() == cores == new_solver(SHAPE, table_bits=12).threads
+    monkeypatch.setenv(native.THREADS_ENV, "1")
+    assert native.default_threads() == 1 == new_solver(SHAPE, table_bits=12).threads
+    native.use_threads(3)
+    try:
+        assert native.default_threads() == 3 == new_solver(SHAPE, table_bits=12).threads
+    finally:
+        native.use_threads(None)
+    with pytest.raises(ConfigError, match="the native core takes 1 to 4 threads \\(not 5\\)"):
+        native.use_threads(5)
+    for bad in ("0", "5", "two", "\x1b[2J"):
+        monkeypatch.setenv(native.THREADS_ENV, bad)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sensehat_c4.engine.native"):
+            assert native.default_threads() == cores
+        assert [r.getMessage() for r in caplog.records] == [
+            f"SENSEHAT_C4_THREADS is a number of threads from 1 to 4 (not {bad!r}): the default is taken"]
+
+
+def test_the_command_line_takes_a_number_of_threads():
+    native_or_skip()
+    proc = run_cli("analyse", "4453", "--solve", "--json", "--threads", "1")
+    assert (proc.returncode, proc.stderr, json.loads(proc.stdout)["best"]) == (0, "", 3)
+    for bad in ("0", "5", "x"):
+        proc = run_cli("analyse", "4453", "--threads", bad)
+        assert proc.returncode == 2
+        assert proc.stderr == (f"sensehat-c4 analyse: error: argument --threads: must be from 1 to 4: {bad!r} "
+                               "(see --help)\n")
+
+
+def test_a_child_of_fork_searches_with_one_thread():
+    """The child of a fork has none of the helper threads (multiprocessing's workers, for one): its
+    searches, a reset and the count of every thread's positions went on waiting for them."""
+    import signal
+    import warnings
+
+    search = solver("native", 20, threads=2)
+    (moves, score), = positions("Test_L1_R2")[:1]
+    assert search.score(at(moves), Budget()) == score and search.threads == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)   # "this process is multi-threaded": these are C's
+        pid = os.fork()
+    if pid == 0:   # the child: a wait for a helper that is not there would hang, so an alarm ends it
+        ok = False
+        try:
+            signal.alarm(30)
+            search.reset()
+            ok = search.score(at(moves), Budget()) == score and search.all_nodes >= search.nodes
+            search.reset()
+            ok = ok and search.score(at(moves), Budget()) == score
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    assert search.score(at("4455"), Budget()) is not None      # the parent's helpers still answer
+    assert search.all_nodes > search.nodes

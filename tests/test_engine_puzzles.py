@@ -12,7 +12,7 @@ from typing import Dict, List
 
 import pytest
 
-from ci_needs import require
+from ci_needs import require_bitbully
 from sensehat_c4.commands import main
 from sensehat_c4.engine import default_oracle
 from sensehat_c4.engine.limit import Budget
@@ -83,11 +83,7 @@ def test_a_sample_is_what_it_says_by_our_solver():
 
 def bitbully_scores(moves: str) -> Dict[int, int]:
     """bitbully's score of every move (its 12-ply book below 11 stones, a plain search from 11 on)."""
-    try:
-        import bitbully  # noqa: F401 (whether it is there)
-    except ImportError:
-        require(["bitbully"], "the independent solver the puzzles are checked against",
-                "pip install -e '.[test]' on Python 3.10 or newer", root=False)
+    require_bitbully("the independent solver the puzzles are checked against")
     from bitbully import BitBully, Board as BitBoard
 
     agent = BitBully(None) if len(moves) >= 11 else BitBully()

@@ -242,16 +242,16 @@ def test_hostile_advertisements_are_listed_bounded_and_scroll_with_a_box_for_wha
             index = (first + step) % len(shown)
             program.wait_for(lambda p: showing(p) == index, what=f"{shown[index]!r} scrolling in the list")
             if shown[index].isascii():
-                program.wait_for(lambda p: any(f"{shown[index]} (middle: ask" in line for line in p.screen.display),
+                program.wait_for(lambda p: any(f"{shown[index]} (Enter asks" in line for line in p.screen.display),
                                  what=f"{shown[index]!r} under the board")
             program.press("right")
-        program.wait_for(lambda p: showing(p) == 0 and any("Bob_<~> (middle: ask" in line for line in p.screen.display),
+        program.wait_for(lambda p: showing(p) == 0 and any("Bob_<~> (Enter asks" in line for line in p.screen.display),
                          what="Bob_<~> again")
         program.press("enter")                                          # ask Bob_<~>: it answers, then quits
         frames = {tuple(hex_colours(f)) for f in screens.frames(screens.left("Bob_<~>"))}
         program.wait_for(lambda p: leds(p.screen) is not None and tuple(leds(p.screen)) in frames,
                          what="BOB_<~> LEFT, its _ < ~ > as boxes")
-        program.wait_for(lambda p: any("Bob_<~> (middle: ask" in line for line in p.screen.display), timeout=20,
+        program.wait_for(lambda p: any("Bob_<~> (Enter asks" in line for line in p.screen.display), timeout=20,
                          what="the list again")
         program.press("up")                                             # leave
         err = program.finish(20)

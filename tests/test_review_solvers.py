@@ -16,7 +16,7 @@ from typing import Dict, List, Mapping
 
 import pytest
 
-from ci_needs import require
+from ci_needs import require_bitbully
 from records_data import ANN, BOB, record_match, ticking
 from sensehat_c4.study import review
 from sensehat_c4.records import Recorder, Records
@@ -92,11 +92,7 @@ def compare(result: review.Review, other: Dict[str, Dict[int, int]]) -> Dict[str
 def bitbully_scores(games: List[str]) -> Dict[str, Dict[int, int]]:
     """bitbully's score of every move of every position of ``games`` (7 x 6): a plain search without
     its book from 11 stones on, its 12-ply book before (a search would take seconds there)."""
-    try:
-        import bitbully  # noqa: F401 (whether it is there)
-    except ImportError:
-        require(["bitbully"], "the independent solver the labels are checked against",
-                "pip install -e '.[test]' on Python 3.10 or newer", root=False)
+    require_bitbully("the independent solver the labels are checked against")
     from bitbully import BitBully, Board as BitBoard
 
     searching, booked = BitBully(None), BitBully()

@@ -3,6 +3,7 @@
 
     python tools/make_book.py                          # 7 x 6: book8.bin from the 12-ply book
     python tools/make_book.py --board 7x5 --plies 4    # another size: its solver's own book
+    python tools/make_book.py --board 8x6 --strategy 9 --jobs 2 --table-bits 26   # a strategy book
 
 Another size (``--board``): every position with up to ``--plies`` stones is enumerated (up to
 mirror symmetry); those with exactly that many are solved by the exact solver (the native core
@@ -11,6 +12,15 @@ appended to ``OUT.partial`` at once, and a new run skips those (so stop it any t
 and an estimate of the time left go to stdout; the note at the end gives the run time, the CPU
 time and the book's size (see ``sensehat_c4/engine/sizebooks.py`` for the format).  Long runs:
 ``nice -n 10 python tools/make_book.py --board 8x5 --plies 6 > book.log``.
+
+A strategy book (``--strategy STONES``, see ``sensehat_c4/engine/strategy.py``): perfect's
+move in every position it reaches itself up to STONES stones, as either player, with its exact
+score.  From the empty board and each first move, each position is decided (its exact score,
+then a move that keeps it, as the oracle finds one) once the position before it is, then every
+reply to that move is a new position; ``--jobs`` worker processes decide them, the fewest
+stones first.  Resumable: each decision is appended to ``OUT.decisions`` at once and a new run
+skips those (kept, so that a deeper book goes on from them).  Long runs: ``nice -n 19 python
+tools/make_book.py --board 8x6 --strategy 9 --jobs 2 --table-bits 26 --out DIR/strategy-8x6.bin``.
 
 7 x 6 (no ``--board``): ``sensehat_c4/engine/data/book8.bin``, exact scores of every position
 with up to 8 stones.
@@ -33,6 +43,11 @@ run time).  The whole file is zlib-compressed.
 from __future__ import annotations
 
 import argparse
+import ctypes
+import multiprocessing as mp
+import os
+import queue
+import signal
 import struct
 import sys
 import time
@@ -47,7 +62,10 @@ from sensehat_c4.engine.cores import new_solver  # noqa: E402
 from sensehat_c4.engine.limit import Budget  # noqa: E402
 from sensehat_c4.engine.openings import MAX_PLY, OUTPUT, key24  # noqa: E402
 from sensehat_c4.engine.position import Position, Shape, shape_of  # noqa: E402
-from sensehat_c4.engine.sizebooks import book_key, book_path, encode  # noqa: E402
+from sensehat_c4.engine.oracle import Oracle  # noqa: E402
+from sensehat_c4.engine.sizebooks import book_key, book_path, encode, mirror_key  # noqa: E402
+from sensehat_c4.engine.strategy import encode as strategy_encode  # noqa: E402
+from sensehat_c4.engine.strategy import strategy_path  # noqa: E402
 from sensehat_c4.errors import BoardSizeError  # noqa: E402
 from sensehat_c4.rules import STANDARD, Size  # noqa: E402
 
@@ -232,6 +250,228 @@ def build_size_book(size: Size, plies: int, out: Path, table_bits: Optional[int]
     return 0
 
 
+# -- a strategy book: perfect's own moves, every reply of the opponent --------------------
+
+Task = Tuple[int, int, int, Optional[int]]
+"""A position to decide: current, mask, stones, and a lower bound on its score (``None``: none known)."""
+
+
+def canonical(shape: Shape, current: int, mask: int) -> Tuple[int, int]:
+    """The position or its mirror image, whichever has the book key (the smaller ``current + mask``)."""
+    if mirror_key(shape, current + mask) < current + mask:
+        return mirror_key(shape, current), mirror_key(shape, mask)
+    return current, mask
+
+
+def replies(shape: Shape, current: int, mask: int, column: int) -> List[Tuple[int, int]]:
+    """The positions (canonical) after our move in ``column`` and each reply of the opponent that does
+    not end the game; none where our move wins or fills the board."""
+    move = shape.possible(mask) & shape.column_masks[column]
+    mine, mask = current | move, mask | move
+    if shape.has_four(mine) or mask == shape.full:
+        return []
+    found = []
+    for reply in shape.column_masks:
+        stone = shape.possible(mask) & reply
+        if stone and not shape.has_four((mine ^ mask) | stone) and mask | stone != shape.full:
+            found.append(canonical(shape, mine, mask | stone))
+    return found
+
+
+_worker_oracle: Optional[Oracle] = None
+
+
+def _decide(task: Task, size: Size, table_bits: Optional[int], threads: int) -> Tuple[int, int, float, float, int]:
+    """In a worker process: the exact score of a position and the column of a move that keeps it;
+    the CPU seconds (all the process's threads), wall seconds and positions searched."""
+    global _worker_oracle
+    shape = shape_of(size)
+    if _worker_oracle is None:
+        _worker_oracle = Oracle(shape, table_bits=table_bits, threads=threads)  # no books
+    oracle = _worker_oracle
+    current, mask, moves, floor = task
+    position = Position(current, mask, moves, shape)
+    cpu, wall, budget = time.process_time(), time.monotonic(), Budget()
+    if floor is not None and oracle.solver.at_most(position, floor, budget):
+        score = floor  # the opponent's last move kept the score
+    else:
+        window = (floor + 1, shape.win_score(moves)) if floor is not None else None
+        score = oracle.solver.score(position, budget, window=window)
+    column = oracle.move_of_score(position, score, budget)
+    return score, column, time.process_time() - cpu, time.monotonic() - wall, budget.nodes
+
+
+def _worker(size: Size, table_bits: Optional[int], threads: int, tasks: "mp.Queue[Optional[Tuple[int, Task]]]",
+            results: "mp.Queue[Tuple[int, int, Tuple[int, int, float, float, int]]]", index: int) -> None:
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):  # the builder killed (even by SIGKILL): this worker gets SIGTERM
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    while True:
+        try:
+            item = tasks.get(timeout=5)
+        except queue.Empty:
+            if os.getppid() != parent:  # the builder was killed: stop
+                return
+            continue
+        if item is None:
+            return
+        key, task = item
+        results.put((index, key, _decide(task, size, table_bits, threads)))
+
+
+def read_decisions(path: Path) -> Dict[int, Tuple[int, int]]:
+    """``{key: (score, column)}`` of a decisions file (``key score column`` lines; a cut last line is skipped)."""
+    decided: Dict[int, Tuple[int, int]] = {}
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            fields = line.split()
+            if len(fields) == 3:
+                decided[int(fields[0])] = (int(fields[1]), int(fields[2]))
+    return decided
+
+
+class Strategy:
+    """The tree of a strategy book being built: which positions need a decision, given those made."""
+
+    def __init__(self, shape: Shape, stones: int, decided: Dict[int, Tuple[int, int]]) -> None:
+        self.shape, self.stones, self.decided = shape, stones, decided
+        self.floor: Dict[int, Optional[int]] = {}  # key -> lower bound on the score
+        self.position: Dict[int, Tuple[int, int, int]] = {}  # key -> current, mask, stones
+        self.ready: Dict[int, int] = {}  # key -> stones: positions known to need a decision, not decided
+        self.seen: Dict[int, List[int]] = {}  # stones -> keys of the tree's decision positions
+        self.add(0, 0, 0, None)  # the first player's tree
+        empty = Position(0, 0, 0, shape)
+        for column in range(shape.width):  # the second player's: every first move
+            after = empty.play(column)
+            self.add(*canonical(shape, after.current, after.mask), 1, None)
+
+    def add(self, current: int, mask: int, moves: int, floor: Optional[int]) -> None:
+        """A position of the tree: decided already (its subtree is added) or ready to decide."""
+        if moves > self.stones or self.shape.can_win_now(current, mask):
+            return
+        key = current + mask
+        if key in self.position:  # a transposition: the larger bound holds
+            old = self.floor[key]
+            if floor is not None and (old is None or floor > old):
+                self.floor[key] = floor
+            return
+        self.position[key] = (current, mask, moves)
+        self.floor[key] = floor
+        self.seen.setdefault(moves, []).append(key)
+        if key in self.decided:
+            self.grow(key)
+        else:
+            self.ready[key] = moves
+
+    def grow(self, key: int) -> None:
+        """Adds the positions after the decided move of ``key`` and every reply."""
+        current, mask, moves = self.position[key]
+        score, column = self.decided[key]
+        for child in replies(self.shape, current, mask, column):
+            self.add(*child, moves + 2, score)
+
+    def decide(self, key: int, score: int, column: int) -> None:
+        self.decided[key] = (score, column)
+        self.ready.pop(key, None)
+        self.grow(key)
+
+    def task(self, key: int) -> Task:
+        current, mask, moves = self.position[key]
+        return current, mask, moves, self.floor[key]
+
+    def records(self) -> List[Tuple[int, int, int]]:
+        return [(key, *self.decided[key]) for keys in self.seen.values() for key in keys]
+
+
+def build_strategy_book(size: Size, stones: int, out: Path, table_bits: Optional[int], jobs: int, threads: int,
+                        log: Callable[[str], None]) -> int:
+    """Decides every position of the strategy tree up to ``stones`` stones with ``jobs`` worker processes;
+    resumable (``OUT.decisions``, kept after the book is written so that a deeper book goes on from it)."""
+    shape = shape_of(size)
+    journal = out.with_name(out.name + ".decisions")
+    decided = read_decisions(journal)
+    tree = Strategy(shape, stones, decided)
+    log(f"{size}: strategy book to {stones} stones; {len(decided)} decisions made before, "
+        f"{len(tree.ready)} positions ready to decide")
+    context = mp.get_context("spawn")
+    tasks = [context.Queue() for _ in range(jobs)]
+    results = context.Queue()
+    workers = [context.Process(target=_worker, args=(size, table_bits, threads, tasks[i], results, i), daemon=True)
+               for i in range(jobs)]
+    for worker in workers:
+        worker.start()
+    busy: Dict[int, int] = {}  # worker -> key
+    affinity: Dict[int, int] = {}  # key -> the worker that decided its parent
+    stats: Dict[int, List[float]] = {}  # stones -> CPU seconds of each decision
+    started, last = time.monotonic(), 0.0
+
+    def hand_out(index: int) -> None:
+        free = {k: m for k, m in tree.ready.items() if k not in busy.values()}
+        if not free:
+            return
+        lowest = min(free.values())
+        layer = [k for k, m in free.items() if m == lowest]
+        mine = [k for k in layer if affinity.get(k) == index]
+        key = min(mine or layer)
+        busy[index] = key
+        tasks[index].put((key, tree.task(key)))
+
+    def progress() -> None:
+        layers = sorted(tree.seen)
+        parts = []
+        for moves in layers:
+            keys = tree.seen[moves]
+            done = sum(k in decided for k in keys)
+            cpu = stats.get(moves, [])
+            parts.append(f"{moves}: {done}/{len(keys)}" + (f" (CPU mean {sum(cpu) / len(cpu):.1f} s, "
+                                                             f"max {max(cpu):.1f} s)" if cpu else ""))
+        log("decided " + "; ".join(parts))
+
+    with open(journal, "a") as f:
+        for index in range(jobs):
+            hand_out(index)
+        while busy:
+            try:
+                index, key, (score, column, cpu, wall, nodes) = results.get(timeout=60)
+            except queue.Empty:
+                if not all(worker.is_alive() for worker in workers):
+                    log("a worker died: stopping (run again to resume)")
+                    return 1
+                continue
+            del busy[index]
+            f.write(f"{key} {score} {column}\n")
+            f.flush()
+            moves = tree.position[key][2]
+            stats.setdefault(moves, []).append(cpu)
+            before = set(tree.ready)
+            tree.decide(key, score, column)
+            for child in set(tree.ready) - before:
+                affinity[child] = index
+            hand_out(index)
+            for other in range(jobs):
+                if other not in busy:
+                    hand_out(other)
+            now = time.monotonic()
+            if now - last >= 60 or not busy:
+                last = now
+                progress()
+    for queue_ in tasks:
+        queue_.put(None)
+    for worker in workers:
+        worker.join(timeout=30)
+    records = tree.records()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(strategy_encode(size, stones, records))
+    cpu_all = sum(sum(v) for v in stats.values())
+    log(f"wrote {out}: {len(records)} positions, {out.stat().st_size} bytes; this run: "
+        f"{time.monotonic() - started:.0f} s, CPU {cpu_all:.0f} s in {sum(len(v) for v in stats.values())} decisions "
+        f"(the decisions stay in {journal})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--book12", type=Path, default=None, help="book_12ply_distances.dat")
@@ -239,6 +479,10 @@ def main() -> int:
     parser.add_argument("--plies", type=int, default=4, help="with --board: stones of the deepest positions")
     parser.add_argument("--table-bits", type=int, default=None, help="with --board: the solver's table, 2**N entries")
     parser.add_argument("--out", type=Path, default=None, help="the book file (default: in the package's data)")
+    parser.add_argument("--strategy", type=int, default=None, metavar="STONES",
+                        help="with --board: a strategy book, perfect's moves up to STONES stones")
+    parser.add_argument("--jobs", type=int, default=1, help="with --strategy: worker processes (default 1)")
+    parser.add_argument("--threads", type=int, default=1, help="with --strategy: each worker's solver threads")
     args = parser.parse_args()
     started = time.monotonic()
 
@@ -252,6 +496,11 @@ def main() -> int:
             parser.error(str(exc))
         if (size.columns, size.rows) == (STANDARD.columns, STANDARD.rows):
             parser.error("7x6's book comes from the 12-ply book: leave out --board")
+        if args.strategy is not None:
+            if not 1 <= args.strategy <= 16 or not 1 <= args.jobs <= 64 or not 1 <= args.threads <= 64:
+                parser.error("--strategy is 1 to 16 stones, --jobs and --threads 1 to 64")
+            return build_strategy_book(size, args.strategy, args.out or strategy_path(size), args.table_bits,
+                                       args.jobs, args.threads, log)
         if not 1 <= args.plies <= 12:
             parser.error("--plies is 1 to 12")
         return build_size_book(size, args.plies, args.out or book_path(size), args.table_bits, log)

@@ -13,7 +13,7 @@ from ..errors import ConfigError, SearchAborted
 from ..rules import Size
 from ..study import analysis
 from ..study.progress import ProgressLine
-from .common import Command, add_board, parser, seconds, show
+from .common import Command, add_board, add_threads, parser, seconds, show, use_threads
 
 SOLVE_SECONDS = 30.0
 
@@ -28,11 +28,13 @@ def analyse_parser() -> Parser:
                              help="add every legal move's exact score and the best move")
     args_parser.add_argument("--time-limit", type=seconds, default=SOLVE_SECONDS, metavar="SECONDS",
                              help=f"give up solving after this long, exit 3 (default: {SOLVE_SECONDS:g})")
+    add_threads(args_parser)
     return args_parser
 
 
 def run(argv: Sequence[str]) -> int:
     args = analyse_parser().parse_args(argv)
+    use_threads(args.threads)
     board = args.board.from_moves(args.moves.strip())   # MoveListError: one line, exit 2
     scores = engine = None
     if args.solve:

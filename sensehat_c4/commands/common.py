@@ -102,6 +102,29 @@ def _board_size(text: str) -> Size:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def add_threads(parser: Parser) -> None:
+    """``--threads N``: the native solver core's threads (see :func:`use_threads`)."""
+    from ..engine.native import MAX_THREADS, THREADS_ENV  # noqa: PLC0415 (the engine, only when asked)
+
+    parser.add_argument("--threads", type=lambda text: _threads(text, MAX_THREADS), default=None, metavar="N",
+                        help=f"threads the computer thinks with, 1 to {MAX_THREADS} (default: ${THREADS_ENV}, "
+                        f"else the machine's cores, at most {MAX_THREADS})")
+
+
+def _threads(text: str, most: int) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= most:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {most}: {text!r}")
+    return int(text)
+
+
+def use_threads(threads: Optional[int]) -> None:
+    """Every native solver made from now on searches with ``threads`` threads (``None``: the default)."""
+    if threads is not None:
+        from ..engine.native import use_threads as engine_threads  # noqa: PLC0415
+
+        engine_threads(threads)
+
+
 def add_board(parser: Parser, default: Optional[Size], more: str = "") -> None:
     """``--board COLSxROWS``."""
     parser.add_argument("--board", type=_board_size, default=default, metavar="COLSxROWS",

@@ -27,7 +27,7 @@ from ..match.game import play_matches, web_pages
 from ..match.report import print_result
 from ..records import Recorder
 from ..rules import Size
-from .common import PROG, Command, add_board, add_db, positive_int, seconds
+from .common import PROG, Command, add_board, add_db, add_threads, positive_int, seconds, use_threads
 
 
 def refusal(colour: RGB) -> Optional[str]:
@@ -95,6 +95,7 @@ def play_parser() -> Parser:
                         help=f"the computer's thinking budget per move (default: the level's own, "
                         f"{DEFAULT_SECONDS:g} for {', '.join(n for n, v in LEVELS.items() if v.seconds == DEFAULT_SECONDS)}, "
                         f"{PERFECT_SECONDS:g} for the others)")
+    add_threads(parser)
     parser.add_argument("--matches", type=positive_int, default=0, metavar="N",
                         help="stop after N matches (default: 0, play match after match)")
     parser.add_argument("--fall-ms", type=lambda text: positive_int(text, MAX_FALL_MS), default=30, metavar="MS",
@@ -150,6 +151,7 @@ def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[s
 def run(argv: Sequence[str]) -> int:
     parser = play_parser()
     args = parser.parse_args(argv)
+    use_threads(args.threads)
     try:
         options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
                                timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),

@@ -14,7 +14,7 @@ from ..records import load_round
 from ..study import review
 from ..study.graph import BARS, graph
 from ..study.progress import ProgressLine
-from .common import PROG, Command, add_db, add_round_id, done, parser, show
+from .common import PROG, Command, add_db, add_round_id, add_threads, done, parser, show, use_threads
 
 SECONDS = 10.0
 """``review``'s default time limit per position."""
@@ -51,8 +51,10 @@ def run(argv: Sequence[str]) -> int:
     how.add_argument("--train", action="store_true",
                      help="on the LEDs: each position where a move changed the outcome, to find a better move "
                           "(left/right, middle or down tries, up leaves)")
+    add_threads(args_parser)
     backends.add_arguments(args_parser)
     args = args_parser.parse_args(argv)
+    use_threads(args.threads)
     match, rnd, notes = load_round(args.db, args.id)
     with progress(sys.stderr) as line:  # erased before the review is printed
         result = review.review_round(match, rnd, seconds=args.time_limit,

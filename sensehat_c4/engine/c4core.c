@@ -24,6 +24,28 @@
  * Portable C99: 64-bit unsigned arithmetic only, a GCC/Clang builtin for popcount with a
  * plain fallback.  The recursion is an explicit stack, so a search can return to its caller
  * (a limit check, a book leaf) and resume where it was.  See c4core.h.
+ *
+ * Threads (lazy SMP with ABDADA's deferral): c4_set_threads() starts helper threads (POSIX
+ * threads) that search the main search's root with the same window, sharing its table, each
+ * with its own stack.  A thread marks the position it is searching (those with at least
+ * MARK_EMPTY empty cells) in a small shared array, and a thread about to search a move whose
+ * position another thread has marked puts that move last (once; never the first move of a
+ * node, which every thread searches: it decides most cutoffs): so the
+ * threads split the moves of a node among them, and by the time a thread comes back to a move
+ * put last, the table mostly holds its result (Weill's ABDADA, as simplified by Kerrigan).
+ * A random jitter of the helpers' move order near the root, as some lazy SMP searches do,
+ * searched more positions here.  The knobs were tuned with tests/native/lockstep.c (threads
+ * taking turns, so the figures do not depend on the machine's load).  The main search stays
+ * the caller's: it returns to the caller every `check_every` nodes and at book leaves as before
+ * while the helpers search on (they never return to the caller, look up no book, and stop
+ * within 64 of their nodes when told).  Helpers join a search once it has run JOIN_AFTER nodes
+ * (so a small search costs no thread wake-up), and the first thread to finish gives the answer
+ * (the main search looks every 64 nodes, without returning to the caller): any window search's
+ * result is a true bound, whichever thread found it, so the scores are those of one thread
+ * (only the node counts differ).  A table entry is one 64-bit word read and written whole
+ * (relaxed atomics), so an entry is never torn: it holds the bounds of the position its tag
+ * names; a mark read stale only changes an order.  Without POSIX threads or lock-free 64-bit
+ * atomics (an ARMv6 target) the core is built with one thread.
  */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* mmap() and madvise() under -std=c99 */
@@ -34,6 +56,34 @@
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+
+#if !defined(C4_NO_THREADS) && (defined(__unix__) || defined(__APPLE__)) && defined(__GNUC__) \
+    && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+#define C4_THREADS 1
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#else
+#define C4_THREADS 0
+#define LOAD(p) (*(p))
+#define STORE(p, v) (*(p) = (v))
+#endif
+#define MAX_THREADS 64
+#ifndef JOIN_AFTER /* (the knobs can be set with -D: tests/native/lockstep.c tunes them) */
+#define JOIN_AFTER 1024   /* helpers join a search after this many of the main search's nodes */
+#endif
+#define HELPER_CHECK 63   /* a helper looks at the stop flag every 64 nodes; the main search at the helpers' answer */
+#define C4_POLL 3         /* run(): the main search's look at its helpers, every 64 nodes (never to the caller) */
+#define LONELY 24         /* a helper stops after 2 ** LONELY nodes without a look of the main search */
+#define MARK_BITS 14      /* the marks of positions being searched: 2 ** MARK_BITS slots */
+#ifndef MARK_EMPTY
+#define MARK_EMPTY 14      /* positions with at least this many empty cells are marked */
+#endif
+#ifndef DEFER_FROM
+#define DEFER_FROM 1       /* the first move of a node is never put last */
 #endif
 
 #define MAX_WIDTH 15
@@ -50,24 +100,59 @@ typedef struct {
     uint64_t cur, mask, threats;
     uint64_t bucket, tag, entered;
     uint64_t move[MAX_WIDTH], wins[MAX_WIDTH];
+    uint64_t ids[MAX_WIDTH]; /* with threads: the children's marks (0: not worked out) */
+    uint64_t deferred; /* with threads: the moves put last because another thread was searching them */
     int moves, alpha, beta, low, high, start_alpha;
     int count, next;
     int sign; /* -1 after an odd number of forced moves followed in this frame (see expand()) */
+    int marked; /* with threads: 1 + the slot of `busy` this node marked, or 0 */
 } frame;
 
 enum { ENTER, CHECKED, LEAF, BODY, RETURNED };
 
+/* One search: the main one (the caller's) or a helper thread's. */
+typedef struct {
+    c4_solver *s;
+    frame *stack;
+    int sp, state, ret, result;
+    uint64_t nodes, check_mask;
+    int poll;            /* the main search with helpers: run() returns C4_POLL every 64 nodes */
+    int leaf_ply;        /* the main search's: the solver's; a helper's: -1 (no book) */
+    int active;          /* a search started and not finished (its marks to take back if dropped) */
+    char apart[64];      /* a cache line between what one thread writes at every node and the next's */
+} worker;
+
 struct c4_solver {
     int width, height, stride, cells, etc_below, mirror_below, leaf_ply;
-    uint64_t bottom, board, rows_leader, rows_follower, check_mask, column_bits;
+    uint64_t bottom, board, rows_leader, rows_follower, column_bits;
     uint64_t column[MAX_WIDTH];   /* column masks by column */
     int order[MAX_WIDTH];         /* columns from the centre out */
-    uint64_t *table, nodes;
+    uint64_t *table;
     void *mapped;        /* the mapping the table lies in (Linux), else NULL: the table was calloc'ed */
     size_t mapped_bytes;
     uint64_t key_bits, buckets_bits; /* keys are below 2 ** key_bits; 2 ** buckets_bits buckets */
-    frame *stack;
-    int sp, state, ret, result;
+#if C4_THREADS
+    uint64_t *marks;                /* atomics: keys + 1 of positions some thread is searching (ABDADA) */
+#endif
+    char apart[64];      /* the fields above, read at every node by every thread, on cache lines of their own */
+    worker main;
+    uint64_t start_nodes;           /* the main search's nodes when it started */
+    uint64_t root_cur, root_mask, root_threats;
+    int root_moves, root_alpha, root_beta;
+#if C4_THREADS
+    int helpers;                    /* helper threads running */
+    worker *help;
+    pthread_t *ids;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, idle;
+    unsigned generation;            /* searches handed to the helpers */
+    int busy, quit, joined;         /* helpers on a search; told to end; helpers joined this search */
+    int busy_hint;                  /* atomic: `busy` as last set, read without the lock */
+    int stop, found, found_result;  /* atomics: stop searching; a helper finished first, its result */
+    uint64_t heartbeat;             /* atomic: the main search's looks (check-ins) */
+    uint64_t helper_nodes;          /* nodes of helpers' finished searches */
+    pid_t owner;                    /* the process the helpers run in (a child of fork() has none) */
+#endif
 };
 
 static int popcount64(uint64_t x)
@@ -187,10 +272,12 @@ static uint64_t bucket_of(const c4_solver *s, uint64_t key, uint64_t *tag)
 static uint64_t probe(const c4_solver *s, uint64_t bucket, uint64_t tag)
 {
     const uint64_t *b = &s->table[2 * bucket];
-    if (b[0] >> TAG_SHIFT == tag)
-        return b[0];
-    if (b[1] >> TAG_SHIFT == tag)
-        return b[1];
+    uint64_t e = LOAD(&b[0]);
+    if (e >> TAG_SHIFT == tag)
+        return e;
+    e = LOAD(&b[1]);
+    if (e >> TAG_SHIFT == tag)
+        return e;
     return 0;
 }
 
@@ -203,21 +290,22 @@ static int entry_work(uint64_t e) { return (int)((e >> 14) & 31); }
 static void store(c4_solver *s, uint64_t bucket, uint64_t tag, int low, int high, uint64_t nodes)
 {
     uint64_t *b = &s->table[2 * bucket];
+    uint64_t first = LOAD(&b[0]);
     int work = bit_length(nodes);
     uint64_t entry;
     if (work > WORK_MAX)
         work = WORK_MAX;
     entry = (tag << TAG_SHIFT) | ((uint64_t)work << 14)
             | ((uint64_t)(low + OFFSET) << 7) | (uint64_t)(high + OFFSET);
-    if (b[0] >> TAG_SHIFT == tag) {
-        if (work < entry_work(b[0]))
-            entry = (entry & ~((uint64_t)31 << 14)) | (b[0] & ((uint64_t)31 << 14));
-        b[0] = entry;
-    } else if (work >= entry_work(b[0])) {
-        b[1] = b[0];
-        b[0] = entry;
+    if (first >> TAG_SHIFT == tag) {
+        if (work < entry_work(first))
+            entry = (entry & ~((uint64_t)31 << 14)) | (first & ((uint64_t)31 << 14));
+        STORE(&b[0], entry);
+    } else if (work >= entry_work(first)) {
+        STORE(&b[1], first);
+        STORE(&b[0], entry);
     } else {
-        b[1] = entry;
+        STORE(&b[1], entry);
     }
 }
 
@@ -246,6 +334,8 @@ static uint64_t *allocate_table(c4_solver *s, size_t entries)
 
 int c4_abi(void) { return C4_ABI; }
 
+static void stop_helpers(c4_solver *s);
+
 c4_solver *c4_new(int width, int height, int table_bits, int check_every, int etc_below, int mirror_below)
 {
     c4_solver *s;
@@ -267,7 +357,6 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
     s->etc_below = etc_below;
     s->mirror_below = mirror_below;
     s->leaf_ply = -1;
-    s->check_mask = (uint64_t)check_every - 1;
     s->column_bits = ((uint64_t)1 << s->stride) - 1;
     for (c = 0; c < width; c++) {
         s->bottom |= (uint64_t)1 << (c * s->stride);
@@ -284,36 +373,35 @@ c4_solver *c4_new(int width, int height, int table_bits, int check_every, int et
         s->order[i] = width / 2 + (i % 2 ? -(i + 1) / 2 : i / 2);
     s->key_bits = (uint64_t)(width * s->stride);
     s->buckets_bits = (uint64_t)(table_bits - 1);
+    s->main.s = s;
+    s->main.leaf_ply = -1;
+    s->main.check_mask = (uint64_t)check_every - 1;
     s->table = allocate_table(s, (size_t)1 << table_bits);
-    s->stack = calloc((size_t)s->cells + 2, sizeof *s->stack);
-    if (!s->table || !s->stack) {
+    s->main.stack = calloc((size_t)s->cells + 2, sizeof *s->main.stack);
+    if (!s->table || !s->main.stack) {
         c4_free(s);
         return NULL;
     }
     return s;
 }
 
-void c4_free(c4_solver *s)
+static void free_table(c4_solver *s)
 {
-    if (s) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (s->mapped)
-            munmap(s->mapped, s->mapped_bytes);
-        else
-#endif
-            free(s->table);
-        free(s->stack);
-        free(s);
+    if (s->mapped) {
+        munmap(s->mapped, s->mapped_bytes);
+        return;
     }
+#endif
+    free(s->table);
 }
 
 uint64_t c4_table_bytes(const c4_solver *s) { return ((uint64_t)2 << s->buckets_bits) * sizeof *s->table; }
-uint64_t c4_nodes(const c4_solver *s) { return s->nodes; }
-void c4_clear(c4_solver *s) { memset(s->table, 0, (size_t)c4_table_bytes(s)); }
-void c4_set_leaf_ply(c4_solver *s, int ply) { s->leaf_ply = ply; }
-int c4_result(const c4_solver *s) { return s->result; }
-uint64_t c4_leaf_current(const c4_solver *s) { return s->stack[s->sp].cur; }
-uint64_t c4_leaf_mask(const c4_solver *s) { return s->stack[s->sp].mask; }
+uint64_t c4_nodes(const c4_solver *s) { return s->main.nodes; }
+void c4_set_leaf_ply(c4_solver *s, int ply) { s->leaf_ply = s->main.leaf_ply = ply; }
+int c4_result(const c4_solver *s) { return s->main.result; }
+uint64_t c4_leaf_current(const c4_solver *s) { return s->main.stack[s->main.sp].cur; }
+uint64_t c4_leaf_mask(const c4_solver *s) { return s->main.stack[s->main.sp].mask; }
 
 uint64_t c4_winning_cells(const c4_solver *s, uint64_t position, uint64_t mask)
 {
@@ -332,8 +420,9 @@ static int wins_next(const c4_solver *s, uint64_t mask, uint64_t r)
 
 /* The node's work before its children: 1 and *value if that decides it, else 0 with the
  * children ready in f (solver.py's negamax up to its loop over the moves). */
-static int expand(c4_solver *s, frame *f, int *value)
+static int expand(worker *w, frame *f, int *value)
 {
+    c4_solver *s = w->s;
     const uint64_t board = s->board;
     const int cells = s->cells, width = s->width;
     uint64_t cur = f->cur, mask = f->mask, threats = f->threats;
@@ -341,7 +430,7 @@ static int expand(c4_solver *s, frame *f, int *value)
     int alpha = f->alpha, beta = f->beta, low, high, n = 0, i, j, etc, single;
     int child_col[MAX_WIDTH]; /* the children's columns */
     uint64_t child_bucket[MAX_WIDTH], child_tag[MAX_WIDTH];
-    uint64_t possible_all, possible, forced, key, bucket = 0, tag = 0, entry;
+    uint64_t possible_all, possible, forced, key = 0, bucket = 0, tag = 0, entry;
 
 again:
     possible_all = possible = (mask + s->bottom) & board;
@@ -364,7 +453,7 @@ again:
     }
     /* the table bucket of this position and (for the cutoffs below) of its children: fetched
      * from memory while the bounds and the move order are worked out */
-    single = !(possible & (possible - 1)) && moves + 1 != s->leaf_ply;
+    single = !(possible & (possible - 1)) && moves + 1 != w->leaf_ply;
     if (!single) {
         key = key_of(s, cur, mask, moves);
         bucket = bucket_of(s, key, &tag);
@@ -535,6 +624,11 @@ again:
                 }
             }
         }
+#if C4_THREADS
+        if (s->marks) /* the children's marks, from their buckets (see mark()) */
+            for (i = 0; i < n; i++)
+                f->ids[i] = etc ? (child_tag[child_col[i]] << s->buckets_bits) | child_bucket[child_col[i]] : 0;
+#endif
         if (etc) {
             /* enhanced transposition cutoff: a child already known to be bad enough for the opponent */
             for (i = 0; i < n; i++) {
@@ -563,6 +657,7 @@ again:
     f->low = low;
     f->high = high;
     f->bucket = bucket;
+    f->deferred = 0;
     f->tag = tag;
     f->count = n;
     f->next = 0;
@@ -570,65 +665,148 @@ again:
 }
 
 /* Enters the node of stack depth `sp`: its search starts at the next run(). */
-static void enter(c4_solver *s, int sp, uint64_t cur, uint64_t mask, int moves, uint64_t threats,
+static void enter(worker *w, int sp, uint64_t cur, uint64_t mask, int moves, uint64_t threats,
                   int alpha, int beta)
 {
-    frame *f = &s->stack[sp];
+    frame *f = &w->stack[sp];
     f->cur = cur;
     f->mask = mask;
     f->moves = moves;
     f->threats = threats;
     f->alpha = alpha;
     f->beta = beta;
-    f->entered = s->nodes;
+    f->entered = w->nodes;
     f->sign = 1;
-    s->sp = sp;
-    s->state = ENTER;
+    f->marked = 0;
+    w->sp = sp;
+    w->state = ENTER;
 }
 
 /* A node's search is over with `value`: 1 if it was the root (the result), else 0 with
  * the value handed to its parent. */
-static int finish(c4_solver *s, int value)
+static int finish(worker *w, int value)
 {
-    value *= s->stack[s->sp].sign;
-    if (s->sp == 0) {
-        s->result = value;
+    value *= w->stack[w->sp].sign;
+    if (w->sp == 0) {
+        w->result = value;
         return 1;
     }
-    s->sp--;
-    s->ret = value;
-    s->state = RETURNED;
+    w->sp--;
+    w->ret = value;
+    w->state = RETURNED;
     return 0;
 }
 
-/* Runs the search until it ends, a limit check is due or a leaf needs its score. */
-static int run(c4_solver *s)
+#if C4_THREADS
+static unsigned mark_slot(uint64_t key) { return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> (64 - MARK_BITS)); }
+
+/* Marks the node of `f` as being searched (ABDADA: another thread at its parent searches its
+ * other moves first), if it is large enough to be worth it. */
+/* A position's mark: its bucket and tag, which tell positions apart (bucket_of() is one-to-one;
+ * never 0: the tag is not). */
+static uint64_t mark_of(const c4_solver *s, uint64_t bucket, uint64_t tag) { return (tag << s->buckets_bits) | bucket; }
+
+static void mark(c4_solver *s, frame *f)
 {
+    if (s->marks && s->cells - f->moves >= MARK_EMPTY) {
+        uint64_t id = mark_of(s, f->bucket, f->tag);
+        unsigned slot = mark_slot(id);
+        STORE(&s->marks[slot], id);
+        f->marked = (int)slot + 1;
+    }
+}
+
+static void unmark(c4_solver *s, frame *f)
+{
+    if (f->marked) {
+        if (s->marks) { /* (none after a fork: forget_if_forked()) */
+            uint64_t *slot = &s->marks[f->marked - 1];
+            if (LOAD(slot) == mark_of(s, f->bucket, f->tag))
+                STORE(slot, 0);
+        }
+        f->marked = 0;
+    }
+}
+
+/* Puts last the moves, from the next one on, that another thread is searching (each once; never
+ * the first move of a node, whose bound the others need). */
+static void defer(c4_solver *s, frame *f)
+{
+    int tries;
+    if (!s->marks || f->next < DEFER_FROM || s->cells - f->moves - 1 < MARK_EMPTY)
+        return;
+    for (tries = f->count - f->next; tries > 1; tries--) {
+        uint64_t move = f->move[f->next], wins = f->wins[f->next], id = f->ids[f->next], tag;
+        int i;
+        if (f->deferred & move)
+            return;
+        if (!id) {
+            uint64_t bucket = bucket_of(s, key_of(s, f->cur ^ f->mask, f->mask | move, f->moves + 1), &tag);
+            id = mark_of(s, bucket, tag);
+        }
+        if (LOAD(&s->marks[mark_slot(id)]) != id)
+            return;
+        for (i = f->next; i < f->count - 1; i++) {
+            f->move[i] = f->move[i + 1];
+            f->wins[i] = f->wins[i + 1];
+            f->ids[i] = f->ids[i + 1];
+        }
+        f->move[f->count - 1] = move;
+        f->wins[f->count - 1] = wins;
+        f->ids[f->count - 1] = id;
+        f->deferred |= move;
+    }
+}
+
+/* Takes back the marks of a search dropped before its end. */
+static void unmark_stack(worker *w)
+{
+    int i;
+    for (i = 0; i <= w->sp; i++)
+        unmark(w->s, &w->stack[i]);
+}
+#else
+#define mark(s, f) ((void)0)
+#define unmark(s, f) ((void)0)
+#define defer(s, f) ((void)0)
+#define unmark_stack(w) ((void)0)
+#endif
+
+/* Runs the search until it ends, a look is due (a limit check, or a helper's look at the
+ * stop flag) or a leaf needs its score. */
+static int run(worker *w)
+{
+    c4_solver *s = w->s;
     for (;;) {
-        frame *f = &s->stack[s->sp];
+        frame *f = &w->stack[w->sp];
         int value;
-        switch (s->state) {
+        switch (w->state) {
         case ENTER:
-            s->nodes++;
-            if ((s->nodes & s->check_mask) == 0) {
-                s->state = CHECKED;
+            w->nodes++;
+            if ((w->nodes & w->check_mask) == 0) {
+                w->state = CHECKED;
                 return C4_CHECK;
+            }
+            if (w->poll && (w->nodes & HELPER_CHECK) == 0) {
+                w->state = CHECKED;
+                return C4_POLL;
             }
             /* fall through */
         case CHECKED:
-            if (f->moves == s->leaf_ply) {
-                s->state = LEAF;
+            if (f->moves == w->leaf_ply) {
+                w->state = LEAF;
                 return C4_LEAF;
             }
             /* fall through */
         case BODY:
-            if (expand(s, f, &value))
+            if (expand(w, f, &value))
                 goto done;
+            mark(s, f);
             break; /* to the first child */
         case RETURNED: {
-            int score = -s->ret;
+            int score = -w->ret;
             if (score >= f->beta) {
-                store(s, f->bucket, f->tag, score, f->high, s->nodes - f->entered);
+                store(s, f->bucket, f->tag, score, f->high, w->nodes - f->entered);
                 value = score;
                 goto done;
             }
@@ -637,38 +815,334 @@ static int run(c4_solver *s)
             if (++f->next < f->count)
                 break; /* to the next child */
             if (f->alpha > f->start_alpha) /* exact */
-                store(s, f->bucket, f->tag, f->alpha, f->alpha, s->nodes - f->entered);
+                store(s, f->bucket, f->tag, f->alpha, f->alpha, w->nodes - f->entered);
             else /* failed low: an upper bound */
-                store(s, f->bucket, f->tag, f->low, f->alpha, s->nodes - f->entered);
+                store(s, f->bucket, f->tag, f->low, f->alpha, w->nodes - f->entered);
             value = f->alpha;
             goto done;
         }
         default: /* LEAF: c4_resume() moves on */
             return C4_LEAF;
         }
-        enter(s, s->sp + 1, f->cur ^ f->mask, f->mask | f->move[f->next], f->moves + 1, f->wins[f->next],
+        defer(s, f);
+        enter(w, w->sp + 1, f->cur ^ f->mask, f->mask | f->move[f->next], f->moves + 1, f->wins[f->next],
               -f->beta, -f->alpha);
         continue;
     done:
-        if (finish(s, value))
+        unmark(s, f);
+        if (finish(w, value))
             return C4_DONE;
+    }
+}
+
+#if C4_THREADS
+/* A helper thread: waits for a search, searches its root with the main search's window until
+ * it finishes (its result then answers the search) or is told to stop, and waits again. */
+static void *helper(void *arg)
+{
+    worker *w = arg;
+    c4_solver *s = w->s;
+    unsigned seen = 0;
+    for (;;) {
+        int status;
+        uint64_t beat, since;
+        pthread_mutex_lock(&s->lock);
+        while (!s->quit && s->generation == seen)
+            pthread_cond_wait(&s->wake, &s->lock);
+        if (s->quit) {
+            pthread_mutex_unlock(&s->lock);
+            return NULL;
+        }
+        seen = s->generation;
+        enter(w, 0, s->root_cur, s->root_mask, s->root_moves, s->root_threats, s->root_alpha, s->root_beta);
+        pthread_mutex_unlock(&s->lock);
+        beat = LOAD(&s->heartbeat);
+        since = w->nodes;
+        status = C4_CHECK;
+        while (status == C4_CHECK && !LOAD(&s->stop)) {
+            uint64_t now = LOAD(&s->heartbeat);
+            if (now != beat) {
+                beat = now;
+                since = w->nodes;
+            } else if (w->nodes - since >= ((uint64_t)1 << LONELY)) {
+                break; /* the main search has not looked in for long: dropped without c4_halt() */
+            }
+            status = run(w);
+        }
+        if (status != C4_DONE)
+            unmark_stack(w);
+        pthread_mutex_lock(&s->lock);
+        if (status == C4_DONE && !LOAD(&s->stop)) {
+            s->found_result = w->result;
+            __atomic_store_n(&s->found, 1, __ATOMIC_RELEASE);
+            STORE(&s->stop, 1);
+        }
+        s->helper_nodes += w->nodes;
+        w->nodes = 0;
+        STORE(&s->busy_hint, s->busy - 1);
+        if (--s->busy == 0)
+            pthread_cond_broadcast(&s->idle);
+        pthread_mutex_unlock(&s->lock);
+    }
+}
+
+/* Tells the helpers to drop their search (they do within 64 of their nodes; not waited for: a
+ * helper that another process keeps off its core would hold up the caller). */
+static void drop_helpers(c4_solver *s)
+{
+    if (s->helpers)
+        STORE(&s->stop, 1);
+}
+
+/* Tells the helpers to drop their search and waits until they have. */
+static void wait_helpers(c4_solver *s)
+{
+    if (!s->helpers)
+        return;
+    STORE(&s->stop, 1);
+    pthread_mutex_lock(&s->lock);
+    while (s->busy)
+        pthread_cond_wait(&s->idle, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Hands the main search's root to the helpers if they have all let go of the last search
+ * (else 0: the main search tries again 64 nodes later); so a helper's answer is always to
+ * the search that is running. */
+static int join_helpers(c4_solver *s)
+{
+    if (LOAD(&s->busy_hint))
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    if (s->busy) {
+        pthread_mutex_unlock(&s->lock);
+        return 0;
+    }
+    STORE(&s->stop, 0);
+    STORE(&s->found, 0);
+    s->busy = s->helpers;
+    STORE(&s->busy_hint, s->busy);
+    s->generation++;
+    s->joined = 1;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    return 1;
+}
+
+/* In a child of fork(), which has none of the helper threads: forget them, the solver searches
+ * with one thread (their memory is left: their mutex may have been held at the fork). */
+static void forget_if_forked(c4_solver *s)
+{
+    if (s->help && getpid() != s->owner) {
+        s->help = NULL;
+        s->ids = NULL;
+        s->marks = NULL;
+        s->helpers = 0;
+        s->busy = 0;
+        s->main.poll = 0;
+    }
+}
+
+/* Ends and joins the helper threads. */
+static void stop_helpers(c4_solver *s)
+{
+    int i;
+    forget_if_forked(s);
+    if (!s->help)
+        return;
+    wait_helpers(s);
+    pthread_mutex_lock(&s->lock);
+    s->quit = 1;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    for (i = 0; i < s->helpers; i++)
+        pthread_join(s->ids[i], NULL);
+    for (i = 0; i < s->helpers; i++)
+        free(s->help[i].stack);
+    free(s->help);
+    free(s->ids);
+    free(s->marks);
+    s->marks = NULL;
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+    pthread_cond_destroy(&s->idle);
+    s->help = NULL;
+    s->ids = NULL;
+    s->helpers = 0;
+    s->quit = 0;
+    s->main.poll = 0;
+}
+
+int c4_set_threads(c4_solver *s, int threads)
+{
+    pthread_attr_t attr;
+    sigset_t all, before;
+    int i, n;
+    stop_helpers(s);
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads <= 1)
+        return 1;
+    n = threads - 1;
+    s->help = calloc((size_t)n, sizeof *s->help);
+    s->ids = calloc((size_t)n, sizeof *s->ids);
+    s->marks = calloc((size_t)1 << MARK_BITS, sizeof *s->marks);
+    if (!s->help || !s->ids || !s->marks || pthread_mutex_init(&s->lock, NULL)) {
+        free(s->help);
+        free(s->ids);
+        free(s->marks);
+        s->help = NULL;
+        s->ids = NULL;
+        s->marks = NULL;
+        return 1;
+    }
+    pthread_cond_init(&s->wake, NULL);
+    pthread_cond_init(&s->idle, NULL);
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)256 << 10); /* its search's stack is on the heap */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before); /* the helpers take no signal: the caller's threads do */
+    for (i = 0; i < n; i++) {
+        worker *w = &s->help[i];
+        w->s = s;
+        w->leaf_ply = -1;
+        w->check_mask = HELPER_CHECK;
+        w->stack = calloc((size_t)s->cells + 2, sizeof *w->stack);
+        if (!w->stack || pthread_create(&s->ids[i], &attr, helper, w)) {
+            free(w->stack);
+            break;
+        }
+        s->helpers++;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (!s->helpers) {
+        stop_helpers(s); /* frees what was allocated */
+        return 1;
+    }
+    s->main.poll = 1;
+    s->owner = getpid();
+    return s->helpers + 1;
+}
+
+void c4_halt(c4_solver *s) { drop_helpers(s); }
+int c4_threads(const c4_solver *s) { return s->helpers + 1; }
+uint64_t c4_all_nodes(c4_solver *s)
+{
+    forget_if_forked(s);
+    wait_helpers(s);
+    return s->main.nodes + s->helper_nodes;
+}
+#else
+static void forget_if_forked(c4_solver *s) { (void)s; }
+static void drop_helpers(c4_solver *s) { (void)s; }
+static void wait_helpers(c4_solver *s) { (void)s; }
+static void stop_helpers(c4_solver *s) { (void)s; }
+int c4_set_threads(c4_solver *s, int threads)
+{
+    (void)s;
+    (void)threads;
+    return 1;
+}
+void c4_halt(c4_solver *s) { (void)s; }
+int c4_threads(const c4_solver *s)
+{
+    (void)s;
+    return 1;
+}
+uint64_t c4_all_nodes(c4_solver *s) { return s->main.nodes; }
+#endif
+
+void c4_free(c4_solver *s)
+{
+    if (s) {
+        stop_helpers(s);
+        free_table(s);
+        free(s->main.stack);
+        free(s);
+    }
+}
+
+void c4_clear(c4_solver *s)
+{
+    forget_if_forked(s);
+    wait_helpers(s);
+    memset(s->table, 0, (size_t)c4_table_bytes(s));
+}
+
+/* The main search ended: the helpers drop theirs. */
+static int main_done(c4_solver *s)
+{
+    s->main.active = 0;
+#if C4_THREADS
+    if (s->helpers)
+        STORE(&s->stop, 1);
+#else
+    (void)s;
+#endif
+    return C4_DONE;
+}
+
+/* The main search's run, with the helpers: they join once it has run JOIN_AFTER nodes, and a
+ * helper's result ends it. */
+static int main_run(c4_solver *s)
+{
+    for (;;) {
+        int status = run(&s->main);
+#if C4_THREADS
+        if (s->helpers) {
+            if (status == C4_DONE)
+                return main_done(s);
+            if (status == C4_CHECK)
+                STORE(&s->heartbeat, LOAD(&s->heartbeat) + 1);
+            if (status == C4_CHECK || status == C4_POLL) {
+                if (s->joined) {
+                    if (__atomic_load_n(&s->found, __ATOMIC_ACQUIRE)) { /* a helper finished first */
+                        s->main.result = s->found_result;
+                        return C4_DONE;
+                    }
+                } else if (s->main.nodes - s->start_nodes >= JOIN_AFTER
+                           && (s->leaf_ply < 0 || s->root_moves > s->leaf_ply)) {
+                    join_helpers(s); /* helpers look up no book: not below its leaves */
+                }
+            }
+            if (status == C4_POLL)
+                continue;
+        }
+#endif
+        return status;
     }
 }
 
 int c4_start(c4_solver *s, uint64_t current, uint64_t mask, int moves, uint64_t threats,
              int alpha, int beta)
 {
-    enter(s, 0, current, mask, moves, threats, alpha, beta);
-    return run(s);
+    forget_if_forked(s);
+    drop_helpers(s);
+    if (s->main.active)
+        unmark_stack(&s->main);
+    s->main.active = 1;
+#if C4_THREADS
+    s->joined = 0;
+#endif
+    s->root_cur = current;
+    s->root_mask = mask;
+    s->root_moves = moves;
+    s->root_threats = threats;
+    s->root_alpha = alpha;
+    s->root_beta = beta;
+    s->start_nodes = s->main.nodes;
+    enter(&s->main, 0, current, mask, moves, threats, alpha, beta);
+    return main_run(s);
 }
 
 int c4_resume(c4_solver *s, int leaf_score)
 {
-    if (s->state == LEAF) {
+    if (s->main.state == LEAF) {
         if (leaf_score == C4_UNKNOWN)
-            s->state = BODY;
-        else if (finish(s, leaf_score))
-            return C4_DONE;
+            s->main.state = BODY;
+        else if (finish(&s->main, leaf_score))
+            return main_done(s);
     }
-    return run(s);
+    return main_run(s);
 }

@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define C4_ABI 2          /* c4_abi() of a library this header describes */
+#define C4_ABI 3          /* c4_abi() of a library this header describes */
 
 #define C4_DONE 0         /* the search is over: c4_result() */
 #define C4_CHECK 1        /* `check_every` more nodes: c4_resume() to go on */
@@ -49,5 +49,20 @@ uint64_t c4_leaf_current(const c4_solver *s);
 uint64_t c4_leaf_mask(const c4_solver *s);
 /* Empty cells where `position` would complete a four. */
 uint64_t c4_winning_cells(const c4_solver *s, uint64_t position, uint64_t mask);
+
+/* Threads (lazy SMP, see c4core.c): `threads` - 1 helper threads share the table and join every
+ * search of the solver that runs 1,024 nodes (not one below the book's leaves); the main search
+ * is the caller's as with one thread.  Returns the threads now searching: 1 where threads are not
+ * built in (no POSIX threads or no lock-free 64-bit atomics) or could not start.  The helpers
+ * wait blocked between searches (no CPU); c4_free() ends them.  In a child of fork() the solver
+ * searches with one thread. */
+int c4_set_threads(c4_solver *s, int threads);
+int c4_threads(const c4_solver *s);
+/* Tells the helpers to drop the search (they do within 64 of their nodes; not waited for): call it
+ * after every search (one dropped before C4_DONE goes on in the helpers until then). */
+void c4_halt(c4_solver *s);
+/* Positions searched by all threads since c4_new() (c4_nodes(): the main search's only);
+ * waits for the helpers to drop their search first. */
+uint64_t c4_all_nodes(c4_solver *s);
 
 #endif

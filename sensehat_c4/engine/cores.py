@@ -21,18 +21,19 @@ CORES = ("native", "python")
 
 
 def new_solver(shape: Shape, *, table_bits: Optional[int] = None, leaf: Optional[Leaf] = None,
-               leaf_ply: int = -1, core: Optional[str] = None) -> Solver:
+               leaf_ply: int = -1, core: Optional[str] = None, threads: Optional[int] = None) -> Solver:
     """A solver core for ``shape`` (see :mod:`.solver` for what it provides).
 
     ``core``: ``"native"`` or ``"python"``; ``None`` takes the native core when it is
     available and takes this size and table, else the Python core.  ``table_bits``: ``None``
-    for the board's own table size (:func:`.solver.table_bits_for`).
+    for the board's own table size (:func:`.solver.table_bits_for`).  ``threads``: the native
+    core's (``None``: :func:`.native.default_threads`); the Python core searches with one.
     """
     if core not in (None,) + CORES:
         raise ConfigError(f"the solver core is one of {', '.join(CORES)} (not {core!r})")
     if core == "native" or (core is None and native.library() is not None):
         try:
-            return native.NativeSolver(shape, table_bits=table_bits, leaf=leaf, leaf_ply=leaf_ply)
+            return native.NativeSolver(shape, table_bits=table_bits, leaf=leaf, leaf_ply=leaf_ply, threads=threads)
         except NativeCoreError:
             if core == "native":
                 raise

@@ -40,6 +40,7 @@ from .oracle import Oracle, default_oracle
 from .position import Position
 from .result import SearchResult
 from .sight import Sight
+from .strategy import strategy_path
 
 DEFAULT_SECONDS = 1.0
 """The budget per move of the two lowest levels, in wall-clock seconds on any machine: a safety
@@ -48,11 +49,13 @@ PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5
 """The board sizes where perfect is offered with the Python solver core: where its worst move
 fits its budget on a Pi 4 (about 320,000 positions; ``benchmarks/sizes.py``: README, "The
 computer opponent")."""
+STRATEGY_SIZES: Tuple[Size, ...] = tuple(s for s in (Size(8, 6),) if strategy_path(s).is_file())
+"""The sizes perfect plays from a strategy book (:mod:`.strategy`): 8x6 where its book is shipped."""
 NATIVE_PERFECT_SIZES: Tuple[Size, ...] = tuple(s for s in SIZES if s in PERFECT_SIZES + (
-    Size(5, 5), Size(6, 5), Size(7, 4), Size(5, 6), Size(8, 4), Size(7, 5), Size(6, 6), Size(8, 5)))
+    Size(5, 5), Size(6, 5), Size(7, 4), Size(5, 6), Size(8, 4), Size(7, 5), Size(6, 6), Size(8, 5)) + STRATEGY_SIZES)
 """With the native core: also 5x5, 6x5, 7x4, 5x6, with their shipped books of the first four
-stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6, and with its book of the first six 8x5.  Not
-8x6: its first moves take minutes, and a book deep enough is hundreds of hours of CPU away
+stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6, with its book of the first six 8x5, and 8x6
+with its strategy book (``data/strategy-8x6.bin``): without it its first moves take minutes
 (``benchmarks/sizes.py``; README, "Perfect on other board sizes")."""
 PERFECT_SECONDS = 8.0
 """The budget of perfect and of the levels from steady up: they mostly answer within

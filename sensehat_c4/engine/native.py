@@ -16,6 +16,13 @@ Python core does, and at every position with the book's number of stones, whose 
 Python looks up (so the books stay in Python, read by one reader).  So a stop event
 ends a native search within a fraction of a millisecond, and a node limit ends it after
 as many positions as in Python (the positions themselves differ).
+
+With more than one thread (:func:`default_threads`: the machine's cores, at most
+:data:`MAX_THREADS`; :data:`THREADS_ENV` to choose) helper threads in C search beside the
+main search, sharing its table (lazy SMP, ``c4core.c``); the main search returns to
+Python as before, the budget counts its nodes only, and the scores are those of one
+thread.  Every window search ends with ``c4_halt`` (the helpers let go of it), so
+nothing searches while Python does not.
 """
 from __future__ import annotations
 
@@ -30,7 +37,7 @@ import weakref
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..errors import NativeCoreError, SearchAborted
+from ..errors import ConfigError, NativeCoreError, SearchAborted
 from .limit import Budget
 from .position import Shape
 from .solver import CHECK_EVERY, Solver, check_size, table_bits_for
@@ -43,8 +50,13 @@ LIBRARY = Path(__file__).resolve().with_name("_c4core.so")
 DIGEST_SUFFIX = ".sha256"
 """The build writes the library's SHA-256 beside it (``_c4core.so.sha256``); a library without
 it, or that no longer matches it (damaged on disk), is not loaded."""
-ABI = 2
+ABI = 3
 """The ``C4_ABI`` of ``c4core.h`` this module speaks."""
+THREADS_ENV = "SENSEHAT_C4_THREADS"
+"""The native core's threads (1 to :data:`MAX_THREADS`; unset: :func:`default_threads`)."""
+MAX_THREADS = 4
+"""The most threads a search takes by default: every Raspberry Pi the game runs on (Zero 2 W, 3, 4,
+5) has four cores."""
 ETC_BELOW = 36
 """The native core looks up every child in the table (enhanced transposition cutoffs) in
 positions with fewer stones than this."""
@@ -71,12 +83,46 @@ _SIGNATURES = {
     "c4_leaf_current": ((_ptr,), _u64),
     "c4_leaf_mask": ((_ptr,), _u64),
     "c4_winning_cells": ((_ptr, _u64, _u64), _u64),
+    "c4_set_threads": ((_ptr, _int), _int),
+    "c4_threads": ((_ptr,), _int),
+    "c4_halt": ((_ptr,), None),
+    "c4_all_nodes": ((_ptr,), _u64),
 }
 
 
 def pure_python_forced() -> bool:
     """True if :data:`PURE_ENV` asks for the Python core."""
     return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+_chosen_threads: Optional[int] = None
+
+
+def use_threads(threads: Optional[int]) -> None:
+    """The threads every native solver made from now on takes (``--threads``); ``None``: the default."""
+    global _chosen_threads
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise ConfigError(f"the native core takes 1 to {MAX_THREADS} threads (not {threads})")
+    _chosen_threads = threads
+
+
+def default_threads() -> int:
+    """The threads a native search takes: as :func:`use_threads` chose, else :data:`THREADS_ENV` if set,
+    else the cores this process may run on, at most :data:`MAX_THREADS`.  A bad :data:`THREADS_ENV` is
+    one log line and the default."""
+    if _chosen_threads is not None:
+        return _chosen_threads
+    text = os.environ.get(THREADS_ENV, "")
+    if text:
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_THREADS:
+            return int(text)
+        log.warning("%s is a number of threads from 1 to %d (not %r): the default is taken", THREADS_ENV,
+                    MAX_THREADS, text[:20])
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_THREADS))
 
 
 MAX_LIBRARY_BYTES = 4 * 1024 * 1024
@@ -219,10 +265,12 @@ class NativeSolver(Solver):
 
     def __init__(self, shape: Shape, *, table_bits: Optional[int] = None,
                  leaf: Optional[Callable[[int, int], Optional[int]]] = None, leaf_ply: int = -1,
-                 lib: Optional[ctypes.CDLL] = None) -> None:
+                 lib: Optional[ctypes.CDLL] = None, threads: Optional[int] = None) -> None:
         check_size(shape)
         if table_bits is None:
             table_bits = table_bits_for(shape)
+        if threads is None:
+            threads = default_threads()
         lib = lib or library()
         if lib is None:
             raise NativeCoreError(f"the native solver core is not available (not built, or {PURE_ENV} is set)")
@@ -239,11 +287,18 @@ class NativeSolver(Solver):
         lib.c4_set_leaf_ply(handle, self.leaf_ply)
         self.table_bytes = lib.c4_table_bytes(handle)
         """The transposition table's size, allocated once in C."""
+        self.threads = lib.c4_set_threads(handle, threads)
+        """The threads that search (1 where the library was built without threads)."""
 
     @property
     def nodes(self) -> int:
-        """Positions searched since the solver was made."""
+        """Positions searched since the solver was made (by the main search: the budget's count)."""
         return self._lib.c4_nodes(self._handle)
+
+    @property
+    def all_nodes(self) -> int:
+        """Positions searched since the solver was made by all its threads."""
+        return self._lib.c4_all_nodes(self._handle)
 
     def reset(self) -> None:
         """Empty the transposition table."""
@@ -271,4 +326,5 @@ class NativeSolver(Solver):
                     status = lib.c4_resume(handle, UNKNOWN if known is None else known)
             return lib.c4_result(handle)
         finally:
+            lib.c4_halt(handle)  # the helper threads let go of the search (within microseconds)
             budget.nodes = before + lib.c4_nodes(handle) - start

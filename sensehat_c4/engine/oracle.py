@@ -4,6 +4,8 @@
 
 * up to 8 stones: the shipped opening book (:mod:`.openings`; on other board sizes the
   size's own book of a few stones, :mod:`.sizebooks`, where one is shipped);
+* on a size with a strategy book (:mod:`.strategy`, 8 x 6): its move in the positions
+  perfect reaches itself, and their scores;
 * 9 to 12 stones, if the 12-ply book is installed (:mod:`.book12`): a search whose
   leaves at 12 stones are looked up, so it is at most 3 plies deep;
 * otherwise the solver, whose transposition table is kept between calls (so the
@@ -34,6 +36,8 @@ from .openings import OpeningBook
 from .position import Position, Shape, non_losing, shape_of
 from .result import SearchResult
 from .sizebooks import SizeBook, book_path
+from .strategy import StrategyBook
+from .strategy import installed as strategy_installed
 
 Book = Union[OpeningBook, SizeBook]
 """An opening book: the exact score of every position with up to its ``max_ply`` stones."""
@@ -60,30 +64,38 @@ class Oracle:
     """Exact scores from the books and the solver (one transposition table for all calls)."""
 
     def __init__(self, shape: Shape, openings: Optional[Book] = None, book12: Optional[Book12] = None,
-                 core: Optional[str] = None) -> None:
+                 core: Optional[str] = None, *, strategy: Optional[StrategyBook] = None,
+                 table_bits: Optional[int] = None, threads: Optional[int] = None) -> None:
         if book12 is not None and shape.layout != STANDARD:
             raise ConfigError(f"the 12-ply book is for the 7 x 6 board only (not {shape.width} x {shape.height})")
         if openings is not None and (openings.layout.columns, openings.layout.rows) != (shape.width, shape.height):
             raise ConfigError(f"that opening book is for {openings.layout.columns} x {openings.layout.rows}, "
                               f"not {shape.width} x {shape.height}")
+        if strategy is not None and (strategy.layout.columns, strategy.layout.rows) != (shape.width, shape.height):
+            raise ConfigError(f"that strategy book is for {strategy.layout.columns} x {strategy.layout.rows}, "
+                              f"not {shape.width} x {shape.height}")
         self.shape = shape
         self.openings = openings
         self.book12 = book12
+        self.strategy = strategy
         leaf = book12.score12 if book12 is not None else None
-        self.solver = new_solver(shape, leaf=leaf, leaf_ply=book12_module.PLY, core=core)
-        """``core``: the solver core, ``"native"`` or ``"python"`` (``None``: native if available)."""
+        self.solver = new_solver(shape, leaf=leaf, leaf_ply=book12_module.PLY, core=core, table_bits=table_bits,
+                                 threads=threads)
+        """``core``: the solver core, ``"native"`` or ``"python"`` (``None``: native if available);
+        ``table_bits`` and ``threads`` as for :func:`.cores.new_solver`."""
         self.lock = threading.Lock()
         self._memory: Dict[int, int] = {}
 
     @classmethod
     def installed(cls, layout: Layout = STANDARD, book12: bool = True, core: Optional[str] = None) -> "Oracle":
         """A new oracle for ``layout``: on 7 x 6 with the shipped opening book and, if asked and
-        installed, the 12-ply book; on other sizes with the size's book if one is shipped.
-        ``core``: as for :class:`Oracle`."""
+        installed, the 12-ply book; on other sizes with the size's books (opening, strategy) if
+        shipped.  ``core``: as for :class:`Oracle`."""
         shape = shape_of(layout)
         if (layout.columns, layout.rows) != (STANDARD.columns, STANDARD.rows):
             own = book_path(layout)
-            return cls(shape, SizeBook(own) if own.is_file() else None, core=core)
+            return cls(shape, SizeBook(own) if own.is_file() else None, core=core,
+                       strategy=strategy_installed(layout))
         openings = OpeningBook(OPENINGS_PATH) if OPENINGS_PATH.is_file() else None
         return cls(shape, openings, book12_module.installed() if book12 else None, core)
 
@@ -106,6 +118,9 @@ class Oracle:
             return self.openings.score(position.current, position.mask, position.moves)
         if self.book12 is not None and position.moves == book12_module.PLY:
             return self.book12.score12(position.current, position.mask)
+        if self.strategy is not None and position.moves <= self.strategy.max_ply + 1:
+            found = self.strategy.decision(position)
+            return found[1] if found is not None else self.strategy.score_after(position)
         return None
 
     def child_score(self, position: Position, column: int, budget: Budget) -> int:
@@ -159,6 +174,11 @@ class Oracle:
         for column in shape.order:
             if possible & shape.column_masks[column] & mine:
                 return SearchResult(column, "win", shape.win_score(moves), optimal=True)
+        if self.strategy is not None:
+            found = self.strategy.decision(position)
+            if found is not None:
+                self.remember(position.play(found[0]), -found[1])
+                return SearchResult(found[0], "book", found[1], optimal=True)
         theirs = shape.winning_cells(current ^ mask, mask)
         safe = non_losing(possible, theirs)
         if not safe:  # every move loses at once
@@ -271,6 +291,17 @@ class Oracle:
         first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
         column = self._must_find(first, -exact, proofs, budget)
         return self._chosen(kids, column, exact)
+
+    def move_of_score(self, position: Position, score: int, budget: Budget) -> int:
+        """A column whose move keeps ``score``, the exact score of ``position`` (not over, its side to
+        move cannot win at once): what a strategy book stores (``tools/make_book.py``)."""
+        shape = self.shape
+        safe = non_losing(position.possible, shape.winning_cells(position.opponent, position.mask))
+        if not safe:  # every move loses at once: the one choose() plays
+            return next(c for c in shape.order if position.possible & shape.column_masks[c])
+        kids = [(column, position.play(column))
+                for column, _, _ in shape.ranked_moves(position.current, position.mask, safe)]
+        return self._must_find(kids, -score, Proofs(kids), budget)
 
     def _chosen(self, kids: List[Kid], column: int, score: int) -> SearchResult:
         child = next(k for col, k in kids if col == column)

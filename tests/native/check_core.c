@@ -6,14 +6,18 @@
  * The CI compares its output on x86-64, arm64 and armhf (under qemu-user): it must be
  * identical, node counts included.
  *
- *   cc -std=c99 -O2 -I sensehat_c4/engine sensehat_c4/engine/c4core.c tests/native/check_core.c
- *   ./a.out [TABLE_BITS [WIDTH HEIGHT [solve]]] < tests/data/Test_L2_R2.sample
+ *   cc -std=c99 -O2 -pthread -I sensehat_c4/engine sensehat_c4/engine/c4core.c tests/native/check_core.c
+ *   ./a.out [TABLE_BITS [WIDTH HEIGHT [prove|solve [THREADS]]]] < tests/data/Test_L2_R2.sample
  *
+ * With THREADS (more than 1) the searches run with helper threads (c4_set_threads): the answers
+ * must be the same, the node counts are not (so the lines leave them out; the summary gives
+ * the positions of all threads).
  * With "solve" it finds each score instead, by the null windows of solver.py's Solver.score (who
  * wins, then by the least margin, then halving, as the engine does), and prints the CPU time of
  * the whole: the native core's figures without Python ("-" is the empty board:
  * echo "- 1" | ./a.out 23 7 6 solve).
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime() under -std=c99 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +69,9 @@ static int solve(c4_solver *s, uint64_t cur, uint64_t mask, int moves)
 int main(int argc, char **argv)
 {
     int solving = argc > 4 && strcmp(argv[4], "solve") == 0;
+    int threads = argc > 5 ? atoi(argv[5]) : 1;
     clock_t started = clock();
+    struct timespec wall, now, mine;
     int bits = argc > 1 ? atoi(argv[1]) : 20, wrong = 0, count = 0;
     char line[256];
     c4_solver *s;
@@ -78,6 +84,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "check_core: cannot make a solver\n");
         return 2;
     }
+    if (threads > 1 && c4_set_threads(s, threads) != threads) {
+        fprintf(stderr, "check_core: cannot start %d threads\n", threads);
+        return 2;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &wall);
     while (fgets(line, sizeof line, stdin)) {
         char moves[64];
         int expected, i, n, height[16] = {0}, above, below, ok;
@@ -104,14 +115,27 @@ int main(int argc, char **argv)
             below = search(s, cur, mask, n, expected - 1, expected);    /* > expected - 1 */
             ok = above <= expected && below > expected - 1;
         }
-        printf("%s %d %d %d %llu %s\n", moves, expected, above, below,
-               (unsigned long long)(c4_nodes(s) - before), ok ? "ok" : "WRONG");
+        if (threads > 1)
+            printf("%s %d %d %d %s\n", moves, expected, above, below, ok ? "ok" : "WRONG");
+        else
+            printf("%s %d %d %d %llu %s\n", moves, expected, above, below,
+                   (unsigned long long)(c4_nodes(s) - before), ok ? "ok" : "WRONG");
         wrong += !ok;
         count++;
     }
-    printf("positions %d wrong %d nodes %llu\n", count, wrong, (unsigned long long)c4_nodes(s));
-    if (solving)
-        printf("CPU %.2f s\n", (double)(clock() - started) / CLOCKS_PER_SEC);
+    if (threads > 1)
+        printf("positions %d wrong %d nodes %llu (main search %llu)\n", count, wrong,
+               (unsigned long long)c4_all_nodes(s), (unsigned long long)c4_nodes(s));
+    else
+        printf("positions %d wrong %d nodes %llu\n", count, wrong, (unsigned long long)c4_nodes(s));
+    if (solving) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mine);
+        printf("CPU %.2f s wall %.2f s threads %d (main search's CPU %.2f s)\n",
+               (double)(clock() - started) / CLOCKS_PER_SEC,
+               (double)(now.tv_sec - wall.tv_sec) + 1e-9 * (double)(now.tv_nsec - wall.tv_nsec), threads,
+               (double)mine.tv_sec + 1e-9 * (double)mine.tv_nsec);
+    }
     c4_free(s);
     return wrong ? 1 : 0;
 }
