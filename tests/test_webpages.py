@@ -1,4 +1,4 @@
-"""Connect 4's pages in the web view (``webpages.py``, and what ``gamelib.web`` gives a game: routes under
+"""Connect 4's pages in the web view (``web/pages.py``, and what ``gamelib.web`` gives a game: routes under
 a path, ``Pages``, ``Game.web``), with real sockets on loopback: the files, ``/api/history``,
 ``/api/round/ID``, ``/api/review/ID`` (made in its thread, progress, the queue, the same as ``review
 --json``), errors, and the launcher asking each game for its pages."""
