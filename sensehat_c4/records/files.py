@@ -16,7 +16,7 @@ from gamelib.app import one_line
 from gamelib.files import data_home
 
 from ..errors import C4Error
-from .migrations import FIRST_TABLES, SCHEMA_VERSION
+from .migrations import FIRST_TABLES, is_newer
 from .rows import BadRow
 from .schema import APPLICATION_ID
 
@@ -91,7 +91,7 @@ def identify(conn: sqlite3.Connection) -> bool:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id not in (0, APPLICATION_ID):
         raise NotOurs(f"another program's database (application_id {app_id:#x})")
-    if app_id == APPLICATION_ID and version > SCHEMA_VERSION:
+    if app_id == APPLICATION_ID and is_newer(version):
         return True  # a later version's tables: not for this one to judge
     tables = sorted(str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
                     if not str(row[0]).startswith("sqlite_"))

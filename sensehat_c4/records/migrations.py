@@ -89,6 +89,12 @@ FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - set(ADDED) | {"pid"}, "rounds": 
 """The tables (and their columns) of the first version, which set no ``application_id``."""
 
 
+def is_newer(version: int) -> bool:
+    """True if a file at ``user_version`` ``version`` was made by a later program (read at each call, so
+    a test that adds a migration changes :data:`SCHEMA_VERSION` for every module at once)."""
+    return version > SCHEMA_VERSION
+
+
 def migrate(conn: sqlite3.Connection) -> None:
     """Bring the file to :data:`SCHEMA_VERSION` and mark it ours (``ValueError`` if a newer program made it)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -22,7 +22,7 @@ from gamelib.app import one_line
 
 from .files import (BUSY_SECONDS, NotOurs, RecordsError, cannot_open, check_header, connect, default_path, identify,
                     is_corrupt, why)
-from .migrations import ADDED, SCHEMA_VERSION
+from .migrations import ADDED, is_newer
 from .rows import BadRow, MatchRecord, RoundRecord, match_from_row, quoted, round_from_row
 from .schema import MATCH_COLUMNS, MAX_ID, ROUND_COLUMNS
 
@@ -204,7 +204,7 @@ class Records:
         if not ours:
             self.close()
             self.empty = f"{self.path} is empty"
-        elif version > SCHEMA_VERSION:
+        elif is_newer(version):
             self.close()
             raise RecordsError(f"{self.path} was made by a newer sensehat-c4 (schema {version}); upgrade to read it")
 

@@ -25,7 +25,7 @@ from gamelib.app import one_line
 from ..rules import Board
 from .files import (BUSY_SECONDS, Damaged, check_header, closing, connect, default_path, identify, integrity,
                     is_busy, is_corrupt, why)
-from .migrations import SCHEMA_VERSION, migrate
+from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
 from .rows import BadRow, MatchRecord, Side, expected_cells, hex_colour, timestamp
@@ -462,5 +462,5 @@ def check_file(conn: sqlite3.Connection) -> None:
     def partial(table: str, exc: BaseException) -> None:
         raise exc
 
-    if conn.execute("PRAGMA user_version").fetchone()[0] <= SCHEMA_VERSION:
+    if not is_newer(conn.execute("PRAGMA user_version").fetchone()[0]):
         Reader(conn, skip, partial).matches(CHECKED_MATCHES)
