@@ -13,7 +13,7 @@ from gamelib.colours import WHITE
 from gamelib.scroll import scroll_frames
 from gamelib.web.console import PAIR_TEXT
 
-NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/(?:  PIN (\d{6}|\d{4}))?")
+NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/(?:  PIN (\d{4} \d{4}|\d{4}))?")
 
 
 def note(program):
@@ -55,6 +55,7 @@ def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sa
 
 
 def pairing_scroll(pin):
+    """The pairing PIN's scroll, ``pin`` as the terminal's line shows it (``1234 5678``)."""
     return [hex_colours(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
 
 
@@ -69,9 +70,9 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         program.press("p")
         program.wait_for(lambda p: note(p)[1] is not None, what="the pairing PIN under the board")
         pin = note(program)[1]
-        assert len(pin) == 6
+        assert re.fullmatch(r"\d{4} \d{4}", pin)                          # in two groups, as on the LEDs
         program.wait_for(lambda p: leds(p.screen) in pairing_scroll(pin)[1:], what="the pairing PIN on the LEDs")
-        reply = post(port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+        reply = post(port, "/api/seat", {"pin": pin.replace(" ", ""), "seat": 2}, source="127.0.0.5")
         assert reply.status == 200, reply.body                         # any address: the first try
         phone = Events(port, source="127.0.0.5", path=f"/api/events?token={reply.json()['token']}")
         program.wait_for(lambda p: note(p)[1] is None, what="the pairing PIN spent: gone")
@@ -81,7 +82,7 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         program.tap(*["enter"] * 96, gap=1 / 30)                       # 3.7 s in all
         program.wait_for(lambda p: note(p)[1] is not None, what="a new pairing PIN under the board")
         again = note(program)[1]
-        assert len(again) == 6
+        assert re.fullmatch(r"\d{4} \d{4}", again)
         program.wait_for(lambda p: leds(p.screen) in pairing_scroll(again)[1:], what="the new one on the LEDs")
         state = call(port, "GET", "/api/state").json()                # the page: the game underneath, never the PIN
         assert state["pixels"] == [list(p) for p in board("4", 3)]     # seat 1's token dropped; seat 2 to move
