@@ -8,7 +8,7 @@ from pty_terminal import leds
 from test_terminal_backend import board, hex_colours, sandbox, start  # noqa: F401 (the fixture)
 from web_client import Events, call, post
 
-from gamelib.backends.terminal_screen import SHORT_PAIR_HINT
+from gamelib.backends.terminal_screen import HINT, PAIR_HINT, SHORT_PAIR_HINT
 from gamelib.colours import WHITE
 from gamelib.scroll import scroll_frames
 from gamelib.web.console import PAIR_TEXT
@@ -91,3 +91,35 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         assert program.finish() == "" and program.process.returncode == 0
     finally:
         program.close()
+
+
+def help_line(program):
+    """The key help under the board (the line naming q), as the terminal shows it."""
+    lines = [line.strip() for line in program.screen.display if line.strip().endswith("q quits")]
+    return lines[0] if len(lines) == 1 else None
+
+
+def test_the_key_help_names_p_only_while_a_phone_may_take_a_seat(sandbox):  # noqa: F811
+    """``p`` pairs a phone only with ``--web`` and seats to take: not without ``--web``, nor while a game is
+    offered over the LAN (``--lan``: the guest from the other Pi plays, the page is to watch)."""
+    for args, expected in ((("--opponent", "human", "--web", "127.0.0.1:0"), PAIR_HINT),
+                           (("--opponent", "human"), HINT),
+                           (("--web", "127.0.0.1:0", "--lan"), HINT)):
+        program = start(sandbox, "--backend", "terminal", *args, columns=80, lines=20)
+        try:
+            web = "--web" in args
+            program.wait_for(lambda p: help_line(p) == expected and (note(p) is not None) == web
+                             and ("(watch only)" in p.text()) == ("--lan" in args), what=f"{expected!r} ({args})")
+            assert PAIR_HINT not in program.text() or expected == PAIR_HINT
+            if "--lan" in args:
+                port, _ = note(program)
+                before = program.text()
+                program.press("p")                                     # the gesture does nothing here
+                program.pump(1.0)
+                assert note(program) == (port, None) and help_line(program) == HINT, before
+            program.press("q")
+            errors = program.finish()
+            assert program.process.returncode == 0
+            assert errors == "" or errors.startswith("sensehat-c4: offering connect4 over the LAN on port ")
+        finally:
+            program.close()
