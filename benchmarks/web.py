@@ -57,6 +57,8 @@ from emu_sandbox import FakeEmulator, child_env  # noqa: E402
 from latency import cpu_seconds, cpu_share  # noqa: E402
 from web_client import Spectators, call, connect, post  # noqa: E402
 
+from gamelib.web.seating import PAIR_DIGITS  # noqa: E402
+
 ADDRESS = re.compile(rb"web view on http://127\.0\.0\.1:(\d+)/")
 
 
@@ -292,7 +294,8 @@ def guesser(port: int, index: int, seconds: float) -> None:
     while time.monotonic() < deadline:
         source = f"127.{10 + index}.{n // 250 % 250}.{n % 250 + 1}"
         try:
-            reply = post(port, "/api/seat", {"pin": f"{secrets.randbelow(10 ** 6):06d}", "seat": 1}, source=source,
+            pin = f"{secrets.randbelow(10 ** PAIR_DIGITS):0{PAIR_DIGITS}d}"
+            reply = post(port, "/api/seat", {"pin": pin, "seat": 1}, source=source,
                          timeout=5.0)
             key = f"{reply.status} {reply.json().get('error', '')}"
         except OSError as exc:
@@ -344,7 +347,7 @@ def guesses(seconds: float, guessers: int) -> None:
         print(f"pairing PIN guessed by {guessers} processes for {wall:.1f} s, each guess from a new address on a new "
               f"connection: {json.dumps(counts, sort_keys=True)}")
         print(f"  guesses counted against the PIN: {tried} ({tried / wall:.0f} a second: {60 * tried / wall:.0f} "
-              f"addresses in the PIN's 60 s, a chance of {60 * tried / wall / 1e6:.2%} to guess it)")
+              f"addresses in the PIN's 60 s, a chance of {60 * tried / wall / 10 ** PAIR_DIGITS:.4%} to guess it)")
         print(f"  a fresh client's GET /api/state every 0.5 s meanwhile: {len(done)} of {len(answers)} answered "
               f"within 5 s" + (f"; median {1000 * statistics.median(done):.1f} ms, max {1000 * done[-1]:.1f} ms"
                                if done else ""))

@@ -123,7 +123,7 @@ WORDS: Dict[str, str] = {
     "emulator.running": "running (pid {pid})",
     "emulator.stopped": "not running",
     "emulator.library.fix": "pip install sense-emu (on Raspberry Pi OS: sudo apt install sense-emu-tools)",
-    "emulator.window.fix": "sudo apt install sense-emu-tools (see README, 'Playing in the emulator')",
+    "emulator.window.fix": "sudo apt install sense-emu-tools (see docs/guide/emulator.md)",
     "emulator.start.fix": "start sense_emu_gui on a desktop",
     "terminal.ok": "standard input and output are a terminal",
     "terminal.missing": "standard input or output is not a terminal",

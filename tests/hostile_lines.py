@@ -3,7 +3,7 @@ generator: huge, negative and odd numbers, unicode, control characters, empty st
 not UTF-8, repeated and unknown options, paths to FIFOs, directories and devices.
 
 :func:`lines` yields ``(program, argv)``; :func:`check` says what is wrong with one run's outcome
-(``None`` if nothing): an exit code not in README's table, a traceback, a line on stderr that is not
+(``None`` if nothing): an exit code not in the guide's table (docs/guide/options.md), a traceback, a line on stderr that is not
 one of our one-line messages, or a control character on stdout or stderr.
 """
 from __future__ import annotations
@@ -153,7 +153,7 @@ def check(outcome: Tuple[object, str, str], codes: Set[int]) -> Optional[str]:
     """What is wrong with ``(exit code, stdout, stderr)``, or ``None``."""
     code, out, err = outcome
     if not isinstance(code, int) or code not in codes:
-        return f"exit {code!r} is not in README's table"
+        return f"exit {code!r} is not in the exit-code table (docs/guide/options.md)"
     if "Traceback" in err or "Exception ignored" in err:
         return "a traceback"
     for text, where in ((out, "stdout"), (err, "stderr")):

@@ -1,5 +1,5 @@
 """Ctrl+C, SIGTERM and SIGHUP while ``analyse --solve`` or ``review`` works (the pure-Python core, a
-long search), in a real terminal read through ``pyte``: the exit code the README gives (130, 143,
+long search), in a real terminal read through ``pyte``: the exit code the guide gives (docs/guide/options.md) (130, 143,
 129), nothing printed, and the progress line erased: the screen is empty after the program."""
 import os
 import signal

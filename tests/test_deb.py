@@ -189,6 +189,10 @@ def test_the_man_pages_and_the_units_are_in_the_package(machine, installed):
             "/usr/lib/python3/dist-packages/sensehat_c4/engine/_c4core.so"} <= files
     page = machine.run(["sh", "-c", "zcat /usr/share/man/man6/sensehat-c4.6.gz"]).stdout
     assert '.SS "sensehat-c4 doctor"' in page and ".SH \"EXIT STATUS\"" in page
+    # the user's guide beside README (dh_compress gzips the larger pages), which the man pages name
+    guide = sorted(f.rsplit("/", 1)[1] for f in files if f.startswith("/usr/share/doc/sensehat-c4/guide/"))
+    assert [name.replace(".gz", "") for name in guide] == sorted(p.name for p in (REPO / "docs" / "guide").glob("*.md"))
+    assert "/usr/share/doc/sensehat-c4/guide/" in page
     # installed, not enabled, not started
     assert machine.run(["systemctl", "is-enabled", UNIT], check=False).stdout.strip() == "disabled"
     assert machine.run(["systemctl", "is-active", UNIT], check=False).stdout.strip() == "inactive"

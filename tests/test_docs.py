@@ -1,7 +1,7 @@
 """The documents against the tree they describe, so a map that lies fails the fast tier.
 
 - ``docs/ARCHITECTURE.md``, *What lives where*: every file of both packages (and of
-  ``benchmarks/``, ``tools/``, ``.ci/``, ``debian/``) is in its tree, and every path the tree names exists;
+  ``benchmarks/``, ``tools/``, ``.ci/``, ``debian/``, ``docs/guide/``) is in its tree, and every path the tree names exists;
 - its *Tests* map has one row per ``tests/test_*.py``, each file once, and says which are ``slow``;
 - ``docs/BENCHMARKS.md`` names every benchmark script;
 - every repository path the documents mention (``tests/...``, ``benchmarks/...``,
@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
 BENCHMARKS = ROOT / "docs" / "BENCHMARKS.md"
 README = ROOT / "README.md"
+GUIDE = sorted((ROOT / "docs" / "guide").glob("*.md"))
 PACKAGES = ("gamelib", "sensehat_c4")
-LISTED = PACKAGES + ("benchmarks", "tools", ".ci", "debian")
+LISTED = PACKAGES + ("benchmarks", "tools", ".ci", "debian", "docs/guide")
 """The folders whose every file the tree lists."""
 BUILT = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info)(/|$)|\.pyc$|(^|/)_c4core\.so")
 """What a build or a run leaves in the tree: not the repository's files."""
@@ -123,7 +124,7 @@ def test_benchmarks_md_gives_every_benchmark_with_its_command():
 PATH = re.compile(r"(?<![\w./-])((?:tests|tools|benchmarks|\.ci|docs|sensehat_c4|gamelib)/[\w./*-]*[\w*])")
 
 
-@pytest.mark.parametrize("document", [ARCHITECTURE, BENCHMARKS, README], ids=lambda p: p.name)
+@pytest.mark.parametrize("document", [ARCHITECTURE, BENCHMARKS, README] + GUIDE, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_path_a_document_names_exists(document):
     text, gone = document.read_text(), set()
     for found in PATH.finditer(text):

@@ -213,7 +213,7 @@ def test_a_window_that_does_not_come_up_says_what_it_needs(emu_dir, monkeypatch,
     assert str(info.value) == (
         "sense_emu_gui was started but its window did not come up: run sense_emu_gui in a terminal to see why; "
         "the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy older than 2.3 "
-        "in a venv made with --system-site-packages (see README, 'Playing in the emulator')")
+        "in a venv made with --system-site-packages (see docs/guide/emulator.md)")
 
 
 def test_auto_picks_the_running_emulator_and_says_so(emulator):
@@ -322,7 +322,7 @@ def test_no_emulator_is_one_line_and_exit_1(emu_dir):
     assert game.returncode == 1 and out == ""
     assert err == ("sensehat-c4: the Sense HAT emulator is not running: start sense_emu_gui on a desktop, then try again; "
                    "the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy older "
-                   "than 2.3 in a venv made with --system-site-packages (see README, 'Playing in the emulator')\n")
+                   "than 2.3 in a venv made with --system-site-packages (see docs/guide/emulator.md)\n")
 
 
 def test_analyse_needs_no_backend(emu_dir):

@@ -13,7 +13,7 @@ the test venv).  Where they are missing the test is skipped, saying what to run;
 under CI (``CI`` set) it fails instead, because there they can be installed.
 
 ``C4_GUI_SCREENSHOT=path.png`` saves a picture of the window in mid-game (the
-README's).
+guide's, docs/guide/emulator.md).
 """
 import json
 import os

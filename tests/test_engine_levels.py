@@ -313,11 +313,11 @@ def test_bad_calls_are_our_errors():
         choose_move(Board.from_moves("1212121"), "easy")
 
 
-def test_readme_s_level_table_is_the_words_table():
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+def test_the_guide_s_level_table_is_the_words_table():
+    guide = (Path(__file__).parent.parent / "docs" / "guide" / "computer.md").read_text()
     rows = ["| level | how it plays |", "| --- | --- |"] + [
         f"| {number(name)} {name} | {WORDS[name]} |" for name in NAMES]
-    assert "\n".join(rows) in readme
+    assert "\n".join(rows) in guide
 
 
 def numbers(names: List[str]) -> str:
@@ -332,11 +332,11 @@ def numbers(names: List[str]) -> str:
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
-def test_readme_s_table_of_sizes_is_the_levels_table():
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+def test_the_guide_s_table_of_sizes_is_the_levels_table():
+    guide = (Path(__file__).parent.parent / "docs" / "guide" / "computer.md").read_text()
     rows = ["| board | levels offered, native core | levels offered, Python core |", "| --- | --- | --- |"]
     for size in SIZES:
         native = [level.name for level in LADDER if size in (level.native_sizes or level.sizes)]
         python = [level.name for level in LADDER if size in level.sizes]
         rows.append(f"| {size} | {numbers(native)} | {numbers(python)} |")
-    assert "\n".join(rows) in readme, "\n".join(rows)
+    assert "\n".join(rows) in guide, "\n".join(rows)

@@ -1,5 +1,5 @@
 """Hostile command lines for every command and option of both programs (``tests/hostile_lines.py``):
-never a traceback, an exit code README's table lists, and stderr only our one-line messages, with
+never a traceback, an exit code the guide's table lists, and stderr only our one-line messages, with
 no raw control character on either stream.
 
 In this process, through ``sensehat_c4.commands.main`` and ``gamelib.launcher.cli.main``: the backend
@@ -28,7 +28,7 @@ from hostile_lines import Paths, check, lines, summary
 from records_data import record_match, ticking
 from sensehat_c4 import commands
 from sensehat_c4.records import Recorder
-from test_readme import readme_exit_codes
+from test_readme import guide_exit_codes
 
 COUNT = int(os.environ.get("HOSTILE_LINES", "600"))
 SEED = int(os.environ.get("HOSTILE_SEED", "16"))
@@ -111,7 +111,7 @@ def run_in_process(capsys, program, argv):
 
 def test_hostile_command_lines_in_process(world, capsys):
     paths, ran = world
-    codes = set(readme_exit_codes())
+    codes = set(guide_exit_codes())
     results, wrong = [], []
     for program, argv in lines(SEED, COUNT, paths):
         outcome = run_in_process(capsys, program, argv)
@@ -133,7 +133,7 @@ REAL = int(os.environ.get("HOSTILE_PROGRAMS", "40"))
 
 def test_hostile_command_lines_as_programs(world, tmp_path):
     paths, _ = world
-    codes = set(readme_exit_codes())
+    codes = set(guide_exit_codes())
     env = {**os.environ}
     env.pop("PYTHONUNBUFFERED", None)
     picked = [(program, argv) for program, argv in lines(SEED + 1, REAL * 3, paths)

@@ -1,9 +1,11 @@
 """``--lan`` and ``--join`` on the command line (``sensehat_c4/commands/play.py``): bad values are one line and exit
 2; a host that cannot be reached, that speaks another version of the protocol or that is no game's server is
-one line and exit 1 at the guest (and the host says the mismatch in one line too); loopback only."""
+one line and exit 1 at the guest (and the host says the mismatch in one line too); loopback only.  While a game
+is offered or joined, no phone seat exists: the pairing gesture is not listened for (nor ``p`` named)."""
 import contextlib
 import socket
 import threading
+from types import SimpleNamespace
 
 import pytest
 from test_cli import mock, run  # noqa: F401 (the fixture)
@@ -14,6 +16,7 @@ from gamelib.lan import offering
 from gamelib.lan import protocol as p
 from gamelib.web.address import Address
 from sensehat_c4 import cli
+from sensehat_c4 import lan as c4lan
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -103,3 +106,37 @@ def test_a_game_offered_on_a_loopback_address_says_that_is_why_it_is_not_adverti
            f"it listens on ::1 only, and mDNS here advertises IPv4 addresses (the guest can come with --join "
            f"ADDRESS:{port})")
     assert [r.getMessage() for r in caplog.records if r.name == "gamelib.lan"] == [f"not advertised on the LAN: {why}"]
+
+
+def test_while_a_game_is_offered_over_the_lan_the_pairing_gesture_is_not_listened_for():
+    mock = MockBackend()
+    with web.serving(mock, Address("127.0.0.1", 0)) as server:
+        assert mock.pairing_watched                                    # --web: the stick's middle held pairs a phone
+        with offering(mock, "Ann", "connect4", advertise=False):
+            assert not mock.pairing_watched                            # the terminal's key help: no p
+            with web.lan_game(mock):                                   # counted: the inner end is not the outer's
+                pass
+            assert not mock.pairing_watched
+            mock.pair()
+            assert server.seating.pairing is None                      # the gesture does nothing
+        assert mock.pairing_watched
+        mock.pair()
+        assert server.seating.pairing is not None                      # a pairing PIN again once the game is over
+    assert not mock.pairing_watched
+
+
+def test_while_a_guest_joins_a_game_over_the_lan_the_pairing_gesture_is_not_listened_for(monkeypatch, tmp_path):
+    mock = MockBackend()
+    seen = []
+
+    def visit(backend, where, token, label, **options):                # the visit (gamelib.lan.flows) as it ends
+        seen.append((where, backend.pairing_watched))
+        backend.pair()
+        seen.append(web.running(backend).seating.pairing)
+        return SimpleNamespace(outcome="ended", reason="", message="", played=True), 0
+
+    monkeypatch.setattr(c4lan, "_visit", visit)
+    with web.serving(mock, Address("127.0.0.1", 0)):
+        c4lan.join(mock, name="Bob", target=("127.0.0.1", 9), state=c4lan.SessionFile(tmp_path / "guest.json"))
+        assert mock.pairing_watched
+    assert seen == [(("127.0.0.1", 9), False), None]                   # no phone seat at the guest: no PIN

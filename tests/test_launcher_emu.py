@@ -62,4 +62,4 @@ def test_no_emulator_is_one_line_and_exit_1(emu_dir):  # noqa: F811
     assert (launcher.returncode, out) == (1, "")
     assert err == ("gamelib: the Sense HAT emulator is not running: start sense_emu_gui on a desktop, then try again; "
                    "the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy older "
-                   "than 2.3 in a venv made with --system-site-packages (see README, 'Playing in the emulator')\n")
+                   "than 2.3 in a venv made with --system-site-packages (see docs/guide/emulator.md)\n")

@@ -339,7 +339,7 @@ def test_a_failed_power_off_shows_the_error_icon(caplog):
     failed = ERROR_ICON[:4] + (RED,) + ERROR_ICON[5:]
     assert shown(mock)[4] == letters(failed)
     assert [r.getMessage() for r in caplog.records] == [
-        "systemctl poweroff failed (exit status 1); see README, 'Shutting down from the menu'"]
+        "systemctl poweroff failed (exit status 1); see docs/guide/autostart.md, 'Shutting down from the menu'"]
 
 
 def test_without_allow_poweroff_the_system_menu_has_three_entries():

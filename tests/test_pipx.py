@@ -1,4 +1,4 @@
-"""README's second way in on a Pi: ``pipx install --system-site-packages .``, with Debian's pipx.
+"""A way in on a Pi (README, docs/guide/pi-install.md): ``pipx install --system-site-packages .``, with Debian's pipx.
 
 A copy of this tree is installed by ``pipx`` (Debian 12's 1.1.0, run by the system's Python) into
 a pipx home of the test's own; the programs it puts on its ``bin`` directory must answer: the

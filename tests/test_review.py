@@ -271,7 +271,7 @@ def _env():
 
 
 def test_a_position_not_solved_in_time_is_reported_not_guessed(tmp_path):
-    # the 13-stone position after 2147756677465 takes the solver seconds (see README, analyse)
+    # the 13-stone position after 2147756677465 takes the solver seconds (see docs/guide/analyse-and-puzzle.md)
     path, _ = stored(tmp_path, "21477566774651233")
     done = run("review", "last", "--json", "--time-limit", "0.01", "--db", str(path))
     assert done.returncode == 0, done.stderr
@@ -319,8 +319,8 @@ def test_progress_is_one_line_rewritten_on_a_terminal_and_nothing_elsewhere():
     assert term.getvalue() == ("\r\x1b[Kreviewing: move 1 of 2" "\r\x1b[Kreviewing: move 2 of 2" "\r\x1b[K")
 
 
-def test_readme_shows_the_marks_and_the_review_as_the_command_prints_them(tmp_path):
-    text = (ROOT / "README.md").read_text()
+def test_the_guide_shows_the_marks_and_the_review_as_the_command_prints_them(tmp_path):
+    text = (ROOT / "docs" / "guide" / "review.md").read_text()
     table = text[text.index("| mark | the move played |"):]
     table = table[:table.index("\n\n")]
     marks = [m.replace("not solved in time", "unsolved") for m in re.findall(r"^\| `([a-z ]+)` \|", table, re.M)]

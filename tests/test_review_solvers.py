@@ -3,7 +3,7 @@
 minimax (every move, every reply, no pruning: ``test_engine_sizes.minimax``) on whole 4 x 4
 and 5 x 4 games.
 
-The labels are worked out here again from the other solver's scores, by the rules as README
+The labels are worked out here again from the other solver's scores, by the rules as docs/guide/review.md
 states them, written independently of ``review.mark``.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ def sign(score: int) -> int:
 
 
 def expected_label(scores: Mapping[int, int], column: int) -> str:
-    """README's rules, from scratch: what dropping from the best outcome to the played one is called."""
+    """The guide's rules (review.md), from scratch: what dropping from the best outcome to the played one is called."""
     best, played = max(scores.values()), scores[column]
     step = {(1, -1): "blunder", (1, 0): "mistake", (0, -1): "mistake"}.get((sign(best), sign(played)))
     if step:

@@ -92,7 +92,7 @@ def test_the_levels_table_is_what_every_part_offers():
 
 
 def test_default_budgets():
-    assert (DEFAULT_SECONDS, PERFECT_SECONDS) == (1.0, 8.0)      # as README.md says
+    assert (DEFAULT_SECONDS, PERFECT_SECONDS) == (1.0, 8.0)      # as docs/guide/computer.md says
     assert Computer("easy").budget == Computer("casual").budget == 1.0
     assert Computer("steady").budget == Computer("hard").budget == 8.0
     assert Computer("perfect").budget == 8.0

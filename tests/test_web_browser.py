@@ -4,7 +4,7 @@ program: ``sensehat-c4 --backend emu --web`` on the emulator's files (``emu_sand
 It watches a move made at the stick appear on the page, takes seat 2 with the PIN read off the LEDs
 (the page never shows it), plays that seat's side of a whole round with the page's joystick while the
 stick plays the other, sees the result on the page, and the seat end with the match.  With the queue for PINs
-full or long, the page says how to pair at the Pi, and takes the 6-digit pairing PIN.
+full or long, the page says how to pair at the Pi, and takes the 8-digit pairing PIN (typed in two groups).
 ``C4_WEB_SCREENSHOT=docs/images/web-phone.png`` keeps a phone-sized screenshot of the page for README.
 """
 import os
@@ -238,11 +238,11 @@ def test_the_page_says_when_the_connection_drops_and_reconnects_by_itself():
             second.close()
 
 
-HOLD_ADVICE = ("At the Pi, hold the middle of the stick for 3 seconds: the LEDs show a 6-digit PIN for any phone at "
+HOLD_ADVICE = ("At the Pi, hold the middle of the stick for 3 seconds: the LEDs show an 8-digit PIN for any phone at "
                "once. Type it here.")
 
 
-def test_with_the_queue_full_or_long_the_page_says_how_to_pair_and_takes_the_6_digit_pin():
+def test_with_the_queue_full_or_long_the_page_says_how_to_pair_and_takes_the_8_digit_pin():
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
     from test_web_server import Console  # noqa: PLC0415
@@ -275,15 +275,17 @@ def test_with_the_queue_full_or_long_the_page_says_how_to_pair_and_takes_the_6_d
         wait(driver, lambda: text(driver, "seat-message") == f"Too many devices are waiting for a PIN. {HOLD_ADVICE}",
              "the advice")
         field = driver.find_element("id", "pin")
-        assert field.is_displayed() and field.get_attribute("maxlength") == "6"
-        field.send_keys("12345")                                      # neither 4 digits nor 6: not sent
-        assert driver.execute_script("return document.getElementById('pin').checkValidity()") is False
+        assert field.is_displayed() and field.get_attribute("maxlength") == "12"
+        for wrong in ("12345", "123456", "1234 567", "1234x5678"):   # neither 4 digits nor 8: not sent
+            field.clear()
+            field.send_keys(wrong)
+            assert driver.execute_script("return document.getElementById('pin').checkValidity()") is False, wrong
         full.pair()                                                   # the stick's middle held at the Pi
         pin = full.seating.pairing
         assert pin == full.console.pairings[-1]                       # scrolled on the LEDs
         field.clear()
-        field.send_keys(pin + "9")                                    # a seventh digit is not taken
-        assert field.get_attribute("value") == pin
+        field.send_keys(f"{pin[:4]} {pin[4:]}")                       # as the LEDs group it: the space left out
+        assert driver.execute_script("return document.getElementById('pin').checkValidity()") is True
         driver.find_element("id", "sit").click()
         wait(driver, lambda: text(driver, "seat-text") == "You play seat 2.", "the seat")
         assert full.console.seats[2] is not None and driver.find_element("id", "down").is_enabled()

@@ -21,7 +21,7 @@ from gamelib.colours import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 from gamelib.scroll import SPEED, scroll_frames
 from gamelib.seats import SeatTable
 from gamelib.web.address import Address
-from gamelib.web.console import PAIR_TEXT, PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
+from gamelib.web.console import PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
 from gamelib.web.limits import Limits
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
@@ -176,6 +176,23 @@ def test_a_first_interlude_cuts_short_the_one_playing_and_goes_ahead_of_those_wa
     assert [f[0] for f in watch.frames] == [RED, GREEN, RED]   # the page: the game again once the public one is cut
 
 
+def test_the_pairing_pin_scrolls_in_two_groups_of_four_three_times_well_within_its_60_s():
+    mock = MockBackend()
+    watch = Watch()
+    mock.observe(watch)
+    game = (RED,) * 64
+    mock.show(game)
+    BackendConsole(mock).show_pairing("12345678")
+    while mock.interluding or mock.now() < 20.0:
+        mock.wait_event(1.0)
+    text = [tuple(f) for f, _ in scroll_frames("PIN 1234 5678  PIN 1234 5678  PIN 1234 5678", WHITE)]
+    assert [f for _, f in mock.frames] == [game] + text + [game]
+    assert [t for t, _ in mock.frames] == pytest.approx([0.0] + [k * SPEED for k in range(len(text) + 1)])
+    assert len(text) == 182 and len(text) * SPEED == pytest.approx(14.56)    # 14.6 s: well within the PIN's 60 s
+    assert Limits().pair_seconds == 60
+    assert watch.frames == [game]                 # on the LEDs only: never on the page
+
+
 def test_the_pairing_gesture_shows_its_pin_at_once_cutting_short_a_pin_scrolling_on_the_leds_only():
     """The stick's middle held for 3 s (scripted held events on the fake clock): its first press drops a token
     (seat 1, the stick's turn), a device's PIN begins to scroll (asked as the token lands), and at 3 s the
@@ -195,8 +212,8 @@ def test_the_pairing_gesture_shows_its_pin_at_once_cutting_short_a_pin_scrolling
     with web.serving(mock, Address("127.0.0.1", 0)) as server:
         play(mock, MatchOptions())
         pin = server.seating.pairing
-        assert pin is not None and len(pin) == 6 and server.seating.pin == pin
-        pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+        assert pin is not None and len(pin) == 8 and pin.isdigit() and server.seating.pin == pin
+        pair = [tuple(f) for f, _ in scroll_frames(f"PIN {pin[:4]} {pin[4:]}  " * 2 + f"PIN {pin[:4]} {pin[4:]}", WHITE)]
         shown = frames(mock)
         start = [board("", 3)] + fall("4") + [board("4", 3)]
         cut = next(k for k, (t, _) in enumerate(mock.frames) if t >= pressed + 3.0 - 1e-9)

@@ -223,7 +223,7 @@ def flood_asks(port, sources, stop, counts, guesses):
                 counts[("ask", status)] = counts.get(("ask", status), 0) + 1
                 reply = client.request("POST", "/api/seat", {"pin": f"{n * 7919 % 10000:04d}", "seat": 1})
                 counts[(reply.status, reply.json()["error"])] = counts.get((reply.status, reply.json()["error"]), 0) + 1
-                reply = client.request("POST", "/api/seat", {"pin": f"{n * 7919 % 1000000:06d}", "seat": 1})
+                reply = client.request("POST", "/api/seat", {"pin": f"{n * 7919 % 10 ** 8:08d}", "seat": 1})
                 guesses.setdefault(source, []).append((reply.status, reply.json()["error"]))
                 n += 1
             time.sleep(0.05)
@@ -263,14 +263,14 @@ def test_seventy_addresses_keep_the_queue_full_yet_the_pairing_gesture_seats_the
 
             held = gesture(mock, at=10.0)                                      # at the Pi
             pin = server.seating.pairing
-            assert pin is not None and len(pin) == 6
-            pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+            assert pin is not None and len(pin) == 8
+            pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=f"{pin[:4]} {pin[4:]}"), WHITE)]
             frames = list(mock.frames)
             cut = next(k for k, (t, _) in enumerate(frames) if t >= held - 1e-9)
             assert frames[cut][0] == held and [f for _, f in frames[cut:cut + len(pair)]] == pair   # at once, whole
 
             other = "127.0.0.30"                                               # one try per address
-            assert post(server.port, "/api/seat", {"pin": f"{(int(pin) + 1) % 10 ** 6:06d}", "seat": 1},
+            assert post(server.port, "/api/seat", {"pin": f"{(int(pin) + 1) % 10 ** 8:08d}", "seat": 1},
                         source=other).json()["error"] == "bad_pin"
             second = post(server.port, "/api/seat", {"pin": pin, "seat": 1}, source=other)
             assert (second.status, second.json()["error"]) == (403, "tried")   # even the right PIN, the second time
@@ -282,7 +282,7 @@ def test_seventy_addresses_keep_the_queue_full_yet_the_pairing_gesture_seats_the
             again = gesture(mock, at=30.0)                                     # a new one ...
             assert again and server.seating.pairing not in (None, pin)
             late = server.seating.pairing
-            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}  PIN {late}"
+            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}  PIN {late[:4]} {late[4:]}"
             time.sleep(2.1)                                                    # ... not used in pair_seconds: void
             assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}"   # the terminal's line
             void = post(server.port, "/api/seat", {"pin": late, "seat": 1}, source=owner)

@@ -5,7 +5,7 @@ and a review's layout on phones 412 and 320 px wide (the table's width, the grap
 From the live page's link to the games played, to a round's review: the progress while it is made (the
 Python solver core, so a 40-move review takes seconds), the graph with the key moments the review names,
 every move's mark, the board following the pointer over the graph, the keys and the table; a phone tapping
-the graph; the replay stepping by itself.  (README's picture of the review: ``tools/review_picture.py``.)
+the graph; the replay stepping by itself.  (the guide's picture of the review, web-and-phone.md: ``tools/review_picture.py``.)
 """
 import json
 import subprocess

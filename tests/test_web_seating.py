@@ -8,7 +8,7 @@ import pytest
 from gamelib.seats import SeatTable, check_seat
 from gamelib.web.http import HttpError
 from gamelib.web.limits import Limits, RateTable, TokenBucket
-from gamelib.web.seating import HOLD_ADVICE, Seating, new_pairing_pin, new_pin, new_token
+from gamelib.web.seating import HOLD_ADVICE, Seating, grouped, new_pairing_pin, new_pin, new_token
 
 
 class Clock:
@@ -19,7 +19,7 @@ class Clock:
         return self.now
 
 
-def seating(pins=("1234", "5678", "9012", "3456", "7890", "2468"), pairing=("135790", "246802", "000000"), **limits):
+def seating(pins=("1234", "5678", "9012", "3456", "7890", "2468"), pairing=("13579024", "24680246", "00000000"), **limits):
     clock = Clock()
     table = SeatTable()
     told = []
@@ -146,16 +146,18 @@ def test_the_queue_is_bounded():
     seats.ask("c")                                                       # one already waiting: still fine
 
 
-@pytest.mark.parametrize("pin", [1234, "123", "12345", "1234567", "12a4", "12a456", "１２３４", "１２３４５６", None,
-                                 ["1234"], "", " 1234", " 135790", 135790])
-def test_a_pin_that_is_not_four_or_six_digits_is_a_bad_request_and_no_guess(pin):
-    seats, table, _, _ = seating()
+@pytest.mark.parametrize("pin", [1234, "123", "12345", "1234567", "123456789", "12a4", "12a45678", "１２３４",
+                                 "１２３４５６７８", None, ["1234"], "", " 1234", " 13579024", "1357 9024", 13579024,
+                                 "135790", "579024"])
+def test_a_pin_that_is_not_four_or_eight_digits_is_a_bad_request_and_no_guess(pin):
+    seats, table, _, _ = seating()                                       # six digits too (the old pairing PIN's)
     shown(seats, PHONE)
     seats.pair()
     for _ in range(10):
-        refused(lambda: seats.sit(pin, 1, PHONE), 400, "bad_request")
+        error = refused(lambda: seats.sit(pin, 1, PHONE), 400, "bad_request")
+    assert str(error) == "pin must be a string of 4 digits (this device's PIN) or 8 (the pairing PIN)"
     assert seats.wrong_total == 0 and seats.pin_for(PHONE) == "1234" and table.sitters() == (None, None)
-    seats.sit("135790", 1, PHONE)                                        # the pairing PIN's try is not spent
+    seats.sit("13579024", 1, PHONE)                                        # the pairing PIN's try is not spent
 
 
 @pytest.mark.parametrize("seat", [0, 3, "1", 1.0, True, None, [1]])
@@ -238,11 +240,11 @@ ATTACKERS = [f"fd00::{n:x}" for n in range(1, 71)]
 def test_the_pairing_pin_is_good_from_any_address_once_the_first_right_try_seats():
     seats, table, _, told = seating()
     assert seats.pairing is None
-    assert seats.pair() == "135790" and seats.pairing == "135790" and seats.pin == "135790" and told == ["135790"]
-    token, sitter, _ = seats.sit("135790", 2, PHONE)                    # an address that never asked: no queue
+    assert seats.pair() == "13579024" and seats.pairing == "13579024" and seats.pin == "13579024" and told == ["13579024"]
+    token, sitter, _ = seats.sit("13579024", 2, PHONE)                    # an address that never asked: no queue
     assert table[2] is sitter and seats.sitter(token) is sitter and seats.trusts(PHONE)
-    assert seats.pairing is None and seats.pin is None and told == ["135790", None]
-    error = refused(lambda: seats.sit("135790", 1, OTHER), 403, "no_pin")   # spent: every PIN seats once
+    assert seats.pairing is None and seats.pin is None and told == ["13579024", None]
+    error = refused(lambda: seats.sit("13579024", 1, OTHER), 403, "no_pin")   # spent: every PIN seats once
     assert str(error) == f"no pairing PIN is up: {HOLD_ADVICE}"
     assert HOLD_ADVICE == "hold the middle of the stick at the Pi for 3 seconds: the LEDs show a PIN for any phone"
 
@@ -251,15 +253,15 @@ def test_one_try_per_address_a_wrong_one_spends_only_that_address_s_and_nothing_
     seats, table, _, _ = seating()
     seats.pair()
     for address in ATTACKERS:                                            # 70 addresses, a wrong try each
-        error = refused(lambda: seats.sit("000000", 1, address), 403, "bad_pin")
+        error = refused(lambda: seats.sit("00000000", 1, address), 403, "bad_pin")
     assert str(error) == ("wrong pairing PIN (one try per device): read it on the LEDs, or hold the middle of the "
                           "stick at the Pi again for a new one")
     for address in ATTACKERS:                                            # a second try, even the right one: refused
-        error = refused(lambda: seats.sit("135790", 1, address), 403, "tried")
+        error = refused(lambda: seats.sit("13579024", 1, address), 403, "tried")
     assert str(error) == ("this device has had its one try at this pairing PIN: hold the middle of the stick at the "
                           "Pi again for a new one")
-    assert seats.wrong_total == 70 and table.sitters() == (None, None) and seats.pairing == "135790"
-    seats.sit("135790", 1, PHONE)                                        # the owner: the first try seats
+    assert seats.wrong_total == 70 and table.sitters() == (None, None) and seats.pairing == "13579024"
+    seats.sit("13579024", 1, PHONE)                                        # the owner: the first try seats
     assert table[1] is not None
 
 
@@ -267,33 +269,33 @@ def test_the_pairing_pin_is_void_after_pair_seconds_and_a_new_gesture_replaces_i
     seats, _, clock, told = seating(pair_seconds=60)
     seats.pair()
     clock.now += 59.9
-    assert seats.pairing == "135790"
+    assert seats.pairing == "13579024"
     seats.expire()
-    assert seats.pairing == "135790"                                     # still good: kept
+    assert seats.pairing == "13579024"                                     # still good: kept
     clock.now += 0.1
     assert seats.pairing is None and seats.pin is None
     seats.expire()                                                       # void: forgotten (the tries with it)
     assert seats._pairing is None
-    refused(lambda: seats.sit("135790", 1, PHONE), 403, "no_pin")       # void after 60 s: no try spent
-    assert seats.pair() == "246802"                                      # the gesture again: a fresh one ...
-    refused(lambda: seats.sit("000000", 1, OTHER), 403, "bad_pin")
-    assert seats.pair() == "000000"                                      # ... and each address's try again
-    refused(lambda: seats.sit("246802", 1, PHONE), 403, "bad_pin")       # the one it replaced is no more
-    seats.sit("000000", 1, OTHER)
-    assert told == ["135790", "246802", "000000", None]
+    refused(lambda: seats.sit("13579024", 1, PHONE), 403, "no_pin")       # void after 60 s: no try spent
+    assert seats.pair() == "24680246"                                      # the gesture again: a fresh one ...
+    refused(lambda: seats.sit("00000000", 1, OTHER), 403, "bad_pin")
+    assert seats.pair() == "00000000"                                      # ... and each address's try again
+    refused(lambda: seats.sit("24680246", 1, PHONE), 403, "bad_pin")       # the one it replaced is no more
+    seats.sit("00000000", 1, OTHER)
+    assert told == ["13579024", "24680246", "00000000", None]
 
 
 def test_the_pairing_pin_and_a_device_s_pin_are_apart():
     seats, table, _, _ = seating(pin_tries=3)
     mine = shown(seats, PHONE)
     seats.pair()
-    assert seats.pin == "135790" and seats.pin_for(PHONE) == mine       # the last scroll's, for the terminal
-    refused(lambda: seats.sit("000000", 1, PHONE), 403, "bad_pin")       # the pairing try spent ...
+    assert seats.pin == "13579024" and seats.pin_for(PHONE) == mine       # the last scroll's, for the terminal
+    refused(lambda: seats.sit("00000000", 1, PHONE), 403, "bad_pin")       # the pairing try spent ...
     for _ in range(2):
         refused(lambda: seats.sit("0000", 1, PHONE), 403, "bad_pin")
     seats.sit(mine, 1, PHONE)                                            # ... not one of its own PIN's
-    refused(lambda: seats.sit("135790", 2, PHONE), 403, "tried")
-    seats.sit("135790", 2, OTHER)
+    refused(lambda: seats.sit("13579024", 2, PHONE), 403, "tried")
+    seats.sit("13579024", 2, OTHER)
     assert table.sitters()[0] is not None and table.sitters()[1] is not None
 
 
@@ -304,11 +306,15 @@ def test_a_full_queue_s_refusal_says_how_to_pair():
     assert str(error) == f"too many devices are waiting for a PIN: try again later, or {HOLD_ADVICE}"
 
 
+def test_a_pin_is_shown_in_groups_of_four_digits():
+    assert [grouped(pin) for pin in ("13579024", "00000000", "1234")] == ["1357 9024", "0000 0000", "1234"]
+
+
 def test_pins_and_tokens_are_random():
     pins = {new_pin() for _ in range(200)}
     assert all(len(p) == 4 and p.isdigit() for p in pins) and len(pins) > 150
     pairing = {new_pairing_pin() for _ in range(200)}
-    assert all(len(p) == 6 and p.isdigit() for p in pairing) and len(pairing) > 190
+    assert all(len(p) == 8 and p.isdigit() for p in pairing) and len(pairing) > 190
     tokens = {new_token() for _ in range(50)}
     assert len(tokens) == 50 and all(len(t) >= 32 for t in tokens)
 

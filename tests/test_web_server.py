@@ -16,6 +16,7 @@ from gamelib.seats import SeatTable
 from gamelib.web.address import Address
 from gamelib.web.http import CSP, lan_host
 from gamelib.web.limits import Limits
+from gamelib.web.seating import Seating
 from gamelib.web.server import WebServer
 
 
@@ -123,8 +124,27 @@ def test_the_page_takes_a_pairing_pin_and_names_the_gesture_s_seconds():
     with served() as (server, _):
         page = call(server.port, "GET", "/").body.decode()
         script = call(server.port, "GET", "/page.js").body.decode()
-    assert 'pattern="[0-9]{4}([0-9]{2})?" maxlength="6"' in page          # this phone's PIN or the pairing PIN
+    assert 'pattern="\\s*[0-9]{4}(\\s*[0-9]{4})?\\s*" maxlength="12"' in page   # this phone's PIN or the pairing PIN
+    assert '{ pin: $("pin").value.replace(/\\s+/g, ""), seat: asking }' in script   # 1234 5678 typed: 12345678 sent
     assert f"const HOLD_SECONDS = {PAIR_HOLD:g};" in script                # the one fact, said on the page
+
+
+def test_the_pairing_pin_takes_eight_digits_shown_in_two_groups_and_six_are_a_bad_request():
+    def seating(*args, **kwargs):
+        return Seating(*args, pairing_pins=lambda: "13579024", **kwargs)
+
+    console = Console()
+    with WebServer(console, Address("127.0.0.1", 0), seating=seating) as server:
+        server.pair()                                                    # the stick's middle held at the Pi
+        assert console.pairings == ["13579024"]                          # the console groups it on the LEDs
+        wait_for(lambda: console.notes[-1:] == [f"web: http://127.0.0.1:{server.port}/  PIN 1357 9024"])
+        for pin in ("135790", "579024", "1357 9024", "135790245", "１３５７９０２４"):   # six digits: the old length
+            reply = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+            assert (reply.status, reply.json()["error"]) == (400, "bad_request"), pin
+        assert server.seating.wrong_total == 0                           # no try spent: not a guess
+        reply = post(server.port, "/api/seat", {"pin": "13579024", "seat": 2}, source="127.0.0.5")
+        assert reply.status == 200 and reply.json()["seat"] == 2
+        wait_for(lambda: console.notes[-1:] == [f"web: http://127.0.0.1:{server.port}/"])   # spent: gone
 
 
 @pytest.mark.parametrize("path", ["/index.html", "/static/page.js", "/../setup.cfg", "/%2e%2e/setup.cfg",
@@ -650,4 +670,4 @@ def test_json_bodies_are_compact_and_errors_say_what_is_wrong():
     with served() as (server, _):
         reply = post(server.port, "/api/seat", {"pin": "12", "seat": 1})
         assert reply.status == 400 and json.loads(reply.body) == {
-            "error": "bad_request", "message": "pin must be a string of 4 digits (this device's PIN) or 6 (the pairing PIN)"}
+            "error": "bad_request", "message": "pin must be a string of 4 digits (this device's PIN) or 8 (the pairing PIN)"}

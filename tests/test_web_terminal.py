@@ -8,12 +8,12 @@ from pty_terminal import leds
 from test_terminal_backend import board, hex_colours, sandbox, start  # noqa: F401 (the fixture)
 from web_client import Events, call, post
 
-from gamelib.backends.terminal_screen import SHORT_PAIR_HINT
+from gamelib.backends.terminal_screen import HINT, PAIR_HINT, SHORT_PAIR_HINT
 from gamelib.colours import WHITE
 from gamelib.scroll import scroll_frames
 from gamelib.web.console import PAIR_TEXT
 
-NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/(?:  PIN (\d{6}|\d{4}))?")
+NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/(?:  PIN (\d{4} \d{4}|\d{4}))?")
 
 
 def note(program):
@@ -55,6 +55,7 @@ def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sa
 
 
 def pairing_scroll(pin):
+    """The pairing PIN's scroll, ``pin`` as the terminal's line shows it (``1234 5678``)."""
     return [hex_colours(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
 
 
@@ -69,9 +70,9 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         program.press("p")
         program.wait_for(lambda p: note(p)[1] is not None, what="the pairing PIN under the board")
         pin = note(program)[1]
-        assert len(pin) == 6
+        assert re.fullmatch(r"\d{4} \d{4}", pin)                          # in two groups, as on the LEDs
         program.wait_for(lambda p: leds(p.screen) in pairing_scroll(pin)[1:], what="the pairing PIN on the LEDs")
-        reply = post(port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+        reply = post(port, "/api/seat", {"pin": pin.replace(" ", ""), "seat": 2}, source="127.0.0.5")
         assert reply.status == 200, reply.body                         # any address: the first try
         phone = Events(port, source="127.0.0.5", path=f"/api/events?token={reply.json()['token']}")
         program.wait_for(lambda p: note(p)[1] is None, what="the pairing PIN spent: gone")
@@ -81,7 +82,7 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         program.tap(*["enter"] * 96, gap=1 / 30)                       # 3.7 s in all
         program.wait_for(lambda p: note(p)[1] is not None, what="a new pairing PIN under the board")
         again = note(program)[1]
-        assert len(again) == 6
+        assert re.fullmatch(r"\d{4} \d{4}", again)
         program.wait_for(lambda p: leds(p.screen) in pairing_scroll(again)[1:], what="the new one on the LEDs")
         state = call(port, "GET", "/api/state").json()                # the page: the game underneath, never the PIN
         assert state["pixels"] == [list(p) for p in board("4", 3)]     # seat 1's token dropped; seat 2 to move
@@ -90,3 +91,35 @@ def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_si
         assert program.finish() == "" and program.process.returncode == 0
     finally:
         program.close()
+
+
+def help_line(program):
+    """The key help under the board (the line naming q), as the terminal shows it."""
+    lines = [line.strip() for line in program.screen.display if line.strip().endswith("q quits")]
+    return lines[0] if len(lines) == 1 else None
+
+
+def test_the_key_help_names_p_only_while_a_phone_may_take_a_seat(sandbox):  # noqa: F811
+    """``p`` pairs a phone only with ``--web`` and seats to take: not without ``--web``, nor while a game is
+    offered over the LAN (``--lan``: the guest from the other Pi plays, the page is to watch)."""
+    for args, expected in ((("--opponent", "human", "--web", "127.0.0.1:0"), PAIR_HINT),
+                           (("--opponent", "human"), HINT),
+                           (("--web", "127.0.0.1:0", "--lan"), HINT)):
+        program = start(sandbox, "--backend", "terminal", *args, columns=80, lines=20)
+        try:
+            web = "--web" in args
+            program.wait_for(lambda p: help_line(p) == expected and (note(p) is not None) == web
+                             and ("(watch only)" in p.text()) == ("--lan" in args), what=f"{expected!r} ({args})")
+            assert PAIR_HINT not in program.text() or expected == PAIR_HINT
+            if "--lan" in args:
+                port, _ = note(program)
+                before = program.text()
+                program.press("p")                                     # the gesture does nothing here
+                program.pump(1.0)
+                assert note(program) == (port, None) and help_line(program) == HINT, before
+            program.press("q")
+            errors = program.finish()
+            assert program.process.returncode == 0
+            assert errors == "" or errors.startswith("sensehat-c4: offering connect4 over the LAN on port ")
+        finally:
+            program.close()

@@ -4,7 +4,7 @@
 
 Each page is help2man's reading of the program's ``--help``, with sections it cannot find there
 added from where each fact lives: every subcommand's own ``--help`` (the commands tables),
-the exit codes (README's table), the files and the environment.  The programs run from the
+the exit codes (docs/guide/options.md's table), the files and the environment.  The programs run from the
 modules this script finds first on ``sys.path`` (``PYTHONPATH``: the package being built).
 """
 from __future__ import annotations
@@ -26,12 +26,14 @@ SUMMARIES = {
 FILES = {
     "sensehat-c4": [("~/.local/share/sensehat-c4/games.db", "every game played ($XDG_DATA_HOME; --db, "
                                                             "$SENSEHAT_C4_DB name another)"),
-                    ("/usr/share/doc/sensehat-c4/README.md.gz", "the whole manual")],
+                    ("/usr/share/doc/sensehat-c4/README.md.gz", "the start"),
+                    ("/usr/share/doc/sensehat-c4/guide/", "the user's guide, a page a topic")],
     "gamelib": [("~/.config/gamelib/settings.json", "the launcher's settings ($XDG_CONFIG_HOME)"),
                 ("/lib/systemd/system/sensehat-games@.service", "the packaged system unit: "
                                                                  "sudo systemctl enable --now sensehat-games@USER"),
                 ("/usr/lib/systemd/user/sensehat-games.service", "the packaged user unit"),
-                ("/usr/share/doc/sensehat-c4/README.md.gz", "the whole manual")],
+                ("/usr/share/doc/sensehat-c4/README.md.gz", "the start"),
+                ("/usr/share/doc/sensehat-c4/guide/", "the user's guide (launcher.md, autostart.md)")],
 }
 ENVIRONMENT = [("GAMELIB_BACKEND", "the backend when --backend is not given (auto, hat, emu, terminal)"),
                ("SENSEHAT_C4_DB", "the games database"),
@@ -63,8 +65,8 @@ def subcommands(name: str) -> List[Tuple[str, List[str]]]:
 
 
 def exit_codes() -> str:
-    """README's exit-code table as a roff list."""
-    text = (ROOT / "README.md").read_text()
+    """The guide's exit-code table (``docs/guide/options.md``) as a roff list."""
+    text = (ROOT / "docs" / "guide" / "options.md").read_text()
     table = text[text.index("Exit codes, for every command"):]
     table = table[:table.index("\n\n", table.index("| code |"))]
     rows = re.findall(r"^\| (\d+) \| (.+) \|$", table, re.M)

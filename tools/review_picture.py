@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Take README's picture of a round's review on the web (``docs/images/web-review.png``).
+"""Take the guide's picture of a round's review on the web (``docs/images/web-review.png``).
 
 Records two rounds between Ann and Bob in a temporary games file, serves Connect 4's web
 pages over it on loopback (the real server, with the solver core that runs here), opens the

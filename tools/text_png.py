@@ -1,4 +1,4 @@
-"""Render a command's text output as a terminal-like PNG, for the README's pictures.
+"""Render a command's text output as a terminal-like PNG, for the guide's pictures.
 
     python tools/text_png.py OUT.png -- sensehat-c4 review last --db games.db
 

@@ -37,7 +37,7 @@ _FRAME = struct.Struct("64H")
 """The LED framebuffer: 64 RGB565 pixels in native byte order (as both libraries write it)."""
 
 WINDOW_NEEDS = ("the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy "
-                "older than 2.3 in a venv made with --system-site-packages (see README, 'Playing in the emulator')")
+                "older than 2.3 in a venv made with --system-site-packages (see docs/guide/emulator.md)")
 """What ``sense_emu_gui`` needs that the ``sense_emu`` library (the ``[emu]`` extra) does not bring."""
 
 EMU_START_SECONDS = 10.0

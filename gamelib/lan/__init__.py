@@ -82,7 +82,8 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
             served.lan = None
             served.console.note(served.note())
 
-        server.lan = lan
+        stack.enter_context(web.lan_game(backend))   # no phone seat: the pairing gesture is not listened for
+        server.lan = lan                             # (before the note: the terminal's key help drawn with it)
         server.console.note(server.note())
         stack.callback(detach)
         stack.callback(lan.close)

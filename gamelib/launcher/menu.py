@@ -279,7 +279,7 @@ class Launcher:
         if status == 0:
             self.result = POWEROFF
             return
-        log.error("%s failed (exit status %d); see README, 'Shutting down from the menu'",
+        log.error("%s failed (exit status %d); see docs/guide/autostart.md, 'Shutting down from the menu'",
                   " ".join(command), status)
         self.poweroff_failed = True
         self._open(Screen.SYSTEM)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import threading
 import weakref
 from typing import TYPE_CHECKING, Callable, Iterator, MutableMapping, Optional, Sequence
 
@@ -33,9 +34,60 @@ if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
     from .pages import Pages
     from .server import WebServer
 
-__all__ = ["Address", "add_argument", "running", "serving"]
+__all__ = ["Address", "add_argument", "lan_game", "running", "serving"]
 
 _RUNNING: "MutableMapping[Backend, WebServer]" = weakref.WeakKeyDictionary()
+
+
+class _Pairing:
+    """A web server's listening for the pairing gesture on its backend, while phones may take seats: not
+    while a game is played over the LAN (:func:`lan_game`: the gesture would do nothing, and the
+    terminal's key help names ``p`` only while someone listens)."""
+
+    def __init__(self, backend: "Backend", listener: Callable[[], None]) -> None:
+        self._backend, self._listener = backend, listener
+        self._lock = threading.Lock()
+        self._games = 0
+        """LAN games on now (counted: one block may hold another)."""
+        self._closed = False
+        self._stop: Optional[Callable[[], None]] = backend.watch_pairing(listener)
+
+    def game(self, started: bool) -> None:
+        """A LAN game started (``True``) or ended: stop listening at the first, listen again after the last."""
+        with self._lock:
+            self._games += 1 if started else -1
+            stop = None
+            if self._games > 0 or self._closed:
+                stop, self._stop = self._stop, None
+            elif self._stop is None:
+                self._stop = self._backend.watch_pairing(self._listener)
+        if stop is not None:
+            stop()
+
+    def close(self) -> None:
+        """Stop listening for good (the server stopped)."""
+        with self._lock:
+            self._closed = True
+            stop, self._stop = self._stop, None
+        if stop is not None:
+            stop()
+
+
+_PAIRING: "MutableMapping[Backend, _Pairing]" = weakref.WeakKeyDictionary()
+
+
+@contextlib.contextmanager
+def lan_game(backend: "Backend") -> Iterator[None]:
+    """For the ``with`` block a game is played over the LAN on ``backend`` (offered or joined): no phone
+    seat exists, so its web server (if any serves seats) does not listen for the pairing gesture."""
+    pairing = _PAIRING.get(backend)
+    if pairing is not None:
+        pairing.game(True)
+    try:
+        yield
+    finally:
+        if pairing is not None:
+            pairing.game(False)
 
 
 def running(backend: "Backend") -> Optional["WebServer"]:
@@ -72,20 +124,24 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
     server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages())
     stop = backend.observe(server.feed)
     # the stick's middle held (the terminal's p): a pairing PIN at once, while phones may take seats
-    stop_pairing = backend.watch_pairing(server.pair) if seats else lambda: None
+    pairing = _Pairing(backend, server.pair) if seats else None
     server.feed.shown(backend.frame)          # what is up now, for the first page
     if backend.status is not None:
         server.feed.said(backend.status)
     try:
         server.start()
         _RUNNING[backend] = server
+        if pairing is not None:
+            _PAIRING[backend] = pairing
         if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
             notice(f"web view on {', '.join(server.urls)} " + ("(a phone takes a seat with the PIN the LEDs show)"
                                                                 if seats else "(watch only)"))
         yield server
     finally:
         _RUNNING.pop(backend, None)
-        stop_pairing()
+        _PAIRING.pop(backend, None)
+        if pairing is not None:
+            pairing.close()
         stop()
         server.close()
         backend.seats.clear()

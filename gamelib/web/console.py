@@ -15,10 +15,14 @@ from gamelib.icons import Picture, picture
 from gamelib.scroll import scroll_frames
 from gamelib.status import ENTER, Status
 
+from .seating import grouped
+
 PIN_TEXT = "PIN {pin}  PIN {pin}"
 """What scrolls on the LEDs when someone asks for a seat (twice: four digits are read at a glance)."""
 PAIR_TEXT = "PIN {pin}  PIN {pin}  PIN {pin}"
-"""What scrolls on the LEDs after the pairing gesture (three times: six digits to type on the phone)."""
+"""What scrolls on the LEDs after the pairing gesture, ``pin`` in its groups (:func:`~.seating.grouped`:
+``PIN 1234 5678`` three times, eight digits to type on the phone: 182 steps of :data:`~gamelib.scroll.SPEED`, 14.6 s,
+within the PIN's 60 s)."""
 SEATED_TEXT = "P{seat} PHONE"
 """What scrolls, in the seat's colour, when a phone has taken a seat."""
 PHONE = (
@@ -74,7 +78,7 @@ class BackendConsole:
     def show_pairing(self, pin: str) -> None:
         """Scroll the pairing PIN on the LEDs only, at the game's next wait, ahead of any other scroll and
         cutting short the one playing (the person at the Pi asked for it)."""
-        self.backend.interlude(list(scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)), first=True)
+        self.backend.interlude(list(scroll_frames(PAIR_TEXT.format(pin=grouped(pin)), WHITE)), first=True)
 
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs, and on the page, that a phone took ``seat``."""

@@ -20,12 +20,13 @@ seat (1 or 2, of the match being played or the next one) and a token: a random s
   gives the expected time to guess);
 - every PIN seats once;
 - the pairing PIN (:meth:`Seating.pair`: the person at the Pi held the stick's middle, the LEDs
-  show it at once, ahead of any queue) has six digits, is good from any address for
+  show it at once, ahead of any queue) has eight digits (read in two groups of four: :func:`grouped`),
+  is good from any address for
   :attr:`~.limits.Limits.pair_seconds`, and takes one guess per address (a wrong one spends
   only that address's: 403 ``bad_pin``, then ``tried``); the first right one seats and
   spends it.  Nothing caps the guesses of all addresses together, so nothing anyone on the
   network does keeps the person at the Pi from seating a phone; an attacker holding A
-  addresses guesses it with a chance of A in a million (docs/API.md);
+  addresses guesses it with a chance of A in 10^8 (docs/API.md);
 - the right PIN for a seat a phone holds takes it over (the PIN proves its bearer
   can see the LEDs; the first phone's token stops working);
 - a token is good for its seat until the seat is left, taken over, or emptied
@@ -52,8 +53,11 @@ from .http import HttpError
 from .limits import Limits, RateTable
 
 PIN_DIGITS = 4
-PAIR_DIGITS = 6
-"""A pairing PIN's digits (any address may guess it, once each: a million of them)."""
+PAIR_DIGITS = 8
+"""A pairing PIN's digits (any address may guess it, once each: 10^8 of them).  A ``pin`` of this many
+digits is a try at the pairing PIN, of :data:`PIN_DIGITS` at a device's PIN, of any other length refused."""
+GROUP = 4
+"""Digits in a group as a PIN is shown to people (:func:`grouped`)."""
 HOLD_ADVICE = f"hold the middle of the stick at the Pi for {PAIR_HOLD:g} seconds: the LEDs show a PIN for any phone"
 """What to do when the queue for PINs is long or full (the page says it too)."""
 KIND = "phone"
@@ -69,6 +73,12 @@ def new_pin(digits: int = PIN_DIGITS) -> str:
 
 def new_pairing_pin() -> str:
     return new_pin(PAIR_DIGITS)
+
+
+def grouped(pin: str) -> str:
+    """``pin`` as the LEDs and the terminal show it: in groups of :data:`GROUP` digits (``1234 5678``; a
+    device's PIN is one group)."""
+    return " ".join(pin[k:k + GROUP] for k in range(0, len(pin), GROUP))
 
 
 def new_token() -> str:

@@ -24,7 +24,7 @@ from .feed import Feed
 from .http import HttpServer
 from .limits import Limits
 from .pages import Pages
-from .seating import Seating
+from .seating import Seating, grouped
 
 log = logging.getLogger("gamelib.web")
 
@@ -69,7 +69,7 @@ class WebServer:
         if self.lan is not None:   # a game over the LAN: only its guest plays, the page is to watch
             return f"web: {where}  (watch only)"
         pin = self.seating.pin
-        return f"web: {where}" + (f"  PIN {pin}" if pin is not None else "")
+        return f"web: {where}" + (f"  PIN {grouped(pin)}" if pin is not None else "")
 
     def start(self) -> "WebServer":
         """Listen and serve in a thread of its own; :class:`~gamelib.errors.ServerError` if it cannot listen."""

@@ -86,8 +86,8 @@ def play_parser() -> Parser:
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,
-                        help="human (two players) or the computer's level, weakest first (README's "
-                        "table says how each plays); without this option the players choose with the "
+                        help="human (two players) or the computer's level, weakest first (docs/guide/"
+                        "computer.md says how each plays); without this option the players choose with the "
                         f"joystick before each match (2P, then levels 1-{len(LEVELS)})")
     parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
                         help="which player the computer is (default: 2; alternate swaps every match)")

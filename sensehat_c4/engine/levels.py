@@ -47,8 +47,8 @@ DEFAULT_SECONDS = 1.0
 net, as their work is bounded by their short horizons (they answer within milliseconds)."""
 PERFECT_SIZES: Tuple[Size, ...] = (Size(4, 4), Size(5, 4), Size(6, 4), Size(4, 5), Size(4, 6), Size(7, 6))
 """The board sizes where perfect is offered with the Python solver core: where its worst move
-fits its budget on a Pi 4 (about 320,000 positions; ``benchmarks/sizes.py``: README, "The
-computer opponent")."""
+fits its budget on a Pi 4 (about 320,000 positions; ``benchmarks/sizes.py``: docs/guide/computer.md,
+"Where each level plays")."""
 STRATEGY_SIZES: Tuple[Size, ...] = tuple(s for s in (Size(8, 6),) if strategy_path(s).is_file())
 """The sizes perfect plays from a strategy book (:mod:`.strategy`): 8x6 where its book is shipped."""
 NATIVE_PERFECT_SIZES: Tuple[Size, ...] = tuple(s for s in SIZES if s in PERFECT_SIZES + (
@@ -56,7 +56,7 @@ NATIVE_PERFECT_SIZES: Tuple[Size, ...] = tuple(s for s in SIZES if s in PERFECT_
 """With the native core: also 5x5, 6x5, 7x4, 5x6, with their shipped books of the first four
 stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6, with its book of the first six 8x5, and 8x6
 with its strategy book (``data/strategy-8x6.bin``): without it its first moves take minutes
-(``benchmarks/sizes.py``; README, "Perfect on other board sizes")."""
+(``benchmarks/sizes.py``; docs/guide/computer.md, "Perfect on other board sizes")."""
 PERFECT_SECONDS = 8.0
 """The budget of perfect and of the levels from steady up: they mostly answer within
 milliseconds, but some positions just past the 12-ply book need seconds (docs/BENCHMARKS.md,
@@ -157,7 +157,7 @@ WORDS: Dict[str, str] = {
     "perfect": "sees to the end: a move of optimal value in every position; starting on 7x6 it always "
                "wins (Elo about 2280)",
 }
-"""How each level plays and how strong it is, in words for people (the chooser's and README's):
+"""How each level plays and how strong it is, in words for people (the chooser's and docs/guide/computer.md's):
 one place, to move into a translation catalogue.  Elo on 7x6 with a uniformly random player at 0
 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
 

@@ -79,6 +79,7 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
     that cannot be reached or refuses is a :class:`LanError` (one line)."""
     from gamelib.lan.discovery import Browser  # noqa: PLC0415
     from gamelib.lan.flows import choose_game  # noqa: PLC0415
+    from gamelib.web import lan_game  # noqa: PLC0415
     from gamelib.web.limits import Limits  # noqa: PLC0415
 
     limits = limits or Limits()
@@ -93,45 +94,46 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
         assert report is not None
         report(reported, result, names)
 
-    try:
-        while True:
-            saved = state.load()
-            if target is not None:
-                where = target
-                token = saved.token if saved is not None and (saved.host, saved.port) == target else None
-                label = saved.host_name if token is not None and saved is not None else target[0]
-            elif saved is not None:
-                where, token, label = (saved.host, saved.port), saved.token, saved.host_name
-            else:
-                if browser is None:
-                    browser = Browser(GAME_KEY, backend.wake, interfaces=interfaces)
-                    try:
-                        browser.start()
-                    except OSError as exc:
-                        raise LanError(f"cannot look for games on this network ({exc.strerror or exc}): "
-                                       "give the host's address, --join HOST[:PORT]") from None
-                found = choose_game(backend, browser)
-                if found is None:
-                    return played
-                where, token, label = (found.host, found.port), None, found.name
+    with lan_game(backend):   # no phone seat at this Pi meanwhile: the pairing gesture is not listened for
+        try:
+            while True:
+                saved = state.load()
+                if target is not None:
+                    where = target
+                    token = saved.token if saved is not None and (saved.host, saved.port) == target else None
+                    label = saved.host_name if token is not None and saved is not None else target[0]
+                elif saved is not None:
+                    where, token, label = (saved.host, saved.port), saved.token, saved.host_name
+                else:
+                    if browser is None:
+                        browser = Browser(GAME_KEY, backend.wake, interfaces=interfaces)
+                        try:
+                            browser.start()
+                        except OSError as exc:
+                            raise LanError(f"cannot look for games on this network ({exc.strerror or exc}): "
+                                           "give the host's address, --join HOST[:PORT]") from None
+                    found = choose_game(backend, browser)
+                    if found is None:
+                        return played
+                    where, token, label = (found.host, found.port), None, found.name
 
-            outcome, matches = _visit(backend, where, token, label, name=name, recorder=recorder, state=state,
-                                      limits=limits, report=None if report is None else numbered)
-            played += matches
-            if outcome.reason == "bad_token" and token is not None:
-                continue   # the host no longer knows this Pi's session (it restarted): ask again
-            if outcome.outcome == "failed" and token is not None:
-                state.save(where[0], where[1], None, label)   # not to be tried again before asking
-            if target is not None and (outcome.outcome == "failed" or
-                                       (outcome.outcome == "refused" and not outcome.played)):
-                raise LanError(outcome.message)
-            if outcome.message:
-                notice(outcome.message)
-            if target is not None:
-                return played
-    finally:
-        if browser is not None:
-            browser.close()
+                outcome, matches = _visit(backend, where, token, label, name=name, recorder=recorder, state=state,
+                                          limits=limits, report=None if report is None else numbered)
+                played += matches
+                if outcome.reason == "bad_token" and token is not None:
+                    continue   # the host no longer knows this Pi's session (it restarted): ask again
+                if outcome.outcome == "failed" and token is not None:
+                    state.save(where[0], where[1], None, label)   # not to be tried again before asking
+                if target is not None and (outcome.outcome == "failed" or
+                                           (outcome.outcome == "refused" and not outcome.played)):
+                    raise LanError(outcome.message)
+                if outcome.message:
+                    notice(outcome.message)
+                if target is not None:
+                    return played
+        finally:
+            if browser is not None:
+                browser.close()
 
 
 def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label: str, *, name: str,

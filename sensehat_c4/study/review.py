@@ -6,7 +6,7 @@ A score's *outcome* is its sign: a win, a draw or a loss for the side to move.
 
 The move played gets one mark, by the first of these rules that holds (``best`` is
 the position's best score, ``played`` the move's; this is the one statement of the rules,
-which README repeats):
+which docs/guide/review.md repeats):
 
 * ``unsolved``: the position was not solved within the time limit (never guessed);
 * ``blunder``: a win turned into a loss (the outcome drops two steps);

@@ -1,6 +1,6 @@
 // The web view: the LEDs live (an event stream of frames and the game's words), a seat with the
-// PIN (this phone's, 4 digits, or the pairing PIN, 6), and the joystick.  Uses only the documented
-// API (docs/API.md); no library, no build step.
+// PIN (this phone's, 4 digits, or the pairing PIN, 8: spaces typed between its groups of four are left
+// out), and the joystick.  Uses only the documented API (docs/API.md); no library, no build step.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -10,7 +10,7 @@
   const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down", Enter: "middle", " ": "middle" };
   const HOLD_SECONDS = 3;  // the pairing gesture: the stick's middle held this long (gamelib.backends.base.PAIR_HOLD)
   const LONG_WAIT = 20;    // seconds: a wait for this phone's PIN long enough to suggest the gesture
-  const HOLD = `At the Pi, hold the middle of the stick for ${HOLD_SECONDS} seconds: the LEDs show a 6-digit PIN ` +
+  const HOLD = `At the Pi, hold the middle of the stick for ${HOLD_SECONDS} seconds: the LEDs show an 8-digit PIN ` +
     "for any phone at once. Type it here.";
 
   let pixels = new Array(64).fill([0, 0, 0]);
@@ -179,7 +179,7 @@
 
   async function sit(event) {
     event.preventDefault();
-    const reply = await post("/api/seat", { pin: $("pin").value.trim(), seat: asking });
+    const reply = await post("/api/seat", { pin: $("pin").value.replace(/\s+/g, ""), seat: asking });
     if (reply.status === 200) {
       token = reply.data.token; seat = reply.data.seat; since = reply.data.version || 0; asking = 0;
       remember(); message(""); reconnect();
