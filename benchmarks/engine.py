@@ -36,7 +36,7 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.computer import DEFAULT_SECONDS  # noqa: E402
+from sensehat_c4.match.computer import DEFAULT_SECONDS  # noqa: E402
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
 from sensehat_c4.engine.book12 import SHAPE, default_path  # noqa: E402
 from sensehat_c4.engine.cores import CORES, core_name  # noqa: E402

@@ -74,7 +74,7 @@ def latency(presses: int) -> None:
     emu_sandbox.redirect(directory)
     os.environ["HOME"] = directory
     from gamelib.backends.senselib import EmuBackend  # noqa: PLC0415
-    from sensehat_c4.controller import MatchOptions, play  # noqa: PLC0415
+    from sensehat_c4.match.controller import MatchOptions, play  # noqa: PLC0415
 
     written: List[float] = []
     try:

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from emu_sandbox import FakeEmulator, child_env, lit  # noqa: E402
 from latency import cpu_share  # noqa: E402 (benchmarks/latency.py, beside this file)
 
-from sensehat_c4 import game as c4  # noqa: E402
+from sensehat_c4.match import game as c4  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 

@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from records_damage import MODES, damage, fresh, games_file, read_commands, rows, write_after  # noqa: E402
-from sensehat_c4 import records  # noqa: E402
+from sensehat_c4.records import files, writer as writing  # noqa: E402
 from sensehat_c4.records import Records  # noqa: E402
 
 
@@ -104,10 +104,10 @@ def cost(work: Path) -> None:
     print(f"{'matches':>8} {'rounds':>7} {'KiB':>6}  {'quick_check':>11}  {'writer check':>12}  {'stats (every row)':>17}")
     for matches in (100, 1000, 3000):
         path = games_file(fresh(work / f"cost{matches}"), matches, seed=2)
-        conn = records._connect(path, busy=2.0, query="mode=ro")
+        conn = files.connect(path, busy=2.0, query="mode=ro")
         count = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
         quick = cpu(lambda conn=conn: conn.execute("PRAGMA quick_check").fetchall())
-        writer = cpu(lambda conn=conn: (records._identify(conn), records.check_file(conn)))
+        writer = cpu(lambda conn=conn: (files.identify(conn), writing.check_file(conn)))
         reading = cpu(lambda path=path: read_all(path), 3)
         conn.close()
         print(f"{matches:>8} {count:>7} {path.stat().st_size // 1024:>6}  {quick * 1000:>8.1f} ms  "
@@ -193,7 +193,7 @@ def fall_timing(directory: Path) -> None:
     emu_sandbox.redirect(emu)
     os.environ["HOME"] = emu
     from gamelib.backends.senselib import EmuBackend  # noqa: PLC0415
-    from sensehat_c4.controller import MatchOptions, play  # noqa: PLC0415
+    from sensehat_c4.match.controller import MatchOptions, play  # noqa: PLC0415
     from sensehat_c4.records import Recorder  # noqa: PLC0415
 
     written: List[float] = []

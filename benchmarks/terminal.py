@@ -37,7 +37,7 @@ from emu_sandbox import child_env  # noqa: E402
 from latency import cpu_seconds  # noqa: E402
 from pty_terminal import KEYS, PtyProgram, game, hex_colours, leds  # noqa: E402
 
-from sensehat_c4 import render  # noqa: E402
+from sensehat_c4.match import render  # noqa: E402
 from sensehat_c4.rules import Board  # noqa: E402
 
 RIGHT = KEYS["right"]

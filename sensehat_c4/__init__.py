@@ -9,11 +9,11 @@ __all__ = ["play", "__version__"]
 if TYPE_CHECKING:
     from gamelib.backends.base import Backend
 
-    from .controller import MatchOptions, MatchResult
+    from .match.controller import MatchOptions, MatchResult
 
 
 def play(backend: "Backend", options: "MatchOptions | None" = None) -> "MatchResult":
-    """Play one best-of-three match on ``backend`` (see :func:`sensehat_c4.controller.play`)."""
-    from .controller import play as _play  # noqa: PLC0415 (keep `import sensehat_c4` light)
+    """Play one best-of-three match on ``backend`` (see :func:`sensehat_c4.match.controller.play`)."""
+    from .match.controller import play as _play  # noqa: PLC0415 (keep `import sensehat_c4` light)
 
     return _play(backend, options)

@@ -17,8 +17,9 @@ from gamelib.colours import BLACK, BLUE, RED, YELLOW
 from gamelib.errors import ConfigError, MockExhausted, SetupError
 from gamelib.launcher import cli as launcher_cli
 from gamelib.status import Status
-from sensehat_c4 import cli, render
-from sensehat_c4.controller import MatchOptions, play
+from sensehat_c4 import cli
+from sensehat_c4.match import render
+from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.records import Recorder
 from sensehat_c4.rules import Board
 

@@ -14,14 +14,15 @@ from gamelib.colours import BLACK, RED
 from gamelib.games import Choices, Entry, as_game
 from gamelib.launcher.menu import Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
-from sensehat_c4 import cli, render
-from sensehat_c4 import game as c4
-from sensehat_c4.chooser import LAN_INDEX, RULES_INDEX, choice_frame, choose_size, size_frame
-from sensehat_c4.computer import OPPONENTS, opponents_for, sizes_for
+from sensehat_c4 import cli
+from sensehat_c4.match import render
+from sensehat_c4.match import game as c4
+from sensehat_c4.match.chooser import LAN_INDEX, RULES_INDEX, choice_frame, choose_size, size_frame
+from sensehat_c4.match.computer import OPPONENTS, opponents_for, sizes_for
 from sensehat_c4.engine.levels import PERFECT_SIZES
-from sensehat_c4.controller import MatchOptions, MatchResult, play, start_column
+from sensehat_c4.match.controller import MatchOptions, MatchResult, play, start_column
 from sensehat_c4.errors import BoardSizeError, ConfigError, MoveListError
-from sensehat_c4.game import play_matches
+from sensehat_c4.match.game import play_matches
 from sensehat_c4.rules import SIZES, Board, Outcome, Size
 
 P = render.Palette()

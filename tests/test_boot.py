@@ -39,9 +39,9 @@ from gamelib.games import discover
 from gamelib.launcher.menu import Launcher, Screen
 from gamelib.launcher.service import UNIT
 from gamelib.launcher.settings import Settings
-from sensehat_c4 import render
-from sensehat_c4.chooser import choice_frame, size_frame
-from sensehat_c4.controller import start_column
+from sensehat_c4.match import render
+from sensehat_c4.match.chooser import choice_frame, size_frame
+from sensehat_c4.match.controller import start_column
 from sensehat_c4.rules import Board, Size
 
 pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out

@@ -4,7 +4,7 @@ from frames import grid
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, WHITE
 from gamelib.scroll import SPEED, scroll_frames
-from sensehat_c4.chooser import RULES, RULES_INDEX, choice_frame, choose_opponent
+from sensehat_c4.match.chooser import RULES, RULES_INDEX, choice_frame, choose_opponent
 
 
 def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():

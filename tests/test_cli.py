@@ -13,12 +13,12 @@ from gamelib.colours import BLACK, NAMES
 from gamelib import backends
 from sensehat_c4 import cli
 from sensehat_c4.commands import play as play_command
-from sensehat_c4.chooser import RULES_INDEX, choice_frame, size_frame
+from sensehat_c4.match.chooser import RULES_INDEX, choice_frame, size_frame
 from sensehat_c4.rules import Size
-from sensehat_c4.computer import computer_for
+from sensehat_c4.match.computer import computer_for
 from gamelib.backends.mock import MockBackend
-from sensehat_c4.computer import Computer
-from sensehat_c4.controller import MatchOptions, MatchResult, seat_names
+from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.controller import MatchOptions, MatchResult, seat_names
 from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
 
 

@@ -68,7 +68,7 @@ def test_a_terminal_that_hangs_up_ends_it_with_129(long_review, command):
 
 # -- the progress line itself, with a signal's exception at the worst moments -------------------------
 
-from sensehat_c4.progress import ERASE, ProgressLine  # noqa: E402
+from sensehat_c4.study.progress import ERASE, ProgressLine  # noqa: E402
 
 
 class Terminal:

@@ -7,10 +7,10 @@ import pytest
 from frames import grid
 
 from gamelib.backends.mock import MockBackend
-from sensehat_c4.computer import Computer
-from sensehat_c4.controller import MatchOptions, MatchResult, play
+from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.controller import MatchOptions, MatchResult, play
 from sensehat_c4.errors import ConfigError
-from sensehat_c4.players import Player
+from sensehat_c4.match.players import Player
 
 
 class ClockThinker(Player):

@@ -7,7 +7,7 @@ from frames import grid
 from gamelib.colours import BLACK, RED, YELLOW
 from gamelib.backends.base import Action, Direction, StickEvent
 from gamelib.backends.mock import MockBackend
-from sensehat_c4.controller import Match, MatchOptions, MatchResult, State, Timing, play
+from sensehat_c4.match.controller import Match, MatchOptions, MatchResult, State, Timing, play
 from sensehat_c4.errors import ConfigError
 
 T = Timing()

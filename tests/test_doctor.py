@@ -29,7 +29,7 @@ from records_damage import damage, games_file
 from gamelib import doctor as gdoctor
 from gamelib.doctor import Status, System
 from sensehat_c4 import commands
-from sensehat_c4 import doctor as cdoctor
+from sensehat_c4.commands import checks as cdoctor
 from sensehat_c4.engine import book12, native
 
 TESTS = Path(__file__).resolve().parent
@@ -424,7 +424,7 @@ def test_outside_utf8_the_marks_are_ascii(tmp_path):
 
 
 def test_every_word_is_in_one_table_and_every_word_of_the_table_is_said():
-    for module, table in ((ROOT / "gamelib" / "doctor.py", gdoctor.WORDS), (ROOT / "sensehat_c4" / "doctor.py",
+    for module, table in ((ROOT / "gamelib" / "doctor.py", gdoctor.WORDS), (ROOT / "sensehat_c4" / "commands" / "checks.py",
                                                                               cdoctor.WORDS)):
         text = module.read_text()
         said = set(re.findall(r'say\(f?"([\w.{}-]+)"', text))

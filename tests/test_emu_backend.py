@@ -28,7 +28,7 @@ from gamelib.backends import senselib
 from gamelib.backends.senselib import EmuBackend
 from gamelib.errors import BackendError, SetupError
 from gamelib.colours import BLACK, RED, YELLOW
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
 P = render.Palette()

@@ -11,7 +11,7 @@ import pytest
 
 from emu_sandbox import child_env, lit
 from gamelib.colours import BLACK, RED, YELLOW
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.rules import Size
 from test_emu_backend import emu_dir, emulator  # noqa: F401 (the fixtures)
 

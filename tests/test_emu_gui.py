@@ -35,7 +35,7 @@ from emu_sandbox import LOCK, STICK, child_env, lit, screen_pixels, to565
 from frames import in_order
 
 from gamelib.colours import RED
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
 pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out

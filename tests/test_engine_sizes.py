@@ -15,7 +15,7 @@ from typing import Dict
 import pytest
 from engine_data import CORES, scored, solver
 
-from sensehat_c4.computer import Computer, Thinker
+from sensehat_c4.match.computer import Computer, Thinker
 from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move, move_scores
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import Position, shape_of

@@ -7,10 +7,11 @@ from frames import grid
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
 from gamelib.errors import QuitRequested
-from sensehat_c4.chooser import choice_frame, size_frame
-from sensehat_c4.computer import Computer
-from sensehat_c4.controller import MatchResult
-from sensehat_c4.game import play_matches, result_line
+from sensehat_c4.match.chooser import choice_frame, size_frame
+from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.controller import MatchResult
+from sensehat_c4.match.game import play_matches
+from sensehat_c4.match.report import result_line
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Size
 

@@ -7,7 +7,7 @@ import pytest
 
 from gamelib.colours import GREEN
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4 import graph, review
+from sensehat_c4.study import graph, review
 from sensehat_c4.commands.review import graph_style
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records, Side

@@ -33,7 +33,7 @@ from gamelib.backends.senselib import pack_frame, soft_dimmed
 from gamelib.games import discover
 from gamelib.launcher.menu import Launcher
 from gamelib.launcher.settings import Settings
-from sensehat_c4.chooser import choice_frame
+from sensehat_c4.match.chooser import choice_frame
 
 BIN = Path(sys.executable).parent
 SITE = Path(__file__).with_name("boot_site")

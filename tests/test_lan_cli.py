@@ -16,7 +16,8 @@ from gamelib.lan import offering
 from gamelib.lan import protocol as p
 from gamelib.web.address import Address
 from sensehat_c4 import cli
-from sensehat_c4 import lan as c4lan
+from sensehat_c4.lan import play as c4lan
+from sensehat_c4.lan.session import SessionFile
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -137,6 +138,6 @@ def test_while_a_guest_joins_a_game_over_the_lan_the_pairing_gesture_is_not_list
 
     monkeypatch.setattr(c4lan, "_visit", visit)
     with web.serving(mock, Address("127.0.0.1", 0)):
-        c4lan.join(mock, name="Bob", target=("127.0.0.1", 9), state=c4lan.SessionFile(tmp_path / "guest.json"))
+        c4lan.join(mock, name="Bob", target=("127.0.0.1", 9), state=SessionFile(tmp_path / "guest.json"))
         assert mock.pairing_watched
     assert seen == [(("127.0.0.1", 9), False), None]                   # no phone seat at the guest: no PIN

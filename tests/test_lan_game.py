@@ -9,7 +9,7 @@ import pytest
 from lan_pis import Pi
 
 from gamelib.lan import screens
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
 RED, YELLOW = (255, 0, 0), (255, 255, 0)

@@ -1,5 +1,5 @@
 """The guest's side of the LAN protocol against a hostile host (``gamelib/lan/guest.py``, ``protocol.py``,
-``flows.py``, ``sensehat_c4/lan.py``): a fake host on loopback (``lan_fakehost.py``) sends what another Pi
+``flows.py``, ``sensehat_c4/lan/``): a fake host on loopback (``lan_fakehost.py``) sends what another Pi
 could, and the real guest (its :class:`~gamelib.lan.guest.GuestLink`, then the whole ``sensehat-c4 --join``
 in a terminal) checks every line as strictly as the host checks the guest's: one line and exit 1 for a
 host that breaks the protocol, never a traceback, a hang or the host's escape sequences on the terminal;
@@ -18,7 +18,7 @@ from gamelib.backends.terminal_screen import LEAVE
 from gamelib.lan import guest as g
 from gamelib.lan import protocol as p
 from gamelib.web.limits import Limits
-from sensehat_c4.lan import check_game
+from sensehat_c4.lan.messages import check_game
 
 LIMITS = Limits(ping_seconds=0.2, silent_seconds=3.0, away_seconds=2.0)
 SIDES = [{"colour": "#ff0000", "name": "Bob"}, {"colour": "#ffff00", "name": "Ann"}]

@@ -1,6 +1,6 @@
-"""Both Pis record a match over the LAN, the other side a named remote player (``sensehat_c4/lan.py``:
-``RecordTee``, ``GuestRecords``; ``records.py`` schema 3, ``stored.py``, ``history.py``): a whole match on the
-mock with the guest's seat a :class:`~sensehat_c4.lan.RemotePlayer`, its record on the host and, through the
+"""Both Pis record a match over the LAN, the other side a named remote player (``sensehat_c4/lan/``:
+``RecordTee``, ``GuestRecords``; ``records/`` schema 3, ``records/rows.py``, ``study/history.py``): a whole match on the
+mock with the guest's seat a :class:`~sensehat_c4.lan.remote.RemotePlayer`, its record on the host and, through the
 ``game`` messages, on the guest; the migration; history and stats saying "remote"; a remote match never
 offered for resuming; messages that make no sense dropped; the guest's winners from its own boards, not the
 host's word; at most 100 matches a session; a match left before a move, none on either side."""
@@ -13,13 +13,14 @@ from records_data import ticking
 
 from gamelib.backends.mock import MockBackend
 from sensehat_c4 import records
-from sensehat_c4.controller import MatchOptions, play
-from sensehat_c4.lan import MAX_MATCHES, GuestRecords, RecordTee, RemotePlayer
-from sensehat_c4.players import Seats
+from sensehat_c4.match.controller import MatchOptions, play
+from sensehat_c4.lan.records import MAX_MATCHES, GuestRecords, RecordTee
+from sensehat_c4.lan.remote import RemotePlayer
+from sensehat_c4.match.players import Seats
 from sensehat_c4.records import Recorder, Records
-from sensehat_c4.resume import NotResumable, interrupted
+from sensehat_c4.match.resume import NotResumable, interrupted
 from sensehat_c4.rules import Board
-from sensehat_c4.stored import BadRow, Side, match_from_row
+from sensehat_c4.records.rows import BadRow, Side, match_from_row
 
 import pytest
 
@@ -91,7 +92,7 @@ def test_the_match_so_far_comes_again_after_a_drop_and_each_move_is_kept_once(tm
     sent = []
     tee = RecordTee(None, sent.append)
     from sensehat_c4.rules import Board
-    from sensehat_c4.stored import Side
+    from sensehat_c4.records.rows import Side
     tee.start_match((Side((255, 0, 0), "Bob"), Side((255, 255, 0), "Ann", remote=True)), columns=7, rows=6,
                     backend="mock")
     tee.start_round()
@@ -266,7 +267,7 @@ def test_a_remote_side_is_a_person_and_a_remote_match_is_never_resumed(tmp_path)
 
 def test_the_host_checks_every_move_the_guests_presses_out_of_turn_or_into_a_full_column_do_nothing(tmp_path):
     from gamelib.colours import RED, YELLOW
-    from sensehat_c4 import render
+    from sensehat_c4.match import render
     from sensehat_c4.rules import Board
 
     mock = MockBackend()

@@ -15,7 +15,7 @@ from gamelib.errors import BackendError
 from gamelib.games import Entry, as_game
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings, SettingsFile
-from sensehat_c4 import game as c4
+from sensehat_c4.match import game as c4
 
 
 @pytest.mark.parametrize("argv, message", [

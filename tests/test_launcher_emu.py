@@ -14,8 +14,8 @@ from test_emu_backend import emu_dir, emulator, expected  # noqa: F401 (fixtures
 
 from emu_sandbox import child_env, lit
 from gamelib.colours import BLACK
-from sensehat_c4 import game as c4
-from sensehat_c4.chooser import choice_frame, size_frame
+from sensehat_c4.match import game as c4
+from sensehat_c4.match.chooser import choice_frame, size_frame
 from sensehat_c4.rules import Size
 
 

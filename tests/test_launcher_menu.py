@@ -14,9 +14,9 @@ from gamelib.games import Entry, Game
 from gamelib.icons import ERROR_ICON, POWER_ICON, dimmed, picture
 from gamelib.launcher.menu import NO_GAMES, POWEROFF, QUIT, Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
-from sensehat_c4 import game as c4
-from sensehat_c4 import render
-from sensehat_c4.chooser import choice_frame
+from sensehat_c4.match import game as c4
+from sensehat_c4.match import render
+from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.rules import Board
 
 COLOURS = {"R": RED, "G": GREEN, "Y": YELLOW, "W": WHITE, "B": BLUE, "C": CYAN, "O": ORANGE}

@@ -19,9 +19,9 @@ from gamelib.colours import BLACK, GREEN, RED, YELLOW
 from gamelib.scroll import scroll_frames
 from pty_terminal import PtyProgram, game, hex_colours, leds
 from records_data import rows, ticking
-from sensehat_c4 import render
-from sensehat_c4.computer import Computer
-from sensehat_c4.controller import MatchOptions, Timing, play
+from sensehat_c4.match import render
+from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.controller import MatchOptions, Timing, play
 from sensehat_c4.errors import ConfigError
 from gamelib.players import check_name, parse_names
 from sensehat_c4.records import Recorder

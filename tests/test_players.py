@@ -9,9 +9,9 @@ import pytest
 from gamelib.backends.base import STICK, Action, Direction, StickEvent
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, RED
-from sensehat_c4 import render
-from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
-from sensehat_c4.players import Person, Player, Seats
+from sensehat_c4.match import render
+from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
+from sensehat_c4.match.players import Person, Player, Seats
 from sensehat_c4.rules import Board
 
 T = Timing()

@@ -18,6 +18,7 @@ import pytest
 
 from records_data import ANN, BOB, GONE, foreign, interrupted_match, many_matches, record_match, rows, ticking
 from sensehat_c4 import records
+from sensehat_c4.records import migrations, reader, writer
 from sensehat_c4.records import Owner, Recorder, Records, RecordsError, Side
 from sensehat_c4.rules import Board
 from gamelib.colours import RED, YELLOW
@@ -53,7 +54,7 @@ def test_a_match_is_stored_round_by_round(tmp_path):
          "2026-11-23T14:03:00Z", "2026-11-23T14:04:00Z"),
         (3, 1, 3, 1, "1122334", "win", 1, "[[1, 1], [2, 1], [3, 1], [4, 1]]",
          "2026-11-23T14:05:00Z", "2026-11-23T14:06:00Z")]
-    assert rows(path, "PRAGMA user_version") == [(records.SCHEMA_VERSION,)]
+    assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)]
     assert rows(path, "PRAGMA journal_mode") == [("wal",)]
     assert recorder.failed is None
 
@@ -111,10 +112,10 @@ def test_an_older_schema_is_migrated_in_place(tmp_path, monkeypatch):
     path = tmp_path / "games.db"
     # a file of this version with one match, then a program whose next schema adds a column
     record_match(Recorder(path, clock=ticking()), ["1212121"])
-    monkeypatch.setattr(records, "MIGRATIONS", records.MIGRATIONS + ("ALTER TABLE matches ADD COLUMN note TEXT",))
-    monkeypatch.setattr(records, "SCHEMA_VERSION", len(records.MIGRATIONS))
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS + ("ALTER TABLE matches ADD COLUMN note TEXT",))
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", len(migrations.MIGRATIONS))
     record_match(Recorder(path, clock=ticking()), ["4455667"])
-    assert rows(path, "PRAGMA user_version") == [(records.SCHEMA_VERSION,)]
+    assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)]
     assert rows(path, "SELECT id, note FROM matches") == [(1, None), (2, None)]
     assert rows(path, "SELECT match_id, moves FROM rounds") == [(1, "1212121"), (2, "4455667")]
 
@@ -624,7 +625,7 @@ def test_a_read_only_directory_with_rounds_in_the_wal_reads_them_all(tmp_path, m
             remount(mnt, "ro")
             assert moves_read(path) == (ALL_12, [])
             if not keep_shm:  # and with no room for a copy either, it says so
-                monkeypatch.setattr(records.tempfile, "TemporaryDirectory", no_room)
+                monkeypatch.setattr(reader.tempfile, "TemporaryDirectory", no_room)
                 assert moves_read(path) == (["1212121"] * 5, [
                     "some rounds may be missing: games.db-wal holds rounds not yet in games.db, and it can be "
                     "neither read here (unable to open database file) nor copied ([Errno 28] No space left on device)"])
@@ -760,7 +761,7 @@ def test_an_interrupted_match_whose_rows_make_no_sense_is_kept_as_abandoned(tmp_
     conn.execute("UPDATE rounds SET moves = '44559' WHERE id = 2")
     conn.commit()
     conn.close()
-    monkeypatch.setattr(records, "CHECKED_MATCHES", 0)   # older than the matches the writer checks at open
+    monkeypatch.setattr(writer, "CHECKED_MATCHES", 0)   # older than the matches the writer checks at open
     assert Recorder(path, clock=ticking()).interrupted() is None
     assert one_warning(caplog) == ("an interrupted match cannot be resumed: rounds row 2: moves '44559' do not "
                                    "replay on 7x6: move 5 ('9'): not a column: use digits 1-7; it is kept as abandoned")
@@ -773,7 +774,7 @@ def test_an_interrupted_match_whose_rows_make_no_sense_is_kept_as_abandoned(tmp_
 def version_1(path: Path) -> None:
     """A file as version 1 left it: a finished match, one a dead process left playing, one a live one plays."""
     conn = sqlite3.connect(str(path))
-    conn.executescript(records._V1)
+    conn.executescript(migrations._V1)
     conn.executescript(f"""
         PRAGMA application_id = {records.APPLICATION_ID}; PRAGMA user_version = 1; PRAGMA journal_mode = WAL;
         INSERT INTO matches VALUES (1, '2026-01-01T10:00:00Z', '2026-01-01T10:05:00Z', 'finished', 1, 7, 6, 'hat',
@@ -800,7 +801,7 @@ def test_a_version_1_file_is_migrated_and_its_matches_in_play_kept_as_abandoned(
             (3, "playing", "alternate", 2), (2, "playing", "alternate", 2), (1, "finished", "alternate", 2)]
     recorder = Recorder(path, clock=ticking())
     assert recorder.interrupted() is None   # version 1 kept no round in play, nor who starts: none is resumed
-    assert rows(path, "PRAGMA user_version") == [(records.SCHEMA_VERSION,)] == [(3,)]
+    assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)] == [(3,)]
     assert rows(path, "SELECT id, status, ended, pid, starts, wins, owner FROM matches") == [
         (1, "finished", "2026-01-01T10:05:00Z", None, "alternate", 2, None),
         (2, "abandoned", "2026-01-02T10:04:00Z", None, "alternate", 2, None),   # its last round's end

@@ -2,7 +2,7 @@
 from frames import g, grid
 
 from gamelib.colours import RED, YELLOW
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.rules import Board
 

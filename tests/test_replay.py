@@ -14,9 +14,9 @@ from gamelib.backends.mock import MockBackend
 from gamelib.backends.senselib import EmuBackend
 from gamelib.colours import BLACK, GREEN, RED, YELLOW
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.records import Recorder, Records, Side
-from sensehat_c4.replay import Replay, ReplayTiming
+from sensehat_c4.study.replay import Replay, ReplayTiming
 from sensehat_c4.rules import Board
 from test_emu_backend import emu_dir  # noqa: F401 (the fixture: sense_emu in a temporary directory)
 

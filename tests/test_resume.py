@@ -16,13 +16,14 @@ from gamelib.launcher import cli as launcher_cli
 from gamelib.launcher.settings import Settings
 from gamelib.scroll import scroll_frames
 from records_data import ANN, BOB, interrupted_match, rows, ticking
-from sensehat_c4 import game as c4_game, render, resume, words
-from sensehat_c4.chooser import choice_frame
+from sensehat_c4.match import game as c4_game, render, resume, words
+from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.commands import main as c4_main
-from sensehat_c4.computer import Computer
-from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
-from sensehat_c4.game import play_matches, print_result
-from sensehat_c4.players import Person, Seats
+from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
+from sensehat_c4.match.game import play_matches
+from sensehat_c4.match.report import print_result
+from sensehat_c4.match.players import Person, Seats
 from sensehat_c4.records import Recorder, Side
 from sensehat_c4.rules import Board, Size
 from test_computer_turns import ClockThinker

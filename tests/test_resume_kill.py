@@ -33,9 +33,9 @@ import pytest
 from gamelib.colours import RED, YELLOW
 from pty_terminal import PtyProgram, game, hex_colours, history, leds
 from records_data import rows
-from sensehat_c4 import render
-from sensehat_c4.chooser import choice_frame
-from sensehat_c4.game import ICON
+from sensehat_c4.match import render
+from sensehat_c4.match.chooser import choice_frame
+from sensehat_c4.match.game import ICON
 from sensehat_c4.records import Records
 from sensehat_c4.rules import Board
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from records_data import record_match, ticking
-from sensehat_c4 import review
+from sensehat_c4.study import review
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import SIZES, Board

@@ -18,7 +18,7 @@ import pytest
 
 from ci_needs import require_bitbully
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4 import review
+from sensehat_c4.study import review
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
 from test_engine_sizes import child_scores

@@ -31,8 +31,8 @@ from gamelib.backends.terminal_screen import ENTER, LEAVE, SHORT_HINT, dim, dot_
 from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from gamelib.status import Status
-from sensehat_c4 import render
-from sensehat_c4.chooser import CHOICES, choice_frame, size_frame
+from sensehat_c4.match import render
+from sensehat_c4.match.chooser import CHOICES, choice_frame, size_frame
 from sensehat_c4.engine.levels import LEVELS
 from sensehat_c4.rules import Board, Size
 

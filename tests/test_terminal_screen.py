@@ -8,7 +8,7 @@ from pty_terminal import hex_colours, led_cells, leds, letters
 from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PAIR_HINT, PLAIN_RULE, SHORT_PAIR_HINT, Painter,
                                               colour_mode, dim, dot_colour, hint, letter, too_small_message, xterm_256)
 from gamelib.colours import BLACK, BLUE, NAMES, ORANGE, RED, WHITE, YELLOW
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
 FRAME = render.board_frame(Board.from_moves("4453"), render.Palette(), cursor=3)

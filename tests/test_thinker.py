@@ -7,8 +7,8 @@ import pytest
 from engine_data import CORES, native_or_skip
 
 from gamelib.backends.mock import MockBackend
-from sensehat_c4.computer import DEFAULT_SECONDS, PERFECT_SECONDS, Computer, Thinker
-from sensehat_c4.controller import MatchOptions, play
+from sensehat_c4.match.computer import DEFAULT_SECONDS, PERFECT_SECONDS, Computer, Thinker
+from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.engine import Oracle, oracle as oracle_module
 from sensehat_c4.engine.book12 import SHAPE
 from sensehat_c4.rules import STANDARD, Board
@@ -78,7 +78,7 @@ def test_an_engine_that_cannot_be_imported_reaches_the_caller(monkeypatch):
 
 
 def test_the_levels_table_is_what_every_part_offers():
-    from sensehat_c4 import chooser, computer
+    from sensehat_c4.match import chooser, computer
     from sensehat_c4.commands import play as cli
     from sensehat_c4.engine import LEVELS
 

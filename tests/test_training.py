@@ -18,12 +18,14 @@ from gamelib.font import centred_text
 from gamelib.games import GROUP, Entry, as_game, discover, entry_points
 from gamelib.scroll import scroll_frames
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4 import lan, render, review, training, words
+from sensehat_c4.lan import game as lan
+from sensehat_c4.match import render, words
+from sensehat_c4.study import review, training
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
-from sensehat_c4.training import Training, TrainingTiming
-from sensehat_c4 import game as c4
+from sensehat_c4.study.training import Training, TrainingTiming
+from sensehat_c4.match import game as c4
 from test_emu_backend import emu_dir, emulator  # noqa: F401 (fixtures: sense_emu in a temporary directory)
 
 ROOT = Path(__file__).parent.parent
@@ -243,7 +245,7 @@ def test_nothing_to_train_on(tmp_path):
 def test_the_entry_is_registered_and_sits_after_connect_4_and_the_lan():
     assert "connect4-training" in [p.name for p in entry_points(GROUP)]
     entries = [e for e in discover() if e.key.startswith("connect4")]
-    assert entries == [Entry("connect4", game=as_game(__import__("sensehat_c4.game").game.GAME)),
+    assert entries == [Entry("connect4", game=as_game(__import__("sensehat_c4.match.game").match.game.GAME)),
                        Entry("connect4-lan", game=as_game(lan.GAME)),
                        Entry("connect4-training", game=training.GAME)]
     assert training.GAME.name == "Connect 4 training" and not training.GAME.remembers

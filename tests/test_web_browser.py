@@ -24,7 +24,7 @@ import browser
 from gamelib.colours import BLACK, RED, WHITE, YELLOW
 from gamelib.scroll import scroll_frames
 from gamelib.web.console import PIN_TEXT
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
 pytestmark = pytest.mark.slow

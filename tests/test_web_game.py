@@ -23,10 +23,10 @@ from gamelib.seats import SeatTable
 from gamelib.web.address import Address
 from gamelib.web.console import PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
 from gamelib.web.limits import Limits
-from sensehat_c4 import render
-from sensehat_c4.controller import MatchOptions, MatchResult, Timing, play
-from sensehat_c4.game import play_matches
-from sensehat_c4.players import Person, Player, Seats, follow
+from sensehat_c4.match import render
+from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
+from sensehat_c4.match.game import play_matches
+from sensehat_c4.match.players import Person, Player, Seats, follow
 from sensehat_c4.rules import Board
 
 T = Timing()

@@ -14,7 +14,7 @@ from test_web_browser import read_address
 from test_web_server import MALFORMED
 from web_client import Client, Spectators, call, connect, raw, status_of
 
-from sensehat_c4 import render
+from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
 P = render.Palette()

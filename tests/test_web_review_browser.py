@@ -22,7 +22,7 @@ from test_web_browser import read_address, text, wait
 
 import browser
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4 import review
+from sensehat_c4.study import review
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
 
@@ -180,7 +180,7 @@ def test_a_review_on_a_phone_fits_its_width_and_the_graph_its_values(tmp_path, w
     from gamelib.web.address import Address
     from gamelib.web.server import WebServer
     from sensehat_c4.records import Side
-    from sensehat_c4.webpages import pages
+    from sensehat_c4.web.pages import pages
 
     db = tmp_path / "games.db"
     computer = Side(YELLOW, level="perfect", seconds=8.0)           # the longest label a seat has

@@ -1,4 +1,4 @@
-"""Connect 4's pages in the web view (``webpages.py``, and what ``gamelib.web`` gives a game: routes under
+"""Connect 4's pages in the web view (``web/pages.py``, and what ``gamelib.web`` gives a game: routes under
 a path, ``Pages``, ``Game.web``), with real sockets on loopback: the files, ``/api/history``,
 ``/api/round/ID``, ``/api/review/ID`` (made in its thread, progress, the queue, the same as ``review
 --json``), errors, and the launcher asking each game for its pages."""
@@ -22,7 +22,8 @@ from gamelib.web.http import CSP, wildcard
 from gamelib.web.pages import Pages
 from gamelib.web.server import WebServer
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4 import game as c4, webpages
+from sensehat_c4.match import game as c4
+from sensehat_c4.web import pages as webpages
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder
 from test_web_server import Console
@@ -80,7 +81,7 @@ def test_the_pages_files_are_served_with_the_live_page_s_headers(tmp_path):
             assert reply.status == 200 and reply.headers["content-type"].startswith(kind), path
             assert reply.headers["content-security-policy"] == CSP and reply.headers["x-frame-options"] == "DENY"
         page = call(port, "GET", "/review/2")
-        assert page.body == (ROOT / "sensehat_c4" / "static" / "round.html").read_bytes()
+        assert page.body == (ROOT / "sensehat_c4" / "web" / "static" / "round.html").read_bytes()
         assert call(port, "GET", "/review/2", headers=(("If-None-Match", page.headers["etag"]),)).status == 304
         assert call(port, "GET", "/api/pages").json() == {"links": [{"path": "/history", "title": "Games played"}]}
         for path in ("/review/", "/review", "/history/2", "/review/2/3", "/static/round.js"):

@@ -3,11 +3,11 @@ import pytest
 
 from gamelib.backends.mock import MockBackend
 from gamelib.status import Status
-from sensehat_c4 import words
-from sensehat_c4.chooser import RULES, choose_opponent, choose_size
-from sensehat_c4.computer import Computer
+from sensehat_c4.match import words
+from sensehat_c4.match.chooser import RULES, choose_opponent, choose_size
+from sensehat_c4.match.computer import Computer
 from sensehat_c4.engine.levels import WORDS
-from sensehat_c4.controller import MatchOptions, play
+from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.rules import SIZES, Size
 from test_computer_turns import factory
 

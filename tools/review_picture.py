@@ -28,7 +28,7 @@ from test_web_server import Console  # noqa: E402
 from gamelib.web.address import Address  # noqa: E402
 from gamelib.web.server import WebServer  # noqa: E402
 from sensehat_c4.records import Recorder  # noqa: E402
-from sensehat_c4.webpages import pages  # noqa: E402
+from sensehat_c4.web.pages import pages  # noqa: E402
 
 ROUNDS = ("1122334", "4344744673633212217741661367327622115555")
 

@@ -5,7 +5,7 @@ Built on the web server (:mod:`gamelib.web`): the host's game is offered on the 
 :mod:`.protocol`, docs/API.md) and advertised by mDNS (:mod:`.discovery`).  The host owns
 the game: its frames and words go to the guest, whose LEDs show them; the guest's stick
 presses come back as the backend's events from the guest's source, which the game gives
-its seat (Connect 4: a :class:`~sensehat_c4.players.Person` of kind ``remote``).  Nothing here
+its seat (Connect 4: a :class:`~sensehat_c4.match.players.Person` of kind ``remote``).  Nothing here
 knows a game's rules.
 
 - :mod:`.protocol`   the version, the messages and their checks (pure)

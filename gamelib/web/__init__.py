@@ -5,7 +5,7 @@ no CDN, no build step) and the API the page uses (``docs/API.md``): the LEDs and
 the game's words as they change (an event stream), and, with the PIN the LEDs
 show (or the pairing PIN they show at once when the stick's middle is held), a seat
 whose presses reach the game as the stick's do.  Game-independent:
-Connect 4's words and seats are its own (``sensehat_c4.words``, ``sensehat_c4.game``).
+Connect 4's words and seats are its own (``sensehat_c4.match.words``, ``sensehat_c4.match.game``).
 
 - :mod:`.limits`   every bound (:class:`~.limits.Limits`) and the rate limiters
 - :mod:`.http`     HTTP/1.1 over asyncio and h11: limits, timeouts, security headers, origin checks

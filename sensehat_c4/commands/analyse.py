@@ -9,10 +9,10 @@ from gamelib import app
 from gamelib.app import Parser
 from gamelib.errors import UsageError
 
-from .. import analysis
 from ..errors import ConfigError, SearchAborted
-from ..progress import ProgressLine
 from ..rules import Size
+from ..study import analysis
+from ..study.progress import ProgressLine
 from .common import Command, add_board, add_threads, parser, seconds, show, use_threads
 
 SOLVE_SECONDS = 30.0

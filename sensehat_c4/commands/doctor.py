@@ -1,6 +1,6 @@
 """``sensehat-c4 doctor``: what this machine has of what the game needs, one line each, with the fixes.
 
-The checks are :mod:`sensehat_c4.doctor`'s (and :mod:`gamelib.doctor`'s); this module
+The checks are :mod:`sensehat_c4.commands.checks`'s (and :mod:`gamelib.doctor`'s); this module
 prints them: ``✓``, ``✗`` (with ``; fix: ...``) or ``–`` (not there and not needed, or not
 checked), ``ok``/``XX``/``--`` where the output cannot take those marks, or one JSON object
 with ``--json``.  The last line is the way to play (``--backend``, ``$GAMELIB_BACKEND`` or
@@ -15,7 +15,7 @@ from typing import Sequence, TextIO
 from gamelib import app, backends
 from gamelib.doctor import MARKS, System
 
-from ..doctor import examine
+from .checks import examine
 from .common import Command, add_db, parser, show
 
 

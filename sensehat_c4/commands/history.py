@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from .. import history
 from ..records import Records
+from ..study import history
 from .common import Command, add_db, count, done, parser, show
 
 LIMIT = 10

@@ -17,13 +17,14 @@ from gamelib.launcher.log import LauncherLog
 from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
 
 from .. import __version__
-from ..computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
-from ..controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
 from ..errors import ConfigError
 from gamelib.lan.guest import split_address
-from .. import lan
-from ..game import play_matches, print_result, web_pages
-from ..lan import default_name
+from ..lan import play as lan
+from ..lan.remote import default_name
+from ..match.computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
+from ..match.controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
+from ..match.game import play_matches, web_pages
+from ..match.report import print_result
 from ..records import Recorder
 from ..rules import Size
 from .common import PROG, Command, add_board, add_db, add_threads, positive_int, seconds, use_threads

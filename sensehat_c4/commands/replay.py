@@ -17,7 +17,7 @@ def run(argv: Sequence[str]) -> int:
     backends.add_arguments(args_parser)
     args = args_parser.parse_args(argv)
     match, rnd, notes = load_round(args.db, args.id)
-    from ..replay import replay  # noqa: PLC0415
+    from ..study.replay import replay  # noqa: PLC0415
 
     with backends.from_args(args, notice=lambda message: app.report(PROG, message)) as backend:
         replay(backend, match, rnd)

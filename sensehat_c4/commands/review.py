@@ -10,10 +10,10 @@ from typing import Optional, Sequence, TextIO, Tuple
 from gamelib import app, backends
 from gamelib.backends.terminal_screen import colour_mode
 
-from .. import review
-from ..graph import BARS, graph
-from ..progress import ProgressLine
 from ..records import load_round
+from ..study import review
+from ..study.graph import BARS, graph
+from ..study.progress import ProgressLine
 from .common import PROG, Command, add_db, add_round_id, add_threads, done, parser, show, use_threads
 
 SECONDS = 10.0
@@ -60,7 +60,7 @@ def run(argv: Sequence[str]) -> int:
         result = review.review_round(match, rnd, seconds=args.time_limit,
                                      progress=lambda moved, total: line(moved, total, 0) if moved < total else None)
     if args.train:
-        from ..training import positions, train  # noqa: PLC0415
+        from ..study.training import positions, train  # noqa: PLC0415
 
         if not positions(result):
             show(f"round {rnd.id}: no move changed the outcome, nothing to train on")

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from .. import history
-from ..computer import LEVELS
+from ..match.computer import LEVELS
 from ..records import Records
+from ..study import history
 from .common import Command, add_db, done, parser, show
 
 

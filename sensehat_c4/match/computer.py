@@ -13,16 +13,16 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional, Tuple
 
-from .engine.levels import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS
-from .errors import ConfigError
+from ..engine.levels import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS
+from ..errors import ConfigError
+from ..rules import SIZES, Board, Size
 from .players import Player
-from .rules import SIZES, Board, Size
 
 __all__ = ["DEFAULT_SECONDS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for",
            "opponents_for", "sizes_for"]
 
 OPPONENTS = ("human", *LEVELS)
-"""Who the players can play against: each other, or a level of :data:`~.engine.levels.LEVELS`."""
+"""Who the players can play against: each other, or a level of :data:`~..engine.levels.LEVELS`."""
 
 
 def sizes_for(opponent: str) -> Tuple[Size, ...]:
@@ -119,7 +119,7 @@ class Thinker(Player):
 
     def _run(self, search: _Search, board: Board, seed: int) -> None:
         try:
-            from .engine import Limit, choose_move  # noqa: PLC0415 (here, so a broken engine reaches the caller)
+            from ..engine import Limit, choose_move  # noqa: PLC0415 (here, so a broken engine reaches the caller)
 
             limit = Limit(seconds=self.computer.budget, stop=search.stop)
             search.column = choose_move(board, self.computer.level, limit=limit, seed=seed).column

@@ -43,12 +43,12 @@ from gamelib.scroll import scroll, scroll_frames
 from gamelib.status import Status
 from gamelib.stepper import Stepper
 
-from . import render, words
-from .controller import Timing, start_column
-from .errors import C4Error
+from ..errors import C4Error
+from ..match import render, words
+from ..match.controller import Timing, start_column
+from ..records import MatchRecord, RoundRecord
+from ..rules import Board
 from .review import CHANGED, MoveReview, Review, ending, review_round
-from .rules import Board
-from .stored import MatchRecord, RoundRecord
 
 log = logging.getLogger("sensehat_c4.training")
 
@@ -63,7 +63,7 @@ LOSS, DRAW = "L", "D"
 
 @dataclass(frozen=True)
 class TrainingTiming(Timing):
-    """The training's pace, in seconds (the game's :class:`~.controller.Timing`, and these)."""
+    """The training's pace, in seconds (the game's :class:`~..match.controller.Timing`, and these)."""
 
     landed: float = 0.4
     """The tried token stays where it landed before the verdict."""
@@ -350,7 +350,7 @@ def pick(backend: Backend, candidates: Sequence[Candidate], reviewer: Reviewer =
 def candidates(path: Optional[Path] = None, look_back: int = LOOK_BACK) -> List[Candidate]:
     """The last ``look_back`` rounds with moves, newest first, from the games database
     (``path``: default the game's file)."""
-    from .records import Records  # noqa: PLC0415
+    from ..records import Records  # noqa: PLC0415
 
     found: List[Candidate] = []
     with Records(path) as stored:

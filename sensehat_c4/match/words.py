@@ -36,8 +36,8 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 from gamelib.colours import RGB, ColourError, colour_name, parse_colour
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
-from .engine import levels
-from .rules import Size
+from ..engine import levels
+from ..rules import Size
 
 GAME = "Connect 4"
 BROWSE = f"{LEFT_RIGHT} browse, {ENTER} chooses"
@@ -68,7 +68,7 @@ def opponent_label(opponent: str) -> str:
 
 def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
     """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
-    for a level the text says how it plays (:data:`~.engine.levels.WORDS`), and so does the
+    for a level the text says how it plays (:data:`~..engine.levels.WORDS`), and so does the
     detail ``about``."""
     label = opponent_label(choice)
     about = levels.WORDS.get(choice)

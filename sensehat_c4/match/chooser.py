@@ -22,16 +22,16 @@ from gamelib.scroll import scroll
 from gamelib.status import Status
 from gamelib.stepper import Stepper
 
+from ..rules import Size
 from . import render, words
 from .computer import OPPONENTS
-from .rules import Size
 
 LEVEL_COLOURS: Tuple[RGB, ...] = (GREEN, (128, 255, 0), YELLOW, (255, 192, 0), ORANGE, (255, 64, 0), RED,
                                   (255, 0, 128), MAGENTA)
 """The labels' colours, weakest level first, from green to magenta (repeated if there are more levels)."""
 
 LAN = "lan"
-"""The chooser's entry for playing another Pi over the LAN (:mod:`.lan`)."""
+"""The chooser's entry for playing another Pi over the LAN (:mod:`..lan`)."""
 CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
     (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
     for number, name in enumerate(OPPONENTS[1:], start=1)) + ((LAN, "", CYAN), ("rules", "?", WHITE))

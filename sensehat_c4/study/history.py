@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from gamelib.app import one_line
 
-from .stored import MatchRecord, RoundRecord, timestamp
+from ..records import MatchRecord, RoundRecord, timestamp
 
 
 def _local(when: datetime, fmt: str) -> str:

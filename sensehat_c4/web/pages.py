@@ -28,11 +28,10 @@ from urllib.parse import parse_qs
 from gamelib.web.http import HttpError, Request, Response, Route
 from gamelib.web.pages import Link, Pages, file_routes
 
-from . import review
-from .history import history_json, match_result, round_result
-from .records import MAX_ID, Records, RecordsError
-from .rules import Board, Layout
-from .stored import MatchRecord, RoundRecord
+from ..records import MAX_ID, MatchRecord, Records, RecordsError, RoundRecord
+from ..rules import Board, Layout
+from ..study import review
+from ..study.history import history_json, match_result, round_result
 
 log = logging.getLogger("sensehat_c4.web")
 
@@ -60,7 +59,7 @@ KEEP = 16
 class Reviews:
     """Reviews of stored rounds, made one at a time in a thread of their own, and kept.
 
-    ``scorer(stop)`` makes the :data:`~.review.Scorer` of one review (``stop`` is set when the
+    ``scorer(stop)`` makes the :data:`~..study.review.Scorer` of one review (``stop`` is set when the
     server closes); by default the engine's, with an oracle of this object's own per board size.
     """
 
@@ -82,7 +81,7 @@ class Reviews:
 
     def _engine(self, stop: threading.Event) -> review.Scorer:
         def oracle(board: Board) -> Any:
-            from .engine import Oracle  # noqa: PLC0415 (the engine only when a review is asked for)
+            from ..engine import Oracle  # noqa: PLC0415 (the engine only when a review is asked for)
 
             if board.layout not in self._oracles:
                 self._oracles.clear()   # one board size's oracle at a time (8 MB of table each)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .rules import Board
+from ..rules import Board
 
 
 def describe(board: Board, scores: Optional[Dict[int, int]] = None, engine: Optional[str] = None) -> Dict[str, Any]:

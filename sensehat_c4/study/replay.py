@@ -15,15 +15,15 @@ from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.stepper import Stepper
 
-from . import render, words
-from .controller import Timing
-from .rules import Board
-from .stored import MatchRecord, RoundRecord
+from ..match import render, words
+from ..match.controller import Timing
+from ..records import MatchRecord, RoundRecord
+from ..rules import Board
 
 
 @dataclass(frozen=True)
 class ReplayTiming(Timing):
-    """The replay's pace, in seconds: the game's :class:`~.controller.Timing`, slower to watch."""
+    """The replay's pace, in seconds: the game's :class:`~..match.controller.Timing`, slower to watch."""
 
     start: float = 1.0
     """The empty board stays up this long before the first move."""

@@ -38,10 +38,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from .errors import ConfigError, SearchAborted
+from ..errors import ConfigError, SearchAborted
+from ..records import MatchRecord, RoundRecord
+from ..rules import Board
 from .history import players_json
-from .rules import Board
-from .stored import MatchRecord, RoundRecord
 
 BEST = "best"
 ONLY_MOVE = "only move"
@@ -62,7 +62,7 @@ def engine_scorer(oracle: Optional[Callable[[Board], Any]] = None, stop: Optiona
     default oracle, or ``oracle(board)``'s (one of the caller's own, so a review does not wait for
     a game's search); ``stop`` set ends a search at once (the move is then ``unsolved``)."""
     def scores(board: Board, seconds: float) -> Dict[int, int]:
-        from .engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
+        from ..engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
 
         try:
             return move_scores(board, limit=Limit(seconds=seconds, stop=stop),

@@ -7,7 +7,7 @@ the computer is set up for that match, the match is played and reported.  The
 ``sensehat-c4`` command runs it for as many matches as asked (``commands/play.py``); the
 launcher runs one match per launch (:data:`GAME`, registered in ``setup.cfg``
 under the ``gamelib.games`` entry-point group as ``connect4 =
-sensehat_c4.game:GAME``), and up on the chooser goes back to the menu.
+sensehat_c4.match.game:GAME``), and up on the chooser goes back to the menu.
 """
 from __future__ import annotations
 
@@ -15,22 +15,23 @@ import contextlib
 import itertools
 from pathlib import Path
 from dataclasses import replace
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Optional
 
 from gamelib.backends.base import Backend
 from gamelib.colours import BLUE, RED, YELLOW
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
 
+from ..errors import BoardSizeError
+from ..lan.game import play_lan
+from ..records import Recorder
+from ..rules import Size
 from .chooser import LAN, choose_opponent, choose_size
 from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
-from .controller import MatchOptions, MatchResult, play as play_match, seat_names
-from .errors import BoardSizeError
-from .lan import play_lan
+from .controller import MatchOptions, MatchResult, play as play_match
 from .players import Seats, follow
-from .records import Recorder
+from .report import Names, print_result
 from .resume import pending
-from .rules import Size
 from .words import GAME as NAME
 
 ICON = picture((
@@ -48,24 +49,6 @@ ICON = picture((
 
 Report = Callable[[int, Optional[Computer], MatchResult], None]
 """Told of each match played: its number (from 1), the computer (``None``: two people), the result."""
-
-Names = Tuple[Optional[str], Optional[str]]
-
-
-def result_line(number: int, computer: Optional[Computer], result: MatchResult, names: Optional[Names] = None) -> str:
-    """The line printed after each match, by ``sensehat-c4`` and in the launcher:
-    ``match 2 (computer: easy, player 2): player 1 wins 2-1`` (a name for a person's seat; by
-    default the match's own)."""
-    who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-    return f"match {number}{who}: {result.summary(None if names is None else seat_names(names, computer))}"
-
-
-def print_result(number: int, computer: Optional[Computer], result: MatchResult,
-                 names: Optional[Names] = None) -> None:
-    """Print :func:`result_line` on standard output (the terminal backend shows it under the board,
-    and again after the board has gone)."""
-    print(result_line(number, computer, result, names), flush=True)
-
 
 _launched = itertools.count(1)
 """Numbers the matches played from the launcher over its run (one match a launch)."""
@@ -191,7 +174,7 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
 def web_pages(db: Optional[Path] = None) -> Any:
     """Connect 4's pages in the web view (the games played, reviews, replays: a
     :class:`gamelib.web.pages.Pages`) over the games file ``db`` (``None``: the default one)."""
-    from .webpages import pages  # noqa: PLC0415 (only when a web view is served)
+    from ..web.pages import pages  # noqa: PLC0415 (only when a web view is served)
 
     return pages(db)
 

@@ -32,7 +32,7 @@ from typing import Callable, List, Optional
 from gamelib.backends.base import STICK
 from gamelib.seats import SEATS, SeatTable, Sitter
 
-from .rules import Board
+from ..rules import Board
 
 __all__ = ["STICK", "Person", "Player", "Seats", "follow"]
 

@@ -23,7 +23,7 @@ from typing import Collection, Iterator, List, Optional, Tuple
 from gamelib.colours import BLACK, BLUE, RED, RGB, WHITE, YELLOW
 from gamelib.font import HEIGHT as FONT_HEIGHT, centred_text, draw_text, text_width
 
-from .rules import Board, Cell
+from ..rules import Board, Cell
 
 CURSOR_ROW = 0
 GAP_ROW = 1

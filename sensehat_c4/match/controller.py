@@ -27,12 +27,12 @@ from gamelib.errors import QuitRequested
 from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 
+from ..errors import ConfigError
+from ..records import Recorder, Side
+from ..rules import FIRST_CHOICES, Board, Size
 from . import render, words
 from .computer import Computer, Thinker
-from .errors import ConfigError
 from .players import Person, Player, Seats
-from .records import Recorder, Side
-from .rules import FIRST_CHOICES, Board, Size
 
 log = logging.getLogger("sensehat_c4")
 
@@ -613,7 +613,7 @@ def play(backend: Backend, options: Optional[MatchOptions] = None, *,
     ``thinker`` makes the computer's player (tests drive one on the fake clock);
     ``recorder`` keeps every move in the games database; ``seats`` puts other players
     in the seats (a phone, another Pi); ``resumed`` takes up an interrupted match where it
-    was (its recorder already :meth:`~.records.Recorder.resume`-d it).  ``left`` is told the
+    was (its recorder already :meth:`~..records.Recorder.resume`-d it).  ``left`` is told the
     abandoned match's result when ``q`` leaves it (:class:`~gamelib.errors.QuitRequested`, which
     then goes on up).
     """

@@ -1,6 +1,6 @@
 """Taking up a match that a power cut or a crash interrupted.
 
-Every move is committed as it is played (:class:`~.records.Recorder`), so a match whose
+Every move is committed as it is played (:class:`~..records.Recorder`), so a match whose
 program died (a power cut, kill -9) is in the file as it was: ``playing``, its process gone.
 A game starting (``sensehat-c4``, or Connect 4 from the launcher's menu) asks its recorder
 for one before anything else (:func:`pending`).  If there is one, the LEDs show its board as it
@@ -26,14 +26,13 @@ from typing import List, Optional
 
 from gamelib.backends.base import STICK, Action, Backend, Direction
 
+from ..errors import C4Error, ConfigError
+from ..records import MatchRecord, Recorder
+from ..rules import Board, Size
 from . import render, words
 from .computer import Computer
 from .controller import MatchOptions, Resumed, round_starter, start_column
-from .errors import C4Error, ConfigError
 from .players import Seats
-from .records import Recorder
-from .rules import Board, Size
-from .stored import MatchRecord
 
 log = logging.getLogger("sensehat_c4")
 

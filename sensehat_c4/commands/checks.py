@@ -1,7 +1,7 @@
 """``sensehat-c4 doctor``'s checks: the machine's (:mod:`gamelib.doctor`) and the game's own.
 
 The game adds three lines to what :mod:`gamelib.doctor` checks: the solver's native core
-(loaded, and its checksum file matching: the loader's own checks, :func:`~.engine.native.load_library`),
+(loaded, and its checksum file matching: the loader's own checks, :func:`~..engine.native.load_library`),
 the opening books (the shipped 7x6 book and the other sizes', and the optional 12-ply book), and
 the games database (its path, whether this user can write it, ``PRAGMA quick_check``).  None of
 them is needed to play: the Python core plays without the native one, and a damaged database
@@ -24,14 +24,14 @@ from gamelib.doctor import (MDNS_PORT, Check, Choice, Report, Status, System, ch
 from gamelib.lan import DEFAULT_PORT
 from gamelib.launcher.service import TEMPLATE_UNIT, UNIT
 
-from .engine import native
-from .engine.book12 import Book12
-from .engine.book12 import default_path as book12_path
-from .engine.openings import PATH as BOOK8
-from .engine.openings import OpeningBook
-from .errors import NativeCoreError
-from .records import RecordsError, default_path
-from .records import Records as RecordsFile
+from ..engine import native
+from ..engine.book12 import Book12
+from ..engine.book12 import default_path as book12_path
+from ..engine.openings import PATH as BOOK8
+from ..engine.openings import OpeningBook
+from ..errors import NativeCoreError
+from ..records import RecordsError, default_path
+from ..records import Records as RecordsFile
 
 WORDS: Dict[str, str] = {
     "label.core": "solver core",

@@ -23,17 +23,8 @@ from gamelib.colours import RGB
 from gamelib.errors import ConfigError
 from gamelib.players import check_name
 
-from .errors import C4Error
-from .rules import FIRST_CHOICES, Board, Cell, Size
-
-MATCH_COLUMNS = ("id", "started", "ended", "status", "winner", "columns", "rows", "backend",
-                 "p1_name", "p1_level", "p1_seconds", "p1_colour", "p2_name", "p2_level", "p2_seconds", "p2_colour",
-                 "starts", "wins", "p1_remote", "p2_remote")
-"""The columns of ``matches`` a :class:`MatchRecord` is made from (``owner``, and ``pid`` before it,
-are the recorder's alone)."""
-ROUND_COLUMNS = ("id", "match_id", "number", "starter", "moves", "result", "winner", "winning_cells",
-                 "started", "ended")
-"""The columns of ``rounds`` a :class:`RoundRecord` is made from."""
+from ..errors import C4Error
+from ..rules import FIRST_CHOICES, Board, Cell, Size
 
 STATUSES = ("playing", "finished", "abandoned")
 RESULTS = ("playing", "win", "draw", "abandoned")

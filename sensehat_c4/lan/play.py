@@ -1,0 +1,154 @@
+"""The host's and the guest's loops: :func:`host` offers the game and plays matches with the guests who
+come; :func:`join` finds a game (or goes to the address given), asks, and shows the host's frames."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Optional, Sequence, Tuple, cast
+
+from gamelib.backends.base import Backend
+from gamelib.web.address import Address
+
+from ..match.controller import MatchOptions, MatchResult, play as play_match
+from ..match.players import Seats
+from ..match.words import GAME as NAME, as_guest
+from ..records import Recorder
+from .messages import check_game
+from .records import GuestRecords, GuestReport, RecordTee
+from .remote import LanError, RemotePlayer
+from .session import SessionFile
+
+GAME_KEY = "connect4"
+"""The game's key in the protocol and the mDNS TXT record."""
+
+Report = Callable[[int, MatchResult, Tuple[Optional[str], Optional[str]]], None]
+"""Told of each match the host played: its number (from 1), the result and the seats' names."""
+
+
+def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Optional[Recorder] = None,
+         report: Optional[Report] = None, address: Optional[Address] = None, matches: int = 0,
+         notice: Callable[[str], None] = lambda message: None, limits: Any = None) -> int:
+    """Offer Connect 4 on the LAN as ``name`` and play matches with the guests who come, until the
+    host's player leaves the lobby (up) or ``matches`` (0: no limit) have been played; how many were (a
+    match left before a move is no match: not counted, not reported, as it is not recorded)."""
+    from gamelib.lan import offering  # noqa: PLC0415 (needs the web server)
+    from gamelib.lan.flows import play_once, wait_for_guest  # noqa: PLC0415
+    from gamelib.lan import screens  # noqa: PLC0415
+
+    played = 0
+    with offering(backend, name, GAME_KEY, address=address, notice=notice, limits=limits) as lan:
+        while matches == 0 or played < matches:
+            session = wait_for_guest(backend, lan, NAME)
+            if session is None:
+                break
+            seats = Seats(**{"first" if session.seat == 1 else "second": RemotePlayer(session)})
+            names = (session.name, name) if session.seat == 1 else (name, session.name)
+            tee = RecordTee(recorder, lan.send_game)
+            lan.catch_up = tee.catch_up
+            while not session.gone and (matches == 0 or played < matches):
+                result = play_match(backend, replace(options, names=names, computer=None),
+                                    recorder=cast(Recorder, tee), seats=seats)   # a Recorder's calls, and to the guest
+                if tee.kept:   # left before a move: no match (none recorded, none counted, no line)
+                    played += 1
+                    if report is not None:
+                        report(played, result, names)
+                if session.gone:
+                    if session.ended in ("quit", "away"):
+                        why = "left" if session.ended == "quit" else "is gone"
+                        play_once(backend, screens.left(session.name), screens.left_words(session.name, why))
+                        backend.clear()
+                    break
+                if result.abandoned:
+                    lan.end(session, "abandoned", f"the match was {result.summary(names)}")
+                    break
+            else:
+                if not session.gone:
+                    lan.end(session, "finished", f"{name} stopped after {played} match{'es' if played > 1 else ''}")
+        lan.offer(False)
+    return played
+
+
+# -- the guest -----------------------------------------------------------------------------------
+
+def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = None,
+         recorder: Optional[Recorder] = None, notice: Callable[[str], None] = lambda message: None,
+         state: Optional[SessionFile] = None, limits: Any = None,
+         interfaces: Optional[Sequence[str]] = None, report: Optional[Report] = None) -> int:
+    """Join a game on the LAN as ``name``: the host at ``target``, or one chosen from those found
+    (then, after each visit, the list again until up); the matches recorded, each told to ``report``
+    as the host's are (numbered from 1, its result as this Pi's boards say).  With ``target``, a host
+    that cannot be reached or refuses is a :class:`LanError` (one line)."""
+    from gamelib.lan.discovery import Browser  # noqa: PLC0415
+    from gamelib.lan.flows import choose_game  # noqa: PLC0415
+    from gamelib.web import lan_game  # noqa: PLC0415
+    from gamelib.web.limits import Limits  # noqa: PLC0415
+
+    limits = limits or Limits()
+    state = state or SessionFile(seconds=limits.away_seconds + 5.0)
+    played = 0
+    browser: Optional[Browser] = None
+    reported = 0
+
+    def numbered(result: MatchResult, names: Tuple[Optional[str], Optional[str]]) -> None:
+        nonlocal reported
+        reported += 1
+        assert report is not None
+        report(reported, result, names)
+
+    with lan_game(backend):   # no phone seat at this Pi meanwhile: the pairing gesture is not listened for
+        try:
+            while True:
+                saved = state.load()
+                if target is not None:
+                    where = target
+                    token = saved.token if saved is not None and (saved.host, saved.port) == target else None
+                    label = saved.host_name if token is not None and saved is not None else target[0]
+                elif saved is not None:
+                    where, token, label = (saved.host, saved.port), saved.token, saved.host_name
+                else:
+                    if browser is None:
+                        browser = Browser(GAME_KEY, backend.wake, interfaces=interfaces)
+                        try:
+                            browser.start()
+                        except OSError as exc:
+                            raise LanError(f"cannot look for games on this network ({exc.strerror or exc}): "
+                                           "give the host's address, --join HOST[:PORT]") from None
+                    found = choose_game(backend, browser)
+                    if found is None:
+                        return played
+                    where, token, label = (found.host, found.port), None, found.name
+
+                outcome, matches = _visit(backend, where, token, label, name=name, recorder=recorder, state=state,
+                                          limits=limits, report=None if report is None else numbered)
+                played += matches
+                if outcome.reason == "bad_token" and token is not None:
+                    continue   # the host no longer knows this Pi's session (it restarted): ask again
+                if outcome.outcome == "failed" and token is not None:
+                    state.save(where[0], where[1], None, label)   # not to be tried again before asking
+                if target is not None and (outcome.outcome == "failed" or
+                                           (outcome.outcome == "refused" and not outcome.played)):
+                    raise LanError(outcome.message)
+                if outcome.message:
+                    notice(outcome.message)
+                if target is not None:
+                    return played
+        finally:
+            if browser is not None:
+                browser.close()
+
+
+def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label: str, *, name: str,
+           recorder: Optional[Recorder], state: SessionFile, limits: Any,
+           report: Optional[GuestReport] = None) -> Tuple[Any, int]:
+    """One visit to the host at ``where``: how it ended, and how many matches were recorded."""
+    from gamelib.lan.flows import visit  # noqa: PLC0415
+    from gamelib.lan.guest import GuestLink  # noqa: PLC0415
+
+    link = GuestLink(where[0], where[1], name=name, game=GAME_KEY, token=token, limits=limits, notify=backend.wake,
+                     saved=lambda kept: state.save(where[0], where[1], kept, link.host_name or label),
+                     check_game=check_game)
+    records = GuestRecords(recorder, backend.name, lambda: link.seat, report)
+    with link:
+        outcome = visit(backend, link, label, records.take, words=lambda status: as_guest(status, link.seat))
+    records.close()
+    return outcome, records.matches
+

@@ -1,0 +1,466 @@
+"""Writing the games file: :class:`Recorder`, which the match loop calls, a move at a time.
+
+It commits each move as it is played (WAL, ``synchronous=FULL``, so a committed move survives
+kill -9 and a power cut), and never stops play: a lock another process holds makes it keep the
+move for the next write; if the file is read-only, a directory, on a full disk, from a newer
+version or another program's, it logs one line and records nothing more in this process; a
+damaged games database is renamed ``games.db.corrupt-<time>`` and a new one started.  A match
+left ``playing`` by a process that is gone (:class:`~.owner.Owner`) was interrupted:
+:meth:`Recorder.interrupted` finds it for the game to resume.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from gamelib.app import one_line
+
+from ..rules import Board
+from .files import (BUSY_SECONDS, Damaged, check_header, closing, connect, default_path, identify, integrity,
+                    is_busy, is_corrupt, why)
+from .migrations import is_newer, migrate
+from .owner import Owner
+from .reader import Reader
+from .rows import BadRow, MatchRecord, Side, expected_cells, hex_colour, timestamp
+
+log = logging.getLogger("sensehat_c4.records")
+
+MOVE_BUSY_SECONDS = 0.05
+"""How long a write during play waits for another process's write to finish: a move's write must
+not hold up the game.  Past it, what it had to write is kept and written with the next write."""
+CLOSING_TRIES = 10
+"""The last write tries again while another process is seen committing, at most this many times."""
+LOCKED_SECONDS = 600.0
+"""Writes refused by a lock for this long: the lock is taken as held for good, and recording stops."""
+CHECKED_MATCHES = 100
+"""The writer checks the rows of this many of the last matches when it opens a file (:func:`check_file`)."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class _Pending:
+    """One match's writes that are not committed yet (the match row, rounds by number, its end)."""
+
+    values: Optional[List[Any]]
+    """The match row to insert, until it is (``None`` for a match already in the file)."""
+    id: Optional[int] = None
+    rounds: Dict[int, List[Any]] = field(default_factory=dict)
+    """Round number -> ``[starter, moves, result, winner, winning_cells, started, ended]``."""
+    end: Optional[Tuple[str, Optional[int], Optional[str]]] = None
+    """``(status, winner, ended)`` to write (``ended`` ``None``: its last move's time)."""
+    decided: bool = False
+    """Its end is known (written or to be written): nothing more comes for it."""
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.rounds) or self.end is not None
+
+
+class Recorder:
+    """Writes one process's matches, a move at a time; storage problems are logged and never raised.
+
+    The match loop calls :meth:`start_match`, then for each round :meth:`start_round` and
+    :meth:`played` after each move (one small transaction: the round's row is inserted at its
+    first move and updated after), and :meth:`end_match`.  A game starting asks
+    :meth:`interrupted` for a match a power cut or a crash left in play, then :meth:`resume`s
+    or :meth:`abandon`s it.
+
+    A write waits at most ``move_busy`` seconds for another process's; past that, what it had
+    to write is kept and written with the next write (``SQLITE_BUSY`` is not an error).  Only a
+    lock held for ``give_up`` seconds, or one no process commits under while :meth:`close`
+    waits ``busy`` seconds, stops the recording, with one line.
+    """
+
+    def __init__(self, path: Optional[Path] = None, *, clock: Callable[[], datetime] = utc_now,
+                 busy: float = BUSY_SECONDS, move_busy: float = MOVE_BUSY_SECONDS, give_up: float = LOCKED_SECONDS,
+                 owner: Optional[Owner] = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.clock = clock
+        self.busy = busy
+        self.move_busy = move_busy
+        self.give_up = give_up
+        self.owner = owner or Owner.this()
+        """The process that writes (kept in each match it plays, so a later one knows if it is gone)."""
+        self.failed: Optional[str] = None
+        """Why nothing more is recorded (``None`` while recording works)."""
+        self._conn: Optional[sqlite3.Connection] = None
+        self._checked = False
+        self._ready = False
+        self._queue: List[_Pending] = []
+        """Matches with writes not yet committed (and the current one)."""
+        self._current: Optional[_Pending] = None
+        self._round_started: Optional[datetime] = None
+        self._locked_since: Optional[float] = None
+        self._said_locked = False
+
+    @property
+    def pending(self) -> int:
+        """How many rows wait to be written (another process held the file's lock)."""
+        return sum((m.id is None) + len(m.rounds) + (m.end is not None) for m in self._queue if m.dirty)
+
+    # -- starting -----------------------------------------------------------------
+
+    def open(self) -> bool:
+        """Open and check the file now (the program's start, before anything is on the LEDs), so
+        that the first move's write is only that move's; True if it is ready."""
+        if self.failed is not None:
+            return False
+        try:
+            self._open(self.move_busy)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                self._give_up(exc)
+                return False
+            self._held_up(exc)
+            return False
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._give_up(exc)
+            return False
+        return True
+
+    def interrupted(self) -> Optional[MatchRecord]:
+        """The newest match left ``playing`` by a process that is gone (a power cut, kill -9), with
+        its rounds, claimed for this process (another game starting now will not offer it); the
+        older ones are marked abandoned.  ``None`` if there is none (or the file cannot say)."""
+        if not self.open():
+            return None
+        assert self._conn is not None
+        conn = self._conn
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {round(self.move_busy * 1000)}")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                found = self._claim(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                self._give_up(exc)
+            else:
+                self._held_up(exc)
+            return None
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._give_up(exc)
+            return None
+        return found
+
+    def _claim(self, conn: sqlite3.Connection) -> Optional[MatchRecord]:
+        mine = str(self.owner)
+        gone = [row["id"] for row in conn.execute(
+                    "SELECT id, owner FROM matches NOT INDEXED WHERE status = 'playing' ORDER BY id DESC")
+                if row["owner"] != mine and not Owner.alive_text(row["owner"])]
+        offered: Optional[MatchRecord] = None
+        for ident in gone:
+            if offered is None:
+                try:
+                    offered = Reader(conn, _raise, _raise).match(ident)
+                except BadRow as exc:
+                    log.warning("an interrupted match cannot be resumed: %s; it is kept as abandoned", one_line(str(exc)))
+                else:
+                    conn.execute("UPDATE matches SET owner = ? WHERE id = ?", (mine, ident))
+                    continue
+            _write_end(conn, ident, ("abandoned", None, None))
+        return offered
+
+    def resume(self, match: MatchRecord) -> None:
+        """Go on writing ``match`` (one :meth:`interrupted` gave): its next move, its end."""
+        self._current = _Pending(None, match.id)
+        self._queue.append(self._current)
+        self._round_started = None
+
+    def abandon(self, match: MatchRecord) -> None:
+        """Mark ``match`` (one :meth:`interrupted` gave) abandoned, with its round in play."""
+        self._queue.append(_Pending(None, match.id, end=("abandoned", None, None), decided=True))
+        self._write()
+
+    # -- the match loop's calls -------------------------------------------------
+
+    def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
+                    starts: str = "alternate", wins: int = 2) -> None:
+        """A new match (status ``playing``).  Its row is written with its first move (or its end),
+        so nothing is written before a move is made."""
+        values: List[Any] = [timestamp(self.clock()), columns, rows, backend]
+        for side in sides:
+            values += [side.name, side.level, side.seconds, hex_colour(side.colour)]
+        self._current = _Pending(values + [starts, wins, str(self.owner), int(sides[0].remote),
+                                           int(sides[1].remote)])
+        self._queue.append(self._current)
+
+    def start_round(self) -> None:
+        """Note when the round's first move could be made."""
+        self._round_started = self.clock()
+
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None:
+        """Commit round ``number`` as ``board`` holds it after a move (``playing`` until it is won or
+        drawn); ``match_winner``: the seat this move won the match for, committed with it."""
+        match = self._current
+        if match is None:
+            return
+        outcome = board.outcome
+        if outcome is None:
+            result, winner = "playing", None
+        elif outcome.winner is None:
+            result, winner = "draw", None
+        else:
+            result = "win"
+            winner = starter if outcome.winner == 1 else 3 - starter
+        now = timestamp(self.clock())
+        started = now if self._round_started is None else timestamp(self._round_started)
+        match.rounds[number] = [starter, board.notation(), result, winner, json.dumps(expected_cells(board)),
+                                started, now]
+        if outcome is not None:
+            self._round_started = None
+        if match_winner is not None:
+            match.end, match.decided = ("finished", match_winner, now), True
+        self._write()
+
+    def end_match(self, winner: Optional[int]) -> None:
+        """Close the match: won by seat ``winner`` (already written with its last move, if
+        :meth:`played` was told), or abandoned (``None``), its round in play with it."""
+        match, self._current = self._current, None
+        if match is None:
+            return
+        if not match.decided:
+            if winner is None and match.id is None and not match.rounds:  # left before a move: nothing to keep
+                self._queue.remove(match)
+                return
+            match.end = ("abandoned" if winner is None else "finished", winner, timestamp(self.clock()))
+            match.decided = True
+        self._write()
+
+    def close(self) -> None:
+        """Write what is still waiting (for up to ``busy`` seconds, longer while another process
+        is seen committing), then close the file."""
+        if self.failed is None and any(m.dirty for m in self._queue):
+            self._last_write()
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+            self._conn = None
+            self._ready = False
+
+    # -- behind the calls -------------------------------------------------------
+
+    def _write(self) -> None:
+        if self.failed is not None or not any(m.dirty for m in self._queue):
+            return
+        try:
+            self._flush(self.move_busy)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                self._give_up(exc)
+            else:
+                self._held_up(exc)
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._give_up(exc)
+
+    def _last_write(self) -> None:
+        """The writes still waiting, with ``busy`` seconds for the lock; again while another process
+        commits meanwhile (the file is busy, not stuck), up to :data:`CLOSING_TRIES` times."""
+        seen = self._data_version()
+        for _ in range(CLOSING_TRIES):
+            try:
+                self._flush(self.busy)
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc):
+                    self._give_up(exc)
+                    return
+                failure: BaseException = exc
+            except (sqlite3.Error, OSError, ValueError) as exc:
+                self._give_up(exc)
+                return
+            now = self._data_version()
+            if now is None or now == seen:
+                break  # nobody committed while we waited: the lock is held for good
+            seen = now
+        self._give_up(failure, f"{self.pending} rows not written")
+
+    def _data_version(self) -> Optional[int]:
+        """``PRAGMA data_version``: changes when another connection commits (``None``: cannot be read)."""
+        try:
+            if self._conn is None:
+                return None
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None
+
+    def _flush(self, busy: float) -> None:
+        """Commit every waiting write in one transaction (all or none)."""
+        conn = self._open(busy)
+        work = [m for m in self._queue if m.dirty]
+        ids = [m.id for m in work]
+        conn.execute(f"PRAGMA busy_timeout = {round(busy * 1000)}")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for match in work:
+                _write_match(conn, match)
+            conn.execute("COMMIT")
+        except BaseException:
+            for match, ident in zip(work, ids):
+                match.id = ident  # the match row was not written either
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        for match in work:
+            match.values, match.end = None, None
+            match.rounds.clear()
+        self._queue = [m for m in self._queue if m is self._current or m.dirty]
+        if self._locked_since is not None:
+            log.info("games are recorded again (%s)", self.path)
+        self._locked_since = None
+
+    def _held_up(self, exc: BaseException) -> None:
+        """Another process holds the lock: keep the writes for the next one, unless it has been
+        held for ``give_up`` seconds (then it is taken as held for good)."""
+        now = time.monotonic()
+        if self._locked_since is None:
+            self._locked_since = now
+        elif now - self._locked_since >= self.give_up:
+            self._give_up(exc, f"for {now - self._locked_since:.0f} s; {self.pending} rows not written")
+            return
+        if not self._said_locked:
+            self._said_locked = True
+            log.warning("games wait to be recorded: %s; the moves are kept and written when it is free (%s)",
+                        why(exc), self.path)
+
+    def _give_up(self, exc: BaseException, detail: str = "") -> None:
+        self.failed = why(exc)
+        self._queue, self._current = [], None
+        self.close()
+        more = f" ({detail})" if detail else ""
+        log.warning("games are not being recorded: %s%s (%s)", self.failed, more, one_line(str(self.path)))
+
+    def _open(self, busy: float) -> sqlite3.Connection:
+        if self._conn is not None and self._ready:
+            return self._conn
+        real = self.path.resolve()  # a symlink is followed: its target is the database
+        if real.is_dir():
+            raise OSError(f"{self.path.name} is a directory")
+        if real.exists() and not real.is_file():  # a FIFO would hang the open, a device holds no games
+            raise OSError(f"{self.path.name} is not a regular file")
+        real.parent.mkdir(parents=True, exist_ok=True)
+        for place in (real.parent, real):  # WAL needs its journal files beside the database
+            if place.exists() and not os.access(place, os.W_OK):
+                raise OSError(f"{place} is read-only")
+        try:
+            return self._prepare(real, busy)
+        except (sqlite3.DatabaseError, Damaged, BadRow, UnicodeDecodeError) as exc:
+            if not is_corrupt(exc):
+                raise
+            self._drop_connection()
+            aside = self._set_aside(real)
+            log.warning("the games database was damaged (%s): kept as %s, starting a new one", why(exc),
+                        one_line(aside.name))
+            return self._prepare(real, busy)
+
+    def _prepare(self, real: Path, busy: float) -> sqlite3.Connection:
+        """Open ``real`` for writing: ours (or empty), checked whole (once), in WAL mode, migrated.
+        A lock another process holds (``SQLITE_BUSY``) leaves what is done done, for the next try."""
+        if self._conn is None:
+            if not self._checked and real.exists():  # looked at read-only first: another program's file is never written
+                check_header(real)
+                with closing(connect(real, busy=busy, query="mode=ro")) as look:
+                    look.execute("BEGIN")  # one snapshot: another process may write meanwhile
+                    if identify(look):
+                        check_file(look)
+            self._checked = True
+            self._conn = connect(real, busy=busy)
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {round(busy * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        migrate(conn)
+        self._ready = True
+        return conn
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+        self._conn, self._ready, self._checked = None, False, False
+
+    def _set_aside(self, real: Path) -> Path:
+        """Rename the damaged file (and its journal files) out of the way; return the new name."""
+        aside = real.with_name(f"{real.name}.corrupt-{self.clock().strftime('%Y%m%dT%H%M%S')}")
+        os.replace(real, aside)
+        for suffix in ("-wal", "-shm"):
+            extra = real.with_name(real.name + suffix)
+            if extra.exists():
+                os.replace(extra, aside.with_name(aside.name + suffix))
+        return aside
+
+
+def _raise(*args: Any) -> None:
+    """A reader's ``skip`` and ``partial`` for the writer: a bad row stops it."""
+    exc = args[-1]
+    assert isinstance(exc, BaseException)
+    raise exc
+
+
+def _write_match(conn: sqlite3.Connection, match: _Pending) -> None:
+    """``match``'s waiting writes, inside the caller's transaction."""
+    if match.id is None:
+        assert match.values is not None
+        match.id = conn.execute(
+            "INSERT INTO matches (started, columns, rows, backend, p1_name, p1_level, p1_seconds, p1_colour, "
+            "p2_name, p2_level, p2_seconds, p2_colour, starts, wins, owner, p1_remote, p2_remote) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match.values).lastrowid
+    for number, (starter, moves, result, winner, cells, started, ended) in sorted(match.rounds.items()):
+        if not conn.execute("UPDATE rounds SET moves = ?, result = ?, winner = ?, winning_cells = ?, ended = ? "
+                            "WHERE match_id = ? AND number = ?",
+                            (moves, result, winner, cells, ended, match.id, number)).rowcount:
+            conn.execute("INSERT INTO rounds (match_id, number, starter, moves, result, winner, winning_cells, "
+                         "started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (match.id, number, starter, moves, result, winner, cells, started, ended))
+    if match.end is not None:
+        assert match.id is not None
+        _write_end(conn, match.id, match.end)
+
+
+def _write_end(conn: sqlite3.Connection, ident: int, end: Tuple[str, Optional[int], Optional[str]]) -> None:
+    """Match ``ident`` ends as ``end`` says, a round still in play as abandoned (an ``ended`` of
+    ``None`` is its last move's time, else its start's)."""
+    status, winner, ended = end
+    conn.execute("UPDATE rounds SET result = 'abandoned' WHERE match_id = ? AND result = 'playing'", (ident,))
+    conn.execute("UPDATE matches SET status = ?, winner = ?, owner = NULL, pid = NULL, ended = COALESCE(?, "
+                 "(SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started) WHERE id = ?",
+                 (status, winner, ended, ident))
+
+
+def check_file(conn: sqlite3.Connection) -> None:
+    """What the writer checks once per process before it writes into a file of ours: its whole
+    structure (:func:`integrity`) and the rows of its last :data:`CHECKED_MATCHES` matches
+    (:mod:`.rows`), where writes land; :class:`Damaged` or :class:`BadRow` if anything is wrong.
+
+    An older row damaged in a file whose structure is sound is left to the readers, which skip
+    it with one line each time: writing new rows cannot spread it, and setting the file aside
+    for it would hide every good match from ``history``.
+    """
+    integrity(conn)
+
+    def skip(exc: BadRow) -> None:
+        raise exc
+
+    def partial(table: str, exc: BaseException) -> None:
+        raise exc
+
+    if not is_newer(conn.execute("PRAGMA user_version").fetchone()[0]):
+        Reader(conn, skip, partial).matches(CHECKED_MATCHES)
