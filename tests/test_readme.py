@@ -171,3 +171,32 @@ def test_every_relative_link_reaches_a_file_and_a_heading(document):
         elif fragment and (target.suffix != ".md" or fragment not in anchors(target)):
             broken.append(f"{link}: no heading #{fragment} in {target.relative_to(ROOT)}")
     assert not broken, f"{document.relative_to(ROOT)}: {broken}"
+
+
+def test_a_python_without_the_test_extra_is_told_readme_s_command_in_one_line(monkeypatch):
+    """Run by a Python without the ``test`` extra, pytest stops before collecting (exit 4) with README's
+    command, not one ImportError per test module; each missing distribution is named, and a Python without
+    the package at all is told so."""
+    from importlib import metadata
+
+    import conftest
+
+    real = metadata.distribution
+
+    def without(*names):
+        def distribution(name):
+            if name in names:
+                raise metadata.PackageNotFoundError(name)
+            return real(name)
+        return distribution
+
+    assert conftest.missing_for_tests() == []                              # this venv has all of them
+    monkeypatch.setattr(metadata, "distribution", without("pyte", "h11"))
+    assert conftest.missing_for_tests() == ["h11", "pyte"]                 # setup.cfg's order
+    monkeypatch.setattr(metadata, "requires", lambda name: (_ for _ in ()).throw(metadata.PackageNotFoundError(name)))
+    assert conftest.missing_for_tests() == ["sensehat-c4"]
+    assert conftest.SETUP.replace(", then ", " && ") in (ROOT / ".ci" / "run").read_text()   # README's, as CI runs it
+    exits = []
+    monkeypatch.setattr(pytest, "exit", lambda reason, returncode: exits.append((reason, returncode)))
+    conftest.pytest_configure(None)
+    assert exits == [(f"this Python ({sys.executable}) lacks what the tests need (sensehat-c4): {conftest.SETUP}", 4)]
