@@ -700,12 +700,12 @@ static int finish(worker *w, int value)
 #if C4_THREADS
 static unsigned mark_slot(uint64_t key) { return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> (64 - MARK_BITS)); }
 
-/* Marks the node of `f` as being searched (ABDADA: another thread at its parent searches its
- * other moves first), if it is large enough to be worth it. */
 /* A position's mark: its bucket and tag, which tell positions apart (bucket_of() is one-to-one;
  * never 0: the tag is not). */
 static uint64_t mark_of(const c4_solver *s, uint64_t bucket, uint64_t tag) { return (tag << s->buckets_bits) | bucket; }
 
+/* Marks the node of `f` as being searched (ABDADA: another thread at its parent searches its
+ * other moves first), if it is large enough to be worth it. */
 static void mark(c4_solver *s, frame *f)
 {
     if (s->marks && s->cells - f->moves >= MARK_EMPTY) {
@@ -998,6 +998,7 @@ int c4_set_threads(c4_solver *s, int threads)
     }
     pthread_cond_init(&s->wake, NULL);
     pthread_cond_init(&s->idle, NULL);
+    s->owner = getpid(); /* before any helper: stop_helpers() below frees only what this process owns */
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, (size_t)256 << 10); /* its search's stack is on the heap */
     sigfillset(&all);
@@ -1021,7 +1022,6 @@ int c4_set_threads(c4_solver *s, int threads)
         return 1;
     }
     s->main.poll = 1;
-    s->owner = getpid();
     return s->helpers + 1;
 }
 

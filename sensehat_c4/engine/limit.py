@@ -21,7 +21,8 @@ class Limit:
     The levels below perfect do the same work whatever the limit (their horizon bounds it):
     a limit changes their move only when it runs out.  Perfect's exact search may need more
     than ``seconds`` on a slow machine, and then plays its best move known so far; ``nodes``
-    keeps that reproducible.
+    keeps that reproducible with one thread (with more, which move a spent budget leaves depends
+    on the threads' timing: ``--threads 1``).
     """
 
     seconds: Optional[float] = None
