@@ -366,16 +366,32 @@ def test_nothing_searches_once_a_search_is_stopped(threads):
         assert threads_running() == []
     assert time.process_time() - cpu < 0.1
     assert (search.all_nodes > search.nodes) == (threads > 1)     # the helpers had joined the search
+    assert len(helper_tasks()) >= threads - 1           # and were looked at by their name
+
+
+def helper_tasks() -> list:
+    """The /proc entries of the native core's helper threads (they name themselves c4core-helper)."""
+    tasks = []
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            if (task / "comm").read_text().strip() == "c4core-helper":
+                tasks.append(task)
+        except FileNotFoundError:       # a thread that ended while we looked
+            continue
+    return tasks
 
 
 def threads_running() -> list:
-    """The threads of this process other than the main one that are running or ready to run (state R)."""
+    """The native core's helper threads that are running or ready to run (state R); other threads of
+    the test process (a server left by another test, pytest's own) are not looked at."""
     running = []
-    for task in Path("/proc/self/task").iterdir():
-        if int(task.name) != os.getpid():
+    for task in helper_tasks():
+        try:
             stat = (task / "stat").read_text()
-            if stat[stat.rindex(")") + 2] == "R":
-                running.append(task.name)
+        except FileNotFoundError:
+            continue
+        if stat[stat.rindex(")") + 2] == "R":
+            running.append(task.name)
     return running
 
 

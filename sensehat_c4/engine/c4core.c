@@ -56,6 +56,7 @@
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #endif
 
 #if !defined(C4_NO_THREADS) && (defined(__unix__) || defined(__APPLE__)) && defined(__GNUC__) \
@@ -843,6 +844,9 @@ static void *helper(void *arg)
     worker *w = arg;
     c4_solver *s = w->s;
     unsigned seen = 0;
+#if defined(__linux__)
+    prctl(PR_SET_NAME, "c4core-helper", 0, 0, 0); /* what top -H, ps -L and the tests see */
+#endif
     for (;;) {
         int status;
         uint64_t beat, since;
