@@ -46,6 +46,7 @@ class PageColours:
     input_edge: str = "#555"
     shadow: str = "#0008"
     leds: str = "#000"               # behind the LEDs
+    input_bg: str = "#000"           # the PIN's box
     led_off: str = "#1c1c1c"         # a dark LED
     live_bg: str = "#143"            # the connection: live
     live: str = "#8f8"
