@@ -11,7 +11,7 @@ from gamelib import app, backends, web
 from gamelib.app import Parser
 from gamelib.lan import DEFAULT_PORT
 from gamelib.web.address import Address, argument as web_address
-from gamelib.colours import NAMES, RGB, ColourError, led_colour, parse_colour
+from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
 from gamelib.palette import DEFAULT, PALETTES
 from gamelib.files import state_home
 from gamelib.launcher.log import LauncherLog
@@ -83,8 +83,8 @@ def play_parser() -> Parser:
                     epilog=f"commands (each takes --help):\n{rows}",
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     backends.add_arguments(parser)
-    parser.add_argument("--colors", "--colours", dest="colours", default="red,yellow", metavar="P1,P2",
-                        help="the players' colours, names or hex (default: red,yellow)")
+    parser.add_argument("--colors", "--colours", dest="colours", default=",".join(map(colour_name, PALETTES[DEFAULT].players)), metavar="P1,P2",
+                        help="the players' colours, names or hex (default: %(default)s)")
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,
