@@ -17,7 +17,9 @@ from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, BLUE, GREEN, NAMES, ORANGE, RED, WHITE, YELLOW
 from gamelib.palette import DEFAULT, PALETTES, PageColours, Palette, css, for_round, palette
 from gamelib.web.api import palette_files
+from sensehat_c4.match.chooser import size_frame
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
+from sensehat_c4.rules import Size
 
 ROOT = Path(__file__).resolve().parent.parent
 PALETTE_MODULES = {"gamelib/colours.py", "gamelib/palette.py"}
@@ -236,3 +238,12 @@ def test_a_palette_added_to_the_table_draws_a_whole_round(monkeypatch):
     assert shown[-1] == g("\n".join(["........"] * 8))
     default = {BLUE, RED, YELLOW}
     assert not any(default & set(f) for _, f in mock.frames)        # nothing of the default's board
+    assert grid(size_frame(Size(4, 4), chosen)) == g("""
+        ..WWWW..
+        ........
+        ........
+        ........
+        ..GGGG..
+        ..GGGG..
+        ..GGGG..
+        ..GGGG..""")                                                 # the size chooser's field in it too

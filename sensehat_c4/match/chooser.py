@@ -127,12 +127,12 @@ def choose_opponent(backend: Backend, default: str = "human",
         start = chosen
 
 
-def size_frame(size: Size) -> List[RGB]:
+def size_frame(size: Size, colours: render.Palette = _COLOURS) -> List[RGB]:
     """The empty field of ``size`` where the game draws it, under a white lid across its columns."""
     board = size.board()
-    pixels = render.board_frame(board, _COLOURS)
+    pixels = render.board_frame(board, colours)
     for column in range(board.columns):
-        pixels[render.column_x(board, column)] = _COLOURS.flash
+        pixels[render.column_x(board, column)] = colours.flash
     return pixels
 
 
