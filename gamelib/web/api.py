@@ -254,8 +254,6 @@ class WebApp:
         return Response.json({"seat": sitter.seat, "direction": direction}, 202)
 
     def _turn(self) -> Optional[int]:
-        """The seat to move, when the game's words say (``turn``); ``None`` otherwise."""
+        """The seat to move, when the game's words say (:attr:`~gamelib.status.Status.turn`); ``None`` otherwise."""
         status = self.feed.status
-        details = getattr(status, "details", None) or {}
-        turn = details.get("turn")
-        return turn if type(turn) is int else None
+        return None if status is None else status.turn
