@@ -2,11 +2,11 @@
 
 A :class:`Palette` names each colour by what it is for: the board (the field, the players'
 tokens and cursors, the flash of a full column), the words and icons on the LEDs, the levels'
-labels, and the web pages' colours (:class:`PageColours`, served as CSS custom properties by
-:func:`css`, the ``/palette.css`` of ``docs/API.md``).  Every drawing takes its colours from a
+labels, and the web pages' colours (:class:`PageColours`, made into CSS custom properties by
+:func:`css`, served as ``/palette.css``: ``docs/API.md``).  Every drawing takes its colours from a
 palette; nowhere else in the games' code is a colour written (``tests/test_palette.py`` scans for
-one).  The players' roles are the only ones a player chooses (``--colors``, the launcher's
-settings): :func:`for_round` puts them in, once per round.
+one).  The players' roles are the only ones a player chooses (``--colors``; a resumed match's and
+a stored round's are those recorded): :func:`for_round` puts them in, once per round.
 
 A new palette is one entry of :data:`PALETTES` (its name, a :class:`Palette` with the roles it
 changes); nothing else changes.  Pure: no I/O.
