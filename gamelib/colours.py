@@ -26,9 +26,14 @@ NAMES: Dict[str, RGB] = {
 }
 
 
+def hex_code(rgb: RGB) -> str:
+    """``rgb`` as a hex code: ``(18, 171, 0)`` -> ``#12ab00``."""
+    return "#%02x%02x%02x" % tuple(rgb)
+
+
 def colour_name(rgb: RGB) -> str:
     """The name of ``rgb`` in :data:`NAMES`, else its hex code (``#12ab00``)."""
-    return next((name for name, colour in NAMES.items() if colour == tuple(rgb)), "#%02x%02x%02x" % tuple(rgb))
+    return next((name for name, colour in NAMES.items() if colour == tuple(rgb)), hex_code(rgb))
 
 
 def led_colour(rgb: RGB) -> RGB:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Dict, List, MutableSequence, Tuple
 
 from .colours import RGB
+from .palette import DEFAULT, PALETTES
 
 WIDTH = 3
 """The width of the digits (most glyphs)."""
@@ -110,7 +111,7 @@ def draw_text(pixels: MutableSequence[RGB], text: str, colour: RGB, x: int = 0, 
         x += len(rows[0]) + 1
 
 
-def centred_text(text: str, colour: RGB, background: RGB = (0, 0, 0)) -> List[RGB]:
+def centred_text(text: str, colour: RGB, background: RGB = PALETTES[DEFAULT].background) -> List[RGB]:
     """A whole frame with ``text`` (one or two glyphs) centred."""
     pixels: List[RGB] = [background] * 64
     draw_text(pixels, text, colour, x=(8 - text_width(text) + 1) // 2, y=(8 - HEIGHT + 1) // 2)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence, Tuple, cast
 
-from .colours import BLACK, RED, RGB
+from .colours import RGB
+from .palette import DEFAULT, PALETTES
 
 Picture = Tuple[RGB, ...]
 """64 ``(r, g, b)`` pixels, row by row from the top left (a frame that cannot be changed)."""
@@ -19,7 +20,7 @@ def picture(rows: Sequence[str], colours: Mapping[str, RGB]) -> Picture:
     if len(rows) != 8 or any(len(row) != 8 for row in rows):
         raise ValueError("a picture is eight rows of eight characters")
     palette = dict(colours)
-    palette.setdefault(".", BLACK)
+    palette.setdefault(".", PALETTES[DEFAULT].background)
     return tuple(palette[ch] for row in rows for ch in row)
 
 
@@ -50,7 +51,7 @@ ERROR_ICON: Picture = picture((
     "R.R..R.R",
     "R......R",
     "RRRRRRRR",
-), {"R": RED})
+), {"R": PALETTES[DEFAULT].error})
 """A red cross in a red box: this game cannot be played, or its last run failed (see the log)."""
 
 POWER_ICON: Picture = picture((
@@ -62,5 +63,5 @@ POWER_ICON: Picture = picture((
     "R.....R.",
     ".R...R..",
     "..RRR...",
-), {"R": RED})
+), {"R": PALETTES[DEFAULT].error})
 """The power symbol (top row left dark for the menu's position dot): shut the computer down."""

@@ -13,13 +13,15 @@ from bisect import bisect_right
 from typing import Iterator, List, Mapping, Sequence, Tuple, Union, overload
 
 from .backends.base import STICK, Action, Backend
-from .colours import BLACK, RGB
+from .colours import RGB
 from .font import HEIGHT, draw_glyph, glyph
+from .palette import DEFAULT, PALETTES
 
 SPEED = 0.08
 """Seconds per one-column step (``show_message`` uses 0.1; a little quicker reads as well)."""
 TOP = (8 - HEIGHT + 1) // 2
 """The text's top row: the glyphs sit where the score digits do."""
+_BACKGROUND = PALETTES[DEFAULT].background
 
 
 Step = Tuple[Tuple[RGB, ...], float]
@@ -35,7 +37,7 @@ class Scrolling(Sequence[Step]):
     frame (``{index: colour}``: a chooser's place dot).
     """
 
-    def __init__(self, text: str, colour: RGB, background: RGB = BLACK, *, speed: float = SPEED, y: int = TOP,
+    def __init__(self, text: str, colour: RGB, background: RGB = _BACKGROUND, *, speed: float = SPEED, y: int = TOP,
                  marks: Mapping[int, RGB] = {}) -> None:   # noqa: B006 (never changed)
         self.colour, self.background, self.speed, self.y = colour, background, speed, y
         self.marks = dict(marks)
@@ -81,7 +83,7 @@ class Scrolling(Sequence[Step]):
         return pixels
 
 
-def scroll_frames(text: str, colour: RGB, background: RGB = BLACK, *, speed: float = SPEED,
+def scroll_frames(text: str, colour: RGB, background: RGB = _BACKGROUND, *, speed: float = SPEED,
                   y: int = TOP) -> Iterator[Tuple[List[RGB], float]]:
     """:class:`Scrolling`'s steps one after another, each frame a new list."""
     steps = Scrolling(text, colour, background, speed=speed, y=y)
@@ -89,7 +91,7 @@ def scroll_frames(text: str, colour: RGB, background: RGB = BLACK, *, speed: flo
         yield steps.pixels(index), speed
 
 
-def scroll(backend: Backend, text: str, colour: RGB, background: RGB = BLACK, *,
+def scroll(backend: Backend, text: str, colour: RGB, background: RGB = _BACKGROUND, *,
            speed: float = SPEED, stop_on_press: bool = True) -> bool:
     """Scroll ``text`` on ``backend`` once; True if a press (any direction) ended it early.
 

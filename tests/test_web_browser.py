@@ -143,6 +143,8 @@ def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, em
         wait(driver, lambda: text(driver, "connection") == "live", "the page to connect")
         wait(driver, lambda: page_leds(driver) == board("", 3), "the empty board on the page")
         assert text(driver, "text") == "round 1 (0-0, 7x6): player 1 (red) to move"
+        drawn = [tuple(p) for p in driver.execute_script(browser.LEDS_JS)]   # the dark LEDs in /palette.css's grey
+        assert drawn.count(browser.OFF) == 64 - 43 and drawn.count(BLACK) == 0
 
         # a move at the stick appears on the page
         emulator.tap("right")

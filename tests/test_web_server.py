@@ -15,6 +15,7 @@ from gamelib.errors import ServerError
 from gamelib.seats import SeatTable
 from gamelib.status import Status
 from gamelib.web.address import Address
+from gamelib.web.api import palette_files
 from gamelib.web.http import CSP, lan_host
 from gamelib.web.limits import Limits
 from gamelib.web.seating import Seating
@@ -103,10 +104,12 @@ def test_the_page_and_its_files_are_served_with_strict_security_headers():
                             ("referrer-policy", "no-referrer"), ("x-frame-options", "DENY")):
             assert page.headers[name] == value
         assert "default-src 'none'" in CSP and "script-src 'self'" in CSP and "frame-ancestors 'none'" in CSP
-        for path, kind in (("/page.js", "text/javascript"), ("/page.css", "text/css"), ("/icon.svg", "image/svg+xml")):
+        for path, kind in (("/page.js", "text/javascript"), ("/page.css", "text/css"), ("/palette.css", "text/css"),
+                           ("/icon.svg", "image/svg+xml")):
             reply = call(server.port, "GET", path)
             assert reply.status == 200 and reply.headers["content-type"].startswith(kind) and reply.body
             assert reply.headers["content-security-policy"] == CSP
+            assert path not in palette_files() or reply.body == palette_files()[path].body   # made from the palette
         again = call(server.port, "GET", "/icon.svg", headers=[("If-None-Match", reply.headers["etag"])])
         assert again.status == 304 and again.body == b""
         head = call(server.port, "HEAD", "/")

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from ..colours import BLACK, CYAN, GREEN, ORANGE, RED, RGB, WHITE, YELLOW
+from ..colours import RGB
 from ..icons import Picture, picture
+from ..palette import DEFAULT, PALETTES
 from ..scroll import Scrolling
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from .protocol import outside_name
 
 Step = Tuple[Picture, float]
+_COLOURS = PALETTES[DEFAULT]
 
 PHASE = "lan"
 OFFERING, REQUEST, SEARCHING, FOUND, ASKING, REFUSED_SCREEN, AWAY, LEFT = (
@@ -56,30 +58,30 @@ def _waves(colour: RGB) -> List[Step]:
     """The dot, then the dot and the inner wave, then both waves: a sender's sign."""
     steps = []
     for lit in ("C", "BC", "ABC"):
-        colours = {k: (colour if k in lit else BLACK) for k in "ABC"}
+        colours = {k: (colour if k in lit else _COLOURS.background) for k in "ABC"}
         steps.append((picture(_WAVES, colours), WAVE_SECONDS))
     return steps
 
 
 def offering() -> List[Step]:
     """The host waits for a guest: the waves, cyan."""
-    return _waves(CYAN)
+    return _waves(_COLOURS.lan)
 
 
 def searching() -> List[Step]:
     """The guest looks for games: the waves, green."""
-    return _waves(GREEN)
+    return _waves(_COLOURS.join)
 
 
 def request(name: str, address: str) -> Sequence[Step]:
     """Someone asks to play: ``NAME ADDRESS?`` scrolling, white (the host's middle accepts, up refuses)."""
-    return Scrolling(f"{outside_name(name)} {address[:64]}?", WHITE)
+    return Scrolling(f"{outside_name(name)} {address[:64]}?", _COLOURS.text)
 
 
 def found(name: str, index: int, count: int) -> Sequence[Step]:
     """The guest browses the games found: ``name`` scrolling, green, under a dot on the top row for
     its place among ``count`` (at most 8 dots)."""
-    return Scrolling(outside_name(name), GREEN, marks={min(index, 7): WHITE} if count > 1 else {})
+    return Scrolling(outside_name(name), _COLOURS.join, marks={min(index, 7): _COLOURS.text} if count > 1 else {})
 
 
 _HOURGLASS = (".YYYYYY.",
@@ -94,8 +96,9 @@ _HOURGLASS = (".YYYYYY.",
 
 def asking() -> List[Step]:
     """The guest waits for the host's answer: an hourglass whose sand falls and falls."""
-    full = {"Y": ORANGE, "T": YELLOW, "B": BLACK}
-    empty = {"Y": ORANGE, "T": BLACK, "B": YELLOW}
+    glass, sand, dark = _COLOURS.warning, _COLOURS.sand, _COLOURS.background
+    full = {"Y": glass, "T": sand, "B": dark}
+    empty = {"Y": glass, "T": dark, "B": sand}
     return [(picture(_HOURGLASS, full), BLINK_SECONDS), (picture(_HOURGLASS, empty), BLINK_SECONDS)]
 
 
@@ -106,7 +109,7 @@ REFUSED: Picture = picture(("R......R",
                             "...RR...",
                             "..R..R..",
                             ".R....R.",
-                            "R......R"), {"R": RED})
+                            "R......R"), {"R": _COLOURS.error})
 """The host said no (or could not be asked): a red cross."""
 
 _LINK = ("........",
@@ -121,13 +124,13 @@ _LINK = ("........",
 
 def away() -> List[Step]:
     """The link to the other Pi dropped: two boxes, the link between them blinking red."""
-    return [(picture(_LINK, {"O": ORANGE, "L": RED}), BLINK_SECONDS),
-            (picture(_LINK, {"O": ORANGE, "L": BLACK}), BLINK_SECONDS)]
+    return [(picture(_LINK, {"O": _COLOURS.warning, "L": _COLOURS.error}), BLINK_SECONDS),
+            (picture(_LINK, {"O": _COLOURS.warning, "L": _COLOURS.background}), BLINK_SECONDS)]
 
 
 def left(name: str) -> Sequence[Step]:
     """The other side quit: ``NAME LEFT`` scrolling once, orange."""
-    return Scrolling(f"{outside_name(name)} left", ORANGE)
+    return Scrolling(f"{outside_name(name)} left", _COLOURS.warning)
 
 
 def frames(steps: Sequence[Step]) -> List[Picture]:

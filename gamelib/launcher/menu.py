@@ -23,11 +23,12 @@ from functools import partial
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
 from ..backends.base import STICK, Action, Backend, Direction, StickEvent
-from ..colours import BLACK, CYAN, ORANGE, RED, RGB, WHITE
+from ..colours import RGB
 from ..errors import ConfigError, OutputError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..palette import DEFAULT, PALETTES
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
 from .settings import Settings, SettingsFile
@@ -38,8 +39,9 @@ log = logging.getLogger("gamelib")
 POWEROFF_COMMAND = ("systemctl", "poweroff")
 QUIT = "quit"
 POWEROFF = "poweroff"
+_COLOURS = PALETTES[DEFAULT]
 
-NO_GAMES: Picture = tuple(centred_text("?", WHITE))
+NO_GAMES: Picture = tuple(centred_text("?", _COLOURS.text))
 """Shown when no game is installed."""
 
 @dataclass(frozen=True)
@@ -303,7 +305,7 @@ class Launcher:
     def frame(self) -> Picture:
         """The current screen at full brightness."""
         if self.screen is Screen.CONFIRM:
-            return tuple(centred_text("P?", RED))
+            return tuple(centred_text("P?", _COLOURS.error))
         if self.screen is Screen.SYSTEM:
             return self._system_frame()
         if not self.entries:
@@ -315,16 +317,16 @@ class Launcher:
 
     def _system_frame(self) -> Picture:
         item = self.system_items[self.system_index]
-        colour: RGB = CYAN
+        colour: RGB = _COLOURS.menu
         if item == LIGHT:
             pixels = centred_text("LO" if self.settings.low_light else "HI", colour)
         elif item == ROTATION:
             pixels = centred_text(f"R{self.settings.rotation // 90}", colour)
         elif item == QUIT:
-            colour = ORANGE
+            colour = _COLOURS.warning
             pixels = centred_text("Q", colour)
         else:
-            colour = RED
+            colour = _COLOURS.error
             pixels = list(ERROR_ICON if self.poweroff_failed else POWER_ICON)
         pixels[1 + self.system_index] = colour  # where in the list we are
         return tuple(pixels)
@@ -358,7 +360,7 @@ class Launcher:
 
     def _show(self) -> None:
         if self.idle is Idle.BLANK:
-            self.backend.show([BLACK] * 64)
+            self.backend.show([_COLOURS.background] * 64)
         elif self.idle is Idle.DIM:
             self.backend.show(dimmed(self.frame()))
         else:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
+from ..colours import hex_code
+from ..palette import DEFAULT, PALETTES, Palette, css
 from ..seats import SeatTable
 from .feed import Feed
 from .http import HttpError, Reply, Request, Response, Route, StreamReply
@@ -31,9 +33,11 @@ FILES: Mapping[str, Tuple[str, str]] = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/page.js": ("page.js", "text/javascript; charset=utf-8"),
     "/page.css": ("page.css", "text/css; charset=utf-8"),
-    "/icon.svg": ("icon.svg", "image/svg+xml"),
 }
-"""The only files served: URL path -> (file in ``static/``, type).  Nothing else is read from disk."""
+"""The files served as shipped: URL path -> (file in ``static/``, type).  Nothing else is read from disk
+but the icon's drawing (:func:`palette_files`)."""
+ICON = "icon.svg"
+"""The page's icon in ``static/``, its colours named by the palette's roles (``{field}``) and filled in."""
 
 
 class Offer(Protocol):
@@ -87,8 +91,21 @@ def load_files(directory: Path = STATIC, table: Mapping[str, Tuple[str, str]] = 
     files = {}
     for path, (name, kind) in table.items():
         body = (directory / name).read_bytes()
-        files[path] = StaticFile(body, kind, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
+        files[path] = _made(body, kind)
     return files
+
+
+def _made(body: bytes, content_type: str) -> StaticFile:
+    return StaticFile(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
+
+
+def palette_files(palette: Palette = PALETTES[DEFAULT], directory: Path = STATIC) -> Dict[str, StaticFile]:
+    """The files made once from ``palette``: ``/palette.css`` (the pages' colours as CSS custom properties,
+    which ``page.css`` and a game's style sheets use) and ``/icon.svg`` (the board's colours)."""
+    roles = {name: hex_code(getattr(palette, name)) for name in ("background", "field", "first", "second")}
+    icon = (directory / ICON).read_text(encoding="utf-8").format(**roles)
+    return {"/palette.css": _made(css(palette.page).encode(), "text/css; charset=utf-8"),
+            "/icon.svg": _made(icon.encode(), "image/svg+xml")}
 
 
 def serve_file(file: StaticFile, request: Request) -> Response:
@@ -127,7 +144,7 @@ class WebApp:
         self.limits = limits
         self._clock = clock
         self._later = later
-        self.files = load_files() if files is None else files
+        self.files = {**load_files(), **palette_files()} if files is None else files
         self._pins_later = False
         """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
         self.presence = Presence(console, feed, seating, limits, clock=clock, later=later)

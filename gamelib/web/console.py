@@ -10,8 +10,9 @@ from typing import Any, Callable, Mapping, Optional
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.backends.interlude import Pause
-from gamelib.colours import BLACK, WHITE, RGB, ColourError, parse_colour
+from gamelib.colours import RGB, ColourError, parse_colour
 from gamelib.icons import Picture, picture
+from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll_frames
 from gamelib.status import ENTER, Status
 
@@ -38,6 +39,7 @@ PHONE = (
 """A phone, blinking in its seat's colour while the game waits for it (its page is closed)."""
 PHONE_BLINK = 0.5
 """Half a blink of :data:`PHONE`, in seconds."""
+_COLOURS = PALETTES[DEFAULT]
 WAITING = "waiting"
 """The phase of the words while the game waits for a phone."""
 
@@ -45,7 +47,7 @@ WAITING = "waiting"
 def phone_frames(colour: RGB) -> list:
     """The steps of the phone blinking in ``colour`` (``(frame, seconds)``)."""
     lit: Picture = picture(PHONE, {"P": colour})
-    return [(lit, PHONE_BLINK), ((BLACK,) * 64, PHONE_BLINK)]
+    return [(lit, PHONE_BLINK), ((_COLOURS.background,) * 64, PHONE_BLINK)]
 
 
 def away_words(seat: int, who: str, seconds: float) -> Status:
@@ -73,12 +75,12 @@ class BackendConsole:
 
     def show_pin(self, pin: str) -> None:
         """Scroll the PIN on the LEDs only: the web page, which anyone may watch, never shows it."""
-        self.backend.interlude(list(scroll_frames(PIN_TEXT.format(pin=pin), WHITE)))
+        self.backend.interlude(list(scroll_frames(PIN_TEXT.format(pin=pin), _COLOURS.text)))
 
     def show_pairing(self, pin: str) -> None:
         """Scroll the pairing PIN on the LEDs only, at the game's next wait, ahead of any other scroll and
         cutting short the one playing (the person at the Pi asked for it)."""
-        self.backend.interlude(list(scroll_frames(PAIR_TEXT.format(pin=grouped(pin)), WHITE)), first=True)
+        self.backend.interlude(list(scroll_frames(PAIR_TEXT.format(pin=grouped(pin)), _COLOURS.text)), first=True)
 
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs, and on the page, that a phone took ``seat``."""
@@ -88,9 +90,9 @@ class BackendConsole:
         """``seat``'s colour as the game's words give it (``seats[n].colour``), else white."""
         colour = self._seat(seat).get("colour")
         try:
-            return parse_colour(colour) if isinstance(colour, str) else WHITE
+            return parse_colour(colour) if isinstance(colour, str) else _COLOURS.text
         except ColourError:
-            return WHITE
+            return _COLOURS.text
 
     def who(self, seat: int) -> str:
         """``seat``'s player's name as the game's words give it (``seats[n].name``), else ``player N``."""

@@ -11,7 +11,8 @@ from gamelib import app, backends, web
 from gamelib.app import Parser
 from gamelib.lan import DEFAULT_PORT
 from gamelib.web.address import Address, argument as web_address
-from gamelib.colours import BLACK, BLUE, NAMES, RGB, ColourError, led_colour, parse_colour
+from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
+from gamelib.palette import DEFAULT, PALETTES
 from gamelib.files import state_home
 from gamelib.launcher.log import LauncherLog
 from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
@@ -33,9 +34,10 @@ from .common import PROG, Command, add_board, add_db, add_threads, positive_int,
 def refusal(colour: RGB) -> Optional[str]:
     """Why ``colour`` cannot be a player's, or ``None``; compared as the LEDs show it
     (#0000fc is the field's blue there, #000003 is dark)."""
-    if led_colour(colour) == led_colour(BLUE):
+    board = PALETTES[DEFAULT]
+    if led_colour(colour) == led_colour(board.field):
         return "is the field's blue"
-    if led_colour(colour) == BLACK:
+    if led_colour(colour) == led_colour(board.background):
         return "is black, which is an empty LED"
     return None
 
@@ -81,8 +83,8 @@ def play_parser() -> Parser:
                     epilog=f"commands (each takes --help):\n{rows}",
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     backends.add_arguments(parser)
-    parser.add_argument("--colors", "--colours", dest="colours", default="red,yellow", metavar="P1,P2",
-                        help="the players' colours, names or hex (default: red,yellow)")
+    parser.add_argument("--colors", "--colours", dest="colours", default=",".join(map(colour_name, PALETTES[DEFAULT].players)), metavar="P1,P2",
+                        help="the players' colours, names or hex (default: %(default)s)")
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,

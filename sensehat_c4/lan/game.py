@@ -7,9 +7,9 @@ import logging
 from typing import Any, List, Optional
 
 from gamelib.backends.base import Backend
-from gamelib.colours import BLACK, BLUE, CYAN, GREEN, RED, YELLOW
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
+from gamelib.palette import DEFAULT, PALETTES
 
 from ..match.chooser import browse, choose_size
 from ..match.controller import MatchOptions
@@ -23,6 +23,7 @@ from .remote import default_name
 log = logging.getLogger("sensehat_c4")
 
 OFFER, JOIN = "offer", "join"
+_COLOURS = PALETTES[DEFAULT]
 
 
 _ROLE_ICONS = {
@@ -33,8 +34,8 @@ _ROLE_ICONS = {
 
 def role_frame(role: str, index: int) -> List[Any]:
     """The choice between offering a game (cyan waves) and joining one (green), with its place dot."""
-    frame = list(picture(_ROLE_ICONS[role], {"C": CYAN, "G": GREEN, "W": (255, 255, 255)}))
-    frame[1 + index] = CYAN if role == OFFER else GREEN
+    frame = list(picture(_ROLE_ICONS[role], {"C": _COLOURS.lan, "G": _COLOURS.join, "W": _COLOURS.text}))
+    frame[1 + index] = _COLOURS.lan if role == OFFER else _COLOURS.join
     return frame
 
 
@@ -60,7 +61,7 @@ ICON = picture((
     "BBBBBBBB",
     "BBRBBBYB",
     "BYRRBYRB",
-), {"B": BLUE, "R": RED, "Y": YELLOW, "C": CYAN, ".": BLACK})
+), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second, "C": _COLOURS.lan, ".": _COLOURS.background})
 """The launcher's entry: the waves over a small board."""
 
 

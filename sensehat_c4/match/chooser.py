@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from gamelib.backends.base import STICK, Action, Backend, Direction
-from gamelib.colours import BLACK, CYAN, GREEN, MAGENTA, ORANGE, RED, RGB, WHITE, YELLOW
+from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.icons import picture
+from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll
 from gamelib.status import Status
 from gamelib.stepper import Stepper
@@ -26,15 +27,15 @@ from ..rules import Size
 from . import render, words
 from .computer import OPPONENTS
 
-LEVEL_COLOURS: Tuple[RGB, ...] = (GREEN, (128, 255, 0), YELLOW, (255, 192, 0), ORANGE, (255, 64, 0), RED,
-                                  (255, 0, 128), MAGENTA)
+_COLOURS = PALETTES[DEFAULT]
+LEVEL_COLOURS: Tuple[RGB, ...] = _COLOURS.levels
 """The labels' colours, weakest level first, from green to magenta (repeated if there are more levels)."""
 
 LAN = "lan"
 """The chooser's entry for playing another Pi over the LAN (:mod:`..lan`)."""
-CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", WHITE),) + tuple(
+CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", _COLOURS.text),) + tuple(
     (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
-    for number, name in enumerate(OPPONENTS[1:], start=1)) + ((LAN, "", CYAN), ("rules", "?", WHITE))
+    for number, name in enumerate(OPPONENTS[1:], start=1)) + ((LAN, "", _COLOURS.lan), ("rules", "?", _COLOURS.text))
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
 levels of the levels table numbered from 1; then the LAN (a picture: waves); last ``?``, the
 rules (neither is an opponent)."""
@@ -71,7 +72,8 @@ def place(index: int, count: int = len(CHOICES)) -> int:
 def choice_frame(index: int) -> List[RGB]:
     """The label of choice ``index``, with a dot on the top row marking its place."""
     name, label, colour = CHOICES[index]
-    pixels = list(picture(LAN_ICON, {"C": CYAN, "W": WHITE})) if name == LAN else centred_text(label, colour, BLACK)
+    pixels = (list(picture(LAN_ICON, {"C": _COLOURS.lan, "W": _COLOURS.text})) if name == LAN
+              else centred_text(label, colour, _COLOURS.background))
     pixels[place(index)] = colour
     return pixels
 
@@ -125,12 +127,12 @@ def choose_opponent(backend: Backend, default: str = "human",
         start = chosen
 
 
-def size_frame(size: Size) -> List[RGB]:
+def size_frame(size: Size, colours: render.Palette = _COLOURS) -> List[RGB]:
     """The empty field of ``size`` where the game draws it, under a white lid across its columns."""
     board = size.board()
-    pixels = render.board_frame(board, render.Palette())
+    pixels = render.board_frame(board, colours)
     for column in range(board.columns):
-        pixels[render.column_x(board, column)] = WHITE
+        pixels[render.column_x(board, column)] = colours.flash
     return pixels
 
 

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
-from gamelib.colours import RED, RGB, YELLOW
+from gamelib.colours import RGB
 from gamelib.errors import QuitRequested
+from gamelib.palette import DEFAULT, PALETTES, Palette, for_round
 from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 
@@ -84,8 +85,10 @@ class Timing:
 class MatchOptions:
     """How a match is played."""
 
-    colours: Tuple[RGB, RGB] = (RED, YELLOW)
+    colours: Tuple[RGB, RGB] = PALETTES[DEFAULT].players
     """Player 1's and player 2's colours."""
+    palette: Palette = PALETTES[DEFAULT]
+    """Every other colour the match shows (a round's palette: :func:`~gamelib.palette.for_round`)."""
     first: str = "alternate"
     """Who starts each round: ``p1``, ``p2``, ``alternate`` (p1 starts round 1) or ``random``."""
     wins: int = 2
@@ -194,7 +197,7 @@ class Match:
         self.rounds = 0
         self.board = options.size.board()
         self.starter = 1
-        self.palette = render.Palette()
+        self.palette = options.palette
         self.cursor = start_column(self.board)
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
@@ -530,8 +533,7 @@ class Match:
     def _start_round(self, starter: int, moves: str) -> None:
         """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
         self.starter = starter
-        colours = self.options.colours
-        self.palette = render.Palette(colours[self.starter - 1], colours[2 - self.starter])
+        self.palette = for_round(self.options.colours, starter, self.options.palette)
         self.board = self.options.size.board() if not moves else Board.from_moves(
             moves, self.options.size.columns, self.options.size.rows)
         if self.recorder is not None and not moves:

@@ -18,9 +18,9 @@ from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from gamelib.backends.base import Backend
-from gamelib.colours import BLUE, RED, YELLOW
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
+from gamelib.palette import DEFAULT, PALETTES
 
 from ..errors import BoardSizeError
 from ..lan.game import play_lan
@@ -43,7 +43,7 @@ ICON = picture((
     "BBBYBBBB",
     "BBRYBBBB",
     "BYRRYBRB",
-), {"B": BLUE, "R": RED, "Y": YELLOW})
+), {"B": PALETTES[DEFAULT].field, "R": PALETTES[DEFAULT].first, "Y": PALETTES[DEFAULT].second})
 """A small board with a few tokens, and a red one about to drop."""
 
 

@@ -13,15 +13,16 @@ row.  It is centred across, rounded to the left: a board of ``c`` columns starts
 at ``x = (8 - c) // 2`` (7 and 8 columns at x=0, 5 and 6 at x=1, 4 at x=2), so the
 cursor's first column, the middle one rounded to the left, is always at x=3.
 
+The colours are a :class:`~gamelib.palette.Palette`'s (a round's: :func:`~gamelib.palette.for_round`).
 Animations are generators of ``(frame, seconds)`` steps; the controller plays them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Collection, Iterator, List, Optional, Tuple
 
-from gamelib.colours import BLACK, BLUE, RED, RGB, WHITE, YELLOW
+from gamelib.colours import RGB
 from gamelib.font import HEIGHT as FONT_HEIGHT, centred_text, draw_text, text_width
+from gamelib.palette import DEFAULT, PALETTES, Palette as Palette  # the colours every function here takes
 
 from ..rules import Board, Cell
 
@@ -31,21 +32,6 @@ SIZE = 8
 Pixels = List[RGB]
 Step = Tuple[Pixels, float]
 """One animation step: a frame and how long it stays up, in seconds."""
-
-
-@dataclass(frozen=True)
-class Palette:
-    """Colours of the board's first and second mover, the field and the background."""
-
-    first: RGB = RED
-    second: RGB = YELLOW
-    field: RGB = BLUE
-    background: RGB = BLACK
-    flash: RGB = WHITE
-
-    def player(self, player: int) -> RGB:
-        """The colour of the board's player 1 or 2."""
-        return self.first if player == 1 else self.second
 
 
 def column_x(board: Board, column: int) -> int:
@@ -136,7 +122,7 @@ def digit_frame(value: int, colour: RGB, palette: Palette) -> Pixels:
     return centred_text(str(value), colour, palette.background)
 
 
-def score_frame(score: Tuple[int, int], colours: Tuple[RGB, RGB], background: RGB = BLACK) -> Pixels:
+def score_frame(score: Tuple[int, int], colours: Tuple[RGB, RGB], background: RGB = PALETTES[DEFAULT].background) -> Pixels:
     """A match's score: seat 1's round wins as a digit on the left in its colour, seat 2's on the
     right in its colour, at the height of :func:`digit_frame`'s (a score of 10 or more, which
     only a match of more than 10 wins has, is cut at the edge)."""

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import List, Optional
 
 from gamelib.backends.base import STICK, Action, Backend, Direction
+from gamelib.palette import for_round
 
 from ..errors import C4Error, ConfigError
 from ..records import MatchRecord, Recorder
@@ -105,10 +106,10 @@ def frames(match: Interrupted) -> List[render.Step]:
     """The question's two frames and how long each stays up: the board as it was, then the score."""
     options, resumed = match.options, match.resumed
     colours = options.colours
-    palette = render.Palette(colours[resumed.starter - 1], colours[2 - resumed.starter])
+    palette = for_round(colours, resumed.starter, options.palette)
     board = match.board
     return [(render.board_frame(board, palette, cursor=start_column(board)), options.timing.resume_board),
-            (render.score_frame(resumed.score, colours), options.timing.resume_score)]
+            (render.score_frame(resumed.score, colours, palette.background), options.timing.resume_score)]
 
 
 def said(match: Interrupted, seats: Optional[Seats] = None) -> words.Status:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
+from gamelib.palette import for_round
 from gamelib.stepper import Stepper
 
 from ..match import render, words
@@ -43,7 +44,7 @@ class Replay:
         self.match = match
         self.timing = timing
         self.round_id = rnd.id
-        self.palette = render.Palette(match.sides[rnd.starter - 1].colour, match.sides[2 - rnd.starter].colour)
+        self.palette = for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter)
         self.moves = [int(c) - 1 for c in rnd.moves]
         self.board = Board(match.columns, match.rows)
         self.paused = False

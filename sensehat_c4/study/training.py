@@ -35,10 +35,11 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from gamelib.animation import Animation, Step
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
-from gamelib.colours import BLUE, RED, RGB, WHITE, YELLOW
+from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.games import Game
 from gamelib.icons import picture
+from gamelib.palette import DEFAULT, PALETTES, for_round
 from gamelib.scroll import scroll, scroll_frames
 from gamelib.status import Status
 from gamelib.stepper import Stepper
@@ -101,7 +102,7 @@ def positions(review: Review) -> List[MoveReview]:
 
 def palette(match: MatchRecord, rnd: RoundRecord) -> render.Palette:
     """The round's colours: the board's first mover in the starter's colour."""
-    return render.Palette(match.sides[rnd.starter - 1].colour, match.sides[2 - rnd.starter].colour)
+    return for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter)
 
 
 def lit_frame(board: Board, columns: Sequence[int], colours: render.Palette, lit: bool) -> List[RGB]:
@@ -118,16 +119,18 @@ def lit_frame(board: Board, columns: Sequence[int], colours: render.Palette, lit
     return pixels
 
 
-def result_frame(score: int, opponent: RGB) -> List[RGB]:
+def result_frame(score: int, opponent: RGB, colours: render.Palette = PALETTES[DEFAULT]) -> List[RGB]:
     """A wrong move's result: ``L`` in the opponent's colour (it loses), ``D`` in white (it draws)."""
-    return centred_text(LOSS, opponent) if score < 0 else centred_text(DRAW, WHITE)
+    if score < 0:
+        return centred_text(LOSS, opponent, colours.background)
+    return centred_text(DRAW, colours.text, colours.background)
 
 
 def progress_frame(board: Board, colours: render.Palette, done: int, total: int) -> List[RGB]:
     """``board`` under a white bar along the top row, ``done`` of ``total`` of the way."""
     pixels = render.board_frame(board, colours)
     for x in range(render.SIZE * done // max(1, total)):
-        pixels[x] = WHITE
+        pixels[x] = colours.flash
     return pixels
 
 
@@ -243,7 +246,7 @@ class Training:
         landed, seconds = steps[-1]
         steps[-1] = (landed, seconds + t.landed)  # the token stays where it landed a moment
         if not right:
-            steps.append((result_frame(score, self.palette.player(after.to_move)), t.result))
+            steps.append((result_frame(score, self.palette.player(after.to_move), self.palette), t.result))
         for _ in range(t.lit_blinks):
             steps.append((lit_frame(self.board, move.keeping, self.palette, True), t.lit))
             steps.append((lit_frame(self.board, move.keeping, self.palette, False), t.lit))
@@ -274,7 +277,7 @@ class Training:
             self._begin()
             return
         self._said(words.training_done(self.round.id, self.right, self.tried, len(self.positions)))
-        self._animation.play(scroll_frames(f"{self.right}/{self.tried}", WHITE, speed=self.timing.scroll),
+        self._animation.play(scroll_frames(f"{self.right}/{self.tried}", self.palette.text, self.palette.background, speed=self.timing.scroll),
                              self._done)
 
     def _done(self) -> None:
@@ -288,6 +291,8 @@ def train(backend: Backend, review: Review, timing: TrainingTiming = TrainingTim
 
 # -- the launcher's entry ---------------------------------------------------------------
 
+_COLOURS = PALETTES[DEFAULT]
+
 ICON = picture((
     "R.R..WW.",
     ".......W",
@@ -297,7 +302,7 @@ ICON = picture((
     "YBYBBBBB",
     "RBRYBBBB",
     "YYRRYBRB",
-), {"B": BLUE, "R": RED, "Y": YELLOW, "W": WHITE})
+), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second, "W": _COLOURS.text})
 """A board with two columns lit in red (the right moves) and a white question mark."""
 
 NAME = "Connect 4 training"
@@ -371,7 +376,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         log.warning("no rounds to train on: %s", exc)
         found = []
     if not found:
-        scroll(backend, NO_GAMES, WHITE)
+        scroll(backend, NO_GAMES, _COLOURS.text)
         return None
     try:
         review = pick(backend, found, reviewer)
@@ -379,7 +384,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         backend.clear()
         return None
     if review is None:
-        scroll(backend, NO_MISTAKES, WHITE)
+        scroll(backend, NO_MISTAKES, _COLOURS.text)
         return None
     result = train(backend, review, timing)
     print(result.line, flush=True)

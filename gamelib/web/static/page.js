@@ -13,6 +13,9 @@
   const HOLD = `At the Pi, hold the middle of the stick for ${HOLD_SECONDS} seconds: the LEDs show an 8-digit PIN ` +
     "for any phone at once. Type it here.";
 
+  const cssColour = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  const LEDS = cssColour("--leds");        // behind the LEDs (/palette.css, made from gamelib/palette.py)
+  const LED_OFF = cssColour("--led-off");  // a dark LED
   let pixels = new Array(64).fill([0, 0, 0]);
   let status = null;   // the game's words (GET /api/state's "status")
   let seating = null;  // who holds the seats (the state's "seating")
@@ -31,7 +34,7 @@
     const cell = side / 8;
     const radius = cell * 0.36;
     ctx.shadowBlur = 0;
-    ctx.fillStyle = "#000";
+    ctx.fillStyle = LEDS;
     ctx.fillRect(0, 0, side, side);
     const at = (i) => [(i % 8 + 0.5) * cell, (Math.floor(i / 8) + 0.5) * cell];
     // glows first, then every LED over them, so each LED's middle is exactly its colour
@@ -52,7 +55,7 @@
       const [x, y] = at(i);
       ctx.beginPath();
       ctx.arc(x, y, radius, 0, 2 * Math.PI);
-      ctx.fillStyle = (r || g || b) ? `rgb(${r},${g},${b})` : "#1c1c1c";
+      ctx.fillStyle = (r || g || b) ? `rgb(${r},${g},${b})` : LED_OFF;
       ctx.fill();
     }
   }
