@@ -6,7 +6,6 @@ from gamelib.status import Status
 from sensehat_c4.match import words
 from sensehat_c4.match.chooser import RULES, choose_opponent, choose_size
 from sensehat_c4.match.computer import Computer
-from sensehat_c4.engine.levels import WORDS
 from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.rules import SIZES, Size
 from test_computer_turns import factory
@@ -16,7 +15,7 @@ LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 ha
 
 
 def test_the_choosers_words():
-    about = WORDS["easy"]
+    about = words.LEVEL_WORDS["easy"]
     assert words.choosing_opponent("easy", OFFERED) == Status(
         "choosing opponent", f"choosing the opponent: computer: 1 easy: {about}",
         "computer: 1 easy (←/→ browse, Enter chooses)",
