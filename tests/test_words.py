@@ -14,6 +14,18 @@ OFFERED = ["human", "easy", "medium", "hard", "perfect", "rules"]
 LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 hard", "computer: 9 perfect", "rules"]
 
 
+def test_a_level_s_words_say_its_horizon_from_the_ladder():
+    """The plies in a level's words are its Horizon's: the ladder's numbers, written once."""
+    from sensehat_c4.engine.rungs import RUNGS
+
+    assert words.LEVEL_WORDS["steady"] == ("sees wins and losses 7 to 13 stones ahead; plays by feel beyond "
+                                           "(Elo about 1130)")
+    for rung in RUNGS[1:-1]:   # casual to master: the words of easy and perfect name no plies
+        horizon = rung.horizon
+        assert f"sees wins and losses {horizon.low} to {horizon.high} stones ahead" in words.LEVEL_WORDS[rung.name]
+    assert list(words.LEVEL_WORDS) == [rung.name for rung in RUNGS]
+
+
 def test_the_choosers_words():
     about = words.LEVEL_WORDS["easy"]
     assert words.choosing_opponent("easy", OFFERED) == Status(
