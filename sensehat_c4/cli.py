@@ -1,9 +1,9 @@
 """The ``sensehat-c4`` console script (and ``python -m sensehat_c4``): the commands are in
 :mod:`sensehat_c4.commands`, one module each, in one table.
 
-This module stays light: the commands (a quarter of a second of imports here, more on a Pi)
-load inside :func:`main`, where Ctrl+C while they load ends the program as it does later
-(exit 130, nothing printed) instead of with a traceback.
+This module stays light: the commands' table loads inside :func:`main` (and each command's
+module only when that command runs, inside :func:`gamelib.app.run`), where Ctrl+C while they load
+ends the program as it does later (exit 130, nothing printed) instead of with a traceback.
 """
 from __future__ import annotations
 

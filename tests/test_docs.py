@@ -239,7 +239,66 @@ IO = {"os", "io", "socket", "sqlite3", "subprocess", "select", "selectors", "ter
       "pathlib", "asyncio", "mmap", "signal", "ctypes"}
 
 
+def top_level_imports(name: str) -> set:
+    """What importing module ``name`` runs at once: the imports among its top-level statements (not
+    those in a function, nor under ``if TYPE_CHECKING:``), absolute; a ``from x import y`` adds ``x.y``."""
+    path = ALL[name][0]
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return found
+
+
+def loaded_by(name: str) -> set:
+    """The modules ``name``'s top-level imports name, and theirs in turn, through our modules (the
+    standard library's are in the set, not followed; the packages enclosing a module are not counted:
+    their ``__init__`` is checked where a module imports the package itself)."""
+    seen, todo = set(), [name]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        if module in ALL:
+            todo.extend(m for m in top_level_imports(module) if m in ALL or m.split(".")[0] not in PACKAGES)
+    return seen - {name}
+
+
+def test_loaded_by_follows_the_imports_of_our_modules():
+    loaded = loaded_by("sensehat_c4.match.words")
+    assert {"sensehat_c4.engine.rungs", "sensehat_c4.rules", "gamelib.status", "dataclasses"} <= loaded
+    assert "sensehat_c4.engine.oracle" not in loaded          # a function's import is not followed
+    assert "sqlite3" in loaded_by("sensehat_c4.study.history")     # through sensehat_c4.records, the package
+
+
+LOADS_IO = {
+    "sensehat_c4.study.graph": "sqlite3 <- sensehat_c4.records <- sensehat_c4.study.review (Review, ending)",
+    "gamelib.backends.terminal_input": "os <- gamelib.backends.inbox <- gamelib.backends.base",
+    "gamelib.lan.screens": "os <- gamelib.backends.inbox <- gamelib.backends.base <- gamelib.scroll",
+    "gamelib.web.seating": "asyncio, socket <- gamelib.web.http",
+}
+"""Pure modules whose own code does no I/O but whose imports load a module that does (through what)."""
+
+
 @pytest.mark.parametrize("name", PURE)
 def test_the_pure_modules_import_nothing_that_does_io(name):
     _, imported = ALL[name]
     assert {m.split(".")[0] for m in imported} & IO == set()
+    through = sorted(m for m in loaded_by(name) if m.split(".")[0] in IO)
+    if name in LOADS_IO:   # kept true: a module freed of them leaves the list
+        assert through, f"importing {name} no longer loads I/O modules: take it out of LOADS_IO"
+    else:
+        assert through == [], f"importing {name} loads {through}"
+
+
+def test_the_words_load_no_engine_search():
+    """The words of the LEDs (the level names, their words) come from the ladder's table, not its search."""
+    engine = sorted(m for m in loaded_by("sensehat_c4.match.words") if m.startswith("sensehat_c4.engine"))
+    assert engine == ["sensehat_c4.engine", "sensehat_c4.engine.rungs"]

@@ -10,12 +10,13 @@ from engine_data import oracle, positions
 from test_engine_sizes import child_scores
 
 from sensehat_c4.engine import LEVELS, Limit, SearchResult, choose_move
-from sensehat_c4.engine.levels import LADDER, WORDS, Search, number
+from sensehat_c4.engine.levels import LADDER, Search, number
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.oracle import Oracle
 from sensehat_c4.engine.position import Position, shape_of
 from sensehat_c4.engine.sight import DRAW, LOSS, WIN, Known, Sight, choose, foresee, known_of
 from sensehat_c4.errors import ConfigError, IllegalMoveError
+from sensehat_c4.match.words import LEVEL_WORDS as WORDS
 from sensehat_c4.rules import SIZES, Board, Size
 
 NAMES = ["easy", "casual", "steady", "medium", "tough", "hard", "expert", "master", "perfect"]

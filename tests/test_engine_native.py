@@ -24,6 +24,7 @@ from sensehat_c4.engine.book12 import SHAPE
 from sensehat_c4.engine.cores import core_name, new_solver
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import Position, shape_of
+from sensehat_c4.engine.threads import threads_of
 from sensehat_c4.errors import ConfigError, NativeCoreError, SearchAborted
 from sensehat_c4.rules import Board, Layout, Size
 
@@ -393,6 +394,13 @@ def threads_running() -> list:
         if stat[stat.rindex(")") + 2] == "R":
             running.append(task.name)
     return running
+
+
+def test_a_number_of_threads_is_read_one_way():
+    """threads_of() reads --threads, $SENSEHAT_C4_THREADS and use_threads()'s number alike."""
+    assert [threads_of(text) for text in ("1", "4", "04", "0", "5", "-1", "+2", "2.0", "²", "٣", "", " 2")] == \
+        [1, 4, 4, None, None, None, None, None, None, None, None, None]
+    assert [threads_of(n) for n in (0, 1, 4, 5, -3)] == [None, 1, 4, None, None]
 
 
 def test_the_threads_come_from_the_option_the_environment_or_the_cores(monkeypatch, caplog):

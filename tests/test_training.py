@@ -300,7 +300,7 @@ def test_a_database_that_cannot_be_read_is_no_games(tmp_path, caplog):
     path = tmp_path / "games.db"
     path.write_text("not a database")
     mock = MockBackend()
-    with caplog.at_level(logging.WARNING, logger="sensehat_c4.training"):
+    with caplog.at_level(logging.WARNING, logger="sensehat_c4.study.training"):
         assert training.play(mock, path=path) is None
     assert "no rounds to train on" in caplog.text
     assert [grid(f) for _, f in mock.frames][-1] == grid(list(scroll_frames("NO GAMES", WHITE))[-1][0])

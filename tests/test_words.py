@@ -6,7 +6,6 @@ from gamelib.status import Status
 from sensehat_c4.match import words
 from sensehat_c4.match.chooser import RULES, choose_opponent, choose_size
 from sensehat_c4.match.computer import Computer
-from sensehat_c4.engine.levels import WORDS
 from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.rules import SIZES, Size
 from test_computer_turns import factory
@@ -15,8 +14,20 @@ OFFERED = ["human", "easy", "medium", "hard", "perfect", "rules"]
 LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 hard", "computer: 9 perfect", "rules"]
 
 
+def test_a_level_s_words_say_its_horizon_from_the_ladder():
+    """The plies in a level's words are its Horizon's: the ladder's numbers, written once."""
+    from sensehat_c4.engine.rungs import RUNGS
+
+    assert words.LEVEL_WORDS["steady"] == ("sees wins and losses 7 to 13 stones ahead; plays by feel beyond "
+                                           "(Elo about 1130)")
+    for rung in RUNGS[1:-1]:   # casual to master: the words of easy and perfect name no plies
+        horizon = rung.horizon
+        assert f"sees wins and losses {horizon.low} to {horizon.high} stones ahead" in words.LEVEL_WORDS[rung.name]
+    assert list(words.LEVEL_WORDS) == [rung.name for rung in RUNGS]
+
+
 def test_the_choosers_words():
-    about = WORDS["easy"]
+    about = words.LEVEL_WORDS["easy"]
     assert words.choosing_opponent("easy", OFFERED) == Status(
         "choosing opponent", f"choosing the opponent: computer: 1 easy: {about}",
         "computer: 1 easy (←/→ browse, Enter chooses)",

@@ -2,9 +2,12 @@
 
 :data:`COMMANDS` is the table: a :class:`~.common.Command` row per module of this
 package (``play``, the default, ``analyse``, ``history``, ``stats``, ``replay``,
-``review``, ``doctor``, ``puzzle``).  :func:`main` picks the row by the first argument and runs it; the
-play command's ``--help`` lists the rows.  Adding a command is one module with its
-``COMMAND`` and one row here.
+``review``, ``doctor``, ``puzzle``): its name, usage and summary, and the module whose
+``run(argv)`` it runs.  :func:`main` picks the row by the first argument and runs it; the
+play command's ``--help`` lists the rows.  A command's module is imported only when that
+command runs (:func:`lazy`): ``--help``, ``history`` or ``stats`` load neither the engine
+nor the web server (``benchmarks/startup.py`` measures it).  Adding a command is one module
+with its ``run`` and one row here.
 
 :func:`main` is the one place a command's errors become one line on stderr
 (``sensehat-c4 COMMAND: message``, control characters escaped) and an exit code:
@@ -14,6 +17,7 @@ SIGTERM 143); bad arguments are one line and exit 2 from the parser.
 """
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import List, Optional, Sequence, Tuple
 
@@ -21,16 +25,34 @@ from gamelib import app
 
 from ..errors import MoveListError, SearchAborted
 from ..records import RecordsError
-from . import analyse, doctor, history, play, puzzle, replay, review, stats
-from .common import PROG, Command
+from .common import PROG, Command, Run
 
-__all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "main", "unknown"]
+__all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "lazy", "main", "unknown"]
+
+
+def lazy(module: str) -> Run:
+    """A row's ``run``: ``run(argv)`` of this package's ``module``, imported when the command runs."""
+    def run(argv: Sequence[str]) -> int:
+        found: Run = importlib.import_module(f"{__name__}.{module}").run
+        return found(argv)
+
+    run.__qualname__ = f"lazy({module!r})"
+    return run
+
 
 COMMANDS: Tuple[Command, ...] = (
-    play.COMMAND, analyse.COMMAND, history.COMMAND, stats.COMMAND, replay.COMMAND, review.COMMAND,
-    doctor.COMMAND, puzzle.COMMAND,
+    Command("play", "[play]", "play matches (the default: the options above)", lazy("play")),
+    Command("analyse", "analyse [MOVES]", "describe a position given as a move list", lazy("analyse"),
+            aliases=("analyze",)),
+    Command("history", "history", "recent matches and their rounds", lazy("history")),
+    Command("stats", "stats", "wins, draws and losses per player and level", lazy("stats")),
+    Command("replay", "replay ID", "play a stored round again on the LEDs", lazy("replay")),
+    Command("review", "review ID [--train]", "every move of a stored round against the solver", lazy("review")),
+    Command("doctor", "doctor [--json]", "check this machine's setup, with the fixes", lazy("doctor")),
+    Command("puzzle", "puzzle", "the day's puzzle: find the win", lazy("puzzle")),
 )
-"""Every command; the first is the default (``sensehat-c4 [OPTIONS]`` plays)."""
+"""Every command, each run by its module of this package (by the row's name); the first is the
+default (``sensehat-c4 [OPTIONS]`` plays)."""
 
 EXIT_UNSOLVED = 3
 """``analyse --solve`` could not finish within its time limit."""

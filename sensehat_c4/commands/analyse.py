@@ -13,7 +13,7 @@ from ..errors import ConfigError, SearchAborted
 from ..rules import Size
 from ..study import analysis
 from ..study.progress import ProgressLine
-from .common import Command, add_board, add_threads, parser, seconds, show, use_threads
+from .common import add_board, add_threads, parser, seconds, show, use_threads
 
 SOLVE_SECONDS = 30.0
 
@@ -50,7 +50,3 @@ def run(argv: Sequence[str]) -> int:
             raise UsageError(f"--solve: {exc}") from None
     show(json.dumps(analysis.describe(board, scores, engine)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK
-
-
-COMMAND = Command("analyse", "analyse [MOVES]", "describe a position given as a move list", run,
-                  aliases=("analyze",))

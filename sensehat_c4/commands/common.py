@@ -9,11 +9,15 @@ from typing import Callable, List, Optional, Sequence, Tuple
 from gamelib import app
 from gamelib.app import Parser
 
+from ..engine.threads import MAX_THREADS, THREADS_ENV, threads_of
 from ..errors import BoardSizeError
 from ..records import DB_ENV, default_path
 from ..rules import Size
 
 PROG = "sensehat-c4"
+
+Run = Callable[[Sequence[str]], int]
+"""A command's ``run(argv)``: its exit code."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +35,7 @@ class Command:
     """What follows ``sensehat-c4`` in the list of commands: ``analyse [MOVES]``."""
     summary: str
     """What it does, in a few words, for that list."""
-    run: Callable[[Sequence[str]], int]
+    run: Run
     aliases: Tuple[str, ...] = ()
 
     @property
@@ -104,23 +108,23 @@ def _board_size(text: str) -> Size:
 
 def add_threads(parser: Parser) -> None:
     """``--threads N``: the native solver core's threads (see :func:`use_threads`)."""
-    from ..engine.native import MAX_THREADS, THREADS_ENV  # noqa: PLC0415 (the engine, only when asked)
-
-    parser.add_argument("--threads", type=lambda text: _threads(text, MAX_THREADS), default=None, metavar="N",
+    parser.add_argument("--threads", type=_threads, default=None, metavar="N",
                         help=f"threads the computer thinks with, 1 to {MAX_THREADS} (default: ${THREADS_ENV}, "
                         f"else the machine's cores, at most {MAX_THREADS})")
 
 
-def _threads(text: str, most: int) -> int:
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= most:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {most}: {text!r}")
-    return int(text)
+def _threads(text: str) -> int:
+    threads = threads_of(text)
+    if threads is None:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_THREADS}: {text!r}")
+    return threads
 
 
 def use_threads(threads: Optional[int]) -> None:
-    """Every native solver made from now on searches with ``threads`` threads (``None``: the default)."""
+    """Every native solver made from now on searches with ``threads`` threads (``None``: the default);
+    the native core is loaded here, only when ``--threads`` was given."""
     if threads is not None:
-        from ..engine.native import use_threads as engine_threads  # noqa: PLC0415
+        from ..engine.native import use_threads as engine_threads  # noqa: PLC0415 (the core, only when asked)
 
         engine_threads(threads)
 

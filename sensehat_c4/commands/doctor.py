@@ -16,7 +16,7 @@ from gamelib import app, backends
 from gamelib.doctor import MARKS, System
 
 from .checks import examine
-from .common import Command, add_db, parser, show
+from .common import add_db, parser, show
 
 
 def marks_fit(stream: TextIO) -> bool:
@@ -48,6 +48,3 @@ def run(argv: Sequence[str]) -> int:
             text = text.encode(encoding, "backslashreplace").decode(encoding)
         show(text)
     return app.EXIT_OK if report.works else app.EXIT_ERROR
-
-
-COMMAND = Command("doctor", "doctor [--json]", "check this machine's setup, with the fixes", run)

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..records import Records
 from ..study import history
-from .common import Command, add_db, count, done, parser, show
+from .common import add_db, count, done, parser, show
 
 LIMIT = 10
 
@@ -30,6 +30,3 @@ def run(argv: Sequence[str]) -> int:
         matches = stored.matches(args.limit or None)
     show(json.dumps(history.history_json(matches)) if args.json else history.history_text(matches, stored.empty))
     return done("history", stored.notes)
-
-
-COMMAND = Command("history", "history", "recent matches and their rounds", run)

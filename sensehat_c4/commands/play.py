@@ -2,33 +2,25 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import textwrap
-from dataclasses import replace
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from gamelib import app, backends, web
 from gamelib.app import Parser
-from gamelib.lan import DEFAULT_PORT
-from gamelib.web.address import Address, argument as web_address
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
+from gamelib.lan import DEFAULT_PORT
 from gamelib.palette import DEFAULT, PALETTES
-from gamelib.files import state_home
-from gamelib.launcher.log import LauncherLog
-from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
+from gamelib.players import MAX_LENGTH as MAX_NAME
+from gamelib.web.address import Address, argument as web_address
 
 from .. import __version__
 from ..errors import ConfigError
-from gamelib.lan.guest import split_address
-from ..lan import play as lan
-from ..lan.remote import default_name
 from ..match.computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
-from ..match.controller import FIRST_CHOICES, MatchOptions, MatchResult, Timing
-from ..match.game import play_matches, web_pages
-from ..match.report import print_result
-from ..records import Recorder
-from ..rules import Size
-from .common import PROG, Command, add_board, add_db, add_threads, positive_int, seconds, use_threads
+from ..rules import FIRST_CHOICES
+from .common import PROG, add_board, add_db, add_threads, positive_int, seconds, use_threads
+
+if TYPE_CHECKING:
+    from ..match.controller import MatchResult
 
 
 def refusal(colour: RGB) -> Optional[str]:
@@ -153,6 +145,23 @@ def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[s
 def run(argv: Sequence[str]) -> int:
     parser = play_parser()
     args = parser.parse_args(argv)
+    # what a game needs, loaded once the arguments are read (--help and --version need none of it)
+    import contextlib  # noqa: PLC0415
+    from dataclasses import replace  # noqa: PLC0415
+
+    from gamelib.files import state_home  # noqa: PLC0415
+    from gamelib.lan.guest import split_address  # noqa: PLC0415
+    from gamelib.launcher.log import LauncherLog  # noqa: PLC0415
+    from gamelib.players import parse_names  # noqa: PLC0415
+
+    from ..lan import play as lan  # noqa: PLC0415
+    from ..lan.remote import default_name  # noqa: PLC0415
+    from ..match.controller import MatchOptions, Timing  # noqa: PLC0415
+    from ..match.game import play_matches, web_pages  # noqa: PLC0415
+    from ..match.report import print_result  # noqa: PLC0415
+    from ..records import Recorder  # noqa: PLC0415
+    from ..rules import Size  # noqa: PLC0415
+
     use_threads(args.threads)
     try:
         options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
@@ -213,6 +222,3 @@ def run(argv: Sequence[str]) -> int:
         for line in after:
             notice(line)
     return app.EXIT_OK
-
-
-COMMAND = Command("play", "[play]", "play matches (the default: the options above)", run)

@@ -18,7 +18,7 @@ from typing import Any, Dict, Sequence
 from gamelib import app
 
 from ..engine.puzzles import Puzzle, daily
-from .common import Command, parser, show
+from .common import parser, show
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MARKS = {1: "X", 2: "O"}
@@ -74,6 +74,3 @@ def run(argv: Sequence[str]) -> int:
     puzzle = daily(day)
     show(json.dumps(as_json(day, puzzle)) if args.json else text(day, puzzle, args.solution))
     return app.EXIT_OK
-
-
-COMMAND = Command("puzzle", "puzzle", "the day's puzzle: find the win", run)

@@ -6,7 +6,7 @@ from typing import Sequence
 from gamelib import app, backends
 
 from ..records import load_round
-from .common import PROG, Command, add_db, add_round_id, done, parser
+from .common import PROG, add_db, add_round_id, done, parser
 
 
 def run(argv: Sequence[str]) -> int:
@@ -22,6 +22,3 @@ def run(argv: Sequence[str]) -> int:
     with backends.from_args(args, notice=lambda message: app.report(PROG, message)) as backend:
         replay(backend, match, rnd)
     return done("replay", notes)
-
-
-COMMAND = Command("replay", "replay ID", "play a stored round again on the LEDs", run)

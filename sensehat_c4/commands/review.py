@@ -14,7 +14,7 @@ from ..records import load_round
 from ..study import review
 from ..study.graph import BARS, graph
 from ..study.progress import ProgressLine
-from .common import PROG, Command, add_db, add_round_id, add_threads, done, parser, show, use_threads
+from .common import PROG, add_db, add_round_id, add_threads, done, parser, show, use_threads
 
 SECONDS = 10.0
 """``review``'s default time limit per position."""
@@ -77,6 +77,3 @@ def run(argv: Sequence[str]) -> int:
         print(graph(result, utf8=utf8, colour=colour))   # its own colour codes: the names in it were checked when read
         show(summary)
     return done("review", notes)
-
-
-COMMAND = Command("review", "review ID [--train]", "every move of a stored round against the solver", run)

@@ -7,7 +7,7 @@ from typing import Sequence
 from ..match.computer import LEVELS
 from ..records import Records
 from ..study import history
-from .common import Command, add_db, done, parser, show
+from .common import add_db, done, parser, show
 
 
 def run(argv: Sequence[str]) -> int:
@@ -19,6 +19,3 @@ def run(argv: Sequence[str]) -> int:
         result = history.stats(stored.matches(), list(LEVELS))
     show(json.dumps(history.stats_json(result)) if args.json else history.stats_text(result, stored.empty))
     return done("stats", stored.notes)
-
-
-COMMAND = Command("stats", "stats", "wins, draws and losses per player and level", run)

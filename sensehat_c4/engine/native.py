@@ -41,6 +41,7 @@ from ..errors import ConfigError, NativeCoreError, SearchAborted
 from .limit import Budget
 from .position import Shape
 from .solver import CHECK_EVERY, Solver, check_size, table_bits_for
+from .threads import MAX_THREADS, THREADS_ENV, threads_of
 
 PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
 """Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
@@ -52,11 +53,6 @@ DIGEST_SUFFIX = ".sha256"
 it, or that no longer matches it (damaged on disk), is not loaded."""
 ABI = 3
 """The ``C4_ABI`` of ``c4core.h`` this module speaks."""
-THREADS_ENV = "SENSEHAT_C4_THREADS"
-"""The native core's threads (1 to :data:`MAX_THREADS`; unset: :func:`default_threads`)."""
-MAX_THREADS = 4
-"""The most threads a search takes by default: every Raspberry Pi the game runs on (Zero 2 W, 3, 4,
-5) has four cores."""
 ETC_BELOW = 36
 """The native core looks up every child in the table (enhanced transposition cutoffs) in
 positions with fewer stones than this."""
@@ -101,7 +97,7 @@ _chosen_threads: Optional[int] = None
 def use_threads(threads: Optional[int]) -> None:
     """The threads every native solver made from now on takes (``--threads``); ``None``: the default."""
     global _chosen_threads
-    if threads is not None and not 1 <= threads <= MAX_THREADS:
+    if threads is not None and threads_of(threads) is None:
         raise ConfigError(f"the native core takes 1 to {MAX_THREADS} threads (not {threads})")
     _chosen_threads = threads
 
@@ -114,8 +110,9 @@ def default_threads() -> int:
         return _chosen_threads
     text = os.environ.get(THREADS_ENV, "")
     if text:
-        if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_THREADS:
-            return int(text)
+        chosen = threads_of(text)
+        if chosen is not None:
+            return chosen
         log.warning("%s is a number of threads from 1 to %d (not %r): the default is taken", THREADS_ENV,
                     MAX_THREADS, text[:20])
     try:

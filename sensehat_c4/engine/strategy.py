@@ -19,13 +19,15 @@ is the mirror image).  A lookup is a binary search.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import zlib
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from ..rules import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Layout
+from ..rules import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Layout, Size
 from .position import Position, shape_of
+from .rungs import STRATEGY_BOOK_SIZES
 from .sizebooks import DATA, mirror_key
 
 MAGIC = b"C4ST"
@@ -43,6 +45,12 @@ Decision = Tuple[int, int]
 def strategy_path(layout: Layout) -> Path:
     """Where the strategy book of ``layout`` is shipped (``data/strategy-WxH.bin``)."""
     return DATA / f"strategy-{layout.columns}x{layout.rows}.bin"
+
+
+@functools.lru_cache(maxsize=None)
+def strategy_sizes() -> Tuple[Size, ...]:
+    """The sizes of :data:`.rungs.STRATEGY_BOOK_SIZES` whose book is shipped (looked for once, when first asked)."""
+    return tuple(size for size in STRATEGY_BOOK_SIZES if strategy_path(size).is_file())
 
 
 def encode(layout: Layout, stones: int, records: List[Tuple[int, int, int]]) -> bytes:

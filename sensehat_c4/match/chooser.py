@@ -7,8 +7,8 @@ nothing here).  The opponent chooser's last entry, ``?``, scrolls
 list you are (a scroll bar: the first entry at the left, the last at the right); the size chooser shows each size's empty field where the game will
 draw it, under a white lid across its columns.  Like the controller, this is a
 loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
-Each item shown is said in words too (:mod:`.words`: ``2 players``, ``computer: easy``,
-``rules``, ``board size: 6x5``), for the terminal's status line and a mirror.
+Each item shown is said in words too (:mod:`.words`: ``2 players``, ``computer: 1 easy`` up to
+``computer: 9 perfect``, ``rules``, ``board size: 6x5``), for the terminal's status line and a mirror.
 """
 from __future__ import annotations
 

@@ -13,16 +13,17 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional, Tuple
 
-from ..engine.levels import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS
+from ..engine.rungs import BY_NAME as LEVELS
+from ..engine.rungs import DEFAULT_SECONDS, PERFECT_SECONDS
 from ..errors import ConfigError
 from ..rules import SIZES, Board, Size
 from .players import Player
 
-__all__ = ["DEFAULT_SECONDS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for",
+__all__ = ["DEFAULT_SECONDS", "LEVELS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for",
            "opponents_for", "sizes_for"]
 
 OPPONENTS = ("human", *LEVELS)
-"""Who the players can play against: each other, or a level of :data:`~..engine.levels.LEVELS`."""
+"""Who the players can play against: each other, or a level of the ladder (:data:`~..engine.rungs.RUNGS`)."""
 
 
 def sizes_for(opponent: str) -> Tuple[Size, ...]:

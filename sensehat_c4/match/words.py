@@ -36,7 +36,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 from gamelib.colours import RGB, ColourError, colour_name, parse_colour
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
-from ..engine import levels
+from ..engine import rungs
 from ..rules import Size
 
 GAME = "Connect 4"
@@ -55,6 +55,28 @@ TRAINING = "training"
 REPLAY = "replay"
 PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT, TRAINING, REPLAY)
 
+SEES = "sees wins and losses {low} to {high} stones ahead"
+"""A level's horizon in words (:class:`~..engine.rungs.Horizon`: its numbers are the ladder's)."""
+_LEVEL_WORDS: Dict[str, str] = {
+    "easy": "sees its wins in one and, two times in three, your threats to block; plays by feel beyond "
+            "(Elo about 780)",
+    "casual": SEES + " (yours and its own); plays by feel beyond (Elo about 960)",
+    "steady": SEES + "; plays by feel beyond (Elo about 1130)",
+    "medium": SEES + "; plays by feel beyond (Elo about 1310)",
+    "tough": SEES + "; plays by feel beyond (Elo about 1520)",
+    "hard": SEES + "; plays by feel beyond (Elo about 1700)",
+    "expert": SEES + ": most of a game after its first moves (Elo about 1900)",
+    "master": SEES + ": slips only in the opening (Elo about 2090)",
+    "perfect": "sees to the end: a move of optimal value in every position; starting on 7x6 it always "
+               "wins (Elo about 2280)",
+}
+LEVEL_WORDS: Dict[str, str] = {
+    rung.name: _LEVEL_WORDS[rung.name].format(**(rung.horizon._asdict() if rung.horizon else {}))
+    for rung in rungs.RUNGS}
+"""How each level plays and how strong it is, in words for people (the chooser's and docs/guide/computer.md's),
+weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RUNGS`).  Elo on 7x6 with a
+uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
+
 
 def opponent_label(opponent: str) -> str:
     """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
@@ -63,15 +85,15 @@ def opponent_label(opponent: str) -> str:
         return "2 players"
     if opponent == "lan":
         return "over the LAN"
-    return RULES if opponent == RULES else f"computer: {levels.number(opponent)} {opponent}"
+    return RULES if opponent == RULES else f"computer: {rungs.number(opponent)} {opponent}"
 
 
 def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
     """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
-    for a level the text says how it plays (:data:`~..engine.levels.WORDS`), and so does the
+    for a level the text says how it plays (:data:`LEVEL_WORDS`), and so does the
     detail ``about``."""
     label = opponent_label(choice)
-    about = levels.WORDS.get(choice)
+    about = LEVEL_WORDS.get(choice)
     details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
     if about is not None:
         details["about"] = about

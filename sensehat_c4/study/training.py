@@ -51,7 +51,7 @@ from ..records import MatchRecord, RoundRecord
 from ..rules import Board
 from .review import CHANGED, MoveReview, Review, ending, review_round
 
-log = logging.getLogger("sensehat_c4.training")
+log = logging.getLogger(__name__)
 
 LOOK_BACK = 10
 """How many of the last rounds the launcher's entry reviews, at most, to find one with a mistake."""
