@@ -290,12 +290,12 @@ class NativeSolver(Solver):
     @property
     def nodes(self) -> int:
         """Positions searched since the solver was made (by the main search: the budget's count)."""
-        return self._lib.c4_nodes(self._handle)
+        return int(self._lib.c4_nodes(self._handle))
 
     @property
     def all_nodes(self) -> int:
         """Positions searched since the solver was made by all its threads."""
-        return self._lib.c4_all_nodes(self._handle)
+        return int(self._lib.c4_all_nodes(self._handle))
 
     def reset(self) -> None:
         """Empty the transposition table."""
@@ -321,7 +321,7 @@ class NativeSolver(Solver):
                 else:  # LEAF: a position with leaf_ply stones
                     known = self.leaf(lib.c4_leaf_current(handle), lib.c4_leaf_mask(handle))  # type: ignore[misc]
                     status = lib.c4_resume(handle, UNKNOWN if known is None else known)
-            return lib.c4_result(handle)
+            return int(lib.c4_result(handle))
         finally:
             lib.c4_halt(handle)  # the helper threads let go of the search (within microseconds)
             budget.nodes = before + lib.c4_nodes(handle) - start
