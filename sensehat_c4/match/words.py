@@ -53,7 +53,6 @@ RESULT = "result"
 RESUME = "resume"
 TRAINING = "training"
 REPLAY = "replay"
-PHASES = (RESUME, CHOOSING_OPPONENT, CHOOSING_SIZE, RULES, PLAYING, THINKING, CONFIRMING, RESULT, TRAINING, REPLAY)
 
 SEES = "sees wins and losses {low} to {high} stones ahead"
 """A level's horizon in words (:class:`~..engine.rungs.Horizon`: its numbers are the ladder's)."""
