@@ -38,8 +38,8 @@ from .owner import Owner
 from .reader import Records, load_round
 from .rows import MatchRecord, RoundRecord, Side, hex_colour, timestamp
 from .schema import APPLICATION_ID, MAX_ID
-from .writer import MOVE_BUSY_SECONDS, Recorder, utc_now
+from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
            "MatchRecord", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
-           "hex_colour", "load_round", "timestamp", "utc_now"]
+           "hex_colour", "load_round", "timestamp"]

@@ -10,6 +10,7 @@ left ``playing`` by a process that is gone (:class:`~.owner.Owner`) was interrup
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -23,8 +24,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from gamelib.app import one_line
 
 from ..rules import Board
-from .files import (BUSY_SECONDS, Damaged, check_header, closing, connect, default_path, identify, integrity,
-                    is_busy, is_corrupt, why)
+from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, identify, integrity, is_busy,
+                    is_corrupt, why)
 from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
@@ -375,7 +376,7 @@ class Recorder:
         if self._conn is None:
             if not self._checked and real.exists():  # looked at read-only first: another program's file is never written
                 check_header(real)
-                with closing(connect(real, busy=busy, query="mode=ro")) as look:
+                with contextlib.closing(connect(real, busy=busy, query="mode=ro")) as look:
                     look.execute("BEGIN")  # one snapshot: another process may write meanwhile
                     if identify(look):
                         check_file(look)
