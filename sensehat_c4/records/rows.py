@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, List, Mapping, Optional, Protocol, Tuple, TypeVar
+from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple, TypeVar
 
 from gamelib.colours import RGB
 from gamelib.errors import ConfigError
@@ -79,6 +79,12 @@ class Side:
             budget = "" if self.seconds is None else f" ({self.seconds:g} s)"
             return f"computer {self.level}{budget}"
         return (self.name or f"player {seat}") + (" (remote)" if self.remote else "")
+
+    def columns(self, seat: int) -> Dict[str, Any]:
+        """How a match's row keeps this side as seat ``seat``: its ``pN_`` columns by name."""
+        prefix = f"p{seat}_"
+        return {prefix + "name": self.name, prefix + "level": self.level, prefix + "seconds": self.seconds,
+                prefix + "colour": hex_colour(self.colour), prefix + "remote": int(self.remote)}
 
     def as_json(self) -> Mapping[str, Any]:
         """How ``history --json`` and ``review --json`` describe a player."""
@@ -210,8 +216,8 @@ def _side(row: Row, seat: int) -> Side:
     remote = _choice(row, prefix + "remote", (0, 1))
     if remote and level is not None:
         raise _Wrong(f"{prefix}remote with {prefix}level {level!r}: the computer plays at this Pi")
-    return Side((value >> 16, (value >> 8) & 0xFF, value & 0xFF), name, level,
-                None if seconds is None else float(seconds), bool(remote))
+    return Side(colour=(value >> 16, (value >> 8) & 0xFF, value & 0xFF), name=name, level=level,
+                seconds=None if seconds is None else float(seconds), remote=bool(remote))
 
 
 def _ident(row: Row, table: str) -> int:
@@ -248,7 +254,8 @@ def match_from_row(row: Row) -> MatchRecord:
             raise _Wrong(f"wins {wins} is not a number of round wins")
     except _Wrong as why:
         raise BadRow("matches", ident, str(why)) from None
-    return MatchRecord(ident, started, ended, status, winner, columns, rows, backend, sides, (), starts, wins)
+    return MatchRecord(id=ident, started=started, ended=ended, status=status, winner=winner, columns=columns,
+                       rows=rows, backend=backend, sides=sides, starts=starts, wins=wins)
 
 
 def expected_cells(board: Board) -> List[List[int]]:
@@ -303,5 +310,5 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         started, ended = _time(row, "started"), _time(row, "ended")
     except _Wrong as why:
         raise BadRow("rounds", ident, str(why)) from None
-    return RoundRecord(ident, match.id, number, starter, moves, result, winner,
-                       tuple((c - 1, r - 1) for c, r in cells), started, ended)
+    return RoundRecord(id=ident, match_id=match.id, number=number, starter=starter, moves=moves, result=result,
+                       winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended)
