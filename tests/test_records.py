@@ -161,7 +161,7 @@ def test_a_column_added_to_a_row_reaches_the_writer_and_the_readers(tmp_path, mo
     monkeypatch.setattr(migrations, "SCHEMA_VERSION", len(migrations.MIGRATIONS))
     noted = dataclasses.make_dataclass("MatchRow", [(f.name, f.type) for f in dataclasses.fields(schema.MatchRow)]
                                        + [("note", str, dataclasses.field(default="kept"))], frozen=True)
-    monkeypatch.setattr(schema, "MATCHES", schema.Table("matches", noted, schema.MATCHES.recorder_only))
+    monkeypatch.setattr(schema.MATCHES, "row", noted)   # the one object the writer and the readers share
     record_match(Recorder(path, clock=ticking()), ["1212121"])
     assert rows(path, "SELECT id, note FROM matches") == [(1, "kept")]
     with Records(path) as stored:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from gamelib.colours import RGB, ColourError, colour_name, parse_colour
+from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import levels
@@ -127,7 +127,7 @@ class Seat:
         return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
 
     def as_json(self) -> Dict[str, Any]:
-        return {"seat": self.seat, "colour": "#%02x%02x%02x" % tuple(self.colour), "name": self.name,
+        return {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
                 "level": self.level, "kind": self.kind}
 
 

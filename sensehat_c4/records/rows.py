@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple, TypeVar
 
-from gamelib.colours import RGB
+from gamelib.colours import RGB, from_hex, hex_colour
 from gamelib.errors import ConfigError
+from gamelib.names import WORD
 from gamelib.players import check_name
 
 from ..errors import C4Error
@@ -30,9 +31,6 @@ STATUSES = ("playing", "finished", "abandoned")
 RESULTS = ("playing", "win", "draw", "abandoned")
 """A round's result: ``playing`` while it is played (each move is committed as it is played)."""
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
-_COLOUR = re.compile(r"#[0-9a-f]{6}")
-_WORD = re.compile(r"[a-z0-9_-]{1,32}")
-"""A level or a backend's name, as the registries name them."""
 _SHOWN = 40
 """At most this many characters of a bad value are quoted in a report."""
 
@@ -56,10 +54,6 @@ class BadRow(C4Error, ValueError):
 def timestamp(when: datetime) -> str:
     """``2026-11-23T14:05:09Z``: how times are stored (UTC, to the second)."""
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def hex_colour(rgb: RGB) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 @dataclass(frozen=True)
@@ -191,10 +185,9 @@ def _time(row: Row, column: str) -> datetime:
 
 def _side(row: Row, seat: int) -> Side:
     prefix = f"p{seat}_"
-    colour = row[prefix + "colour"]
-    if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
-        raise _Wrong(f"{prefix}colour {quoted(colour)} is not #rrggbb")
-    value = int(colour[1:], 16)
+    colour = from_hex(row[prefix + "colour"])
+    if colour is None:
+        raise _Wrong(f"{prefix}colour {quoted(row[prefix + 'colour'])} is not #rrggbb")
     name = _typed(row, prefix + "name", str, null=True)
     level = _typed(row, prefix + "level", str, null=True)
     seconds = row[prefix + "seconds"]
@@ -205,7 +198,7 @@ def _side(row: Row, seat: int) -> Side:
             good = False
         if not good:
             raise _Wrong(f"{prefix}name {quoted(name)} is not a player's name")
-    if level is not None and not _WORD.fullmatch(level):
+    if level is not None and not WORD.fullmatch(level):
         raise _Wrong(f"{prefix}level {quoted(level)} is not a level")
     if seconds is not None and (type(seconds) not in (int, float) or not math.isfinite(seconds) or seconds <= 0):
         raise _Wrong(f"{prefix}seconds {quoted(seconds)} is not a thinking time")
@@ -216,7 +209,7 @@ def _side(row: Row, seat: int) -> Side:
     remote = _choice(row, prefix + "remote", (0, 1))
     if remote and level is not None:
         raise _Wrong(f"{prefix}remote with {prefix}level {level!r}: the computer plays at this Pi")
-    return Side(colour=(value >> 16, (value >> 8) & 0xFF, value & 0xFF), name=name, level=level,
+    return Side(colour=colour, name=name, level=level,
                 seconds=None if seconds is None else float(seconds), remote=bool(remote))
 
 
@@ -245,7 +238,7 @@ def match_from_row(row: Row) -> MatchRecord:
         except ConfigError:
             raise _Wrong(f"board {columns}x{rows} is not offered") from None
         backend = _typed(row, "backend", str)
-        if not _WORD.fullmatch(backend):
+        if not WORD.fullmatch(backend):
             raise _Wrong(f"backend {quoted(backend)} is not a backend's name")
         sides = (_side(row, 1), _side(row, 2))
         starts = _choice(row, "starts", FIRST_CHOICES)

@@ -76,7 +76,7 @@ class RoundRow:
 R = TypeVar("R", MatchRow, RoundRow)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Table(Generic[R]):
     """One table: its name, its row's dataclass (whose fields are its columns), and the SQL built from them."""
 

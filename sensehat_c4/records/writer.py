@@ -30,8 +30,7 @@ from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
 from .rows import BadRow, MatchRecord, Side, expected_cells, timestamp
-from . import schema
-from .schema import MatchRow, RoundRow
+from .schema import MATCHES, ROUNDS, MatchRow, RoundRow
 
 log = logging.getLogger("sensehat_c4.records")
 
@@ -177,7 +176,7 @@ class Recorder:
     def _claim(self, conn: sqlite3.Connection) -> Optional[MatchRecord]:
         mine = str(self.owner)
         gone = [row["id"] for row in conn.execute(
-                    schema.MATCHES.select(("id", "owner")) + " WHERE status = 'playing' ORDER BY id DESC")
+                    MATCHES.select(("id", "owner")) + " WHERE status = 'playing' ORDER BY id DESC")
                 if row["owner"] != mine and not Owner.alive_text(row["owner"])]
         offered: Optional[MatchRecord] = None
         for ident in gone:
@@ -209,9 +208,9 @@ class Recorder:
                     starts: str = "alternate", wins: int = 2) -> None:
         """A new match (status ``playing``).  Its row is written with its first move (or its end),
         so nothing is written before a move is made."""
-        row = schema.MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status="playing",
-                                 winner=None, columns=columns, rows=rows, backend=backend, pid=None, starts=starts,
-                                 wins=wins, owner=str(self.owner), **sides[0].columns(1), **sides[1].columns(2))
+        row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status="playing", winner=None,
+                          columns=columns, rows=rows, backend=backend, pid=None, starts=starts, wins=wins,
+                          owner=str(self.owner), **sides[0].columns(1), **sides[1].columns(2))
         self._current = _Pending(row)
         self._queue.append(self._current)
 
@@ -235,7 +234,7 @@ class Recorder:
             winner = starter if outcome.winner == 1 else 3 - starter
         now = timestamp(self.clock())
         started = now if self._round_started is None else timestamp(self._round_started)
-        match.rounds[number] = schema.ROUNDS.row(
+        match.rounds[number] = ROUNDS.row(
             id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result,
             winner=winner, winning_cells=json.dumps(expected_cells(board)), started=started, ended=now)
         if outcome is not None:
@@ -436,12 +435,12 @@ def _write_match(conn: sqlite3.Connection, match: _Pending) -> None:
     """``match``'s waiting writes, inside the caller's transaction."""
     if match.id is None:
         assert match.row is not None
-        match.id = conn.execute(*schema.MATCHES.insert(match.row)).lastrowid
+        match.id = conn.execute(*MATCHES.insert(match.row)).lastrowid
         assert match.id is not None
     for _, waiting in sorted(match.rounds.items()):
         rnd = replace(waiting, match_id=match.id)
-        if not conn.execute(*schema.ROUNDS.update(rnd, _ROUND_CHANGES, key=("match_id", "number"))).rowcount:
-            conn.execute(*schema.ROUNDS.insert(rnd))
+        if not conn.execute(*ROUNDS.update(rnd, _ROUND_CHANGES, key=("match_id", "number"))).rowcount:
+            conn.execute(*ROUNDS.insert(rnd))
     if match.end is not None:
         _write_end(conn, match.id, match.end)
 
