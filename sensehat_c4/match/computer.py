@@ -13,6 +13,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional, Tuple
 
+from gamelib.seats import Kind
+
 from ..engine.levels import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS
 from ..errors import ConfigError
 from ..rules import SIZES, Board, Size
@@ -92,7 +94,7 @@ class Thinker(Player):
     :meth:`~gamelib.backends.base.Backend.wake`, so the match polls at once).
     """
 
-    kind = "computer"
+    kind = Kind.COMPUTER
 
     def __init__(self, computer: Computer, seed: Optional[int] = None, *,
                  wake: Optional[Callable[[], None]] = None) -> None:
