@@ -58,7 +58,7 @@ class _End(NamedTuple):
     ended: Optional[str]
 
 
-_ABANDONED = _End("abandoned", None, None)
+_ABANDONED = _End(status="abandoned", winner=None, ended=None)
 _ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended")
 """What a round's next move changes in its row (found by its match and number)."""
 
@@ -240,7 +240,7 @@ class Recorder:
         if outcome is not None:
             self._round_started = None
         if match_winner is not None:
-            match.end, match.decided = _End("finished", match_winner, now), True
+            match.end, match.decided = _End(status="finished", winner=match_winner, ended=now), True
         self._write()
 
     def end_match(self, winner: Optional[int]) -> None:
@@ -253,7 +253,8 @@ class Recorder:
             if winner is None and match.id is None and not match.rounds:  # left before a move: nothing to keep
                 self._queue.remove(match)
                 return
-            match.end = _End("abandoned" if winner is None else "finished", winner, timestamp(self.clock()))
+            match.end = _End(status="abandoned" if winner is None else "finished", winner=winner,
+                             ended=timestamp(self.clock()))
             match.decided = True
         self._write()
 
@@ -448,11 +449,10 @@ def _write_match(conn: sqlite3.Connection, match: _Pending) -> None:
 def _write_end(conn: sqlite3.Connection, ident: int, end: _End) -> None:
     """Match ``ident`` ends as ``end`` says, a round still in play as abandoned (an ``ended`` of
     ``None`` is its last move's time, else its start's)."""
-    status, winner, ended = end
     conn.execute("UPDATE rounds SET result = 'abandoned' WHERE match_id = ? AND result = 'playing'", (ident,))
     conn.execute("UPDATE matches SET status = ?, winner = ?, owner = NULL, pid = NULL, ended = COALESCE(?, "
                  "(SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started) WHERE id = ?",
-                 (status, winner, ended, ident))
+                 (end.status, end.winner, end.ended, ident))
 
 
 def check_file(conn: sqlite3.Connection) -> None:
