@@ -26,7 +26,6 @@ from gamelib.font import HEIGHT as FONT_HEIGHT, centred_text, draw_text, text_wi
 from ..rules import Board, Cell
 
 CURSOR_ROW = 0
-GAP_ROW = 1
 SIZE = 8
 
 Pixels = List[RGB]
