@@ -1,6 +1,7 @@
 """Colour constants shared by the games, and parsing of colour names and hex codes."""
 from __future__ import annotations
 
+import re
 from typing import Dict, Iterable, Optional, Tuple
 
 from .errors import ConfigError
@@ -26,14 +27,27 @@ NAMES: Dict[str, RGB] = {
 }
 
 
-def hex_code(rgb: RGB) -> str:
-    """``rgb`` as a hex code: ``(18, 171, 0)`` -> ``#12ab00``."""
-    return "#%02x%02x%02x" % tuple(rgb)
+HEX = re.compile(r"#[0-9a-f]{6}")
+"""A colour as programs keep and exchange it (the records, the LAN's game messages, the web API's seats):
+``#rrggbb``, lower case, as :func:`hex_colour` writes it."""
+
+
+def hex_colour(rgb: RGB) -> str:
+    """``rgb`` as ``#rrggbb`` (:data:`HEX`)."""
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def from_hex(text: object) -> Optional[RGB]:
+    """The colour ``text`` is if it is ``#rrggbb`` (:data:`HEX`: lower case), else ``None``."""
+    if not isinstance(text, str) or not HEX.fullmatch(text):
+        return None
+    value = int(text[1:], 16)
+    return value >> 16, (value >> 8) & 0xFF, value & 0xFF
 
 
 def colour_name(rgb: RGB) -> str:
     """The name of ``rgb`` in :data:`NAMES`, else its hex code (``#12ab00``)."""
-    return next((name for name, colour in NAMES.items() if colour == tuple(rgb)), hex_code(rgb))
+    return next((name for name, colour in NAMES.items() if colour == tuple(rgb)), hex_colour(rgb))
 
 
 def led_colour(rgb: RGB) -> RGB:

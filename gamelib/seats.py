@@ -16,9 +16,34 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from enum import Enum
 from typing import Callable, List, Optional, Tuple
 
 SEATS = (1, 2)
+
+
+class Kind(str, Enum):
+    """What plays a seat, as a game's words, the web API's seats (``kind``, docs/API.md) and the logs name
+    it.  Each member is its string (``Kind.PHONE == "phone"``; ``str()``, ``format()`` and JSON give
+    ``phone``), so it is said and sent as it always was."""
+
+    STICK = "stick"
+    """The stick at the Pi (or the keys of the terminal or the emulator's window)."""
+    PHONE = "phone"
+    """A phone's page, seated through the web view."""
+    REMOTE = "remote"
+    """A person at another Pi, over the LAN (the records keep it: ``pN_remote``)."""
+    COMPUTER = "computer"
+    PERSON = "person"
+    """Presses from another source; also another Pi's kind this one does not know."""
+    PLAYER = "player"
+    """A player that says nothing more of itself."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
 
 Watcher = Callable[[int, Optional["Sitter"]], None]
 """Told ``(seat, sitter)`` at every change (``None``: the seat is back with the players at the HAT)."""
@@ -34,7 +59,7 @@ class Sitter:
 
     seat: int
     source: str
-    kind: str = "phone"
+    kind: Kind = Kind.PHONE
 
 
 def check_seat(seat: object) -> int:
@@ -70,7 +95,7 @@ class SeatTable:
         with self._lock:
             return self._version, (self._sitters[0], self._sitters[1])
 
-    def take(self, seat: int, source: str, kind: str = "phone") -> Sitter:
+    def take(self, seat: int, source: str, kind: Kind = Kind.PHONE) -> Sitter:
         """``source`` plays ``seat`` from now on (whoever sat there leaves); the new :class:`Sitter`."""
         sitter = Sitter(check_seat(seat), source, kind)
         self._set(seat, sitter, None)

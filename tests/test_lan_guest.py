@@ -82,6 +82,9 @@ HOSTILE = [   # (what, the line after welcome, the guest's one line)
         "event": "match", "match": 1, "columns": 7, "rows": 6, "starts": "alternate", "wins": 2, "rounds": [],
         "sides": [{"colour": "#ff0000", "name": "\x1b]52;c;eA==\x07"}, SIDES[1]]}}).encode() + b"\n",
      "name must be a player's name (letters, digits, 12 at most)"),
+    ("a side's colour in capitals (the records keep #rrggbb)", json.dumps({"type": "game", "data": {
+        "event": "match", "match": 1, "columns": 7, "rows": 6, "starts": "alternate", "wins": 2, "rounds": [],
+        "sides": [{"colour": "#FF0000", "name": "Bob"}, SIDES[1]]}}).encode() + b"\n", "a side's colour is #rrggbb"),
     ("moves that are no columns", json.dumps({"type": "game", "data": {
         "event": "played", "match": 1, "number": 1, "starter": 1, "moves": "4-5", "match_winner": None}}).encode()
      + b"\n", "a round's moves are column digits"),

@@ -5,6 +5,7 @@ mock with the guest's seat a :class:`~sensehat_c4.lan.remote.RemotePlayer`, its 
 offered for resuming; messages that make no sense dropped; the guest's winners from its own boards, not the
 host's word; at most 100 matches a session; a match left before a move, none on either side."""
 import json
+import logging
 import sqlite3
 import subprocess
 import sys
@@ -29,6 +30,13 @@ GUEST = "lan:1"
 
 class Session:
     source, gone = GUEST, False
+
+
+@pytest.fixture(autouse=True)
+def warnings_seen(caplog):
+    """The guest's warnings reach caplog whatever level an earlier test (test_resume's launcher path) left
+    on the root logger."""
+    caplog.set_level(logging.WARNING, logger="sensehat_c4")
 
 
 def host_and_guest(tmp_path, script):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import random
@@ -18,7 +19,7 @@ import pytest
 
 from records_data import ANN, BOB, GONE, foreign, interrupted_match, many_matches, record_match, rows, ticking
 from sensehat_c4 import records
-from sensehat_c4.records import migrations, reader, writer
+from sensehat_c4.records import migrations, reader, schema, writer
 from sensehat_c4.records import Owner, Recorder, Records, RecordsError, Side
 from sensehat_c4.rules import Board
 from gamelib.colours import RED, YELLOW
@@ -118,6 +119,55 @@ def test_an_older_schema_is_migrated_in_place(tmp_path, monkeypatch):
     assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)]
     assert rows(path, "SELECT id, note FROM matches") == [(1, None), (2, None)]
     assert rows(path, "SELECT match_id, moves FROM rounds") == [(1, "1212121"), (2, "4455667")]
+
+
+def test_a_new_file_has_the_columns_of_the_rows_dataclasses(tmp_path):
+    """The migrations make the tables the rows' dataclasses name, column for column, in order."""
+    path = tmp_path / "games.db"
+    record_match(Recorder(path, clock=ticking()), ["1212121"])
+    for table in (schema.MATCHES, schema.ROUNDS):
+        assert tuple(name for _, name, *_ in rows(path, f"PRAGMA table_info({table.name})")) == table.columns
+    assert schema.MATCHES.columns[-6:] == ("pid", "starts", "wins", "owner", "p1_remote", "p2_remote")  # v1's, v2's, v3's
+    assert schema.MATCH_COLUMNS == tuple(c for c in schema.MATCHES.columns if c not in ("pid", "owner"))
+    assert schema.ROUND_COLUMNS == schema.ROUNDS.columns
+
+
+def test_the_sql_is_built_from_the_column_lists():
+    row = schema.ROUNDS.row(id=None, match_id=3, number=2, starter=1, moves="44", result="playing", winner=None,
+                            winning_cells="[]", started="2026-11-23T14:01:00Z", ended="2026-11-23T14:02:00Z")
+    assert schema.ROUNDS.insert(row) == (
+        "INSERT INTO rounds (id, match_id, number, starter, moves, result, winner, winning_cells, started, ended) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (None, 3, 2, 1, "44", "playing", None, "[]", "2026-11-23T14:01:00Z", "2026-11-23T14:02:00Z"))
+    assert schema.ROUNDS.update(row, ("moves", "ended"), key=("match_id", "number")) == (
+        "UPDATE rounds SET moves = ?, ended = ? WHERE match_id = ? AND number = ?",
+        ("44", "2026-11-23T14:02:00Z", 3, 2))
+    assert schema.MATCHES.select() == (
+        "SELECT id, started, ended, status, winner, columns, rows, backend, p1_name, p1_level, p1_seconds, "
+        "p1_colour, p2_name, p2_level, p2_seconds, p2_colour, starts, wins, p1_remote, p2_remote "
+        "FROM matches NOT INDEXED")
+    assert schema.MATCHES.select(("id", "0 AS p1_remote")) == "SELECT id, 0 AS p1_remote FROM matches NOT INDEXED"
+    with pytest.raises(ValueError, match="rounds has no column 'note'"):
+        schema.ROUNDS.update(row, ("note",), key=("id",))
+    with pytest.raises(ValueError, match="matches has no column 'note'"):
+        schema.MATCHES.select(("id", "note"))
+
+
+def test_a_column_added_to_a_row_reaches_the_writer_and_the_readers(tmp_path, monkeypatch):
+    """A column is one field of its row's dataclass (and its migration): the recorder's INSERT writes it,
+    the readers' SELECT reads it, nothing else to change."""
+    path = tmp_path / "games.db"
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS + ("ALTER TABLE matches ADD COLUMN note TEXT",))
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", len(migrations.MIGRATIONS))
+    noted = dataclasses.make_dataclass("MatchRow", [(f.name, f.type) for f in dataclasses.fields(schema.MatchRow)]
+                                       + [("note", str, dataclasses.field(default="kept"))], frozen=True)
+    monkeypatch.setattr(schema.MATCHES, "row", noted)   # the one object the writer and the readers share
+    record_match(Recorder(path, clock=ticking()), ["1212121"])
+    assert rows(path, "SELECT id, note FROM matches") == [(1, "kept")]
+    with Records(path) as stored:
+        read = list(stored._reader().scan(schema.MATCHES, newest_first=True))
+        assert [(row["id"], row["note"]) for row in read] == [(1, "kept")]
+        assert [m.id for m in stored.matches()] == [1]
 
 
 def test_a_file_from_a_newer_program_is_left_alone(tmp_path, caplog):

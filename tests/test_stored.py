@@ -105,6 +105,8 @@ BAD_MATCHES = [
      "matches row 1: board 7x9223372036854775807 is not offered"),
     ("UPDATE matches SET columns = '7' WHERE id = 1", "matches row 1: columns '7' is not a number"),
     ("UPDATE matches SET p1_colour = NULL WHERE id = 1", "matches row 1: p1_colour None is not #rrggbb"),
+    ("UPDATE matches SET p1_colour = '#FF0000' WHERE id = 1", "matches row 1: p1_colour '#FF0000' is not #rrggbb"),
+    ("UPDATE matches SET p1_colour = '#ff0000 ' WHERE id = 1", "matches row 1: p1_colour '#ff0000 ' is not #rrggbb"),
     ("UPDATE matches SET winner = NULL WHERE id = 1", "matches row 1: status finished with winner None"),
     ("UPDATE matches SET winner = 3 WHERE id = 1", "matches row 1: winner 3 is not one of None, 1, 2"),
     ("UPDATE matches SET status = 'done' WHERE id = 1",
@@ -121,6 +123,9 @@ BAD_MATCHES = [
      "matches row 1: p2_name 'Bob' and p2_level 'hard': a seat is a person or the computer"),
     ("UPDATE matches SET backend = char(27) || '[2J' WHERE id = 1",
      "matches row 1: backend '\\x1b[2J' is not a backend's name"),
+    ("UPDATE matches SET backend = 'Mock' WHERE id = 1", "matches row 1: backend 'Mock' is not a backend's name"),
+    ("UPDATE matches SET p2_name = NULL, p2_level = 'x' || printf('%.32c', 'y') WHERE id = 1",
+     "matches row 1: p2_level 'x" + "y" * 32 + "' is not a level"),
     ("UPDATE matches SET starts = 'first' WHERE id = 1",
      "matches row 1: starts 'first' is not one of p1, p2, alternate, random"),
     ("UPDATE matches SET starts = NULL WHERE id = 1",
@@ -200,3 +205,19 @@ def test_the_issues_examples_are_one_line_and_the_rest_is_shown(db):
     done = run("replay", "3", "--db", str(db))
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", "sensehat-c4 replay: round 3 cannot be shown: rounds row 3: starter 0 is not one of 1, 2\n")
+
+
+def test_a_colour_is_kept_and_sent_as_lower_case_hex_checked_in_one_place():
+    """The records and the LAN's game messages take a colour as ``gamelib.colours.HEX`` says: ``#rrggbb``."""
+    from gamelib.colours import from_hex, hex_colour
+    from sensehat_c4.lan.messages import check_game
+
+    for rgb in [(0, 0, 0), (255, 255, 255), (18, 171, 0), (255, 0, 128)]:
+        assert from_hex(hex_colour(rgb)) == rgb
+    assert hex_colour((18, 171, 0)) == "#12ab00"
+    for text in ["#FF0000", "#Ff0000", "ff0000", "#f00", "#ff00000", " #ff0000", "red", None, 16711680]:
+        assert from_hex(text) is None, text
+    event = check_game({"event": "match", "match": 1, "columns": 7, "rows": 6, "starts": "alternate", "wins": 2,
+                        "rounds": [], "sides": [{"colour": "#ff0000", "name": "Bob"}, {"colour": "#12ab00",
+                                                                                        "name": None}]})
+    assert event.sides == (((255, 0, 0), "Bob"), ((18, 171, 0), None))

@@ -183,3 +183,32 @@ def test_a_status_refuses_a_turn_that_is_no_seat_and_a_turn_in_its_details_besid
         Status(words.PLAYING, "x", turn=3)
     with pytest.raises(ValueError, match="turn and seats are typed fields, not details"):
         Status(words.PLAYING, "x", None, {"turn": 1}, turn=1)
+
+
+def test_a_players_kind_is_a_typed_value_said_and_sent_as_its_word():
+    """``Kind`` is the one list of kinds; each is its string where it is said or sent (the web API's
+    ``kind``, the LAN's state, the logs), so nothing a phone or another Pi reads changed."""
+    import json
+
+    from gamelib.seats import Kind, SeatTable
+    from sensehat_c4.match.computer import Thinker
+    from sensehat_c4.match.players import Person
+
+    assert [k.value for k in Kind] == ["stick", "phone", "remote", "computer", "person", "player"]
+    assert (str(Kind.PHONE), f"{Kind.PHONE}:1", f"{Kind.REMOTE:>7}", json.dumps([Kind.COMPUTER])) == (
+        "phone", "phone:1", " remote", '["computer"]')
+    assert (Person().kind, Person("phone:1", kind=Kind.PHONE).kind, Person("key:2").kind, Thinker.kind) == (
+        Kind.STICK, Kind.PHONE, Kind.PERSON, Kind.COMPUTER)
+    assert repr(Person("phone:1", kind=Kind.PHONE)) == "Person('phone:1', kind='phone')"
+    assert SeatTable().take(2, "phone:1").kind is Kind.PHONE
+    with pytest.raises(ValueError):
+        Person("phone:1", kind="robot")
+    seat = words.Seat(1, (255, 0, 0), "Ann", kind=Kind.PHONE)
+    assert seat.as_json()["kind"] == "phone" and json.dumps(seat.as_json()["kind"]) == '"phone"'
+    # another Pi's kind this one does not know: a person at some keys, as before the kinds were typed
+    host = words.match(words.PLAYING, (seat, words.Seat(2, (255, 255, 0))), size=Size(), number=1, score=(0, 0),
+                       turn=1)
+    assert host.seats is not None
+    unknown = Status(host.phase, host.text, host.caption, host.details, turn=host.turn,
+                     seats=({**host.seats[0], "kind": "robot"}, host.seats[1]))
+    assert words.as_guest(unknown, 2).caption == "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from ..backends.base import Action, Backend, Direction, Observer, StickEvent
+from ..seats import Kind
 from ..status import Status
 from ..web.http import HttpError, Link, Request, Route, UpgradeReply
 from ..web.limits import Limits, RateTable, TokenBucket
@@ -47,7 +48,7 @@ from . import screens
 
 log = logging.getLogger("gamelib.lan")
 
-KIND = "remote"
+KIND = Kind.REMOTE
 """What a seat played from another Pi is called in the game's words and records."""
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import GamelibError
+from ..names import WORD
 from ..players import MAX_LENGTH, check_name
 from ..status import printable
 
@@ -57,7 +58,6 @@ ENDINGS = ("quit", "abandoned", "away", "finished")
 stayed down too long, or the host stopped offering the game."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_WORD = re.compile(r"[a-z0-9_-]{1,32}")
 MAX_TEXT = 200
 """A message's ``message`` text (for people) is cut to this many characters when shown."""
 MAX_NAME = MAX_LENGTH
@@ -207,7 +207,7 @@ def _hello(value: Dict[str, Any]) -> None:
     if version != VERSION:
         raise ProtocolError("version", mismatch(VERSION, version))
     game = need(value, "game", str)
-    if not _WORD.fullmatch(game):
+    if not WORD.fullmatch(game):
         raise ProtocolError("bad_message", "game must be a game's key (connect4)")
     player_name(value, "name")
     token = need(value, "token", str, null=True)
@@ -281,7 +281,7 @@ def _game(value: Dict[str, Any]) -> None:
 
 
 def _error(value: Dict[str, Any]) -> None:
-    if not _WORD.fullmatch(need(value, "error", str)):
+    if not WORD.fullmatch(need(value, "error", str)):
         raise ProtocolError("bad_message", "error must be an error's code")
     _text(value, "message")
 

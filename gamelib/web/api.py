@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
-from ..colours import hex_code
+from ..colours import hex_colour
 from ..palette import DEFAULT, PALETTES, Palette, css
 from ..seats import SeatTable
 from .feed import Feed
@@ -102,7 +102,7 @@ def _made(body: bytes, content_type: str) -> StaticFile:
 def palette_files(palette: Palette = PALETTES[DEFAULT], directory: Path = STATIC) -> Dict[str, StaticFile]:
     """The files made once from ``palette``: ``/palette.css`` (the pages' colours as CSS custom properties,
     which ``page.css`` and a game's style sheets use) and ``/icon.svg`` (the board's colours)."""
-    roles = {name: hex_code(getattr(palette, name)) for name in ("background", "field", "first", "second")}
+    roles = {name: hex_colour(getattr(palette, name)) for name in ("background", "field", "first", "second")}
     icon = (directory / ICON).read_text(encoding="utf-8").format(**roles)
     return {"/palette.css": _made(css(palette.page).encode(), "text/css; charset=utf-8"),
             "/icon.svg": _made(icon.encode(), "image/svg+xml")}

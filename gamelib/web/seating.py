@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional, Set, Tuple
 
 from ..backends.base import PAIR_HOLD
-from ..seats import SeatTable, Sitter, check_seat
+from ..seats import Kind, SeatTable, Sitter, check_seat
 from .http import HttpError
 from .limits import Limits, RateTable
 
@@ -60,7 +60,7 @@ GROUP = 4
 """Digits in a group as a PIN is shown to people (:func:`grouped`)."""
 HOLD_ADVICE = f"hold the middle of the stick at the Pi for {PAIR_HOLD:g} seconds: the LEDs show a PIN for any phone"
 """What to do when the queue for PINs is long or full (the page says it too)."""
-KIND = "phone"
+KIND = Kind.PHONE
 """What a seat taken from the web is called in the game's words."""
 SHOWN = 64
 """PINs kept at most (one per address; the oldest go first: with a scroll at most every

@@ -2,9 +2,10 @@
 checked field by field on the guest's side (:func:`check_game`): pure, no I/O."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple, Union
+
+from gamelib.colours import from_hex
 
 from ..rules import FIRST_CHOICES, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Size
 
@@ -15,7 +16,6 @@ MAX_ROUNDS = 99
 """A match's rounds (and a round's number) go up to this."""
 MAX_WINS = 99
 """A match is taken by 1 to this many round wins."""
-_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 @dataclass(frozen=True)
@@ -84,11 +84,10 @@ def check_game(data: Any) -> GameEvent:
         raise p.ProtocolError("bad_message", f"a match has at most {MAX_ROUNDS} rounds")
     checked = []
     for side in sides:
-        colour = p.need(side, "colour", str)
-        if not _COLOUR.fullmatch(colour):
+        colour = from_hex(p.need(side, "colour", str))
+        if colour is None:
             raise p.ProtocolError("bad_message", "a side's colour is #rrggbb")
-        value = int(colour[1:], 16)
-        checked.append(((value >> 16 & 255, value >> 8 & 255, value & 255), p.player_name(side, "name", null=True)))
+        checked.append((colour, p.player_name(side, "name", null=True)))
     return MatchStarts(match, size, (checked[0], checked[1]), p.one_of(data, "starts", FIRST_CHOICES),
                        p.whole(data, "wins", 1, MAX_WINS), tuple(_played(played, match) for played in rounds))
 

@@ -186,7 +186,8 @@ class GuestRecords:
             raise Nonsense(f"more than {MAX_MATCHES} matches in one session")
         self.close()
         own = self.seat() or 2
-        sides = tuple(Side(colour, name, remote=number != own) for number, (colour, name) in enumerate(event.sides, 1))
+        sides = tuple(Side(colour=colour, name=name, remote=number != own)
+                      for number, (colour, name) in enumerate(event.sides, 1))
         match = _Match(event.match, event.size, (sides[0], sides[1]), event.starts, event.wins)
         self.current, self.last = match, event.match
         self.started += 1

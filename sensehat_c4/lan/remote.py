@@ -8,6 +8,7 @@ from typing import Any
 
 from gamelib.errors import ConfigError
 from gamelib.players import MAX_LENGTH, check_name
+from gamelib.seats import Kind
 
 from ..errors import C4Error
 from ..match.players import Person
@@ -29,7 +30,7 @@ class RemotePlayer(Person):
     """The guest at the other Pi, in its seat: presses from its source; gone when its session is."""
 
     def __init__(self, session: Any) -> None:
-        super().__init__(session.source, kind="remote")
+        super().__init__(session.source, kind=Kind.REMOTE)
         self.session = session
 
     @property

@@ -13,6 +13,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional, Tuple
 
+from gamelib.seats import Kind
+
 from ..engine.rungs import BY_NAME as LEVELS
 from ..engine.rungs import DEFAULT_SECONDS, PERFECT_SECONDS
 from ..errors import ConfigError
@@ -93,7 +95,7 @@ class Thinker(Player):
     :meth:`~gamelib.backends.base.Backend.wake`, so the match polls at once).
     """
 
-    kind = "computer"
+    kind = Kind.COMPUTER
 
     def __init__(self, computer: Computer, seed: Optional[int] = None, *,
                  wake: Optional[Callable[[], None]] = None) -> None:

@@ -33,7 +33,7 @@ from ..records import Recorder, Side
 from ..rules import FIRST_CHOICES, Board, Size
 from . import render, words
 from .computer import Computer, Thinker
-from .players import Person, Player, Seats
+from .players import Kind, Person, Player, Seats
 
 log = logging.getLogger("sensehat_c4")
 
@@ -321,7 +321,7 @@ class Match:
             if computer is not None and self._computer_seat(seat):
                 sides.append(Side(colour, level=computer.level, seconds=computer.budget))
             else:
-                sides.append(Side(colour, name=self._names()[seat - 1], remote=self.player(seat).kind == "remote"))
+                sides.append(Side(colour, name=self._names()[seat - 1], remote=self.player(seat).kind is Kind.REMOTE))
         return sides[0], sides[1]
 
     def _names(self) -> Tuple[Optional[str], Optional[str]]:
@@ -344,7 +344,7 @@ class Match:
             computer = self.options.computer if self._computer_seat(seat) else None
             seats.append(words.Seat(seat, self.options.colours[seat - 1], self._names()[seat - 1],
                                     computer.level if computer is not None else None,
-                                    "computer" if computer is not None else self.player(seat).kind))
+                                    Kind.COMPUTER if computer is not None else self.player(seat).kind))
         turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
         self.backend.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,

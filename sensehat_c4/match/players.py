@@ -9,7 +9,7 @@ A player moves in one of two ways, or both:
 - **by presses** (:attr:`Player.source` set): presses from that source drive the
   seat's cursor, as the stick does (left/right move it, down or middle drops, up asks
   to abandon). :class:`Person` is such a player: the stick at the HAT
-  (``Person(STICK)``), a phone (``Person("phone:1", kind="phone")``), another Pi
+  (``Person(STICK)``), a phone (``Person("phone:1", kind=Kind.PHONE)``), another Pi
   sending presses.  Their presses reach the match as events of the backend
   (:meth:`gamelib.backends.base.Backend.inject` from another thread), each with its
   source; presses from a source that does not own the seat to move change nothing.
@@ -30,21 +30,21 @@ import threading
 from typing import Callable, List, Optional
 
 from gamelib.backends.base import STICK
-from gamelib.seats import SEATS, SeatTable, Sitter
+from gamelib.seats import SEATS, Kind, SeatTable, Sitter
 
 from ..rules import Board
 
-__all__ = ["STICK", "Person", "Player", "Seats", "follow"]
+__all__ = ["STICK", "Kind", "Person", "Player", "Seats", "follow"]
 
 
 class Player:
     """The protocol every seat's player follows; subclasses override what they use.
 
-    ``kind`` names it for the words beside the LEDs (``stick``, ``computer``, ``phone``,
-    ``remote``).  Every method is called in the match's thread and must not block.
+    ``kind`` names it for the words beside the LEDs (:class:`~gamelib.seats.Kind`: ``stick``,
+    ``computer``, ``phone``, ``remote``...).  Every method is called in the match's thread and must not block.
     """
 
-    kind: str = "player"
+    kind: Kind = Kind.PLAYER
     source: Optional[str] = None
     """Presses from this source drive the seat's cursor on its turns (``None``: the player
     does not press; it moves by :meth:`poll`, and the LEDs show it thinking).  Read at
@@ -75,12 +75,12 @@ class Player:
 class Person(Player):
     """Someone pressing a stick: the HAT's own (``source=STICK``), a phone's, another Pi's."""
 
-    def __init__(self, source: str = STICK, *, kind: Optional[str] = None) -> None:
+    def __init__(self, source: str = STICK, *, kind: Optional[Kind] = None) -> None:
         self.source = source
-        self.kind = kind or ("stick" if source == STICK else "person")
+        self.kind = Kind(kind) if kind else Kind.STICK if source == STICK else Kind.PERSON
 
     def __repr__(self) -> str:
-        return f"Person({self.source!r}, kind={self.kind!r})"
+        return f"Person({self.source!r}, kind={self.kind.value!r})"
 
 
 class Seats:

@@ -33,7 +33,7 @@ from ..rules import Board, Size
 from . import render, words
 from .computer import Computer
 from .controller import MatchOptions, Resumed, round_starter, start_column
-from .players import Seats
+from .players import Kind, Seats
 
 log = logging.getLogger("sensehat_c4")
 
@@ -122,7 +122,7 @@ def said(match: Interrupted, seats: Optional[Seats] = None) -> words.Status:
         ours = computer is not None and computer.player == seat and player is None
         described.append(words.Seat(seat, options.colours[seat - 1], options.names[seat - 1],
                                     computer.level if ours and computer is not None else None,
-                                    "computer" if ours else player.kind if player is not None else "stick"))
+                                    Kind.COMPUTER if ours else player.kind if player is not None else Kind.STICK))
     return words.resume((described[0], described[1]), size=options.size, number=match.resumed.round,
                         score=match.resumed.score, turn=match.turn)
 

@@ -33,7 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from gamelib.colours import RGB, ColourError, colour_name, parse_colour
+from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
+from gamelib.seats import Kind
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
@@ -120,7 +121,10 @@ class Seat:
     name: Optional[str] = None
     level: Optional[str] = None
     """The computer's level when the computer plays the seat."""
-    kind: str = "stick"
+    kind: Kind = Kind.STICK
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind(self.kind))
 
     @property
     def label(self) -> str:
@@ -139,16 +143,16 @@ class Seat:
         """The terminal's line while this seat is to move: who, in which colour, and how (the keys, or
         what the game waits for)."""
         colour = colour_name(self.colour)
-        if self.kind == "phone":
+        if self.kind is Kind.PHONE:
             return f"waiting for {self.owner}'s phone ({colour})"
-        if self.kind == "remote":
+        if self.kind is Kind.REMOTE:
             return f"waiting for {self.owner} ({colour}) at the other Pi"
-        if self.level is not None or self.kind == "computer":
+        if self.level is not None or self.kind is Kind.COMPUTER:
             return f"{self.label} thinking"
         return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
 
     def as_json(self) -> Dict[str, Any]:
-        return {"seat": self.seat, "colour": "#%02x%02x%02x" % tuple(self.colour), "name": self.name,
+        return {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
                 "level": self.level, "kind": self.kind}
 
 
@@ -192,15 +196,19 @@ def as_guest(status: Status, mine: Optional[int]) -> Status:
         if turn is None or status.seats is None:
             raise ValueError(turn)
         seat = status.seats[turn - 1]
-        name, level, kind = seat["name"], seat["level"], seat["kind"]
+        name, level = seat["name"], seat["level"]
+        try:
+            kind = Kind(seat["kind"])
+        except ValueError:
+            kind = Kind.PERSON   # a kind this Pi does not know: a person at some keys
         who = Seat(turn, parse_colour(seat["colour"]), name if isinstance(name, str) else None,
-                   level if isinstance(level, str) else None, str(kind))
+                   level if isinstance(level, str) else None, kind)
     except (KeyError, IndexError, TypeError, ValueError, ColourError):
         return replace(status, caption=None)
     if turn == mine:
-        who = replace(who, kind="stick")           # this Pi's player: the keys
-    elif who.kind == "stick":
-        who = replace(who, kind="remote")          # the host's player, at the other Pi
+        who = replace(who, kind=Kind.STICK)        # this Pi's player: the keys
+    elif who.kind is Kind.STICK:
+        who = replace(who, kind=Kind.REMOTE)       # the host's player, at the other Pi
     return replace(status, caption=who.turn())
 
 

@@ -27,7 +27,8 @@ first version left it, 0 with our two tables: :mod:`.files`); its schema's versi
 user_version``, and :data:`MIGRATIONS` brings any older file up to :data:`SCHEMA_VERSION`
 step by step, in one transaction (:mod:`.migrations`).
 
-This package's modules, each one job: :mod:`.schema` (the application id, the tables' columns),
+This package's modules, each one job: :mod:`.schema` (the application id, each table's columns as its
+row's dataclass, and the SQL built from them),
 :mod:`.migrations`, :mod:`.files` (where the file is, opening and identifying it, SQLite's
 errors), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.reader` and
 :mod:`.writer`.  What the rest of the game uses is imported from here.
@@ -38,8 +39,8 @@ from .owner import Owner
 from .reader import Records, load_round
 from .rows import MatchRecord, RoundRecord, Side, hex_colour, timestamp
 from .schema import APPLICATION_ID, MAX_ID
-from .writer import MOVE_BUSY_SECONDS, Recorder, utc_now
+from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
            "MatchRecord", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
-           "hex_colour", "load_round", "timestamp", "utc_now"]
+           "hex_colour", "load_round", "timestamp"]

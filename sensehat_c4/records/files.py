@@ -161,15 +161,3 @@ def is_busy(exc: BaseException) -> bool:
         return code & 0xFF in (5, 6)
     return "is locked" in str(exc)
 
-
-class closing:
-    """``contextlib.closing`` for a connection (typed)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def __enter__(self) -> sqlite3.Connection:
-        return self.conn
-
-    def __exit__(self, *exc: object) -> None:
-        self.conn.close()

@@ -24,10 +24,7 @@ from .files import (BUSY_SECONDS, NotOurs, RecordsError, cannot_open, check_head
                     is_corrupt, why)
 from .migrations import ADDED, is_newer
 from .rows import BadRow, MatchRecord, RoundRecord, match_from_row, quoted, round_from_row
-from .schema import MATCH_COLUMNS, MAX_ID, ROUND_COLUMNS
-
-def _select(columns: Sequence[str], table: str) -> str:
-    return f"SELECT {', '.join(columns)} FROM {table} NOT INDEXED"
+from .schema import MATCHES, MAX_ID, ROUNDS, Table
 
 
 class Reader:
@@ -51,11 +48,12 @@ class Reader:
                        if type(self.version) is int and self.version < since}
         """The columns this file is too old to have, as their values (``0 AS p1_remote``)."""
 
-    def scan(self, table: str, columns: Sequence[str], *, newest_first: bool, where: str = "",
-             args: Sequence[Any] = (), limit: Optional[int] = None) -> Iterator[sqlite3.Row]:
-        """The rows of ``table`` by id, ``newest_first`` or oldest first, at most ``limit``."""
-        columns = [self._older.get(column, column) for column in columns]
-        sql = _select(columns, table) + (f" WHERE {where}" if where else "")
+    def scan(self, table: Table[Any], *, newest_first: bool, where: str = "", args: Sequence[Any] = (),
+             limit: Optional[int] = None) -> Iterator[sqlite3.Row]:
+        """The rows of ``table`` (the columns a record is made from) by id, ``newest_first`` or oldest
+        first, at most ``limit``."""
+        select = table.select([self._older.get(column, column) for column in table.read])
+        sql = select + (f" WHERE {where}" if where else "")
         order, other = ("DESC", "ASC") if newest_first else ("ASC", "DESC")
         read, last = 0, None
         try:
@@ -72,7 +70,7 @@ class Reader:
         condition = " AND ".join(f"({c})" for c in (where, beyond) if c)
         rest: List[sqlite3.Row] = []
         try:  # from the other end, up to the damage
-            for row in self.conn.execute(_select(columns, table) + (f" WHERE {condition}" if condition else "")
+            for row in self.conn.execute(select + (f" WHERE {condition}" if condition else "")
                                          + f" ORDER BY id {other}", [*args, *([last] if beyond else [])]):
                 rest.append(row)
         except sqlite3.DatabaseError as exc:
@@ -80,8 +78,8 @@ class Reader:
                 raise
         if read == 0 and not rest:
             raise damage
-        self.cut.add(table)
-        self.partial(table, damage)
+        self.cut.add(table.name)
+        self.partial(table.name, damage)
         rest.reverse()
         yield from rest if limit is None else rest[:max(0, limit - read)]
 
@@ -89,7 +87,7 @@ class Reader:
         """The last ``limit`` matches (all if ``None``), newest first, with their rounds."""
         found: Dict[int, MatchRecord] = {}
         bad: Set[Any] = set()
-        for row in self.scan("matches", MATCH_COLUMNS, newest_first=True, limit=limit):
+        for row in self.scan(MATCHES, newest_first=True, limit=limit):
             try:
                 match = match_from_row(row)
                 if match.id in found or match.id in bad:
@@ -103,7 +101,7 @@ class Reader:
         rounds: Dict[int, Dict[int, RoundRecord]] = {i: {} for i in found}
         seen: Set[Any] = set()
         lowest = min(i for i in found.keys() | bad if type(i) is int)
-        for row in self.scan("rounds", ROUND_COLUMNS, newest_first=False,
+        for row in self.scan(ROUNDS, newest_first=False,
                              where="" if limit is None else "match_id >= ?", args=() if limit is None else (lowest,)):
             match_id = row["match_id"]
             try:
@@ -127,12 +125,12 @@ class Reader:
 
     def match(self, ident: int) -> MatchRecord:
         """Match ``ident`` with its rounds (a bad row goes to ``skip``; ``BadRow`` if it is not there)."""
-        rows = list(self.scan("matches", MATCH_COLUMNS, newest_first=True, where="id = ?", args=(ident,)))
+        rows = list(self.scan(MATCHES, newest_first=True, where="id = ?", args=(ident,)))
         if not rows:
             raise BadRow("matches", ident, "it is not there")
         match = match_from_row(rows[0])
         rounds: Dict[int, RoundRecord] = {}
-        for row in self.scan("rounds", ROUND_COLUMNS, newest_first=False, where="match_id = ?", args=(ident,)):
+        for row in self.scan(ROUNDS, newest_first=False, where="match_id = ?", args=(ident,)):
             try:
                 rnd = round_from_row(row, match)
                 if rnd.number in rounds:
@@ -148,7 +146,7 @@ class Reader:
         if type(match_id) is not int:
             raise BadRow("rounds", row["id"], f"match_id {quoted(match_id)} is not a number")
         try:
-            found = list(self.scan("matches", MATCH_COLUMNS, newest_first=True, where="id = ?", args=(match_id,)))
+            found = list(self.scan(MATCHES, newest_first=True, where="id = ?", args=(match_id,)))
         except sqlite3.DatabaseError as exc:
             if not is_corrupt(exc):
                 raise
@@ -321,7 +319,7 @@ class Records:
         reader = self._reader()
         try:
             if ident == "last":
-                for row in reader.scan("rounds", ROUND_COLUMNS, newest_first=True):
+                for row in reader.scan(ROUNDS, newest_first=True):
                     try:
                         match = reader.match_of(row)
                     except BadRow as exc:
@@ -335,7 +333,7 @@ class Records:
                                    f"no round in {self.path} can be shown")
             digits = ident.lstrip("0") or "0"
             number = int(digits) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1   # int() takes 4,300 digits
-            rows = list(reader.scan("rounds", ROUND_COLUMNS, newest_first=True, where="id = ?", args=(number,))
+            rows = list(reader.scan(ROUNDS, newest_first=True, where="id = ?", args=(number,))
                         ) if number <= MAX_ID else []
             if not rows:
                 raise RecordsError(f"no round {ident} in {self.path}")

@@ -17,10 +17,11 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, List, Mapping, Optional, Protocol, Tuple, TypeVar
+from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple, TypeVar
 
-from gamelib.colours import RGB
+from gamelib.colours import RGB, from_hex, hex_colour
 from gamelib.errors import ConfigError
+from gamelib.names import WORD
 from gamelib.players import check_name
 
 from ..errors import C4Error
@@ -30,9 +31,6 @@ STATUSES = ("playing", "finished", "abandoned")
 RESULTS = ("playing", "win", "draw", "abandoned")
 """A round's result: ``playing`` while it is played (each move is committed as it is played)."""
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
-_COLOUR = re.compile(r"#[0-9a-f]{6}")
-_WORD = re.compile(r"[a-z0-9_-]{1,32}")
-"""A level or a backend's name, as the registries name them."""
 _SHOWN = 40
 """At most this many characters of a bad value are quoted in a report."""
 
@@ -58,10 +56,6 @@ def timestamp(when: datetime) -> str:
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def hex_colour(rgb: RGB) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
-
-
 @dataclass(frozen=True)
 class Side:
     """Who played one seat: a person (``name`` or none) or the computer (``level``, ``seconds``); a
@@ -79,6 +73,12 @@ class Side:
             budget = "" if self.seconds is None else f" ({self.seconds:g} s)"
             return f"computer {self.level}{budget}"
         return (self.name or f"player {seat}") + (" (remote)" if self.remote else "")
+
+    def columns(self, seat: int) -> Dict[str, Any]:
+        """How a match's row keeps this side as seat ``seat``: its ``pN_`` columns by name."""
+        prefix = f"p{seat}_"
+        return {prefix + "name": self.name, prefix + "level": self.level, prefix + "seconds": self.seconds,
+                prefix + "colour": hex_colour(self.colour), prefix + "remote": int(self.remote)}
 
     def as_json(self) -> Mapping[str, Any]:
         """How ``history --json`` and ``review --json`` describe a player."""
@@ -185,10 +185,9 @@ def _time(row: Row, column: str) -> datetime:
 
 def _side(row: Row, seat: int) -> Side:
     prefix = f"p{seat}_"
-    colour = row[prefix + "colour"]
-    if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
-        raise _Wrong(f"{prefix}colour {quoted(colour)} is not #rrggbb")
-    value = int(colour[1:], 16)
+    colour = from_hex(row[prefix + "colour"])
+    if colour is None:
+        raise _Wrong(f"{prefix}colour {quoted(row[prefix + 'colour'])} is not #rrggbb")
     name = _typed(row, prefix + "name", str, null=True)
     level = _typed(row, prefix + "level", str, null=True)
     seconds = row[prefix + "seconds"]
@@ -199,7 +198,7 @@ def _side(row: Row, seat: int) -> Side:
             good = False
         if not good:
             raise _Wrong(f"{prefix}name {quoted(name)} is not a player's name")
-    if level is not None and not _WORD.fullmatch(level):
+    if level is not None and not WORD.fullmatch(level):
         raise _Wrong(f"{prefix}level {quoted(level)} is not a level")
     if seconds is not None and (type(seconds) not in (int, float) or not math.isfinite(seconds) or seconds <= 0):
         raise _Wrong(f"{prefix}seconds {quoted(seconds)} is not a thinking time")
@@ -210,8 +209,8 @@ def _side(row: Row, seat: int) -> Side:
     remote = _choice(row, prefix + "remote", (0, 1))
     if remote and level is not None:
         raise _Wrong(f"{prefix}remote with {prefix}level {level!r}: the computer plays at this Pi")
-    return Side((value >> 16, (value >> 8) & 0xFF, value & 0xFF), name, level,
-                None if seconds is None else float(seconds), bool(remote))
+    return Side(colour=colour, name=name, level=level,
+                seconds=None if seconds is None else float(seconds), remote=bool(remote))
 
 
 def _ident(row: Row, table: str) -> int:
@@ -239,7 +238,7 @@ def match_from_row(row: Row) -> MatchRecord:
         except ConfigError:
             raise _Wrong(f"board {columns}x{rows} is not offered") from None
         backend = _typed(row, "backend", str)
-        if not _WORD.fullmatch(backend):
+        if not WORD.fullmatch(backend):
             raise _Wrong(f"backend {quoted(backend)} is not a backend's name")
         sides = (_side(row, 1), _side(row, 2))
         starts = _choice(row, "starts", FIRST_CHOICES)
@@ -248,7 +247,8 @@ def match_from_row(row: Row) -> MatchRecord:
             raise _Wrong(f"wins {wins} is not a number of round wins")
     except _Wrong as why:
         raise BadRow("matches", ident, str(why)) from None
-    return MatchRecord(ident, started, ended, status, winner, columns, rows, backend, sides, (), starts, wins)
+    return MatchRecord(id=ident, started=started, ended=ended, status=status, winner=winner, columns=columns,
+                       rows=rows, backend=backend, sides=sides, starts=starts, wins=wins)
 
 
 def expected_cells(board: Board) -> List[List[int]]:
@@ -303,5 +303,5 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         started, ended = _time(row, "started"), _time(row, "ended")
     except _Wrong as why:
         raise BadRow("rounds", ident, str(why)) from None
-    return RoundRecord(ident, match.id, number, starter, moves, result, winner,
-                       tuple((c - 1, r - 1) for c, r in cells), started, ended)
+    return RoundRecord(id=ident, match_id=match.id, number=number, starter=starter, moves=moves, result=result,
+                       winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended)

@@ -1,19 +1,133 @@
-"""What a games file is: its application id, the columns of its two tables, the largest row id.
+"""What a games file is: its application id, its two tables, the SQL that reads and writes their rows.
 
-The tables themselves are made and changed by :mod:`.migrations`, step by step; the rows read
-from them are checked by :mod:`.rows`.
+Each table's columns are one list: the fields of its row's dataclass (:class:`MatchRow`,
+:class:`RoundRow`), in the table's order.  :class:`Table` builds every ``INSERT``, ``UPDATE``
+and ``SELECT`` the records run from that list, and the writer and the readers name each value
+by its column; a column added to a row's fields reaches them all.  The tables themselves are
+made and changed by :mod:`.migrations`, step by step (their SQL is each version's history,
+never rebuilt from today's columns); a test compares the tables a new file gets with these
+lists.  The rows read are checked by :mod:`.rows`.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, FrozenSet, Generic, Optional, Sequence, Tuple, Type, TypeVar
 
 APPLICATION_ID = 0x43346462
 """``PRAGMA application_id`` of our files ("C4db"): set when a file is made or migrated."""
 MAX_ID = 2 ** 63 - 1
 """The largest row id SQLite has: a larger ID or ``--limit`` names nothing more."""
-MATCH_COLUMNS = ("id", "started", "ended", "status", "winner", "columns", "rows", "backend",
-                 "p1_name", "p1_level", "p1_seconds", "p1_colour", "p2_name", "p2_level", "p2_seconds", "p2_colour",
-                 "starts", "wins", "p1_remote", "p2_remote")
-"""The columns of ``matches`` a :class:`~.rows.MatchRecord` is made from (``owner``, and ``pid`` before it,
-are the recorder's alone)."""
-ROUND_COLUMNS = ("id", "match_id", "number", "starter", "moves", "result", "winner", "winning_cells",
-                 "started", "ended")
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A row of ``matches``: one field a column, in the table's order (times as :func:`~.rows.timestamp`
+    writes them, colours ``#rrggbb``, seats 1 and 2)."""
+
+    id: Optional[int]
+    """``None`` in a row to insert: SQLite gives the next."""
+    started: str
+    ended: Optional[str]
+    status: str
+    """``playing``, ``finished`` or ``abandoned``."""
+    winner: Optional[int]
+    columns: int
+    rows: int
+    backend: str
+    p1_name: Optional[str]
+    p1_level: Optional[str]
+    p1_seconds: Optional[float]
+    p1_colour: str
+    p2_name: Optional[str]
+    p2_level: Optional[str]
+    p2_seconds: Optional[float]
+    p2_colour: str
+    pid: Optional[int]
+    """Version 1's owner (a pid alone); unused."""
+    starts: str
+    wins: int
+    owner: Optional[str]
+    """The process playing the match (:class:`~.owner.Owner`), while it plays."""
+    p1_remote: int
+    p2_remote: int
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """A row of ``rounds``: one field a column, in the table's order."""
+
+    id: Optional[int]
+    """``None`` in a row to insert: SQLite gives the next."""
+    match_id: Optional[int]
+    """``None`` in a row waiting for its match's row to be inserted (the writer sets it then)."""
+    number: int
+    starter: int
+    moves: str
+    """Solver notation: a column digit (1-based) a move."""
+    result: str
+    """``playing``, ``win``, ``draw`` or ``abandoned``."""
+    winner: Optional[int]
+    winning_cells: str
+    """JSON ``[[column, row], ...]``, 1-based, sorted."""
+    started: str
+    ended: str
+
+
+R = TypeVar("R", MatchRow, RoundRow)
+
+
+@dataclass
+class Table(Generic[R]):
+    """One table: its name, its row's dataclass (whose fields are its columns), and the SQL built from them."""
+
+    name: str
+    row: Type[R]
+    recorder_only: FrozenSet[str] = field(default=frozenset())
+    """Columns only the recorder reads (a record is not made from them)."""
+
+    @property
+    def columns(self) -> Tuple[str, ...]:
+        """Every column, in the table's order."""
+        return tuple(f.name for f in fields(self.row))
+
+    @property
+    def read(self) -> Tuple[str, ...]:
+        """The columns a record is made from (:mod:`.rows`): all but :attr:`recorder_only`."""
+        return tuple(c for c in self.columns if c not in self.recorder_only)
+
+    def insert(self, row: R) -> Tuple[str, Tuple[Any, ...]]:
+        """``INSERT`` of ``row`` (every column) and its values."""
+        names = self.columns
+        return (f"INSERT INTO {self.name} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                tuple(getattr(row, name) for name in names))
+
+    def update(self, row: R, changed: Sequence[str], *, key: Sequence[str]) -> Tuple[str, Tuple[Any, ...]]:
+        """``UPDATE`` of the ``changed`` columns to ``row``'s values, in the row whose ``key`` columns are
+        ``row``'s, and its values."""
+        for name in (*changed, *key):
+            self._column(name)
+        return (f"UPDATE {self.name} SET {', '.join(f'{c} = ?' for c in changed)} "
+                f"WHERE {' AND '.join(f'{c} = ?' for c in key)}",
+                tuple(getattr(row, name) for name in (*changed, *key)))
+
+    def select(self, columns: Optional[Sequence[str]] = None) -> str:
+        """``SELECT`` of ``columns`` (each a column's name, or an expression ``... AS name`` for one an older
+        file lacks; :attr:`read` if ``None``) in table order, never through an index (``NOT INDEXED``:
+        a damaged page can make an index lie, never a table's own order)."""
+        shown = self.read if columns is None else columns
+        for column in shown:
+            self._column(column.rsplit(" AS ", 1)[-1])
+        return f"SELECT {', '.join(shown)} FROM {self.name} NOT INDEXED"
+
+    def _column(self, name: str) -> None:
+        if name not in self.columns:
+            raise ValueError(f"{self.name} has no column {name!r}")
+
+
+MATCHES = Table("matches", MatchRow, frozenset({"pid", "owner"}))
+"""``matches``: ``owner`` (and ``pid`` before it) are the recorder's alone."""
+ROUNDS = Table("rounds", RoundRow)
+MATCH_COLUMNS = MATCHES.read
+"""The columns of ``matches`` a :class:`~.rows.MatchRecord` is made from."""
+ROUND_COLUMNS = ROUNDS.read
 """The columns of ``rounds`` a :class:`~.rows.RoundRecord` is made from."""

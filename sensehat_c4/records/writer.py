@@ -10,25 +10,27 @@ left ``playing`` by a process that is gone (:class:`~.owner.Owner`) was interrup
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from gamelib.app import one_line
 
 from ..rules import Board
-from .files import (BUSY_SECONDS, Damaged, check_header, closing, connect, default_path, identify, integrity,
-                    is_busy, is_corrupt, why)
+from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, identify, integrity, is_busy,
+                    is_corrupt, why)
 from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
-from .rows import BadRow, MatchRecord, Side, expected_cells, hex_colour, timestamp
+from .rows import BadRow, MatchRecord, Side, expected_cells, timestamp
+from .schema import MATCHES, ROUNDS, MatchRow, RoundRow
 
 log = logging.getLogger("sensehat_c4.records")
 
@@ -47,17 +49,31 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+class _End(NamedTuple):
+    """How a match ends: ``status`` (``finished`` or ``abandoned``), the seat that won, and when (``None``:
+    its last move's time, else its start's)."""
+
+    status: str
+    winner: Optional[int]
+    ended: Optional[str]
+
+
+_ABANDONED = _End(status="abandoned", winner=None, ended=None)
+_ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended")
+"""What a round's next move changes in its row (found by its match and number)."""
+
+
 @dataclass
 class _Pending:
     """One match's writes that are not committed yet (the match row, rounds by number, its end)."""
 
-    values: Optional[List[Any]]
+    row: Optional[MatchRow]
     """The match row to insert, until it is (``None`` for a match already in the file)."""
     id: Optional[int] = None
-    rounds: Dict[int, List[Any]] = field(default_factory=dict)
-    """Round number -> ``[starter, moves, result, winner, winning_cells, started, ended]``."""
-    end: Optional[Tuple[str, Optional[int], Optional[str]]] = None
-    """``(status, winner, ended)`` to write (``ended`` ``None``: its last move's time)."""
+    rounds: Dict[int, RoundRow] = field(default_factory=dict)
+    """Round number -> its row as the last move left it (``match_id`` set as the row is written)."""
+    end: Optional[_End] = None
+    """How it ends, to write."""
     decided: bool = False
     """Its end is known (written or to be written): nothing more comes for it."""
 
@@ -160,7 +176,7 @@ class Recorder:
     def _claim(self, conn: sqlite3.Connection) -> Optional[MatchRecord]:
         mine = str(self.owner)
         gone = [row["id"] for row in conn.execute(
-                    "SELECT id, owner FROM matches NOT INDEXED WHERE status = 'playing' ORDER BY id DESC")
+                    MATCHES.select(("id", "owner")) + " WHERE status = 'playing' ORDER BY id DESC")
                 if row["owner"] != mine and not Owner.alive_text(row["owner"])]
         offered: Optional[MatchRecord] = None
         for ident in gone:
@@ -172,7 +188,7 @@ class Recorder:
                 else:
                     conn.execute("UPDATE matches SET owner = ? WHERE id = ?", (mine, ident))
                     continue
-            _write_end(conn, ident, ("abandoned", None, None))
+            _write_end(conn, ident, _ABANDONED)
         return offered
 
     def resume(self, match: MatchRecord) -> None:
@@ -183,7 +199,7 @@ class Recorder:
 
     def abandon(self, match: MatchRecord) -> None:
         """Mark ``match`` (one :meth:`interrupted` gave) abandoned, with its round in play."""
-        self._queue.append(_Pending(None, match.id, end=("abandoned", None, None), decided=True))
+        self._queue.append(_Pending(None, match.id, end=_ABANDONED, decided=True))
         self._write()
 
     # -- the match loop's calls -------------------------------------------------
@@ -192,11 +208,10 @@ class Recorder:
                     starts: str = "alternate", wins: int = 2) -> None:
         """A new match (status ``playing``).  Its row is written with its first move (or its end),
         so nothing is written before a move is made."""
-        values: List[Any] = [timestamp(self.clock()), columns, rows, backend]
-        for side in sides:
-            values += [side.name, side.level, side.seconds, hex_colour(side.colour)]
-        self._current = _Pending(values + [starts, wins, str(self.owner), int(sides[0].remote),
-                                           int(sides[1].remote)])
+        row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status="playing", winner=None,
+                          columns=columns, rows=rows, backend=backend, pid=None, starts=starts, wins=wins,
+                          owner=str(self.owner), **sides[0].columns(1), **sides[1].columns(2))
+        self._current = _Pending(row)
         self._queue.append(self._current)
 
     def start_round(self) -> None:
@@ -219,12 +234,13 @@ class Recorder:
             winner = starter if outcome.winner == 1 else 3 - starter
         now = timestamp(self.clock())
         started = now if self._round_started is None else timestamp(self._round_started)
-        match.rounds[number] = [starter, board.notation(), result, winner, json.dumps(expected_cells(board)),
-                                started, now]
+        match.rounds[number] = ROUNDS.row(
+            id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result,
+            winner=winner, winning_cells=json.dumps(expected_cells(board)), started=started, ended=now)
         if outcome is not None:
             self._round_started = None
         if match_winner is not None:
-            match.end, match.decided = ("finished", match_winner, now), True
+            match.end, match.decided = _End(status="finished", winner=match_winner, ended=now), True
         self._write()
 
     def end_match(self, winner: Optional[int]) -> None:
@@ -237,7 +253,8 @@ class Recorder:
             if winner is None and match.id is None and not match.rounds:  # left before a move: nothing to keep
                 self._queue.remove(match)
                 return
-            match.end = ("abandoned" if winner is None else "finished", winner, timestamp(self.clock()))
+            match.end = _End(status="abandoned" if winner is None else "finished", winner=winner,
+                             ended=timestamp(self.clock()))
             match.decided = True
         self._write()
 
@@ -318,7 +335,7 @@ class Recorder:
                 conn.execute("ROLLBACK")
             raise
         for match in work:
-            match.values, match.end = None, None
+            match.row, match.end = None, None
             match.rounds.clear()
         self._queue = [m for m in self._queue if m is self._current or m.dirty]
         if self._locked_since is not None:
@@ -375,7 +392,7 @@ class Recorder:
         if self._conn is None:
             if not self._checked and real.exists():  # looked at read-only first: another program's file is never written
                 check_header(real)
-                with closing(connect(real, busy=busy, query="mode=ro")) as look:
+                with contextlib.closing(connect(real, busy=busy, query="mode=ro")) as look:
                     look.execute("BEGIN")  # one snapshot: another process may write meanwhile
                     if identify(look):
                         check_file(look)
@@ -418,31 +435,24 @@ def _raise(*args: Any) -> None:
 def _write_match(conn: sqlite3.Connection, match: _Pending) -> None:
     """``match``'s waiting writes, inside the caller's transaction."""
     if match.id is None:
-        assert match.values is not None
-        match.id = conn.execute(
-            "INSERT INTO matches (started, columns, rows, backend, p1_name, p1_level, p1_seconds, p1_colour, "
-            "p2_name, p2_level, p2_seconds, p2_colour, starts, wins, owner, p1_remote, p2_remote) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match.values).lastrowid
-    for number, (starter, moves, result, winner, cells, started, ended) in sorted(match.rounds.items()):
-        if not conn.execute("UPDATE rounds SET moves = ?, result = ?, winner = ?, winning_cells = ?, ended = ? "
-                            "WHERE match_id = ? AND number = ?",
-                            (moves, result, winner, cells, ended, match.id, number)).rowcount:
-            conn.execute("INSERT INTO rounds (match_id, number, starter, moves, result, winner, winning_cells, "
-                         "started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (match.id, number, starter, moves, result, winner, cells, started, ended))
-    if match.end is not None:
+        assert match.row is not None
+        match.id = conn.execute(*MATCHES.insert(match.row)).lastrowid
         assert match.id is not None
+    for _, waiting in sorted(match.rounds.items()):
+        rnd = replace(waiting, match_id=match.id)
+        if not conn.execute(*ROUNDS.update(rnd, _ROUND_CHANGES, key=("match_id", "number"))).rowcount:
+            conn.execute(*ROUNDS.insert(rnd))
+    if match.end is not None:
         _write_end(conn, match.id, match.end)
 
 
-def _write_end(conn: sqlite3.Connection, ident: int, end: Tuple[str, Optional[int], Optional[str]]) -> None:
+def _write_end(conn: sqlite3.Connection, ident: int, end: _End) -> None:
     """Match ``ident`` ends as ``end`` says, a round still in play as abandoned (an ``ended`` of
     ``None`` is its last move's time, else its start's)."""
-    status, winner, ended = end
     conn.execute("UPDATE rounds SET result = 'abandoned' WHERE match_id = ? AND result = 'playing'", (ident,))
     conn.execute("UPDATE matches SET status = ?, winner = ?, owner = NULL, pid = NULL, ended = COALESCE(?, "
                  "(SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started) WHERE id = ?",
-                 (status, winner, ended, ident))
+                 (end.status, end.winner, end.ended, ident))
 
 
 def check_file(conn: sqlite3.Connection) -> None:

@@ -41,6 +41,7 @@ from gamelib.games import Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES, for_round
 from gamelib.scroll import scroll, scroll_frames
+from gamelib.seats import Kind
 from gamelib.status import Status
 from gamelib.stepper import Stepper
 
@@ -186,7 +187,7 @@ class Training:
     def _seat(self) -> words.Seat:
         seat = self.move.seat
         side = self.match.sides[seat - 1]
-        return words.Seat(seat, side.colour, side.name, side.level, "computer" if side.level else "stick")
+        return words.Seat(seat, side.colour, side.name, side.level, Kind.COMPUTER if side.level else Kind.STICK)
 
     def _goal(self) -> str:
         return "win" if (self.move.best_score or 0) > 0 else "draw"
