@@ -247,3 +247,35 @@ def test_many_rounds_in_constant_stack():
     assert result == MatchResult(1, (100, 99), False, 199)
     assert len(backend.depths) > 2_000
     assert max(backend.depths[-500:]) == max(backend.depths[:500])   # no growth over 199 rounds
+
+
+def test_a_turn_s_words_are_said_before_its_cursor_is_shown():
+    """A watcher (the web view) that acts on the cursor it sees finds the words already in that turn: a
+    phone pressing as soon as its cursor is up is never refused as out of turn."""
+    mock = MockBackend()
+    seen = []
+
+    class Watcher:
+        def shown(self, frame):
+            top = frame[:8]
+            cursor = [c for c in top if c != BLACK]
+            if len(cursor) == 1:                        # the cursor row: one token, the mover's colour
+                seen.append(("cursor", cursor[0]))
+
+        def said(self, status):
+            seen.append(("turn", status.turn))
+
+    mock.observe(Watcher())
+    moves(mock, "4545454")
+    mock.tap("up", "up", at=mock._cursor + ROUND_SETTLE)
+    play(mock)
+    colours = {1: RED, 2: YELLOW}
+    turn = None
+    checked = 0
+    for kind, value in seen:
+        if kind == "turn":
+            turn = value
+        elif turn is not None:
+            assert value == colours[turn], seen      # a cursor in the colour of the seat the words say
+            checked += 1
+    assert checked >= 7

@@ -447,8 +447,8 @@ class Match:
             self._new_turn()
             return
         self.state = State.SELECTING
+        self._say()           # the words first: a phone that presses once it sees the cursor is in its turn
         self._show_cursor()
-        self._say()
 
     def _cancel_confirm(self) -> None:
         if self._reseat:
