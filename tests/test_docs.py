@@ -147,16 +147,7 @@ def modules(package: str) -> dict:
         here = parts[:-1] if parts[-1] == "__init__" else parts
         name = ".".join(here)
         package_parts = here if parts[-1] == "__init__" else here[:-1]
-        imported = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                imported.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = package_parts[:len(package_parts) - node.level + 1] if node.level else []
-                target = ".".join(base + ([node.module] if node.module else []))
-                imported.add(target)
-                imported.update(f"{target}.{alias.name}" for alias in node.names)   # `from . import x`
-        found[name] = (path, imported)
+        found[name] = (path, imports_in(ast.walk(ast.parse(path.read_text())), package_parts))
     return found
 
 
@@ -244,8 +235,14 @@ def top_level_imports(name: str) -> set:
     those in a function, nor under ``if TYPE_CHECKING:``), absolute; a ``from x import y`` adds ``x.y``."""
     path = ALL[name][0]
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    return imports_in(ast.parse(path.read_text()).body, package)
+
+
+def imports_in(nodes, package: list) -> set:
+    """The modules the import statements among ``nodes`` name, absolute (relative ones from ``package``'s
+    parts); a ``from x import y`` adds ``x.y`` too (``from . import x`` imports a module)."""
     found = set()
-    for node in ast.parse(path.read_text()).body:
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
