@@ -139,6 +139,22 @@ def test_every_path_a_document_names_exists(document):
 # -- the dependency rules (ARCHITECTURE, "The dependency rules") ------------------------------
 
 
+
+def imports_in(nodes, package: list) -> set:
+    """The modules the import statements among ``nodes`` name, absolute (relative ones from ``package``'s
+    parts); a ``from x import y`` adds ``x.y`` too (``from . import x`` imports a module)."""
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return found
+
+
 def modules(package: str) -> dict:
     """``{module name: (path, every module it imports, absolute)}`` for a package's ``.py`` files."""
     found = {}
@@ -236,21 +252,6 @@ def top_level_imports(name: str) -> set:
     path = ALL[name][0]
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     return imports_in(ast.parse(path.read_text()).body, package)
-
-
-def imports_in(nodes, package: list) -> set:
-    """The modules the import statements among ``nodes`` name, absolute (relative ones from ``package``'s
-    parts); a ``from x import y`` adds ``x.y`` too (``from . import x`` imports a module)."""
-    found = set()
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
-            target = ".".join(base + ([node.module] if node.module else []))
-            found.add(target)
-            found.update(f"{target}.{alias.name}" for alias in node.names)
-    return found
 
 
 def loaded_by(name: str) -> set:
