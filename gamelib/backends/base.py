@@ -151,6 +151,9 @@ class Backend(ABC):
     """
 
     name = "abstract"
+    needs_terminal = False
+    """True for a backend drawn in the terminal it was started from: a service (no terminal) cannot use it,
+    and a log line printed meanwhile would land on its picture (the program logs to a file instead)."""
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
         self._closed = False
@@ -512,6 +515,10 @@ class Backend(ABC):
             self._write_logical(self._frame)
             if interlude.mirrored:
                 self._tell_shown(self._frame)
+
+    def notice(self, text: str) -> None:  # noqa: B027 (an optional hook)
+        """Show ``text`` beside the picture until the program prints a line (the terminal, under the board:
+        a line printed before the board would be hidden by it); the default does nothing."""
 
     @property
     def shows_notes(self) -> bool:

@@ -108,6 +108,7 @@ class TerminalBackend(Backend):
     """
 
     name = "terminal"
+    needs_terminal = True
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False, stdin: Optional[int] = None,
                  stdout: Optional[int] = None, env: Optional[Mapping[str, str]] = None) -> None:
