@@ -2,6 +2,7 @@
 the frames and words, events injected from other threads, and the registry of backends."""
 import contextlib
 import logging
+import os
 import sys
 import threading
 import time
@@ -13,7 +14,7 @@ from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
 
 from gamelib import backends
 from gamelib.backends import inbox
-from gamelib.backends.base import PAIR_HOLD, STICK, Action, Direction, Observer, StickEvent, _stick_map
+from gamelib.backends.base import PAIR_HOLD, STICK, Action, Backend, Direction, Observer, StickEvent, _stick_map
 from gamelib.backends.mock import HOLD_DELAY, HOLD_PERIOD, MockBackend
 from gamelib.colours import BLACK, BLUE, RED, YELLOW
 from gamelib.errors import ConfigError, MockExhausted, SetupError
@@ -301,6 +302,61 @@ def test_an_unknown_backend_in_the_environment_is_one_line_and_exit_78(capsys, m
     assert cli.main(list(argv)) == 78
     prog = " ".join(["sensehat-c4"] + argv[:1] if argv[:1] == ["replay"] else ["sensehat-c4"])
     assert capsys.readouterr().err == f"{prog}: {variable}='tv' is not a backend: use one of auto, hat, emu, terminal\n"
+
+
+# -- a device composed into a backend ---------------------------------------------------------------
+
+class PipeDevice:
+    """The least device: its stick a pipe (one byte a press: u, d, l, r, m), its LEDs a list."""
+
+    KEYS = {b"u": Direction.UP, b"d": Direction.DOWN, b"l": Direction.LEFT, b"r": Direction.RIGHT,
+            b"m": Direction.MIDDLE}
+
+    def __init__(self):
+        self.stick, self.presses = os.pipe()
+        self.written, self.asked = [], []
+        self.closed = False
+
+    def write(self, pixels):
+        self.written.append(tuple(pixels))
+
+    def waitables(self):
+        return [self.stick]
+
+    def read(self, ready, now):
+        self.asked.append(tuple(ready))
+        if self.stick in ready:
+            return StickEvent(now, self.KEYS[os.read(self.stick, 1)], Action.PRESSED)
+        return None
+
+    def due(self, now):
+        return None
+
+    def close(self):
+        self.closed = True
+        os.close(self.stick)
+        os.close(self.presses)
+
+
+def test_a_device_is_all_a_backend_needs_and_never_sees_the_inbox():
+    device = PipeDevice()
+    backend = Backend(device, rotation=90)
+    frame = [BLACK] * 64
+    frame[0] = RED                                               # the picture's top left
+    backend.show(frame)
+    assert device.written[-1][7] == RED and device.written[-1].count(RED) == 1   # the panel's top right
+    os.write(device.presses, b"u")                               # the panel's up is the picture's left at 90
+    event = backend.wait_event(1.0)
+    assert (event.direction, event.action, event.source) == (Direction.LEFT, Action.PRESSED, STICK)
+    waiting = threading.Thread(target=lambda: (time.sleep(0.05), backend.inject("down", source="phone")))
+    waiting.start()
+    event = backend.wait_event()                                 # no timeout: another thread's press ends it
+    waiting.join()
+    assert (event.direction, event.action, event.source) == (Direction.DOWN, Action.PRESSED, "phone")
+    assert all(backend._inbox not in ready for ready in device.asked)   # only its own waitables reach it
+    with backend:
+        pass
+    assert device.closed and device.written[-1] == (BLACK,) * 64
 
 
 # -- a backend from another package, through the entry points ------------------------------------
