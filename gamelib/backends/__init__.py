@@ -25,7 +25,6 @@ import contextlib
 import logging
 import os
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import BackendError, ConfigError, SetupError
@@ -95,6 +94,8 @@ class _EntryOpener:
 
 def entry_points(group: str = GROUP) -> List[Any]:
     """The installed entry points of ``group`` (Python 3.9's dict API and 3.10+'s ``select``)."""
+    from importlib import metadata  # noqa: PLC0415 (looked up when a backend is first named)
+
     found = metadata.entry_points()
     if hasattr(found, "select"):
         return list(found.select(group=group))

@@ -24,6 +24,7 @@ from typing import Collection, Deque, Iterator, List, Optional, Sequence, Tuple
 from gamelib.colours import RGB
 
 from ..errors import MockExhausted
+from ..matrix import PIXELS
 from ..status import Status
 from .base import STICK, Action, Backend, Direction, StickEvent
 from .device import Clock, Waitable
@@ -121,7 +122,7 @@ class MockBackend(Backend):
     @property
     def screen(self) -> Tuple[RGB, ...]:
         """The last frame written (all black before the first)."""
-        return self.frames[-1][1] if self.frames else ((0, 0, 0),) * 64
+        return self.frames[-1][1] if self.frames else ((0, 0, 0),) * PIXELS
 
     # -- Backend ------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from typing import Any, Callable, Collection, List, Optional, Sequence, Tuple
 from gamelib.colours import RGB
 
 from ..errors import BackendError, SetupError
+from ..matrix import PIXELS
 from .base import Action, Backend, Direction, StickEvent
 from .device import Waitable
 from .quit_key import QuitKey
@@ -33,7 +34,7 @@ HAT_FB_NAME = "RPi-Sense FB"
 
 log = logging.getLogger("gamelib")
 
-_FRAME = struct.Struct("64H")
+_FRAME = struct.Struct(f"{PIXELS}H")
 """The LED framebuffer: 64 RGB565 pixels in native byte order (as both libraries write it)."""
 
 WINDOW_NEEDS = ("the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy "

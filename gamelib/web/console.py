@@ -12,6 +12,7 @@ from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.backends.interlude import Pause
 from gamelib.colours import BLACK, WHITE, RGB, ColourError, parse_colour
 from gamelib.icons import Picture, picture
+from gamelib.matrix import PIXELS
 from gamelib.scroll import scroll_frames
 from gamelib.status import ENTER, Status
 
@@ -45,7 +46,7 @@ WAITING = "waiting"
 def phone_frames(colour: RGB) -> list:
     """The steps of the phone blinking in ``colour`` (``(frame, seconds)``)."""
     lit: Picture = picture(PHONE, {"P": colour})
-    return [(lit, PHONE_BLINK), ((BLACK,) * 64, PHONE_BLINK)]
+    return [(lit, PHONE_BLINK), ((BLACK,) * PIXELS, PHONE_BLINK)]
 
 
 def away_words(seat: int, who: str, seconds: float) -> Status:

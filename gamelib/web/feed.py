@@ -25,11 +25,12 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple
 
 from ..backends.base import Observer
 from ..colours import RGB
+from ..matrix import PIXELS
 from .http import Stream
 from .limits import Limits
 
 Picture = Tuple[RGB, ...]
-BLANK: Picture = ((0, 0, 0),) * 64
+BLANK: Picture = ((0, 0, 0),) * PIXELS
 
 FRAME, STATE = "frame", "state"
 RETRY_MS = 1000

@@ -22,12 +22,13 @@ from typing import Collection, Iterator, List, Optional, Tuple
 
 from gamelib.colours import BLACK, BLUE, RED, RGB, WHITE, YELLOW
 from gamelib.font import HEIGHT as FONT_HEIGHT, centred_text, draw_text, text_width
+from gamelib.matrix import SIDE
 
 from ..rules import Board, Cell
 
 CURSOR_ROW = 0
 GAP_ROW = 1
-SIZE = 8
+SIZE = SIDE
 
 Pixels = List[RGB]
 Step = Tuple[Pixels, float]
