@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, FrozenSet, Mapping, Optional, Tuple
 
 # The keys, as a caption names them: the terminal's (and the emulator window's) keys for the stick,
 # never the Sense HAT's words ("stick", "middle"); the terminal spells the arrows out where it has
@@ -26,6 +26,11 @@ DOWN = "↓"
 """Down (``↓``)."""
 ENTER = "Enter"
 """The middle of the stick (Enter, or space, in the terminal)."""
+
+SEATS = (1, 2)
+"""The seats of a game of two."""
+TYPED: FrozenSet[str] = frozenset({"turn", "seats"})
+"""The keys of :meth:`Status.as_json` that are :class:`Status`'s typed fields."""
 
 _SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[\x20-\x3f]*[\x40-\x7e]?"                                # CSI: colours, moves, clears
@@ -52,18 +57,54 @@ class Status:
     line) shows under the LEDs: what they mean where they alone do not say (a chooser's
     label, whose turn it is and in which colour) and which keys do what, named by
     :data:`LEFT_RIGHT`, :data:`UP`, :data:`DOWN` and :data:`ENTER`; that display shows
-    what it showed before when a status without a caption follows.  ``details`` holds JSON-ready values (str,
-    int, float, bool, None, lists and dicts of them); do not change it.
+    what it showed before when a status without a caption follows.  ``turn`` and ``seats``
+    are what a program acts on (the web server refuses a phone's press out of its seat's
+    turn by ``turn``), typed; ``details`` holds the rest, JSON-ready values (str, int, float,
+    bool, None, lists and dicts of them), never ``turn`` or ``seats`` beside the typed ones;
+    do not change it.
     """
 
     phase: str
     text: str
     caption: Optional[str] = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    turn: Optional[int] = None
+    """The seat to move (1 or 2), whose presses the game takes now; ``None``: nobody's turn."""
+    seats: Optional[Tuple[Mapping[str, Any], ...]] = None
+    """The two seats as the game describes them (JSON-ready), when the words are about a match."""
+
+    def __post_init__(self) -> None:
+        if self.turn is not None and (type(self.turn) is not int or self.turn not in SEATS):
+            raise ValueError(f"turn is seat 1 or 2, not {self.turn!r}")
+        if (self.turn is not None or self.seats is not None) and not TYPED.isdisjoint(self.details):
+            raise ValueError("turn and seats are typed fields, not details")
 
     def as_json(self) -> Dict[str, Any]:
-        """A JSON-ready dict: ``phase``, ``text``, ``caption`` and the details' keys."""
-        return {"phase": self.phase, "text": self.text, "caption": self.caption, **self.details}
+        """A JSON-ready dict: ``phase``, ``text``, ``caption``, ``turn`` and ``seats`` (when the words are
+        about a turn or a match) and the details' keys."""
+        typed: Dict[str, Any] = {}
+        if self.turn is not None or self.seats is not None:
+            typed["turn"] = self.turn
+        if self.seats is not None:
+            typed["seats"] = [dict(seat) for seat in self.seats]
+        return {"phase": self.phase, "text": self.text, "caption": self.caption, **typed, **self.details}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Status":
+        """The status :meth:`as_json` gave (from another Pi: checked by the caller for its sizes): a
+        ``turn`` that is seat 1 or 2 and ``seats`` that are a list of two objects become the typed
+        fields; anything else stays a detail."""
+        details = {k: v for k, v in data.items() if k not in ("phase", "text", "caption")}
+        turn, seats = details.get("turn"), details.get("seats")
+        typed_seats: Optional[Tuple[Mapping[str, Any], ...]] = None
+        if isinstance(seats, list) and len(seats) == len(SEATS) and all(isinstance(s, dict) for s in seats):
+            typed_seats = tuple(seats)
+        typed_turn = turn if type(turn) is int and turn in SEATS else None
+        if typed_seats is not None or typed_turn is not None or ("turn" in details and turn is None):
+            details = {k: v for k, v in details.items() if k not in TYPED}
+        caption = data.get("caption")
+        return cls(str(data["phase"]), str(data["text"]), None if caption is None else str(caption), details,
+                   typed_turn, typed_seats)
 
     def __str__(self) -> str:
         return self.text

@@ -45,10 +45,6 @@ class Layout:
     def cells(self) -> int:
         return self.columns * self.rows
 
-    def bit(self, column: int, row: int) -> int:
-        """The bit of cell ``(column, row)`` (0-based, row 0 at the bottom)."""
-        return 1 << (column * self.stride + row)
-
 
 STANDARD = Layout()
 """The classic board: 7 columns by 6 rows."""
@@ -298,7 +294,8 @@ class Board:
             for r in reversed(range(self.rows)))
 
     def __repr__(self) -> str:
-        return f"Board.from_moves({self.notation()!r})"
+        size = "" if self.size == (COLUMNS, ROWS) else f", {self.columns}, {self.rows}"
+        return f"Board.from_moves({self.notation()!r}{size})"
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Board) and (self.columns, self.rows) == (other.columns, other.rows)

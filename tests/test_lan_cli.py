@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from test_cli import mock, run  # noqa: F401 (the fixture)
+from web_client import post
 
 from gamelib import web
 from gamelib.backends.mock import MockBackend
@@ -118,8 +119,8 @@ def test_while_a_game_is_offered_over_the_lan_the_pairing_gesture_is_not_listene
             with web.lan_game(mock):                                   # counted: the inner end is not the outer's
                 pass
             assert not mock.pairing_watched
-            mock.pair()
-            assert server.seating.pairing is None                      # the gesture does nothing
+            server.pair()
+            assert server.seating.pairing is None                      # the gesture would do nothing
         assert mock.pairing_watched
         mock.pair()
         assert server.seating.pairing is not None                      # a pairing PIN again once the game is over
@@ -141,3 +142,34 @@ def test_while_a_guest_joins_a_game_over_the_lan_the_pairing_gesture_is_not_list
         c4lan.join(mock, name="Bob", target=("127.0.0.1", 9), state=SessionFile(tmp_path / "guest.json"))
         assert mock.pairing_watched
     assert seen == [(("127.0.0.1", 9), False), None]                   # no phone seat at the guest: no PIN
+
+
+def test_a_guest_s_web_server_seats_no_phone_while_it_plays_over_the_lan(monkeypatch, tmp_path):
+    """``--join --web``: the guest's own page is to watch while the LAN game lasts (403 ``lan``: no PIN, no
+    seat, a seated phone given back its seat), and seats phones again once it is over."""
+    mock = MockBackend()
+    seen = []
+
+    def visit(backend, where, token, label, **options):                # the visit as it is played
+        server = web.running(backend)
+        seen.append((server.seats_closed, backend.seats.sitters()))
+        for path, body in (("/api/pin", {}), ("/api/seat", {"pin": pin, "seat": 2})):
+            reply = post(server.port, path, body, source="127.0.0.6")
+            seen.append((path, reply.status, reply.json()["error"]))
+        server.pair()                                                  # the stick's middle held: nothing
+        seen.append((server.seating.pairing, server.note()))
+        return SimpleNamespace(outcome="ended", reason="", message="", played=True), 0
+
+    monkeypatch.setattr(c4lan, "_visit", visit)
+    with web.serving(mock, Address("127.0.0.1", 0)) as server:
+        server.pair()
+        pin = server.seating.pairing
+        reply = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source="127.0.0.5")
+        assert reply.status == 200 and mock.seats[2] is not None       # a phone sits before the game
+        c4lan.join(mock, name="Bob", target=("127.0.0.1", 9), state=SessionFile(tmp_path / "guest.json"))
+        assert seen == [(True, (None, None)),
+                        ("/api/pin", 403, "lan"), ("/api/seat", 403, "lan"),
+                        (None, f"web: http://127.0.0.1:{server.port}/  (watch only)")]
+        assert not server.seats_closed and mock.seats.sitters() == (None, None)
+        assert server.note() == f"web: http://127.0.0.1:{server.port}/"
+        assert post(server.port, "/api/pin", {}, source="127.0.0.6").status == 202   # seats again after it

@@ -199,7 +199,7 @@ def test_a_visit_asks_plays_the_hosts_frames_and_words_sends_presses_and_shows_w
     assert pictures[-1] == BLACK_FRAME
     assert [s.details.get("screen") or s.phase for _, s in mock.statuses] == [
         "asking", "playing", "away", "left"]
-    assert mock.statuses[1][1] == Status("playing", "round 1", None, {"turn": 2})
+    assert mock.statuses[1][1] == Status("playing", "round 1", None, turn=2)
 
 
 def mock_pictures(mock):

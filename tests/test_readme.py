@@ -93,9 +93,11 @@ def test_readme_names_the_levels_of_the_ladder_in_order():
 
 
 def commands_shown(text: str):
-    """``(program, command, options)`` of every ``sensehat-c4 ...`` and ``gamelib ...`` README shows, in
+    """``(program, command, options)`` of every ``sensehat-c4 ...`` and ``gamelib ...`` a document shows, in
     its code blocks and in its inline code; ``command`` is ``""`` for the program itself."""
-    shown = re.findall(r"```sh\n(.*?)```", text, re.S) + re.findall(r"`([^`\n]+)`", text)
+    shown = re.findall(r"```sh\n(.*?)```", text, re.S) + [   # inline code that starts with a command (not a
+        code for code in re.findall(r"`([^`\n]+)`", text)   # message quoted that names the program)
+        if re.match(r"(?:sudo )?(?:\S*/)?(?:sensehat-c4|gamelib)(?:\s|$)", code)]
     found = set()
     for snippet in shown:
         for line in snippet.splitlines():
@@ -116,14 +118,25 @@ def help_of(program: str, command: str) -> str:
     return done.stdout
 
 
-def test_every_command_and_option_readme_shows_is_the_program_s():
+def test_every_command_and_option_readme_and_the_guide_show_is_the_program_s():
     shown = commands_shown(README.read_text())
     assert ("sensehat-c4", "history", ()) in shown and ("sensehat-c4", "", ("--lan", "--names")) in shown
     assert ("gamelib", "install-service", ("--user",)) in shown
-    for program, command, options in sorted(shown):
-        text = help_of(program, command)
-        missing = [option for option in options if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text)]
-        assert not missing, f"README shows {program} {command} {missing}: not in its --help"
+    for document in DOCUMENTS:
+        for program, command, options in sorted(commands_shown(document.read_text())):
+            text = help_of(program, command)
+            missing = [option for option in options
+                       if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text)]
+            assert not missing, f"{document.name} shows {program} {command} {missing}: not in its --help"
+
+
+def test_the_guide_gives_each_level_s_own_thinking_budget():
+    budgets = {}
+    for level in LADDER:
+        budgets.setdefault(level.seconds, []).append(level.name)
+    (short, quick), (long, _) = sorted(budgets.items())
+    options = " ".join((GUIDE / "options.md").read_text().split())
+    assert f"{short:g} s for {' and '.join(quick)}, {long:g} s for the others" in options
 
 
 def test_the_options_table_of_readme_gives_options_the_game_has():

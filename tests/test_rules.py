@@ -169,3 +169,22 @@ def test_matches_reference_over_random_games(size, choices):
     while board.ply:
         board.pop()
     assert board == Board(columns, rows) and board.bitboards == (0, 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(SIZES), st.lists(st.integers(min_value=0, max_value=7), min_size=0, max_size=48))
+def test_a_board_s_repr_makes_the_same_board_on_every_size(size, choices):
+    columns, rows = size
+    board = Board(columns, rows)
+    for choice in choices:
+        legal = board.legal_moves()
+        if not legal:
+            break
+        board.play(legal[choice % len(legal)])
+    again = eval(repr(board), {"Board": Board})
+    assert again == board and again.size == board.size and again.notation() == board.notation()
+
+
+def test_a_board_s_repr_names_its_size_only_when_it_is_not_the_classic_one():
+    assert repr(Board.from_moves("44")) == "Board.from_moves('44')"
+    assert repr(Board.from_moves("8", 8, 6)) == "Board.from_moves('8', 8, 6)"

@@ -454,7 +454,7 @@ def presence_on(turn):
 
     table, clock, console = SeatTable(), Clock(), Told()
     feed = Feed()
-    feed.status = Status("playing", "", None, {"turn": turn})
+    feed.status = Status("playing", "", None, turn=turn)
     seating = Seating(table)
     sitter = table.take(2, "phone:1", "phone")
     presence = Presence(console, feed, seating, clock=lambda: clock.now, later=clock.later)

@@ -13,6 +13,7 @@ from web_client import Client, Events, call, connect, post, raw, read_until_clos
 
 from gamelib.errors import ServerError
 from gamelib.seats import SeatTable
+from gamelib.status import Status
 from gamelib.web.address import Address
 from gamelib.web.http import CSP, lan_host
 from gamelib.web.limits import Limits
@@ -49,14 +50,9 @@ class Console:
         self.notes.append(text)
 
 
-class Status:
-    """A game's words (as gamelib.status.Status gives them)."""
-
-    def __init__(self, **details) -> None:
-        self.details = details
-
-    def as_json(self):
-        return {"phase": "playing", "text": "a test", "caption": None, **self.details}
+def said(turn=None, **details):
+    """A game's words in a turn (gamelib.status.Status, the typed turn the press check reads)."""
+    return Status("playing", "a test", None, details, turn=turn)
 
 
 @contextlib.contextmanager
@@ -175,7 +171,7 @@ def test_the_state_gives_the_frame_row_by_row_from_the_top_left_and_the_words():
                                                {"seat": 2, "taken": False, "kind": None}],
                                      "version": 0}}
         server.feed.shown(frame(7))
-        server.feed.said(Status(turn=2, board="7x6"))
+        server.feed.said(said(turn=2, board="7x6"))
         wait_for(lambda: server.feed.seq == 1 and server.feed.status is not None)
         reply = call(server.port, "GET", "/api/state")
         assert reply.headers["cache-control"] == "no-store"
@@ -193,7 +189,7 @@ def test_the_stream_starts_with_the_state_and_frame_then_brings_every_frame_in_o
             assert events.next() == ("state", {"status": None, "seating": server.seating.state()})
             kind, data = events.next()
             assert events.retry == 1000 and kind == "frame" and data["pixels"] == [[1, i, 255 - i] for i in range(64)]
-            server.feed.said(Status(turn=1))
+            server.feed.said(said(turn=1))
             for n in range(2, 202):
                 server.feed.shown(frame(n))
                 if n % 50 == 0:                     # bursts of 50 frames (the game shows one every 30 ms at most)
@@ -326,7 +322,7 @@ def test_a_seat_then_presses_reach_the_game_with_the_seats_source():
 def test_a_press_for_the_seat_not_to_move_changes_nothing():
     with served() as (server, console):
         token = seat(server, 2)
-        server.feed.said(Status(turn=1))
+        server.feed.said(said(turn=1))
         wait_for(lambda: server.feed.status is not None)
         reply = post(server.port, "/api/press", {"token": token, "direction": "middle"})
         assert reply.status == 409 and reply.json()["error"] == "not_your_turn" and console.presses == []

@@ -139,3 +139,36 @@ def test_the_lan_guest_says_whose_turn_from_its_own_side():
     assert words.as_guest(result, 2) == result
     odd = Status(words.PLAYING, "x", "Ann (red) to move", {"turn": 3, "seats": []})           # unreadable: no caption
     assert words.as_guest(odd, 2) == Status(words.PLAYING, "x", None, {"turn": 3, "seats": []})
+
+
+def test_whose_turn_it_is_and_the_seats_are_typed_fields_the_api_writes_as_keys():
+    ann, bob = words.Seat(1, (255, 0, 0), "Ann"), words.Seat(2, (255, 255, 0), "Bob")
+    playing = words.match(words.PLAYING, (ann, bob), size=Size(), number=1, score=(0, 0), turn=2)
+    assert playing.turn == 2 and playing.seats == (ann.as_json(), bob.as_json())
+    assert "turn" not in playing.details and "seats" not in playing.details
+    as_json = playing.as_json()
+    assert (as_json["turn"], as_json["seats"]) == (2, [ann.as_json(), bob.as_json()])
+    assert Status.from_json(as_json) == playing                          # what a LAN guest reads back
+    confirming = words.match(words.CONFIRMING, (ann, bob), size=Size(), number=1, score=(0, 0))
+    assert confirming.as_json()["turn"] is None and Status.from_json(confirming.as_json()) == confirming
+    rules = words.rules("the rules")
+    assert "turn" not in rules.as_json() and Status.from_json(rules.as_json()) == rules
+
+
+@pytest.mark.parametrize("data, turn, seats, details", [
+    ({"turn": 3, "seats": []}, None, None, {"turn": 3, "seats": []}),  # neither a seat: details as they came
+    ({"turn": True, "seats": [{}, {}]}, None, ({}, {}), {}),            # a bool is no seat
+    ({"turn": "1"}, None, None, {"turn": "1"}),                          # not a turn: a detail as it came
+    ({"turn": {"seat": 2}}, None, None, {"turn": {"seat": 2}}),          # training's seat to find a move
+    ({"turn": 1, "seats": [{}, {}, {}]}, 1, None, {}),                   # a turn typed: what is no seats goes
+])
+def test_words_from_another_pi_become_typed_fields_only_when_they_are_a_seat(data, turn, seats, details):
+    status = Status.from_json({"phase": "playing", "text": "x", "caption": None, **data})
+    assert (status.turn, status.seats, dict(status.details)) == (turn, seats, details)
+
+
+def test_a_status_refuses_a_turn_that_is_no_seat_and_a_turn_in_its_details_beside_the_typed_one():
+    with pytest.raises(ValueError, match="turn is seat 1 or 2, not 3"):
+        Status(words.PLAYING, "x", turn=3)
+    with pytest.raises(ValueError, match="turn and seats are typed fields, not details"):
+        Status(words.PLAYING, "x", None, {"turn": 1}, turn=1)

@@ -207,7 +207,7 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
             elif kind == g.FRAME and state == "playing":
                 backend.show(got.data)
             elif kind == g.STATE and state == "playing" and got.data is not None:
-                backend.say(words(_status(got.data)))
+                backend.say(words(Status.from_json(got.data)))
             elif kind == g.GAME:
                 on_game(got.data)
             elif kind == g.DROPPED and state == "playing":
@@ -245,8 +245,3 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
             backend.clear()
             return Visit("left", f"left {host}'s game", None, played)
 
-
-def _status(data: Any) -> Status:
-    details = {k: v for k, v in data.items() if k not in ("phase", "text", "caption")}
-    caption = data.get("caption")
-    return Status(str(data["phase"]), str(data["text"]), None if caption is None else str(caption), details)

@@ -74,10 +74,6 @@ class ProtocolError(GamelibError, ValueError):
         self.code = code
 
 
-class VersionMismatch(GamelibError, ValueError):
-    """The other Pi speaks another version of the protocol (the message says both)."""
-
-
 def mismatch(ours: int, theirs: object) -> str:
     """The one line both sides show when the versions differ."""
     return (f"the other Pi speaks the LAN protocol {theirs!s:.10}, this one {ours}: "

@@ -39,28 +39,26 @@ __all__ = ["Address", "add_argument", "lan_game", "running", "serving"]
 _RUNNING: "MutableMapping[Backend, WebServer]" = weakref.WeakKeyDictionary()
 
 
-class _Pairing:
-    """A web server's listening for the pairing gesture on its backend, while phones may take seats: not
-    while a game is played over the LAN (:func:`lan_game`: the gesture would do nothing, and the
-    terminal's key help names ``p`` only while someone listens)."""
+class _Gesture:
+    """A web server's listening for the pairing gesture on its backend: only while phones may take seats
+    (not while :attr:`~.server.WebServer.seats_closed`: the gesture would do nothing, and the terminal's
+    key help names ``p`` only while someone listens)."""
 
-    def __init__(self, backend: "Backend", listener: Callable[[], None]) -> None:
-        self._backend, self._listener = backend, listener
+    def __init__(self, backend: "Backend", server: "WebServer") -> None:
+        self._backend, self._server = backend, server
         self._lock = threading.Lock()
-        self._games = 0
-        """LAN games on now (counted: one block may hold another)."""
         self._closed = False
-        self._stop: Optional[Callable[[], None]] = backend.watch_pairing(listener)
+        self._stop: Optional[Callable[[], None]] = None
+        self.update()
 
-    def game(self, started: bool) -> None:
-        """A LAN game started (``True``) or ended: stop listening at the first, listen again after the last."""
+    def update(self) -> None:
+        """Listen, or stop listening, as the server's seats are now open or closed."""
         with self._lock:
-            self._games += 1 if started else -1
             stop = None
-            if self._games > 0 or self._closed:
+            if self._closed or self._server.seats_closed:
                 stop, self._stop = self._stop, None
             elif self._stop is None:
-                self._stop = self._backend.watch_pairing(self._listener)
+                self._stop = self._backend.watch_pairing(self._server.pair)
         if stop is not None:
             stop()
 
@@ -68,26 +66,30 @@ class _Pairing:
         """Stop listening for good (the server stopped)."""
         with self._lock:
             self._closed = True
-            stop, self._stop = self._stop, None
-        if stop is not None:
-            stop()
+        self.update()
 
 
-_PAIRING: "MutableMapping[Backend, _Pairing]" = weakref.WeakKeyDictionary()
+_GESTURE: "MutableMapping[Backend, _Gesture]" = weakref.WeakKeyDictionary()
 
 
 @contextlib.contextmanager
 def lan_game(backend: "Backend") -> Iterator[None]:
-    """For the ``with`` block a game is played over the LAN on ``backend`` (offered or joined): no phone
-    seat exists, so its web server (if any serves seats) does not listen for the pairing gesture."""
-    pairing = _PAIRING.get(backend)
-    if pairing is not None:
-        pairing.game(True)
+    """For the ``with`` block a game is played over the LAN on ``backend`` (offered or joined): its web
+    server (if any) seats no phone (:attr:`~.server.WebServer.seats_closed`: the seated are given back
+    their seats, PINs are refused with 403 ``lan``) and does not listen for the pairing gesture."""
+    server = _RUNNING.get(backend)
+    gesture = _GESTURE.get(backend)
+    if server is not None:
+        server.lan_game(True)
+    if gesture is not None:
+        gesture.update()
     try:
         yield
     finally:
-        if pairing is not None:
-            pairing.game(False)
+        if server is not None:
+            server.lan_game(False)
+        if gesture is not None:
+            gesture.update()
 
 
 def running(backend: "Backend") -> Optional["WebServer"]:
@@ -123,25 +125,24 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
     server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages())
     stop = backend.observe(server.feed)
-    # the stick's middle held (the terminal's p): a pairing PIN at once, while phones may take seats
-    pairing = _Pairing(backend, server.pair) if seats else None
+    gesture: Optional[_Gesture] = None
     server.feed.shown(backend.frame)          # what is up now, for the first page
     if backend.status is not None:
         server.feed.said(backend.status)
     try:
         server.start()
         _RUNNING[backend] = server
-        if pairing is not None:
-            _PAIRING[backend] = pairing
+        if seats:   # the stick's middle held (the terminal's p): a pairing PIN at once, while phones may sit
+            gesture = _GESTURE[backend] = _Gesture(backend, server)
         if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
             notice(f"web view on {', '.join(server.urls)} " + ("(a phone takes a seat with the PIN the LEDs show)"
                                                                 if seats else "(watch only)"))
         yield server
     finally:
         _RUNNING.pop(backend, None)
-        _PAIRING.pop(backend, None)
-        if pairing is not None:
-            pairing.close()
+        _GESTURE.pop(backend, None)
+        if gesture is not None:
+            gesture.close()
         stop()
         server.close()
         backend.seats.clear()

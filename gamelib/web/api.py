@@ -112,12 +112,16 @@ class WebApp:
     def __init__(self, console: Console, feed: Feed, seating: Seating, limits: Limits = Limits(), *,
                  clock: Callable[[], float], files: Optional[Dict[str, StaticFile]] = None,
                  later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None,
-                 pages: Sequence[Pages] = (), lan: Callable[[], Optional[Offer]] = lambda: None) -> None:
+                 pages: Sequence[Pages] = (), lan: Callable[[], Optional[Offer]] = lambda: None,
+                 seats_closed: Optional[Callable[[], bool]] = None) -> None:
         self.console = console
         self.pages = tuple(pages)
         self.lan = lan
         """The game offered over the LAN now (a :class:`gamelib.lan.host.LanHost`), or ``None``: while there
-        is one, ``/api/lan`` is its, and no phone takes a seat (only the accepted guest plays)."""
+        is one, ``/api/lan`` is its."""
+        self.seats_closed = seats_closed or (lambda: self.lan() is not None)
+        """True while a game is played over the LAN, offered or joined (default: while one is offered):
+        no phone asks for a PIN or takes a seat (only the two Pis' players play)."""
         self.feed = feed
         self.seating = seating
         self.limits = limits
@@ -149,7 +153,7 @@ class WebApp:
         return lan.upgrade(request)
 
     def _seats_open(self) -> None:
-        if self.lan() is not None:
+        if self.seats_closed():
             raise HttpError(403, "lan", "this game is played with another Pi over the LAN: watch only")
 
     # -- reading ---------------------------------------------------------------------
@@ -233,8 +237,6 @@ class WebApp:
         return Response.json({"seat": sitter.seat, "direction": direction}, 202)
 
     def _turn(self) -> Optional[int]:
-        """The seat to move, when the game's words say (``turn``); ``None`` otherwise."""
+        """The seat to move, when the game's words say (:attr:`~gamelib.status.Status.turn`); ``None`` otherwise."""
         status = self.feed.status
-        details = getattr(status, "details", None) or {}
-        turn = details.get("turn")
-        return turn if type(turn) is int else None
+        return None if status is None else status.turn

@@ -6,7 +6,7 @@ thread (:meth:`~gamelib.backends.base.Backend.inject`, :meth:`~gamelib.backends.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.backends.interlude import Pause
@@ -54,7 +54,7 @@ def away_words(seat: int, who: str, seconds: float) -> Status:
     return Status(WAITING, f"waiting for {who}'s phone: its page is closed; seat {seat} goes back to the stick "
                   f"in {seconds:g} s (middle: now)",
                   f"waiting for {who}'s phone (page closed): {ENTER} plays it here, or in {seconds:g} s",
-                  {"turn": seat, "phone": seat, "seconds": seconds})
+                  {"phone": seat, "seconds": seconds}, turn=seat)
 
 
 class BackendConsole:
@@ -87,26 +87,22 @@ class BackendConsole:
 
     def colour(self, seat: int) -> RGB:
         """``seat``'s colour as the game's words give it (``seats[n].colour``), else white."""
+        colour = self._seat(seat).get("colour")
         try:
-            return parse_colour(self._seat(seat)["colour"])  # type: ignore[index]
-        except (TypeError, KeyError, ColourError):
+            return parse_colour(colour) if isinstance(colour, str) else WHITE
+        except ColourError:
             return WHITE
 
     def who(self, seat: int) -> str:
         """``seat``'s player's name as the game's words give it (``seats[n].name``), else ``player N``."""
-        try:
-            name = self._seat(seat)["name"]  # type: ignore[index]
-        except (TypeError, KeyError):
-            name = None
+        name = self._seat(seat).get("name")
         return name if isinstance(name, str) and name else f"player {seat}"
 
-    def _seat(self, seat: int) -> object:
+    def _seat(self, seat: int) -> Mapping[str, Any]:
+        """``seat`` as the game's words describe it (:attr:`~gamelib.status.Status.seats`); empty if they do not."""
         status = self.backend.status
-        seats = status.details.get("seats") if status is not None else None
-        try:
-            return seats[seat - 1]  # type: ignore[index]
-        except (TypeError, IndexError, KeyError):
-            return None
+        seats = status.seats if status is not None else None
+        return seats[seat - 1] if seats is not None and 1 <= seat <= len(seats) else {}
 
     def away(self, seat: int, seconds: float, take_back: Callable[[], None]) -> None:
         """Pause the game with ``seat``'s phone blinking in its colour, saying it waits for that phone;

@@ -26,6 +26,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple
 from ..backends.base import Observer
 from ..colours import RGB
 from ..matrix import PIXELS
+from ..status import Status
 from .http import Stream
 from .limits import Limits
 
@@ -83,7 +84,7 @@ class Feed(Observer):
         self.frame: Picture = BLANK
         self.seq = 0
         """Frames shown since the feed began; the newest one's number."""
-        self.status: Any = None
+        self.status: Optional[Status] = None
         self.watchers: "set[Watcher]" = set()
         self.dropped = 0
         self.sent = 0

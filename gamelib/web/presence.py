@@ -80,9 +80,9 @@ class Presence:
 
     def _to_move(self) -> Optional[Sitter]:
         """The phone in the seat to move (the game's words' ``turn``), if a phone holds it."""
-        details = getattr(self.feed.status, "details", None) or {}
-        turn = details.get("turn")
-        if type(turn) is not int or turn not in (1, 2):
+        status = self.feed.status
+        turn = None if status is None else status.turn
+        if turn is None:
             return None
         sitter = self.seating.table[turn]
         return sitter if sitter is not None and sitter.kind == KIND else None

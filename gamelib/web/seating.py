@@ -220,6 +220,18 @@ class Seating:
             if self._pairing is not None and self._pairing.until <= self._clock():
                 self._pairing = None
 
+    def void(self) -> None:
+        """Forget every PIN (shown, waiting for its scroll, the pairing PIN): a game over the LAN began, and
+        no phone takes a seat meanwhile."""
+        with self._lock:
+            told = self._newest is not None
+            self._shown.clear()
+            self._waiting.clear()
+            self._pairing = None
+            self._newest = None
+        if told:
+            self._pin_changed(None)
+
     # -- seats ----------------------------------------------------------------------------
 
     def sit(self, pin: object, seat: object, address: str) -> Tuple[str, Sitter, int]:

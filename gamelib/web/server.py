@@ -57,16 +57,37 @@ class WebServer:
         self.lan: Optional[Offer] = None
         """The game offered over the LAN (:class:`gamelib.lan.host.LanHost`) while there is one: ``/api/lan``
         goes to it (set from any thread: :mod:`gamelib.lan` attaches and detaches it)."""
+        self._lan_games = 0
+        """Games over the LAN on now on this backend, offered or joined (:meth:`lan_game`; counted: one
+        may be begun inside another's block)."""
+        self._lan_lock = threading.Lock()
 
     @property
     def port(self) -> int:
         return self.bound[0][1] if self.bound else self.address.port
 
+    @property
+    def seats_closed(self) -> bool:
+        """True while a game is played over the LAN on this backend (offered here, or joined from here): only
+        the two Pis' players play, so no phone asks for a PIN or takes a seat (403 ``lan``), the pairing
+        gesture does nothing, and the page is to watch."""
+        return self.lan is not None or self._lan_games > 0
+
+    def lan_game(self, started: bool) -> None:
+        """A game over the LAN began (``True``: every PIN is void and every phone's seat is given back) or
+        ended (after the last, phones may take seats again)."""
+        with self._lan_lock:
+            self._lan_games += 1 if started else -1
+        if started:
+            self.seating.void()
+            self.console.seats.clear()
+        self.console.note(self.note())
+
     def note(self) -> str:
         """The line the terminal shows under the board: the page's address and the PIN (none while a game
-        is offered over the LAN)."""
+        is played over the LAN)."""
         where = self.urls[0] if self.urls else f"port {self.port}"
-        if self.lan is not None:   # a game over the LAN: only its guest plays, the page is to watch
+        if self.seats_closed:   # a game over the LAN: only the two Pis' players play, the page is to watch
             return f"web: {where}  (watch only)"
         pin = self.seating.pin
         return f"web: {where}" + (f"  PIN {grouped(pin)}" if pin is not None else "")
@@ -106,7 +127,7 @@ class WebServer:
         self.feed.start(loop)
         app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
                      later=lambda delay, call: loop.call_later(delay, call), pages=self.pages,
-                     lan=lambda: self.lan)
+                     lan=lambda: self.lan, seats_closed=lambda: self.seats_closed)
         self.http = HttpServer(app.routes(), self.limits, clock=loop.time, trusted=self.trusts)
         return await self.http.listen(self.address.host, self.address.port)
 
@@ -120,7 +141,7 @@ class WebServer:
         the game's thread): a pairing PIN, on the LEDs at once.  Nothing while no phone may take a seat (the
         server is not running, or a game is played over the LAN)."""
         loop = self.loop
-        if loop is None or self.lan is not None:
+        if loop is None or self.seats_closed:
             return
         self.console.show_pairing(self.seating.pair())
         try:   # once void: forgotten, and gone from the terminal's line

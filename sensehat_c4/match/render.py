@@ -27,7 +27,6 @@ from gamelib.matrix import SIDE
 from ..rules import Board, Cell
 
 CURSOR_ROW = 0
-GAP_ROW = 1
 SIZE = SIDE
 
 Pixels = List[RGB]

@@ -156,8 +156,8 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     else:
         text = caption = summary
     return Status(phase, text, caption or None, {
-        "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
-        "seats": [seat.as_json() for seat in seats], "winner": winner, "result": result})
+        "game": GAME, "board": str(size), "round": number, "score": list(score), "winner": winner, "result": result},
+        turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
 
 def as_guest(status: Status, mine: Optional[int]) -> Status:
@@ -167,10 +167,10 @@ def as_guest(status: Status, mine: Optional[int]) -> Status:
     if status.phase not in (PLAYING, THINKING):
         return status
     try:
-        turn = status.details["turn"]
-        if type(turn) is not int or turn not in (1, 2):
+        turn = status.turn
+        if turn is None or status.seats is None:
             raise ValueError(turn)
-        seat = status.details["seats"][turn - 1]
+        seat = status.seats[turn - 1]
         name, level, kind = seat["name"], seat["level"], seat["kind"]
         who = Seat(turn, parse_colour(seat["colour"]), name if isinstance(name, str) else None,
                    level if isinstance(level, str) else None, str(kind))
@@ -188,8 +188,8 @@ def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[in
     where = f"round {number} ({score[0]}-{score[1]}, {size})"
     return Status(RESUME, f"resume? an interrupted match, {where}: {seats[turn - 1].label} to move "
                   "(middle or down: resume, up: start afresh)", f"resume? {ENTER}: yes, {UP}: start afresh", {
-                      "game": GAME, "board": str(size), "round": number, "score": list(score), "turn": turn,
-                      "seats": [seat.as_json() for seat in seats], "choices": ["resume", "start afresh"]})
+                      "game": GAME, "board": str(size), "round": number, "score": list(score),
+                      "choices": ["resume", "start afresh"]}, turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
 
 def replay(round_id: int, shown: int, total: int, *, paused: bool, ended: bool) -> Status:
