@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Dict, List, MutableSequence, Tuple
 
 from .colours import RGB
+from .matrix import PIXELS, SIDE
 from .palette import DEFAULT, PALETTES
 
 WIDTH = 3
@@ -91,19 +92,19 @@ def draw_glyph(pixels: MutableSequence[RGB], rows: Tuple[str, ...], colour: RGB,
     """Draw one glyph's ``rows`` into a 64-pixel frame at ``(x, y)`` (what falls outside is left out)."""
     for dy, row in enumerate(rows):
         py = y + dy
-        if not 0 <= py < 8:
+        if not 0 <= py < SIDE:
             continue
         for dx, mark in enumerate(row):
             px = x + dx
-            if mark == "#" and 0 <= px < 8:
-                pixels[py * 8 + px] = colour
+            if mark == "#" and 0 <= px < SIDE:
+                pixels[py * SIDE + px] = colour
 
 
 def draw_text(pixels: MutableSequence[RGB], text: str, colour: RGB, x: int = 0, y: int = 0) -> None:
     """Draw ``text`` into a 64-pixel frame at ``(x, y)``, one dark column between glyphs (the glyphs
     past the right edge are not looked at)."""
     for char in text:
-        if x >= 8:
+        if x >= SIDE:
             return
         rows = glyph(char)
         if x + len(rows[0]) > 0:
@@ -113,6 +114,6 @@ def draw_text(pixels: MutableSequence[RGB], text: str, colour: RGB, x: int = 0, 
 
 def centred_text(text: str, colour: RGB, background: RGB = PALETTES[DEFAULT].background) -> List[RGB]:
     """A whole frame with ``text`` (one or two glyphs) centred."""
-    pixels: List[RGB] = [background] * 64
-    draw_text(pixels, text, colour, x=(8 - text_width(text) + 1) // 2, y=(8 - HEIGHT + 1) // 2)
+    pixels: List[RGB] = [background] * PIXELS
+    draw_text(pixels, text, colour, x=(SIDE - text_width(text) + 1) // 2, y=(SIDE - HEIGHT + 1) // 2)
     return pixels

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence, Tuple, cast
 
 from .colours import RGB
+from .matrix import PIXELS, SIDE
 from .palette import DEFAULT, PALETTES
 
 Picture = Tuple[RGB, ...]
@@ -17,7 +18,7 @@ Picture = Tuple[RGB, ...]
 
 def picture(rows: Sequence[str], colours: Mapping[str, RGB]) -> Picture:
     """Eight rows of eight characters -> 64 pixels; ``.`` is black, other letters come from ``colours``."""
-    if len(rows) != 8 or any(len(row) != 8 for row in rows):
+    if len(rows) != SIDE or any(len(row) != SIDE for row in rows):
         raise ValueError("a picture is eight rows of eight characters")
     palette = dict(colours)
     palette.setdefault(".", PALETTES[DEFAULT].background)
@@ -29,9 +30,9 @@ def check_picture(pixels: object) -> Picture:
     try:
         result = tuple((int(r), int(g), int(b)) for r, g, b in cast(Iterable[Any], pixels))
     except (TypeError, ValueError):
-        raise ValueError("an icon is 64 (r, g, b) pixels") from None
-    if len(result) != 64:
-        raise ValueError(f"an icon has 64 pixels, not {len(result)}")
+        raise ValueError(f"an icon is {PIXELS} (r, g, b) pixels") from None
+    if len(result) != PIXELS:
+        raise ValueError(f"an icon has {PIXELS} pixels, not {len(result)}")
     if any(not 0 <= v <= 255 for pixel in result for v in pixel):
         raise ValueError("pixel values go from 0 to 255")
     return result

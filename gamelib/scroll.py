@@ -15,6 +15,7 @@ from typing import Iterator, List, Mapping, Sequence, Tuple, Union, overload
 from .backends.base import STICK, Action, Backend
 from .colours import RGB
 from .font import HEIGHT, draw_glyph, glyph
+from .matrix import PIXELS, SIDE
 from .palette import DEFAULT, PALETTES
 
 SPEED = 0.08
@@ -70,12 +71,12 @@ class Scrolling(Sequence[Step]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("no such step")
-        x = 7 - index
-        pixels = [self.background] * 64
+        x = SIDE - 1 - index
+        pixels = [self.background] * PIXELS
         starts = self._starts
         # the first glyph that may reach column 0 (none is wider than 5 columns), then those left of column 8
         k = bisect_right(starts, -x - 5)
-        while k < len(starts) and x + starts[k] < 8:
+        while k < len(starts) and x + starts[k] < SIDE:
             draw_glyph(pixels, self._glyphs[k], self.colour, x + starts[k], self.y)
             k += 1
         for place, colour in self.marks.items():

@@ -2,16 +2,19 @@
 the frames and words, events injected from other threads, and the registry of backends."""
 import contextlib
 import logging
+import os
+import sys
 import threading
 import time
 
 import pytest
 from frames import turned
 from records_data import record_match, ticking
+from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
 
 from gamelib import backends
 from gamelib.backends import inbox
-from gamelib.backends.base import PAIR_HOLD, STICK, Action, Direction, Observer, StickEvent, _stick_map
+from gamelib.backends.base import PAIR_HOLD, STICK, Action, Backend, Direction, Observer, StickEvent, _stick_map
 from gamelib.backends.mock import HOLD_DELAY, HOLD_PERIOD, MockBackend
 from gamelib.colours import BLACK, BLUE, RED, YELLOW
 from gamelib.errors import ConfigError, MockExhausted, SetupError
@@ -20,7 +23,7 @@ from gamelib.status import Status
 from sensehat_c4 import cli
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, play
-from sensehat_c4.records import Recorder
+from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
 
 P = render.Palette()
@@ -299,3 +302,139 @@ def test_an_unknown_backend_in_the_environment_is_one_line_and_exit_78(capsys, m
     assert cli.main(list(argv)) == 78
     prog = " ".join(["sensehat-c4"] + argv[:1] if argv[:1] == ["replay"] else ["sensehat-c4"])
     assert capsys.readouterr().err == f"{prog}: {variable}='tv' is not a backend: use one of auto, hat, emu, terminal\n"
+
+
+# -- a device composed into a backend ---------------------------------------------------------------
+
+class PipeDevice:
+    """The least device: its stick a pipe (one byte a press: u, d, l, r, m), its LEDs a list."""
+
+    KEYS = {b"u": Direction.UP, b"d": Direction.DOWN, b"l": Direction.LEFT, b"r": Direction.RIGHT,
+            b"m": Direction.MIDDLE}
+
+    def __init__(self):
+        self.stick, self.presses = os.pipe()
+        self.written, self.asked = [], []
+        self.closed = False
+
+    def write(self, pixels):
+        self.written.append(tuple(pixels))
+
+    def waitables(self):
+        return [self.stick]
+
+    def read(self, ready, now):
+        self.asked.append(tuple(ready))
+        if self.stick in ready:
+            return StickEvent(now, self.KEYS[os.read(self.stick, 1)], Action.PRESSED)
+        return None
+
+    def due(self, now):
+        return None
+
+    def close(self):
+        self.closed = True
+        os.close(self.stick)
+        os.close(self.presses)
+
+
+def test_a_device_is_all_a_backend_needs_and_never_sees_the_inbox():
+    device = PipeDevice()
+    backend = Backend(device, rotation=90)
+    frame = [BLACK] * 64
+    frame[0] = RED                                               # the picture's top left
+    backend.show(frame)
+    assert device.written[-1][7] == RED and device.written[-1].count(RED) == 1   # the panel's top right
+    os.write(device.presses, b"u")                               # the panel's up is the picture's left at 90
+    event = backend.wait_event(1.0)
+    assert (event.direction, event.action, event.source) == (Direction.LEFT, Action.PRESSED, STICK)
+    waiting = threading.Thread(target=lambda: (time.sleep(0.05), backend.inject("down", source="phone")))
+    waiting.start()
+    event = backend.wait_event()                                 # no timeout: another thread's press ends it
+    waiting.join()
+    assert (event.direction, event.action, event.source) == (Direction.DOWN, Action.PRESSED, "phone")
+    assert all(backend._inbox not in ready for ready in device.asked)   # only its own waitables reach it
+    with backend:
+        pass
+    assert device.closed and device.written[-1] == (BLACK,) * 64
+
+
+# -- a backend from another package, through the entry points ------------------------------------
+
+PLUGIN = '''
+from gamelib.backends.mock import MockBackend
+
+OPENED = []
+SCRIPT = []
+
+
+class ScriptedBoard(MockBackend):
+    """Another package's backend: a board whose presses are scripted by whoever installed it."""
+
+    name = "scripted"
+
+    def __init__(self, *, rotation=0, low_light=False):
+        super().__init__(rotation=rotation, low_light=low_light)
+        for script in SCRIPT:
+            script(self)
+        OPENED.append(self)
+'''
+
+
+def three_rounds(mock):
+    """Player 1 wins, player 2 wins, player 2 wins in column 4 (as test_cli's winners' score)."""
+    moves(mock, "4545454")
+    mock.wait_until(mock._cursor + ROUND_SETTLE)
+    moves(mock, "4545454")
+    mock.wait_until(mock._cursor + ROUND_SETTLE)
+    moves(mock, "14241464")
+    mock.wait_until(mock._cursor + MATCH_SETTLE)
+
+
+@pytest.fixture
+def installed_plugin(tmp_path, monkeypatch):
+    """A distribution installed for the test: its dist-info's entry_points.txt registers ``scripted``
+    under ``gamelib.backends``, its module on sys.path beside it."""
+    (tmp_path / "scripted_board.py").write_text(PLUGIN)
+    info = tmp_path / "scripted_board-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: scripted-board\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gamelib.backends]\nscripted = scripted_board:ScriptedBoard\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "scripted_board", raising=False)
+    backends.rediscover()
+    yield
+    sys.modules.pop("scripted_board", None)
+    backends.rediscover()
+
+
+def test_a_backend_installed_by_another_package_plays_a_match(installed_plugin, capsys, games_db):
+    """An entry point is the whole registration: --backend takes it, the match plays through it frame
+    for frame as on the mock it is built on, and the records name it."""
+    assert backends.names() == ("auto", "hat", "emu", "terminal", "scripted")
+    assert backends.names(service=True) == ("auto", "hat", "emu", "scripted")
+    import scripted_board
+
+    scripted_board.SCRIPT.append(three_rounds)
+    assert cli.main(["--backend", "scripted", "--opponent", "human", "--matches", "1"]) == 0
+    assert capsys.readouterr() == ("match 1: player 2 wins 2-1\n", "")
+    (board,) = scripted_board.OPENED
+    assert type(board).__module__ == "scripted_board" and board.closed and board.screen == (BLACK,) * 64
+
+    reference = MockBackend()                                   # the same match on the mock, opened directly
+    three_rounds(reference)
+    with reference:
+        result = play(reference, MatchOptions())
+    assert (result.winner, result.score) == (2, (1, 2))
+    assert list(board.frames) == list(reference.frames) and len(board.frames) > 100
+    assert board.statuses == reference.statuses
+    with Records(games_db) as records:
+        (match,) = records.matches(1)
+    assert (match.backend, match.status, match.winner) == ("scripted", "finished", 2)
+
+
+def test_without_the_package_its_backend_is_gone(capsys):
+    assert "scripted" not in backends.names()
+    with pytest.raises(SystemExit):
+        cli.main(["--backend", "scripted"])
+    assert "invalid choice: 'scripted'" in capsys.readouterr().err

@@ -1,9 +1,13 @@
 """Choosing and opening a backend: one registry, one selection order.
 
-Backends are registered by name (:func:`register`: a name and a constructor that
-takes ``rotation`` and ``low_light``); the HAT (``hat``), the emulator (``emu``) and
-the terminal (``terminal``) are registered here, and a new backend is one more
-:func:`register` call.  The constructors import their libraries only when called.
+Backends are registered by name under the entry-point group :data:`GROUP`
+(``gamelib.backends``), as games are under ``gamelib.games``: each entry point names
+a constructor that takes ``rotation`` and ``low_light`` (a :class:`Backend` class).
+This package's own, the HAT (``hat``), the emulator (``emu``) and the terminal
+(``terminal``), are entry points in its ``setup.cfg``; another package adds one in
+its own.  An entry point is loaded only when its backend is opened (or asked whether
+a service can use it: :attr:`Backend.needs_terminal`), so the libraries are imported
+only then.  :func:`register` adds one for this process (tests).
 
 Order: the explicit ``name`` (``--backend``), then the ``GAMELIB_BACKEND``
 environment variable (the old name ``SENSEHAT_C4_BACKEND`` is still read when
@@ -18,16 +22,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import BackendError, ConfigError, SetupError
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "Observer", "Picture", "STICK", "StickEvent", "ENV_VAR",
-           "AUTO", "Opener", "Registration", "auto_choice", "names", "open_backend", "register", "registered", "resolve",
+           "AUTO", "GROUP", "Opener", "Registration", "auto_choice", "names", "open_backend", "register", "registered", "resolve",
            "unregister"]
+
+log = logging.getLogger("gamelib")
+
+GROUP = "gamelib.backends"
+"""The entry-point group backends are registered under (``name = module:BackendClass``)."""
 
 ENV_VAR = "GAMELIB_BACKEND"
 OLD_ENV_VAR = "SENSEHAT_C4_BACKEND"
@@ -38,6 +48,8 @@ Notice = Callable[[str], None]
 
 TERMINAL_NOTICE = "no Sense HAT or emulator found"
 """Shown under the board when ``auto`` chose the terminal (the full notice is hidden by the board)."""
+AUTO_AFTER: Dict[str, str] = {"terminal": TERMINAL_NOTICE}
+"""What a backend ``auto`` chose shows beside its picture once open (:meth:`Backend.notice`), by the choice."""
 
 Opener = Callable[..., Backend]
 """A backend's constructor: called with the keyword arguments ``rotation`` (int) and ``low_light`` (bool)."""
@@ -49,26 +61,99 @@ class Registration:
 
     name: str
     open: Opener
-    service: bool = True
-    """False for a backend a service cannot use (the terminal: a service has none)."""
+    service: Optional[bool] = None
+    """False for a backend a service cannot use (the terminal: a service has none); ``None``: ask the
+    opener's :attr:`~Backend.needs_terminal` (an entry point is loaded then)."""
+
+    def serves(self) -> bool:
+        """Whether a service (a systemd unit, no terminal) can use it."""
+        if self.service is not None:
+            return self.service
+        return not bool(getattr(self.open, "needs_terminal", False))
 
 
-_REGISTRY: Dict[str, Registration] = {}
+class _EntryOpener:
+    """An entry point's constructor, loaded at its first use."""
+
+    def __init__(self, point: Any) -> None:
+        self._point = point
+        self._loaded: Optional[Opener] = None
+
+    def load(self) -> Opener:
+        if self._loaded is None:
+            self._loaded = self._point.load()
+        return self._loaded
+
+    @property
+    def needs_terminal(self) -> bool:
+        return bool(getattr(self.load(), "needs_terminal", False))
+
+    def __call__(self, **options: Any) -> Backend:
+        return self.load()(**options)
+
+
+def entry_points(group: str = GROUP) -> List[Any]:
+    """The installed entry points of ``group`` (Python 3.9's dict API and 3.10+'s ``select``)."""
+    from importlib import metadata  # noqa: PLC0415 (looked up when a backend is first named)
+
+    found = metadata.entry_points()
+    if hasattr(found, "select"):
+        return list(found.select(group=group))
+    return list(found.get(group, ()))  # Python 3.9
+
+
+_ADDED: Dict[str, Registration] = {}
+"""Registered in this process (:func:`register`), after the entry points."""
+_INSTALLED: Optional[Dict[str, Registration]] = None
+"""The entry points' registrations, found once (each name once: the first found)."""
+
+
+def _installed() -> Dict[str, Registration]:
+    global _INSTALLED
+    if _INSTALLED is None:
+        found: Dict[str, Registration] = {}
+        for point in entry_points():
+            name = point.name
+            if name == AUTO or not _plain(name):
+                log.warning("backend entry point %r ignored: a backend's name is a lower-case word, not auto", name)
+            elif name not in found:
+                found[name] = Registration(name, _EntryOpener(point))
+        _INSTALLED = found
+    return _INSTALLED
+
+
+def rediscover() -> None:
+    """Forget the entry points found, so the next look finds them again (a package installed meanwhile)."""
+    global _INSTALLED
+    _INSTALLED = None
+
+
+def _registry() -> Dict[str, Registration]:
+    """Every backend in the order :func:`names` gives: those ``auto`` may choose in its order
+    (:data:`AUTO_ORDER`), the other entry points as found, then those :func:`register` added."""
+    installed = _installed()
+    ranked = sorted(installed, key=lambda name: AUTO_ORDER.index(name) if name in AUTO_ORDER else len(AUTO_ORDER))
+    return {**{name: installed[name] for name in ranked}, **_ADDED}
+
+
+def _plain(name: str) -> bool:
+    return bool(name) and name == name.strip().lower() and not any(ch.isspace() or ch == "," for ch in name)
 
 
 def register(name: str, opener: Opener, *, service: bool = True) -> None:
-    """Add a backend: ``--backend NAME`` and ``$GAMELIB_BACKEND`` then open it with ``opener(rotation=...,
-    low_light=...)``.  :class:`~gamelib.errors.ConfigError` if the name is taken or not a plain lower-case word."""
-    if name == AUTO or name in _REGISTRY:
+    """Add a backend for this process: ``--backend NAME`` and ``$GAMELIB_BACKEND`` then open it with
+    ``opener(rotation=..., low_light=...)``.  :class:`~gamelib.errors.ConfigError` if the name is taken or
+    not a plain lower-case word."""
+    if name == AUTO or name in _registry():
         raise ConfigError(f"a backend called {name!r} is already registered")
-    if not name or name != name.strip().lower() or any(ch.isspace() or ch == "," for ch in name):
+    if not _plain(name):
         raise ConfigError(f"a backend's name is a lower-case word (not {name!r})")
-    _REGISTRY[name] = Registration(name, opener, service)
+    _ADDED[name] = Registration(name, opener, service)
 
 
 def unregister(name: str) -> None:
-    """Remove a backend from the registry (nothing if it is not there)."""
-    _REGISTRY.pop(name, None)
+    """Remove a backend :func:`register` added (nothing if it is not there)."""
+    _ADDED.pop(name, None)
 
 
 @contextlib.contextmanager
@@ -82,39 +167,21 @@ def registered(name: str, opener: Opener, *, service: bool = True) -> Iterator[N
 
 
 def names(*, service: bool = False) -> Tuple[str, ...]:
-    """``auto``, then every registered backend in the order registered (``service``: only those a
-    service can use)."""
-    return (AUTO,) + tuple(r.name for r in _REGISTRY.values() if r.service or not service)
+    """``auto``, then every registered backend: those ``auto`` may choose in its order, the other entry
+    points as found, then those :func:`register` added (``service``: only those a service can use)."""
+    return (AUTO,) + tuple(r.name for r in _registry().values() if not service or r.serves())
 
 
 def _open_named(name: str, rotation: int, low_light: bool, source: str = "--backend") -> Backend:
-    registration = _REGISTRY.get(name)
+    registration = _registry().get(name)
     if registration is None:
         raise SetupError(f"{source}={name!r} is not a backend: use one of {', '.join(names())}")
     return registration.open(rotation=rotation, low_light=low_light)
 
 
-def _terminal(*, rotation: int, low_light: bool) -> Backend:
-    from .terminal import TerminalBackend  # noqa: PLC0415 (keeps `import gamelib.backends` light)
-
-    return TerminalBackend(rotation=rotation, low_light=low_light)
-
-
-def _hat(*, rotation: int, low_light: bool) -> Backend:
-    from .senselib import HatBackend  # noqa: PLC0415 (sense_hat is imported only when it is opened)
-
-    return HatBackend(rotation=rotation, low_light=low_light)
-
-
-def _emu(*, rotation: int, low_light: bool) -> Backend:
-    from .senselib import EmuBackend  # noqa: PLC0415
-
-    return EmuBackend(rotation=rotation, low_light=low_light)
-
-
-register("hat", _hat)
-register("emu", _emu)
-register("terminal", _terminal, service=False)
+AUTO_ORDER = ("hat", "emu", "terminal")
+"""The backends :func:`auto_choice` may choose, in its order of preference (the emulator's window comes
+after the terminal, but the running emulator before it)."""
 
 
 def auto_choice(*, hat: bool, emulator_running: bool, terminal: bool, window: bool) -> Optional[str]:
@@ -132,6 +199,16 @@ def auto_choice(*, hat: bool, emulator_running: bool, terminal: bool, window: bo
     return None
 
 
+AUTO_NOTICES: Dict[Tuple[str, bool], str] = {
+    ("hat", False): "using the Sense HAT (found its LED framebuffer)",
+    ("emu", True): "no Sense HAT found; using the running emulator (pid {pid})",
+    ("terminal", False): "no Sense HAT or running emulator found; playing in this terminal "
+                         "(--backend emu opens the emulator window)",
+    ("emu", False): "no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)",
+}
+"""The line announcing each of ``auto``'s choices (by the choice and whether an emulator runs)."""
+
+
 def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     from . import senselib  # noqa: PLC0415
     from .terminal import standard_fds  # noqa: PLC0415
@@ -142,21 +219,14 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     terminal = not hat and pid is None and standard_fds() is not None
     choice = auto_choice(hat=hat, emulator_running=pid is not None, terminal=terminal,
                          window=installed and senselib.can_start_window())
-    if choice == "hat":
-        notice("using the Sense HAT (found its LED framebuffer)")
-    elif choice == "emu" and pid is not None:
-        notice(f"no Sense HAT found; using the running emulator (pid {pid})")
-    elif choice == "terminal":
-        notice("no Sense HAT or running emulator found; playing in this terminal "
-               "(--backend emu opens the emulator window)")
-        terminal_backend = _open_named("terminal", rotation, low_light)
-        terminal_backend.notice(TERMINAL_NOTICE)  # type: ignore[attr-defined]
-        return terminal_backend
-    elif choice == "emu":
-        notice("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)")
-    if choice is not None:
-        return _open_named(choice, rotation, low_light)
-    raise BackendError(nothing_to_play_on(installed))
+    if choice is None:
+        raise BackendError(nothing_to_play_on(installed))
+    notice(AUTO_NOTICES[choice, pid is not None].format(pid=pid))
+    backend = _open_named(choice, rotation, low_light)
+    after = AUTO_AFTER.get(choice)
+    if after is not None:
+        backend.notice(after)
+    return backend
 
 
 def nothing_to_play_on(emu_installed: bool) -> str:

@@ -21,13 +21,16 @@ no game acts on a ``held`` middle).  :meth:`Backend.pair` then tells the pairing
 listeners (:meth:`Backend.watch_pairing`: the web view, which shows a pairing PIN at
 once); a backend may call it for a key of its own too (the terminal's ``p``).
 
-Subclasses open their hardware first, then call ``super().__init__``.  They
-**must** override :meth:`Backend._write`, :meth:`Backend._read` and
-:meth:`Backend._close`; they **may** override :meth:`Backend.now` (the mock
-does, with a fake clock), :meth:`Backend._set_low_light`, :meth:`Backend._said`
-(the terminal prints a status's caption) and :meth:`Backend._noted` (it prints a note).  :meth:`Backend._read` must put
-``self._inbox`` in its ``select()`` beside the stick and return ``None`` once it is
-readable (after ``self._inbox.drain()``), so injected events wake the wait.
+A backend is this one composing object around a :class:`~gamelib.backends.device.Device`
+(:mod:`.device`: write a frame, the waitables, read the stick, close): the HAT's or the
+emulator's (:mod:`.senselib`), the terminal's, the mock's.  Only :meth:`Backend._read` waits,
+in one ``select()`` on the device's waitables and the inbox together, so injected events and
+wake-ups end the wait and waiting costs no CPU; no device sees the inbox.  A subclass opens its
+device, then calls ``super().__init__(device, ...)``; it **may** override :meth:`Backend._said`
+(the terminal prints a status's caption), :meth:`Backend._noted` (it prints a note),
+:meth:`Backend.notice` and :meth:`Backend._pairing_watched`.  A device that dims its LEDs is
+:class:`~gamelib.backends.device.Dimmable`; the mock brings its fake clock
+(:class:`~gamelib.backends.device.Clock`).
 """
 from __future__ import annotations
 
@@ -35,8 +38,6 @@ import enum
 import logging
 import reprlib
 import threading
-import time
-from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
@@ -44,15 +45,17 @@ from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
 from gamelib.colours import BLACK, RGB
 
 from ..errors import ConfigError
+from ..matrix import PIXELS, SIDE
 from ..seats import SeatTable
 from ..status import Status
+from .device import Clock, Device, Dimmable
 from .inbox import Inbox
 from .interlude import QUEUED, Pause, Interlude, Step
 
 log = logging.getLogger("gamelib")
 
 Frame = Sequence[RGB]
-"""64 ``(r, g, b)`` pixels, row by row from the top left (index ``y * 8 + x``)."""
+"""64 (:data:`~gamelib.matrix.PIXELS`) ``(r, g, b)`` pixels, row by row from the top left (index ``y * 8 + x``)."""
 Picture = Tuple[RGB, ...]
 """A frame as observers get it: 64 ``(r, g, b)`` tuples in a tuple (it cannot change: keep it)."""
 
@@ -126,12 +129,12 @@ def _stick_map(rotation: int) -> Dict[Direction, Direction]:
 def _pixel_map(rotation: int) -> List[int]:
     """For each logical index, the physical index it is written to (clockwise rotation)."""
     result = []
-    for y in range(8):
-        for x in range(8):
+    for y in range(SIDE):
+        for x in range(SIDE):
             px, py = x, y
             for _ in range(rotation // 90):
-                px, py = 7 - py, px
-            result.append(py * 8 + px)
+                px, py = SIDE - 1 - py, px
+            result.append(py * SIDE + px)
     return result
 
 
@@ -143,7 +146,7 @@ def check_rotation(rotation: int) -> int:
     return rotation
 
 
-class Backend(ABC):
+class Backend:
     """A Sense HAT (real, emulated, mocked...) behind one interface.
 
     Use as a context manager, or call :meth:`close` (safe to call twice); both
@@ -151,15 +154,23 @@ class Backend(ABC):
     """
 
     name = "abstract"
+    needs_terminal = False
+    """True for a backend drawn in the terminal it was started from: a service (no terminal) cannot use it,
+    and a log line printed meanwhile would land on its picture (the program logs to a file instead)."""
 
-    def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
+    def __init__(self, device: Device, *, rotation: int = 0, low_light: bool = False,
+                 clock: Optional[Clock] = None) -> None:
+        self.device = device
+        """The LEDs and the stick (:class:`~gamelib.backends.device.Device`): the only part that differs
+        from one backend to the next."""
+        self._time = Clock() if clock is None else clock
         self._closed = False
         self._rotation = 0
         self._pixels: List[int] = _pixel_map(0)
         self._stick_table: Dict[Direction, Direction] = _stick_map(0)
         self._observers: Tuple[Observer, ...] = ()
         self._observers_lock = threading.Lock()
-        self._frame: Picture = (BLACK,) * 64
+        self._frame: Picture = (BLACK,) * PIXELS
         self._status: Optional[Status] = None
         self._inbox = Inbox()
         self.seats = SeatTable()
@@ -214,8 +225,8 @@ class Backend(ABC):
 
     def show(self, frame: Frame) -> None:
         """Write a whole 64-pixel frame (as the player sees it) in one call, then tell the observers."""
-        if len(frame) != 64:
-            raise ValueError(f"a frame has 64 pixels, not {len(frame)}")
+        if len(frame) != PIXELS:
+            raise ValueError(f"a frame has {PIXELS} pixels, not {len(frame)}")
         logical: Picture = tuple(tuple(pixel) for pixel in frame)  # type: ignore[misc]
         self._frame = logical
         if self._pause is not None:
@@ -228,7 +239,7 @@ class Backend(ABC):
         self._tell_shown(logical)
 
     def _write_logical(self, logical: Sequence[RGB]) -> None:
-        physical: List[RGB] = [BLACK] * 64
+        physical: List[RGB] = [BLACK] * PIXELS
         for index, target in enumerate(self._pixels):
             physical[target] = logical[index]
         self._write(physical)
@@ -239,7 +250,7 @@ class Backend(ABC):
 
     def clear(self) -> None:
         """Turn every LED off."""
-        self.show([BLACK] * 64)
+        self.show([BLACK] * PIXELS)
 
     @property
     def frame(self) -> Picture:
@@ -513,6 +524,10 @@ class Backend(ABC):
             if interlude.mirrored:
                 self._tell_shown(self._frame)
 
+    def notice(self, text: str) -> None:  # noqa: B027 (an optional hook)
+        """Show ``text`` beside the picture until the program prints a line (the terminal, under the board:
+        a line printed before the board would be hidden by it); the default does nothing."""
+
     @property
     def shows_notes(self) -> bool:
         """True if this backend shows notes (it overrides :meth:`_noted`)."""
@@ -543,7 +558,7 @@ class Backend(ABC):
 
     def now(self) -> float:
         """Seconds on a monotonic clock (the mock's is fake and advanced by waiting)."""
-        return time.monotonic()
+        return self._time.now()
 
     # -- lifetime -----------------------------------------------------------
 
@@ -560,7 +575,7 @@ class Backend(ABC):
                 self.low_light = False  # the emulator keeps gamma between programs
         finally:
             try:
-                self._close()
+                self.device.close()
             finally:
                 self._inbox.close()
 
@@ -574,24 +589,38 @@ class Backend(ABC):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- what backends implement ----------------------------------------------
+    # -- the device ------------------------------------------------------------
 
-    @abstractmethod
     def _write(self, pixels: List[RGB]) -> None:
         """Write 64 physical pixels (already rotated) to the LEDs."""
+        self.device.write(pixels)
 
-    @abstractmethod
     def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
-        """Return the next *physical* stick event, or ``None`` after ``timeout``, or ``None`` as
-        soon as ``self._inbox`` is readable (call ``self._inbox.drain()`` then); the stick's
-        events come first."""
+        """The next *physical* stick event, or ``None`` after ``timeout`` or as soon as the inbox is
+        readable (another thread's event or wake-up): the one wait of every backend, on the device's
+        waitables and the inbox together; the stick's events come first."""
+        device, clock, inbox = self.device, self._time, self._inbox
+        now = clock.now()
+        deadline = None if timeout is None else now + timeout
+        event = device.read((), now)
+        while event is None:
+            limits = [t for t in (deadline, device.due(now)) if t is not None]
+            ready = clock.wait([*device.waitables(), inbox], max(0.0, min(limits) - now) if limits else None)
+            now = clock.now()
+            woken = inbox in ready
+            event = device.read([w for w in ready if w is not inbox] if woken else ready, now)
+            if event is None and woken:
+                inbox.drain()
+                return None
+            if event is None and deadline is not None and now >= deadline:
+                return None
+        return event
 
-    @abstractmethod
-    def _close(self) -> None:
-        """Release the hardware."""
-
-    def _set_low_light(self, value: bool) -> None:  # noqa: B027 (an optional hook)
-        """Dim (or undim) the LEDs; the default does nothing."""
+    def _set_low_light(self, value: bool) -> None:
+        """Dim (or undim) the LEDs: the device's :meth:`~gamelib.backends.device.Dimmable.set_low_light`, if
+        it has one."""
+        if isinstance(self.device, Dimmable):
+            self.device.set_low_light(value)
 
     def _said(self, status: Status) -> None:  # noqa: B027 (an optional hook)
         """The game said ``status`` (:meth:`say`); the default does nothing (the terminal prints

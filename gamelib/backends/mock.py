@@ -19,13 +19,15 @@ import contextlib
 import select
 import threading
 from collections import deque
-from typing import Deque, Iterator, List, Optional, Tuple
+from typing import Collection, Deque, Iterator, List, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB
 
 from ..errors import MockExhausted
+from ..matrix import PIXELS
 from ..status import Status
 from .base import STICK, Action, Backend, Direction, StickEvent
+from .device import Clock, Waitable
 
 HOLD_DELAY = 0.25
 """Seconds from press to the first ``held`` event (as the emulator and kernel send them)."""
@@ -63,7 +65,7 @@ class MockBackend(Backend):
         self._cursor = 0.0
         self.gap = gap
         self.closed_hardware = False
-        super().__init__(rotation=rotation, low_light=low_light)
+        super().__init__(_MockDevice(self), rotation=rotation, low_light=low_light, clock=_MockClock(self))
 
     # -- scripting ----------------------------------------------------------
 
@@ -120,34 +122,16 @@ class MockBackend(Backend):
     @property
     def screen(self) -> Tuple[RGB, ...]:
         """The last frame written (all black before the first)."""
-        return self.frames[-1][1] if self.frames else ((0, 0, 0),) * 64
+        return self.frames[-1][1] if self.frames else ((0, 0, 0),) * PIXELS
 
     # -- Backend ------------------------------------------------------------
-
-    def now(self) -> float:
-        return self._clock
 
     def advance(self, seconds: float) -> None:
         """Move the fake clock forward."""
         self._clock += seconds
 
-    def _write(self, pixels: List[RGB]) -> None:
-        self.frames.append((self._clock, tuple(pixels)))
-
-    def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
-        if self._queue and (timeout is None or self._queue[0][0] <= self._clock + timeout):
-            when, _, event = self._queue.pop(0)
-            self._clock = max(self._clock, when)
-            return event
-        if timeout is None:
-            if self.real_wait > 0 and self._block():
-                return None
-            raise MockExhausted()
-        self._clock += timeout
-        return None
-
-    def _block(self) -> bool:
-        """Wait (really) for another thread's event or wake-up; True if one came."""
+    def _block(self) -> Sequence[Waitable]:
+        """Wait (really) for another thread's event or wake-up: the inbox if one came."""
         self.real_waits += 1
         self.blocked.set()
         try:
@@ -156,15 +140,59 @@ class MockBackend(Backend):
                 pass
         finally:
             self.blocked.clear()
-        if ready:
-            self._inbox.drain()
-        return bool(ready)
+        return ready
 
     def _said(self, status: Status) -> None:
         self.statuses.append((self._clock, status))
 
-    def _close(self) -> None:
-        self.closed_hardware = True
 
-    def _set_low_light(self, value: bool) -> None:
-        self.low_light_log.append(value)
+class _MockDevice:
+    """The mock's LEDs and stick: the frames it records, the events scripted on it."""
+
+    def __init__(self, mock: MockBackend) -> None:
+        self._mock = mock
+
+    def write(self, pixels: List[RGB]) -> None:
+        mock = self._mock
+        mock.frames.append((mock._clock, tuple(pixels)))
+
+    def waitables(self) -> Sequence[Waitable]:
+        return ()
+
+    def read(self, ready: Collection[Waitable], now: float) -> Optional[StickEvent]:
+        queue = self._mock._queue
+        if queue and queue[0][0] <= now:
+            return queue.pop(0)[2]
+        return None
+
+    def due(self, now: float) -> Optional[float]:
+        return None
+
+    def close(self) -> None:
+        self._mock.closed_hardware = True
+
+    def set_low_light(self, value: bool) -> None:
+        self._mock.low_light_log.append(value)
+
+
+class _MockClock(Clock):
+    """The mock's fake clock: a wait jumps it to the next scripted event, or by the timeout."""
+
+    def __init__(self, mock: MockBackend) -> None:
+        self._mock = mock
+
+    def now(self) -> float:
+        return self._mock._clock
+
+    def wait(self, waitables: Sequence[Waitable], timeout: Optional[float]) -> Sequence[Waitable]:
+        mock = self._mock
+        if mock._queue and (timeout is None or mock._queue[0][0] <= mock._clock + timeout):
+            mock._clock = max(mock._clock, mock._queue[0][0])
+            return ()
+        if timeout is None:
+            ready = mock._block() if mock.real_wait > 0 else ()
+            if ready:
+                return ready
+            raise MockExhausted()
+        mock._clock += timeout
+        return ()

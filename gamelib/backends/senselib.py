@@ -13,17 +13,18 @@ import glob
 import logging
 import os
 import pwd
-import select
 import shutil
 import struct
 import time
 import warnings
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, Collection, List, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB
 
 from ..errors import BackendError, SetupError
+from ..matrix import PIXELS
 from .base import Action, Backend, Direction, StickEvent
+from .device import Waitable
 from .quit_key import QuitKey
 
 EVIOCGRAB = 0x40044590
@@ -33,7 +34,7 @@ HAT_FB_NAME = "RPi-Sense FB"
 
 log = logging.getLogger("gamelib")
 
-_FRAME = struct.Struct("64H")
+_FRAME = struct.Struct(f"{PIXELS}H")
 """The LED framebuffer: 64 RGB565 pixels in native byte order (as both libraries write it)."""
 
 WINDOW_NEEDS = ("the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy "
@@ -82,8 +83,8 @@ def pack_frame(pixels: List[RGB]) -> bytes:
     return _FRAME.pack(*[((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3) for r, g, b in pixels])
 
 
-class SenseLibBackend(Backend):
-    """A backend around a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``.
+class SenseLibDevice:
+    """The LEDs and the stick of a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``.
 
     Frames go straight to the library's framebuffer file (``/dev/fbN`` on a Pi,
     the emulator's screen file) in one ``pwrite``: the library's ``set_pixels``
@@ -96,7 +97,7 @@ class SenseLibBackend(Backend):
     light is asked for, one log line says which.
     """
 
-    def __init__(self, hat: Any, *, rotation: int = 0, low_light: bool = False) -> None:
+    def __init__(self, hat: Any, leds_error: Callable[[OSError], BackendError]) -> None:
         self._hat = hat
         self._gamma: Optional[bool] = None
         """Whether the driver takes the gamma ioctls (``None``: not asked yet)."""
@@ -105,6 +106,7 @@ class SenseLibBackend(Backend):
         self._told = False
         """Whether the log said how low light is done."""
         self._soft_low = False
+        self._closed = False
         self._written: Optional[List[RGB]] = None
         """The last physical pixels written (drawn again when software low light changes)."""
         self._libstick = hat.stick
@@ -113,42 +115,30 @@ class SenseLibBackend(Backend):
             self._fb = os.open(hat._fb_device, os.O_RDWR)
         except OSError as exc:
             self._libstick.close()
-            raise self._leds_error(exc) from exc
+            raise leds_error(exc) from exc
         self._quit_key = QuitKey.attach()
-        try:
-            super().__init__(rotation=rotation, low_light=low_light)
-        except BaseException:
-            self._close()
-            raise
 
-    def _leds_error(self, exc: OSError) -> BackendError:
-        """The error to raise when the LEDs' file cannot be opened."""
-        return BackendError(f"the LEDs ({exc.filename}) cannot be opened: {exc.strerror or exc}")
-
-    def _write(self, pixels: List[RGB]) -> None:
+    def write(self, pixels: List[RGB]) -> None:
         self._written = pixels
         os.pwrite(self._fb, pack_frame(soft_dimmed(pixels) if self._soft_low else pixels), 0)
 
-    def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
-        deadline = None if timeout is None else self.now() + timeout
-        while True:
-            remaining = None if deadline is None else max(0.0, deadline - self.now())
-            watched = [self._file, self._inbox] + ([self._quit_key] if self._quit_key and self._quit_key.watching
-                                                   else [])
-            ready, _, _ = select.select(watched, [], [], remaining)
-            if not ready:
-                return None
-            if self._quit_key in ready:
-                self._quit_key.check()  # type: ignore[union-attr]
-            if self._file in ready:
-                event = self._libstick._read()
-                if event is not None:  # None: a sync or other non-key event
-                    return StickEvent(self.now(), Direction(event.direction), Action(event.action))
-            if self._inbox in ready:
-                self._inbox.drain()
-                return None  # another thread's event or wake-up: Backend.wait_event takes it
+    def waitables(self) -> Sequence[Waitable]:
+        quit_key = self._quit_key
+        return [self._file, quit_key] if quit_key is not None and quit_key.watching else [self._file]
 
-    def _set_low_light(self, value: bool) -> None:
+    def read(self, ready: Collection[Waitable], now: float) -> Optional[StickEvent]:
+        if self._quit_key is not None and self._quit_key in ready:
+            self._quit_key.check()
+        if self._file in ready:
+            event = self._libstick._read()
+            if event is not None:  # None: a sync or other non-key event
+                return StickEvent(now, Direction(event.direction), Action(event.action))
+        return None
+
+    def due(self, now: float) -> Optional[float]:
+        return None
+
+    def set_low_light(self, value: bool) -> None:
         if self._gamma is not False:
             try:
                 self._hat.low_light = value
@@ -166,16 +156,35 @@ class SenseLibBackend(Backend):
                             self._refused)
         if not self._gamma:
             self._soft_low = value
-            if self._written is not None and not self.closed:
-                self._write(self._written)
+            if self._written is not None and not self._closed:
+                self.write(self._written)
 
-    def _close(self) -> None:
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         try:
             if self._quit_key is not None:
                 self._quit_key.close()
             self._libstick.close()
         finally:
             os.close(self._fb)
+
+
+class SenseLibBackend(Backend):
+    """A backend around a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``: a :class:`SenseLibDevice`."""
+
+    def __init__(self, hat: Any, *, rotation: int = 0, low_light: bool = False) -> None:
+        device = SenseLibDevice(hat, self._leds_error)
+        try:
+            super().__init__(device, rotation=rotation, low_light=low_light)
+        except BaseException:
+            device.close()
+            raise
+
+    def _leds_error(self, exc: OSError) -> BackendError:
+        """The error to raise when the LEDs' file cannot be opened."""
+        return BackendError(f"the LEDs ({exc.filename}) cannot be opened: {exc.strerror or exc}")
 
 
 class HatBackend(SenseLibBackend):

@@ -22,18 +22,18 @@ from __future__ import annotations
 import atexit
 import io
 import os
-import select
 import signal
 import sys
 import termios
 from collections import deque
-from typing import Any, Deque, List, Mapping, Optional
+from typing import Any, Callable, Collection, Deque, List, Mapping, Optional, Sequence
 
 from gamelib.colours import RGB
 from gamelib.status import Status
 
 from ..errors import BackendError, QuitRequested
 from .base import Backend, Direction, StickEvent
+from .device import Waitable
 from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, KeyDecoder, KeyRepeat
 from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
 
@@ -78,9 +78,9 @@ def raw_attributes(attributes: List[Any]) -> List[Any]:
 class _Printed(io.TextIOBase):
     """Stands in for ``sys.stdout`` while the board is up: shows each line under it."""
 
-    def __init__(self, backend: "TerminalBackend", encoding: str) -> None:
+    def __init__(self, device: "TerminalDevice", encoding: str) -> None:
         super().__init__()
-        self._backend = backend
+        self._device = device
         self._encoding = encoding
         self.text = ""
 
@@ -95,22 +95,64 @@ class _Printed(io.TextIOBase):
         self.text += text
         if "\n" in text:
             complete = self.text.rsplit("\n", 1)[0]
-            self._backend._show_status(complete.rsplit("\n", 1)[-1])
+            self._device._show_status(complete.rsplit("\n", 1)[-1])
         return len(text)
 
 
 class TerminalBackend(Backend):
-    """A Sense HAT drawn in a terminal: arrows are the stick, Enter and space the middle button.
+    """A Sense HAT drawn in a terminal (a :class:`TerminalDevice`): arrows are the stick, Enter and space the
+    middle button.
 
     ``p`` is the pairing gesture (:meth:`~.base.Backend.pair`, as holding Enter is); ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
     ``KeyboardInterrupt``.  ``stdin``/``stdout`` are file descriptors (default: the
-    process's own); ``env`` decides the colours (default ``os.environ``).
+    process's own); ``env`` decides the colours (default ``os.environ``).  Besides the picture, the
+    terminal shows words under it: a status's caption, the notes, the notices.
     """
 
     name = "terminal"
+    needs_terminal = True
+    device: "TerminalDevice"
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False, stdin: Optional[int] = None,
                  stdout: Optional[int] = None, env: Optional[Mapping[str, str]] = None) -> None:
+        device = TerminalDevice(self.pair, stdin=stdin, stdout=stdout, env=env)
+        try:
+            super().__init__(device, rotation=rotation, low_light=low_light)
+        except BaseException:  # a bad rotation, Ctrl+C while opening...: give the terminal back
+            device.close()
+            raise
+
+    def close(self) -> None:
+        self.device.leaving = True   # closing clears the LEDs; the terminal gets its own screen back instead
+        super().close()
+
+    def _said(self, status: Status) -> None:
+        self.device.said(status)
+
+    def _noted(self, text: str) -> None:
+        self.device.noted(text)
+
+    def _pairing_watched(self, watched: bool) -> None:
+        self.device.pairing_watched(watched)
+
+    def notice(self, text: str) -> None:
+        """Show ``text`` under the board until the program prints a line (a notice printed
+        before the board would be hidden by it; ``plain`` mode has it on screen already)."""
+        self.device.notice(text)
+
+    def discard_events(self) -> int:
+        """Throw away the queued events, and a key arrival still waiting to be told apart."""
+        count = super().discard_events()
+        self.device.settle()
+        return count
+
+
+class TerminalDevice:
+    """The terminal as LEDs (the board drawn) and a stick (the keys): raw mode, the alternate screen, a
+    hidden cursor while open, all put back by :meth:`close`; ``pair`` is called for ``p``."""
+
+    def __init__(self, pair: Callable[[], None], *, stdin: Optional[int] = None, stdout: Optional[int] = None,
+                 env: Optional[Mapping[str, str]] = None) -> None:
         if stdin is None or stdout is None:
             fds = standard_fds()
             if fds is None:
@@ -139,12 +181,14 @@ class TerminalBackend(Backend):
         self._captioned = False
         self._on_alternate_screen = False
         self._restored = False
+        self._pair = pair
+        self.leaving = False
+        """The backend is closing: nothing more is drawn (the terminal gets its own screen back)."""
         self._signal_mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the mask as it is, to put back
         atexit.register(self._restore)
         try:
             self._open()
-            super().__init__(rotation=rotation, low_light=low_light)
-        except BaseException:  # a bad rotation, Ctrl+C while opening...: give the terminal back
+        except BaseException:  # Ctrl+C while opening...: give the terminal back
             self._restore()
             raise
 
@@ -177,7 +221,7 @@ class TerminalBackend(Backend):
             self._printed = _Printed(self, getattr(sys.stdout, "encoding", None) or "utf-8")
             sys.stdout = self._printed
 
-    def _close(self) -> None:
+    def close(self) -> None:
         self._restore()
 
     def _restore(self) -> None:
@@ -262,13 +306,13 @@ class TerminalBackend(Backend):
             return 80, 24
         return size.columns or 80, size.lines or 24
 
-    def _write(self, pixels: List[RGB]) -> None:
-        if not self.closed:  # closing clears the LEDs; the terminal gets its own screen back instead
+    def write(self, pixels: List[RGB]) -> None:
+        if not self.leaving:  # closing clears the LEDs; the terminal gets its own screen back instead
             self._emit(self._painter.frame(pixels))
 
-    def _set_low_light(self, value: bool) -> None:
+    def set_low_light(self, value: bool) -> None:
         text = self._painter.set_low_light(value)
-        if not self.closed:
+        if not self.leaving:
             self._emit(text)
 
     def _status_line(self, text: str, *, printed: bool = False) -> None:
@@ -286,9 +330,9 @@ class TerminalBackend(Backend):
             self._status_line(text, printed=True)
         self._status_line(text)
 
-    def _said(self, status: Status) -> None:
+    def said(self, status: Status) -> None:
         """A status with a caption shows it under the board; one without puts back the line it hid."""
-        if self.closed:
+        if self.leaving:
             return
         if status.caption is not None:
             self._captioned = True
@@ -298,12 +342,12 @@ class TerminalBackend(Backend):
             if self._painter.mode != "plain":  # plain mode printed the line already: it is in the scrollback
                 self._status_line(self._line)
 
-    def _noted(self, text: str) -> None:
+    def noted(self, text: str) -> None:
         """The note (the web view's address and PIN) on a line of its own under the status."""
-        if not self.closed:
+        if not self.leaving:
             self._emit(self._painter.set_note(text))
 
-    def _pairing_watched(self, watched: bool) -> None:
+    def pairing_watched(self, watched: bool) -> None:
         """The key help names ``p`` while the web view serves seats (drawn with the next note: the server's
         address comes at once)."""
         self._painter.pairing = watched
@@ -327,40 +371,31 @@ class TerminalBackend(Backend):
 
     # -- input ----------------------------------------------------------------
 
-    def _read(self, timeout: Optional[float]) -> Optional[StickEvent]:
-        deadline = None if timeout is None else self.now() + timeout
-        while not self._events:
-            now = self.now()
+    def waitables(self) -> Sequence[Waitable]:
+        return [self._in] + ([self._wake_r] if self._wake_r >= 0 else [])
+
+    def due(self, now: float) -> Optional[float]:
+        times = [self._repeat.release_due]
+        if self._decoder.pending:
+            times.append(self._pending_since + ESCAPE_WAIT)
+        return min((t for t in times if t is not None), default=None)
+
+    def read(self, ready: Collection[Waitable], now: float) -> Optional[StickEvent]:
+        if self._wake_r in ready:
+            self._redraw_if_resized()
+        if self._in in ready:
+            self._take_input(now)
+        elif self._decoder.pending and now >= self._pending_since + ESCAPE_WAIT:
+            self._decoder.flush()  # a lone Escape key, or a sequence cut short: skipped
+        if not self._events:
             self._queue(self._repeat.expire(now))
-            if self._events:
-                break
-            waits = [t - now for t in (deadline, self._repeat.release_due) if t is not None]
-            if self._decoder.pending:
-                waits.append(self._pending_since + ESCAPE_WAIT - now)
-            wait = max(0.0, min(waits)) if waits else None
-            watched = [self._in, self._inbox] + ([self._wake_r] if self._wake_r >= 0 else [])
-            ready, _, _ = select.select(watched, [], [], wait)
-            if self._wake_r in ready:
-                self._redraw_if_resized()
-            if self._in in ready:
-                self._take_input()
-            elif self._decoder.pending and self.now() >= self._pending_since + ESCAPE_WAIT:
-                self._decoder.flush()  # a lone Escape key, or a sequence cut short: skipped
-            if self._inbox in ready:
-                self._inbox.drain()
-                if not self._events:
-                    return None  # another thread's event or wake-up: Backend.wait_event takes it
-            if not self._events and deadline is not None and self.now() >= deadline:
-                return None
-        return self._events.popleft()
+        return self._events.popleft() if self._events else None
 
-    def discard_events(self) -> int:
-        """Throw away the queued events, and a key arrival still waiting to be told apart."""
-        count = super().discard_events()
+    def settle(self) -> None:
+        """Forget a key arrival still waiting to be told apart (the backend threw the events away)."""
         self._repeat.settle()
-        return count
 
-    def _take_input(self) -> None:
+    def _take_input(self, now: float) -> None:
         try:
             data = os.read(self._in, 1024)
         except OSError:
@@ -368,7 +403,6 @@ class TerminalBackend(Backend):
         if not data:
             self._gone = True
             raise BackendError("the terminal has gone (end of input)")
-        now = self.now()
         was_pending = self._decoder.pending
         keys = self._decoder.feed(data)
         if self._decoder.pending and not was_pending:
@@ -379,7 +413,7 @@ class TerminalBackend(Backend):
             if key == INTERRUPT:
                 raise KeyboardInterrupt
             if key == PAIR:
-                self.pair()       # the pairing gesture, as holding Enter for PAIR_HOLD seconds makes it
+                self._pair()      # the pairing gesture, as holding Enter for PAIR_HOLD seconds makes it
                 continue
             assert isinstance(key, Direction)
             self._queue(self._repeat.key(key, now))

@@ -27,6 +27,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cas
 from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
                              YELLOW)
 from gamelib.status import printable
+from gamelib.matrix import PIXELS, SIDE
 
 MODES = ("truecolor", "256", "letters", "plain")
 
@@ -253,7 +254,7 @@ class Painter:
         """The key help names ``p`` (the web view serves seats), from the next time it is drawn."""
         self._pairing_said = False
         self._shown: Optional[List[RGB]] = None
-        self._last: List[RGB] = [BLACK] * 64
+        self._last: List[RGB] = [BLACK] * PIXELS
 
     def resize(self, columns: int, lines: int) -> str:
         """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
@@ -271,7 +272,7 @@ class Painter:
         self._last = list(pixels)
         if self._shown is None or not self.layout.fits:
             return self.full() if self._shown is None else ""
-        changed = [i for i in range(64) if pixels[i] != self._shown[i]]
+        changed = [i for i in range(PIXELS) if pixels[i] != self._shown[i]]
         if not changed:
             return ""
         if self.mode == "plain":
@@ -279,7 +280,7 @@ class Painter:
             return self._plain_block()
         out = []
         for i in changed:
-            row, column = self.layout.led_cell(i % 8, i // 8)
+            row, column = self.layout.led_cell(i % SIDE, i // SIDE)
             out.append(move(row, column) + led(self._last[i], self.mode, self.low_light, self.utf8))
         self._shown = list(self._last)
         return "".join(out) + self._reset()
@@ -298,9 +299,9 @@ class Painter:
         top, left = layout.top, layout.left
         h, v, corners = ("─", "│", "┌┐└┘") if self.utf8 else ("-", "|", "++++")
         out.append(move(top, left) + corners[0] + h * (layout.WIDTH - 2) + corners[1])
-        for y in range(8):
+        for y in range(SIDE):
             out.append(move(top + 1 + y, left) + v + board_background(self.mode) + " ")
-            out.extend(led(self._last[y * 8 + x], self.mode, self.low_light, self.utf8) for x in range(8))
+            out.extend(led(self._last[y * SIDE + x], self.mode, self.low_light, self.utf8) for x in range(SIDE))
             out.append(self._reset() + v)
         out.append(move(top + 9, left) + corners[2] + h * (layout.WIDTH - 2) + corners[3])
         out.append(self._lines_below())
@@ -361,7 +362,7 @@ class Painter:
         return "".join(out)
 
     def _plain_block(self) -> str:
-        rows = ("".join(letter(self._last[y * 8 + x]) + " " for x in range(8)).rstrip() for y in range(8))
+        rows = ("".join(letter(self._last[y * SIDE + x]) + " " for x in range(SIDE)).rstrip() for y in range(SIDE))
         return "\r\n".join(rows) + "\r\n" + PLAIN_RULE + "\r\n"
 
     def _reset(self) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import GamelibError
+from ..matrix import PIXELS
 from ..names import WORD
 from ..players import MAX_LENGTH, check_name
 from ..status import printable
@@ -246,8 +247,8 @@ def _frame(value: Dict[str, Any]) -> None:
 
 def pixels(data: object) -> Tuple[Tuple[int, int, int], ...]:
     """64 ``[r, g, b]`` (0-255) as a frame; :class:`ProtocolError` if it is not one."""
-    if not isinstance(data, list) or len(data) != 64:
-        raise ProtocolError("bad_message", "a frame has 64 pixels")
+    if not isinstance(data, list) or len(data) != PIXELS:
+        raise ProtocolError("bad_message", f"a frame has {PIXELS} pixels")
     frame: List[Tuple[int, int, int]] = []
     for pixel in data:
         if not isinstance(pixel, list) or len(pixel) != 3 or \

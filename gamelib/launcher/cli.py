@@ -17,7 +17,7 @@ from ..web.address import Address, argument as web_address
 from . import PROG
 from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
-from .service import Installer
+from .service import SERVICE_BACKEND, Installer
 from .settings import SettingsFile, default_path
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -76,7 +76,7 @@ def run_menu(argv: Sequence[str]) -> int:
             log.warning("no games are installed (entry-point group %s)", GROUP)
         with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
                                    notice=log.info) as backend:
-            if backend.name == "terminal":  # log lines would land on the board
+            if backend.needs_terminal:  # log lines would land on the board
                 logs.aside()
             with web.serving(backend, args.lan or args.web, log.info, pages=lambda: game_pages(entries)):
                 result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
@@ -141,8 +141,8 @@ def run_names(argv: Sequence[str]) -> int:
 def _service_backend(name: str) -> str:
     """``--backend`` of ``install-service``: a backend a service can use (not the terminal)."""
     if name in backends.names() and name not in backends.names(service=True):
-        others = [n for n in backends.names(service=True) if n not in ("hat", backends.AUTO)] + [backends.AUTO]
-        raise argparse.ArgumentTypeError(f"a service has no {name} to play in: use hat (the default), "
+        others = [n for n in backends.names(service=True) if n not in (SERVICE_BACKEND, backends.AUTO)] + [backends.AUTO]
+        raise argparse.ArgumentTypeError(f"a service has no {name} to play in: use {SERVICE_BACKEND} (the default), "
                                          f"{', '.join(others[:-1])} or {others[-1]}")
     return name
 
@@ -160,8 +160,8 @@ def service_parser(command: str) -> app.Parser:
     group.add_argument("--user-unit", action="store_true",
                        help="a unit of your own systemd user manager (systemctl --user) instead")
     if installing:
-        parser.add_argument("--backend", type=_service_backend, choices=backends.names(service=True), default="hat",
-                            help="the launcher's --backend (default: hat)")
+        parser.add_argument("--backend", type=_service_backend, choices=backends.names(service=True),
+                            default=SERVICE_BACKEND, help=f"the launcher's --backend (default: {SERVICE_BACKEND})")
         add_launcher_options(parser)
         served = parser.add_mutually_exclusive_group()
         served.add_argument("--web", type=_service_web, default=None, metavar="[HOST:]PORT",

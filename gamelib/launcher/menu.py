@@ -28,6 +28,7 @@ from ..errors import ConfigError, OutputError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..matrix import PIXELS
 from ..palette import DEFAULT, PALETTES
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
@@ -360,7 +361,7 @@ class Launcher:
 
     def _show(self) -> None:
         if self.idle is Idle.BLANK:
-            self.backend.show([_COLOURS.background] * 64)
+            self.backend.show([_COLOURS.background] * PIXELS)
         elif self.idle is Idle.DIM:
             self.backend.show(dimmed(self.frame()))
         else:

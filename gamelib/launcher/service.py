@@ -109,6 +109,10 @@ PACKAGED_HEADER = """# The Sense HAT games launcher, from the sensehat-c4 Debian
 """
 
 
+SERVICE_BACKEND = "hat"
+"""The backend a unit plays on unless ``install-service --backend`` says otherwise (a service is for a Pi's HAT)."""
+
+
 def packaged_units() -> Dict[str, str]:
     """The units the Debian package installs, by their path under ``/lib/systemd``:
 
@@ -118,7 +122,7 @@ def packaged_units() -> Dict[str, str]:
       when it installs; here nothing runs at install time);
     * ``user/sensehat-games.service``: the user unit (``systemctl --user enable --now sensehat-games``).
     """
-    system = render(_body(SYSTEM_TEMPLATE.read_text()), [*PACKAGED_COMMAND, "--backend", "hat"])
+    system = render(_body(SYSTEM_TEMPLATE.read_text()), [*PACKAGED_COMMAND, "--backend", SERVICE_BACKEND])
     folders = " ".join(f"/home/%i/{d}" for d in WRITABLE)
     lines = []
     for line in system.splitlines():

@@ -12,6 +12,7 @@ from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.backends.interlude import Pause
 from gamelib.colours import RGB, ColourError, parse_colour
 from gamelib.icons import Picture, picture
+from gamelib.matrix import PIXELS
 from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll_frames
 from gamelib.status import ENTER, Status
@@ -47,7 +48,7 @@ WAITING = "waiting"
 def phone_frames(colour: RGB) -> list:
     """The steps of the phone blinking in ``colour`` (``(frame, seconds)``)."""
     lit: Picture = picture(PHONE, {"P": colour})
-    return [(lit, PHONE_BLINK), ((_COLOURS.background,) * 64, PHONE_BLINK)]
+    return [(lit, PHONE_BLINK), ((_COLOURS.background,) * PIXELS, PHONE_BLINK)]
 
 
 def away_words(seat: int, who: str, seconds: float) -> Status:

@@ -25,13 +25,14 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple
 
 from ..backends.base import Observer
 from ..colours import RGB
+from ..matrix import PIXELS
 from ..palette import DEFAULT, PALETTES
 from ..status import Status
 from .http import Stream
 from .limits import Limits
 
 Picture = Tuple[RGB, ...]
-BLANK: Picture = (PALETTES[DEFAULT].background,) * 64
+BLANK: Picture = (PALETTES[DEFAULT].background,) * PIXELS
 
 FRAME, STATE = "frame", "state"
 RETRY_MS = 1000

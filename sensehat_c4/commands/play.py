@@ -205,7 +205,7 @@ def run(argv: Sequence[str]) -> int:
                 backends.from_args(args, notice=notice) as backend, \
                 contextlib.closing(Recorder(args.db)) as recorder, \
                 web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
-            if backend.name == "terminal":
+            if backend.needs_terminal:   # log lines would land on the board
                 logs.aside()
             if lan_address is not None:
                 lan.host(backend, replace(options, size=args.board or options.size), name=name, recorder=recorder,

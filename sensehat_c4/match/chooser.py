@@ -18,6 +18,7 @@ from gamelib.backends.base import STICK, Action, Backend, Direction
 from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.icons import picture
+from gamelib.matrix import SIDE
 from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll
 from gamelib.status import Status
@@ -66,7 +67,7 @@ PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
 def place(index: int, count: int = len(CHOICES)) -> int:
     """The top row's pixel that marks entry ``index`` of ``count``: the first at the left, the last
     at the right, in order between (neighbours may share a pixel when there are more than 8)."""
-    return index * 8 // count
+    return index * SIDE // count
 
 
 def choice_frame(index: int) -> List[RGB]:

@@ -22,12 +22,13 @@ from typing import Collection, Iterator, List, Optional, Tuple
 
 from gamelib.colours import RGB
 from gamelib.font import HEIGHT as FONT_HEIGHT, centred_text, draw_text, text_width
+from gamelib.matrix import SIDE
 from gamelib.palette import DEFAULT, PALETTES, Palette as Palette  # the colours every function here takes
 
 from ..rules import Board, Cell
 
 CURSOR_ROW = 0
-SIZE = 8
+SIZE = SIDE
 
 Pixels = List[RGB]
 Step = Tuple[Pixels, float]
