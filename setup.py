@@ -51,12 +51,12 @@ class build_plain_library(build_ext):
             try:
                 super().build_extension(ext)
                 return
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 (a compiler refusing a flag: built again without it)
                 print(f"the native solver core did not build with {' '.join(flags)} ({exc}); again without")
                 ext.extra_compile_args = [a for a in ext.extra_compile_args if a not in flags]
         try:
             super().build_extension(ext)
-        except Exception as exc:  # no compiler, or it failed: the Python core runs
+        except Exception as exc:  # noqa: BLE001 (no compiler, or it failed: the Python core runs)
             print(f"WARNING: the native solver core was not built ({exc}); the pure-Python core will run")
 
 

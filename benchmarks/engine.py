@@ -36,14 +36,14 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.match.computer import DEFAULT_SECONDS  # noqa: E402
-from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
-from sensehat_c4.engine.book12 import SHAPE, default_path  # noqa: E402
-from sensehat_c4.engine.cores import CORES, core_name  # noqa: E402
-from sensehat_c4.engine.limit import Budget  # noqa: E402
-from sensehat_c4.engine.position import Position  # noqa: E402
-from sensehat_c4.errors import IllegalMoveError, SearchAborted  # noqa: E402
-from sensehat_c4.rules import Board  # noqa: E402
+from sensehat_c4.match.computer import DEFAULT_SECONDS
+from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move
+from sensehat_c4.engine.book12 import SHAPE, default_path
+from sensehat_c4.engine.cores import CORES, core_name
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position
+from sensehat_c4.errors import IllegalMoveError, SearchAborted
+from sensehat_c4.rules import Board
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 REPOSITORY = Path(__file__).resolve().parent.parent

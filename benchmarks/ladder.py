@@ -46,12 +46,12 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from sensehat_c4.engine import LEVELS, Limit, choose_move  # noqa: E402
-from sensehat_c4.engine import oracle as oracle_module  # noqa: E402
-from sensehat_c4.engine.cores import core_name  # noqa: E402
-from sensehat_c4.engine.matchme import MatchMe, Round  # noqa: E402
-from sensehat_c4.errors import BoardSizeError  # noqa: E402
-from sensehat_c4.rules import SIZES, Size  # noqa: E402
+from sensehat_c4.engine import LEVELS, Limit, choose_move
+from sensehat_c4.engine import oracle as oracle_module
+from sensehat_c4.engine.cores import core_name
+from sensehat_c4.engine.matchme import MatchMe, Round
+from sensehat_c4.errors import BoardSizeError
+from sensehat_c4.rules import SIZES, Size
 
 RANDOM = "random"
 """A player that picks uniformly random moves: the round robin's first, at Elo 0."""

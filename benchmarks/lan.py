@@ -113,7 +113,7 @@ def main() -> None:
 
 
 def netns(args: argparse.Namespace, tmp: Path) -> None:
-    from test_lan_netns import GUEST_IP, HOST_IP, PORT, RELAY, Link  # noqa: PLC0415
+    from test_lan_netns import GUEST_IP, HOST_IP, PORT, RELAY, Link
 
     link = Link().up()
     relay = None

@@ -73,8 +73,8 @@ def latency(presses: int) -> None:
     directory = tempfile.mkdtemp(prefix="c4bench-")
     emu_sandbox.redirect(directory)
     os.environ["HOME"] = directory
-    from gamelib.backends.senselib import EmuBackend  # noqa: PLC0415
-    from sensehat_c4.match.controller import MatchOptions, play  # noqa: PLC0415
+    from gamelib.backends.senselib import EmuBackend
+    from sensehat_c4.match.controller import MatchOptions, play
 
     written: List[float] = []
     try:

@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from emu_sandbox import FakeEmulator, child_env, lit  # noqa: E402
-from latency import cpu_share  # noqa: E402 (benchmarks/latency.py, beside this file)
+from emu_sandbox import FakeEmulator, child_env, lit
+from latency import cpu_share  # benchmarks/latency.py, beside this file
 
-from sensehat_c4.match import game as c4  # noqa: E402
+from sensehat_c4.match import game as c4
 
 TICK = os.sysconf("SC_CLK_TCK")
 

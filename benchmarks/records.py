@@ -127,7 +127,7 @@ def spread(name: str, seconds: Sequence[float]) -> str:
 
 def random_rounds(rng: random.Random):
     """Random legal games, move by move: ``(board after the move, its round number, starter)``."""
-    from sensehat_c4.rules import Board  # noqa: PLC0415
+    from sensehat_c4.rules import Board
 
     number = 0
     while True:
@@ -140,8 +140,8 @@ def random_rounds(rng: random.Random):
 
 def commit_moves(count: int, directory: Path, mark: bool = False) -> Tuple[List[float], List[float]]:
     """``count`` moves committed one by one (after the file's first move); wall and CPU seconds of each."""
-    from records_data import ANN, BOB  # noqa: PLC0415
-    from sensehat_c4.records import Recorder  # noqa: PLC0415
+    from records_data import ANN, BOB
+    from sensehat_c4.records import Recorder
 
     recorder = Recorder(directory / "games.db")
     recorder.start_match((ANN, BOB), columns=7, rows=6, backend="mock", wins=10 ** 6)
@@ -186,15 +186,15 @@ def fsyncs(count: int, directory: Path) -> str:
 
 def fall_timing(directory: Path) -> None:
     """A real game on the sense_emu library: each commit against the fall's first and second frames."""
-    import emu_sandbox  # noqa: PLC0415
-    from emu_sandbox import FakeEmulator  # noqa: PLC0415
+    import emu_sandbox
+    from emu_sandbox import FakeEmulator
 
     emu = tempfile.mkdtemp(prefix="c4bench-")
     emu_sandbox.redirect(emu)
     os.environ["HOME"] = emu
-    from gamelib.backends.senselib import EmuBackend  # noqa: PLC0415
-    from sensehat_c4.match.controller import MatchOptions, play  # noqa: PLC0415
-    from sensehat_c4.records import Recorder  # noqa: PLC0415
+    from gamelib.backends.senselib import EmuBackend
+    from sensehat_c4.match.controller import MatchOptions, play
+    from sensehat_c4.records import Recorder
 
     written: List[float] = []
     commits: List[Tuple[float, float, float]] = []   # start, end, thread CPU

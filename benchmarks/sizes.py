@@ -31,13 +31,13 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move, default_oracle  # noqa: E402
-from sensehat_c4.engine import oracle as oracle_module  # noqa: E402
-from sensehat_c4.engine.cores import core_name  # noqa: E402
-from sensehat_c4.engine.limit import Budget  # noqa: E402
-from sensehat_c4.engine.position import Position  # noqa: E402
-from sensehat_c4.errors import BoardSizeError, ConfigError, SearchAborted  # noqa: E402
-from sensehat_c4.rules import SIZES, Size  # noqa: E402
+from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move, default_oracle
+from sensehat_c4.engine import oracle as oracle_module
+from sensehat_c4.engine.cores import core_name
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position
+from sensehat_c4.errors import BoardSizeError, ConfigError, SearchAborted
+from sensehat_c4.rules import SIZES, Size
 
 PI_BUDGET = 8.0
 PI_SLOWDOWN = 5.0

@@ -47,11 +47,11 @@ from typing import List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.engine.book12 import SHAPE  # noqa: E402
-from sensehat_c4.engine.cores import CORES, new_solver  # noqa: E402
-from sensehat_c4.engine.limit import Budget  # noqa: E402
-from sensehat_c4.engine.position import Position  # noqa: E402
-from sensehat_c4.rules import Board  # noqa: E402
+from sensehat_c4.engine.book12 import SHAPE
+from sensehat_c4.engine.cores import CORES, new_solver
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position
+from sensehat_c4.rules import Board
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 SHARED = REPOSITORY.parent / "shared" / "c4-testsets"
@@ -120,7 +120,7 @@ def external(program: str, rows: List[Row]) -> Run:
 
 
 def bitbully(rows: List[Row]) -> Run:
-    from bitbully import bitbully_core  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: PLC0415 (optional)
+    from bitbully import bitbully_core  # type: ignore[import-not-found,import-untyped,unused-ignore]  # optional
 
     solver = bitbully_core.BitBullyCore()
     scores, nodes = [], 0

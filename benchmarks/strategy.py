@@ -42,11 +42,11 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move  # noqa: E402
-from sensehat_c4.engine.limit import Budget  # noqa: E402
-from sensehat_c4.engine.position import Position, Shape, non_losing, shape_of  # noqa: E402
-from sensehat_c4.engine.strategy import StrategyBook, strategy_path  # noqa: E402
-from sensehat_c4.rules import Board, Size  # noqa: E402
+from sensehat_c4.engine import LEVELS, Limit, Oracle, choose_move
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position, Shape, non_losing, shape_of
+from sensehat_c4.engine.strategy import StrategyBook, strategy_path
+from sensehat_c4.rules import Board, Size
 
 
 def load() -> str:

@@ -143,9 +143,9 @@ def latency(spectators: int, frames: int, gap: float) -> None:
     directory = tempfile.mkdtemp(prefix="c4bench-")
     emu_sandbox.redirect(directory)
     os.environ["HOME"] = directory
-    from gamelib import web  # noqa: PLC0415
-    from gamelib.backends.senselib import EmuBackend  # noqa: PLC0415
-    from gamelib.web.address import Address  # noqa: PLC0415
+    from gamelib import web
+    from gamelib.backends.senselib import EmuBackend
+    from gamelib.web.address import Address
 
     try:
         with FakeEmulator(directory), EmuBackend() as backend, \
@@ -199,7 +199,7 @@ PIPELINED = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 1000
 def flooder(port: int, connections: int, seconds: float) -> None:
     """(The flooders' process.)  Pipeline requests on ``connections`` connections for ``seconds``, reading
     nothing; print the bytes the kernel took."""
-    import select  # noqa: PLC0415
+    import select
 
     socks = [connect(port, source="127.0.0.2") for _ in range(connections)]
     for sock in socks:
@@ -287,7 +287,7 @@ def flood(seconds: float, flooders: int) -> None:
 def guesser(port: int, index: int, seconds: float) -> None:
     """(A guesser's process.)  Guess a pairing PIN for ``seconds``, each guess from a new address on a new
     connection; print the answers counted as JSON."""
-    import secrets  # noqa: PLC0415
+    import secrets
 
     counts: Dict[str, int] = {}
     n, deadline = 0, time.monotonic() + seconds
@@ -306,7 +306,7 @@ def guesser(port: int, index: int, seconds: float) -> None:
 
 
 def guesses(seconds: float, guessers: int) -> None:
-    import threading  # noqa: PLC0415
+    import threading
 
     directory = tempfile.mkdtemp(prefix="c4bench-")
     try:

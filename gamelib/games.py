@@ -122,7 +122,7 @@ def load(key: str, loader: Callable[[], Any]) -> Entry:
     """Load one game; any exception while importing or checking it becomes :attr:`Entry.error`."""
     try:
         return Entry(key, game=as_game(loader()))
-    except Exception as exc:  # noqa: BLE001 (a broken game must not stop the launcher)
+    except Exception as exc:  # a broken game must not stop the launcher
         log.error("game %r cannot be loaded: %s: %s", key, type(exc).__name__, exc, exc_info=True)
         return Entry(key, error=f"{type(exc).__name__}: {exc}")
 

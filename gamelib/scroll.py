@@ -39,7 +39,7 @@ class Scrolling(Sequence[Step]):
     """
 
     def __init__(self, text: str, colour: RGB, background: RGB = _BACKGROUND, *, speed: float = SPEED, y: int = TOP,
-                 marks: Mapping[int, RGB] = {}) -> None:   # noqa: B006 (never changed)
+                 marks: Mapping[int, RGB] = {}) -> None:   # never changed
         self.colour, self.background, self.speed, self.y = colour, background, speed, y
         self.marks = dict(marks)
         self._glyphs = [glyph(char) for char in text]

@@ -15,7 +15,7 @@ def in_child(action: Callable[[], Any], user: int = NOBODY) -> Tuple[Any, str, s
     ourselves), its stdout and stderr captured: ``(what it returned, or its SystemExit's code, or
     "ExceptionType: message"; out; err)``.  What the child imports after dropping root must be loaded
     before: the standard library may lie where the user cannot read (under ``/root``)."""
-    import encodings.unicode_escape  # noqa: F401, PLC0415 (gamelib.app.one_line's codec)
+    import encodings.unicode_escape  # noqa: F401 (gamelib.app.one_line's codec)
 
     read, write = os.pipe()
     pid = os.fork()

@@ -3,7 +3,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))  # test helpers: frames.py ...
 
-import pytest  # noqa: E402
+import pytest
 
 SETUP = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]', then .venv/bin/python -m pytest"
 """README's test command, split where the tests begin (say it when this Python cannot run them)."""
@@ -13,9 +13,9 @@ def missing_for_tests() -> list:
     """The distributions the tests need (the package's own and its ``test`` extra's, as setup.cfg names them,
     for this Python) that this interpreter does not have; ``["sensehat-c4"]`` when the package is not
     installed in it at all."""
-    from importlib import metadata  # noqa: PLC0415
+    from importlib import metadata
 
-    from packaging.requirements import Requirement  # noqa: PLC0415 (pytest's own dependency)
+    from packaging.requirements import Requirement  # pytest's own dependency
 
     try:
         requires = metadata.requires("sensehat-c4") or []

@@ -62,7 +62,7 @@ def snapshot(win):
 def write(win, path):
     try:
         info = snapshot(win)
-    except Exception as exc:  # never disturb the app
+    except Exception as exc:  # noqa: BLE001 (never disturb the app)
         info = {"error": repr(exc)}
     if info is not None:
         with open(path + ".tmp", "w") as f:

@@ -429,7 +429,7 @@ def free_port() -> int:
 
 def test_the_web_unit_serves_the_page_to_the_host(machine):
     """``install-service --web``: the unit gets the network from the LAN only, and the page answers the host."""
-    from web_client import Events, call  # noqa: PLC0415
+    from web_client import Events, call
 
     closed_port = free_port()
     with pytest.raises(OSError):           # the unit as installed so far has no network: nothing listens
@@ -466,7 +466,7 @@ def test_the_web_unit_serves_the_page_to_the_host(machine):
 
 
 def _answers(port: int) -> bool:
-    from web_client import call  # noqa: PLC0415
+    from web_client import call
 
     try:
         return call(port, "GET", "/api/state").status == 200

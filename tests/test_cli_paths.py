@@ -143,9 +143,9 @@ def test_play_with_a_fifo_logs_one_line_and_plays_on(tmp_path):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run a child as nobody")
 def test_play_as_a_user_who_may_not_write_there(shared, tmp_path):
-    import sensehat_c4.match.controller  # noqa: F401, PLC0415 (loaded before the child drops root)
-    import sensehat_c4.match.game  # noqa: F401, PLC0415
-    import termios  # noqa: F401, PLC0415
+    import sensehat_c4.match.controller  # loaded before the child drops root
+    import sensehat_c4.match.game  # noqa: F401
+    import termios  # noqa: F401
 
     hidden = tmp_path / "games.db"                          # in a directory only root may enter
     odd = tmp_path / "x\n\x1b[31my" / "games.db"            # ... whose name holds a newline and an escape

@@ -57,7 +57,7 @@ def doctor_in(kernel: Kernel, *args: str, groups=("video", "input"), ioctl: bool
             sys.modules["sense_hat"] = None  # type: ignore[assignment]   # not installed
         if ioctl:
             sys.path.insert(0, str(BOOT_SITE))
-            import fake_hat_ioctl  # noqa: F401, PLC0415 (wraps fcntl.ioctl in this child only)
+            import fake_hat_ioctl  # noqa: F401 (wraps fcntl.ioctl in this child only)
         os.environ["SENSEHAT_C4_DB"] = DATABASE
         return commands.main(["doctor", *args])
 

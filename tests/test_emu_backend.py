@@ -133,13 +133,13 @@ def test_another_threads_press_wakes_the_wait_beside_the_stick(emulator):
 def test_the_middle_held_on_the_emulator_shows_a_pairing_pin_at_once_and_a_phone_sits_with_it(emulator):
     """The emulator's held events (as ``sense_emu_gui`` sends them) make the pairing gesture 3 s after the press:
     the screen file shows the pairing PIN's scroll, and the phone's first try with it seats it."""
-    from web_client import post  # noqa: PLC0415
+    from web_client import post
 
-    from gamelib import web  # noqa: PLC0415
-    from gamelib.colours import WHITE  # noqa: PLC0415
-    from gamelib.scroll import scroll_frames  # noqa: PLC0415
-    from gamelib.web.address import Address  # noqa: PLC0415
-    from gamelib.web.console import PAIR_TEXT  # noqa: PLC0415
+    from gamelib import web
+    from gamelib.colours import WHITE
+    from gamelib.scroll import scroll_frames
+    from gamelib.web.address import Address
+    from gamelib.web.console import PAIR_TEXT
 
     with EmuBackend() as backend, web.serving(backend, Address("127.0.0.1", 0)) as server:
         emulator.wait_client()

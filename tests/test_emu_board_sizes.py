@@ -45,7 +45,7 @@ def play_moves(emulator, size, moves, palette=P):
     (Size(6, 5), "3434343", DRAW_6X5, [1, 0, 5, 4, 5, 0]),      # from column 2: left x4, right x2
     (Size(8, 6), "5566778", DRAW_8X6, [2, 1, 0, 7, 0, 1]),      # from column 3
 ])
-def test_a_match_on_another_size(emulator, emu_dir, size, win, draw, wrap):  # noqa: F811
+def test_a_match_on_another_size(emulator, emu_dir, size, win, draw, wrap):
     game = subprocess.Popen(
         [sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "human", "--board", str(size),
          "--matches", "1", "--fall-ms", "5"],

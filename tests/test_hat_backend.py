@@ -163,8 +163,8 @@ def test_software_low_light_keeps_every_lit_channel_lit():
 def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fake_library):
     """The joystick's driver sets EV_REP: the kernel repeats a key held down (value 2, ``held``) after 250 ms,
     every 33 ms.  Held 3.6 s, the middle makes the pairing gesture once, 3 s after its press."""
-    import threading  # noqa: PLC0415
-    import time  # noqa: PLC0415
+    import threading
+    import time
 
     backend = senselib.HatBackend()
     write_end = fake_library.made[0].stick.write_end

@@ -139,7 +139,7 @@ def test_a_bug_in_the_links_thread_ends_the_visit_in_one_line(monkeypatch):
 
 # -- the whole guest, sensehat-c4 --join in a terminal ---------------------------------------------------
 
-def joining(sandbox, fake, *, stderr_on_terminal=False):  # noqa: F811
+def joining(sandbox, fake, *, stderr_on_terminal=False):
     """``sensehat-c4 --backend terminal --join 127.0.0.1:PORT --names Ann`` in a 60x18 terminal."""
     if not stderr_on_terminal:
         return start(sandbox, "--backend", "terminal", "--join", f"127.0.0.1:{fake.port}", "--names", "Ann",
@@ -177,7 +177,7 @@ BREAKING = [   # the issue's probes: each a traceback (exit 1) or a hang before
 
 
 @pytest.mark.parametrize("what, script, said", BREAKING, ids=[b[0] for b in BREAKING])
-def test_a_host_that_breaks_the_protocol_ends_the_guest_with_one_line_and_exit_1(sandbox, what, script, said):  # noqa: F811
+def test_a_host_that_breaks_the_protocol_ends_the_guest_with_one_line_and_exit_1(sandbox, what, script, said):
     with FakeHost() as fake:
         program = joining(sandbox, fake)
         try:
@@ -188,7 +188,7 @@ def test_a_host_that_breaks_the_protocol_ends_the_guest_with_one_line_and_exit_1
             program.close()
 
 
-def test_an_answer_nested_8000_deep_ends_the_guest_with_one_line_not_asking_for_ever(sandbox):  # noqa: F811
+def test_an_answer_nested_8000_deep_ends_the_guest_with_one_line_not_asking_for_ever(sandbox):
     with FakeHost() as fake:
         program = joining(sandbox, fake)
         try:
@@ -203,7 +203,7 @@ PROMPT = "\x1b[2J\x1b[1;1Htype your password: "
 CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4=\x07"
 
 
-def test_the_hosts_words_reach_the_terminal_without_their_escape_sequences(sandbox):  # noqa: F811
+def test_the_hosts_words_reach_the_terminal_without_their_escape_sequences(sandbox):
     with FakeHost() as fake:
         program = joining(sandbox, fake)
         try:
@@ -233,7 +233,7 @@ def test_the_hosts_words_reach_the_terminal_without_their_escape_sequences(sandb
         assert b"\x1b]" not in program.output and b"pwned" not in program.output   # no OSC (title, clipboard)
 
 
-def test_a_refusal_with_escape_sequences_is_shown_without_them(sandbox):  # noqa: F811
+def test_a_refusal_with_escape_sequences_is_shown_without_them(sandbox):
     with FakeHost() as fake:
         program = joining(sandbox, fake)
         try:
@@ -263,7 +263,7 @@ def full_match(host, match=1, winner=1):
     host.game({"event": "end_match", "match": match, "winner": winner})
 
 
-def test_the_guest_prints_each_matchs_line_and_the_hosts_quitting_after_the_board_has_gone(sandbox):  # noqa: F811
+def test_the_guest_prints_each_matchs_line_and_the_hosts_quitting_after_the_board_has_gone(sandbox):
     with FakeHost() as fake:
         program = joining(sandbox, fake, stderr_on_terminal=True)
         try:

@@ -28,7 +28,7 @@ def says(text):
     return lambda program: any(text in line for line in program.screen.display)
 
 
-def test_the_status_line_says_the_lan_screens(sandbox):  # noqa: F811
+def test_the_status_line_says_the_lan_screens(sandbox):
     program = start(sandbox, "--backend", "terminal", "--lan", "127.0.0.1:0", "--names", "Bob", columns=60, lines=18)
     try:
         program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (↑ leaves)")(p),
@@ -49,7 +49,7 @@ def test_the_status_line_says_the_lan_screens(sandbox):  # noqa: F811
         program.close()
 
 
-def test_a_guest_leaving_before_a_move_is_no_match_and_the_next_is_match_1_as_in_history(sandbox):  # noqa: F811
+def test_a_guest_leaving_before_a_move_is_no_match_and_the_next_is_match_1_as_in_history(sandbox):
     db = f"{sandbox}/games.db"
     program = start(sandbox, "--backend", "terminal", "--lan", "127.0.0.1:0", "--names", "Bob", "--db", db,
                     columns=60, lines=18)

@@ -47,7 +47,7 @@ def test_an_unknown_command_is_one_line_naming_the_commands(capsys, word):
 
 
 def test_version(capsys):
-    from sensehat_c4 import __version__  # noqa: PLC0415 (gamelib ships in the sensehat-c4 distribution)
+    from sensehat_c4 import __version__  # gamelib ships in the sensehat-c4 distribution
 
     with pytest.raises(SystemExit) as info:
         cli.main(["--version"])

@@ -19,14 +19,14 @@ from sensehat_c4.match.chooser import choice_frame, size_frame
 from sensehat_c4.rules import Size
 
 
-def start_launcher(emu_dir, *args):  # noqa: F811
+def start_launcher(emu_dir, *args):
     env = child_env(emu_dir)
     env["XDG_CONFIG_HOME"] = os.path.join(emu_dir, "config")
     return subprocess.Popen([sys.executable, "-m", "gamelib", "--backend", "emu", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, emu_dir):  # noqa: F811
+def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, emu_dir):
     settings = os.path.join(emu_dir, "config", "gamelib", "settings.json")
     os.makedirs(os.path.dirname(settings))
     with open(settings, "w") as f:
@@ -56,7 +56,7 @@ def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, 
     assert emulator.gamma() == tuple(GAMMA_DEFAULT)
 
 
-def test_no_emulator_is_one_line_and_exit_1(emu_dir):  # noqa: F811
+def test_no_emulator_is_one_line_and_exit_1(emu_dir):
     launcher = start_launcher(emu_dir)
     out, err = launcher.communicate(timeout=60)
     assert (launcher.returncode, out) == (1, "")

@@ -12,7 +12,7 @@ from test_controller import ROUND_SETTLE, moves
 from test_launcher_cli import config, mock  # noqa: F401 (fixtures: the settings file, the opened mock)
 
 
-def test_gamelib_names_shows_sets_and_clears(config, capsys):  # noqa: F811
+def test_gamelib_names_shows_sets_and_clears(config, capsys):
     assert cli.main(["names"]) == 0
     assert capsys.readouterr().out == "no names kept\n"
     assert cli.main(["names", "Ann, Bob"]) == 0
@@ -23,7 +23,7 @@ def test_gamelib_names_shows_sets_and_clears(config, capsys):  # noqa: F811
     assert json.loads(config.path.read_text()) == {"low_light": False, "rotation": 0}
 
 
-def test_a_bad_name_is_one_line_and_exit_2(config, capsys):  # noqa: F811
+def test_a_bad_name_is_one_line_and_exit_2(config, capsys):
     with pytest.raises(SystemExit) as exit_:
         cli.main(["names", "Ann,Bob,Cy"])
     assert exit_.value.code == 2
@@ -32,7 +32,7 @@ def test_a_bad_name_is_one_line_and_exit_2(config, capsys):  # noqa: F811
     assert not config.path.exists()
 
 
-def test_a_game_started_from_the_menu_uses_the_kept_names(config, mock, games_db):  # noqa: F811
+def test_a_game_started_from_the_menu_uses_the_kept_names(config, mock, games_db):
     config.save(Settings(names=("Ann", "Bob")))
     mock.tap("middle", "middle", "middle")                      # Connect 4; two players; 7x6
     mock.wait_until(mock._cursor + 1.0)

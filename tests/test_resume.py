@@ -353,7 +353,7 @@ def test_the_command_resumes_the_stored_match_whatever_its_options_say(games_db,
         (1, "finished", 7, 6, "Ann", "Bob", None)]   # (match 2, left before a move, leaves nothing)
 
 
-def test_connect_4_from_the_launchers_menu_asks_first(config, launcher_mock, games_db, capsys,  # noqa: F811
+def test_connect_4_from_the_launchers_menu_asks_first(config, launcher_mock, games_db, capsys,
                                                      monkeypatch):
     monkeypatch.setattr(c4_game, "_launched", itertools.count(1))   # the launcher's matches, counted from 1
     config.save(Settings(names=("Cy", "Di")))

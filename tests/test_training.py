@@ -308,7 +308,7 @@ def test_a_database_that_cannot_be_read_is_no_games(tmp_path, caplog):
 
 # -- on the real sense_emu library ---------------------------------------------------------
 
-def test_review_train_on_the_emulator(emu_dir, tmp_path):  # noqa: F811
+def test_review_train_on_the_emulator(emu_dir, tmp_path):
     """The whole command in a child process on the real library: right at the first position, then up."""
     path = record(tmp_path, [MOVES])
     with FakeEmulator(emu_dir) as emulator:
@@ -338,7 +338,7 @@ def test_review_train_with_nothing_to_train_on_opens_no_backend(tmp_path):
         0, "round 1: no move changed the outcome, nothing to train on\n", "")
 
 
-def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):  # noqa: F811
+def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):
     """``python -m gamelib`` on the real library: right twice (past the LAN's icon) to the training's
     icon, middle trains on the round recorded last, up goes back to the menu."""
     from test_launcher_emu import start_launcher

@@ -127,7 +127,7 @@ def text(driver, element):
     return driver.find_element("id", element).text
 
 
-def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, emu_dir):  # noqa: F811
+def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, emu_dir):
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
     game = subprocess.Popen(
@@ -213,10 +213,10 @@ def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, em
 def test_the_page_says_when_the_connection_drops_and_reconnects_by_itself():
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
-    from test_web_server import Console  # noqa: PLC0415
+    from test_web_server import Console
 
-    from gamelib.web.address import Address  # noqa: PLC0415
-    from gamelib.web.server import WebServer  # noqa: PLC0415
+    from gamelib.web.address import Address
+    from gamelib.web.server import WebServer
 
     first = WebServer(Console(), Address("127.0.0.1", 0)).start()
     port = first.port
@@ -247,13 +247,13 @@ HOLD_ADVICE = ("At the Pi, hold the middle of the stick for 3 seconds: the LEDs 
 def test_with_the_queue_full_or_long_the_page_says_how_to_pair_and_takes_the_8_digit_pin():
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
-    from test_web_server import Console  # noqa: PLC0415
-    from web_client import post  # noqa: PLC0415
+    from test_web_server import Console
+    from web_client import post
 
-    from gamelib.backends.base import PAIR_HOLD  # noqa: PLC0415
-    from gamelib.web.address import Address  # noqa: PLC0415
-    from gamelib.web.limits import Limits  # noqa: PLC0415
-    from gamelib.web.server import WebServer  # noqa: PLC0415
+    from gamelib.backends.base import PAIR_HOLD
+    from gamelib.web.address import Address
+    from gamelib.web.limits import Limits
+    from gamelib.web.server import WebServer
 
     assert PAIR_HOLD == 3.0                                            # what the page says (page.js: HOLD_SECONDS)
     full = WebServer(Console(), Address("127.0.0.1", 0), limits=Limits(pin_queue=2)).start()

@@ -502,7 +502,7 @@ def test_a_phone_without_its_page_is_not_waited_for_on_the_other_seats_turn():
     assert console.asked == [] and table[2] is sitter and clock.due == []
 
 
-def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sockets(emu_dir):  # noqa: F811
+def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sockets(emu_dir):
     """The LEDs show the phone blinking in its seat's colour and the words (the terminal's line) say the game
     waits for it; its page back, it plays on; closed again, after the time the seat is the stick's."""
     limits = Limits(phone_gone_seconds=0.3, phone_away_seconds=1.5)

@@ -81,7 +81,7 @@ def hostile(port, outcomes, stop):
             sock.close()
 
 
-def test_a_hundred_spectators_get_every_frame_and_hostile_clients_change_nothing(emulator, emu_dir):  # noqa: F811
+def test_a_hundred_spectators_get_every_frame_and_hostile_clients_change_nothing(emulator, emu_dir):
     game = subprocess.Popen(
         [sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "human", "--web", "127.0.0.1:0"],
         env=child_env(emu_dir), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -46,7 +46,7 @@ def shown(driver):
     return sorted(driver.execute_script(TOKENS_JS))
 
 
-def test_the_review_and_the_replay_in_chromium(emulator, emu_dir, tmp_path):  # noqa: F811
+def test_the_review_and_the_replay_in_chromium(emulator, emu_dir, tmp_path):
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
     from selenium.webdriver.common.action_chains import ActionChains

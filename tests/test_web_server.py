@@ -118,7 +118,7 @@ def test_the_page_and_its_files_are_served_with_strict_security_headers():
 
 
 def test_the_page_takes_a_pairing_pin_and_names_the_gesture_s_seconds():
-    from gamelib.backends.base import PAIR_HOLD  # noqa: PLC0415
+    from gamelib.backends.base import PAIR_HOLD
 
     with served() as (server, _):
         page = call(server.port, "GET", "/").body.decode()

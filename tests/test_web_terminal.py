@@ -24,7 +24,7 @@ def note(program):
     return None
 
 
-def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sandbox):  # noqa: F811
+def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sandbox):
     program = start(sandbox, "--backend", "terminal", "--opponent", "human", "--web", "127.0.0.1:0",
                     columns=50, lines=16)
     try:
@@ -59,7 +59,7 @@ def pairing_scroll(pin):
     return [hex_colours(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
 
 
-def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_sits_with_it(sandbox):  # noqa: F811
+def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_sits_with_it(sandbox):
     program = start(sandbox, "--backend", "terminal", "--opponent", "human", "--web", "127.0.0.1:0",
                     columns=50, lines=16)
     try:
@@ -99,7 +99,7 @@ def help_line(program):
     return lines[0] if len(lines) == 1 else None
 
 
-def test_the_key_help_names_p_only_while_a_phone_may_take_a_seat(sandbox):  # noqa: F811
+def test_the_key_help_names_p_only_while_a_phone_may_take_a_seat(sandbox):
     """``p`` pairs a phone only with ``--web`` and seats to take: not without ``--web``, nor while a game is
     offered over the LAN (``--lan``: the guest from the other Pi plays, the page is to watch)."""
     for args, expected in ((("--opponent", "human", "--web", "127.0.0.1:0"), PAIR_HINT),

@@ -57,17 +57,17 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.engine.book12 import SHAPE, default_path, distance_to_score  # noqa: E402
-from sensehat_c4.engine.cores import new_solver  # noqa: E402
-from sensehat_c4.engine.limit import Budget  # noqa: E402
-from sensehat_c4.engine.openings import MAX_PLY, OUTPUT, key24  # noqa: E402
-from sensehat_c4.engine.position import Position, Shape, shape_of  # noqa: E402
-from sensehat_c4.engine.oracle import Oracle  # noqa: E402
-from sensehat_c4.engine.sizebooks import book_key, book_path, encode, mirror_key  # noqa: E402
-from sensehat_c4.engine.strategy import encode as strategy_encode  # noqa: E402
-from sensehat_c4.engine.strategy import strategy_path  # noqa: E402
-from sensehat_c4.errors import BoardSizeError  # noqa: E402
-from sensehat_c4.rules import STANDARD, Size  # noqa: E402
+from sensehat_c4.engine.book12 import SHAPE, default_path, distance_to_score
+from sensehat_c4.engine.cores import new_solver
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.openings import MAX_PLY, OUTPUT, key24
+from sensehat_c4.engine.position import Position, Shape, shape_of
+from sensehat_c4.engine.oracle import Oracle
+from sensehat_c4.engine.sizebooks import book_key, book_path, encode, mirror_key
+from sensehat_c4.engine.strategy import encode as strategy_encode
+from sensehat_c4.engine.strategy import strategy_path
+from sensehat_c4.errors import BoardSizeError
+from sensehat_c4.rules import STANDARD, Size
 
 Pos = Tuple[int, int]  # player 1's stones, player 2's stones
 BOARD, BOTTOM, COLUMN_MASKS, H1, WIDTH = SHAPE.full, SHAPE.bottom, SHAPE.column_masks, SHAPE.stride, SHAPE.width

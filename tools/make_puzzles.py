@@ -26,13 +26,13 @@ from typing import Dict, List, Set, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sensehat_c4.engine import LEVELS, choose_move, default_oracle  # noqa: E402
-from sensehat_c4.engine.limit import Budget  # noqa: E402
-from sensehat_c4.engine.position import Position  # noqa: E402
-from sensehat_c4.engine.puzzles import MAGIC, MAX_N, PATH, VERSION, solution_line  # noqa: E402
-from sensehat_c4.engine.sight import Sight, choose, foresee  # noqa: E402
-from sensehat_c4.engine.sizebooks import mirror_key  # noqa: E402
-from sensehat_c4.rules import STANDARD, Board  # noqa: E402
+from sensehat_c4.engine import LEVELS, choose_move, default_oracle
+from sensehat_c4.engine.limit import Budget
+from sensehat_c4.engine.position import Position
+from sensehat_c4.engine.puzzles import MAGIC, MAX_N, PATH, VERSION, solution_line
+from sensehat_c4.engine.sight import Sight, choose, foresee
+from sensehat_c4.engine.sizebooks import mirror_key
+from sensehat_c4.rules import STANDARD, Board
 
 FIRST_PLY = 6
 PLAYERS = [name for name, level in LEVELS.items() if isinstance(level.play, Sight)]

@@ -56,10 +56,10 @@ def help_text(program: Path, args: Sequence[str]) -> str:
 def subcommands(name: str) -> List[Tuple[str, List[str]]]:
     """``(title, argv)`` of each subcommand, from its program's commands table."""
     if name == "sensehat-c4":
-        from sensehat_c4.commands import COMMANDS  # noqa: PLC0415
+        from sensehat_c4.commands import COMMANDS
 
         return [(f"sensehat-c4 {c.name}", [c.name]) for c in COMMANDS[1:]]
-    from gamelib.launcher.cli import COMMANDS as LAUNCHER  # noqa: PLC0415
+    from gamelib.launcher.cli import COMMANDS as LAUNCHER
 
     return [(f"gamelib {n}", [n]) for n in LAUNCHER]
 
@@ -94,7 +94,7 @@ def main(argv: List[str]) -> int:
     if shutil.which("help2man") is None:
         print("man_pages.py: help2man is missing: sudo apt install help2man", file=sys.stderr)
         return 1
-    from sensehat_c4 import __version__  # noqa: PLC0415
+    from sensehat_c4 import __version__
 
     out = Path(argv[0]).resolve()
     out.mkdir(parents=True, exist_ok=True)

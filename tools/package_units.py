@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gamelib.launcher.service import packaged_units  # noqa: E402
+from gamelib.launcher.service import packaged_units
 
 
 def main(argv: list) -> int:

@@ -295,7 +295,7 @@ class Backend:
     def _tell(self, observer: Observer, method: Callable, value: object) -> None:
         try:
             method(value)
-        except Exception:  # noqa: BLE001 (a broken mirror must not stop the game)
+        except Exception:  # a broken mirror must not stop the game
             log.error("an observer of the LEDs failed and was dropped", exc_info=True)
             self._forget(observer)
 
@@ -327,7 +327,7 @@ class Backend:
         for listener in self._pairing:
             try:
                 listener()
-            except Exception:  # noqa: BLE001 (a broken listener must not stop the game)
+            except Exception:  # a broken listener must not stop the game
                 log.error("a listener for the pairing gesture failed and was dropped", exc_info=True)
                 self._unwatch_pairing(listener)
 
@@ -524,7 +524,7 @@ class Backend:
             if interlude.mirrored:
                 self._tell_shown(self._frame)
 
-    def notice(self, text: str) -> None:  # noqa: B027 (an optional hook)
+    def notice(self, text: str) -> None:  # an optional hook
         """Show ``text`` beside the picture until the program prints a line (the terminal, under the board:
         a line printed before the board would be hidden by it); the default does nothing."""
 
@@ -622,15 +622,15 @@ class Backend:
         if isinstance(self.device, Dimmable):
             self.device.set_low_light(value)
 
-    def _said(self, status: Status) -> None:  # noqa: B027 (an optional hook)
+    def _said(self, status: Status) -> None:  # an optional hook
         """The game said ``status`` (:meth:`say`); the default does nothing (the terminal prints
         its caption)."""
 
-    def _noted(self, text: str) -> None:  # noqa: B027 (an optional hook)
+    def _noted(self, text: str) -> None:  # an optional hook
         """Show the :meth:`note` ``text`` (in the game's thread); the default does nothing (the
         terminal prints it under the board)."""
 
-    def _pairing_watched(self, watched: bool) -> None:  # noqa: B027 (an optional hook)
+    def _pairing_watched(self, watched: bool) -> None:  # an optional hook
         """Someone listens for the pairing gesture now (or nobody does any more), told in the thread that
         started or stopped listening; the default does nothing (the terminal's key help names its ``p``
         at its next drawing)."""

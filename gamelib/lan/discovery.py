@@ -103,7 +103,7 @@ class Advertiser:
         try:
             if self._info is not None and self.error is None:
                 zc.unregister_service(self._info)
-        except Exception:  # noqa: BLE001 (leaving must not fail)
+        except Exception:  # leaving must not fail
             log.debug("unregistering the LAN game failed", exc_info=True)
         finally:
             close_zeroconf(zc)

@@ -174,7 +174,7 @@ class GuestLink:
             loop.run_until_complete(self._task)
         except asyncio.CancelledError:
             pass
-        except Exception as exc:  # noqa: BLE001 (a bug here must end the visit in one line, not hang it)
+        except Exception as exc:  # a bug here must end the visit in one line, not hang it
             log.debug("the link to the host failed", exc_info=True)
             self.saved(None)
             self._stop(FAILED, f"the link to {self.host}:{self.port} failed: {type(exc).__name__}: {exc}"[:p.MAX_TEXT])

@@ -91,7 +91,7 @@ def game_pages(entries: Sequence[Entry]) -> List[Any]:
         if entry.game is not None and entry.game.web is not None:
             try:
                 found.append(entry.game.web())
-            except Exception:  # noqa: BLE001 (a broken game must not stop the launcher)
+            except Exception:  # a broken game must not stop the launcher
                 logging.getLogger("gamelib").error("the web pages of %s cannot be served", entry.name, exc_info=True)
     return found
 

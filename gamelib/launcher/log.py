@@ -48,7 +48,7 @@ class OneLine(logging.Formatter):
     newline or an escape sequence cannot split it or reach the terminal); a traceback logged with
     it follows on the lines after, as usual."""
 
-    def formatMessage(self, record: logging.LogRecord) -> str:
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
         return one_line(super().formatMessage(record))
 
 
@@ -105,7 +105,7 @@ class _LogFile(logging.handlers.RotatingFileHandler):
         if not self._failed:
             self.written += 1
 
-    def handleError(self, record: logging.LogRecord) -> None:
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         self._failed = True
         error = sys.exc_info()[1]
         if not isinstance(error, OSError):

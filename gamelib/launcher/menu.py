@@ -223,7 +223,7 @@ class Launcher:
             entry.game.run(self.backend, choices)
         except (QuitRequested, OutputError):  # not the game's fault: the launcher's output has gone too
             raise
-        except Exception:  # noqa: BLE001 (a game's bug must not stop the launcher)
+        except Exception:  # a game's bug must not stop the launcher
             log.error("game %r raised; back to the menu", entry.name, exc_info=True)
             self.failed.add(entry.key)
         else:

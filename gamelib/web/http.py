@@ -661,7 +661,7 @@ class Connection(asyncio.BufferedProtocol):
             return
         try:
             reply = self.server.dispatch(request)
-        except Exception:  # noqa: BLE001 (a handler's bug must not take the server down)
+        except Exception:  # a handler's bug must not take the server down
             log.exception("the web server's handler for %s %s failed", request.method, request.path)
             reply = Response.error(HttpError(500, "internal", "something went wrong on the game's side"))
         head_only = request.method == "HEAD"

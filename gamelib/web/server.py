@@ -165,7 +165,7 @@ class WebServer:
         for page in pages:
             try:
                 page.close()
-            except Exception:  # noqa: BLE001 (a game's pages must not keep the server up)
+            except Exception:  # a game's pages must not keep the server up
                 log.error("closing a game's web pages failed", exc_info=True)
         loop, thread = self.loop, self._thread
         if loop is None or thread is None:

@@ -126,7 +126,7 @@ class Thinker(Player):
 
             limit = Limit(seconds=self.computer.budget, stop=search.stop)
             search.column = choose_move(board, self.computer.level, limit=limit, seed=seed).column
-        except BaseException as exc:  # handed to the main loop by poll()
+        except BaseException as exc:  # noqa: BLE001 (handed to the main loop by poll(), raised there)
             search.error = exc
         finally:
             search.done.set()

@@ -57,7 +57,7 @@ class Player:
         woken (a player that goes wakes the backend)."""
         return False
 
-    def start(self, board: Board) -> None:  # noqa: B027 (an optional hook)
+    def start(self, board: Board) -> None:  # an optional hook
         """The seat's turn begins on ``board`` (a copy the player may keep): start thinking."""
 
     def poll(self) -> Optional[int]:
@@ -67,7 +67,7 @@ class Player:
         is not played (a person's is flashed, as on the stick)."""
         return None
 
-    def cancel(self) -> None:  # noqa: B027 (an optional hook)
+    def cancel(self) -> None:  # an optional hook
         """The turn ends without this player's move (the match was abandoned or left, or
         another player took the seat): stop thinking and forget the turn."""
 

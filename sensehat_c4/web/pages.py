@@ -148,7 +148,7 @@ class Reviews:
             try:
                 made: Optional[Dict[str, Any]] = review.as_json(review.review_round(
                     match, rnd, seconds=self.seconds, progress=self._moved, scorer=self._scorer(self._stop)))
-            except Exception:  # noqa: BLE001 (a bug here must not end the thread: the round reads as failed)
+            except Exception:  # a bug here must not end the thread: the round reads as failed
                 log.exception("reviewing round %s failed", rnd.id)
                 made = None
             with self._lock:
