@@ -46,41 +46,22 @@ WORKERS = 2 * len(os.sched_getaffinity(0))
 """Test processes by default (pytest-xdist's ``-n``): two a core, as many tests wait half their time (on
 a pty, a socket, a program starting); ``-n 0`` or ``-p no:xdist`` runs every test in the one process
 (for ``--pdb``, ``print``)."""
-DIST = "loadgroup"
-"""Tests go one at a time to whichever process is free, except a module's that share a module-scoped
-fixture: those run together in one process (:func:`pytest_collection_modifyitems`), made once."""
+DIST = "loadfile"
+"""A test file goes whole to one process, its tests in their order: a module-scoped fixture (a booted
+Debian, a built book) is made once, and a file whose tests go on from the one before (the boot test's
+machine) keeps its order. (The processes re-read the command line, so a mode that needs their help,
+``loadgroup``, cannot be chosen here.)"""
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
     """Run the tests in :data:`WORKERS` processes unless the command line says how many (``-n``), or
     pytest-xdist is not loaded (``-p no:xdist``; setup.cfg's addopts cannot name ``-n``: without
-    pytest-xdist that is a usage error before :func:`pytest_configure` could say what is missing)."""
+    pytest-xdist that is a usage error before :func:`pytest_configure` could say what is missing);
+    by :data:`DIST` unless it says ``--dist``."""
     if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
         return
     if config.option.numprocesses is None and not config.option.tx:
         config.option.numprocesses = WORKERS
-        if config.option.dist == "no":
-            config.option.dist = DIST
-
-
-@pytest.hookimpl(tryfirst=True)   # before pytest-xdist's own, which reads the groups
-def pytest_collection_modifyitems(config, items):
-    """Under ``--dist loadgroup``: a test using a module-scoped fixture of its own module joins that
-    module's group, so the fixture (a booted Debian, a built book) is made in one process only."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return                                          # (-p no:xdist: no such mark)
-    for item in items:
-        for definitions in item._fixtureinfo.name2fixturedefs.values():
-            definition = definitions[-1]
-            if definition.scope == "module" and definition.func.__module__ == item.module.__name__:
-                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-                break
-
-
-@pytest.fixture(autouse=True)
-def games_db(tmp_path_factory, monkeypatch):
-    """Every test, and every program a test starts, records into its own database, never the user's."""
-    path = tmp_path_factory.mktemp("records") / "games.db"
-    monkeypatch.setenv("SENSEHAT_C4_DB", str(path))
-    return path
+    if config.option.numprocesses and config.option.dist == "no":
+        config.option.dist = DIST
