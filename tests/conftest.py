@@ -65,3 +65,11 @@ def pytest_cmdline_main(config):
         config.option.numprocesses = WORKERS
     if config.option.numprocesses and config.option.dist == "no":
         config.option.dist = DIST
+
+
+@pytest.fixture(autouse=True)
+def games_db(tmp_path_factory, monkeypatch):
+    """Every test, and every program a test starts, records into its own database, never the user's."""
+    path = tmp_path_factory.mktemp("records") / "games.db"
+    monkeypatch.setenv("SENSEHAT_C4_DB", str(path))
+    return path
