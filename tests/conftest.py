@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -39,6 +40,31 @@ def pytest_configure(config):
     if missing:
         pytest.exit(f"this Python ({sys.executable}) lacks what the tests need ({', '.join(missing)}): {SETUP}",
                     returncode=4)
+
+
+WORKERS = 2 * len(os.sched_getaffinity(0))
+"""Test processes by default (pytest-xdist's ``-n``): two a core, as many tests wait half their time (on
+a pty, a socket, a program starting); ``-n 0`` or ``-p no:xdist`` runs every test in the one process
+(for ``--pdb``, ``print``)."""
+DIST = "loadfile"
+"""A test file goes whole to one process, its tests in their order: a module-scoped fixture (a booted
+Debian, a built book) is made once, and a file whose tests go on from the one before (the boot test's
+machine) keeps its order. (The processes re-read the command line, so a mode that needs their help,
+``loadgroup``, cannot be chosen here.)"""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """Run the tests in :data:`WORKERS` processes unless the command line says how many (``-n``), or
+    pytest-xdist is not loaded (``-p no:xdist``; setup.cfg's addopts cannot name ``-n``: without
+    pytest-xdist that is a usage error before :func:`pytest_configure` could say what is missing);
+    by :data:`DIST` unless it says ``--dist``."""
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
+        return
+    if config.option.numprocesses is None and not config.option.tx:
+        config.option.numprocesses = WORKERS
+    if config.option.numprocesses and config.option.dist == "no":
+        config.option.dist = DIST
 
 
 @pytest.fixture(autouse=True)

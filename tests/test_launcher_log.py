@@ -163,3 +163,20 @@ def test_a_message_with_a_newline_or_an_escape_is_one_escaped_line(capsys, tmp_p
     with LauncherLog("warning", tmp_path / "x.log", prog="sensehat-c4"):
         logging.getLogger("sensehat_c4.records").warning("not recorded (%s)", "/tmp/x\n\x1b[31my/games.db")
     assert capsys.readouterr().err == "sensehat-c4: WARNING: not recorded (/tmp/x\\n\\x1b[31my/games.db)\n"
+
+
+@pytest.mark.parametrize("aside", [False, True])
+def test_the_root_logger_s_level_is_given_back(tmp_path, aside):
+    """A run in this process (``cli.main(["--log-level", "error"])``, as a test makes it) leaves the
+    root logger as it found it: it kept ERROR, and the warnings of every later test went unseen."""
+    root = logging.getLogger()
+    before = root.level
+    root.setLevel(logging.INFO)
+    try:
+        with LauncherLog("error", tmp_path / "gamelib.log") as log:
+            assert root.level == logging.ERROR
+            if aside:
+                log.aside()
+        assert root.level == logging.INFO
+    finally:
+        root.setLevel(before)

@@ -142,9 +142,12 @@ class LauncherLog:
         self._file: Optional[_LogFile] = None
         self._file_error: Optional[str] = None
         self._raise_exceptions = logging.raiseExceptions
+        self._root_level = logging.WARNING
+        """The root logger's level before :meth:`__enter__`, given back by :meth:`__exit__`."""
 
     def __enter__(self) -> "LauncherLog":
         root = logging.getLogger()
+        self._root_level = root.level
         root.addHandler(self._stderr)
         root.setLevel(self.level)
         return self
@@ -175,6 +178,7 @@ class LauncherLog:
     def __exit__(self, kind: Optional[Type[BaseException]], error: Optional[BaseException],
                  trace: Optional[TracebackType]) -> None:
         root = logging.getLogger()
+        root.setLevel(self._root_level)
         for handler in [self._stderr, *self._aside]:
             root.removeHandler(handler)
             with contextlib.suppress(Exception):  # the file's own failures are kept in .broken
