@@ -14,6 +14,7 @@ from web_client import post
 from gamelib import web
 from gamelib.backends.mock import MockBackend
 from gamelib.lan import offering
+from gamelib.lan.flows import Outcome
 from gamelib.lan import protocol as p
 from gamelib.web.address import Address
 from sensehat_c4 import cli
@@ -135,7 +136,7 @@ def test_while_a_guest_joins_a_game_over_the_lan_the_pairing_gesture_is_not_list
         seen.append((where, backend.pairing_watched))
         backend.pair()
         seen.append(web.running(backend).seating.pairing)
-        return SimpleNamespace(outcome="ended", reason="", message="", played=True), 0
+        return SimpleNamespace(outcome=Outcome.ENDED, reason="", message="", played=True), 0
 
     monkeypatch.setattr(c4lan, "_visit", visit)
     with web.serving(mock, Address("127.0.0.1", 0)):
@@ -158,7 +159,7 @@ def test_a_guest_s_web_server_seats_no_phone_while_it_plays_over_the_lan(monkeyp
             seen.append((path, reply.status, reply.json()["error"]))
         server.pair()                                                  # the stick's middle held: nothing
         seen.append((server.seating.pairing, server.note()))
-        return SimpleNamespace(outcome="ended", reason="", message="", played=True), 0
+        return SimpleNamespace(outcome=Outcome.ENDED, reason="", message="", played=True), 0
 
     monkeypatch.setattr(c4lan, "_visit", visit)
     with web.serving(mock, Address("127.0.0.1", 0)) as server:

@@ -190,7 +190,7 @@ def test_a_visit_asks_plays_the_hosts_frames_and_words_sends_presses_and_shows_w
                        (6.0, g.Event(g.END, {"reason": "quit", "message": "Bob quit"}))])
     mock.tap("left", at=2.0)                                          # the guest's stick, turned a quarter
     visit = flows.visit(mock, link, "Bob")
-    assert visit == flows.Visit("ended", "Bob quit", "quit", True)
+    assert visit == flows.Visit(flows.Outcome.ENDED, "Bob quit", "quit", True)
     assert link.presses == [("down", "pressed"), ("down", "released")]   # physical left on a Pi turned 90: down
     hourglass, away = screens.frames(screens.asking()), screens.frames(screens.away())
     pictures = mock_pictures(mock)
@@ -212,7 +212,7 @@ def mock_pictures(mock):
 def test_a_refusal_shows_the_red_cross_for_two_seconds():
     mock = MockBackend()
     link = Link(mock, [(0.2, g.Event(g.REFUSED, {"reason": "refused", "message": "Bob said no"}))])
-    assert flows.visit(mock, link, "Bob") == flows.Visit("refused", "Bob said no", "refused", False)
+    assert flows.visit(mock, link, "Bob") == flows.Visit(flows.Outcome.REFUSED, "Bob said no", "refused", False)
     hourglass = screens.frames(screens.asking())
     assert timed(mock) == [(0.0, hourglass[0]), (0.2, screens.REFUSED), (2.2, BLACK_FRAME)]
     assert captions(mock) == ["asking Bob... (↑ gives up)", "refused: Bob said no"]
@@ -223,7 +223,7 @@ def test_a_host_name_the_font_lacks_scrolls_cut_to_12_with_a_box_and_a_press_cut
     label = "my_pi" + "x" * 15000                                    # what --join HOST or an advertisement named
     link = Link(mock, [(0.2, g.Event(g.END, {"reason": "quit", "message": "gone"}))])
     mock.tap("up", at=1.04)                                           # the stick, during the scroll
-    assert flows.visit(mock, link, label) == flows.Visit("ended", "gone", "quit", False)
+    assert flows.visit(mock, link, label) == flows.Visit(flows.Outcome.ENDED, "gone", "quit", False)
     left = screens.left(label)
     assert [f for f, _ in left] == [tuple(f) for f, _ in scroll_frames("my_pixxxxxxx left", ORANGE)]
     hourglass = screens.frames(screens.asking())
@@ -245,7 +245,7 @@ def test_up_while_asking_gives_up_and_says_bye():
     mock = MockBackend()
     link = Link(mock, [(0.0, g.Event(g.ASKING))])
     mock.tap("up", at=0.7)
-    assert flows.visit(mock, link, "Bob").outcome == "left" and link.left
+    assert flows.visit(mock, link, "Bob").outcome is flows.Outcome.LEFT and link.left
 
 
 # -- the backend's pause ---------------------------------------------------------------------------------

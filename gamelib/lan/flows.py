@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Callable, List, Optional, Sequence
 
 from ..backends.base import STICK, Action, Backend, Direction
@@ -167,13 +168,26 @@ def _show_found(backend: Backend, animator: Animator, found: Sequence[Found], in
         animator.play(screens.found(found[index].name, index, len(found)))
 
 
+class Outcome(str, Enum):
+    """How a visit ended (a str: its value is its word in logs)."""
+
+    LEFT = "left"
+    """Up here: the guest left."""
+    REFUSED = "refused"
+    """The host refused (``reason``: one of the protocol's :data:`~.protocol.REFUSALS`)."""
+    ENDED = "ended"
+    """The session is over (``reason``: one of the protocol's :data:`~.protocol.ENDINGS`)."""
+    GAVE_UP = "gave_up"
+    """The link stayed down."""
+    FAILED = "failed"
+    """The host could not be reached, speaks another version, or broke the protocol."""
+
+
 @dataclass(frozen=True)
 class Visit:
-    """How a visit ended: ``outcome`` (``left``: up here; ``refused``; ``ended``: the session is over,
-    ``reason`` one of the protocol's endings; ``gave_up``: the link stayed down; ``failed``: the host
-    could not be reached, speaks another version, broke the protocol) and a line for people."""
+    """How a visit ended (:class:`Outcome`; ``reason``, the host's word for it) and a line for people."""
 
-    outcome: str
+    outcome: Outcome
     message: str
     reason: Optional[str] = None
     played: bool = False
@@ -219,21 +233,21 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
                 play_once(backend, [(screens.REFUSED, screens.REFUSED_SECONDS)],
                           screens.refused_words(host, message))
                 backend.clear()
-                return Visit("refused", message, got.data.get("reason"), played)
+                return Visit(Outcome.REFUSED, message, got.data.get("reason"), played)
             elif kind == g.END:
                 reason = got.data.get("reason")
                 message = str(got.data.get("message", ""))[:200]
-                if reason == "quit":
+                if reason == p.QUIT:
                     play_once(backend, screens.left(host), screens.left_words(host, "left"))
                 backend.clear()
-                return Visit("ended", message, reason, played)
+                return Visit(Outcome.ENDED, message, reason, played)
             elif kind == g.GAVE_UP:
                 play_once(backend, screens.left(host), screens.left_words(host, "is gone"))
                 backend.clear()
-                return Visit("gave_up", f"{got.data}: the match with {host} is abandoned", "away", played)
+                return Visit(Outcome.GAVE_UP, f"{got.data}: the match with {host} is abandoned", p.AWAY, played)
             elif kind == g.FAILED:
                 backend.clear()
-                return Visit("failed", str(got.data), None, played)
+                return Visit(Outcome.FAILED, str(got.data), None, played)
         event = backend.wait_event(animator.timeout())
         if event is None:
             continue
@@ -243,5 +257,5 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
         elif event.source == STICK and event.action is Action.PRESSED and event.direction is Direction.UP:
             link.bye()
             backend.clear()
-            return Visit("left", f"left {host}'s game", None, played)
+            return Visit(Outcome.LEFT, f"left {host}'s game", None, played)
 

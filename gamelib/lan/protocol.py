@@ -51,10 +51,13 @@ ASKING, WELCOME, REFUSED, FRAME, STATE, GAME, END, ERROR = (
 FROM_GUEST = (HELLO, PRESS, PING, BYE)
 FROM_HOST = (ASKING, WELCOME, REFUSED, FRAME, STATE, GAME, PING, END, ERROR)
 
-REFUSALS = ("refused", "busy", "no_answer", "bad_token", "game", "version", "not_offered")
+BAD_TOKEN = "bad_token"
+"""The refusal of a token no session has (the guest asks again, without it)."""
+REFUSALS = ("refused", "busy", "no_answer", BAD_TOKEN, "game", "version", "not_offered")
 """Why a host refuses a guest: its player said no (up), another guest plays or is asking, nobody
 answered in time, a token no session has, another game, another protocol version, no game offered."""
-ENDINGS = ("quit", "abandoned", "away", "finished")
+QUIT, ABANDONED, AWAY, FINISHED = "quit", "abandoned", "away", "finished"
+ENDINGS = (QUIT, ABANDONED, AWAY, FINISHED)
 """Why a session ends: the other side's program quit, the match was abandoned (up, up), the link
 stayed down too long, or the host stopped offering the game."""
 

@@ -78,7 +78,8 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
     as the host's are (numbered from 1, its result as this Pi's boards say).  With ``target``, a host
     that cannot be reached or refuses is a :class:`LanError` (one line)."""
     from gamelib.lan.discovery import Browser  # noqa: PLC0415
-    from gamelib.lan.flows import choose_game  # noqa: PLC0415
+    from gamelib.lan import protocol as p  # noqa: PLC0415
+    from gamelib.lan.flows import Outcome, choose_game  # noqa: PLC0415
     from gamelib.web import lan_game  # noqa: PLC0415
     from gamelib.web.limits import Limits  # noqa: PLC0415
 
@@ -120,12 +121,12 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
                 outcome, matches = _visit(backend, where, token, label, name=name, recorder=recorder, state=state,
                                           limits=limits, report=None if report is None else numbered)
                 played += matches
-                if outcome.reason == "bad_token" and token is not None:
+                if outcome.reason == p.BAD_TOKEN and token is not None:
                     continue   # the host no longer knows this Pi's session (it restarted): ask again
-                if outcome.outcome == "failed" and token is not None:
+                if outcome.outcome is Outcome.FAILED and token is not None:
                     state.save(where[0], where[1], None, label)   # not to be tried again before asking
-                if target is not None and (outcome.outcome == "failed" or
-                                           (outcome.outcome == "refused" and not outcome.played)):
+                if target is not None and (outcome.outcome is Outcome.FAILED or
+                                           (outcome.outcome is Outcome.REFUSED and not outcome.played)):
                     raise LanError(outcome.message)
                 if outcome.message:
                     notice(outcome.message)
