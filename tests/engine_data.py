@@ -69,11 +69,12 @@ def solver(core: str, table_bits: int, shape: Shape = SHAPE, threads: int = 1) -
     return new_solver(shape, table_bits=table_bits, core=core, threads=threads)
 
 
-def oracle(book12: bool = True, core: Optional[str] = None) -> Oracle:
-    """A fresh oracle (its own transposition table) with the opening book, and the 12-ply book if asked."""
+def oracle(book12: bool = True, core: Optional[str] = None, threads: Optional[int] = None) -> Oracle:
+    """A fresh oracle (its own transposition table) with the opening book, and the 12-ply book if asked;
+    ``threads=1`` where a node limit must be reproducible (with more, the helpers' timing decides)."""
     if core == "native":
         native_or_skip()
-    return Oracle(SHAPE, OpeningBook(), book12_or_skip() if book12 else None, core)
+    return Oracle(SHAPE, OpeningBook(), book12_or_skip() if book12 else None, core, threads=threads)
 
 
 def at(moves: str) -> Position:
