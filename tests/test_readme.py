@@ -74,7 +74,7 @@ def test_the_quick_start_says_how_long_the_tests_take_and_names_the_fast_tier():
     config.read(ROOT / "setup.cfg")
     fast = re.search(r"the fast tier is (-m \"not slow\")", config["tool:pytest"]["markers"]).group(1)
     assert blocks[2] == f".venv/bin/python -m pytest {fast}"       # the fast tier, as the marker names it
-    assert "The whole suite takes 10-20 minutes on a 2-core machine" in " ".join(quick.split())
+    assert "The whole suite takes 5-10 minutes on a 2-core machine" in " ".join(quick.split())
 
 
 def test_readme_gives_no_system_wide_pip_install():
