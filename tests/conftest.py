@@ -42,10 +42,11 @@ def pytest_configure(config):
                     returncode=4)
 
 
-WORKERS = 2 * len(os.sched_getaffinity(0))
-"""Test processes by default (pytest-xdist's ``-n``): two a core, as many tests wait half their time (on
-a pty, a socket, a program starting); ``-n 0`` or ``-p no:xdist`` runs every test in the one process
-(for ``--pdb``, ``print``)."""
+WORKERS = len(os.sched_getaffinity(0))
+"""Test processes by default (pytest-xdist's ``-n``): one a core (two a core were a minute quicker here, but
+the tests that time a server under a flood or a match's pace then shared a core with three others, and
+one failed now and then); ``-n 0`` or ``-p no:xdist`` runs every test in the one process (for ``--pdb``,
+``print``)."""
 DIST = "loadfile"
 """A test file goes whole to one process, its tests in their order: a module-scoped fixture (a booted
 Debian, a built book) is made once, and a file whose tests go on from the one before (the boot test's
