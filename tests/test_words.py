@@ -212,3 +212,14 @@ def test_a_players_kind_is_a_typed_value_said_and_sent_as_its_word():
     unknown = Status(host.phase, host.text, host.caption, host.details, turn=host.turn,
                      seats=({**host.seats[0], "kind": "robot"}, host.seats[1]))
     assert words.as_guest(unknown, 2).caption == "Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons"
+
+
+@pytest.mark.parametrize("seat", [
+    {"colour": 123, "name": "Ann", "level": None, "kind": "stick"},            # not a colour: no caption
+    {"colour": "nope", "name": "Ann", "level": None, "kind": "stick"},         # no colour's name
+    {},
+])
+def test_a_host_s_seat_that_cannot_be_read_loses_the_turn_s_caption_never_raises(seat):
+    status = Status.from_json({"phase": "playing", "text": "t", "caption": "c", "turn": 1, "seats": [seat, seat]})
+    assert words.as_guest(status, 2).caption is None
+

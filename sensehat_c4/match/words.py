@@ -201,7 +201,10 @@ def as_guest(status: Status, mine: Optional[int]) -> Status:
             kind = Kind(seat["kind"])
         except ValueError:
             kind = Kind.PERSON   # a kind this Pi does not know: a person at some keys
-        who = Seat(turn, parse_colour(seat["colour"]), name if isinstance(name, str) else None,
+        colour = seat["colour"]
+        if not isinstance(colour, str):         # another Pi's words: a colour that is no text is no turn to say
+            raise TypeError(colour)
+        who = Seat(turn, parse_colour(colour), name if isinstance(name, str) else None,
                    level if isinstance(level, str) else None, kind)
     except (KeyError, IndexError, TypeError, ValueError, ColourError):
         return replace(status, caption=None)
