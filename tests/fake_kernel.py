@@ -133,7 +133,16 @@ def _build(kernel: Kernel, scratch: str) -> None:
         os.chown(path, 0, gid[group])
         os.chmod(path, 0o660)
     # a /tmp of its own, with the test's database
+    # (a checkout under /tmp, the tests' own files, stays where it was: kept aside by a bind mount)
+    checkout = Path(__file__).resolve().parent.parent
+    kept = Path("/run/c4-checkout") if Path("/tmp") in checkout.parents else None
+    if kept is not None:
+        kept.mkdir(parents=True, exist_ok=True)
+        _run("mount", "--bind", str(checkout), str(kept))
     _run("mount", "-t", "tmpfs", "-o", "mode=1777", "c4-tmp", "/tmp")
+    if kept is not None:
+        checkout.mkdir(parents=True)
+        _run("mount", "--bind", str(kept), str(checkout))
     if kernel.database is not None:
         os.mkdir("/tmp/c4", 0o755)
         Path(DATABASE).write_bytes(database)
