@@ -1,0 +1,97 @@
+"""Words in one place: every word a player reads is looked up in a gettext catalogue.
+
+English is the source language: a message's id is its English text, so with no catalogue
+installed (or a language without one) the game speaks English exactly as written.  Each package
+has its own domain and its own folder of catalogues: ``gamelib`` (the launcher, the backends,
+the web view, the LAN) here, ``sensehat_c4`` (the game) in :mod:`sensehat_c4.i18n`; a game of
+another package makes its own :class:`Catalogue` the same way.  Catalogues live in
+``<package>/locale/<language>/LC_MESSAGES/<domain>.mo``, compiled from ``.po`` files by Babel.
+
+In a module::
+
+    from gamelib.i18n import N_, _, ngettext
+
+    TITLE = N_("players")          # marked for extraction; translated where it is shown
+    print(_("{name} to move").format(name=name))
+    print(ngettext("{n} round", "{n} rounds", n).format(n=n))
+
+The language is the process's: gettext's own order from the environment (``LANGUAGE``,
+``LC_ALL``, ``LC_MESSAGES``, ``LANG``) until :func:`choose` names one (``--language``, the
+launcher's setting).  A web page asks for its own language with :meth:`Catalogue.translations`
+(``Accept-Language``) without changing the Pi's.  Values of the API (phases, marks, error codes)
+are never translated: only what is shown.
+"""
+from __future__ import annotations
+
+import gettext
+import threading
+from pathlib import Path
+from typing import Dict, Optional, Sequence, Tuple
+
+_lock = threading.Lock()
+_chosen: Optional[Tuple[str, ...]] = None
+"""The languages :func:`choose` named, best first; ``None``: gettext's order from the environment."""
+
+
+def choose(languages: Optional[Sequence[str]]) -> None:
+    """Speak ``languages`` (best first, e.g. ``["fr"]``) from now on in this process; ``None`` goes
+    back to the environment's.  Every catalogue answers in it from its next lookup."""
+    global _chosen
+    with _lock:
+        _chosen = None if languages is None else tuple(languages)
+
+
+def chosen() -> Optional[Tuple[str, ...]]:
+    """What :func:`choose` named, or ``None`` (the environment decides)."""
+    return _chosen
+
+
+def N_(message: str) -> str:  # noqa: N802 (gettext's conventional name, which Babel extracts)
+    """Marks ``message`` for extraction without translating it (a constant made at import, translated
+    with ``_()`` where it is shown, in the language of that moment)."""
+    return message
+
+
+class Catalogue:
+    """One gettext domain and the folder of its compiled catalogues."""
+
+    def __init__(self, domain: str, localedir: Path) -> None:
+        self.domain = domain
+        self.localedir = localedir
+        self._cache: Dict[Optional[Tuple[str, ...]], gettext.NullTranslations] = {}
+
+    def translations(self, languages: Optional[Sequence[str]] = None) -> gettext.NullTranslations:
+        """The catalogue for ``languages`` (best first), or for the process's language when ``None``;
+        English (the messages as written) when none of them has a catalogue."""
+        key = tuple(languages) if languages is not None else _chosen
+        found = self._cache.get(key)
+        if found is None:
+            found = gettext.translation(self.domain, str(self.localedir),
+                                        languages=list(key) if key is not None else None, fallback=True)
+            with _lock:
+                self._cache[key] = found
+        return found
+
+    def gettext(self, message: str) -> str:
+        """``message`` in the process's language."""
+        return self.translations().gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form of ``singular``/``plural`` for ``n`` in the process's language."""
+        return self.translations().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """``message`` in the process's language where ``context`` tells apart two meanings of one English word."""
+        return self.translations().pgettext(context, message)
+
+    def forget(self) -> None:
+        """Reads the catalogues again at the next lookup (after new ones are compiled)."""
+        with _lock:
+            self._cache.clear()
+
+
+CATALOGUE = Catalogue("gamelib", Path(__file__).resolve().parent / "locale")
+"""gamelib's words."""
+_ = CATALOGUE.gettext
+ngettext = CATALOGUE.ngettext
+pgettext = CATALOGUE.pgettext
