@@ -3,6 +3,7 @@ puzzles table, its migration, the streak), the launcher's entry, the command on 
 library and in a terminal, and a sample of puzzles solved through the play against the solver."""
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -387,3 +388,23 @@ def test_the_command_in_a_terminal(tmp_path):
     assert program.process.returncode == 0
     assert "puzzle 2-0462 of 2026-11-24: solved at try 1; streak: " in out
     assert rows(path, "SELECT day, tries FROM puzzles") == [("2026-11-24", 1)]
+
+
+def test_stats_count_the_puzzles_and_the_streak_up_to_today(tmp_path):
+    path = tmp_path / "games.db"
+    recorder = Recorder(path, clock=ticking())
+    today = date.today()
+    for back, solved in ((3, True), (2, True), (1, True)):
+        day = today - timedelta(days=back)
+        recorder.puzzle_tried(day, daily(day).ident, daily(day).n, solved=False, today=day)
+        recorder.puzzle_tried(day, daily(day).ident, daily(day).n, solved=solved, today=day)
+    old = today - timedelta(days=9)
+    recorder.puzzle_tried(old, daily(old).ident, daily(old).n, solved=True, today=today)   # solved late
+    recorder.close()
+    done = subprocess.run([sys.executable, "-m", "sensehat_c4", "stats", "--db", str(path)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-1] == "puzzles: 4 played, 4 solved (3 on the day) in 7 tries; streak: 3 days"
+    done = subprocess.run([sys.executable, "-m", "sensehat_c4", "stats", "--json", "--db", str(path)],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert json.loads(done.stdout)["puzzles"] == {"played": 4, "solved": 4, "on_the_day": 3, "tries": 7, "streak": 3}
