@@ -408,3 +408,45 @@ def test_stats_count_the_puzzles_and_the_streak_up_to_today(tmp_path):
     done = subprocess.run([sys.executable, "-m", "sensehat_c4", "stats", "--json", "--db", str(path)],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert json.loads(done.stdout)["puzzles"] == {"played": 4, "solved": 4, "on_the_day": 3, "tries": 7, "streak": 3}
+
+
+def test_the_web_page_shows_the_puzzle_being_played(tmp_path):
+    """The live page's API (real sockets on loopback): the puzzle's words and details as the LEDs show them."""
+    import threading
+    import time
+
+    from gamelib import web
+    from gamelib.errors import MockExhausted
+    from gamelib.web.address import Address
+    from web_client import call
+
+    mock = MockBackend(real_wait=3.0)   # once the script is done it waits (for a phone) 3 s, then ends
+    mock.tap("middle", at=1.0)          # column 4: wrong
+    ended = []
+
+    def puzzle():
+        try:
+            PuzzlePlay(mock, DAY, PUZZLE, keeper=keeper(tmp_path)).run()
+        except MockExhausted:
+            ended.append(True)
+
+    with web.serving(mock, Address("127.0.0.1", 0)) as server:
+        game = threading.Thread(target=puzzle)
+        game.start()
+        deadline = time.monotonic() + 10
+        while True:
+            state = call(server.port, "GET", "/api/state").json()
+            if "does not win" in str((state["status"] or {}).get("text")):
+                break
+            assert time.monotonic() < deadline, state
+            time.sleep(0.05)
+        game.join(30)
+    status = state["status"]
+    assert {k: status[k] for k in ("phase", "text", "puzzle", "date", "n", "try", "streak", "tried", "right",
+                                   "winning")} == {
+        "phase": "puzzle", "text": "puzzle 2-0462, try 1: 4 does not win in time; column 3 wins",
+        "puzzle": "2-0462", "date": "2026-11-24", "n": 2, "try": 1, "streak": 0, "tried": 4, "right": False,
+        "winning": [3]}
+    page = (ROOT / "gamelib" / "web" / "static" / "page.js").read_text()
+    assert 's.phase === "puzzle"' in page and '<dd id="puzzle">' in (ROOT / "gamelib/web/static/index.html").read_text()
+    assert ended == [True]
