@@ -450,3 +450,15 @@ def test_the_web_page_shows_the_puzzle_being_played(tmp_path):
     page = (ROOT / "gamelib" / "web" / "static" / "page.js").read_text()
     assert 's.phase === "puzzle"' in page and '<dd id="puzzle">' in (ROOT / "gamelib/web/static/index.html").read_text()
     assert ended == [True]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--date", "2026-02-30", "--backend", "terminal"],
+     "argument --date: not a date YYYY-MM-DD (day is out of range for month): '2026-02-30'"),
+    (["--backend", "bogus"], "argument --backend: invalid choice: 'bogus' (choose from 'auto', 'hat', 'emu', 'terminal')"),
+    (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
+])
+def test_bad_input_to_the_play_is_one_line_and_exit_2_before_any_backend_opens(argv, message):
+    done = subprocess.run([sys.executable, "-m", "sensehat_c4", "puzzle", *argv], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"sensehat-c4 puzzle: error: {message} (see --help)\n")

@@ -72,7 +72,7 @@ def run(argv: Sequence[str]) -> int:
     args_parser.add_argument("--date", type=iso_date, default=None, metavar="YYYY-MM-DD",
                              help="that day's puzzle (default: today's)")
     args_parser.add_argument("--json", action="store_true", help="print one JSON object (with the solution)")
-    args_parser.add_argument("--solution", action="store_true", help="print the puzzle and its solution")
+    args_parser.add_argument("--solution", action="store_true", help="show the solution too")
     args_parser.add_argument("--show", action="store_true",
                              help=_("print the puzzle without its solution (without these three: play it)"))
     backends.add_arguments(args_parser)
