@@ -37,6 +37,7 @@ from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from gamelib.animation import Animation, Step
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
+from gamelib.colours import colour_name
 from gamelib.games import Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
@@ -50,6 +51,7 @@ from ..errors import C4Error
 from ..i18n import _, ngettext
 from ..match import render, words
 from ..match.controller import Timing, start_column
+from ..records import PuzzleRecord, Recorder, Records, streak
 from ..rules import Board
 
 log = logging.getLogger(__name__)
@@ -125,15 +127,11 @@ class RecordsKeeper:
     ``today()`` is the local date (the streak counts from it).  Storage problems are logged, never raised."""
 
     def __init__(self, day: date, puzzle: Puzzle, path: Optional[Path] = None, *,
-                 today: Callable[[], date] = date.today, recorder: Any = None) -> None:
-        from ..records import Recorder  # noqa: PLC0415
-
+                 today: Callable[[], date] = date.today, recorder: Optional[Recorder] = None) -> None:
         self.day, self.puzzle, self.path, self.today = day, puzzle, path, today
         self.recorder = recorder if recorder is not None else Recorder(path)
 
-    def _played(self) -> List[Any]:
-        from ..records import Records  # noqa: PLC0415
-
+    def _played(self) -> List[PuzzleRecord]:
         with Records(self.recorder.path) as stored:
             return list(stored.puzzles())
 
@@ -145,8 +143,6 @@ class RecordsKeeper:
             return 0
 
     def tried(self, solved: bool) -> Optional[int]:
-        from ..records import streak  # noqa: PLC0415
-
         today = self.today()
         if not self.recorder.puzzle_tried(self.day, self.puzzle.ident, self.puzzle.n, solved=solved, today=today):
             return None
@@ -168,15 +164,14 @@ def _details(day: date, puzzle: Puzzle, left: int, attempt: int, streak: Optiona
             "try": attempt, "streak": streak, **more}
 
 
-def _task(puzzle: Puzzle, left: int) -> str:
-    player = _("red") if puzzle.to_move == 1 else _("yellow")
+def _task(player: str, left: int) -> str:
     return ngettext("{player} to move: win with this stone", "{player} to move: win within {n} stones",
                     left).format(player=player, n=left)
 
 
-def playing(day: date, puzzle: Puzzle, left: int, attempt: int, streak: Optional[int]) -> Status:
-    """The player's turn in the puzzle, ``left`` stones to win with, at try ``attempt``."""
-    task = _task(puzzle, left)
+def playing(day: date, puzzle: Puzzle, player: str, left: int, attempt: int, streak: Optional[int]) -> Status:
+    """The turn of ``player`` (its colour's name) in the puzzle, ``left`` stones to win with, at try ``attempt``."""
+    task = _task(player, left)
     text = _("puzzle {id}, try {n}: {task}").format(id=puzzle.ident, n=attempt, task=task)
     caption = _("{task}; {keys}: choose, {enter}: drop, {up}: leave").format(task=task, keys=LEFT_RIGHT, enter=ENTER,
                                                                             up=UP)
@@ -297,8 +292,8 @@ class PuzzlePlay:
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._show()
-        self.backend.say(playing(self.day, self.puzzle, stones_left(self.puzzle, self.played), self.attempt,
-                                 self.streak))
+        self.backend.say(playing(self.day, self.puzzle, colour_name(self.palette.player(self.puzzle.to_move)),
+                                 stones_left(self.puzzle, self.played), self.attempt, self.streak))
 
     def _show(self) -> None:
         self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
