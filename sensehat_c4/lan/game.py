@@ -69,7 +69,7 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
              recorder: Optional[Recorder] = None) -> int:
     """The chooser's and the launcher's entry: offer or join (asked on the LEDs), as this Pi's first
     name (the launcher's ``gamelib names``), else :func:`default_name`; the matches played."""
-    from ..match.computer import sizes_for  # noqa: PLC0415
+    from ..match.opponents import HUMAN  # noqa: PLC0415
 
     names = tuple(choices.names) if choices is not None else ()
     name = names[0] if names else default_name()
@@ -83,7 +83,7 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
             if role == JOIN:
                 return join(backend, name=name, recorder=recorder, notice=lambda line: log.info("%s", line),
                             report=lambda number, result, names: print_result(number, None, result, names))
-            board = size or choose_size(backend, sizes_for("human"), Size())
+            board = size or choose_size(backend, HUMAN.sizes(), Size())
             if board is None:
                 continue
             return host(backend, MatchOptions(size=board), name=name, recorder=recorder,

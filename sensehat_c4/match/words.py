@@ -39,6 +39,7 @@ from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
 from ..rules import Size
+from .opponents import Opponent, OpponentKind
 
 GAME = "Connect 4"
 BROWSE = f"{LEFT_RIGHT} browse, {ENTER} chooses"
@@ -78,22 +79,24 @@ weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RU
 uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
 
 
-def opponent_label(opponent: str) -> str:
-    """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
-    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for the rules."""
-    if opponent == "human":
+def opponent_label(opponent: Optional[Opponent]) -> str:
+    """``2 players`` for two people, ``computer: 3 steady`` for a level (its number on the ladder, as
+    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for ``None`` (the rules)."""
+    if opponent is None:
+        return RULES
+    if opponent.kind is OpponentKind.HUMAN:
         return "2 players"
-    if opponent == "lan":
+    if opponent.kind is OpponentKind.LAN:
         return "over the LAN"
-    return RULES if opponent == RULES else f"computer: {rungs.number(opponent)} {opponent}"
+    return f"computer: {rungs.number(opponent.name)} {opponent.name}"
 
 
-def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
-    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
+def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opponent]]) -> Status:
+    """The opponent chooser showing ``choice`` (an opponent, or ``None``: the rules) among ``offered``;
     for a level the text says how it plays (:data:`LEVEL_WORDS`), and so does the
     detail ``about``."""
     label = opponent_label(choice)
-    about = LEVEL_WORDS.get(choice)
+    about = None if choice is None or choice.level is None else LEVEL_WORDS[choice.level]
     details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
     if about is not None:
         details["about"] = about
