@@ -31,7 +31,7 @@ from gamelib.stepper import REPEAT, Stepper
 from gamelib.waiting import DUE, wait
 
 from ..errors import ConfigError
-from ..records import Recorder, Side
+from ..records import MatchRecorder, Side
 from ..rules import FIRST_CHOICES, Board, Size
 from . import render, words
 from .computer import Computer, Thinker
@@ -184,7 +184,7 @@ class Match:
     """The state machine behind :func:`play`.  Call :meth:`run` once."""
 
     def __init__(self, backend: Backend, options: MatchOptions,
-                 thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
+                 thinker: Optional[ThinkerFactory] = None, recorder: Optional[MatchRecorder] = None,
                  seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
                  left: Optional[Callable[[MatchResult], None]] = None) -> None:
         self.backend = backend
@@ -605,7 +605,7 @@ class Match:
 
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,
-         thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
+         thinker: Optional[ThinkerFactory] = None, recorder: Optional[MatchRecorder] = None,
          seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
          left: Optional[Callable[[MatchResult], None]] = None) -> MatchResult:
     """Play one best-of-three match on ``backend`` and return how it ended.

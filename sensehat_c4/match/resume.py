@@ -26,6 +26,7 @@ from typing import List, Optional
 
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.palette import for_round
+from gamelib.status import Status
 from gamelib.waiting import DUE, wait
 
 from ..errors import C4Error, ConfigError
@@ -113,7 +114,7 @@ def frames(match: Interrupted) -> List[render.Step]:
             (render.score_frame(resumed.score, colours, palette.background), options.timing.resume_score)]
 
 
-def said(match: Interrupted, seats: Optional[Seats] = None) -> words.Status:
+def said(match: Interrupted, seats: Optional[Seats] = None) -> Status:
     """The question in words (who plays each seat: the computer, whoever ``seats`` puts there, the stick)."""
     options = match.options
     computer = options.computer
