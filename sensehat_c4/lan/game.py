@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any, List, Optional
+from typing import List, Optional
 
 from gamelib.backends.base import Backend
+from gamelib.colours import RGB
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
@@ -32,7 +33,7 @@ _ROLE_ICONS = {
 }
 
 
-def role_frame(role: str, index: int) -> List[Any]:
+def role_frame(role: str, index: int) -> List[RGB]:
     """The choice between offering a game (cyan waves) and joining one (green), with its place dot."""
     frame = list(picture(_ROLE_ICONS[role], {"C": _COLOURS.lan, "G": _COLOURS.join, "W": _COLOURS.text}))
     frame[1 + index] = _COLOURS.lan if role == OFFER else _COLOURS.join

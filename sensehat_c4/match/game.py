@@ -15,7 +15,7 @@ import contextlib
 import itertools
 from pathlib import Path
 from dataclasses import replace
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from gamelib.backends.base import Backend
 from gamelib.games import Choices, Game
@@ -34,6 +34,9 @@ from .players import Seats, follow
 from .report import Names, print_result
 from .resume import pending
 from .words import GAME as NAME
+
+if TYPE_CHECKING:
+    from gamelib.web.pages import Pages
 
 ICON = picture((
     "...R....",
@@ -172,7 +175,7 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
-def web_pages(db: Optional[Path] = None) -> Any:
+def web_pages(db: Optional[Path] = None) -> Pages:
     """Connect 4's pages in the web view (the games played, reviews, replays: a
     :class:`gamelib.web.pages.Pages`) over the games file ``db`` (``None``: the default one)."""
     from ..web.pages import pages  # noqa: PLC0415 (only when a web view is served)

@@ -31,9 +31,10 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
+from gamelib.jsonvalue import JSONObject
 from gamelib.seats import Kind
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
@@ -154,7 +155,7 @@ class Seat:
             return f"{self.label} thinking"
         return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
 
-    def as_json(self) -> Dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
                 "level": self.level, "kind": self.kind}
 
