@@ -18,6 +18,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..errors import ServerError
+from ..palette import DEFAULT, PALETTES, Palette
 from .address import Address, page_urls
 from .api import Console, Offer, WebApp
 from .feed import Feed
@@ -40,8 +41,10 @@ class WebServer:
 
     def __init__(self, console: Console, address: Address = Address("127.0.0.1", 0), *,
                  limits: Limits = Limits(), seating: Optional[Callable[..., Seating]] = None,
-                 pages: Sequence[Pages] = ()) -> None:
+                 pages: Sequence[Pages] = (), palette: Callable[[], Palette] = lambda: PALETTES[DEFAULT]) -> None:
         self.console = console
+        self.palette = palette
+        """The palette shown now (the backend's): the pages' colours follow it."""
         self.pages = tuple(pages)
         """What games add (:class:`~.pages.Pages`): their routes and links; closed with the server."""
         self.address = address
@@ -127,7 +130,7 @@ class WebServer:
         self.feed.start(loop)
         app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
                      later=lambda delay, call: loop.call_later(delay, call), pages=self.pages,
-                     lan=lambda: self.lan, seats_closed=lambda: self.seats_closed)
+                     lan=lambda: self.lan, seats_closed=lambda: self.seats_closed, palette=self.palette)
         self.http = HttpServer(app.routes(), self.limits, clock=loop.time, trusted=self.trusts)
         return await self.http.listen(self.address.host, self.address.port)
 

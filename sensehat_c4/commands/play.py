@@ -37,6 +37,13 @@ def refusal(colour: RGB) -> Optional[str]:
 PLAYER_COLOUR_NAMES = [name for name, colour in NAMES.items() if refusal(colour) is None]
 
 
+class _Unset(str):
+    """``--colors``' default: the palette's players' colours (told apart from the same words typed)."""
+
+
+DEFAULT_COLOURS = _Unset(",".join(map(colour_name, PALETTES[DEFAULT].players)))
+
+
 def parse_colours(text: str) -> Tuple[RGB, RGB]:
     """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours the board can show apart."""
     parts = [p for p in text.split(",")]
@@ -75,7 +82,7 @@ def play_parser() -> Parser:
                     epilog=f"commands (each takes --help):\n{rows}",
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     backends.add_arguments(parser)
-    parser.add_argument("--colors", "--colours", dest="colours", default=",".join(map(colour_name, PALETTES[DEFAULT].players)), metavar="P1,P2",
+    parser.add_argument("--colors", "--colours", dest="colours", default=DEFAULT_COLOURS, metavar="P1,P2",
                         help="the players' colours, names or hex (default: %(default)s)")
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
@@ -163,8 +170,10 @@ def run(argv: Sequence[str]) -> int:
     from ..rules import Size  # noqa: PLC0415
 
     use_threads(args.threads)
+    board = PALETTES[args.palette]
     try:
-        options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
+        options = MatchOptions(colours=board.players if args.colours is DEFAULT_COLOURS else parse_colours(args.colours),
+                               palette=board, first=args.first,
                                timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
                                names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
