@@ -4,6 +4,7 @@ Debian's Chromium through Selenium (``tests/browser.py``) on the real server wit
 games file holding a match: the live page (a board on the LEDs, a seat asked for), the games played, a
 round's review (made, its table and graph shown) and its replay, each checked by axe-core, which
 ``.ci/install-browser-deps`` installs from the npm registry (skipped with the reason where it is missing).
+And an open live page taking the colours of a palette chosen while it is open.
 """
 import pytest
 from browser import axe_missing, axe_report, axe_violations, start
@@ -34,7 +35,7 @@ def test_every_page_passes_axe_core_at_wcag_2_1_aa(tmp_path, name):
     db = tmp_path / "games.db"
     record_match(Recorder(db, clock=ticking()), list(ROUNDS), sides=(ANN, BOB))
     chosen = PALETTES[name]
-    with WebServer(Console(), Address("127.0.0.1", 0), pages=[pages(db)], palette=lambda: chosen) as server:
+    with WebServer(Console(), Address("127.0.0.1", 0), pages=[pages(db)], palette=lambda: name) as server:
         server.feed.shown(board("4453", 3))
         seats = tuple({"name": side.name, "colour": hex_colour(colour), "kind": "person"}
                       for side, colour in zip((ANN, BOB), chosen.players))
@@ -71,3 +72,32 @@ def test_every_page_passes_axe_core_at_wcag_2_1_aa(tmp_path, name):
     assert [v["id"] for v in broken] == ["image-alt"]
     assert {page: axe_report(v) for page, v in found.items() if v} == {}
     assert list(found) == ["live", "live, asking for a seat", "games played", "review", "replay"]
+
+
+def test_an_open_page_takes_the_colours_of_a_palette_chosen_meanwhile():
+    require(axe_missing(), "the browser test needs Chromium, chromedriver and Selenium",
+            ".ci/install-browser-deps")
+    from test_web_server import Console, said
+
+    from gamelib.web.address import Address
+    from gamelib.web.server import WebServer
+
+    shown = ["default"]
+    field = "return getComputedStyle(document.documentElement).getPropertyValue('--field').trim();"
+    with WebServer(Console(), Address("127.0.0.1", 0), palette=lambda: shown[0]) as server:
+        server.feed.shown(board("4", 3))
+        driver = start(phone=True)
+        try:
+            driver.get(f"http://127.0.0.1:{server.port}/")
+            wait(driver, lambda: driver.find_element("id", "connection").text == "live", "the live page")
+            assert driver.execute_script(field) == PALETTES["default"].page.field
+            shown[0] = "purple-yellow"                  # the launcher's colours item; its menu says so
+            server.feed.said(said())
+            wait(driver, lambda: driver.execute_script(field) == PALETTES["purple-yellow"].page.field,
+                 "the new palette's colours")
+            assert driver.execute_script("return document.querySelector('link[href^=\"/palette.css\"]')"
+                                         ".getAttribute('href');") == "/palette.css?purple-yellow"
+            severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+            assert severe == []
+        finally:
+            driver.quit()

@@ -26,7 +26,6 @@ import weakref
 from typing import TYPE_CHECKING, Callable, Iterator, MutableMapping, Optional, Sequence
 
 from ..errors import SetupError
-from ..palette import DEFAULT, PALETTES
 from .address import Address, argument
 
 if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
@@ -125,7 +124,7 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
     except ImportError as exc:
         raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
     server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages(),
-                       palette=lambda: PALETTES.get(backend.palette, PALETTES[DEFAULT]))
+                       palette=lambda: backend.palette)
     stop = backend.observe(server.feed)
     gesture: Optional[_Gesture] = None
     server.feed.shown(backend.frame)          # what is up now, for the first page

@@ -135,7 +135,7 @@ class WebApp:
                  later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None,
                  pages: Sequence[Pages] = (), lan: Callable[[], Optional[Offer]] = lambda: None,
                  seats_closed: Optional[Callable[[], bool]] = None,
-                 palette: Callable[[], Palette] = lambda: PALETTES[DEFAULT]) -> None:
+                 palette: Callable[[], str] = lambda: DEFAULT) -> None:
         self.console = console
         self.pages = tuple(pages)
         self.lan = lan
@@ -151,9 +151,9 @@ class WebApp:
         self._later = later
         self.files = load_files() if files is None else files
         self.palette = palette
-        """The palette shown now (the backend's, which the launcher's menu may change): ``/palette.css`` and
-        ``/icon.svg`` follow it, made once for each palette (:func:`palette_files`)."""
-        self._palette_files: Dict[Palette, Dict[str, StaticFile]] = {}
+        """The name of the palette shown now (the backend's, which the launcher's menu may change):
+        ``/palette.css`` and ``/icon.svg`` follow it, made once for each palette (:func:`palette_files`)."""
+        self._palette_files: Dict[str, Dict[str, StaticFile]] = {}
         self._pins_later = False
         """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
         self.presence = Presence(console, feed, seating, limits, clock=clock, later=later)
@@ -189,10 +189,10 @@ class WebApp:
         return serve_file(self.files[request.path], request)
 
     def _palette_file(self, request: Request) -> Response:
-        palette = self.palette()
-        made = self._palette_files.get(palette)
+        name = self.palette()
+        made = self._palette_files.get(name)
         if made is None:
-            made = self._palette_files[palette] = palette_files(palette)
+            made = self._palette_files[name] = palette_files(PALETTES.get(name, PALETTES[DEFAULT]))
         return serve_file(made[request.path], request)
 
     def links(self, request: Request) -> Response:

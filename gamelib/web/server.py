@@ -18,7 +18,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..errors import ServerError
-from ..palette import DEFAULT, PALETTES, Palette
+from ..palette import DEFAULT
 from .address import Address, page_urls
 from .api import Console, Offer, WebApp
 from .feed import Feed
@@ -41,15 +41,16 @@ class WebServer:
 
     def __init__(self, console: Console, address: Address = Address("127.0.0.1", 0), *,
                  limits: Limits = Limits(), seating: Optional[Callable[..., Seating]] = None,
-                 pages: Sequence[Pages] = (), palette: Callable[[], Palette] = lambda: PALETTES[DEFAULT]) -> None:
+                 pages: Sequence[Pages] = (), palette: Callable[[], str] = lambda: DEFAULT) -> None:
         self.console = console
         self.palette = palette
-        """The palette shown now (the backend's): the pages' colours follow it."""
+        """The name of the palette shown now (the backend's): the pages' colours follow it, and the state
+        names it (``palette``), so an open page takes the new colours when it changes."""
         self.pages = tuple(pages)
         """What games add (:class:`~.pages.Pages`): their routes and links; closed with the server."""
         self.address = address
         self.limits = limits
-        self.feed = Feed(limits, extra=lambda: {"seating": self.seating.state()})
+        self.feed = Feed(limits, extra=lambda: {"seating": self.seating.state(), "palette": self.palette()})
         self.seating = (seating or Seating)(console.seats, limits, pin_changed=self._pin_changed)
         self.bound: List[Tuple[str, int]] = []
         self.urls: List[str] = []
