@@ -272,9 +272,10 @@ def add_arguments(parser: "argparse.ArgumentParser") -> None:
                         help="turn the picture and the joystick clockwise by this many degrees")
     parser.add_argument("--low-light", action="store_true", help="dim the LEDs")
     parser.add_argument("--palette", choices=tuple(PALETTES), default=DEFAULT_PALETTE,
-                        help=_("the colours on the LEDs and the web pages: {names} are chosen to stay apart "
-                               "with colour blindness (default: %(default)s)").format(
-                            names=", ".join(name for name in PALETTES if name != DEFAULT_PALETTE)))
+                        help=_("the colours of the LEDs and the web pages: {default} (the default), or {others}, "
+                               "chosen to stay apart with colour blindness (the launcher: its saved setting "
+                               "unless given)").format(default=DEFAULT_PALETTE, others=" or ".join(
+                                   name for name in PALETTES if name != DEFAULT_PALETTE)))
 
 
 def from_args(args: "argparse.Namespace", notice: Optional[Notice] = None) -> Backend:
