@@ -103,6 +103,8 @@ def test_a_backend_error_with_a_newline_is_printed_on_one_line(capsys, monkeypat
     (["--colors", "blue,red"], "--colors: player 1's colour is the field's blue; pick another"),
     (["--colors", "red,#000"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
     (["--colors", "#0000fc,red"], "--colors: player 1's colour is the field's blue; pick another"),
+    (["--palette", "purple-yellow", "--colors", "#008000,red"],
+     "--colors: player 1's colour is the field's colour; pick another"),
     (["--colors", "red,#030303"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
     (["--colors", "red,#fc0303"], "--colors: the two players need different colours"),
     (["--colors", "red"], "--colors takes two colours separated by a comma (not 'red')"),
@@ -208,6 +210,10 @@ def test_palette_draws_the_board_in_its_colours_and_seat_2_s_winning_line_blinks
     assert blinks == [[0.5, 0.5], [0.25] * 5]  # seat 1 blinks 3 times in 1.5 s, seat 2 six times
     assert {pixel for _, f in frames for pixel in f} <= {chosen.first, chosen.second, chosen.field,
                                                          chosen.background}       # no default colour
+
+
+def test_the_field_s_blue_is_a_player_s_colour_on_another_palette_s_field():
+    assert play_command.parse_colours("blue,red", PALETTES[PURPLE_YELLOW]) == (NAMES["blue"], NAMES["red"])
 
 
 def test_colours_given_override_the_palette_s_players_even_the_default_s_words(capsys, mock):

@@ -9,12 +9,13 @@ from gamelib import app, backends, web
 from gamelib.app import Parser
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
 from gamelib.lan import DEFAULT_PORT
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.palette import DEFAULT, PALETTES, Palette
 from gamelib.players import MAX_LENGTH as MAX_NAME
 from gamelib.web.address import Address, argument as web_address
 
 from .. import __version__
 from ..errors import ConfigError
+from ..i18n import _
 from ..match.computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
 from ..rules import FIRST_CHOICES
 from .common import PROG, add_board, add_db, add_threads, positive_int, seconds, use_threads
@@ -23,12 +24,11 @@ if TYPE_CHECKING:
     from ..match.controller import MatchResult
 
 
-def refusal(colour: RGB) -> Optional[str]:
-    """Why ``colour`` cannot be a player's, or ``None``; compared as the LEDs show it
+def refusal(colour: RGB, board: Palette = PALETTES[DEFAULT]) -> Optional[str]:
+    """Why ``colour`` cannot be a player's on ``board``'s field, or ``None``; compared as the LEDs show it
     (#0000fc is the field's blue there, #000003 is dark)."""
-    board = PALETTES[DEFAULT]
     if led_colour(colour) == led_colour(board.field):
-        return "is the field's blue"
+        return "is the field's blue" if board.field == PALETTES[DEFAULT].field else _("is the field's colour")
     if led_colour(colour) == led_colour(board.background):
         return "is black, which is an empty LED"
     return None
@@ -44,8 +44,8 @@ class _Unset(str):
 DEFAULT_COLOURS = _Unset(",".join(map(colour_name, PALETTES[DEFAULT].players)))
 
 
-def parse_colours(text: str) -> Tuple[RGB, RGB]:
-    """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours the board can show apart."""
+def parse_colours(text: str, board: Palette = PALETTES[DEFAULT]) -> Tuple[RGB, RGB]:
+    """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours ``board`` can show apart."""
     parts = [p for p in text.split(",")]
     if len(parts) != 2:
         raise ConfigError(f"--colors takes two colours separated by a comma (not {text!r})")
@@ -54,7 +54,7 @@ def parse_colours(text: str) -> Tuple[RGB, RGB]:
     except ColourError as exc:
         raise ConfigError(f"--colors: {exc}") from exc
     for name, colour in (("player 1", p1), ("player 2", p2)):
-        why = refusal(colour)
+        why = refusal(colour, board)
         if why is not None:
             raise ConfigError(f"--colors: {name}'s colour {why}; pick another")
     if led_colour(p1) == led_colour(p2):
@@ -172,7 +172,7 @@ def run(argv: Sequence[str]) -> int:
     use_threads(args.threads)
     board = PALETTES[args.palette]
     try:
-        options = MatchOptions(colours=board.players if args.colours is DEFAULT_COLOURS else parse_colours(args.colours),
+        options = MatchOptions(colours=board.players if args.colours is DEFAULT_COLOURS else parse_colours(args.colours, board),
                                palette=board, first=args.first,
                                timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
                                names=(None, None) if args.names is None else parse_names(args.names))
