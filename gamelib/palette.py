@@ -124,13 +124,6 @@ def palette(name: str = DEFAULT) -> Palette:
     return PALETTES[name]
 
 
-def check_name(name: object) -> str:
-    """``name`` if a palette has it, else ``ValueError`` naming the palettes."""
-    if not isinstance(name, str) or name not in PALETTES:
-        raise ValueError(f"palette must be one of {', '.join(PALETTES)} (not {name!r:.40})")
-    return name
-
-
 def for_round(colours: Tuple[RGB, RGB], starter: int, base: Palette = PALETTES[DEFAULT]) -> Palette:
     """A round's palette: ``base`` with seat 1's and seat 2's ``colours`` (as chosen), the board's first
     mover being seat ``starter``."""
