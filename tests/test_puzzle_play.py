@@ -462,3 +462,12 @@ def test_bad_input_to_the_play_is_one_line_and_exit_2_before_any_backend_opens(a
     done = subprocess.run([sys.executable, "-m", "sensehat_c4", "puzzle", *argv], capture_output=True, text=True,
                           timeout=120, cwd=ROOT, stdin=subprocess.DEVNULL)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"sensehat-c4 puzzle: error: {message} (see --help)\n")
+
+
+@pytest.mark.parametrize("name", sorted(PALETTES))
+def test_the_puzzle_is_drawn_in_the_backend_s_palette(name):
+    mock = MockBackend()
+    mock.palette = name
+    mock.tap("up", at=1.0)
+    PuzzlePlay(mock, DAY, PUZZLE).run()
+    assert list(mock.frames[0][1]) == render.board_frame(PUZZLE.board(), PALETTES[name], cursor=3)

@@ -221,13 +221,14 @@ class PuzzlePlay:
 
     def __init__(self, backend: Backend, day: date, puzzle: Puzzle, *, keeper: Optional[Keeper] = None,
                  timing: PuzzleTiming = PuzzleTiming(), limit: Limit = Limit(),
-                 palette: render.Palette = PALETTES[DEFAULT]) -> None:
+                 palette: Optional[render.Palette] = None) -> None:
         self.backend = backend
         self.day, self.puzzle = day, puzzle
         self.keeper: Keeper = keeper or NoKeeper()
         self.timing = timing
         self.limit = limit
-        self.palette = palette
+        self.palette = palette or PALETTES[backend.palette]
+        """The colours: the backend's palette (``--palette``, the launcher's setting) unless one is given."""
         self.state = State.SELECTING
         self.board = puzzle.board()
         self.played: List[int] = []
