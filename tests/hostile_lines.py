@@ -83,7 +83,7 @@ def _value(rng: random.Random, flag: str, paths: Paths) -> str:
 PLAY = ["--backend", "--rotation", "--low-light", "--colors", "--colours", "--first", "--opponent",
         "--computer-plays", "--think", "--matches", "--fall-ms", "--board", "--names", "--db", "--web"]
 SWITCHES = {"--low-light", "--json", "--solve", "--allow-poweroff", "--clear", "--user-unit", "--version",
-            "--help", "-h", "--solution"}
+            "--help", "-h", "--solution", "--show"}
 COMMANDS: Dict[Tuple[str, str], Tuple[List[str], Optional[Callable[[random.Random], str]]]] = {
     ("sensehat-c4", "play"): (PLAY + ["--version", "--help"], None),
     ("sensehat-c4", "analyse"): (["--board", "--json", "--solve", "--time-limit", "--help"],
@@ -95,7 +95,8 @@ COMMANDS: Dict[Tuple[str, str], Tuple[List[str], Optional[Callable[[random.Rando
                                 lambda rng: rng.choice(["last", "1", "2", "0", "-1", "9223372036854775808"] + TEXT)),
     ("sensehat-c4", "review"): (["--db", "--json", "--time-limit", "--help"],
                                 lambda rng: rng.choice(["last", "1", "2", "0", "-1", "9223372036854775808"] + TEXT)),
-    ("sensehat-c4", "puzzle"): (["--date", "--json", "--solution", "--help"], None),
+    ("sensehat-c4", "puzzle"): (["--date", "--json", "--solution", "--show", "--backend", "--rotation", "--low-light",
+                                 "--db", "--web", "--help"], None),
     ("gamelib", "menu"): (["--backend", "--rotation", "--low-light", "--dim-after", "--blank-after",
                            "--allow-poweroff", "--log-level", "--web", "--help"], None),
     ("gamelib", "list"): (["--help"], None),

@@ -243,7 +243,7 @@ def test_the_command_prints_the_day_s_puzzle_as_json(capsys):
 
 
 def test_the_command_prints_the_puzzle_as_text_without_the_answer(capsys):
-    assert main(["puzzle", "--date", "2026-11-29"]) == 0
+    assert main(["puzzle", "--date", "2026-11-29", "--show"]) == 0
     out = capsys.readouterr().out
     puzzle = daily(date(2026, 11, 29))
     board = puzzle.board()

@@ -94,7 +94,7 @@ def test_stats_per_player_and_against_each_level(db):
             "hard": {"matches": {"won": 0, "lost": 0, "abandoned": 1}, "rounds": {"won": 1, "drawn": 0, "lost": 0}},
             "perfect": {"matches": {"won": 0, "lost": 1, "abandoned": 0},
                         "rounds": {"won": 0, "drawn": 0, "lost": 2}}},
-        "remote": {}}
+        "remote": {}, "puzzles": {"played": 0, "solved": 0, "on_the_day": 0, "tries": 0, "streak": 0}}
 
 
 @pytest.mark.parametrize("value, message", [
@@ -146,7 +146,9 @@ def test_a_missing_or_empty_database_holds_no_matches(tmp_path):
     conn.close()
     for path, why in ((missing, f" ({missing} does not exist)"), (empty, f" ({empty} is empty)"), (none, "")):
         done = run("stats", "--json", "--db", str(path))
-        assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"players": {}, "computer": {}, "remote": {}}, "")
+        assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {
+            "players": {}, "computer": {}, "remote": {},
+            "puzzles": {"played": 0, "solved": 0, "on_the_day": 0, "tries": 0, "streak": 0}}, "")
         done = run("history", "--json", "--db", str(path))
         assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, [], "")
         done = run("history", "--db", str(path))

@@ -35,7 +35,7 @@ COMMAND_LINES = [
     (C4, ["review", "last", "--json"], "sensehat-c4 review"),
     (C4, ["review", "--help"], "sensehat-c4 review"),
     (C4, ["replay", "--help"], "sensehat-c4 replay"),
-    (C4, ["puzzle", "--date", "2026-11-24"], "sensehat-c4 puzzle"),
+    (C4, ["puzzle", "--date", "2026-11-24", "--show"], "sensehat-c4 puzzle"),
     (C4, ["puzzle", "--json"], "sensehat-c4 puzzle"),
     (C4, ["puzzle", "--help"], "sensehat-c4 puzzle"),
     (GAMELIB, ["--help"], "gamelib"),

@@ -20,7 +20,7 @@ from gamelib.scroll import scroll_frames
 from records_data import ANN, BOB, record_match, ticking
 from sensehat_c4.lan import game as lan
 from sensehat_c4.match import render, words
-from sensehat_c4.study import review, training
+from sensehat_c4.study import puzzle, review, training
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
@@ -247,6 +247,7 @@ def test_the_entry_is_registered_and_sits_after_connect_4_and_the_lan():
     entries = [e for e in discover() if e.key.startswith("connect4")]
     assert entries == [Entry("connect4", game=as_game(__import__("sensehat_c4.match.game").match.game.GAME)),
                        Entry("connect4-lan", game=as_game(lan.GAME)),
+                       Entry("connect4-puzzle", game=puzzle.GAME),
                        Entry("connect4-training", game=training.GAME)]
     assert training.GAME.name == "Connect 4 training" and not training.GAME.remembers
 
@@ -339,8 +340,8 @@ def test_review_train_with_nothing_to_train_on_opens_no_backend(tmp_path):
 
 
 def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):
-    """``python -m gamelib`` on the real library: right twice (past the LAN's icon) to the training's
-    icon, middle trains on the round recorded last, up goes back to the menu."""
+    """``python -m gamelib`` on the real library: right three times (past the LAN's and the puzzle's
+    icons) to the training's icon, middle trains on the round recorded last, up goes back to the menu."""
     from test_launcher_emu import start_launcher
 
     record_match(Recorder(games_db, clock=ticking()), [MOVES])
@@ -350,6 +351,8 @@ def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):
         emulator.wait_screen(lambda px: px == lit(c4.ICON))
         emulator.tap("right")
         emulator.wait_screen(lambda px: px == lit(lan.ICON))
+        emulator.tap("right")
+        emulator.wait_screen(lambda px: px == lit(puzzle.ICON))
         emulator.tap("right")
         emulator.wait_screen(lambda px: px == lit(training.ICON))
         emulator.tap("middle")

@@ -1,8 +1,11 @@
-"""``sensehat-c4 puzzle [--date YYYY-MM-DD] [--json]``: the day's "find the win" puzzle.
+"""``sensehat-c4 puzzle [--date YYYY-MM-DD] [--show | --solution | --json]``: the day's "find the win" puzzle.
 
 The puzzle is :func:`~sensehat_c4.engine.puzzles.daily` of the date (today's, by this
-machine's local clock, without ``--date``): the same on every Pi on that date.  The text
-form draws the position and says who is to move and within how many stones they win;
+machine's local clock, without ``--date``): the same on every Pi on that date.  Without
+``--show``, ``--solution`` or ``--json`` it is played on the chosen backend (``--backend``, as
+the game's) against the computer's best defence, each try kept in the games database
+(:mod:`sensehat_c4.study.puzzle`), its result line printed at the end.  The text
+form (``--show``) draws the position and says who is to move and within how many stones they win;
 ``--solution`` adds the answer.  ``--json`` prints one object: ``date``, ``id``, ``board``,
 ``moves``, ``to_move``, ``n``, ``solution`` (the first move, a 1-based column), ``line``
 (the fastest win against the longest defence) and ``tries`` (the grade).
@@ -17,10 +20,11 @@ from typing import Sequence
 
 from gamelib.jsonvalue import JSONObject
 
-from gamelib import app
+from gamelib import app, backends, web
 
 from ..engine.puzzles import Puzzle, daily
-from .common import parser, show
+from ..i18n import _
+from .common import PROG, add_db, parser, show
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MARKS = {1: "X", 2: "O"}
@@ -71,8 +75,40 @@ def run(argv: Sequence[str]) -> int:
                              help="that day's puzzle (default: today's)")
     args_parser.add_argument("--json", action="store_true", help="print one JSON object (with the solution)")
     args_parser.add_argument("--solution", action="store_true", help="show the solution too")
+    args_parser.add_argument("--show", action="store_true",
+                             help=_("print the puzzle without its solution (without these three: play it)"))
+    backends.add_arguments(args_parser)
+    add_db(args_parser)
+    web.add_argument(args_parser)
     args = args_parser.parse_args(argv)
     day = args.date or date.today()
     puzzle = daily(day)
-    show(json.dumps(as_json(day, puzzle)) if args.json else text(day, puzzle, args.solution))
+    if args.json or args.solution or args.show:
+        show(json.dumps(as_json(day, puzzle)) if args.json else text(day, puzzle, args.solution))
+        return app.EXIT_OK
+    return play(args, day, puzzle)
+
+
+def play(args: argparse.Namespace, day: date, puzzle: Puzzle) -> int:
+    """Play ``day``'s ``puzzle`` on the backend the options name; its result line is printed at the end."""
+    from gamelib.files import state_home  # noqa: PLC0415
+    from gamelib.launcher.log import LauncherLog  # noqa: PLC0415
+
+    from ..study.puzzle import PuzzlePlay, RecordsKeeper  # noqa: PLC0415
+
+    def notice(message: str) -> None:
+        app.report(f"{PROG} puzzle", message)
+
+    keeper = RecordsKeeper(day, puzzle, args.db)
+    try:
+        # the log (the recorder's one line) routed as the game routes it: never over the board
+        with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
+                backends.from_args(args, notice=notice) as backend, \
+                web.serving(backend, args.web, notice):
+            if backend.needs_terminal:
+                logs.aside()
+            result = PuzzlePlay(backend, day, puzzle, keeper=keeper).run()
+    finally:
+        keeper.close()
+    show(result.line)
     return app.EXIT_OK

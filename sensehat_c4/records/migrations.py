@@ -77,7 +77,22 @@ ALTER TABLE matches ADD COLUMN p2_remote INTEGER NOT NULL DEFAULT 0 CHECK (p2_re
 """Version 3: a seat played from another Pi over the LAN (``remote``: 1), a named person who was not at
 this Pi."""
 
-MIGRATIONS: Sequence[str] = (_V1, _V2, _V3)
+_V4 = """
+CREATE TABLE puzzles (
+    id INTEGER PRIMARY KEY,
+    day TEXT NOT NULL UNIQUE,
+    puzzle TEXT NOT NULL,
+    n INTEGER NOT NULL CHECK (n BETWEEN 1 AND 7),
+    tries INTEGER NOT NULL CHECK (tries >= 1),
+    solved_on TEXT,
+    started TEXT NOT NULL,
+    ended TEXT NOT NULL
+)
+"""
+"""Version 4: the days' puzzles played (``sensehat-c4 puzzle``, the launcher's *puzzle of the day*), one row a
+date: its tries, and the date it was first solved on (the streak counts the days solved on the day)."""
+
+MIGRATIONS: Sequence[str] = (_V1, _V2, _V3, _V4)
 """``MIGRATIONS[v]`` turns a file at ``user_version`` v into v + 1 (0 is a new, empty file)."""
 SCHEMA_VERSION = len(MIGRATIONS)
 ADDED: Mapping[str, Tuple[int, str]] = {"starts": (2, "'alternate'"), "wins": (2, "2"),

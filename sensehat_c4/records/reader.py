@@ -23,8 +23,11 @@ from gamelib.app import one_line
 from .files import (BUSY_SECONDS, NotOurs, RecordsError, cannot_open, check_header, connect, default_path, identify,
                     is_corrupt, why)
 from .migrations import ADDED, is_newer
-from .rows import BadRow, MatchRecord, RoundRecord, match_from_row, quoted, round_from_row
-from .schema import MATCHES, MAX_ID, ROUNDS, Table
+from .rows import BadRow, MatchRecord, PuzzleRecord, RoundRecord, match_from_row, puzzle_from_row, quoted, round_from_row
+from .schema import MATCHES, MAX_ID, PUZZLES, ROUNDS, Table
+
+PUZZLES_SINCE = 4
+"""The schema version that added ``puzzles``: an older file has played none."""
 
 
 class Reader:
@@ -122,6 +125,21 @@ class Reader:
             except BadRow as exc:
                 self.skip(exc)
         return [replace(m, rounds=tuple(r for _, r in sorted(rounds[m.id].items()))) for m in found.values()]
+
+    def puzzles(self) -> List[PuzzleRecord]:
+        """The days' puzzles played, newest day first (none in a file older than version 4)."""
+        if type(self.version) is not int or self.version < PUZZLES_SINCE:
+            return []
+        found: Dict[Any, PuzzleRecord] = {}
+        for row in self.scan(PUZZLES, newest_first=True):
+            try:
+                puzzle = puzzle_from_row(row)
+                if puzzle.day in found:
+                    raise BadRow("puzzles", puzzle.id, f"day {puzzle.day} is there twice (a damaged page)")
+                found[puzzle.day] = puzzle
+            except BadRow as exc:
+                self.skip(exc)
+        return sorted(found.values(), key=lambda p: p.day, reverse=True)
 
     def match(self, ident: int) -> MatchRecord:
         """Match ``ident`` with its rounds (a bad row goes to ``skip``; ``BadRow`` if it is not there)."""
@@ -291,6 +309,15 @@ class Records:
             return []
         try:
             return self._reader().matches(None if limit is None or limit > MAX_ID else limit)
+        except (sqlite3.Error, ValueError) as exc:
+            raise self._failed(exc) from None
+
+    def puzzles(self) -> List[PuzzleRecord]:
+        """The days' puzzles played, newest day first."""
+        if self._conn is None:
+            return []
+        try:
+            return self._reader().puzzles()
         except (sqlite3.Error, ValueError) as exc:
             raise self._failed(exc) from None
 

@@ -1,4 +1,4 @@
-"""What a stored match or round is, and the checks that turn a database row into one.
+"""What a stored match, round or day's puzzle is, and the checks that turn a database row into one.
 
 A row is made into a :class:`MatchRecord` or :class:`RoundRecord` only from values that
 make sense: the right types (SQLite lets any column hold any type, and a damaged page can
@@ -8,7 +8,9 @@ show, times as the recorder writes them, and moves that replay legally on the ma
 board, with a result, winner and winning cells that are the replayed board's own (a round
 still ``playing`` only in a match still ``playing``: one a power cut interrupted, or in play).
 Anything else raises :class:`BadRow`, whose message names the table, the row's id and
-what is wrong, in one line; the readers skip that row and report it.
+what is wrong, in one line; the readers skip that row and report it.  A day's puzzle played
+(:class:`PuzzleRecord`) is checked the same way, and :func:`streak` counts the days in a row
+solved on the day.
 """
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple, TypeVar
+from datetime import date, datetime, timedelta, timezone
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, TypeVar
 
 from gamelib.colours import RGB, from_hex, hex_colour
 from gamelib.errors import ConfigError
@@ -306,3 +308,85 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         raise BadRow("rounds", ident, str(why)) from None
     return RoundRecord(id=ident, match_id=match.id, number=number, starter=starter, moves=moves, result=result,
                        winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended)
+
+
+# -- the days' puzzles (version 4) -----------------------------------------------------------------
+
+_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_PUZZLE_ID = re.compile(r"([1-7])-([0-9]{4})")
+
+
+@dataclass(frozen=True)
+class PuzzleRecord:
+    """One day's puzzle as it was played: its date, its id and ``n``, the tries ended, and the local date
+    it was first solved on (``None``: not solved)."""
+
+    id: int
+    day: date
+    puzzle: str
+    n: int
+    tries: int
+    solved_on: Optional[date]
+    started: datetime
+    ended: datetime
+
+    @property
+    def on_the_day(self) -> bool:
+        """Solved on the day it is the puzzle of (what a streak counts)."""
+        return self.solved_on == self.day
+
+
+def parse_day(value: object) -> date:
+    """A stored date (``2026-11-23``); ``ValueError`` for anything else."""
+    found = _DAY.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        raise ValueError(f"not a date: {quoted(value)}")
+    return date(*(int(part) for part in found.groups()))
+
+
+def _day(row: Row, column: str, *, null: bool = False) -> Optional[date]:
+    if null and row[column] is None:
+        return None
+    try:
+        return parse_day(row[column])
+    except ValueError:
+        raise _Wrong(f"{column} {quoted(row[column])} is not a date") from None
+
+
+def puzzle_from_row(row: Row) -> PuzzleRecord:
+    """The puzzle played in ``row``, or :class:`BadRow` saying what is wrong with it: a date, an id of
+    the puzzles' form whose ``n`` is the row's, at least one try, solved on the day or later."""
+    ident = _ident(row, "puzzles")
+    try:
+        day = _day(row, "day")
+        assert day is not None
+        puzzle = _typed(row, "puzzle", str)
+        found = _PUZZLE_ID.fullmatch(puzzle)
+        if found is None:
+            raise _Wrong(f"puzzle {quoted(puzzle)} is not a puzzle's id")
+        n = _typed(row, "n", int)
+        if n != int(found.group(1)):
+            raise _Wrong(f"n {n} is not puzzle {puzzle}'s")
+        tries = _typed(row, "tries", int)
+        if tries < 1:
+            raise _Wrong(f"tries {tries} is not a number of tries")
+        solved_on = _day(row, "solved_on", null=True)
+        if solved_on is not None and solved_on < day:
+            raise _Wrong(f"solved_on {solved_on} is before its day {day}")
+        started, ended = _time(row, "started"), _time(row, "ended")
+    except _Wrong as why:
+        raise BadRow("puzzles", ident, str(why)) from None
+    return PuzzleRecord(id=ident, day=day, puzzle=puzzle, n=n, tries=tries, solved_on=solved_on, started=started,
+                        ended=ended)
+
+
+def streak(played: Iterable[PuzzleRecord], today: date) -> int:
+    """How many days in a row, up to ``today``, had their puzzle solved on the day: counted back from
+    today, or from yesterday while today's is not solved yet (a streak lasts until a day passes unsolved)."""
+    solved = {p.day for p in played if p.on_the_day}
+    day = today if today in solved else today - timedelta(days=1)
+    count = 0
+    while day in solved:
+        count += 1
+        day -= timedelta(days=1)
+    return count

@@ -17,7 +17,7 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
@@ -30,7 +30,7 @@ from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
 from .rows import BadRow, MatchRecord, Side, expected_cells, timestamp
-from .schema import MATCHES, ROUNDS, MatchRow, RoundRow
+from .schema import MATCHES, PUZZLES, ROUNDS, MatchRow, RoundRow
 
 log = logging.getLogger("sensehat_c4.records")
 
@@ -257,6 +257,41 @@ class Recorder:
                              ended=timestamp(self.clock()))
             match.decided = True
         self._write()
+
+    def puzzle_tried(self, day: date, puzzle: str, n: int, *, solved: bool, today: date) -> bool:
+        """Commit a try of ``day``'s puzzle (id ``puzzle``, of ``n``) that has just ended, ``solved`` or
+        not, ``today`` by the local clock: one more try in the day's row (made at its first try), and the
+        date it was first solved on.  True if it is written; like every write, a failure is logged, never
+        raised (a lock held past ``busy`` seconds loses this try's row only)."""
+        if self.failed is not None:
+            return False
+        now = timestamp(self.clock())
+        row = PUZZLES.row(id=None, day=day.isoformat(), puzzle=puzzle, n=n, tries=1,
+                          solved_on=today.isoformat() if solved else None, started=now, ended=now)
+        insert, values = PUZZLES.insert(row)
+        upsert = (insert + " ON CONFLICT (day) DO UPDATE SET tries = tries + 1, "
+                  "solved_on = COALESCE(solved_on, excluded.solved_on), ended = excluded.ended")
+        try:
+            conn = self._open(self.busy)
+            conn.execute(f"PRAGMA busy_timeout = {round(self.busy * 1000)}")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(upsert, values)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                log.warning("a puzzle's try was not recorded: %s (%s)", why(exc), one_line(str(self.path)))
+            else:
+                self._give_up(exc)
+            return False
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._give_up(exc)
+            return False
+        return True
 
     def close(self) -> None:
         """Write what is still waiting (for up to ``busy`` seconds, longer while another process

@@ -122,6 +122,11 @@
       else result = s.text;
     }
     row("result", result);
+    // a puzzle being played (phase "puzzle"): its id and date, the stones left, the try, and the streak
+    const puzzle = s.phase === "puzzle" && typeof s.puzzle === "string";
+    row("puzzle", puzzle ? `${s.puzzle} of ${s.date}: win within ${s.n} \u00b7 ` +
+        (s.solved ? "solved" : s.right === false ? `${s.tried} was wrong` : `${s.left} stone${s.left === 1 ? "" : "s"} left`) + ` \u00b7 try ${s.try}` : null);
+    row("streak", puzzle && Number.isInteger(s.streak) ? `${s.streak} day${s.streak === 1 ? "" : "s"}` : null);
     $("stick").classList.toggle("your-turn", !!seat && s.turn === seat);
   }
 
