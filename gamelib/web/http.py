@@ -72,15 +72,18 @@ LAN_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdom
 
 
 class HttpError(GamelibError):
-    """A request refused: ``status``, a short ``code`` a program can test, and a message for people."""
+    """A request refused: ``status``, a short ``code`` a program can test, and a message for people;
+    ``details``: values a program (the page, which says it in its own words) reads beside the code
+    (``bad_pin``'s ``tries_left``), sent in the answer's JSON."""
 
     def __init__(self, status: int, code: str, message: str, *,
-                 headers: Sequence[Tuple[str, str]] = ()) -> None:
+                 headers: Sequence[Tuple[str, str]] = (), details: Optional[Mapping[str, int]] = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.headers = tuple(headers)
+        self.details: Mapping[str, int] = dict(details or {})
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,7 @@ class Response:
 
     @classmethod
     def error(cls, error: HttpError) -> "Response":
-        return cls.json({"error": error.code, "message": error.message}, error.status, error.headers)
+        return cls.json({**error.details, "error": error.code, "message": error.message}, error.status, error.headers)
 
 
 @dataclass

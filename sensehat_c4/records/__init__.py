@@ -33,7 +33,7 @@ row's dataclass, and the SQL built from them),
 errors), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.reader` and
 :mod:`.writer`.  What the rest of the game uses is imported from here.
 """
-from .files import BUSY_SECONDS, DB_ENV, RecordsError, default_path
+from .files import BUSY_SECONDS, DB_ENV, NotRecorded, RecordsError, default_path
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .owner import Owner
 from .reader import Records, load_round
@@ -42,5 +42,5 @@ from .schema import APPLICATION_ID, MAX_ID
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
+           "MatchRecord", "NotRecorded", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
            "hex_colour", "load_round", "timestamp"]
