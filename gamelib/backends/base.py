@@ -40,7 +40,7 @@ import reprlib
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from gamelib.colours import BLACK, RGB
 
@@ -53,6 +53,8 @@ from .inbox import Inbox
 from .interlude import QUEUED, Pause, Interlude, Step
 
 log = logging.getLogger("gamelib")
+Told = TypeVar("Told")
+"""What an observer is told: a picture, or a status."""
 
 Frame = Sequence[RGB]
 """64 (:data:`~gamelib.matrix.PIXELS`) ``(r, g, b)`` pixels, row by row from the top left (index ``y * 8 + x``)."""
@@ -292,7 +294,7 @@ class Backend:
         with self._observers_lock:
             self._observers = tuple(o for o in self._observers if o is not observer)
 
-    def _tell(self, observer: Observer, method: Callable, value: object) -> None:
+    def _tell(self, observer: Observer, method: Callable[[Told], None], value: Told) -> None:
         try:
             method(value)
         except Exception:  # a broken mirror must not stop the game

@@ -7,7 +7,7 @@ import dataclasses
 import logging
 import sys
 from importlib import metadata
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
 
 from .. import app, backends, web
 from ..errors import ConfigError
@@ -19,6 +19,9 @@ from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
 from .service import SERVICE_BACKEND, Installer
 from .settings import SettingsFile, default_path
+
+if TYPE_CHECKING:
+    from ..web.pages import Pages
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DISTRIBUTION = "sensehat-c4"
@@ -84,9 +87,9 @@ def run_menu(argv: Sequence[str]) -> int:
     return app.EXIT_OK
 
 
-def game_pages(entries: Sequence[Entry]) -> List[Any]:
+def game_pages(entries: Sequence[Entry]) -> List[Pages]:
     """Each game's own pages for the web view (``Game.web``); a game whose pages fail is logged and left out."""
-    found = []
+    found: List[Pages] = []
     for entry in entries:
         if entry.game is not None and entry.game.web is not None:
             try:

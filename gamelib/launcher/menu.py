@@ -32,6 +32,7 @@ from ..matrix import PIXELS
 from ..palette import DEFAULT, PALETTES
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
+from ..waiting import DUE, wait
 from .settings import Settings, SettingsFile
 from .system import CommandRunner, run_command
 
@@ -138,13 +139,10 @@ class Launcher:
         self._apply_settings()
         self._show()
         while self.result is None:
-            now = self.backend.now()
-            deadline = self._deadline()
-            if deadline is not None and now >= deadline:
-                self._on_deadline(now)
-                continue
-            event = self.backend.wait_event(None if deadline is None else deadline - now)
-            if event is not None:
+            event = wait(self.backend, self._deadline())
+            if event is DUE:
+                self._on_deadline(self.backend.now())
+            elif isinstance(event, StickEvent):
                 self._on_event(event)
         return self.result
 

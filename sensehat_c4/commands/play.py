@@ -15,7 +15,8 @@ from gamelib.web.address import Address, argument as web_address
 
 from .. import __version__
 from ..errors import ConfigError
-from ..match.computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
+from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
+from ..match.opponents import NAMES as OPPONENTS, Opponent
 from ..rules import FIRST_CHOICES
 from .common import PROG, add_board, add_db, add_threads, positive_int, seconds, use_threads
 
@@ -128,12 +129,12 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[str],
+def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[Opponent],
                 computer_plays: str) -> Optional[str]:
     """The notice when ``--names`` names the seat the computer always plays (that name is never
     used: the computer's seat has none), else ``None``.  With ``--computer-plays alternate`` each
     name is used in the matches where its seat is a person's."""
-    if opponent in (None, "human") or computer_plays == "alternate":
+    if opponent is None or opponent.level is None or computer_plays == "alternate":
         return None
     seat = int(computer_plays)
     name = names[seat - 1]
@@ -169,8 +170,9 @@ def run(argv: Sequence[str]) -> int:
                                names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
         parser.error(str(exc))
-    if args.opponent and args.board and args.board not in sizes_for(args.opponent):
-        offered = " ".join(str(size) for size in sizes_for(args.opponent))
+    opponent = None if args.opponent is None else Opponent.parse(args.opponent)   # argparse checked the word
+    if opponent is not None and args.board and args.board not in opponent.sizes():
+        offered = " ".join(str(size) for size in opponent.sizes())
         parser.error(f"--opponent {args.opponent} plays on the boards {offered} only (not {args.board})")
 
     def notice(message: str) -> None:
@@ -189,7 +191,7 @@ def run(argv: Sequence[str]) -> int:
         except (ValueError, ConfigError) as exc:
             parser.error(f"--join: {exc}")
     name = options.names[0] or default_name()
-    unused = unused_name(options.names, args.opponent, args.computer_plays)
+    unused = unused_name(options.names, opponent, args.computer_plays)
     if unused is not None:
         notice(unused)
 
@@ -215,7 +217,7 @@ def run(argv: Sequence[str]) -> int:
                 lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
                          report=lambda number, result, names: print_result(number, None, result, names))
             else:
-                play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
                              size=args.board, think=args.think, matches=args.matches, report=report,
                              recorder=recorder)
     finally:

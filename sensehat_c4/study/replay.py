@@ -15,6 +15,7 @@ from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.palette import for_round
 from gamelib.stepper import Stepper
+from gamelib.waiting import animate
 
 from ..match import render, words
 from ..match.controller import Timing
@@ -66,14 +67,7 @@ class Replay:
         """Replay until the players push up; the LEDs are left clear."""
         self._show()
         self._animation.wait(self.timing.start, self._next_move)
-        while not self.done:
-            now, due = self.backend.now(), self._animation.deadline
-            if due is not None and now >= due:
-                self._animation.advance()
-                continue
-            event = self.backend.wait_event(None if due is None else due - now)
-            if event is not None:
-                self._on_event(event)
+        animate(self.backend, self._animation, lambda: self.done, self._on_event)
         self.backend.clear()
 
     # -- the stick ----------------------------------------------------------------

@@ -44,6 +44,7 @@ from gamelib.scroll import scroll, scroll_frames
 from gamelib.seats import Kind
 from gamelib.status import Status
 from gamelib.stepper import Stepper
+from gamelib.waiting import animate
 
 from ..errors import C4Error
 from ..match import render, words
@@ -171,14 +172,7 @@ class Training:
             self._begin()
         else:
             self.state = State.DONE
-        while self.state is not State.DONE:
-            now, due = self.backend.now(), self._animation.deadline
-            if due is not None and now >= due:
-                self._animation.advance()
-                continue
-            event = self.backend.wait_event(None if due is None else due - now)
-            if event is not None:
-                self._on_event(event)
+        animate(self.backend, self._animation, lambda: self.state is State.DONE, self._on_event)
         self.backend.clear()
         return TrainingResult(self.round.id, len(self.positions), self.tried, self.right)
 
