@@ -46,6 +46,7 @@ from gamelib.colours import BLACK, RGB
 
 from ..errors import ConfigError
 from ..matrix import PIXELS, SIDE
+from ..palette import DEFAULT as DEFAULT_PALETTE
 from ..seats import SeatTable
 from ..status import Status
 from .device import Clock, Device, Dimmable
@@ -177,6 +178,9 @@ class Backend:
         self._inbox = Inbox()
         self.seats = SeatTable()
         """Which seat another stick plays (a phone's): read by the game, written by the web server."""
+        self.palette: str = DEFAULT_PALETTE
+        """The name of the palette the games draw with (:data:`gamelib.palette.PALETTES`; ``--palette``, the
+        launcher's setting): a setting of the LEDs, read by the game and the web view (its ``/palette.css``)."""
         self._asked_lock = threading.Lock()
         self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
         self._asked_first: Optional[Interlude] = None

@@ -49,7 +49,7 @@ def menu_parser() -> app.Parser:
                         "--rotation or --low-light is given. Other commands: 'gamelib list', 'gamelib names', "
                         "'gamelib install-service', 'gamelib uninstall-service'.")
     backends.add_arguments(parser)
-    parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
+    parser.set_defaults(rotation=None, low_light=None, palette=None)  # None: the saved setting
     add_launcher_options(parser)
     served = parser.add_mutually_exclusive_group()
     web.add_argument(served)
@@ -71,8 +71,8 @@ def run_menu(argv: Sequence[str]) -> int:
     with LauncherLog(args.log_level) as logs:
         store = SettingsFile(default_path())
         saved = store.load()
-        overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light))
-                     if v is not None}
+        overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light),
+                                       ("palette", args.palette)) if v is not None}
         settings = dataclasses.replace(saved, **overrides)
         entries = discover()
         if not entries:

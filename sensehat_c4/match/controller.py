@@ -569,8 +569,8 @@ class Match:
         winner = self._player(outcome.winner)
         self.score[winner - 1] += 1
         colour = self.options.colours[winner - 1]
-        steps: List[render.Step] = list(render.blink_cells(self.board, outcome.cells, self.palette,
-                                                           t.win_blinks, t.win_blink))
+        steps: List[render.Step] = list(render.win_blinks(self.board, outcome.cells, self.palette, winner,
+                                                          t.win_blinks, t.win_blink))
         steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
         if self.score[winner - 1] < self.options.wins:
             self._say(words.RESULT, winner=winner, result="round")

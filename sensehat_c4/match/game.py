@@ -169,8 +169,9 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(next(_launched), computer, result)
 
+    board = PALETTES[backend.palette]   # the launcher's setting
     with contextlib.closing(Recorder()) as recorder:
-        play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,
+        play_matches(backend, MatchOptions(names=names, colours=board.players, palette=board), matches=1, back_leaves=True,
                      default_size=default, recorder=recorder, report=report,
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
