@@ -36,7 +36,7 @@ errors), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.r
 :mod:`.recording` (:class:`MatchRecorder`, what a match records, as a protocol) and
 :mod:`.writer`.  What the rest of the game uses is imported from here.
 """
-from .files import BUSY_SECONDS, DB_ENV, RecordsError, default_path
+from .files import BUSY_SECONDS, DB_ENV, NotRecorded, RecordsError, default_path
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .owner import Owner
 from .reader import Records, load_round
@@ -48,5 +48,5 @@ from .schema import APPLICATION_ID, MAX_ID
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "MatchRecorder", "Owner", "PuzzleRecord", "Recorder", "Records", "RecordsError", "RoundRecord",
-           "Side", "default_path", "hex_colour", "load_round", "streak", "timestamp"]
+           "MatchRecord", "MatchRecorder", "NotRecorded", "Owner", "PuzzleRecord", "Recorder", "Records", "RecordsError",
+           "RoundRecord", "Side", "default_path", "hex_colour", "load_round", "streak", "timestamp"]

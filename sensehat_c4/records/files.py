@@ -30,6 +30,15 @@ class RecordsError(C4Error, OSError):
     """The records cannot be read: not a database, not ours, unreadable, or no such round."""
 
 
+class NotRecorded(RecordsError):
+    """What was asked for is not recorded (no games yet, no such round): the file is fine.  ``shown`` says
+    so without the file's path (for a page anyone on the LAN may read)."""
+
+    def __init__(self, message: str, shown: str) -> None:
+        super().__init__(message)
+        self.shown = shown
+
+
 class NotOurs(C4Error, ValueError):
     """A database another program made (its own ``application_id``, or other tables), or a file that is
     not SQLite at all: never written."""

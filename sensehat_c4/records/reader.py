@@ -20,8 +20,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set,
 
 from gamelib.app import one_line
 
-from .files import (BUSY_SECONDS, NotOurs, RecordsError, cannot_open, check_header, connect, default_path, identify,
-                    is_corrupt, why)
+from .files import (BUSY_SECONDS, NotOurs, NotRecorded, RecordsError, cannot_open, check_header, connect,
+                    default_path, identify, is_corrupt, why)
 from .migrations import ADDED, is_newer
 from .rows import BadRow, MatchRecord, PuzzleRecord, RoundRecord, match_from_row, puzzle_from_row, quoted, round_from_row
 from .schema import MATCHES, MAX_ID, PUZZLES, ROUNDS, Table
@@ -340,7 +340,7 @@ class Records:
         """Round ``ident`` (its number in ``history``, or ``last``: the last one that can be shown)
         and its match (without its rounds)."""
         if self._conn is None:
-            raise RecordsError(f"no games recorded yet ({self.empty})")
+            raise NotRecorded(f"no games recorded yet ({self.empty})", "no games recorded yet")
         if ident != "last" and not (ident.isdigit() and ident.isascii()):
             raise RecordsError(f"not a round ID: {ident!r} (use a number from 'history', or last)")
         reader = self._reader()
@@ -356,14 +356,14 @@ class Records:
                         return match, round_from_row(row, match)
                     except BadRow as exc:
                         self._skip(exc)
-                raise RecordsError(f"no rounds recorded yet in {self.path}" if not self.notes else
-                                   f"no round in {self.path} can be shown")
+                raise (NotRecorded(f"no rounds recorded yet in {self.path}", "no rounds recorded yet") if not self.notes
+                       else NotRecorded(f"no round in {self.path} can be shown", "no round can be shown"))
             digits = ident.lstrip("0") or "0"
             number = int(digits) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1   # int() takes 4,300 digits
             rows = list(reader.scan(ROUNDS, newest_first=True, where="id = ?", args=(number,))
                         ) if number <= MAX_ID else []
             if not rows:
-                raise RecordsError(f"no round {ident} in {self.path}")
+                raise NotRecorded(f"no round {ident} in {self.path}", f"no round {ident}")
             try:
                 match = reader.match_of(rows[0])
                 return match, round_from_row(rows[0], match)
