@@ -147,9 +147,15 @@
     row("result", result);
     // a puzzle being played (phase "puzzle"): its id and date, the stones left, the try, and the streak
     const puzzle = s.phase === "puzzle" && typeof s.puzzle === "string";
-    row("puzzle", puzzle ? `${s.puzzle} of ${s.date}: win within ${s.n} \u00b7 ` +
-        (s.solved ? "solved" : s.right === false ? `${s.tried} was wrong` : `${s.left} stone${s.left === 1 ? "" : "s"} left`) + ` \u00b7 try ${s.try}` : null);
-    row("streak", puzzle && Number.isInteger(s.streak) ? `${s.streak} day${s.streak === 1 ? "" : "s"}` : null);
+    let state = null;
+    if (puzzle) {
+      if (s.solved) state = _("solved");
+      else if (s.right === false) state = format(_("column {column} was wrong"), { column: s.tried });
+      else state = format(ngettext("{n} stone left", "{n} stones left", s.left), { n: s.left });
+    }
+    row("puzzle", puzzle ? format(_("{puzzle} of {date}: win within {n} \u00b7 {state} \u00b7 try {try}"),
+                                  { puzzle: s.puzzle, date: s.date, n: s.n, state: state, try: s.try }) : null);
+    row("streak", puzzle && Number.isInteger(s.streak) ? format(ngettext("{n} day", "{n} days", s.streak), { n: s.streak }) : null);
     $("stick").classList.toggle("your-turn", !!seat && s.turn === seat);
   }
 
