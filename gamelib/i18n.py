@@ -29,9 +29,7 @@ without installing it, and the tests' way to compile one of their own.
 from __future__ import annotations
 
 import gettext
-import os
 import threading
-from pathlib import Path
 from typing import Dict, Optional, Sequence, Tuple
 
 LOCALEDIR_ENV = "GAMELIB_LOCALEDIR"
@@ -64,7 +62,7 @@ def N_(message: str) -> str:  # noqa: N802 (gettext's conventional name, which B
 class Catalogue:
     """One gettext domain and the folder of its compiled catalogues."""
 
-    def __init__(self, domain: str, localedir: Path) -> None:
+    def __init__(self, domain: str, localedir: str) -> None:
         self.domain = domain
         self.localedir = localedir
         self._cache: Dict[Tuple[Optional[Tuple[str, ...]], str], gettext.NullTranslations] = {}
@@ -73,12 +71,14 @@ class Catalogue:
         """The catalogue for ``languages`` (best first), or for the process's language when ``None``;
         English (the messages as written) when none of them has a catalogue.  A catalogue in
         ``$GAMELIB_LOCALEDIR`` comes first, the package's own answers what it lacks."""
+        import os  # noqa: PLC0415 (nothing that does I/O at import: the pure modules that show words import this one)
+
         chosen_languages = tuple(languages) if languages is not None else _chosen
         override = os.environ.get(LOCALEDIR_ENV, "")
         found = self._cache.get((chosen_languages, override))
         if found is None:
             wanted = list(chosen_languages) if chosen_languages is not None else None
-            found = gettext.translation(self.domain, str(self.localedir), languages=wanted, fallback=True)
+            found = gettext.translation(self.domain, self.localedir, languages=wanted, fallback=True)
             if override:
                 first = gettext.translation(self.domain, override, languages=wanted, fallback=True)
                 if isinstance(first, gettext.GNUTranslations):
@@ -100,13 +100,18 @@ class Catalogue:
         """``message`` in the process's language where ``context`` tells apart two meanings of one English word."""
         return self.translations().pgettext(context, message)
 
+    @classmethod
+    def beside(cls, domain: str, module: str) -> "Catalogue":
+        """The catalogue of ``domain`` in the ``locale`` folder beside ``module`` (a package's ``__file__``)."""
+        return cls(domain, module.rpartition("/")[0] + "/locale")
+
     def forget(self) -> None:
         """Reads the catalogues again at the next lookup (after new ones are compiled)."""
         with _lock:
             self._cache.clear()
 
 
-CATALOGUE = Catalogue("gamelib", Path(__file__).resolve().parent / "locale")
+CATALOGUE = Catalogue.beside("gamelib", __file__)
 """gamelib's words."""
 _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext

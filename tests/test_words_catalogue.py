@@ -1,0 +1,165 @@
+"""The words' catalogues: the committed templates are what ``tools/words extract`` makes from the code
+now, every placeholder is named, and a language compiled with Babel changes what the launcher and the
+terminal say (then English again), while a page's own language leaves the process's alone."""
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from gamelib import i18n
+from gamelib.backends.mock import MockBackend
+from gamelib.backends.terminal_screen import hint, plain_keys, too_small_message
+from gamelib.launcher import cli
+from gamelib.launcher.menu import Launcher
+from gamelib.status import ENTER, LEFT_RIGHT
+from sensehat_c4 import i18n as game_words
+
+ROOT = Path(__file__).resolve().parent.parent
+DOMAINS = ("gamelib", "sensehat_c4")
+ARGPARSE_FIELDS = {"%(default)s", "%(prog)s"}
+"""The named fields argparse itself fills in a help string: allowed beside ``{name}`` ones."""
+
+
+def template(domain: str) -> Path:
+    return ROOT / domain / "locale" / f"{domain}.pot"
+
+
+def test_the_committed_templates_are_what_extract_makes_from_the_code(tmp_path):
+    """A word added (or changed) without ``tools/words extract`` fails here."""
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "words"), "extract", "--output", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for domain in DOMAINS:
+        made = (tmp_path / f"{domain}.pot").read_text(encoding="utf-8")
+        assert made == template(domain).read_text(encoding="utf-8"), \
+            f"{template(domain).relative_to(ROOT)} is not what the code holds now: run tools/words extract"
+
+
+def test_the_templates_hold_the_launchers_words_without_dates_or_line_numbers():
+    text = template("gamelib").read_text(encoding="utf-8")
+    assert 'msgid "no names kept"' in text and 'msgid "arrows and Enter (or space) play, q quits"' in text
+    assert "#: gamelib/launcher/cli.py\n" in text               # the file, not the line
+    assert '"POT-Creation-Date: 2000-01-01 00:00+0000\\n"' in text and "Generated-By" not in text
+
+
+def fields(message: str) -> list:
+    """The ``{...}`` fields of ``message`` (as str.format reads them)."""
+    return [name for _, name, _, _ in string.Formatter().parse(message) if name is not None]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_placeholder_in_a_word_is_named(domain):
+    """``{name}``, never ``{}``, ``{0}``, ``%s`` or ``%d``: a translation may put them in any order."""
+    with template(domain).open("rb") as f:
+        catalogue = read_po(f)
+    bad = []
+    for message in catalogue:
+        for text in (message.id if isinstance(message.id, tuple) else (message.id,)):
+            if not text:
+                continue
+            unnamed = [name for name in fields(text) if not name.isidentifier()]
+            printf = [field for field in re.findall(r"%(?:\([a-z]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxX]", text)
+                      if field not in ARGPARSE_FIELDS]
+            if unnamed or printf:
+                bad.append(text)
+    assert not bad, f"placeholders without names (use {{name}} and .format(name=...)): {bad}"
+
+
+def test_the_placeholder_check_catches_what_it_should():
+    assert fields("{name} to move, {n} left") == ["name", "n"]
+    assert [name.isidentifier() for name in fields("{} and {0}")] == [False, False]
+
+
+XX_GAMELIB = {
+    "no names kept": "xx-no-names",
+    "arrows and Enter (or space) play, q quits": "xx-arrows-enter-q",
+    "arrows, Enter; q quits": "xx-short",
+    "Enter": "Entrer",
+    "left/right": "gauche/droite",
+    "Too small. q quits.": "xx-small",
+    "no games are installed": "xx-no-games",
+    "{item} (hold {up} {hold} s: system menu)": "xx {item}: {up} {hold} s",
+    "menu: {item}": "xx-menu: {item}",
+}
+XX_GAME = {"a word of the game": "xx-word-of-the-game"}
+
+
+def compile_language(localedir: Path, language: str, domain: str, words: dict) -> Path:
+    """``words`` as ``localedir/language/LC_MESSAGES/domain.mo``, through Babel's .po and .mo writers."""
+    catalogue = Catalog(locale=language, domain=domain)
+    for english, translated in words.items():
+        catalogue.add(english, translated)
+    folder = localedir / language / "LC_MESSAGES"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / f"{domain}.po").open("wb") as f:
+        write_po(f, catalogue)
+    with (folder / f"{domain}.po").open("rb") as f:
+        written = read_po(f, locale=language, domain=domain)
+    with (folder / f"{domain}.mo").open("wb") as f:
+        write_mo(f, written)
+    return folder / f"{domain}.mo"
+
+
+@pytest.fixture
+def xx(tmp_path, monkeypatch):
+    """A test language, ``xx``, compiled for both domains into a folder of its own ($GAMELIB_LOCALEDIR);
+    English chosen again after."""
+    compile_language(tmp_path / "locale", "xx", "gamelib", XX_GAMELIB)
+    compile_language(tmp_path / "locale", "xx", "sensehat_c4", XX_GAME)
+    monkeypatch.setenv(i18n.LOCALEDIR_ENV, str(tmp_path / "locale"))
+    yield
+    i18n.choose(None)
+
+
+def no_games_caption() -> str:
+    return Launcher(MockBackend(), [], None).words().caption
+
+
+def test_a_language_chosen_changes_the_launchers_and_the_terminals_words_then_english_again(xx, tmp_path,
+                                                                                            monkeypatch, capsys):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("LANGUAGE", "en")
+    english = no_games_caption()
+    assert english == "no games are installed (hold ↑ 2 s: system menu)"
+
+    i18n.choose(["xx"])
+    assert cli.main(["names"]) == 0 and capsys.readouterr().out == "xx-no-names\n"
+    assert no_games_caption() == "xx xx-no-games: ↑ 2 s"               # a whole sentence, its fields in place
+    assert Launcher(MockBackend(), [], None).words().text == "xx-menu: xx-no-games"
+    assert hint(80, pairing=False) == "xx-arrows-enter-q" and hint(12, pairing=False) == "xx-short"
+    assert too_small_message(20, 1) == ["xx-small"]                       # the longest that fits
+    assert f"{ENTER}: yes" == "Entrer: yes" and ENTER == "Enter"          # the key's name; its value stays
+    assert plain_keys(f"{LEFT_RIGHT} browse") == "gauche/droite browse"
+    assert game_words._("a word of the game") == "xx-word-of-the-game"   # the game's own domain
+    assert i18n._("a word of the game") == "a word of the game"           # ... which gamelib's does not hold
+    assert i18n._("not in any catalogue") == "not in any catalogue"       # what xx lacks stays English
+
+    i18n.choose(None)
+    assert cli.main(["names"]) == 0 and capsys.readouterr().out == "no names kept\n"
+    assert no_games_caption() == english and hint(80, pairing=False) == "arrows and Enter (or space) play, q quits"
+    assert f"{ENTER}: yes" == "Enter: yes" and game_words._("a word of the game") == "a word of the game"
+
+
+def test_a_pages_own_language_leaves_the_processs_alone(xx, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    page = i18n.CATALOGUE.translations(["xx", "en"])
+    assert page.gettext("no names kept") == "xx-no-names"
+    assert i18n.chosen() is None and i18n._("no names kept") == "no names kept"
+    assert game_words.CATALOGUE.translations(["xx"]).gettext("a word of the game") == "xx-word-of-the-game"
+    assert i18n.CATALOGUE.translations(["fr"]).gettext("no names kept") == "no names kept"   # no catalogue: English
+    assert no_games_caption() == "no games are installed (hold ↑ 2 s: system menu)"
+
+
+def test_a_language_without_the_folder_is_english(monkeypatch):
+    monkeypatch.setenv(i18n.LOCALEDIR_ENV, "/nonexistent/locale")
+    i18n.choose(["xx"])
+    try:
+        assert i18n._("no names kept") == "no names kept" and hint(80, pairing=False) == "arrows and Enter (or space) play, q quits"
+    finally:
+        i18n.choose(None)
