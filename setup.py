@@ -47,7 +47,7 @@ class build_py_with_words(build_py):
             from babel.messages.mofile import write_mo  # noqa: PLC0415 (needed only when there are catalogues)
             from babel.messages.pofile import read_po  # noqa: PLC0415
         except ImportError as exc:
-            raise SystemExit(f"error: Babel is needed to compile the words' catalogues ({exc}): pip install Babel")
+            raise SystemExit(f"error: Babel is needed to compile the words' catalogues ({exc}): pip install Babel") from exc
         for po, mo in catalogues:
             target = os.path.join(self.build_lib, mo)
             os.makedirs(os.path.dirname(target), exist_ok=True)

@@ -1,7 +1,10 @@
 """The words' catalogues: the committed templates are what ``tools/words extract`` makes from the code
 now, every placeholder is named, and a language compiled with Babel changes what the launcher and the
 terminal say (then English again), while a page's own language leaves the process's alone."""
+import gettext
+import os
 import re
+import shutil
 import string
 import subprocess
 import sys
@@ -163,3 +166,51 @@ def test_a_language_without_the_folder_is_english(monkeypatch):
         assert i18n._("no names kept") == "no names kept" and hint(80, pairing=False) == "arrows and Enter (or space) play, q quits"
     finally:
         i18n.choose(None)
+
+
+def source_copy(destination: Path) -> Path:
+    """What the build reads: setup.py, setup.cfg, pyproject.toml, README.md and both packages (no built files)."""
+    for name in ("setup.py", "setup.cfg", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, destination / name)
+    for package in DOMAINS:
+        shutil.copytree(ROOT / package, destination / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.sha256", "*.mo", "fr", "xx"))
+    return destination
+
+
+def build_py(source: Path, *, babel: bool) -> subprocess.CompletedProcess:
+    """``setup.py build_py`` of ``source`` into ``source/out``; without Babel importable if ``babel`` is false."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if not babel:   # a package called babel that cannot be imported, first on the path
+        (source / "nobabel" / "babel").mkdir(parents=True)
+        (source / "nobabel" / "babel" / "__init__.py").write_text("raise ImportError('No module named babel')\n")
+        environment["PYTHONPATH"] = str(source / "nobabel")
+    return subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", "out"], cwd=source,
+                          env=environment, capture_output=True, text=True, timeout=300)
+
+
+def test_the_build_compiles_each_language_with_babel_and_ships_it_with_the_templates(tmp_path):
+    source = source_copy(tmp_path)
+    compile_language(tmp_path / "gamelib" / "locale", "fr", "gamelib", {"no names kept": "aucun nom gardé"})
+    (tmp_path / "gamelib" / "locale" / "fr" / "LC_MESSAGES" / "gamelib.mo").unlink()   # the build makes its own
+    done = build_py(source, babel=True)
+    assert done.returncode == 0, done.stderr
+    built = tmp_path / "out" / "gamelib" / "locale"
+    assert (built / "gamelib.pot").read_bytes() == template("gamelib").read_bytes()
+    assert (tmp_path / "out" / "sensehat_c4" / "locale" / "sensehat_c4.pot").is_file()
+    french = gettext.translation("gamelib", str(built), languages=["fr"])
+    assert french.gettext("no names kept") == "aucun nom gardé"
+    assert not (tmp_path / "gamelib" / "locale" / "fr" / "LC_MESSAGES" / "gamelib.mo").exists()   # not in the sources
+
+
+def test_a_build_without_babel_fails_only_when_there_is_a_language_to_compile(tmp_path):
+    (tmp_path / "bare").mkdir()
+    done = build_py(source_copy(tmp_path / "bare"), babel=False)
+    assert done.returncode == 0, done.stderr                               # no .po: Babel is not needed
+    (tmp_path / "fr").mkdir()
+    source = source_copy(tmp_path / "fr")
+    compile_language(source / "gamelib" / "locale", "fr", "gamelib", {"no names kept": "aucun nom gardé"})
+    done = build_py(source, babel=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == ("error: Babel is needed to compile the words' catalogues "
+                                                    "(No module named babel): pip install Babel")
