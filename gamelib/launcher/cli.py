@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .. import app, backends, web
 from ..errors import ConfigError
 from ..games import GROUP, Entry, discover
-from ..i18n import _
+from ..i18n import N_, _
 from ..players import parse_names
 from ..web.address import Address, argument as web_address
 from . import PROG
@@ -26,7 +26,7 @@ DISTRIBUTION = "sensehat-c4"
 """The distribution (setup.cfg's name) that installs gamelib: ``--version`` says its version."""
 
 
-_seconds = app.seconds(86400, zero="never")
+_seconds = app.seconds(86400, zero=N_("never"))
 
 
 def add_launcher_options(parser: argparse.ArgumentParser) -> None:
