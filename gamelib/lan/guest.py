@@ -269,7 +269,7 @@ class GuestLink:
         if status == 426:
             theirs = p.upgrade_version(headers.get("upgrade"))
             self._stop(FAILED, p.mismatch(p.VERSION, theirs) if theirs not in (None, p.VERSION)
-                       else message or "the host refused the LAN protocol")
+                       else message or _("the host refused the LAN protocol"))
         elif status == 404:
             self._stop(FAILED, _("{address} serves no game over the LAN (is it sensehat-c4 --lan?)").format(
                 address=f"{self.host}:{self.port}"))
@@ -358,11 +358,11 @@ class GuestLink:
 
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, asyncio.TimeoutError):
-        return "no answer"
+        return _("no answer")
     if isinstance(exc, ConnectionRefusedError):
-        return "nothing listens there (connection refused)"
+        return _("nothing listens there (connection refused)")
     if isinstance(exc, asyncio.IncompleteReadError):
-        return "closed"
+        return _("closed")
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 

@@ -216,7 +216,7 @@ class Launcher:
         entry = self.entries[self.index]
         if entry.game is None:
             return  # cannot be played: the error icon stays, the reason is in the log
-        log.info("starting %s", entry.name)
+        log.info(_("starting {game}").format(game=entry.name))
         self.backend.clear()
         remembered = self.saved.games.get(entry.key, {})
         choices = Choices(remembered, names=self.settings.names)
