@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Mapping, Optional, Tuple
 
 from .i18n import N_, _
-
+from .jsonvalue import JSONObject
 
 
 class Key(str):
@@ -92,7 +92,7 @@ class Status:
         if (self.turn is not None or self.seats is not None) and not TYPED.isdisjoint(self.details):
             raise ValueError("turn and seats are typed fields, not details")
 
-    def as_json(self) -> Dict[str, Any]:
+    def as_json(self) -> JSONObject:
         """A JSON-ready dict: ``phase``, ``text``, ``caption``, ``turn`` and ``seats`` (when the words are
         about a turn or a match) and the details' keys."""
         typed: Dict[str, Any] = {}

@@ -31,14 +31,16 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
+from gamelib.jsonvalue import JSONObject
 from gamelib.seats import Kind
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
 from ..rules import Size
+from .opponents import Opponent, OpponentKind
 
 GAME = "Connect 4"
 BROWSE = f"{LEFT_RIGHT} browse, {ENTER} chooses"
@@ -78,22 +80,24 @@ weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RU
 uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
 
 
-def opponent_label(opponent: str) -> str:
-    """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
-    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for the rules."""
-    if opponent == "human":
+def opponent_label(opponent: Optional[Opponent]) -> str:
+    """``2 players`` for two people, ``computer: 3 steady`` for a level (its number on the ladder, as
+    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for ``None`` (the rules)."""
+    if opponent is None:
+        return RULES
+    if opponent.kind is OpponentKind.HUMAN:
         return "2 players"
-    if opponent == "lan":
+    if opponent.kind is OpponentKind.LAN:
         return "over the LAN"
-    return RULES if opponent == RULES else f"computer: {rungs.number(opponent)} {opponent}"
+    return f"computer: {rungs.number(opponent.name)} {opponent.name}"
 
 
-def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
-    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
+def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opponent]]) -> Status:
+    """The opponent chooser showing ``choice`` (an opponent, or ``None``: the rules) among ``offered``;
     for a level the text says how it plays (:data:`LEVEL_WORDS`), and so does the
     detail ``about``."""
     label = opponent_label(choice)
-    about = LEVEL_WORDS.get(choice)
+    about = None if choice is None or choice.level is None else LEVEL_WORDS[choice.level]
     details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
     if about is not None:
         details["about"] = about
@@ -151,7 +155,7 @@ class Seat:
             return f"{self.label} thinking"
         return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
 
-    def as_json(self) -> Dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
                 "level": self.level, "kind": self.kind}
 
