@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, NamedTuple, Optional, Tuple
 
+from ..i18n import N_, _
 from ..rules import SIZES, Size
 
 DEFAULT_SECONDS = 1.0
@@ -108,6 +109,18 @@ RUNGS: Tuple[Rung, ...] = (
 
 BY_NAME: Dict[str, Rung] = {rung.name: rung for rung in RUNGS}
 """Every rung by name, weakest first."""
+
+
+NAMES: Dict[str, str] = {"easy": N_("easy"), "casual": N_("casual"), "steady": N_("steady"), "medium": N_("medium"),
+                         "tough": N_("tough"), "hard": N_("hard"), "expert": N_("expert"), "master": N_("master"),
+                         "perfect": N_("perfect")}
+"""Each level's name as a word people read (the name itself is a value: ``--opponent``, the records)."""
+
+
+def word(name: str) -> str:
+    """Level ``name`` as a player reads it, in the words of the moment; a name the ladder does not have
+    (another version's, from the records) as it is."""
+    return _(NAMES[name]) if name in NAMES else name
 
 
 def number(name: str) -> int:

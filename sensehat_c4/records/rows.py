@@ -24,7 +24,9 @@ from gamelib.errors import ConfigError
 from gamelib.names import WORD
 from gamelib.players import check_name
 
+from ..engine.rungs import word as level_word
 from ..errors import C4Error
+from ..i18n import _
 from ..rules import FIRST_CHOICES, Board, Cell, Size
 
 STATUSES = ("playing", "finished", "abandoned")
@@ -70,9 +72,12 @@ class Side:
     def label(self, seat: int) -> str:
         """``Ann``, ``player 2``, ``Bob (remote)`` or ``computer hard (1 s)``."""
         if self.level is not None:
-            budget = "" if self.seconds is None else f" ({self.seconds:g} s)"
-            return f"computer {self.level}{budget}"
-        return (self.name or f"player {seat}") + (" (remote)" if self.remote else "")
+            level = level_word(self.level)
+            if self.seconds is None:
+                return _("computer {level}").format(level=level)
+            return _("computer {level} ({seconds:g} s)").format(level=level, seconds=self.seconds)
+        name = self.name or _("player {seat}").format(seat=seat)
+        return _("{name} (remote)").format(name=name) if self.remote else name
 
     def columns(self, seat: int) -> Dict[str, Any]:
         """How a match's row keeps this side as seat ``seat``: its ``pN_`` columns by name."""

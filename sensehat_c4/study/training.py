@@ -46,7 +46,7 @@ from gamelib.status import Status
 from gamelib.stepper import Stepper
 
 from ..errors import C4Error
-from ..i18n import _
+from ..i18n import N_, _
 from ..match import render, words
 from ..match.controller import Timing, start_column
 from ..records import MatchRecord, RoundRecord
@@ -311,9 +311,9 @@ ICON = picture((
 """A board with two columns lit in red (the right moves) and a white question mark."""
 
 NAME = "Connect 4 training"
-NO_GAMES = "NO GAMES"
-NO_MISTAKES = "NO MISTAKES"
-"""What scrolls when there is nothing to train on."""
+NO_GAMES = N_("NO GAMES")
+NO_MISTAKES = N_("NO MISTAKES")
+"""What scrolls when there is nothing to train on (translated where it scrolls)."""
 
 
 class Left(Exception):
@@ -381,7 +381,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         log.warning("no rounds to train on: %s", exc)
         found = []
     if not found:
-        scroll(backend, NO_GAMES, _COLOURS.text)
+        scroll(backend, _(NO_GAMES), _COLOURS.text)
         return None
     try:
         review = pick(backend, found, reviewer)
@@ -389,7 +389,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         backend.clear()
         return None
     if review is None:
-        scroll(backend, NO_MISTAKES, _COLOURS.text)
+        scroll(backend, _(NO_MISTAKES), _COLOURS.text)
         return None
     result = train(backend, review, timing)
     print(result.line, flush=True)
