@@ -38,7 +38,6 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
-from gamelib.i18n import _ as gamelib_word
 from gamelib.seats import Kind
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
@@ -83,7 +82,7 @@ _ABOUT: Dict[str, str] = {
                   "always wins (Elo about 2280)"),
 }
 """How each level plays, as words (``{low}``/``{high}``: its :class:`~..engine.rungs.Horizon`); its name's
-words are the ladder's (:func:`~..engine.rungs.word`)."""
+words are the ladder's (:data:`~..engine.rungs.NAMES`)."""
 
 
 def _about(level: str, word: Callable[[str], str]) -> str:
@@ -91,7 +90,10 @@ def _about(level: str, word: Callable[[str], str]) -> str:
     return word(_ABOUT[level]).format(**(rung.horizon._asdict() if rung.horizon else {}))
 
 
-level_name = rungs.word
+def level_name(level: str) -> str:
+    """A level's name (``easy``) as a player reads it, in the words of the moment (:data:`~..engine.rungs.NAMES`);
+    a name the ladder does not have (another version's, from the records) as it is."""
+    return _(rungs.NAMES[level]) if level in rungs.NAMES else level
 
 
 def about(level: str) -> Optional[str]:
@@ -100,7 +102,9 @@ def about(level: str) -> Optional[str]:
 
 
 def colour_word(colour: RGB) -> str:
-    """A colour's name as a player reads it (the colours' names are gamelib's words)."""
+    """A colour's name as a player reads it (the colours' names are gamelib's words, in its catalogue)."""
+    from gamelib.i18n import _ as gamelib_word  # noqa: PLC0415 (the catalogue, when a word is first said)
+
     return gamelib_word(colour_name(colour))
 
 

@@ -24,7 +24,7 @@ from gamelib.errors import ConfigError
 from gamelib.names import WORD
 from gamelib.players import check_name
 
-from ..engine.rungs import word as level_word
+from ..engine.rungs import NAMES as LEVEL_NAMES
 from ..errors import C4Error
 from ..i18n import _
 from ..rules import FIRST_CHOICES, Board, Cell, Size
@@ -72,7 +72,7 @@ class Side:
     def label(self, seat: int) -> str:
         """``Ann``, ``player 2``, ``Bob (remote)`` or ``computer hard (1 s)``."""
         if self.level is not None:
-            level = level_word(self.level)
+            level = _(LEVEL_NAMES[self.level]) if self.level in LEVEL_NAMES else self.level
             if self.seconds is None:
                 return _("computer {level}").format(level=level)
             return _("computer {level} ({seconds:g} s)").format(level=level, seconds=self.seconds)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from gamelib.app import one_line
 
-from ..engine.rungs import word as level_word
+from ..match.words import level_name
 from ..i18n import N_, _, ngettext
 from ..records import MatchRecord, RoundRecord, timestamp
 
@@ -160,7 +160,7 @@ def stats_text(result: Stats, empty: Optional[str] = None) -> str:
         return history_text((), empty)
     lines = _table(_("player"), result.players, _("no named players yet (play with --names NAME1,NAME2)"))
     lines.append("")
-    lines += _table(_("v computer"), result.computer, _("no games against the computer yet"), level_word)
+    lines += _table(_("v computer"), result.computer, _("no games against the computer yet"), level_name)
     if result.remote:
         lines.append("")
         lines += _table(_("remote player"), result.remote, "")
