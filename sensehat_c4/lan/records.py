@@ -10,6 +10,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from gamelib.errors import GamelibError
 
+from ..i18n import _
 from ..match.controller import MatchResult, round_starter
 from ..records import Recorder, Side, hex_colour
 from ..rules import Board, Size
@@ -70,6 +71,11 @@ class RecordTee:
         self._match = None
         self.send({"event": "end_match", "match": self.matches, "winner": winner})
 
+
+
+def _ended(winner: Optional[int]) -> str:
+    """How a match ended, in the words of a warning: ``abandoned`` or ``won by player 2``."""
+    return _("abandoned") if winner is None else _("won by player {seat}").format(seat=winner)
 
 
 class Nonsense(ValueError):
@@ -151,7 +157,7 @@ class GuestRecords:
         try:
             self._take(data if isinstance(data, (MatchStarts, RoundStarts, Played, MatchEnds)) else check_game(data))
         except (ProtocolError, Nonsense, GamelibError) as exc:
-            log.warning("the host sent a game message that makes no sense (%s): not recorded", exc)
+            log.warning(_("the host sent a game message that makes no sense ({why}): not recorded").format(why=exc))
 
     def _take(self, event: GameEvent) -> None:
         match = self.current
@@ -174,9 +180,8 @@ class GuestRecords:
             self._played(event, said=True)
         else:
             if event.winner != match.winner:
-                log.warning("the host says the match was %s, its moves say %s: recorded as the moves say",
-                            "abandoned" if event.winner is None else f"won by player {event.winner}",
-                            "abandoned" if match.winner is None else f"won by player {match.winner}")
+                log.warning(_("the host says the match was {said}, its moves say {moves}: recorded as the moves "
+                              "say").format(said=_ended(event.winner), moves=_ended(match.winner)))
             self._end()
 
     def _start(self, event: MatchStarts) -> None:
@@ -253,10 +258,13 @@ class GuestRecords:
         won = match.score
         decided = next((seat for seat in (1, 2) if won[seat - 1] >= match.wins), None)
         if said and decided != event.match_winner:
-            log.warning("the host says round %d's move %d %s; the moves say %s: recorded as the moves say", number,
-                        board.ply, "won nothing" if event.match_winner is None else
-                        f"won the match for player {event.match_winner}",
-                        "it won nothing" if decided is None else f"it won the match for player {decided}")
+            log.warning(_("the host says round {round}'s move {move} {said}; the moves say {moves}: recorded as the "
+                          "moves say").format(
+                round=number, move=board.ply,
+                said=_("won nothing") if event.match_winner is None else
+                _("won the match for player {seat}").format(seat=event.match_winner),
+                moves=_("it won nothing") if decided is None else
+                _("it won the match for player {seat}").format(seat=decided)))
         newly = decided if decided is not None and match.winner is None else None
         match.winner = decided
         if self.recorder is not None:

@@ -491,8 +491,8 @@ class Match:
             if found is not None and not (0 <= found < self.board.columns and
                                           (mover.source is not None or self.board.can_play(found))):
                 if found != self._refused:  # said once, however often it is answered again
-                    log.warning("%s player of seat %d chose column %r, which it cannot play; ignored",
-                                mover.kind, self._seat_to_move(), found)
+                    log.warning(_("{kind} player of seat {seat} chose column {column!r}, which it cannot play; "
+                                  "ignored").format(kind=mover.kind, seat=self._seat_to_move(), column=found))
                 self._refused, found = found, None
             self._found = found
         if self._found is None:
