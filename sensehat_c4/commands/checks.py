@@ -41,7 +41,8 @@ WORDS: Dict[str, str] = {
     "core.native": N_("native ({path}; sha256 {digest}... matches {digest_file})"),
     "core.forced": N_("python (${variable} is set)"),
     "core.missing": N_("python: the native core was not built (no {path})"),
-    "core.missing.fix": N_("perfect searches 50-100 times slower without it: install gcc, then install sensehat-c4 again"),
+    "core.missing.fix": N_("perfect searches 50-100 times slower without it: install gcc, then install "
+                           "sensehat-c4 again"),
     "core.refused": N_("python: {error}"),
     "core.refused.fix": N_("install sensehat-c4 again (it builds the library and its checksum)"),
     "book.ok": N_("7x6 up to 8 stones ({entries} positions), {sizes} other sizes; 12-ply book: {book12}"),

@@ -30,9 +30,9 @@ def marks_fit(stream: TextIO) -> bool:
 
 
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("doctor", _("Check what this machine has of what the game needs, one line each: "
-                                     "✓ works, ✗ broken (with the fix), – not there and not needed. Exit 0 only when "
-                                     "the way to play (--backend, $GAMELIB_BACKEND or auto) works."))
+    args_parser = parser("doctor", _("Check what this machine has of what the game needs, one line each: ✓ works, "
+                                     "✗ broken (with the fix), – not there and not needed. Exit 0 only when the way "
+                                     "to play (--backend, $GAMELIB_BACKEND or auto) works."))
     args_parser.add_argument("--backend", choices=backends.names(), default=None,
                              help=_("the way to play to judge (default: ${variable}, else what auto picks)").format(
                                  variable=backends.ENV_VAR))

@@ -23,8 +23,9 @@ SECONDS = 10.0
 
 def progress(stream: TextIO) -> ProgressLine:
     """``reviewing: move 3 of 17`` on a terminal, redrawn in place (nothing elsewhere)."""
-    return ProgressLine(stream, every=0.0, text=lambda done, total, nodes: _("reviewing: move {move} of {total}").format(
-        move=done + 1, total=total))
+    return ProgressLine(stream, every=0.0,
+                        text=lambda done, total, nodes: _("reviewing: move {move} of {total}").format(
+                            move=done + 1, total=total))
 
 
 def graph_style(stream: TextIO) -> Tuple[bool, Optional[str]]:
@@ -49,8 +50,8 @@ def run(argv: Sequence[str]) -> int:
     how = args_parser.add_mutually_exclusive_group()
     how.add_argument("--json", action="store_true", help=_("print one JSON object"))
     args_parser.add_argument("--time-limit", type=app.seconds(3600), default=SECONDS, metavar="SECONDS",
-                             help=_("per position; one not solved in time is reported so (default: {seconds:g})").format(
-                                 seconds=SECONDS))
+                             help=_("per position; one not solved in time is reported so (default: "
+                                    "{seconds:g})").format(seconds=SECONDS))
     how.add_argument("--train", action="store_true",
                      help=_("on the LEDs: each position where a move changed the outcome, to find a better move "
                             "(left/right, middle or down tries, up leaves)"))

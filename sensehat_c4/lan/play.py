@@ -63,8 +63,9 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
                     break
             else:
                 if not session.gone:
-                    lan.end(session, "finished", ngettext("{name} stopped after {n} match", "{name} stopped after {n} matches",
-                                                          played).format(name=name, n=played))
+                    lan.end(session, "finished", ngettext("{name} stopped after {n} match",
+                                                          "{name} stopped after {n} matches", played).format(
+                        name=name, n=played))
         lan.offer(False)
     return played
 

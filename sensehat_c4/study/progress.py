@@ -26,8 +26,8 @@ class ProgressLine:
     def __init__(self, stream: TextIO, *, every: float = 0.1, clock: Callable[[], float] = time.monotonic,
                  text: Optional[Callable[[int, int, int], str]] = None) -> None:
         self.stream = stream
-        self.text = text or (lambda done, total, nodes: _("solving: {done}/{total} columns, {nodes:,} positions").format(
-            done=done, total=total, nodes=nodes))
+        self.text = text or (lambda done, total, nodes: _("solving: {done}/{total} columns, {nodes:,} "
+                                                          "positions").format(done=done, total=total, nodes=nodes))
         """``(done, total, nodes) -> the line`` (default: the solver's columns and positions)."""
         self.enabled = stream.isatty()
         self.every = every
