@@ -228,3 +228,34 @@ def test_the_rules_errors_are_not_yet_words(decorated, capsys, argv, english):
     errors).  Translating them needs typed reasons, worded at the command line's boundary."""
     assert run(argv) == 2
     assert english in residue(capsys.readouterr().err)
+
+
+def test_the_records_commands_say_words_and_keep_their_json_values(decorated, capsys, tmp_path):
+    """``history``, ``stats`` and ``review`` in words, whatever is left a value (a name, a number, a
+    backend's name); their ``--json`` keeps the values as stored, in English."""
+    import json
+
+    from gamelib.colours import RED, YELLOW
+    from records_data import record_match, ticking
+    from sensehat_c4.records import Recorder, Side
+
+    db = tmp_path / "games.db"
+    recorder = Recorder(db, clock=ticking())
+    record_match(recorder, ["4545454", "4545454"], sides=(Side(RED, name="Ann"), Side(YELLOW, level="hard", seconds=1.0)),
+                 winner=None)
+    record_match(recorder, ["4545454"], sides=(Side(RED, name="Ann"), Side(YELLOW, name="Bob", remote=True)))
+    recorder.close()
+    values = {"Ann", "Bob", "mock"}
+    for argv in (["history"], ["stats"], ["review", "last", "--time-limit", "30"]):
+        assert run([*argv, "--db", str(db)]) == 0
+        out = capsys.readouterr().out
+        assert OPEN in out
+        assert set(re.findall(r"[A-Za-z]{2,}", residue(out))) <= values, (argv, residue(out))
+    assert run(["history", "--db", str(db), "--json"]) == 0
+    matches = json.loads(capsys.readouterr().out)
+    assert [m["status"] for m in matches] == ["finished", "abandoned"]
+    assert matches[1]["players"]["2"]["level"] == "hard" and OPEN not in json.dumps(matches)
+    assert run(["review", "last", "--db", str(db), "--json"]) == 0
+    reviewed = json.loads(capsys.readouterr().out)
+    assert OPEN not in json.dumps(reviewed) and {m["mark"] for m in reviewed["review"]} <= {
+        "best", "only move", "inaccuracy", "mistake", "blunder", "unsolved"}
