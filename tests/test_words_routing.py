@@ -259,3 +259,12 @@ def test_the_records_commands_say_words_and_keep_their_json_values(decorated, ca
     reviewed = json.loads(capsys.readouterr().out)
     assert OPEN not in json.dumps(reviewed) and {m["mark"] for m in reviewed["review"]} <= {
         "best", "only move", "inaccuracy", "mistake", "blunder", "unsolved"}
+
+
+@pytest.mark.parametrize("argv", [["puzzle", "--date", "2026-11-23", "--solution"], ["analyse", "4453"],
+                                  ["analyse", "4444"], ["analyse", "1122334"]])
+def test_the_puzzle_and_analyse_say_words(decorated, capsys, argv):
+    assert run(argv) == 0
+    out = capsys.readouterr().out
+    board = re.compile(r"^[.XO]+$", re.MULTILINE)     # the board's rows: marks, not words
+    assert OPEN in out and re.findall(r"[A-Za-z]{2,}", board.sub("", residue(out))) == [], residue(out)
