@@ -165,15 +165,16 @@ class GuestRecords:
             if match is None or event.match != match.number:
                 self._start(event)
             elif (event.size, [(s.colour, s.name) for s in match.sides]) != (match.size, list(event.sides)):
-                raise Nonsense(f"match {event.match} came again with other sides or another size")
+                raise Nonsense(_("match {match} came again with other sides or another size").format(
+                    match=event.match))
             for played in event.rounds:   # the match so far (again, after a drop): what is not recorded yet
                 self._played(played)
             return
         if match is None or event.match != match.number:
-            raise Nonsense(f"an event of match {event.match}, which has not started")
+            raise Nonsense(_("an event of match {match}, which has not started").format(match=event.match))
         if isinstance(event, RoundStarts):
             if match.winner is not None or any(not board.is_over for _, board in match.rounds.values()):
-                raise Nonsense("a round started before the last one ended, or after the match was won")
+                raise Nonsense(_("a round started before the last one ended, or after the match was won"))
             if self.recorder is not None:
                 self.recorder.start_round()
         elif isinstance(event, Played):
@@ -186,9 +187,9 @@ class GuestRecords:
 
     def _start(self, event: MatchStarts) -> None:
         if self.last is not None and event.match <= self.last:
-            raise Nonsense(f"match {event.match} after match {self.last}")
+            raise Nonsense(_("match {match} after match {last}").format(match=event.match, last=self.last))
         if self.started >= MAX_MATCHES:
-            raise Nonsense(f"more than {MAX_MATCHES} matches in one session")
+            raise Nonsense(_("more than {matches} matches in one session").format(matches=MAX_MATCHES))
         self.close()
         own = self.seat() or 2
         sides = tuple(Side(colour=colour, name=name, remote=number != own)
@@ -235,25 +236,27 @@ class GuestRecords:
         if known is not None:
             starter, before = known
             if starter != event.starter:
-                raise Nonsense(f"round {number} was started by player {starter}, not {event.starter}")
+                raise Nonsense(_("round {number} was started by player {starter}, not {said}").format(
+                    number=number, starter=starter, said=event.starter))
             if before.notation().startswith(moves):
                 return   # nothing new (the match so far again)
             if not moves.startswith(before.notation()):
-                raise Nonsense(f"round {number} went back on its moves")
+                raise Nonsense(_("round {number} went back on its moves").format(number=number))
         elif number != last + 1:
-            raise Nonsense(f"round {number} after round {last}")
+            raise Nonsense(_("round {number} after round {last}").format(number=number, last=last))
         else:
             if match.winner is not None:
-                raise Nonsense(f"round {number} after the match was won")
+                raise Nonsense(_("round {number} after the match was won").format(number=number))
             if last and not match.rounds[last][1].is_over:
-                raise Nonsense(f"round {number} before round {last} ended")
+                raise Nonsense(_("round {number} before round {last} ended").format(number=number, last=last))
             if match.starts in ("alternate", "p1", "p2") and \
                     event.starter != round_starter(match.starts, number, random.Random(0)):
-                raise Nonsense(f"round {number} cannot be started by player {event.starter} ({match.starts})")
+                raise Nonsense(_("round {number} cannot be started by player {starter} ({starts})").format(
+                    number=number, starter=event.starter, starts=match.starts))
         try:
             board = match.size.from_moves(moves)
         except GamelibError as exc:
-            raise Nonsense(f"round {number}: {exc}") from None
+            raise Nonsense(_("round {number}: {why}").format(number=number, why=exc)) from None
         match.rounds[number] = (event.starter, board)
         won = match.score
         decided = next((seat for seat in (1, 2) if won[seat - 1] >= match.wins), None)
