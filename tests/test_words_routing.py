@@ -20,7 +20,8 @@ from sensehat_c4.commands import COMMANDS, main
 from sensehat_c4.commands.play import play_parser
 from sensehat_c4.match import words
 from sensehat_c4.match.chooser import choose_opponent, choose_size
-from sensehat_c4.match.computer import OPPONENTS, Computer
+from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.opponents import OPPONENTS, Opponent
 from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.match.report import result_line
 from sensehat_c4.rules import SIZES, Size
@@ -84,7 +85,7 @@ def test_a_match_and_its_choosers_say_only_translated_words(decorated):
     mock = MockBackend()
     mock.tap("left", "middle")                       # the opponent chooser: 2P -> ? (the rules scroll)
     mock.tap("right", "right", "down", at=200.0)     # ? -> 2P -> easy, chosen
-    assert choose_opponent(mock) == "easy"
+    assert choose_opponent(mock) == Opponent.computer("easy")
     mock.tap("left", "middle", at=mock._cursor + 1.0)
     assert choose_size(mock, SIZES, Size()) == Size(6, 6)
     start = mock._cursor + 1.0
@@ -113,10 +114,10 @@ def test_a_match_and_its_choosers_say_only_translated_words(decorated):
     assert residue(result_line(2, Computer("hard", player=2), result)) == ""
 
 
-@pytest.mark.parametrize("level", [o for o in OPPONENTS if o != "human"])
+@pytest.mark.parametrize("level", [o.level for o in OPPONENTS if o.level is not None])
 def test_every_level_and_every_seat_s_turn_is_said_in_words(decorated, level):
-    assert residue(words.opponent_label(level)) == ""
-    assert residue(words.choosing_opponent(level, OPPONENTS).text) == ""
+    assert residue(words.opponent_label(Opponent.computer(level))) == ""
+    assert residue(words.choosing_opponent(Opponent.computer(level), OPPONENTS).text) == ""
     for kind in ("stick", "phone", "remote", "computer"):
         seat = words.Seat(1, (255, 0, 0), "Ann" if kind != "computer" else None,
                           level if kind == "computer" else None, kind)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional
 
 from gamelib.seats import Kind
 
@@ -19,24 +19,11 @@ from ..engine.rungs import BY_NAME as LEVELS
 from ..engine.rungs import DEFAULT_SECONDS, PERFECT_SECONDS
 from ..errors import ConfigError
 from ..i18n import _
-from ..rules import SIZES, Board, Size
+from ..rules import Board
+from .opponents import Opponent
 from .players import Player
 
-__all__ = ["DEFAULT_SECONDS", "LEVELS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for",
-           "opponents_for", "sizes_for"]
-
-OPPONENTS = ("human", *LEVELS)
-"""Who the players can play against: each other, or a level of the ladder (:data:`~..engine.rungs.RUNGS`)."""
-
-
-def sizes_for(opponent: str) -> Tuple[Size, ...]:
-    """The board sizes ``opponent`` (``human`` or a level) plays on (the levels table says)."""
-    return SIZES if opponent == "human" else LEVELS[opponent].offered_sizes()
-
-
-def opponents_for(size: Size) -> Tuple[str, ...]:
-    """The opponents (``human`` and the levels) offered on a board of ``size``."""
-    return tuple(o for o in OPPONENTS if size in sizes_for(o))
+__all__ = ["DEFAULT_SECONDS", "LEVELS", "PERFECT_SECONDS", "Computer", "Thinker", "computer_for"]
 
 
 @dataclass(frozen=True)
@@ -65,16 +52,17 @@ class Computer:
         return self.seconds if self.seconds is not None else LEVELS[self.level].seconds
 
 
-def computer_for(opponent: str, plays: str, match_number: int,
+def computer_for(opponent: Opponent, plays: str, match_number: int,
                  seconds: Optional[float]) -> Optional[Computer]:
-    """The computer player for match ``match_number`` (1-based), or ``None`` for two people.
+    """The computer player for match ``match_number`` (1-based), or ``None`` when ``opponent`` is no
+    computer (two people).
 
     ``plays="alternate"`` makes the computer player 2 in odd matches and player 1 in even ones.
     """
-    if opponent == "human":
+    if opponent.level is None:
         return None
     player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
-    return Computer(opponent, player=player, seconds=seconds)
+    return Computer(opponent.level, player=player, seconds=seconds)
 
 
 class _Search:

@@ -15,7 +15,7 @@ import contextlib
 import itertools
 from pathlib import Path
 from dataclasses import replace
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from gamelib.backends.base import Backend
 from gamelib.games import Choices, Game
@@ -26,13 +26,17 @@ from ..errors import BoardSizeError
 from ..lan.game import play_lan
 from ..records import Recorder
 from ..rules import Size
-from .chooser import LAN, choose_opponent, choose_size
-from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
+from .chooser import choose_opponent, choose_size
+from .computer import Computer, computer_for
+from .opponents import HUMAN, OPPONENTS, Opponent, OpponentKind, opponents_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .players import Seats, follow
 from .report import Names, print_result
 from .resume import pending
 from .words import GAME as NAME
+
+if TYPE_CHECKING:
+    from gamelib.web.pages import Pages
 
 ICON = picture((
     "...R....",
@@ -54,14 +58,14 @@ _launched = itertools.count(1)
 """Numbers the matches played from the launcher over its run (one match a launch)."""
 
 
-def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
+def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[Opponent] = None,
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
                  recorder: Optional[Recorder] = None, seats: Optional[Seats] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
-    ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
+    ``opponent`` (:data:`~.opponents.HUMAN` or a level) fixes the opponent; without it the chooser
     asks before each match, starting from the last choice.  ``size`` fixes the board
     size; without it, and unless ``opponent`` is fixed (then the size is
     ``options.size``), the size chooser asks after the opponent, starting from
@@ -90,13 +94,13 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
         stop_following()
 
 
-def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[str],
+def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[Opponent],
                   computer_plays: str, think: Optional[float], matches: int, back_leaves: bool,
                   report: Optional[Report], size: Optional[Size], default_size: Size,
                   chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats) -> int:
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
-    played, last, last_size = 0, opponent or "human", default_size
+    played, last, last_size = 0, opponent or HUMAN, default_size
     interrupted = pending(backend, recorder, base, seats=seats) if recorder is not None else None
     if interrupted is not None:
         try:
@@ -115,11 +119,11 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
                 break
             continue
         last = chosen
-        if chosen == LAN:   # another Pi: offer or join (the matches are its own loop's)
+        if chosen.kind is OpponentKind.LAN:   # another Pi: offer or join (the matches are its own loop's)
             played += play_lan(backend, Choices(names=tuple(n for n in base.names if n)), recorder=recorder,
                                size=fixed)
             continue
-        board = fixed or choose_size(backend, sizes_for(chosen), last_size)
+        board = fixed or choose_size(backend, chosen.sizes(), last_size)
         if board is None:  # up on the size chooser: back to the opponent
             continue
         if fixed is None:
@@ -165,13 +169,14 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(next(_launched), computer, result)
 
+    board = PALETTES[backend.palette]   # the launcher's setting
     with contextlib.closing(Recorder()) as recorder:
-        play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,
+        play_matches(backend, MatchOptions(names=names, colours=board.players, palette=board), matches=1, back_leaves=True,
                      default_size=default, recorder=recorder, report=report,
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
-def web_pages(db: Optional[Path] = None) -> Any:
+def web_pages(db: Optional[Path] = None) -> Pages:
     """Connect 4's pages in the web view (the games played, reviews, replays: a
     :class:`gamelib.web.pages.Pages`) over the games file ``db`` (``None``: the default one)."""
     from ..web.pages import pages  # noqa: PLC0415 (only when a web view is served)

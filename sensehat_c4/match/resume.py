@@ -24,8 +24,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import List, Optional
 
-from gamelib.backends.base import STICK, Action, Backend, Direction
+from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.palette import for_round
+from gamelib.status import Status
+from gamelib.waiting import DUE, wait
 
 from ..errors import C4Error, ConfigError
 from ..i18n import _
@@ -113,7 +115,7 @@ def frames(match: Interrupted) -> List[render.Step]:
             (render.score_frame(resumed.score, colours, palette.background), options.timing.resume_score)]
 
 
-def said(match: Interrupted, seats: Optional[Seats] = None) -> words.Status:
+def said(match: Interrupted, seats: Optional[Seats] = None) -> Status:
     """The question in words (who plays each seat: the computer, whoever ``seats`` puts there, the stick)."""
     options = match.options
     computer = options.computer
@@ -138,14 +140,12 @@ def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> 
     backend.show(steps[shown][0])
     deadline = backend.now() + steps[shown][1]
     while True:
-        now = backend.now()
-        if now >= deadline:
+        event = wait(backend, deadline)
+        if event is DUE:
             shown = 1 - shown
             backend.show(steps[shown][0])
-            deadline = now + steps[shown][1]
-            continue
-        event = backend.wait_event(deadline - now)
-        if (event is not None and event.source == STICK and event.action is Action.PRESSED
+            deadline = backend.now() + steps[shown][1]
+        elif (isinstance(event, StickEvent) and event.source == STICK and event.action is Action.PRESSED
                 and event.direction in ANSWERS):
             backend.discard_events()
             return ANSWERS[event.direction]

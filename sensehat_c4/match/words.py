@@ -35,15 +35,17 @@ in the language of that moment; the phases and the details are values of the API
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
+from gamelib.jsonvalue import JSONObject
 from gamelib.seats import Kind
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
 from ..i18n import N_, _, ngettext
 from ..rules import Size
+from .opponents import Opponent, OpponentKind
 
 GAME = "Connect 4"
 """The game's name: the details' ``game`` (a value) and the name a lobby shows (a name, not translated)."""
@@ -114,36 +116,39 @@ weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RU
 uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
 
 
-_OPPONENTS = {"human": N_("2 players"), "lan": N_("over the LAN"), RULES: N_("rules")}
+_OPPONENTS = {OpponentKind.HUMAN: N_("2 players"), OpponentKind.LAN: N_("over the LAN")}
+RULES_LABEL = N_("rules")
 COMPUTER_LABEL = N_("computer: {number} {level}")
 
 
-def opponent_label(opponent: str, *, value: bool = False) -> str:
-    """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
-    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for the rules: in the
-    words of the moment, or as written with ``value`` (the details' values)."""
+def opponent_label(opponent: Optional[Opponent], *, value: bool = False) -> str:
+    """``2 players`` for two people, ``computer: 3 steady`` for a level (its number on the ladder, as
+    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for ``None`` (the rules):
+    in the words of the moment, or as written with ``value`` (the details' values)."""
     word: Callable[[str], str] = str if value else _
-    if opponent in _OPPONENTS:
-        return word(_OPPONENTS[opponent])
-    return word(COMPUTER_LABEL).format(number=rungs.number(opponent),
-                                       level=opponent if value else level_name(opponent))
+    if opponent is None:
+        return word(RULES_LABEL)
+    if opponent.kind in _OPPONENTS:
+        return word(_OPPONENTS[opponent.kind])
+    return word(COMPUTER_LABEL).format(number=rungs.number(opponent.name),
+                                       level=opponent.name if value else level_name(opponent.name))
 
 
 def _browse() -> str:
     return _(BROWSE).format(browse=LEFT_RIGHT, choose=ENTER)
 
 
-def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
-    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
-    for a level the text says how it plays (:func:`about`), and so does the
-    detail ``about`` (:data:`LEVEL_WORDS`)."""
+def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opponent]]) -> Status:
+    """The opponent chooser showing ``choice`` (an opponent, or ``None``: the rules) among ``offered``;
+    for a level the text says how it plays (:func:`about`), and so does the detail ``about``
+    (:data:`LEVEL_WORDS`, in English: a value)."""
     label = opponent_label(choice)
-    value = opponent_label(choice, value=True)
-    english = LEVEL_WORDS.get(choice)
-    details = {"game": GAME, "choice": value, "choices": [opponent_label(o, value=True) for o in offered]}
-    if english is not None:
-        details["about"] = english
-    words = about(choice)
+    level = None if choice is None else choice.level
+    details = {"game": GAME, "choice": opponent_label(choice, value=True),
+               "choices": [opponent_label(o, value=True) for o in offered]}
+    if level is not None:
+        details["about"] = LEVEL_WORDS[level]
+    words = None if level is None else about(level)
     text = (_("choosing the opponent: {label}: {about}").format(label=label, about=words) if words is not None
             else _("choosing the opponent: {label}").format(label=label))
     return Status(CHOOSING_OPPONENT, text, _("{label} ({browse})").format(label=label, browse=_browse()), details)
@@ -201,7 +206,7 @@ class Seat:
         return _("{label} to move: {choose} choose, {drop} drops, {leave} abandons").format(
             label=self.label, choose=LEFT_RIGHT, drop=ENTER, leave=UP)
 
-    def as_json(self) -> Dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
                 "level": self.level, "kind": self.kind}
 

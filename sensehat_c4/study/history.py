@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from gamelib.app import one_line
+from gamelib.jsonvalue import JSONObject
 
 from ..match.words import level_name
 from ..i18n import N_, _, ngettext
@@ -67,12 +68,12 @@ def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) ->
     return "\n".join(lines)
 
 
-def players_json(match: MatchRecord) -> Dict[str, Any]:
+def players_json(match: MatchRecord) -> JSONObject:
     """The two players as ``history --json`` and ``review --json`` describe them."""
     return {str(seat): dict(match.sides[seat - 1].as_json()) for seat in (1, 2)}
 
 
-def history_json(matches: Sequence[MatchRecord]) -> List[Dict[str, Any]]:
+def history_json(matches: Sequence[MatchRecord]) -> List[JSONObject]:
     """Every match as a JSON-ready dict (times in UTC, columns and rows 1-based)."""
     return [{
         "match": m.id, "started": timestamp(m.started), "ended": None if m.ended is None else timestamp(m.ended),
@@ -167,7 +168,7 @@ def stats_text(result: Stats, empty: Optional[str] = None) -> str:
     return "\n".join(lines)
 
 
-def stats_json(result: Stats) -> Dict[str, Any]:
+def stats_json(result: Stats) -> JSONObject:
     def tallies(group: Dict[str, Tally]) -> Dict[str, Any]:
         return {k: {"matches": dict(t.matches), "rounds": dict(t.rounds)} for k, t in group.items()}
 

@@ -1,0 +1,80 @@
+"""Who the players play against, as a typed value: each other, a level of the ladder, or another Pi.
+
+An :class:`Opponent` is made once at the edge, from ``--opponent``'s word (:meth:`Opponent.parse`)
+or by the chooser on the LEDs, and handed on as it is; nothing past the edge compares words.
+Its :attr:`~Opponent.name` is the word again (``human``, a level's name, ``lan``): what the
+command line takes.  Pure: the levels are the ladder's facts (:data:`~..engine.rungs.RUNGS`).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from ..engine.rungs import BY_NAME as LEVELS
+from ..errors import ConfigError
+from ..rules import SIZES, Size
+
+__all__ = ["HUMAN", "LAN", "NAMES", "OPPONENTS", "Opponent", "OpponentKind", "opponents_for"]
+
+
+class OpponentKind(enum.Enum):
+    """What kind of opponent: the other person at the same stick, the computer, another Pi."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
+    LAN = "lan"
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Whom the players play: ``kind``, and the computer's ``level`` (a rung's name; only for it)."""
+
+    kind: OpponentKind
+    level: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.kind is OpponentKind.COMPUTER:
+            if self.level not in LEVELS:
+                raise ConfigError(f"level must be one of {', '.join(LEVELS)} (not {self.level!r})")
+        elif self.level is not None:
+            raise ConfigError(f"only the computer has a level (not {self.kind.value})")
+
+    @classmethod
+    def computer(cls, level: str) -> Opponent:
+        """The computer at ``level`` (:class:`ConfigError` for a name the ladder does not have)."""
+        return cls(OpponentKind.COMPUTER, level)
+
+    @classmethod
+    def parse(cls, text: str) -> Opponent:
+        """The opponent a word names: ``human``, ``lan`` or a level's name (else :class:`ConfigError`)."""
+        for kind in (OpponentKind.HUMAN, OpponentKind.LAN):
+            if text == kind.value:
+                return cls(kind)
+        if text not in LEVELS:
+            raise ConfigError(f"the opponent is human, lan or a level: {', '.join(LEVELS)} (not {text!r})")
+        return cls.computer(text)
+
+    @property
+    def name(self) -> str:
+        """The word for it: ``human``, the level's name, ``lan``."""
+        return self.level if self.level is not None else self.kind.value
+
+    def sizes(self) -> Tuple[Size, ...]:
+        """The board sizes it plays on (a level's: the levels table says)."""
+        return SIZES if self.level is None else LEVELS[self.level].offered_sizes()
+
+
+HUMAN = Opponent(OpponentKind.HUMAN)
+"""Two people, at the same stick (``2P``)."""
+LAN = Opponent(OpponentKind.LAN)
+"""Another Pi over the LAN (:mod:`..lan`)."""
+OPPONENTS: Tuple[Opponent, ...] = (HUMAN, *(Opponent.computer(level) for level in LEVELS))
+"""Who the players can play against on this Pi: each other, or a level of the ladder, weakest first."""
+NAMES: Tuple[str, ...] = tuple(opponent.name for opponent in OPPONENTS)
+"""Their words, as ``--opponent`` takes them."""
+
+
+def opponents_for(size: Size) -> Tuple[Opponent, ...]:
+    """The opponents (:data:`HUMAN` and the levels) offered on a board of ``size``."""
+    return tuple(o for o in OPPONENTS if size in o.sizes())
