@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import (IO, Any, Collection, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
                     Tuple)
 
-from ..i18n import Catalogue
+from ..i18n import LOCALEDIR_ENV, Catalogue
 from .http import Request, Response, Route
 
 MOST_HEADER = 512
@@ -83,15 +83,13 @@ def _gettext_name(tag: str) -> str:
     return language.lower() + (f"_{region.upper()}" if region else "")
 
 
-LOCALEDIR_ENV = "GAMELIB_LOCALEDIR"
-"""A folder of compiled catalogues gettext looks in before each package's own (:mod:`gamelib.i18n`)."""
 
 
 def offered(catalogue: Catalogue) -> FrozenSet[str]:
     """The languages ``catalogue`` has a compiled catalogue for, in its folder or ``$GAMELIB_LOCALEDIR``
     (read once by whoever asks: the server reads no disk for a request)."""
     found: Set[str] = set()
-    for localedir in (catalogue.localedir, Path(os.environ.get(LOCALEDIR_ENV) or catalogue.localedir)):
+    for localedir in (Path(catalogue.localedir), Path(os.environ.get(LOCALEDIR_ENV) or catalogue.localedir)):
         try:
             folders = list(localedir.iterdir())
         except OSError:

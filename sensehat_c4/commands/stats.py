@@ -30,10 +30,10 @@ def puzzles_text(summary: Dict[str, Any]) -> str:
 
 
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("stats", "Wins, draws and losses per named player and against each computer level, "
-                         "and the days' puzzles solved (the streak).")
+    args_parser = parser("stats", _("Wins, draws and losses per named player and against each computer level, "
+                                    "and the days' puzzles solved (the streak)."))
     add_db(args_parser)
-    args_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args_parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
     args = args_parser.parse_args(argv)
     with Records(args.db) as stored:
         result = history.stats(stored.matches(), list(LEVELS))

@@ -13,6 +13,7 @@ from typing import Optional, Tuple
 
 from ..engine.rungs import BY_NAME as LEVELS
 from ..errors import ConfigError
+from ..i18n import _
 from ..rules import SIZES, Size
 
 __all__ = ["HUMAN", "LAN", "NAMES", "OPPONENTS", "Opponent", "OpponentKind", "opponents_for"]
@@ -36,9 +37,10 @@ class Opponent:
     def __post_init__(self) -> None:
         if self.kind is OpponentKind.COMPUTER:
             if self.level not in LEVELS:
-                raise ConfigError(f"level must be one of {', '.join(LEVELS)} (not {self.level!r})")
+                raise ConfigError(_("level must be one of {levels} (not {level!r})").format(
+                    levels=", ".join(LEVELS), level=self.level))
         elif self.level is not None:
-            raise ConfigError(f"only the computer has a level (not {self.kind.value})")
+            raise ConfigError(_("only the computer has a level (not {kind})").format(kind=self.kind.value))
 
     @classmethod
     def computer(cls, level: str) -> Opponent:
@@ -52,7 +54,8 @@ class Opponent:
             if text == kind.value:
                 return cls(kind)
         if text not in LEVELS:
-            raise ConfigError(f"the opponent is human, lan or a level: {', '.join(LEVELS)} (not {text!r})")
+            raise ConfigError(_("the opponent is human, lan or a level: {levels} (not {text!r})").format(
+                levels=", ".join(LEVELS), text=text))
         return cls.computer(text)
 
     @property

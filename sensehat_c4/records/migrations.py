@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Mapping, Sequence, Tuple
 
+from ..i18n import _
 from .schema import APPLICATION_ID, MATCH_COLUMNS, ROUND_COLUMNS
 
 _V1 = """
@@ -114,7 +115,8 @@ def migrate(conn: sqlite3.Connection) -> None:
     """Bring the file to :data:`SCHEMA_VERSION` and mark it ours (``ValueError`` if a newer program made it)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
-        raise ValueError(f"made by a newer sensehat-c4 (schema {version}; this one knows {SCHEMA_VERSION})")
+        raise ValueError(_("made by a newer sensehat-c4 (schema {version}; this one knows {known})").format(
+            version=version, known=SCHEMA_VERSION))
     if version == SCHEMA_VERSION and conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
         return
     conn.execute("BEGIN IMMEDIATE")
