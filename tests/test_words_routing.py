@@ -228,7 +228,8 @@ def test_the_rules_errors_are_not_yet_words(decorated, capsys, argv, english):
     rules core imports only its errors, the errors only gamelib's, the engine only the rules and the
     errors).  Translating them needs typed reasons, worded at the command line's boundary."""
     assert run(argv) == 2
-    assert english in residue(capsys.readouterr().err)
+    err = capsys.readouterr().err
+    assert english in err and f"[!{english}" not in err, err   # inside gamelib's (decorated) frame, itself not a word
 
 
 def test_the_records_commands_say_words_and_keep_their_json_values(decorated, capsys, tmp_path):
