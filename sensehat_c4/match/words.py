@@ -63,33 +63,9 @@ RESUME = "resume"
 TRAINING = "training"
 REPLAY = "replay"
 
-_ABOUT: Dict[str, str] = {
-    "easy": N_("sees its wins in one and, two times in three, your threats to block; plays by feel "
-               "beyond (Elo about 780)"),
-    "casual": N_("sees wins and losses {low} to {high} stones ahead (yours and its own); plays by "
-                 "feel beyond (Elo about 960)"),
-    "steady": N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
-                 "(Elo about 1130)"),
-    "medium": N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
-                 "(Elo about 1310)"),
-    "tough": N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
-                "(Elo about 1520)"),
-    "hard": N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
-               "(Elo about 1700)"),
-    "expert": N_("sees wins and losses {low} to {high} stones ahead: most of a game after its first "
-                 "moves (Elo about 1900)"),
-    "master": N_("sees wins and losses {low} to {high} stones ahead: slips only in the opening "
-                 "(Elo about 2090)"),
-    "perfect": N_("sees to the end: a move of optimal value in every position; starting on 7x6 it "
-                  "always wins (Elo about 2280)"),
-}
-"""How each level plays, as words (``{low}``/``{high}``: its :class:`~..engine.rungs.Horizon`); its name's
-words are the ladder's (:data:`~..engine.rungs.NAMES`)."""
-
-
 def _about(level: str, word: Callable[[str], str]) -> str:
-    rung = rungs.RUNGS[rungs.number(level) - 1]
-    return word(_ABOUT[level]).format(**(rung.horizon._asdict() if rung.horizon else {}))
+    rung = rungs.BY_NAME[level]
+    return word(rung.about).format(**(rung.horizon._asdict() if rung.horizon else {}))
 
 
 def level_name(level: str) -> str:
@@ -100,7 +76,7 @@ def level_name(level: str) -> str:
 
 def about(level: str) -> Optional[str]:
     """How ``level`` plays, in the words of the moment (:data:`LEVEL_WORDS` in English); ``None`` for no level."""
-    return _about(level, _) if level in _ABOUT else None
+    return _about(level, _) if level in rungs.BY_NAME else None
 
 
 def colour_word(colour: RGB) -> str:
