@@ -3,7 +3,7 @@
 
 Records two rounds between Ann and Bob in a temporary games file, serves Connect 4's web
 pages over it on loopback (the real server, with the solver core that runs here), opens the
-review of the 40-move round in Debian's Chromium (``tests/browser.py``: headless, nothing
+review of the 40-move round in Debian's Chromium (``tests/helpers/browser.py``: headless, nothing
 downloaded), moves the pointer over move 3 on the graph, and saves the window.  Needs the
 test extra and ``.ci/install-browser-deps``::
 
