@@ -36,9 +36,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from emu_sandbox import lit, screen_pixels  # noqa: E402
 from frames import turned  # noqa: E402
-from lan_pis import Pi, physical  # noqa: E402
+from lan_pis import Pi, physical, board  # noqa: E402
 from latency import cpu_seconds  # noqa: E402
-from test_lan_game import board  # noqa: E402
 
 from gamelib.lan import screens  # noqa: E402
 
@@ -113,7 +112,7 @@ def main() -> None:
 
 
 def netns(args: argparse.Namespace, tmp: Path) -> None:
-    from test_lan_netns import GUEST_IP, HOST_IP, PORT, RELAY, Link
+    from lan_netns import GUEST_IP, HOST_IP, PORT, RELAY, Link
 
     link = Link().up()
     relay = None

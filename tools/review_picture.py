@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPOSITORY / "tests"))
+sys.path.insert(0, str(REPOSITORY / "tests" / "helpers"))
 sys.path.insert(0, str(REPOSITORY))
 
 import browser  # noqa: E402
 from records_data import ANN, BOB, record_match, ticking  # noqa: E402
-from test_web_server import Console  # noqa: E402
+from web_client import Console  # noqa: E402
 
 from gamelib.web.address import Address  # noqa: E402
 from gamelib.web.server import WebServer  # noqa: E402

@@ -19,13 +19,7 @@ from sensehat_c4.match.computer import computer_for
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, seat_names
-from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
-
-
-def run(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from scripted import MATCH_SETTLE, ROUND_SETTLE, moves, run
 
 
 def test_analyse_text(capsys):
@@ -154,13 +148,6 @@ def test_unknown_backend_in_environment(capsys, monkeypatch):
     code, out, err = run(capsys)
     assert code == 78                        # a setup error: the units do not restart on it
     assert err == "sensehat-c4: SENSEHAT_C4_BACKEND='xyz' is not a backend: use one of auto, hat, emu, terminal\n"
-
-
-@pytest.fixture
-def mock(monkeypatch):
-    backend = MockBackend()
-    monkeypatch.setattr(backends, "open_backend", lambda *a, **k: backend)
-    return backend
 
 
 def test_play_matches_then_exit_0(capsys, mock):

@@ -22,7 +22,7 @@ from gamelib.backends.mock import MockBackend
 from records_data import record_match, ticking
 from sensehat_c4 import cli
 from sensehat_c4.records import Recorder
-from test_controller import ROUND_SETTLE, moves
+from scripted import ROUND_SETTLE, moves
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = "a" * 300
@@ -133,7 +133,7 @@ def test_play_with_a_fifo_logs_one_line_and_plays_on(tmp_path):
     """In a child process: SQLite opening a FIFO waits for a writer for ever (it did, here)."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    script = ("import sys; sys.path[:0] = ['tests/helpers', 'tests/match', 'tests/commands']; from test_cli_paths import play_one_round; "
+    script = ("import sys; sys.path[:0] = ['tests/helpers', 'tests/commands']; from test_cli_paths import play_one_round; "
               "sys.exit(play_one_round(sys.argv[1]))")
     done = subprocess.run([sys.executable, "-c", script, str(fifo)], capture_output=True, text=True, timeout=60,
                           cwd=ROOT)

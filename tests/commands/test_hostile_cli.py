@@ -28,7 +28,7 @@ from hostile_lines import Paths, check, lines, summary
 from records_data import record_match, ticking
 from sensehat_c4 import commands
 from sensehat_c4.records import Recorder
-from test_readme import guide_exit_codes
+from guide import guide_exit_codes
 
 COUNT = int(os.environ.get("HOSTILE_LINES", "600"))
 SEED = int(os.environ.get("HOSTILE_SEED", "16"))

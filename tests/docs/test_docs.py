@@ -3,6 +3,7 @@
 - ``docs/ARCHITECTURE.md``, *What lives where*: every file of both packages (and of
   ``benchmarks/``, ``tools/``, ``.ci/``, ``debian/``, ``docs/guide/``) is in its tree, and every path the tree names exists;
 - its *Tests* map has one row per ``tests/**/test_*.py``, each file once, and says which are ``slow``;
+- no test module imports another (fixtures in ``conftest.py`` files, helpers in ``tests/helpers/``);
 - ``docs/BENCHMARKS.md`` names every benchmark script;
 - every repository path the documents mention (``tests/...``, ``benchmarks/...``,
   ``sensehat_c4/...``) exists;
@@ -91,6 +92,21 @@ def test_the_tests_map_has_every_test_file_once():
     assert not twice, f"in ARCHITECTURE's tests map more than once: {twice}"
     assert sorted(set(files) - set(rows)) == [], "test files missing from ARCHITECTURE's tests map"
     assert sorted(set(rows) - set(files)) == [], "ARCHITECTURE's tests map names test files that are not there"
+
+
+def test_no_test_module_imports_another_and_the_helpers_import_none():
+    """Shared fixtures live in a ``conftest.py``, shared helpers in ``tests/helpers/``: a test module (or a
+    helper, or a benchmark) importing a test module would run, or hide, another file's tests and fixtures."""
+    tests = {p.stem for p in (ROOT / "tests").rglob("test_*.py")}
+    scanned = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py"), *(ROOT / "tools").glob("*.py")]
+    found = []
+    for path in scanned:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            found += [f"{path.relative_to(ROOT)}: {name}" for name in names if name.split(".")[0] in tests]
+    assert found == [], "test modules imported (move what they share to a conftest.py or tests/helpers/)"
+    assert len(tests) == len(list((ROOT / "tests").rglob("test_*.py"))), "two test files of one name"
 
 
 def slow_marks(path: Path) -> str:

@@ -18,19 +18,12 @@ from pathlib import Path
 import pytest
 
 from sensehat_c4.engine.levels import LADDER
+from guide import guide_exit_codes
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 GUIDE = ROOT / "docs" / "guide"
 MAX_LINES = 250
-
-
-def guide_exit_codes():
-    """``{code: meaning}`` from the guide's exit-code table (docs/guide/options.md, rows ``| 3 | ... |``)."""
-    text = (GUIDE / "options.md").read_text()
-    table = text[text.index("Exit codes, for every command"):]
-    table = table[:table.index("\n\n", table.index("| code |"))]
-    return {int(code): meaning for code, meaning in re.findall(r"^\| (\d+) \| (.+) \|$", table, re.M)}
 
 
 def exit_codes_in_the_code():
@@ -190,9 +183,12 @@ def test_a_python_without_the_test_extra_is_told_readme_s_command_in_one_line(mo
     """Run by a Python without the ``test`` extra, pytest stops before collecting (exit 4) with README's
     command, not one ImportError per test module; each missing distribution is named, and a Python without
     the package at all is told so."""
+    import importlib.util
     from importlib import metadata
 
-    import conftest
+    spec = importlib.util.spec_from_file_location("tests_conftest", ROOT / "tests" / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)                       # tests/conftest.py (a folder's
+    spec.loader.exec_module(conftest)                                      # own may be "conftest" now)
 
     real = metadata.distribution
 

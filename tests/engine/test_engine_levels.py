@@ -6,8 +6,7 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
-from engine_data import oracle, positions
-from test_engine_sizes import child_scores
+from engine_data import oracle, positions, child_scores
 
 from sensehat_c4.engine import LEVELS, Limit, SearchResult, choose_move
 from sensehat_c4.engine.levels import LADDER, Search, number

@@ -5,7 +5,7 @@ import random
 from typing import Dict, List, Tuple
 
 import pytest
-from test_engine_sizes import child_scores, make_book, minimax
+from engine_data import child_scores, make_book, minimax
 
 from sensehat_c4.engine import Oracle, choose_move, strategy
 from sensehat_c4.engine.limit import Budget

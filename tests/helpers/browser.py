@@ -7,8 +7,11 @@ replaced by a function that fails).  The browser starts headless, with a fresh
 profile, and without the background traffic Chromium makes by itself.
 """
 import os
+import re
+import select
 import shutil
 import tempfile
+import time
 from typing import Any, List, Optional
 
 CHROMIUM = "/usr/bin/chromium"
@@ -90,3 +93,35 @@ OFF = (28, 28, 28)
 def page_leds(driver: Any) -> List[tuple]:
     """The 64 LEDs as the page draws them (the middle of each dot), off ones as black."""
     return [(0, 0, 0) if tuple(p) == OFF else tuple(p) for p in driver.execute_script(LEDS_JS)]
+
+
+def read_address(game, timeout=20.0):
+    """The page's address, from the line the game prints on standard error."""
+    text, deadline = "", time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([game.stderr], [], [], 0.2)
+        if ready:
+            chunk = os.read(game.stderr.fileno(), 4096).decode()
+            if not chunk:
+                break
+            text += chunk
+            found = ADDRESS.search(text)
+            if found:
+                return found.group(1)
+    raise AssertionError(f"no web address on standard error: {text!r}")
+
+
+def wait(driver, test, what, timeout=15.0):
+    deadline = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}; page text: "
+                                 f"{driver.find_element('tag name', 'body').text!r}")
+        time.sleep(0.02)
+
+
+def text(driver, element):
+    return driver.find_element("id", element).text
+
+
+ADDRESS = re.compile(r"web view on (http://127\.0\.0\.1:\d+/)")

@@ -12,6 +12,7 @@ from typing import Any, List, Optional, Tuple
 from web_client import LOOPBACK, connect
 
 from gamelib.lan import protocol as p
+from gamelib.web.limits import Limits
 
 
 class LanClient:
@@ -130,3 +131,7 @@ def raw_lan(port: int, data: bytes, *, wait: float = 5.0) -> bytes:
         return got
     finally:
         sock.close()
+
+
+LIMITS = Limits(hello_seconds=1.0, ping_seconds=0.2, silent_seconds=1.5, consent_seconds=2.0, refused_seconds=2.0,
+                away_seconds=2.0, links=4)

@@ -19,8 +19,11 @@ import time
 from typing import Callable, Dict, List, Optional, Sequence
 
 import pyte
+from emu_sandbox import child_env
 
 from gamelib.backends.terminal_screen import DOTS, Layout, dot_colour
+from sensehat_c4.match import render
+from sensehat_c4.rules import Board
 
 KEYS: Dict[str, bytes] = {
     "up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D",
@@ -232,3 +235,18 @@ def history(output: bytes, columns: int, lines: int) -> List[List[str]]:
     return seen
 
 
+P = render.Palette()
+TRUECOLOR = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"}
+
+
+def board(moves="4453", cursor=3, palette=P):
+    return render.board_frame(Board.from_moves(moves), palette, cursor=cursor)
+
+
+def start(sandbox, *args, env=TRUECOLOR, columns=40, lines=16):
+    """``sensehat-c4 ARGS`` in a terminal; no Sense HAT and no emulator to be found."""
+    base = child_env(sandbox)
+    for name in ("TERM", "COLORTERM", "NO_COLOR", "LANG", "LC_ALL", "LC_CTYPE"):
+        base.pop(name, None)
+    base.update(env)
+    return PtyProgram(game(*args), columns=columns, lines=lines, env=base)

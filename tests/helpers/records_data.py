@@ -92,3 +92,6 @@ def many_matches(path: Path, matches: int = 40) -> bytes:
     recorder.close()
     rows(path, "PRAGMA wal_checkpoint(TRUNCATE)")
     return path.read_bytes()
+
+
+HARD = Side(YELLOW, level="hard", seconds=1.0)

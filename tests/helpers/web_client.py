@@ -1,8 +1,9 @@
-"""HTTP clients for the web server's tests: real sockets, on loopback only.
+"""HTTP clients for the web server's tests: real sockets, on loopback only; and the game's side a test serves (:class:`Console`).
 
 ``h11`` (the server's own parser, here on the client's side) reads the replies;
 :func:`raw` sends bytes exactly as given, for the hostile requests.
 """
+import contextlib
 import json
 import select
 import socket
@@ -11,6 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import h11
+
+from gamelib.seats import SeatTable
+from gamelib.web.address import Address
+from gamelib.web.limits import Limits
+from gamelib.web.server import WebServer
 
 LOOPBACK = "127.0.0.1"
 
@@ -313,3 +319,73 @@ class Spectators:
         for stream in self.streams:
             stream["sock"].close()
         self.selector.close()
+
+
+class Console:
+    """The game's side as the server sees it, recording what it is asked."""
+
+    def __init__(self) -> None:
+        self.seats = SeatTable()
+        self.presses = []
+        self.pins = []
+        self.pairings = []
+        self.seated = []
+        self.notes = []
+        self.accept = True
+
+    def press(self, direction, source):
+        self.presses.append((direction, source))
+        return self.accept
+
+    def show_pin(self, pin):
+        self.pins.append(pin)
+
+    def show_pairing(self, pin):
+        self.pairings.append(pin)
+
+    def show_seated(self, seat):
+        self.seated.append(seat)
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+@contextlib.contextmanager
+def served(**limits):
+    console = Console()
+    with WebServer(console, Address("127.0.0.1", 0), limits=Limits(**limits)) as server:
+        yield server, console
+
+
+def wait_for(test, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def frame(n):
+    """A frame telling its number and every pixel's place: pixel i is (n, i, 255 - i)."""
+    return [(n % 256, i, 255 - i) for i in range(64)]
+
+
+def shown_pin(server, console, **options):
+    """Ask for a PIN (from ``source``, if given) and read it where the LEDs would scroll it."""
+    asked = len(console.pins)
+    reply = post(server.port, "/api/pin", {}, **options)
+    assert reply.status == 202 and reply.json() == {"shown": True, "seconds": 0}, reply.body
+    wait_for(lambda: len(console.pins) > asked)
+    return console.pins[-1]
+
+
+MALFORMED = [
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(40) + b"\r\n\r\n",   # a TLS hello
+    b"GET\r\n\r\n", b"GET / HTTP/1.1\r\n\r\n",                                     # no Host
+    b"GET / HTTP/9.9\r\nHost: x\r\n\r\n", b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+    b"POST /api/seat HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+    b"POST /api/seat HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n",
+    b"POST /api/seat HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    b"\r\n" * 5000, bytes(range(256)) * 4,
+]

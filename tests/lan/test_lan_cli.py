@@ -8,7 +8,7 @@ import threading
 from types import SimpleNamespace
 
 import pytest
-from test_cli import mock, run  # noqa: F401 (the fixture)
+from scripted import run
 from web_client import post
 
 from gamelib import web

@@ -6,32 +6,11 @@ the other side as a remote player; and when the host quits, the guest says so.  
 import signal
 
 import pytest
-from lan_pis import Pi
+from lan_pis import Pi, board, play
 
 from gamelib.lan import screens
-from sensehat_c4.match import render
-from sensehat_c4.rules import Board
 
 RED, YELLOW = (255, 0, 0), (255, 255, 0)
-
-
-def board(moves, starter, cursor=3):
-    """The board of a round ``starter`` (1: Bob, the host, red; 2: Ann, yellow) began, cursor over column 4."""
-    palette = render.Palette(RED, YELLOW) if starter == 1 else render.Palette(YELLOW, RED)
-    return render.board_frame(Board.from_moves(moves), palette, cursor=cursor)
-
-
-def play(host, guest, moves, starter, begun=""):
-    """Play ``moves`` (each 4 or 5: middle, or right then middle) from the position ``begun``; after each
-    move, both Pis show the same board with the next player's cursor."""
-    done = begun
-    for move in moves:
-        mover = host if (len(done) % 2 == 0) == (starter == 1) else guest
-        mover.tap(*(["middle"] if move == "4" else ["right", "middle"]))
-        done += move
-        if Board.from_moves(done).outcome is None:
-            for pi in (host, guest):
-                pi.shows(board(done, starter))
 
 
 def accepted(host, guest):

@@ -6,8 +6,7 @@ import subprocess
 import sys
 
 from lan_client import LanClient
-from pty_terminal import leds
-from test_terminal_backend import board, hex_colours, sandbox, start  # noqa: F401 (the fixture)
+from pty_terminal import leds, board, hex_colours, start
 
 from gamelib.backends.terminal_input import REPEAT_DELAY
 from gamelib.backends.terminal_screen import LEAVE

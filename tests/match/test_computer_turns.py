@@ -10,34 +10,7 @@ from gamelib.backends.mock import MockBackend
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
 from sensehat_c4.errors import ConfigError
-from sensehat_c4.match.players import Player
-
-
-class ClockThinker(Player):
-    """Answers ``column`` once the backend's fake clock reaches start + ``delay``."""
-
-    made = []
-
-    def __init__(self, backend, column, delay):
-        self.backend, self.column, self.delay = backend, column, delay
-        self.cancelled = False
-        self.boards = []
-        ClockThinker.made.append(self)
-
-    def start(self, board):
-        self.boards.append(board.notation())
-        self.ready_at = self.backend.now() + self.delay
-
-    def poll(self):
-        return self.column if self.backend.now() >= self.ready_at else None
-
-    def cancel(self):
-        self.cancelled = True
-
-
-def factory(backend, column=0, delay=0.3):
-    ClockThinker.made = []
-    return lambda computer, seed: ClockThinker(backend, column, delay)
+from scripted import ClockThinker, factory
 
 
 def screen_at(mock, when):

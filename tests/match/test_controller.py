@@ -9,20 +9,9 @@ from gamelib.backends.base import Action, Direction, StickEvent
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.match.controller import Match, MatchOptions, MatchResult, State, Timing, play
 from sensehat_c4.errors import ConfigError
+from scripted import ROUND_SETTLE, moves
 
 T = Timing()
-MOVE_SETTLE = 0.5          # longer than any fall (8 rows x 30 ms)
-ROUND_SETTLE = 4.0         # longer than blink (1.5 s) + score (1.5 s)
-MATCH_SETTLE = 6.0         # ... + the winner's colour (1.5 s)
-
-
-def moves(mock: MockBackend, text: str, settle: float = MOVE_SETTLE) -> None:
-    """Script a sequence of moves (1-based columns) as a player steers the cursor from the centre."""
-    for char in text:
-        column = int(char) - 1
-        steps = column - 3
-        mock.tap(*(["right"] * steps if steps > 0 else ["left"] * -steps), "down")
-        mock.wait_until(mock._cursor + settle)
 
 
 def screen_at(mock, when):

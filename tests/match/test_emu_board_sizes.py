@@ -13,9 +13,8 @@ from emu_sandbox import child_env, lit
 from gamelib.colours import BLACK, RED, YELLOW
 from sensehat_c4.match import render
 from sensehat_c4.rules import Size
-from test_emu_backend import emu_dir, emulator  # noqa: F401 (the fixtures)
 
-from test_board_sizes import DRAW_6X5, DRAW_8X6
+from scripted import DRAW_6X5, DRAW_8X6
 
 pytestmark = pytest.mark.slow  # the fast tier (-m "not slow") leaves these out
 

@@ -26,8 +26,7 @@ from sensehat_c4.errors import ConfigError
 from gamelib.players import check_name, parse_names
 from sensehat_c4.records import Recorder
 from sensehat_c4.rules import Board
-from test_computer_turns import ClockThinker
-from test_controller import ROUND_SETTLE, moves
+from scripted import ClockThinker, ROUND_SETTLE, moves
 
 
 def red_wins_two_rounds(second: str = "14142424") -> MockBackend:

@@ -26,9 +26,7 @@ from sensehat_c4.match.report import print_result
 from sensehat_c4.match.players import Person, Seats
 from sensehat_c4.records import Recorder, Side
 from sensehat_c4.rules import Board, Size
-from test_computer_turns import ClockThinker
-from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
-from test_launcher_cli import config, mock as launcher_mock  # noqa: F401 (fixtures)
+from scripted import ClockThinker, MATCH_SETTLE, ROUND_SETTLE, moves
 
 LATER = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
 """The clock of the program that resumes (the next morning)."""

@@ -12,6 +12,7 @@ from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.engine import Oracle, oracle as oracle_module
 from sensehat_c4.engine.book12 import SHAPE
 from sensehat_c4.rules import STANDARD, Board
+from scripted import answer
 
 SLOW = "4453"            # without the books: minutes for the perfect level even on the native core
 
@@ -22,18 +23,6 @@ def bookless(request, monkeypatch):
     if request.param == "native":
         native_or_skip()
     monkeypatch.setitem(oracle_module._default, STANDARD, Oracle(SHAPE, core=request.param))
-
-
-def answer(thinker, within=10.0):
-    """Poll like the controller until the thinker answers (a real wait: the search is real)."""
-    give_up = time.monotonic() + within
-    while time.monotonic() < give_up:
-        column = thinker.poll()
-        if column is not None:
-            return column
-        time.sleep(0.01)
-    raise AssertionError("no answer")
-
 
 
 def test_cancel_stops_a_long_search_promptly(bookless):

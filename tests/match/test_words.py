@@ -8,7 +8,7 @@ from sensehat_c4.match.chooser import RULES, choose_opponent, choose_size
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.rules import SIZES, Size
-from test_computer_turns import factory
+from scripted import factory
 
 OFFERED = ["human", "easy", "medium", "hard", "perfect", "rules"]
 LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 hard", "computer: 9 perfect", "rules"]
@@ -98,7 +98,7 @@ def test_the_match_says_whose_turn_the_result_and_the_score():
 
 
 def test_a_won_match_and_a_draw_are_said():
-    from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
+    from scripted import MATCH_SETTLE, ROUND_SETTLE, moves
 
     mock = MockBackend()
     moves(mock, "455714637617614767242476316455122212535333", settle=0.35)   # a draw

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from records_data import ANN, record_match, ticking
+from records_data import ANN, record_match, ticking, HARD
 from sensehat_c4.records import Recorder, Records, RecordsError
-from test_history import HARD
 
 ROOT = Path(__file__).resolve().parents[2]
 

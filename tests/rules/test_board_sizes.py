@@ -24,6 +24,7 @@ from sensehat_c4.match.controller import MatchOptions, MatchResult, play, start_
 from sensehat_c4.errors import BoardSizeError, ConfigError, MoveListError
 from sensehat_c4.match.game import play_matches
 from sensehat_c4.rules import SIZES, Board, Outcome, Size
+from scripted import DRAW_6X5, DRAW_8X6
 
 P = render.Palette()
 
@@ -36,8 +37,6 @@ def python_core_offer(monkeypatch):
     monkeypatch.setattr(cores, "core_name", lambda: "python")
 
 
-DRAW_6X5 = "214221143225544435611665653336"
-DRAW_8X6 = "424341227428428623413187831168866733156655555777"
 DRAW_4X4 = "4343242113312142"
 
 # -- sizes and the rules core --------------------------------------------------------
@@ -443,7 +442,7 @@ def test_a_remembered_size_that_is_not_offered_falls_back_to_seven_by_six():
 
 
 def test_analyse_solves_other_sizes_and_names_the_one_it_cannot(capsys):
-    from test_engine_sizes import child_scores
+    from engine_data import child_scores
 
     board = Size(4, 4).from_moves("3434")
     expected = child_scores(board, {})
@@ -487,7 +486,7 @@ def test_with_the_native_core_perfect_is_offered_on_more_sizes(monkeypatch, caps
 
 def test_rounds_on_other_sizes_are_recorded_with_their_size_and_reviewed(tmp_path, capsys):
     from sensehat_c4.records import Recorder
-    from test_engine_sizes import child_scores
+    from engine_data import child_scores
 
     db = tmp_path / "games.db"
     for size, moves in ((Size(4, 4), "12233434144"), (Size(8, 6), "5566778")):

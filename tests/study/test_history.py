@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from gamelib.colours import GREEN, YELLOW
-from records_data import ANN, foreign, interrupted_match, record_match, ticking
+from records_data import ANN, foreign, interrupted_match, record_match, ticking, HARD
 from sensehat_c4.records import Recorder, Side, load_round
 
 ROOT = Path(__file__).resolve().parents[2]
-HARD = Side(YELLOW, level="hard", seconds=1.0)
 PERFECT = Side(YELLOW, level="perfect", seconds=8.0)
 
 

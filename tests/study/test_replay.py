@@ -18,7 +18,6 @@ from sensehat_c4.match import render
 from sensehat_c4.records import Recorder, Records, Side
 from sensehat_c4.study.replay import Replay, ReplayTiming
 from sensehat_c4.rules import Board
-from test_emu_backend import emu_dir  # noqa: F401 (the fixture: sense_emu in a temporary directory)
 
 T = ReplayTiming()
 

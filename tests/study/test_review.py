@@ -15,7 +15,7 @@ from sensehat_c4.study import review
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import SIZES, Board
-from test_engine_sizes import PUBLISHED, minimax, published_score
+from engine_data import PUBLISHED, minimax, published_score
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -202,7 +202,7 @@ def test_one_move_and_no_move_solved_read_right(tmp_path):
 
 
 def test_review_json_describes_players_as_history_json_does(tmp_path):
-    from test_history import HARD
+    from records_data import HARD
     from records_data import ANN
 
     path = tmp_path / "games.db"

@@ -21,7 +21,7 @@ from records_data import ANN, BOB, record_match, ticking
 from sensehat_c4.study import review
 from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
-from test_engine_sizes import child_scores
+from engine_data import child_scores
 
 ROOT = Path(__file__).resolve().parents[2]
 

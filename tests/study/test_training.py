@@ -26,7 +26,6 @@ from sensehat_c4.records import Recorder, Records
 from sensehat_c4.rules import Board
 from sensehat_c4.study.training import Training, TrainingTiming
 from sensehat_c4.match import game as c4
-from test_emu_backend import emu_dir, emulator  # noqa: F401 (fixtures: sense_emu in a temporary directory)
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TrainingTiming()
@@ -341,7 +340,7 @@ def test_review_train_with_nothing_to_train_on_opens_no_backend(tmp_path):
 def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):
     """``python -m gamelib`` on the real library: right twice (past the LAN's icon) to the training's
     icon, middle trains on the round recorded last, up goes back to the menu."""
-    from test_launcher_emu import start_launcher
+    from emu_play import start_launcher
 
     record_match(Recorder(games_db, clock=ticking()), [MOVES])
     launcher = start_launcher(emu_dir)

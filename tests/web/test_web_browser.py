@@ -9,16 +9,14 @@ full or long, the page says how to pair at the Pi, and takes the 8-digit pairing
 """
 import os
 import re
-import select
 import subprocess
 import sys
 import time
 
 import pytest
-from browser import page_leds, start
+from browser import page_leds, start, read_address, wait, text
 from ci_needs import require
 from emu_sandbox import child_env, lit
-from test_emu_backend import emu_dir, emulator  # noqa: F401 (the fixtures)
 
 import browser
 from gamelib.colours import BLACK, RED, WHITE, YELLOW
@@ -30,27 +28,10 @@ from sensehat_c4.rules import Board
 pytestmark = pytest.mark.slow
 
 P = render.Palette()
-ADDRESS = re.compile(r"web view on (http://127\.0\.0\.1:\d+/)")
 
 
 def board(moves, cursor=None):
     return render.board_frame(Board.from_moves(moves), P, cursor=cursor)
-
-
-def read_address(game, timeout=20.0):
-    """The page's address, from the line the game prints on standard error."""
-    text, deadline = "", time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([game.stderr], [], [], 0.2)
-        if ready:
-            chunk = os.read(game.stderr.fileno(), 4096).decode()
-            if not chunk:
-                break
-            text += chunk
-            found = ADDRESS.search(text)
-            if found:
-                return found.group(1)
-    raise AssertionError(f"no web address on standard error: {text!r}")
 
 
 def columns_of(frame):
@@ -112,19 +93,6 @@ def interlude(emulator, still, meanwhile=lambda: True, timeout=15.0):
             assert meanwhile(), "the page showed what only the LEDs may"
         time.sleep(0.005)
     raise AssertionError(f"the LEDs never came back ({len(seen)} screens seen)")
-
-
-def wait(driver, test, what, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}; page text: "
-                                 f"{driver.find_element('tag name', 'body').text!r}")
-        time.sleep(0.02)
-
-
-def text(driver, element):
-    return driver.find_element("id", element).text
 
 
 def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, emu_dir):
@@ -213,7 +181,7 @@ def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, em
 def test_the_page_says_when_the_connection_drops_and_reconnects_by_itself():
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
-    from test_web_server import Console
+    from web_client import Console
 
     from gamelib.web.address import Address
     from gamelib.web.server import WebServer
@@ -247,7 +215,7 @@ HOLD_ADVICE = ("At the Pi, hold the middle of the stick for 3 seconds: the LEDs 
 def test_with_the_queue_full_or_long_the_page_says_how_to_pair_and_takes_the_8_digit_pin():
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
-    from test_web_server import Console
+    from web_client import Console
     from web_client import post
 
     from gamelib.backends.base import PAIR_HOLD

@@ -9,7 +9,6 @@ import time
 
 import pytest
 from emu_sandbox import FakeEmulator, lit
-from test_emu_backend import emu_dir  # noqa: F401 (the fixture: sense_emu in a temporary directory)
 from web_client import Events, post
 
 from gamelib import web

@@ -9,10 +9,8 @@ import threading
 import time
 
 from emu_sandbox import child_env, lit
-from test_emu_backend import emu_dir, emulator  # noqa: F401 (the fixtures)
-from test_web_browser import read_address
-from test_web_server import MALFORMED
-from web_client import Client, Spectators, call, connect, raw, status_of
+from browser import read_address
+from web_client import MALFORMED, Client, Spectators, call, connect, raw, status_of
 
 from sensehat_c4.match import render
 from sensehat_c4.rules import Board

@@ -14,11 +14,9 @@ import time
 import urllib.request
 
 import pytest
-from browser import start
+from browser import start, read_address, text, wait
 from ci_needs import require
 from emu_sandbox import child_env
-from test_emu_backend import emu_dir, emulator  # noqa: F401 (the fixtures)
-from test_web_browser import read_address, text, wait
 
 import browser
 from records_data import ANN, BOB, record_match, ticking
@@ -174,7 +172,7 @@ def test_a_review_on_a_phone_fits_its_width_and_the_graph_its_values(tmp_path, w
     edge fades), and the graph is as tall as its bars reach, with room for the marks and the numbers."""
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
-    from test_web_server import Console
+    from web_client import Console
 
     from gamelib.colours import YELLOW
     from gamelib.web.address import Address

@@ -4,8 +4,7 @@ board, and a clean exit; the pairing gesture's key (``p``, named in the key help
 each showing a pairing PIN at once."""
 import re
 
-from pty_terminal import leds
-from test_terminal_backend import board, hex_colours, sandbox, start  # noqa: F401 (the fixture)
+from pty_terminal import leds, board, hex_colours, start
 from web_client import Events, call, post
 
 from gamelib.backends.terminal_screen import HINT, PAIR_HINT, SHORT_PAIR_HINT

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from web_client import call
+from web_client import call, Console
 
 from gamelib.games import Entry, as_game
 from gamelib.launcher.cli import game_pages
@@ -26,7 +26,6 @@ from sensehat_c4.match import game as c4
 from sensehat_c4.web import pages as webpages
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder
-from test_web_server import Console
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT, LONG = "1122334", "4344744673633212217741661367327622115555"

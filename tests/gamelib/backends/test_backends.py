@@ -10,7 +10,7 @@ import time
 import pytest
 from frames import turned
 from records_data import record_match, ticking
-from test_controller import MATCH_SETTLE, ROUND_SETTLE, moves
+from scripted import MATCH_SETTLE, ROUND_SETTLE, moves
 
 from gamelib import backends
 from gamelib.backends import inbox

@@ -6,11 +6,9 @@ screen file, as ``sense_emu_gui`` would.  Nothing here touches ``/dev/shm``.
 """
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import termios
 import threading
 import time
@@ -18,9 +16,9 @@ import time
 import pytest
 from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
 
-import emu_sandbox
 from frames import turned
-from emu_sandbox import FakeEmulator, child_env, lit
+from emu_play import expected
+from emu_sandbox import child_env, lit
 from pty_terminal import PtyProgram
 from gamelib.backends import open_backend
 from gamelib.backends.base import STICK, Action, Direction, Observer
@@ -32,23 +30,6 @@ from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
 P = render.Palette()
-
-
-@pytest.fixture
-def emu_dir(monkeypatch):
-    # short: the library binds a socket named after the pid there (108-byte limit)
-    directory = tempfile.mkdtemp(prefix="c4emu-")
-    emu_sandbox.redirect(directory, monkeypatch.setattr)
-    monkeypatch.setenv("HOME", directory)
-    monkeypatch.delenv("DISPLAY", raising=False)
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
-
-
-@pytest.fixture
-def emulator(emu_dir):
-    with FakeEmulator(emu_dir) as emulator:
-        yield emulator
 
 
 def test_a_frame_is_written_to_the_screen_file(emulator):
@@ -225,9 +206,6 @@ def test_auto_picks_the_running_emulator_and_says_so(emulator):
 
 # -- the whole program, as a person plays it (a child process on the real library) ---------
 
-def expected(moves, cursor=3, palette=P):
-    """The exact LEDs for a position (the player to move's cursor over ``cursor``)."""
-    return lit(render.board_frame(Board.from_moves(moves), palette, cursor=cursor))
 
 
 def start_game(emu_dir, *args):

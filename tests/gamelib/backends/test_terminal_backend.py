@@ -8,10 +8,8 @@ closing the pty hangs it up like a dropped SSH connection.
 """
 import io
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import termios
 import threading
 import time
@@ -21,7 +19,7 @@ from pyte.graphics import FG_BG_256
 
 from emu_sandbox import child_env
 from frames import in_order, turned
-from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size
+from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size, TRUECOLOR, start, board
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import STICK, Action, Direction
@@ -37,7 +35,6 @@ from sensehat_c4.engine.levels import LEVELS
 from sensehat_c4.rules import Board, Size
 
 P = render.Palette()
-TRUECOLOR = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"}
 
 
 class Terminal(PtyScreen):
@@ -56,10 +53,6 @@ def term():
     terminal = Terminal()
     yield terminal
     terminal.close()
-
-
-def board(moves="4453", cursor=3, palette=P):
-    return render.board_frame(Board.from_moves(moves), palette, cursor=cursor)
 
 
 # -- in this process ----------------------------------------------------------------------------
@@ -325,20 +318,6 @@ def test_auto_with_no_terminal_says_what_is_missing(monkeypatch):
 
 # -- the whole game in a terminal -------------------------------------------------------------
 
-@pytest.fixture
-def sandbox():
-    directory = tempfile.mkdtemp(prefix="c4term-")
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
-
-
-def start(sandbox, *args, env=TRUECOLOR, columns=40, lines=16):
-    """``sensehat-c4 ARGS`` in a terminal; no Sense HAT and no emulator to be found."""
-    base = child_env(sandbox)
-    for name in ("TERM", "COLORTERM", "NO_COLOR", "LANG", "LC_ALL", "LC_CTYPE"):
-        base.pop(name, None)
-    base.update(env)
-    return PtyProgram(game(*args), columns=columns, lines=lines, env=base)
 
 
 def shows(frame):

@@ -7,8 +7,7 @@ import time
 
 import pytest
 from frames import frame as drawn
-from lan_client import LanClient
-from test_lan_host import LIMITS
+from lan_client import LanClient, LIMITS
 
 from gamelib import web
 from gamelib.backends.mock import MockBackend

@@ -11,8 +11,7 @@ import time
 import pytest
 from emu_sandbox import child_env
 from lan_fakehost import TOKEN, FakeHost
-from pty_terminal import PtyProgram, game, hex_colours, leds
-from test_terminal_backend import TRUECOLOR, sandbox, start  # noqa: F401 (the fixture)
+from pty_terminal import PtyProgram, game, hex_colours, leds, TRUECOLOR, start
 
 from gamelib.backends.terminal_screen import LEAVE
 from gamelib.lan import guest as g

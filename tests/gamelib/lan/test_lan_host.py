@@ -10,7 +10,7 @@ import json
 import time
 
 import pytest
-from lan_client import LanClient, raw_lan
+from lan_client import LanClient, raw_lan, LIMITS
 from web_client import status_of
 
 from gamelib import web
@@ -19,10 +19,7 @@ from gamelib.lan import offering
 from gamelib.lan import protocol as p
 from gamelib.lan import screens
 from gamelib.web.address import Address
-from gamelib.web.limits import Limits
 
-LIMITS = Limits(hello_seconds=1.0, ping_seconds=0.2, silent_seconds=1.5, consent_seconds=2.0, refused_seconds=2.0,
-                away_seconds=2.0, links=4)
 
 
 class Host:

@@ -14,7 +14,7 @@ from gamelib.colours import BLACK
 from gamelib.errors import BackendError
 from gamelib.games import Entry, as_game
 from gamelib.launcher import cli
-from gamelib.launcher.settings import Settings, SettingsFile
+from gamelib.launcher.settings import Settings
 from sensehat_c4.match import game as c4
 
 
@@ -76,27 +76,6 @@ def test_list_exits_1_when_a_game_cannot_be_loaded(capsys, monkeypatch, name, wh
     monkeypatch.setattr(games, "entry_points", lambda group=games.GROUP: [Broken()])
     assert cli.main(["list"]) == 1
     assert capsys.readouterr() == (line + "\n", "")
-
-
-@pytest.fixture
-def config(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    return SettingsFile(tmp_path / "gamelib" / "settings.json")
-
-
-@pytest.fixture
-def mock(monkeypatch):
-    """The backend the command opens: a scripted mock (what it was asked for is in ``opened``)."""
-    backend = MockBackend()
-    backend.opened = []
-
-    def fake_open(name=None, *, rotation=0, low_light=False, notice=None):
-        backend.opened.append((name, rotation, low_light))
-        backend.rotation, backend.low_light = rotation, low_light
-        return backend
-
-    monkeypatch.setattr(backends, "open_backend", fake_open)
-    return backend
 
 
 def test_the_menu_uses_the_saved_settings_and_quits_cleanly(config, mock, capsys):

@@ -6,24 +6,15 @@ directory (``emu_sandbox``); a :class:`FakeEmulator` plays the emulator's part.
 import json
 import os
 import signal
-import subprocess
-import sys
 
 from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
-from test_emu_backend import emu_dir, emulator, expected  # noqa: F401 (fixtures)
+from emu_play import expected, start_launcher
+from emu_sandbox import lit
 
-from emu_sandbox import child_env, lit
 from gamelib.colours import BLACK
 from sensehat_c4.match import game as c4
 from sensehat_c4.match.chooser import choice_frame, size_frame
 from sensehat_c4.rules import Size
-
-
-def start_launcher(emu_dir, *args):
-    env = child_env(emu_dir)
-    env["XDG_CONFIG_HOME"] = os.path.join(emu_dir, "config")
-    return subprocess.Popen([sys.executable, "-m", "gamelib", "--backend", "emu", *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, emu_dir):

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 from frames import turned
-from test_controller import ROUND_SETTLE, moves
+from scripted import ROUND_SETTLE, moves
 
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, BLUE, CYAN, GREEN, ORANGE, RED, WHITE, YELLOW

@@ -8,8 +8,7 @@ from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings
 from gamelib.scroll import scroll_frames
 from records_data import rows
-from test_controller import ROUND_SETTLE, moves
-from test_launcher_cli import config, mock  # noqa: F401 (fixtures: the settings file, the opened mock)
+from scripted import ROUND_SETTLE, moves
 
 
 def test_gamelib_names_shows_sets_and_clears(config, capsys):

@@ -9,8 +9,7 @@ import threading
 import time
 
 from lan_client import LanClient
-from test_web_server import Console, frame, served, shown_pin, wait_for
-from web_client import Client, Events, call, connect, post, read_until_closed
+from web_client import Console, frame, served, shown_pin, wait_for, Client, Events, call, connect, post, read_until_closed
 
 from gamelib import web
 from gamelib.backends.mock import MockBackend

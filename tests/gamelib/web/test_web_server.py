@@ -1,7 +1,6 @@
 """``gamelib/web/``'s server alone (``http.py``, ``feed.py``, ``api.py``, ``server.py``), with real sockets on
 loopback: the files, the API's answers, the event stream, the limits and hostile requests.  The game's side
 is a stand-in that records what the server asks of it; the server on a real game is in test_web_game.py."""
-import contextlib
 import json
 import select
 import socket
@@ -9,79 +8,20 @@ import threading
 import time
 
 import pytest
-from web_client import Client, Events, call, connect, post, raw, read_until_closed, status_of
+from web_client import Client, Events, call, connect, post, raw, read_until_closed, status_of, Console, served, wait_for, frame, shown_pin, MALFORMED
 
 from gamelib.errors import ServerError
-from gamelib.seats import SeatTable
 from gamelib.status import Status
 from gamelib.web.address import Address
 from gamelib.web.api import palette_files
 from gamelib.web.http import CSP, lan_host
-from gamelib.web.limits import Limits
 from gamelib.web.seating import Seating
 from gamelib.web.server import WebServer
-
-
-class Console:
-    """The game's side as the server sees it, recording what it is asked."""
-
-    def __init__(self) -> None:
-        self.seats = SeatTable()
-        self.presses = []
-        self.pins = []
-        self.pairings = []
-        self.seated = []
-        self.notes = []
-        self.accept = True
-
-    def press(self, direction, source):
-        self.presses.append((direction, source))
-        return self.accept
-
-    def show_pin(self, pin):
-        self.pins.append(pin)
-
-    def show_pairing(self, pin):
-        self.pairings.append(pin)
-
-    def show_seated(self, seat):
-        self.seated.append(seat)
-
-    def note(self, text):
-        self.notes.append(text)
 
 
 def said(turn=None, **details):
     """A game's words in a turn (gamelib.status.Status, the typed turn the press check reads)."""
     return Status("playing", "a test", None, details, turn=turn)
-
-
-@contextlib.contextmanager
-def served(**limits):
-    console = Console()
-    with WebServer(console, Address("127.0.0.1", 0), limits=Limits(**limits)) as server:
-        yield server, console
-
-
-def wait_for(test, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
-def frame(n):
-    """A frame telling its number and every pixel's place: pixel i is (n, i, 255 - i)."""
-    return [(n % 256, i, 255 - i) for i in range(64)]
-
-
-def shown_pin(server, console, **options):
-    """Ask for a PIN (from ``source``, if given) and read it where the LEDs would scroll it."""
-    asked = len(console.pins)
-    reply = post(server.port, "/api/pin", {}, **options)
-    assert reply.status == 202 and reply.json() == {"shown": True, "seconds": 0}, reply.body
-    wait_for(lambda: len(console.pins) > asked)
-    return console.pins[-1]
 
 
 def seat(server, number=1, **options):
@@ -476,19 +416,6 @@ def test_headers_over_the_limit_are_431():
         assert status_of(answer) == 431
         many = b"".join(b"X-%d: y\r\n" % n for n in range(2000))
         assert status_of(raw(server.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + many + b"\r\n")) == 431
-
-
-MALFORMED = [
-    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(40) + b"\r\n\r\n",   # a TLS hello
-    b"GET\r\n\r\n", b"GET / HTTP/1.1\r\n\r\n",                                     # no Host
-    b"GET / HTTP/9.9\r\nHost: x\r\n\r\n", b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
-    b"GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n",
-    b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
-    b"POST /api/seat HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
-    b"POST /api/seat HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n",
-    b"POST /api/seat HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-    b"\r\n" * 5000, bytes(range(256)) * 4,
-]
 
 
 @pytest.mark.parametrize("data", MALFORMED, ids=range(len(MALFORMED)))
