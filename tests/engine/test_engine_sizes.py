@@ -85,12 +85,13 @@ def test_empty_boards_against_published_results(size):
 
 # -- the largest boards against an independent solver ---------------------------------------
 
-@pytest.mark.parametrize("core, most", [("native", 1_000_000), ("python", 5_000)])
+@pytest.mark.parametrize("core, most", [("native", 1_000_000), pytest.param("python", 5_000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("size", ["8x6", "8x5"])
 def test_the_largest_boards_against_an_independent_solver(size, core, most):
     """Positions of 8 x 6 (56 bits: the layout's largest) and 8 x 5 scored by another solver
     (tests/data/sizes_*.scores says which and how); each core takes those that other solver
-    needed at most ``most`` positions for (the Python core: the late ones)."""
+    needed at most ``most`` positions for (the Python core: the late ones; slow, some 10 s of CPU a
+    size: the fast tier has the Python core on these sizes in the plain-minimax tests)."""
     board = Size.parse(size)
     search = solver(core, 18, shape_of(board))
     rows = [(moves, score) for moves, score, work in scored(size) if work <= most]
@@ -109,8 +110,9 @@ def test_analyse_solves_an_eight_by_six_position_as_the_independent_solver_score
 
 # -- the ladder on every size ---------------------------------------------------------------
 
-@pytest.mark.parametrize("size", SIZES, ids=str)
+@pytest.mark.parametrize("size", [pytest.param(s, marks=pytest.mark.slow) if s == Size(8, 5) else s for s in SIZES], ids=str)
 def test_the_levels_offered_on_a_size_play_whole_games_there(size):
+    """(8 x 5 slow: its levels' searches are some 10 s of CPU, the other sizes' at most 2 s.)"""
     offered = [name for name in LEVELS if size in LEVELS[name].offered_sizes() and name != "perfect"]
     assert offered[:3] == ["easy", "casual", "steady"]      # the lower levels play every size
     for game, pair in enumerate(zip(offered, offered[::-1])):
