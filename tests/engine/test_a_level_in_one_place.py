@@ -36,7 +36,7 @@ exec(compile(source, sys.argv[1], "exec"), module.__dict__)
 from gamelib import backends
 from gamelib.backends.mock import MockBackend
 from sensehat_c4 import cli
-from sensehat_c4.match import words
+from sensehat_c4.match import chooser, words
 from sensehat_c4.match.opponents import Opponent, opponents_for
 from sensehat_c4.records import Records
 from sensehat_c4.rules import Size
@@ -63,6 +63,8 @@ print(json.dumps({
     "label": words.opponent_label(novice), "about": words.about("novice"),
     "statuses": [s.caption for _, s in backend.statuses],
     "seats": [side.level for side in match.sides], "moves": match.rounds[0].moves, "wins": wins,
+    "labels": [label for _, label, _ in chooser.CHOICES],
+    "lit": sum(pixel != (0, 0, 0) for pixel in chooser.choice_frame(10)),
 }))
 '''
 
@@ -76,6 +78,8 @@ def test_a_level_added_as_one_row_of_the_ladder_is_played_chosen_and_recorded(tm
     assert seen["out"] == "match 1 (computer: novice, player 2): abandoned at 0-0\n", seen
     assert "{human,novice,easy,casual," in seen["help"] and "levels 1-10" in seen["help"]
     assert seen["offered"][:3] == ["human", "novice", "easy"]
+    assert seen["labels"] == ["2P"] + [str(n) for n in range(1, 11)] + ["", "?"]   # the LEDs' chooser: 1-10
+    assert seen["lit"] > 10                                       # "10" drawn (two digits fit the matrix)
     assert seen["label"] == "computer: 1 novice"                  # its number on the ladder: first
     assert seen["about"] == "sees wins and losses 1 to 1 stone ahead; plays by feel beyond"
     assert any(caption.startswith("computer (novice, ") for caption in seen["statuses"]), seen["statuses"]
