@@ -45,11 +45,21 @@ def pytest_configure(config):
                     returncode=4)
 
 
-WORKERS = len(os.sched_getaffinity(0))
-"""Test processes by default (pytest-xdist's ``-n``): one a core (two a core were a minute quicker here, but
-the tests that time a server under a flood or a match's pace then shared a core with three others, and
-one failed now and then); ``-n 0`` or ``-p no:xdist`` runs every test in the one process (for ``--pdb``,
-``print``)."""
+CORES = len(os.sched_getaffinity(0))
+WORKERS = CORES
+"""Test processes by default (pytest-xdist's ``-n``) for the whole suite: one a core (two a core were a
+minute quicker here, but the tests that time a server under a flood or a match's pace then shared a core
+with three others, and one failed now and then); ``-n 0`` or ``-p no:xdist`` runs every test in the one
+process (for ``--pdb``, ``print``)."""
+FAST_WORKERS = 2 * CORES
+"""Test processes for the fast tier (``-m "not slow"``): two a core, as its tests wait (for a pty, a
+socket, a child program) more than they compute; the tests that time a flood or a pace are slow, so
+none of them shares a core with three others."""
+FAST_TIER = "not slow"
+NO_BYTECODE_ENV = "PYTHONDONTWRITEBYTECODE"
+"""Taken out of the environment of the test processes and of every program they start: with it (some
+machines set it) each process compiled every module it imports and rewrote every test module's asserts
+afresh, some 20 s of the fast tier's CPU here (docs/BENCHMARKS.md, *Tests*)."""
 DIST = "loadfile"
 """A test file goes whole to one process, its tests in their order: a module-scoped fixture (a booted
 Debian, a built book) is made once, and a file whose tests go on from the one before (the boot test's
@@ -59,14 +69,15 @@ machine) keeps its order. (The processes re-read the command line, so a mode tha
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
-    """Run the tests in :data:`WORKERS` processes unless the command line says how many (``-n``), or
+    """Run the tests in :data:`WORKERS` processes (the fast tier in :data:`FAST_WORKERS`) unless the command line says how many (``-n``), or
     pytest-xdist is not loaded (``-p no:xdist``; setup.cfg's addopts cannot name ``-n``: without
     pytest-xdist that is a usage error before :func:`pytest_configure` could say what is missing);
     by :data:`DIST` unless it says ``--dist``."""
+    os.environ.pop(NO_BYTECODE_ENV, None)
     if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
         return
     if config.option.numprocesses is None and not config.option.tx:
-        config.option.numprocesses = WORKERS
+        config.option.numprocesses = FAST_WORKERS if config.option.markexpr == FAST_TIER else WORKERS
     if config.option.numprocesses and config.option.dist == "no":
         config.option.dist = DIST
 

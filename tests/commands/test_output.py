@@ -122,6 +122,7 @@ def big(env):
     return env
 
 
+@pytest.mark.slow
 def test_a_reader_that_closes_after_the_first_byte(big):
     """``history --limit 0 | head -c1``, as a program reading one byte and closing its end."""
     for command in (["history", "--limit", "0"], ["history", "--json", "--limit", "0"]):

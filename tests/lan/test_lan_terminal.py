@@ -5,6 +5,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from lan_client import LanClient
 from pty_terminal import leds, board, hex_colours, start
 
@@ -48,6 +50,7 @@ def test_the_status_line_says_the_lan_screens(sandbox):
         program.close()
 
 
+@pytest.mark.slow
 def test_a_guest_leaving_before_a_move_is_no_match_and_the_next_is_match_1_as_in_history(sandbox):
     db = f"{sandbox}/games.db"
     program = start(sandbox, "--backend", "terminal", "--lan", "127.0.0.1:0", "--names", "Bob", "--db", db,

@@ -190,6 +190,7 @@ def test_committed_moves_survive_sigkill_of_the_game(tmp_path):
         conn.close()
 
 
+@pytest.mark.slow
 def test_the_recorders_warning_never_lands_on_the_board_and_is_shown_after(tmp_path):
     """``sensehat-c4 --backend terminal`` routes its log as the launcher does: while the board fills
     the terminal, to a file (and kept); after, on stderr, one line each (it was written over the LEDs

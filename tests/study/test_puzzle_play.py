@@ -360,6 +360,7 @@ def test_the_command_on_the_emulator(emu_dir, tmp_path):
     assert rows(path, "SELECT day, tries, solved_on FROM puzzles") == [("2026-11-24", 1, None)]
 
 
+@pytest.mark.slow
 def test_the_command_in_a_terminal(tmp_path):
     """``sensehat-c4 puzzle --backend terminal``: the board in the terminal, solved by the keys."""
     path = tmp_path / "games.db"

@@ -313,6 +313,7 @@ def play_column(port, token, column, start=3):
         assert reply.status == 202, reply.body
 
 
+@pytest.mark.slow
 def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
     mock = MockBackend(real_wait=20.0)
     quick = Limits(presses_per_second=1000, press_burst=1000,   # a test presses faster than a thumb
@@ -502,6 +503,7 @@ def test_a_phone_without_its_page_is_not_waited_for_on_the_other_seats_turn():
     assert console.asked == [] and table[2] is sitter and clock.due == []
 
 
+@pytest.mark.slow
 def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sockets(emu_dir):
     """The LEDs show the phone blinking in its seat's colour and the words (the terminal's line) say the game
     waits for it; its page back, it plays on; closed again, after the time the seat is the stick's."""

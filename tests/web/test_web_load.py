@@ -8,6 +8,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from emu_sandbox import child_env, lit
 from browser import read_address
 from web_client import MALFORMED, Client, Spectators, call, connect, raw, status_of
@@ -79,6 +81,7 @@ def hostile(port, outcomes, stop):
             sock.close()
 
 
+@pytest.mark.slow
 def test_a_hundred_spectators_get_every_frame_and_hostile_clients_change_nothing(emulator, emu_dir):
     game = subprocess.Popen(
         [sys.executable, "-m", "sensehat_c4", "--backend", "emu", "--opponent", "human", "--web", "127.0.0.1:0"],

@@ -4,6 +4,8 @@ board, and a clean exit; the pairing gesture's key (``p``, named in the key help
 each showing a pairing PIN at once."""
 import re
 
+import pytest
+
 from pty_terminal import leds, board, hex_colours, start
 from web_client import Events, call, post
 
@@ -23,6 +25,7 @@ def note(program):
     return None
 
 
+@pytest.mark.slow
 def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sandbox):
     program = start(sandbox, "--backend", "terminal", "--opponent", "human", "--web", "127.0.0.1:0",
                     columns=50, lines=16)
@@ -58,6 +61,7 @@ def pairing_scroll(pin):
     return [hex_colours(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
 
 
+@pytest.mark.slow
 def test_p_and_enter_held_for_3_s_each_show_a_pairing_pin_at_once_and_a_phone_sits_with_it(sandbox):
     program = start(sandbox, "--backend", "terminal", "--opponent", "human", "--web", "127.0.0.1:0",
                     columns=50, lines=16)

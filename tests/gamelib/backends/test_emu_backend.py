@@ -111,6 +111,7 @@ def test_another_threads_press_wakes_the_wait_beside_the_stick(emulator):
         assert backend.wait_event() is None
 
 
+@pytest.mark.slow
 def test_the_middle_held_on_the_emulator_shows_a_pairing_pin_at_once_and_a_phone_sits_with_it(emulator):
     """The emulator's held events (as ``sense_emu_gui`` sends them) make the pairing gesture 3 s after the press:
     the screen file shows the pairing PIN's scroll, and the phone's first try with it seats it."""

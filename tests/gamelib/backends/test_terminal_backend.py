@@ -340,6 +340,7 @@ TURN = "player 1 (red) to move: ←/→ choose, Enter drops, ↑ abandons"
 """The line under the hint while player 1 is to move at the keyboard."""
 
 
+@pytest.mark.slow
 def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
     program = start(sandbox, "--opponent", "human")
     try:
@@ -408,7 +409,7 @@ def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
         program.close()
 
 
-TAP_GAPS = [None, 0.0, 0.01, 0.04, 0.08, 0.1, 0.14, 0.2]
+TAP_GAPS = [None, 0.0, 0.01, 0.04] + [pytest.param(gap, marks=pytest.mark.slow) for gap in (0.08, 0.1, 0.14, 0.2)]
 """Seconds between taps: ``None`` is all the keys in one write (one read in the game), 0 one
 write each with no pause; 80-140 ms is a player who knows where they are going."""
 
@@ -420,7 +421,7 @@ def dropped(program, moves):
     return next(c for c, frame in after.items() if frame == leds(program.screen))
 
 
-@pytest.mark.parametrize("gap", TAP_GAPS, ids=lambda gap: "one-read" if gap is None else f"{gap * 1000:g}ms")
+@pytest.mark.parametrize("gap", TAP_GAPS, ids=["one-read", "0ms", "10ms", "40ms", "80ms", "100ms", "140ms", "200ms"])
 def test_every_left_right_tap_moves_the_cursor_one_column_whatever_the_gap(sandbox, gap):
     """Quick taps (or an SSH connection bunching slow ones) each step once; Enter drops where they led."""
     program = start(sandbox, "--backend", "terminal", "--opponent", "human")

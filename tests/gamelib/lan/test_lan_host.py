@@ -147,6 +147,7 @@ def test_requests_wait_in_line_and_asking_again_from_a_fresh_address_goes_to_the
     assert host.lan.pending() is None
 
 
+@pytest.mark.slow
 def test_a_request_nobody_answers_gives_way_to_the_next_in_line(host):
     eve = LanClient(host.port, source="127.0.0.62", ping=True)
     eve.hello("Eve")
@@ -251,6 +252,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.slow
 def test_hostile_clients_change_nothing_and_the_guest_plays_on(host):
     client, session = host.seat()
     outcomes = {}

@@ -8,6 +8,8 @@ import selectors
 import threading
 import time
 
+import pytest
+
 from lan_client import LanClient
 from web_client import Console, frame, served, shown_pin, wait_for, Client, Events, call, connect, post, read_until_closed
 
@@ -72,6 +74,7 @@ def timed_state(port, source, timeout=3.0):
 
 # -- a flood of pipelined requests --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_pipelining_flood_that_reads_nothing_slows_only_itself():
     """Four connections pipeline requests and read no answer (the issue: every fresh request timed out, the
     server's memory grew, a LAN guest's link dropped).  A fresh client's request is answered at once, a
@@ -108,6 +111,7 @@ def test_a_pipelining_flood_that_reads_nothing_slows_only_itself():
         assert answered > 100_000                                         # it did flood
 
 
+@pytest.mark.slow
 def test_a_pipelining_flood_never_drops_the_lan_guest_s_link():
     """The issue: a 20 s flood during a LAN game dropped the guest's link for 29 s.  Here a link is dropped
     after 1.5 s of silence, and four flooders for 5 s change nothing: the pings go both ways."""
@@ -175,6 +179,7 @@ def spray(port, sources, stop, counts):
             client.close()
 
 
+@pytest.mark.slow
 def test_wrong_pins_from_other_addresses_never_keep_the_person_at_the_pi_from_seating_a_phone():
     """The issue: one address sending a wrong PIN every 50 ms kept seating locked; the owner, reading the
     fresh PIN on the LEDs and trying it every second, got 429 69 times.  Now three such addresses, asking
@@ -245,6 +250,7 @@ def gesture(mock, at):
     return at + 3.0
 
 
+@pytest.mark.slow
 def test_seventy_addresses_keep_the_queue_full_yet_the_pairing_gesture_seats_the_owner_s_phone_at_once():
     """The gap the per-device PINs left: asking without pause from more than 64 addresses kept every other ask
     refused (503).  Now the person at the Pi holds the stick's middle for 3 s: the LEDs show a pairing PIN at
@@ -356,6 +362,7 @@ class Slowloris:
         self.selector.close()
 
 
+@pytest.mark.slow
 def test_strangers_holding_every_slot_never_shut_out_a_seated_phone_or_another_client():
     """The issue: 24 connections from each of 9 addresses fill the 200 slots; slowloris from 15 addresses,
     reconnecting when cut, kept another client out 37 of 38 tries.  Now a new connection takes the place
