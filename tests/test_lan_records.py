@@ -254,7 +254,7 @@ def test_schema_3_adds_the_remote_sides_and_older_files_read_as_none(tmp_path):
     assert recorder.interrupted() is None
     recorder.close()
     conn = sqlite3.connect(str(path))
-    assert conn.execute("PRAGMA user_version").fetchone() == (3,)
+    assert conn.execute("PRAGMA user_version").fetchone() == (records.SCHEMA_VERSION,)
     assert conn.execute("SELECT p1_remote, p2_remote FROM matches").fetchall() == [(0, 0)]
     conn.close()
 
