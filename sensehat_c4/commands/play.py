@@ -15,6 +15,7 @@ from gamelib.web.address import Address, argument as web_address
 
 from .. import __version__
 from ..errors import ConfigError
+from ..i18n import _
 from ..match.computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
 from ..rules import FIRST_CHOICES
 from .common import PROG, add_board, add_db, add_threads, positive_int, seconds, use_threads
@@ -80,9 +81,14 @@ def play_parser() -> Parser:
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,
-                        help="human (two players) or the computer's level, weakest first (docs/guide/"
-                        "computer.md says how each plays); without this option the players choose with the "
-                        f"joystick before each match (2P, then levels 1-{len(LEVELS)})")
+                        help="human (two players), the computer's level, weakest first (docs/guide/"
+                        "computer.md says how each plays), or match-me (a level that steps up or down after "
+                        "each round to meet your strength); without this option the players choose with the "
+                        f"joystick before each match (2P, then levels 1-{len(LEVELS)}, then M)")
+    parser.add_argument("--helps", choices=("on", "off"), default=None,
+                        help=_("hints and take-backs against the computer (middle: a hint; up then down: take "
+                               "back your last move); without this option they are chosen with the joystick after "
+                               "the board size, and are off with --opponent"))
     parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
                         help="which player the computer is (default: 2; alternate swaps every match)")
     parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
@@ -169,6 +175,8 @@ def run(argv: Sequence[str]) -> int:
                                names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
         parser.error(str(exc))
+    if args.helps == "on" and args.opponent == "human":
+        parser.error(_("--helps on: hints and take-backs are against the computer (not with --opponent human)"))
     if args.opponent and args.board and args.board not in sizes_for(args.opponent):
         offered = " ".join(str(size) for size in sizes_for(args.opponent))
         parser.error(f"--opponent {args.opponent} plays on the boards {offered} only (not {args.board})")
@@ -217,7 +225,7 @@ def run(argv: Sequence[str]) -> int:
             else:
                 play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
                              size=args.board, think=args.think, matches=args.matches, report=report,
-                             recorder=recorder)
+                             recorder=recorder, helps=None if args.helps is None else args.helps == "on")
     finally:
         for line in after:
             notice(line)

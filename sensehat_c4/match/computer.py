@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional, Sequence, Tuple
 
 from gamelib.seats import Kind
 
@@ -21,16 +21,29 @@ from ..errors import ConfigError
 from ..rules import SIZES, Board, Size
 from .players import Player
 
-__all__ = ["DEFAULT_SECONDS", "LEVELS", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker", "computer_for",
-           "opponents_for", "sizes_for"]
+__all__ = ["DEFAULT_SECONDS", "LEVELS", "MATCH_ME", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker",
+           "computer_for", "ladder_for", "opponents_for", "sizes_for"]
 
-OPPONENTS = ("human", *LEVELS)
-"""Who the players can play against: each other, or a level of the ladder (:data:`~..engine.rungs.RUNGS`)."""
+MATCH_ME = "match-me"
+"""The opponent that moves up or down the ladder after each round (:class:`~..engine.matchme.MatchMe`):
+what ``--opponent`` takes and a match's record keeps as the computer's level (each round keeps the level
+it played)."""
+OPPONENTS = ("human", *LEVELS, MATCH_ME)
+"""Who the players can play against: each other, a level of the ladder (:data:`~..engine.rungs.RUNGS`), or
+*match me*."""
 
 
 def sizes_for(opponent: str) -> Tuple[Size, ...]:
-    """The board sizes ``opponent`` (``human`` or a level) plays on (the levels table says)."""
+    """The board sizes ``opponent`` (``human``, a level or *match me*) plays on (the levels table says;
+    *match me* wherever two levels are offered)."""
+    if opponent == MATCH_ME:
+        return tuple(size for size in SIZES if len(ladder_for(size)) >= 2)
     return SIZES if opponent == "human" else LEVELS[opponent].offered_sizes()
+
+
+def ladder_for(size: Size) -> Tuple[str, ...]:
+    """The levels offered on a board of ``size``, weakest first (the ladder *match me* climbs there)."""
+    return tuple(name for name, rung in LEVELS.items() if size in rung.offered_sizes())
 
 
 def opponents_for(size: Size) -> Tuple[str, ...]:
@@ -72,6 +85,11 @@ def computer_for(opponent: str, plays: str, match_number: int,
         return None
     player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
     return Computer(opponent, player=player, seconds=seconds)
+
+
+def middle(levels: Sequence[str]) -> str:
+    """Where *match me* starts the first time: the middle of ``levels`` (rounded down)."""
+    return levels[(len(levels) - 1) // 2]
 
 
 class _Search:

@@ -15,19 +15,20 @@ import contextlib
 import itertools
 from pathlib import Path
 from dataclasses import replace
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
 
+from ..engine.matchme import MatchMe, Round
 from ..errors import BoardSizeError
 from ..lan.game import play_lan
-from ..records import Recorder
+from ..records import MatchRecord, Recorder, Records, RecordsError
 from ..rules import Size
-from .chooser import LAN, choose_opponent, choose_size
-from .computer import OPPONENTS, Computer, computer_for, opponents_for, sizes_for
+from .chooser import LAN, choose_helps, choose_opponent, choose_size
+from .computer import LEVELS, MATCH_ME, OPPONENTS, Computer, computer_for, ladder_for, middle, opponents_for, sizes_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .players import Seats, follow
 from .report import Names, print_result
@@ -51,6 +52,7 @@ Report = Callable[[int, Optional[Computer], MatchResult], None]
 """Told of each match played: its number (from 1), the computer (``None``: two people), the result."""
 
 _launched = itertools.count(1)
+LEVEL_NAMES = tuple(LEVELS)
 """Numbers the matches played from the launcher over its run (one match a launch)."""
 
 
@@ -58,7 +60,8 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
-                 recorder: Optional[Recorder] = None, seats: Optional[Seats] = None) -> int:
+                 recorder: Optional[Recorder] = None, seats: Optional[Seats] = None,
+                 helps: Optional[bool] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
     ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
@@ -76,6 +79,11 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     through the web view) is followed into them, and emptied when each match ends: a
     seat taken that way is for the match being played or the next one.
 
+    ``helps`` (hints and take-backs against the computer) fixes them on or off; without it they
+    are asked after the size when the opponent was chosen on the LEDs (up there goes back to the
+    opponent), and off when ``opponent`` is fixed.  *Match me* (``opponent`` ``match-me``) starts
+    each match where the person's last match me left off (:func:`match_me_start`).
+
     With a ``recorder``, a match a power cut or a crash interrupted comes first, whatever
     the options say (:func:`~.resume.pending`): resumed, it is played as it was stored and
     counts as the first match; up there abandons it, and the loop starts as usual.
@@ -85,7 +93,8 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     try:
         return _play_matches(backend, options, opponent=opponent, computer_plays=computer_plays, think=think,
                              matches=matches, back_leaves=back_leaves, report=report, size=size,
-                             default_size=default_size, chosen_size=chosen_size, recorder=recorder, seats=seats)
+                             default_size=default_size, chosen_size=chosen_size, recorder=recorder, seats=seats,
+                             helps=helps)
     finally:
         stop_following()
 
@@ -93,10 +102,12 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[str],
                   computer_plays: str, think: Optional[float], matches: int, back_leaves: bool,
                   report: Optional[Report], size: Optional[Size], default_size: Size,
-                  chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats) -> int:
+                  chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats,
+                  helps: Optional[bool] = None) -> int:
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
-    played, last, last_size = 0, opponent or "human", default_size
+    played, last, last_size, last_helps = 0, opponent or "human", default_size, False
+    ladder: Optional[MatchMe] = None   # match me as the last match left it (if the records cannot say)
     interrupted = pending(backend, recorder, base, seats=seats) if recorder is not None else None
     if interrupted is not None:
         try:
@@ -126,16 +137,81 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
             last_size = board
             if chosen_size is not None:
                 chosen_size(board)
-        computer = computer_for(chosen, computer_plays, played + 1, think)
+        helped = bool(helps) and chosen != "human"
+        if chosen != "human" and helps is None and opponent is None:
+            asked = choose_helps(backend, last_helps)
+            if asked is None:  # up: back to the opponent
+                continue
+            helped = last_helps = asked
+        if chosen == MATCH_ME:
+            computer = computer_for(middle(ladder_for(board)), computer_plays, played + 1, think)
+            assert computer is not None
+            person = base.names[2 - computer.player]
+            ladder = match_me_start(recorder, person, ladder_for(board), ladder)
+            computer = replace(computer, level=ladder.level)
+        else:
+            computer, ladder = computer_for(chosen, computer_plays, played + 1, think), None
         try:
-            result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats,
-                                left=_told(report, played + 1, computer))
+            result = play_match(backend, replace(base, computer=computer, size=board, helps=helped, match_me=ladder),
+                                recorder=recorder, seats=seats, left=_told(report, played + 1, computer))
         finally:
             backend.seats.clear()   # the phones' seats were for this match
         played += 1
         if report is not None:
             report(played, computer, result)
     return played
+
+
+MATCH_ME_LOOKED_AT = 200
+"""How many of the last matches :func:`match_me_start` looks through for the person's last match me."""
+
+
+def match_me_start(recorder: Optional[Recorder], person: Optional[str], levels: Sequence[str],
+                   last: Optional[MatchMe] = None) -> MatchMe:
+    """*Match me* for a match on ``levels`` against ``person`` (a name, or ``None``): from the level
+    after the last round of that person's last match me in the records (the level it played, stepped
+    by its result), else from ``last`` (this process's), else from the middle of ``levels``.  A level
+    the board does not offer is taken as the nearest one it does."""
+    found: Optional[Tuple[str, Optional[Round]]] = None
+    if recorder is not None and recorder.failed is None:
+        try:
+            with Records(recorder.path) as stored:
+                found = _last_match_me(stored.matches(MATCH_ME_LOOKED_AT), person)
+        except RecordsError:
+            found = None
+    if found is None and last is not None:
+        found = (last.level, None)
+    if found is None:
+        return MatchMe.starting(levels, middle(levels))
+    level, result = found
+    ladder = MatchMe.starting(levels, _nearest(level, levels))
+    if result is not None:
+        ladder.after(result)
+    return ladder
+
+
+def _last_match_me(matches: Sequence[MatchRecord], person: Optional[str]) -> Optional[Tuple[str, Optional[Round]]]:
+    """The level of the newest match me round played against ``person`` and its result for them."""
+    for match in matches:   # newest first
+        for seat, side in enumerate(match.sides, start=1):
+            other = match.sides[2 - seat]
+            if side.level != MATCH_ME or other.level is not None or other.name != person:
+                continue
+            for rnd in reversed(match.rounds):
+                if rnd.level is None or rnd.level not in LEVEL_NAMES:
+                    continue
+                if rnd.result == "win":
+                    return rnd.level, Round.LOST if rnd.winner == seat else Round.WON
+                return rnd.level, Round.DRAWN if rnd.result == "draw" else None
+    return None
+
+
+def _nearest(level: str, levels: Sequence[str]) -> str:
+    """``level`` if ``levels`` has it, else the one of ``levels`` nearest it on the ladder."""
+    if level in levels:
+        return level
+    rank = LEVEL_NAMES.index(level)
+    return min(levels, key=lambda name: (abs(LEVEL_NAMES.index(name) - rank), LEVEL_NAMES.index(name)))
 
 
 def _told(report: Optional[Report], number: int, computer: Optional[Computer]) -> Optional[Callable[[MatchResult], None]]:

@@ -35,9 +35,10 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
 from gamelib.seats import Kind
-from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
+from gamelib.status import DOWN, ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
+from ..i18n import N_, _, ngettext
 from ..rules import Size
 
 GAME = "Connect 4"
@@ -78,6 +79,13 @@ weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RU
 uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
 
 
+MATCH_ME = "match-me"
+"""*Match me*'s name (:data:`~.computer.MATCH_ME`, which the words do not import)."""
+MATCH_ME_WORDS = N_("steps up the ladder after each round you win and down after each you lose, "
+                               "so it meets your strength")
+CHOOSING_HELPS = "choosing helps"
+
+
 def opponent_label(opponent: str) -> str:
     """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
     the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for the rules."""
@@ -85,6 +93,8 @@ def opponent_label(opponent: str) -> str:
         return "2 players"
     if opponent == "lan":
         return "over the LAN"
+    if opponent == MATCH_ME:
+        return _("computer: match me")
     return RULES if opponent == RULES else f"computer: {rungs.number(opponent)} {opponent}"
 
 
@@ -93,7 +103,7 @@ def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
     for a level the text says how it plays (:data:`LEVEL_WORDS`), and so does the
     detail ``about``."""
     label = opponent_label(choice)
-    about = LEVEL_WORDS.get(choice)
+    about = _(MATCH_ME_WORDS) if choice == MATCH_ME else LEVEL_WORDS.get(choice)
     details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
     if about is not None:
         details["about"] = about
@@ -112,6 +122,24 @@ def choosing_size(size: Size, offered: Sequence[Size]) -> Status:
                   {"game": GAME, "choice": str(size), "choices": [str(s) for s in offered]})
 
 
+def choosing_helps(on: bool) -> Status:
+    """The helps chooser showing hints and take-backs ``on`` or off."""
+    label = _("helps: hints and take-backs") if on else _("helps: none")
+    about = _("middle shows a hint, up then down takes a move back") if on else _("no hints, no take-backs")
+    return Status(CHOOSING_HELPS, _("choosing helps: {label}: {about}").format(label=label, about=about),
+                  f"{label} ({BROWSE}, {UP} back)", {"game": GAME, "choice": label, "helps": on,
+                                                     "choices": [_("helps: none"), _("helps: hints and take-backs")]})
+
+
+def helps_counts(hints: int, takebacks: int) -> str:
+    """``2 hints, 1 take-back`` (``no helps used`` for none)."""
+    if not hints and not takebacks:
+        return _("no helps used")
+    return _("{hints}, {takebacks}").format(
+        hints=ngettext("{n} hint", "{n} hints", hints).format(n=hints),
+        takebacks=ngettext("{n} take-back", "{n} take-backs", takebacks).format(n=takebacks))
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who plays a seat, as the words name them."""
@@ -122,6 +150,10 @@ class Seat:
     level: Optional[str] = None
     """The computer's level when the computer plays the seat."""
     kind: Kind = Kind.STICK
+    match_me: bool = False
+    """The computer is *match me*: :attr:`level` is the level it plays this round."""
+    helps: bool = False
+    """The person at this seat has hints and take-backs."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", Kind(self.kind))
@@ -130,6 +162,9 @@ class Seat:
     def label(self) -> str:
         """``Ann (red)``, ``computer (easy, yellow)`` or ``player 1 (red)``."""
         colour = colour_name(self.colour)
+        if self.level is not None and self.match_me:
+            return _("computer (match me: {number} {level}, {colour})").format(
+                number=rungs.number(self.level) if self.level in rungs.BY_NAME else "?", level=self.level, colour=colour)
         if self.level is not None:
             return f"computer ({self.level}, {colour})"
         return f"{self.owner} ({colour})"
@@ -149,19 +184,28 @@ class Seat:
             return f"waiting for {self.owner} ({colour}) at the other Pi"
         if self.level is not None or self.kind is Kind.COMPUTER:
             return f"{self.label} thinking"
+        if self.helps:
+            return _("{who} to move: {left_right} choose, {down} drops, {enter} or h: a hint, {up} then {down} "
+                     "or u: take back, {up} abandons").format(who=self.label, left_right=LEFT_RIGHT, down=DOWN,
+                                                             enter=ENTER, up=UP)
         return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
 
     def as_json(self) -> Dict[str, Any]:
-        return {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
-                "level": self.level, "kind": self.kind}
+        found = {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
+                 "level": self.level, "kind": self.kind}
+        if self.match_me:
+            found["match_me"] = True
+        return found
 
 
 def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int],
           turn: Optional[int] = None, winner: Optional[int] = None, result: Optional[str] = None,
-          summary: str = "") -> Status:
+          summary: str = "", helps: Optional[Tuple[int, int]] = None, take_back: bool = False) -> Status:
     """The match in ``phase``: ``playing``/``thinking`` (``turn`` to move), ``confirming``, or
     ``result`` (``result``: ``round``, ``draw``, ``match`` or ``abandoned``; ``summary`` is the
-    match's one line for the last two)."""
+    match's one line for the last two).  ``helps``: the round's hints and take-backs so far, when the
+    person has helps (said in the text and the details ``hints``, ``takebacks``); ``take_back``: down
+    takes back while the abandon question is asked."""
     where = f"round {number} ({score[0]}-{score[1]}, {size})"
     if phase == PLAYING and turn is not None:
         text = f"{where}: {seats[turn - 1].label} to move"
@@ -169,6 +213,11 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     elif phase == THINKING and turn is not None:
         text = f"{where}: {seats[turn - 1].label} is thinking"
         caption = seats[turn - 1].turn()
+    elif phase == CONFIRMING and take_back:
+        text = _("{where}: abandon the match? up again to confirm, down takes back your last move").format(
+            where=where)
+        caption = _("abandon the match? {up} again: yes, {down}: take back your last move, another key: "
+                    "play on").format(up=UP, down=DOWN)
     elif phase == CONFIRMING:
         text = f"{where}: abandon the match? up again to confirm"
         caption = f"abandon the match? {UP} again: yes, another key: play on"
@@ -180,9 +229,12 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
         caption = f"round {number}: a draw"
     else:
         text = caption = summary
-    return Status(phase, text, caption or None, {
-        "game": GAME, "board": str(size), "round": number, "score": list(score), "winner": winner, "result": result},
-        turn=turn, seats=tuple(seat.as_json() for seat in seats))
+    details: Dict[str, Any] = {"game": GAME, "board": str(size), "round": number, "score": list(score),
+                               "winner": winner, "result": result}
+    if helps is not None:
+        text = f"{text} ({helps_counts(*helps)})"
+        details.update(hints=helps[0], takebacks=helps[1])
+    return Status(phase, text, caption or None, details, turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
 
 def as_guest(status: Status, mine: Optional[int]) -> Status:
