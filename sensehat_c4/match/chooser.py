@@ -44,6 +44,7 @@ levels of the levels table numbered from 1, then ``M``, *match me* (its level st
 then the LAN (a picture: waves); last ``?``, the rules (neither is an opponent)."""
 RULES_INDEX = len(CHOICES) - 1
 LAN_INDEX = len(CHOICES) - 2
+MATCH_ME_INDEX = len(CHOICES) - 3
 
 LAN_ICON = ("........",
             "..CCCC..",

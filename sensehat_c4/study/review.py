@@ -41,7 +41,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from ..errors import ConfigError, SearchAborted
 from ..records import MatchRecord, RoundRecord
 from ..rules import Board
-from .history import players_json
+from .history import helps_text, players_json
 
 BEST = "best"
 ONLY_MOVE = "only move"
@@ -288,7 +288,8 @@ def text_parts(review: Review) -> Tuple[str, str]:
     names = {seat: match.label(seat) for seat in (1, 2)}
     width = max(6, *(len(n) for n in names.values()))
     lines = [f"round {rnd.id} (match {match.id}, round {rnd.number}): {names[1]} v {names[2]}, "
-             f"{match.columns}x{match.rows}, {names[rnd.starter]} started, moves {rnd.moves}"]
+             f"{match.columns}x{match.rows}, {names[rnd.starter]} started, moves {rnd.moves}"
+             + (f", {helps_text(rnd)}" if rnd.helped else "")]
     bests = ["" if m.scores is None else f"{','.join(str(c + 1) for c in m.best_columns)} ({_signed(m.best_score)})"
              for m in review.moves]
     best_width = max([10] + [len(b) + 1 for b in bests])
@@ -345,7 +346,7 @@ def as_json(review: Review) -> Dict[str, Any]:
     return {
         "round": rnd.id, "match": match.id, "number": rnd.number, "board": [match.columns, match.rows],
         "players": players_json(match), "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result,
-        "winner": rnd.winner,
+        "winner": rnd.winner, "hints": rnd.hints, "takebacks": rnd.takebacks,
         "review": [{"ply": m.ply, "player": m.seat, "column": m.column + 1, "score": m.score,
                     "best_score": m.best_score, "best": [c + 1 for c in m.best_columns],
                     "keeping": [c + 1 for c in m.keeping], "mark": m.mark, "missed_win": m.missed_win,

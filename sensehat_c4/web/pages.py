@@ -31,7 +31,7 @@ from gamelib.web.pages import Link, Pages, file_routes
 from ..records import MAX_ID, MatchRecord, Records, RecordsError, RoundRecord
 from ..rules import Board, Layout
 from ..study import review
-from ..study.history import history_json, match_result, round_result
+from ..study.history import helps_text, history_json, match_result, round_result
 
 log = logging.getLogger("sensehat_c4.web")
 
@@ -267,6 +267,7 @@ def _worded(match: MatchRecord, entry: Dict[str, Any]) -> Dict[str, Any]:
     entry["result_text"] = match_result(match)
     for rnd, shown in zip(match.rounds, entry["rounds"]):
         shown["result_text"] = round_result(match, rnd)
+        shown["helps_text"] = helps_text(rnd)
     return entry
 
 

@@ -44,6 +44,7 @@
       el("span", "first", `${match.labels[round.starter]} first`),
       el("span", "result", round.result_text),
       el("span", "length", length(round)),
+      ...(round.helps_text ? [el("span", "helps", round.helps_text)] : []),
       el("span", "links", review, replay));
     item.dataset.round = String(round.round);
     return item;

@@ -316,7 +316,7 @@
     $("title").textContent = `${what}: round ${round.round} (match ${match.match}, round ${round.number})`;
     $("players").replaceChildren(swatch(match.players["1"].colour), labelOf(1), " v ", swatch(match.players["2"].colour),
       labelOf(2), ` \u00b7 ${match.board[0]}x${match.board[1]} \u00b7 ${labelOf(round.starter)} first \u00b7 ` +
-      `${round.result_text} (${moves.length} moves)`);
+      `${round.result_text} (${moves.length} moves${round.helps_text ? `, ${round.helps_text}` : ""})`);
     $("other").textContent = mode === "review" ? "Replay" : "Review";
     $("other").href = `/${mode === "review" ? "replay" : "review"}/${round.round}`;
     $("ply").max = String(moves.length);
