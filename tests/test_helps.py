@@ -201,3 +201,14 @@ def test_a_hint_still_searching_is_cancelled_by_the_move():
     play(mock, HELPS, thinker=scripted(mock, [0]), hinter=slow)
     assert [h.cancelled for h in made] == [True]
     assert not any(grid(f).splitlines()[0] == "......R." for t, f in mock.frames)   # never blinked
+
+
+def test_a_hint_asked_before_the_abandon_question_still_blinks_after_it():
+    mock = MockBackend()
+    mock.tap("middle", at=0.2)                      # a hint, answered 1 s later ...
+    mock.tap("up", at=0.4)                          # ... the question meanwhile ...
+    mock.tap("left", at=0.6)                        # ... and play on
+    mock.tap("up", "up", at=4.0)
+    play(mock, HELPS, thinker=scripted(mock, [0]), hinter=hinting(mock, 5, delay=1.0))
+    tops = [(round(t, 2), grid(f).splitlines()[0]) for t, f in mock.frames if 1.0 <= t < 3.0]
+    assert tops[:3] == [(1.2, ".....R.."), (1.45, "........"), (1.7, ".....R..")]

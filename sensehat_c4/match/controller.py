@@ -517,6 +517,8 @@ class Match:
         self.state = State.SELECTING
         self._say()           # the words first: a phone that presses once it sees the cursor is in its turn
         self._show_cursor()
+        if self._hint is not None:   # a hint still searched (the question came and went): ask it again soon
+            self._deadline = self.backend.now() + self.timing.hint_poll
 
     def _cancel_confirm(self) -> None:
         if self._reseat:
