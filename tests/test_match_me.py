@@ -172,3 +172,16 @@ def test_the_command_line_takes_match_me_and_helps_and_refuses_bad_ones_in_one_l
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "'match-me'" in done.stderr
     done = run_cli("--help")
     assert "match-me" in done.stdout and "--helps {on,off}" in done.stdout
+
+
+def test_an_interrupted_match_me_between_rounds_resumes_a_step_on(tmp_path):
+    path = tmp_path / "games.db"
+    recorder = Recorder(path, clock=ticking())
+    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME)), columns=7, rows=6, backend="mock")
+    recorder.start_round()
+    recorder.played(1, 1, Board.from_moves("4141414"), level="tough")      # Ann won round 1, then the power went
+    recorder._conn.close()
+    with Records(path) as stored:
+        again = interrupted(stored.matches()[0])
+    assert again.options.computer == Computer("hard", player=2)             # one up, as it would have gone
+    assert (again.resumed.round, again.resumed.moves) == (2, "")

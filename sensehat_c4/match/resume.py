@@ -31,7 +31,7 @@ from ..errors import C4Error, ConfigError
 from ..records import MatchRecord, Recorder
 from ..rules import Board, Size
 from . import render, words
-from ..engine.matchme import MatchMe
+from ..engine.matchme import MatchMe, Round
 from .computer import MATCH_ME, Computer, ladder_for, middle
 from .controller import MatchOptions, Resumed, round_starter, start_column
 from .players import Kind, Seats
@@ -83,10 +83,14 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
             raise NotResumable("both of its seats are the computer's")
         level = side.level
         try:
-            if level == MATCH_ME:   # match me: on at the level of its last round
+            if level == MATCH_ME:   # match me: on at the level of its last round (stepped, if it ended)
                 levels = ladder_for(Size(record.columns, record.rows))
-                played = [r.level for r in record.rounds if r.level in levels]
-                ladder = MatchMe.starting(levels, played[-1] if played else middle(levels))
+                played = [r for r in record.rounds if r.level in levels]
+                ladder = MatchMe.starting(levels, str(played[-1].level) if played else middle(levels))
+                last = record.rounds[-1] if record.rounds else None
+                if last is not None and played and last is played[-1] and last.result in ("win", "draw"):
+                    ladder.after(Round.DRAWN if last.result == "draw" else
+                                 Round.LOST if last.winner == seat else Round.WON)
                 level = ladder.level
             computer = Computer(level, player=seat, seconds=side.seconds)
         except (ConfigError, IndexError) as exc:
