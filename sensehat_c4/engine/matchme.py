@@ -23,7 +23,11 @@ from typing import Sequence, Tuple
 
 from ..errors import ConfigError
 
-__all__ = ["MatchMe", "Round", "FAST_AFTER", "FAST_STEP", "LEAVE_END_AFTER"]
+__all__ = ["MatchMe", "Round", "FAST_AFTER", "FAST_STEP", "LEAVE_END_AFTER", "NAME"]
+
+NAME = "match-me"
+"""Its name: what ``--opponent`` takes and a match's record keeps as the computer's level (each round
+keeps the level it played)."""
 
 FAST_AFTER = 3
 """From this many rounds in a row going the same way, the steps are :data:`FAST_STEP` levels."""

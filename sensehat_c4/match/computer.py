@@ -15,6 +15,7 @@ from typing import Callable, Optional, Sequence, Tuple
 
 from gamelib.seats import Kind
 
+from ..engine.matchme import NAME
 from ..engine.rungs import BY_NAME as LEVELS
 from ..engine.rungs import DEFAULT_SECONDS, PERFECT_SECONDS
 from ..errors import ConfigError
@@ -24,10 +25,8 @@ from .players import Player
 __all__ = ["DEFAULT_SECONDS", "LEVELS", "MATCH_ME", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker",
            "computer_for", "ladder_for", "opponents_for", "sizes_for"]
 
-MATCH_ME = "match-me"
-"""The opponent that moves up or down the ladder after each round (:class:`~..engine.matchme.MatchMe`):
-what ``--opponent`` takes and a match's record keeps as the computer's level (each round keeps the level
-it played)."""
+MATCH_ME = NAME
+"""The opponent that moves up or down the ladder after each round (:class:`~..engine.matchme.MatchMe`)."""
 OPPONENTS = ("human", *LEVELS, MATCH_ME)
 """Who the players can play against: each other, a level of the ladder (:data:`~..engine.rungs.RUNGS`), or
 *match me*."""

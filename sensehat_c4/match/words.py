@@ -38,6 +38,7 @@ from gamelib.seats import Kind
 from gamelib.status import DOWN, ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
+from ..engine.matchme import NAME as MATCH_ME
 from ..i18n import N_, _, ngettext
 from ..rules import Size
 
@@ -79,8 +80,6 @@ weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RU
 uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
 
 
-MATCH_ME = "match-me"
-"""*Match me*'s name (:data:`~.computer.MATCH_ME`, which the words do not import)."""
 MATCH_ME_WORDS = N_("steps up the ladder after each round you win and down after each you lose, "
                                "so it meets your strength")
 CHOOSING_HELPS = "choosing helps"

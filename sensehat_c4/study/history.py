@@ -14,6 +14,7 @@ from gamelib.app import one_line
 
 from ..i18n import _, ngettext
 from ..match.computer import MATCH_ME
+from ..match.words import helps_counts
 from ..records import MatchRecord, RoundRecord, timestamp
 
 
@@ -48,11 +49,7 @@ def round_result(match: MatchRecord, rnd: RoundRecord) -> str:
 
 def helps_text(rnd: RoundRecord) -> str:
     """``2 hints, 1 take-back`` for a round with helps, else empty."""
-    if not rnd.helped:
-        return ""
-    return _("{hints}, {takebacks}").format(
-        hints=ngettext("{n} hint", "{n} hints", rnd.hints).format(n=rnd.hints),
-        takebacks=ngettext("{n} take-back", "{n} take-backs", rnd.takebacks).format(n=rnd.takebacks))
+    return helps_counts(rnd.hints, rnd.takebacks) if rnd.helped else ""
 
 
 def round_extras(match: MatchRecord, rnd: RoundRecord) -> str:
