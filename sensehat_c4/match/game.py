@@ -52,8 +52,9 @@ Report = Callable[[int, Optional[Computer], MatchResult], None]
 """Told of each match played: its number (from 1), the computer (``None``: two people), the result."""
 
 _launched = itertools.count(1)
-LEVEL_NAMES = tuple(LEVELS)
 """Numbers the matches played from the launcher over its run (one match a launch)."""
+LEVEL_NAMES = tuple(LEVELS)
+"""The ladder's levels, weakest first."""
 
 
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
@@ -150,9 +151,10 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
             ladder = match_me_start(recorder, person, ladder_for(board), ladder)
             computer = replace(computer, level=ladder.level)
         else:
-            computer, ladder = computer_for(chosen, computer_plays, played + 1, think), None
+            computer = computer_for(chosen, computer_plays, played + 1, think)
+        me = ladder if chosen == MATCH_ME else None
         try:
-            result = play_match(backend, replace(base, computer=computer, size=board, helps=helped, match_me=ladder),
+            result = play_match(backend, replace(base, computer=computer, size=board, helps=helped, match_me=me),
                                 recorder=recorder, seats=seats, left=_told(report, played + 1, computer))
         finally:
             backend.seats.clear()   # the phones' seats were for this match
