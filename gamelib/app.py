@@ -140,7 +140,8 @@ class _LastResort(logging.Handler):
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit 2)."""
 
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(self, args: Optional[Sequence[str]] = None,  # type: ignore[override]
+                   namespace: Optional[argparse.Namespace] = None) -> argparse.Namespace:
         """As argparse's, but the arguments it does not know are quoted as a shell would
         (an empty argument shows as ``''``, not as nothing), and ``--option=--`` is refused as
         ``--option`` alone is (Python 3.13's argparse would take ``--`` as the value; 3.9-3.12's

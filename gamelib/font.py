@@ -1,8 +1,8 @@
-"""A 5-pixel-high font for the 8x8 matrix: digits, A-Z and some punctuation.
+"""A 5-pixel-high font for the 8x8 matrix: digits, A-Z, French's accented capitals and some punctuation.
 
 Most glyphs are 3 pixels wide; a few need more to be read (``M``, ``N``, ``W``) or fewer
 (``.``, ``:``, ``'``).  Text is drawn with one dark column between glyphs; lowercase is
-drawn as uppercase.  A character the font lacks (``_``, ``é``, an emoji: a name from another
+drawn as uppercase (``é`` as ``É``, ``œ`` as ``Œ``).  A character the font lacks (``_``, ``ñ``, an emoji: a name from another
 Pi or an mDNS advertisement may hold anything) is drawn as :data:`FALLBACK`, a small box,
 never an error.
 """
@@ -67,6 +67,23 @@ _GLYPHS: Dict[str, Tuple[str, ...]] = {
     "!": (".#.", ".#.", ".#.", "...", ".#."),
     "-": ("...", "...", "###", "...", "..."),
     " ": ("...", "...", "...", "...", "..."),
+    # French's accented capitals: the accent on the top row (acute ``..#``, grave ``#..``,
+    # circumflex ``.#.``, diaeresis ``#.#``), a dark row, the letter in the three below; the cedilla
+    # under a four-row C; the ligature five wide.  Their lower-case forms are drawn as these.
+    "É": ("..#", "...", "###", "##.", "###"),
+    "È": ("#..", "...", "###", "##.", "###"),
+    "Ê": (".#.", "...", "###", "##.", "###"),
+    "Ë": ("#.#", "...", "###", "##.", "###"),
+    "À": ("#..", "...", ".#.", "###", "#.#"),
+    "Â": (".#.", "...", ".#.", "###", "#.#"),
+    "Ç": (".##", "#..", "#..", ".##", ".#."),
+    "Î": (".#.", "...", "###", ".#.", "###"),
+    "Ï": ("#.#", "...", "###", ".#.", "###"),
+    "Ô": (".#.", "...", "###", "#.#", "###"),
+    "Ù": ("#..", "...", "#.#", "#.#", "###"),
+    "Û": (".#.", "...", "#.#", "#.#", "###"),
+    "Ü": ("#.#", "...", "#.#", "#.#", "###"),
+    "Œ": (".####", "#.#..", "#.###", "#.#..", ".####"),
 }
 
 

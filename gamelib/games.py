@@ -29,10 +29,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
 
 from .backends.base import Backend
 from .icons import Picture, check_picture
+
+if TYPE_CHECKING:
+    from .web.pages import Pages
 
 GROUP = "gamelib.games"
 
@@ -76,7 +79,7 @@ class Game:
     play: Union[PlayFunction, RememberingPlay]
     remembers: bool = False
     """True if ``play`` takes the game's :class:`Choices` after the backend."""
-    web: Optional[Callable[[], Any]] = None
+    web: Optional[Callable[[], Pages]] = None
     """``web()``: the game's pages for the web view (a :class:`gamelib.web.pages.Pages`), or ``None``."""
 
     def run(self, backend: Backend, choices: Choices) -> None:

@@ -88,6 +88,10 @@ class Palette:
                                (255, 0, 128), MAGENTA)
     """The levels' labels in the chooser, weakest first (repeated if there are more levels)."""
     page: PageColours = PageColours()
+    cue: bool = False
+    """A second cue beyond colour: a winning line blinks in its seat's own rhythm (seat 2's twice as fast;
+    ``sensehat_c4.match.render.win_blinks``).  The colour-blind palettes have it; the default keeps its
+    one steady blink."""
 
     def player(self, player: int) -> RGB:
         """The colour of the board's player 1 or 2."""
@@ -100,10 +104,19 @@ class Palette:
 
 
 DEFAULT = "default"
+PURPLE_YELLOW = "purple-yellow"
+GREEN_PINK = "green-pink"
 PALETTES: Dict[str, Palette] = {
     DEFAULT: Palette(),
+    # For colour vision deficiency, chosen by measurement (benchmarks/palettes.py, docs/BENCHMARKS.md): the
+    # players, the empty field, a dark LED and the highlight stay apart for deuteranopia, protanopia and
+    # tritanopia, at normal and low light, every lit channel at least 48 (what the LEDs light).
+    PURPLE_YELLOW: Palette(first=(208, 0, 255), second=(255, 255, 0), field=(0, 128, 0), flash=(160, 255, 255),
+                           page=PageColours(field="#0a600a", hole="#041804"), cue=True),
+    GREEN_PINK: Palette(first=(0, 255, 0), second=(160, 128, 128), cue=True),   # the default's blue field
 }
-"""The palettes by name; :data:`DEFAULT` is the one shown unless another is chosen."""
+"""The palettes by name; :data:`DEFAULT` is the one shown unless another is chosen (``--palette``, the
+launcher's system menu)."""
 
 
 def palette(name: str = DEFAULT) -> Palette:

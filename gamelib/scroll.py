@@ -12,11 +12,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Iterator, List, Mapping, Sequence, Tuple, Union, overload
 
-from .backends.base import STICK, Action, Backend
+from .backends.base import STICK, Action, Backend, StickEvent
 from .colours import RGB
 from .font import HEIGHT, draw_glyph, glyph
 from .matrix import PIXELS, SIDE
 from .palette import DEFAULT, PALETTES
+from .waiting import DUE, wait
 
 SPEED = 0.08
 """Seconds per one-column step (``show_message`` uses 0.1; a little quicker reads as well)."""
@@ -107,10 +108,10 @@ def scroll(backend: Backend, text: str, colour: RGB, background: RGB = _BACKGROU
         backend.show(pixels)
         due += seconds
         while True:
-            left = due - backend.now()
-            if left <= 0:
+            event = wait(backend, due)
+            if event is DUE:
                 break
-            event = backend.wait_event(left)
-            if event is not None and event.action is Action.PRESSED and event.source == STICK and stop_on_press:
+            if (isinstance(event, StickEvent) and event.action is Action.PRESSED and event.source == STICK
+                    and stop_on_press):
                 return True
     return False

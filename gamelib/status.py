@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Mapping, Optional, Tuple
 
+from .jsonvalue import JSONObject
+
 # The keys, as a caption names them: the terminal's (and the emulator window's) keys for the stick,
 # never the Sense HAT's words ("stick", "middle"); the terminal spells the arrows out where it has
 # no UTF-8 (:func:`gamelib.backends.terminal_screen.plain_keys`).
@@ -79,7 +81,7 @@ class Status:
         if (self.turn is not None or self.seats is not None) and not TYPED.isdisjoint(self.details):
             raise ValueError("turn and seats are typed fields, not details")
 
-    def as_json(self) -> Dict[str, Any]:
+    def as_json(self) -> JSONObject:
         """A JSON-ready dict: ``phase``, ``text``, ``caption``, ``turn`` and ``seats`` (when the words are
         about a turn or a match) and the details' keys."""
         typed: Dict[str, Any] = {}

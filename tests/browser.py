@@ -6,10 +6,12 @@ driver); :func:`start` also makes sure of it (``SE_OFFLINE``, and selenium-manag
 replaced by a function that fails).  The browser starts headless, with a fresh
 profile, and without the background traffic Chromium makes by itself.
 """
+import json
 import os
 import shutil
 import tempfile
-from typing import Any, List, Optional
+from pathlib import Path
+from typing import Any, Dict, List, Optional
 
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
@@ -17,8 +19,42 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
          "--metrics-recording-only", "--no-default-browser-check")
 
+AXE = Path(__file__).resolve().parent.parent / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, the accessibility checker, as ``.ci/install-browser-deps`` installs it from the npm registry (a cache
+beside the venv: nothing is downloaded at test time)."""
+WCAG_AA = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+"""axe-core's tags of the WCAG 2.1 level AA rules (A and AA, 2.0 and 2.1)."""
+
 PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
 """A phone in portrait (the size of a recent iPhone's viewport)."""
+
+
+def axe_missing() -> List[str]:
+    """What is not there of axe-core (with what :func:`missing` says)."""
+    return missing() + ([] if AXE.is_file() else [f"axe-core ({AXE})"])
+
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: "tag", values: arguments[0]}, resultTypes: ["violations"]})
+  .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => ({target: n.target.join(" "), summary: n.failureSummary}))}))))
+  .catch((e) => done([{id: "axe-error", impact: "", help: String(e), nodes: []}]));
+"""
+
+
+def axe_violations(driver: Any) -> List[Dict[str, Any]]:
+    """axe-core's violations of WCAG 2.1 AA on the page ``driver`` shows now (loaded into it for the check)."""
+    if not driver.execute_script("return typeof axe !== 'undefined';"):
+        driver.execute_script(AXE.read_text(encoding="utf-8"))
+    driver.set_script_timeout(60)
+    found: List[Dict[str, Any]] = driver.execute_async_script(AXE_RUN, list(WCAG_AA))
+    return found
+
+
+def axe_report(violations: List[Dict[str, Any]]) -> str:
+    """``violations`` one a line, with the elements each is about."""
+    return "\n".join(f"{v['id']} ({v['impact']}): {v['help']}: " + json.dumps(v["nodes"])[:600] for v in violations)
 
 
 def missing() -> List[str]:

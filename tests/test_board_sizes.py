@@ -18,7 +18,7 @@ from sensehat_c4 import cli
 from sensehat_c4.match import render
 from sensehat_c4.match import game as c4
 from sensehat_c4.match.chooser import LAN_INDEX, MATCH_ME_INDEX, RULES_INDEX, choice_frame, choose_size, size_frame
-from sensehat_c4.match.computer import OPPONENTS, opponents_for, sizes_for
+from sensehat_c4.match.opponents import HUMAN, OPPONENTS, Opponent, opponents_for
 from sensehat_c4.engine.levels import PERFECT_SIZES
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play, start_column
 from sensehat_c4.errors import BoardSizeError, ConfigError, MoveListError
@@ -383,9 +383,10 @@ def test_the_size_chooser_starts_from_the_last_size_and_tells_who_remembers_it()
 
 
 def test_perfect_is_offered_only_on_its_sizes():
-    assert sizes_for("perfect") == PERFECT_SIZES and sizes_for("steady") == SIZES
+    assert Opponent.computer("perfect").sizes() == PERFECT_SIZES and Opponent.computer("steady").sizes() == SIZES
     big = next(size for size in SIZES if size not in PERFECT_SIZES)
-    assert big == Size(7, 4) and opponents_for(big) == ("human", "easy", "casual", "steady", "medium", "match-me")
+    assert big == Size(7, 4) and tuple(o.name for o in opponents_for(big)) == (
+        "human", "easy", "casual", "steady", "medium", "match-me")
     assert opponents_for(Size()) == OPPONENTS
     # a fixed size that perfect (and the levels above medium, with this core) do not play: the chooser skips them
     mock = MockBackend()
@@ -473,11 +474,11 @@ def test_with_the_native_core_perfect_is_offered_on_more_sizes(monkeypatch, caps
     from sensehat_c4.engine import cores
     from sensehat_c4.engine.levels import NATIVE_PERFECT_SIZES
 
-    assert sizes_for("perfect") == PERFECT_SIZES                       # the Python core runs here
+    assert Opponent.computer("perfect").sizes() == PERFECT_SIZES                    # the Python core runs here
     monkeypatch.setattr(cores, "core_name", lambda: "native")
-    assert sizes_for("perfect") == NATIVE_PERFECT_SIZES
+    assert Opponent.computer("perfect").sizes() == NATIVE_PERFECT_SIZES
     assert {Size(6, 5), Size(5, 5), Size(7, 5), Size(6, 6)} <= set(NATIVE_PERFECT_SIZES)
-    assert "perfect" in opponents_for(Size(6, 5)) and "perfect" not in opponents_for(Size(8, 6))
+    assert Opponent.computer("perfect") in opponents_for(Size(6, 5)) and Opponent.computer("perfect") not in opponents_for(Size(8, 6))
     with pytest.raises(SystemExit) as info:
         cli.main(["--opponent", "perfect", "--board", "8x6"])
     assert info.value.code == 2 and "plays on the boards 4x4 5x4 6x4 7x4 8x4 4x5 5x5 6x5 7x5 8x5 4x6 5x6 6x6 7x6 only" \
@@ -497,7 +498,7 @@ def test_rounds_on_other_sizes_are_recorded_with_their_size_and_reviewed(tmp_pat
         mock.tap("up", "up", at=mock._cursor + ROUND_SETTLE)
         recorder = Recorder(db)
         try:
-            play_matches(mock, MatchOptions(size=size), opponent="human", matches=1, recorder=recorder)
+            play_matches(mock, MatchOptions(size=size), opponent=HUMAN, matches=1, recorder=recorder)
         finally:
             recorder.close()
     code = cli.main(["history", "--json", "--db", str(db)])

@@ -5,18 +5,19 @@ from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, WHITE
 from gamelib.scroll import SPEED, scroll_frames
 from sensehat_c4.match.chooser import RULES, RULES_INDEX, choice_frame, choose_opponent
+from sensehat_c4.match.opponents import HUMAN, Opponent
 
 
 def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
     mock = MockBackend()
     mock.hold("right", 0.6)                        # press, then held at 0.25, 0.30 ... 0.55 s
     mock.tap("middle")
-    assert choose_opponent(mock) == "medium"       # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
+    assert choose_opponent(mock) == Opponent.computer("medium")       # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
     assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(i)) for i in range(5)]
 
 
 def test_down_or_middle_chooses_up_backs_out_and_each_clears_the_leds():
-    for direction, expected in (("down", "easy"), ("middle", "easy"), ("up", None)):
+    for direction, expected in (("down", Opponent.computer("easy")), ("middle", Opponent.computer("easy")), ("up", None)):
         mock = MockBackend()
         mock.tap("right", direction)
         assert choose_opponent(mock) == expected
@@ -26,7 +27,7 @@ def test_down_or_middle_chooses_up_backs_out_and_each_clears_the_leds():
 def test_it_starts_from_the_default():
     mock = MockBackend()
     mock.tap("left", "middle")
-    assert choose_opponent(mock, "hard") == "tough"
+    assert choose_opponent(mock, Opponent.computer("hard")) == Opponent.computer("tough")
     assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(6)), tuple(choice_frame(5))]
 
 
@@ -34,7 +35,7 @@ def test_question_mark_scrolls_the_rules_then_comes_back_to_it():
     mock = MockBackend()
     mock.tap("left", "middle")                     # 2P -> ? (wraps to the last choice), choose it
     mock.tap("right", "down", at=200.0)            # long after the text: ? -> 2P, choose
-    assert choose_opponent(mock) == "human"
+    assert choose_opponent(mock) == HUMAN
     shown = [f for _, f in mock.frames]
     assert grid(shown[1]).splitlines()[:4] == [".......W", "........", "...WW...", ".....W.."]   # "?" (its place dot: the last of 2P, 1-9, LAN, ?)
     text = [tuple(f) for f, _ in scroll_frames(RULES, WHITE)]

@@ -14,8 +14,11 @@ from gamelib import backends
 from sensehat_c4 import cli
 from sensehat_c4.commands import play as play_command
 from sensehat_c4.match.chooser import RULES_INDEX, choice_frame, size_frame
-from sensehat_c4.rules import Size
+from sensehat_c4.rules import Board, Size
+from sensehat_c4.match import render
+from gamelib.palette import PALETTES, PURPLE_YELLOW, for_round
 from sensehat_c4.match.computer import computer_for
+from sensehat_c4.match.opponents import Opponent
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, seat_names
@@ -101,6 +104,8 @@ def test_a_backend_error_with_a_newline_is_printed_on_one_line(capsys, monkeypat
     (["--colors", "blue,red"], "--colors: player 1's colour is the field's blue; pick another"),
     (["--colors", "red,#000"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
     (["--colors", "#0000fc,red"], "--colors: player 1's colour is the field's blue; pick another"),
+    (["--palette", "purple-yellow", "--colors", "#008000,red"],
+     "--colors: player 1's colour is the field's colour; pick another"),
     (["--colors", "red,#030303"], "--colors: player 2's colour is black, which is an empty LED; pick another"),
     (["--colors", "red,#fc0303"], "--colors: the two players need different colours"),
     (["--colors", "red"], "--colors takes two colours separated by a comma (not 'red')"),
@@ -184,6 +189,44 @@ def test_the_winners_score_comes_first(capsys, mock):
     assert (code, out, err) == (0, "match 1: player 2 wins 2-1\nmatch 2: abandoned at 0-0\n", "")
 
 
+def test_palette_draws_the_board_in_its_colours_and_seat_2_s_winning_line_blinks_twice_as_often(capsys, mock):
+    chosen = PALETTES[PURPLE_YELLOW]
+    moves(mock, "4545454")                    # round 1: seat 1 starts and wins
+    mock.wait_until(mock._cursor + ROUND_SETTLE)
+    moves(mock, "4545454")                    # round 2: seat 2 starts and wins
+    mock.wait_until(mock._cursor + ROUND_SETTLE)
+    mock.tap("up", "up")
+    code, out, err = run(capsys, "--palette", "purple-yellow", "--opponent", "human", "--matches", "1")
+    assert (code, out, err) == (0, "match 1: abandoned at 1-1\n", "")
+    frames = list(mock.frames)
+    assert frames[0][1] == tuple(render.board_frame(Board(), for_round(chosen.players, 1, chosen), cursor=3))
+    final = Board.from_moves("4545454")
+    cells = final.outcome.cells
+    blinks = []
+    for starter in (1, 2):                    # the first mover wins: seat 1, then seat 2
+        colours = for_round(chosen.players, starter, chosen)
+        hidden = tuple(render.board_frame(final, colours, hide=cells))
+        times = [t for t, f in frames if f == hidden]
+        blinks.append([round(b - a, 6) for a, b in zip(times, times[1:])])
+    assert blinks == [[0.5, 0.5], [0.25] * 5]  # seat 1 blinks 3 times in 1.5 s, seat 2 six times
+    assert {pixel for _, f in frames for pixel in f} <= {chosen.first, chosen.second, chosen.field,
+                                                         chosen.background}       # no default colour
+
+
+def test_the_field_s_blue_is_a_player_s_colour_on_another_palette_s_field():
+    assert play_command.parse_colours("blue,red", PALETTES[PURPLE_YELLOW]) == (NAMES["blue"], NAMES["red"])
+
+
+def test_colours_given_override_the_palette_s_players_even_the_default_s_words(capsys, mock):
+    chosen = PALETTES[PURPLE_YELLOW]
+    mock.tap("up", "up")
+    assert run(capsys, "--palette", "purple-yellow", "--colors", "red,yellow", "--opponent", "human",
+               "--matches", "1")[0] == 0
+    red_yellow = tuple(NAMES[name] for name in ("red", "yellow"))
+    assert mock.frames[0][1] == tuple(render.board_frame(Board(), for_round(red_yellow, 1, chosen), cursor=3))
+    assert mock.frames[0][1][3] == NAMES["red"] and mock.frames[0][1][-2] == chosen.field
+
+
 @pytest.mark.parametrize("result, line", [
     (MatchResult(1, (2, 0), False, 2), "player 1 wins 2-0"),
     (MatchResult(2, (1, 2), False, 3), "player 2 wins 2-1"),
@@ -226,7 +269,7 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     ("hard", "alternate", 2, (1, "hard")),
 ])
 def test_computer_for(opponent, plays, number, expected):
-    computer = computer_for(opponent, plays, number, 0.5)
+    computer = computer_for(Opponent.parse(opponent), plays, number, 0.5)
     assert (computer if computer is None else (computer.player, computer.level)) == expected
 
 

@@ -15,6 +15,7 @@ from gamelib.errors import BackendError
 from gamelib.games import Entry, as_game
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings, SettingsFile
+from gamelib.palette import GREEN_PINK, PURPLE_YELLOW
 from sensehat_c4.match import game as c4
 
 
@@ -118,6 +119,19 @@ def test_command_line_overrides_apply_for_the_run_and_are_not_saved(config, mock
     assert cli.main(["--rotation", "0", "--log-level", "error"]) == 0
     assert mock.opened == [(None, 0, False)]
     assert json.loads(config.path.read_text()) == {"low_light": True, "rotation": 90}
+
+
+def test_palette_on_the_command_line_applies_for_the_run_and_is_not_saved(config, mock):
+    config.save(Settings(palette=PURPLE_YELLOW))
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")                        # quit
+    assert cli.main(["--palette", "green-pink", "--log-level", "error"]) == 0
+    assert mock.palette == GREEN_PINK
+    assert json.loads(config.path.read_text()) == {"low_light": False, "palette": "purple-yellow", "rotation": 0}
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert cli.main(["--log-level", "error"]) == 0
+    assert mock.palette == PURPLE_YELLOW                        # the saved one
 
 
 def test_a_corrupt_settings_file_is_reported_once_and_the_menu_starts(config, mock, capsys):

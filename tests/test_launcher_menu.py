@@ -1,5 +1,6 @@
 """Scripted menu sessions on the mock backend (fake clock: no test sleeps), exact frames."""
 import itertools
+import json
 import logging
 import sys
 
@@ -14,6 +15,7 @@ from gamelib.games import Entry, Game
 from gamelib.icons import ERROR_ICON, POWER_ICON, dimmed, picture
 from gamelib.launcher.menu import NO_GAMES, POWEROFF, QUIT, Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
+from gamelib.palette import DEFAULT, GREEN_PINK, PALETTES, PURPLE_YELLOW
 from sensehat_c4.match import game as c4
 from sensehat_c4.match import render
 from sensehat_c4.match.chooser import choice_frame
@@ -46,6 +48,8 @@ LIGHT_LO = "\n".join([".C......", "........", ".C....C.", ".C...C.C", ".C...C.C"
 ROT_0 = "\n".join(["..C.....", "........", ".CC..CCC", ".C.C.C.C", ".CC..C.C", ".C.C.C.C", ".C.C.CCC", "........"])
 ROT_1 = "\n".join(["..C.....", "........", ".CC...C.", ".C.C.CC.", ".CC...C.", ".C.C..C.", ".C.C.CCC", "........"])
 QUIT_F = "\n".join(["...O....", "........", "....O...", "...O.O..", "...O.O..", "...OO...", "....OO..", "........"])
+COLOURS_F = "\n".join(["....C...", "........", ".BBBBBB.", ".BBBBBB.", ".BBYBBB.", ".BRYRBB.", ".YRRYRY.",
+                       "........"])
 SURE = "\n".join(["........", "........", ".RR..RR.", ".R.R...R", ".RR...R.", ".R......", ".R....R.", "........"])
 
 
@@ -314,7 +318,7 @@ def test_power_off_asks_first_and_runs_the_command():
     ran = []
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "middle")                                  # wraps to power off; asks
+    mock.tap("left", "left", "middle")                          # wraps to the colours, then power off; asks
     mock.tap("left")                                            # anything else: no
     mock.tap("middle")                                          # asks again
     mock.wait_until(mock._cursor + 6.0)                         # no answer: gives up after 5 s
@@ -323,31 +327,57 @@ def test_power_off_asks_first_and_runs_the_command():
     result = Launcher(mock, three(), options, run=lambda cmd: ran.append(tuple(cmd)) or 0).run()
     assert result == POWEROFF and ran == [("off", "now")]
     power = POWER_ICON[:4] + (RED,) + POWER_ICON[5:]
-    assert shown(mock)[1:8] == [LIGHT_HI, letters(power), SURE, letters(power), SURE, letters(power), SURE]
-    gave_up = mock.frames[6][0] - mock.frames[5][0]
+    assert shown(mock)[1:9] == [LIGHT_HI, COLOURS_F.replace("....C...", ".....C..", 1), letters(power), SURE, letters(power), SURE, letters(power), SURE]
+    gave_up = mock.frames[7][0] - mock.frames[6][0]
     assert gave_up == pytest.approx(5.0)
 
 
 def test_a_failed_power_off_shows_the_error_icon(caplog):
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "middle", "middle")
+    mock.tap("left", "left", "middle", "middle")
     mock.tap("left", "middle")                                  # quit
     options = LauncherOptions(dim_after=0, blank_after=0, allow_poweroff=True)
     with caplog.at_level(logging.ERROR, logger="gamelib"):
         assert Launcher(mock, three(), options, run=lambda cmd: 1).run() == QUIT
     failed = ERROR_ICON[:4] + (RED,) + ERROR_ICON[5:]
-    assert shown(mock)[4] == letters(failed)
+    assert shown(mock)[5] == letters(failed)
     assert [r.getMessage() for r in caplog.records] == [
         "systemctl poweroff failed (exit status 1); see docs/guide/autostart.md, 'Shutting down from the menu'"]
 
 
-def test_without_allow_poweroff_the_system_menu_has_three_entries():
+def test_without_allow_poweroff_the_system_menu_has_four_entries():
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "middle")                                  # wraps straight to quit
+    mock.tap("left", "left", "middle")                          # wraps to the colours, then quit
     assert Launcher(mock, three(), NO_IDLE).run() == QUIT
-    assert shown(mock)[1:] == [LIGHT_HI, QUIT_F]
+    assert shown(mock)[1:] == [LIGHT_HI, COLOURS_F, QUIT_F]
+
+
+def test_the_colours_item_shows_each_palette_and_applies_and_saves_it(tmp_path):
+    store = SettingsFile(tmp_path / "settings.json")
+    mock = MockBackend()
+    mock.hold("up", 2.1)
+    mock.tap("left", "middle", "middle")                        # the colours: the next palette, twice
+    mock.tap("right", "right", "right", "middle")               # quit
+    assert Launcher(mock, three(), NO_IDLE, store=store).run() == QUIT
+    assert list(PALETTES) == [DEFAULT, PURPLE_YELLOW, GREEN_PINK]
+    assert [letters(f) for _, f in list(mock.frames)[1:3]] == [LIGHT_HI, COLOURS_F]
+    purple, yellow, green = PALETTES[PURPLE_YELLOW].first, PALETTES[PURPLE_YELLOW].second, PALETTES[PURPLE_YELLOW].field
+    cyan, black = PALETTES[DEFAULT].menu, PALETTES[DEFAULT].background
+    assert mock.frames[3][1] == picture("....C... ........ .GGGGGG. .GGGGGG. .GGYGGG. .GPYPGG. .YPPYPY. ........".split(),
+                                        {"C": cyan, "G": green, "Y": yellow, "P": purple, ".": black})
+    assert mock.frames[4][1][16 + 1] == PALETTES[GREEN_PINK].field
+    assert mock.palette == GREEN_PINK                           # the LEDs' setting, which games and the web view read
+    assert store.load() == Settings(palette=GREEN_PINK)
+    assert json.loads(store.path.read_text()) == {"low_light": False, "palette": GREEN_PINK, "rotation": 0}
+    again = MockBackend()
+    again.hold("up", 2.1)
+    again.tap("left", "left", "middle")                         # the colours item, then quit
+    assert Launcher(again, three(), NO_IDLE, settings=store.load()).run() == QUIT
+    assert again.palette == GREEN_PINK                          # the saved setting applies at start
+    assert [s.caption for _, s in again.statuses if s.details.get("item", "").startswith("colours")] == [
+        "colours: green-pink (←/→ browse, Enter changes, ↑ back)"]
 
 
 def test_bad_options():

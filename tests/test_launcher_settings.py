@@ -10,6 +10,7 @@ import time
 import pytest
 
 from gamelib.launcher.settings import Settings, SettingsFile, default_path
+from gamelib.palette import DEFAULT, PURPLE_YELLOW
 
 
 def test_path_follows_xdg_config_home():
@@ -206,10 +207,31 @@ def test_names_are_kept_checked_and_left_out_when_there_are_none(tmp_path, caplo
     assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 90}
     for bad, reason in ((b'{"names": "Ann"}', "names must be a list of one or two names (not 'Ann')"),
                         (b'{"names": ["A", "B", "C"]}', "names must be a list of one or two names (not ['A', 'B', 'C'])"),
-                        (b'{"names": ["Zo\xc3\xab"]}', "names: name 'Zo\u00eb' has characters the LEDs cannot show "
-                                                      "('\u00eb'): use letters A-Z, digits, spaces and . , : ' / ( ) + - ! ?"),
+                        (b'{"names": ["Zo\xc3\xb1"]}', "names: name 'Zo\u00f1' has characters the LEDs cannot show "
+                                                      "('\u00f1'): use letters A-Z, digits, spaces and . , : ' / ( ) + - ! ?"),
                         (b'{"names": ["ann", "ANN"]}', "names: the two players need different names (not 'ann' twice)")):
         store.path.write_bytes(bad)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="gamelib"):
+            assert store.load() == Settings()
+        assert [r.getMessage() for r in caplog.records] == [
+            f"the settings file {store.path} is corrupt ({reason}); kept it as {store.backup} and went back to the defaults"]
+
+
+def test_the_palette_is_kept_left_out_when_default_and_a_name_this_version_lacks_is_the_default(tmp_path, caplog):
+    store = SettingsFile(tmp_path / "settings.json")
+    store.save(Settings(palette=PURPLE_YELLOW))
+    assert json.loads(store.path.read_text()) == {"low_light": False, "palette": "purple-yellow", "rotation": 0}
+    assert store.load() == Settings(palette=PURPLE_YELLOW)
+    store.save(Settings(palette=DEFAULT))
+    assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}
+    store.path.write_text('{"palette": "sepia", "rotation": 90}')      # a newer version's palette
+    with caplog.at_level(logging.WARNING, logger="gamelib"):
+        assert store.load() == Settings(rotation=90)
+    assert caplog.records == []
+    for bad, reason in (('{"palette": 3}', "palette must be a palette's name (not 3)"),
+                        ('{"palette": "%s"}' % ("x" * 65), "palette must be a palette's name (not 'xxxxxxxxxxxx...xxxxxxxxxxxxx')")):
+        store.path.write_text(bad)
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="gamelib"):
             assert store.load() == Settings()

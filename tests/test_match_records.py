@@ -123,12 +123,12 @@ def test_the_computer_seat_is_stored_with_its_level_and_budget(tmp_path):
 def test_names_are_checked():
     assert parse_names(" Ann ,Bob") == ("Ann", "Bob")
     assert parse_names("Zoe") == ("Zoe", None)
-    assert check_name("Mary-Jo 2") == "Mary-Jo 2"
+    assert check_name("Mary-Jo 2") == "Mary-Jo 2" and check_name("Zoë") == "Zoë"     # French's accents are drawn
     bad = {
         "Ann,Bob,Cy": "--names takes one or two names separated by a comma (not 'Ann,Bob,Cy')",
         "Ann,": "--names: a name cannot be empty",
         "Bartholomew Jr": "--names: name 'Bartholomew Jr' is longer than 12 characters",
-        "Zoë": "--names: name 'Zoë' has characters the LEDs cannot show ('ë'): use letters A-Z, digits, "
+        "Zoñ": "--names: name 'Zoñ' has characters the LEDs cannot show ('ñ'): use letters A-Z, digits, "
                "spaces and . , : ' / ( ) + - ! ?",
         "A\tB": "--names: name 'A\\tB' has characters the LEDs cannot show ('\\t'): use letters A-Z, digits, "
                 "spaces and . , : ' / ( ) + - ! ?",

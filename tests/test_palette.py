@@ -15,7 +15,10 @@ from frames import g, grid
 
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, BLUE, GREEN, NAMES, ORANGE, RED, WHITE, YELLOW
-from gamelib.palette import DEFAULT, PALETTES, PageColours, Palette, css, for_round, palette
+from gamelib.backends.senselib import LIT_MIN
+from gamelib.colours import led_colour
+from gamelib.palette import (DEFAULT, GREEN_PINK, PALETTES, PURPLE_YELLOW, PageColours, Palette, css,
+                             for_round, palette)
 from gamelib.web.api import palette_files
 from sensehat_c4.match.chooser import size_frame
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
@@ -131,7 +134,7 @@ def test_the_pages_scan_finds_each_kind_of_colour(text, kind, hits):
 
 def test_the_default_palette_is_the_colours_the_game_always_showed():
     p = palette()
-    assert p is PALETTES[DEFAULT] and list(PALETTES) == [DEFAULT]
+    assert p is PALETTES[DEFAULT] and list(PALETTES) == [DEFAULT, PURPLE_YELLOW, GREEN_PINK]
     assert (p.first, p.second, p.field, p.background, p.flash) == (RED, YELLOW, BLUE, BLACK, WHITE)
     assert (p.text, p.lan, p.join, p.menu, p.warning, p.sand, p.error) == (
         WHITE, (0, 255, 255), GREEN, (0, 255, 255), ORANGE, YELLOW, RED)
@@ -140,6 +143,42 @@ def test_the_default_palette_is_the_colours_the_game_always_showed():
     assert p.players == (RED, YELLOW) and MatchOptions().colours == (RED, YELLOW)
     with pytest.raises(KeyError):
         palette("colour-blind")
+
+
+def test_every_palette_shows_only_what_the_leds_light_and_keeps_its_roles_apart_on_them():
+    """A lit channel under 48 does not light through the driver's gamma table (python-sense-hat issue 67); the
+    board's roles must differ as the LEDs show them (RGB565)."""
+    for name, chosen in PALETTES.items():
+        colours = [getattr(chosen, f.name) for f in fields(Palette) if f.name not in ("levels", "page", "cue")]
+        for colour in colours + list(chosen.levels):
+            assert all(v == 0 or LIT_MIN <= v <= 255 for v in colour), (name, colour)
+        board = [led_colour(c) for c in (chosen.first, chosen.second, chosen.field, chosen.background, chosen.flash)]
+        assert len(set(board)) == 5, name
+    assert LIT_MIN == 48
+    assert (PALETTES[PURPLE_YELLOW].first, PALETTES[PURPLE_YELLOW].second, PALETTES[PURPLE_YELLOW].field,
+            PALETTES[PURPLE_YELLOW].flash) == ((208, 0, 255), YELLOW, (0, 128, 0), (160, 255, 255))
+    assert (PALETTES[GREEN_PINK].first, PALETTES[GREEN_PINK].second, PALETTES[GREEN_PINK].field,
+            PALETTES[GREEN_PINK].flash) == (GREEN, (160, 128, 128), BLUE, WHITE)
+
+
+def test_the_web_view_s_palette_files_follow_the_backend_s_palette():
+    from gamelib import web
+    from gamelib.web.address import Address
+    from web_client import call
+
+    mock = MockBackend()
+    with web.serving(mock, Address("127.0.0.1", 0)) as server:
+        first = call(server.port, "GET", "/palette.css")
+        icon = call(server.port, "GET", "/icon.svg")
+        mock.palette = PURPLE_YELLOW                   # the launcher's menu changed it
+        second = call(server.port, "GET", "/palette.css")
+        again = call(server.port, "GET", "/palette.css", headers=[("If-None-Match", first.headers["etag"])])
+        green = call(server.port, "GET", "/icon.svg")
+    assert first.body == palette_files()["/palette.css"].body and icon.body == palette_files()["/icon.svg"].body
+    made = palette_files(PALETTES[PURPLE_YELLOW])
+    assert second.body == made["/palette.css"].body and b"--field: #0a600a;" in second.body
+    assert again.status == 200 and again.body == second.body      # the old ETag no longer matches
+    assert green.body == made["/icon.svg"].body and b'fill="#008000"' in green.body
 
 
 def test_a_round_s_palette_puts_the_starter_s_colour_first():

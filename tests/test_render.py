@@ -1,7 +1,10 @@
 """Exact frames for known states."""
+from dataclasses import replace
+
 from frames import g, grid
 
 from gamelib.colours import RED, YELLOW
+from gamelib.palette import PALETTES
 from sensehat_c4.match import render
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.rules import Board
@@ -73,6 +76,21 @@ def test_blink_flash_confirm():
     assert all(row[3] == "W" for row in grid(flash[0][0]).splitlines())
     assert grid(render.confirm_frame(Board.from_moves("4"), P, True)).splitlines()[0] == "YYYYYYYY"
     assert grid(render.confirm_frame(Board.from_moves("4"), P, False)).splitlines()[0] == "........"
+
+
+def test_the_winning_line_s_second_cue_seat_2_blinks_twice_as_often_with_a_colour_blind_palette():
+    board = Board.from_moves("4455667")
+    cells = board.outcome.cells
+    steady = list(render.blink_cells(board, cells, P, 3, 0.25))
+    assert list(render.win_blinks(board, cells, P, 1, 3, 0.25)) == steady      # the default palette: no cue,
+    assert list(render.win_blinks(board, cells, P, 2, 3, 0.25)) == steady      # either seat
+    cued = replace(P, cue=True)
+    assert list(render.win_blinks(board, cells, cued, 1, 3, 0.25)) == steady   # seat 1: the steady blink
+    fast = list(render.win_blinks(board, cells, cued, 2, 3, 0.25))
+    assert [seconds for _, seconds in fast] == [0.125] * 12                  # seat 2: twice as often, as long in all
+    assert [grid(f).splitlines()[7] for f, _ in fast] == ["BBBBBBB.", "BBBRRRR."] * 6
+    assert fast[0][0] == steady[0][0] and fast[1][0] == steady[1][0]
+    assert [p.cue for p in PALETTES.values()] == [False, True, True]         # the colour-blind palettes have it
 
 
 def test_score_digit_and_fill():

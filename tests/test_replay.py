@@ -12,7 +12,8 @@ from emu_sandbox import FakeEmulator, child_env, lit
 from frames import g, grid
 from gamelib.backends.mock import MockBackend
 from gamelib.backends.senselib import EmuBackend
-from gamelib.colours import BLACK, GREEN, RED, YELLOW
+from gamelib.colours import BLACK, BLUE, GREEN, RED, YELLOW
+from gamelib.palette import PALETTES, PURPLE_YELLOW, for_round
 from records_data import ANN, BOB, record_match, ticking
 from sensehat_c4.match import render
 from sensehat_c4.records import Recorder, Records, Side
@@ -34,6 +35,24 @@ def fall_frames(board_before: str, column: int, columns=7, rows=6) -> int:
     """How many frames the token dropped in ``column`` (0-based) takes: cursor row to its landing row."""
     height = Board.from_moves(board_before, columns, rows).height(column)
     return 2 + rows - height
+
+
+def test_the_backend_s_palette_draws_the_replay_and_seat_2_s_line_blinks_twice_as_often(tmp_path):
+    match = stored(tmp_path, ["1212121", "1212121"])      # round 2: Bob (seat 2) starts and wins
+    chosen = PALETTES[PURPLE_YELLOW]
+    blinks = []
+    for rnd, seat in ((match.rounds[0], 1), (match.rounds[1], 2)):
+        mock = MockBackend()
+        mock.palette = PURPLE_YELLOW
+        mock.tap("up", at=30.0)
+        Replay(mock, match, rnd).run()
+        colours = for_round((RED, YELLOW), rnd.starter, chosen)    # the recorded players, the palette's field
+        final = Board.from_moves("1212121")
+        hidden = tuple(render.board_frame(final, colours, hide=final.outcome.cells))
+        assert mock.frames[1][1][7 * 8] == chosen.field != BLUE
+        times = [t for t, f in mock.frames if f == hidden]
+        blinks.append((seat, [round(b - a, 6) for a, b in zip(times, times[1:])]))
+    assert blinks == [(1, [2 * T.win_blink] * (T.win_blinks - 1)), (2, [T.win_blink] * (2 * T.win_blinks - 1))]
 
 
 def test_a_round_plays_at_its_pace_and_ends_with_the_win_blinking(tmp_path):

@@ -20,6 +20,7 @@ from sensehat_c4.match import game as c4_game, render, resume, words
 from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.commands import main as c4_main
 from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.opponents import HUMAN
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.match.game import play_matches
 from sensehat_c4.match.report import print_result
@@ -92,7 +93,7 @@ def test_the_question_shows_the_board_and_the_score_in_turn_and_middle_resumes(g
     moves(mock, "4545454")                               # round 3: red (seat 1) starts and wins: 2-1
     mock.wait_until(mock._cursor + MATCH_SETTLE)
     reports = []
-    assert play_matches(mock, opponent="human", matches=1, recorder=recorder(games_db),
+    assert play_matches(mock, opponent=HUMAN, matches=1, recorder=recorder(games_db),
                         report=lambda *report: reports.append(report)) == 1
     assert shown(mock, 6.5) == [(0.0, BOARD_4453), (2.0, SCORE_1_0), (3.0, BOARD_4453), (5.0, SCORE_1_0),
                                 (6.0, BOARD_4453)]
@@ -205,7 +206,7 @@ def test_resuming_takes_up_exactly_where_the_match_was(games_db, stored, size, b
     mock.wait_until(3.0)
     steer(mock, columns, then)                 # one more move where it was ...
     mock.tap("up", "up")                       # ... and the match is left
-    result = play_matches(mock, opponent="human", matches=1, recorder=recorder(games_db))
+    result = play_matches(mock, opponent=HUMAN, matches=1, recorder=recorder(games_db))
     assert result == 1
     assert shown(mock, 2.5) == [(0.0, board), (2.0, score)]
     assert grid(mock.frames[2][1]) == board    # the resumed match's first frame
@@ -221,7 +222,7 @@ def test_colours_names_and_who_starts_are_the_matchs_and_the_winners_name_scroll
     mock.wait_until(1.0)
     moves(mock, "4545454")                              # round 2: Bob starts and wins: 2-0
     mock.wait_until(mock._cursor + MATCH_SETTLE + 2.0)
-    play_matches(mock, opponent="human", matches=1, recorder=recorder(games_db), report=print_result)
+    play_matches(mock, opponent=HUMAN, matches=1, recorder=recorder(games_db), report=print_result)
     assert capsys.readouterr().out == "match 1: Bob wins 2-0\n"
     assert shown(mock, 0.5) == [(0.0, g("""
         ...O....
@@ -295,7 +296,7 @@ def test_a_seat_a_phone_played_is_the_sticks_unless_a_phone_takes_it_again(games
     mock.tap("down", at=2.0)                               # the stick on seat 2's turn: nothing
     mock.tap("left", "down", at=3.0, source="phone:1")     # the phone plays seat 2: column 3
     mock.tap("up", "up", at=5.0)
-    play_matches(mock, opponent="human", matches=1, recorder=recorder(games_db), seats=Seats(second=phone))
+    play_matches(mock, opponent=HUMAN, matches=1, recorder=recorder(games_db), seats=Seats(second=phone))
     assert statuses(mock, words.RESUME)[0].as_json()["seats"][1]["kind"] == "phone"
     assert rows(games_db, "SELECT moves, result FROM rounds") == [("4443", "abandoned")]
     interrupted_match(games_db, ["44"], sides=NAMELESS)   # and without a phone: the stick plays both seats
@@ -304,7 +305,7 @@ def test_a_seat_a_phone_played_is_the_sticks_unless_a_phone_takes_it_again(games
     mock.tap("down", at=1.0)
     mock.tap("left", "down", at=2.0)
     mock.tap("up", "up", at=4.0)
-    play_matches(mock, opponent="human", matches=1, recorder=recorder(games_db))
+    play_matches(mock, opponent=HUMAN, matches=1, recorder=recorder(games_db))
     assert rows(games_db, "SELECT moves FROM rounds WHERE match_id = 2") == [("4443",)]
 
 

@@ -7,6 +7,7 @@ from frames import frame, g, grid
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLUE, GREEN, RED
 from gamelib.font import CHARACTERS, FALLBACK, glyph, text_width
+from gamelib.players import check_name
 from gamelib.scroll import SPEED, Scrolling, scroll, scroll_frames
 
 
@@ -15,7 +16,7 @@ def test_every_letter_digit_and_name_punctuation_is_five_rows_of_even_width():
         rows = glyph(char)
         assert len(rows) == 5 and len({len(r) for r in rows}) == 1, char
         assert set("".join(rows)) <= {"#", "."}, char
-    assert "a" in CHARACTERS and "é" not in CHARACTERS
+    assert "a" in CHARACTERS and "ñ" not in CHARACTERS
     assert text_width("MW") == 11 and text_width("ANN") == 3 + 1 + 4 + 1 + 4 and text_width("") == 0
 
 
@@ -76,10 +77,10 @@ def test_presses_can_be_ignored():
 def test_a_character_the_font_lacks_is_a_small_box_and_lowercase_is_drawn_as_capitals():
     assert FALLBACK == ("...", "###", "#.#", "###", "...")
     assert FALLBACK not in [glyph(char) for char in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:'/()+-!?"]
-    for char in ("_", "<", "~", "é", "ß", "\U0001F600", "\x1b", "\u202e"):    # ß's capital is two letters
+    for char in ("_", "<", "~", "ñ", "Å", "ÿ", "ß", "\U0001F600", "\x1b", "\u202e"):    # ß's capital is two letters
         assert glyph(char) == FALLBACK, char
     assert glyph("b") == glyph("B") and text_width("Bob_") == 3 + 1 + 3 + 1 + 3 + 1 + 3
-    assert grid(list(scroll_frames("é", RED, BLUE))[5][0]) == g("""
+    assert grid(list(scroll_frames("ñ", RED, BLUE))[5][0]) == g("""
         BBBBBBBB
         BBBBBBBB
         BBBBBBBB
@@ -87,6 +88,38 @@ def test_a_character_the_font_lacks_is_a_small_box_and_lowercase_is_drawn_as_cap
         BBRBRBBB
         BBRRRBBB
         BBBBBBBB
+        BBBBBBBB""")
+
+
+FRENCH = "ÉÈÊËÀÂÇÎÏÔÙÛÜŒ"
+
+
+def test_french_accented_capitals_and_their_lower_case_are_drawn_not_boxed():
+    plain = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:'/()+-!?"
+    for char in FRENCH + FRENCH.lower():
+        rows = glyph(char)
+        assert rows != FALLBACK and len(rows) == 5 and len({len(r) for r in rows}) == 1, char
+        assert set("".join(rows)) <= {"#", "."}, char
+        assert char in CHARACTERS and glyph(char.lower()) == glyph(char.upper()), char
+    shapes = [glyph(char) for char in plain + FRENCH]
+    assert len(set(shapes)) == len(shapes)     # no two characters look the same
+    assert check_name("Zoé") == "Zoé" and check_name("Œdipe") == "Œdipe"
+
+
+def test_accented_glyphs_columns():
+    assert glyph("é") == ("..#", "...", "###", "##.", "###")
+    assert glyph("À") == ("#..", "...", ".#.", "###", "#.#")
+    assert glyph("ç") == (".##", "#..", "#..", ".##", ".#.")
+    assert glyph("Ü") == ("#.#", "...", "#.#", "#.#", "###")
+    assert glyph("œ") == (".####", "#.#..", "#.###", "#.#..", ".####") and text_width("Œé") == 5 + 1 + 3
+    assert grid(list(scroll_frames("é", RED, BLUE))[5][0]) == g("""
+        BBBBBBBB
+        BBBBBBBB
+        BBBBRBBB
+        BBBBBBBB
+        BBRRRBBB
+        BBRRBBBB
+        BBRRRBBB
         BBBBBBBB""")
 
 

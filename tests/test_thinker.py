@@ -78,16 +78,16 @@ def test_an_engine_that_cannot_be_imported_reaches_the_caller(monkeypatch):
 
 
 def test_the_levels_table_is_what_every_part_offers():
-    from sensehat_c4.match import chooser, computer
+    from sensehat_c4.match import chooser, opponents
     from sensehat_c4.commands import play as cli
     from sensehat_c4.engine import LEVELS
 
     names = ("easy", "casual", "steady", "medium", "tough", "hard", "expert", "master", "perfect")
     assert tuple(LEVELS) == names
-    assert computer.OPPONENTS == ("human",) + names + ("match-me",)
+    assert opponents.NAMES == tuple(o.name for o in opponents.OPPONENTS) == ("human",) + names + ("match-me",)
     opponent = next(a for a in cli.play_parser()._actions if a.dest == "opponent")
-    assert tuple(opponent.choices) == computer.OPPONENTS
-    assert [(name, label) for name, label, _ in chooser.CHOICES] == [
+    assert tuple(opponent.choices) == opponents.NAMES
+    assert [(entry and entry.name or "rules", label) for entry, label, _ in chooser.CHOICES] == [
         ("human", "2P")] + [(name, str(number)) for number, name in enumerate(names, 1)] + [
         ("match-me", "M"), ("lan", ""), ("rules", "?")]
 

@@ -26,6 +26,7 @@ from gamelib.web.limits import Limits
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.match.game import play_matches
+from sensehat_c4.match.opponents import HUMAN
 from sensehat_c4.match.players import Person, Player, Seats, follow
 from sensehat_c4.rules import Board
 
@@ -287,7 +288,7 @@ def test_a_phone_seated_through_the_backend_plays_its_seat_and_the_seat_ends_wit
     mock.tap("left", "down", source="phone:9")                  # the phone: column 3
     mock.wait_until(mock._cursor + 0.5)
     mock.tap("up", "up")
-    assert play_matches(mock, MatchOptions(), opponent="human", matches=1) == 1
+    assert play_matches(mock, MatchOptions(), opponent=HUMAN, matches=1) == 1
     assert frames(mock)[:len(fall("4")) + 3] == [board("", 3)] + fall("4") + [board("4", 3), board("4", 2)]
     kinds = [s["kind"] for s in mock.statuses[0][1].as_json()["seats"]]
     assert kinds == ["stick", "phone"]
@@ -333,7 +334,7 @@ def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
             tokens[seat] = reply.json()["token"]
         result = []
         game = threading.Thread(target=lambda: result.append(
-            play_matches(mock, MatchOptions(), opponent="human", matches=1, report=lambda *a: result.append(a))))
+            play_matches(mock, MatchOptions(), opponent=HUMAN, matches=1, report=lambda *a: result.append(a))))
         seen = []
         with Events(server.port) as events:
             game.start()
@@ -515,7 +516,7 @@ def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sock
         token = post(server.port, "/api/seat", {"pin": pin, "seat": 2}, source=phone_address).json()["token"]
         phone = Events(server.port, path=f"/api/events?token={token}")
         game = threading.Thread(target=play_matches, args=(backend, MatchOptions()),
-                                kwargs={"opponent": "human", "matches": 1})
+                                kwargs={"opponent": HUMAN, "matches": 1})
         said = lambda caption: lambda kind, data: kind == "state" and (data["status"] or {}).get(  # noqa: E731
             "caption") == caption
         with Events(server.port) as watching:

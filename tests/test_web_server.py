@@ -172,7 +172,7 @@ def test_the_state_gives_the_frame_row_by_row_from_the_top_left_and_the_words():
         assert state == {"seq": 0, "pixels": [[0, 0, 0]] * 64, "status": None,
                          "seating": {"seats": [{"seat": 1, "taken": False, "kind": None},
                                                {"seat": 2, "taken": False, "kind": None}],
-                                     "version": 0}}
+                                     "version": 0}, "palette": "default"}
         server.feed.shown(frame(7))
         server.feed.said(said(turn=2, board="7x6"))
         wait_for(lambda: server.feed.seq == 1 and server.feed.status is not None)
@@ -189,7 +189,7 @@ def test_the_stream_starts_with_the_state_and_frame_then_brings_every_frame_in_o
         with Events(server.port) as events:
             assert events.status == 200 and events.headers["content-type"] == "text/event-stream"
             assert events.headers["content-security-policy"] == CSP
-            assert events.next() == ("state", {"status": None, "seating": server.seating.state()})
+            assert events.next() == ("state", {"status": None, "seating": server.seating.state(), "palette": "default"})
             kind, data = events.next()
             assert events.retry == 1000 and kind == "frame" and data["pixels"] == [[1, i, 255 - i] for i in range(64)]
             server.feed.said(said(turn=1))

@@ -7,10 +7,11 @@ from sensehat_c4.match import words
 from sensehat_c4.match.chooser import RULES, choose_opponent, choose_size
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.controller import MatchOptions, play
+from sensehat_c4.match.opponents import HUMAN, Opponent
 from sensehat_c4.rules import SIZES, Size
 from test_computer_turns import factory
 
-OFFERED = ["human", "easy", "medium", "hard", "perfect", "rules"]
+OFFERED = [HUMAN, *map(Opponent.computer, ("easy", "medium", "hard", "perfect")), None]   # None: the rules
 LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 hard", "computer: 9 perfect", "rules"]
 
 
@@ -28,11 +29,11 @@ def test_a_level_s_words_say_its_horizon_from_the_ladder():
 
 def test_the_choosers_words():
     about = words.LEVEL_WORDS["easy"]
-    assert words.choosing_opponent("easy", OFFERED) == Status(
+    assert words.choosing_opponent(Opponent.computer("easy"), OFFERED) == Status(
         "choosing opponent", f"choosing the opponent: computer: 1 easy: {about}",
         "computer: 1 easy (←/→ browse, Enter chooses)",
         {"game": "Connect 4", "choice": "computer: 1 easy", "choices": LABELS, "about": about})
-    assert words.choosing_opponent("human", OFFERED) == Status(
+    assert words.choosing_opponent(HUMAN, OFFERED) == Status(
         "choosing opponent", "choosing the opponent: 2 players", "2 players (←/→ browse, Enter chooses)",
         {"game": "Connect 4", "choice": "2 players", "choices": LABELS})
     assert words.choosing_size(Size(6, 5), SIZES[:3]).as_json() == {
@@ -44,7 +45,7 @@ def test_the_opponent_chooser_says_each_item_and_the_rules():
     mock = MockBackend()
     mock.tap("left", "middle")                         # 2P -> ? (the rules), choose: they scroll
     mock.tap("right", "right", "down", at=200.0)       # ? -> 2P -> easy, choose
-    assert choose_opponent(mock) == "easy"
+    assert choose_opponent(mock) == Opponent.computer("easy")
     browse = "(←/→ browse, Enter chooses)"
     assert [s.caption for _, s in mock.statuses] == [
         f"2 players {browse}", f"rules {browse}", "the rules are scrolling: any key stops them",

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import BackendError, ConfigError, SetupError
+from ..i18n import _
+from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "Observer", "Picture", "STICK", "StickEvent", "ENV_VAR",
@@ -263,14 +265,21 @@ def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bo
 
 
 def add_arguments(parser: "argparse.ArgumentParser") -> None:
-    """Add ``--backend``, ``--rotation`` and ``--low-light`` (shared by the game and the launcher)."""
+    """Add ``--backend``, ``--rotation``, ``--low-light`` and ``--palette`` (shared by the game and the launcher)."""
     parser.add_argument("--backend", choices=names(), default=None,
                         help=f"where to play (default: ${ENV_VAR}, else auto-detect)")
     parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn the picture and the joystick clockwise by this many degrees")
     parser.add_argument("--low-light", action="store_true", help="dim the LEDs")
+    parser.add_argument("--palette", choices=tuple(PALETTES), default=DEFAULT_PALETTE,
+                        help=_("the colours of the LEDs and the web pages: {default} (the default), or {others}, "
+                               "chosen to stay apart with colour blindness (the launcher: its saved setting "
+                               "unless given)").format(default=DEFAULT_PALETTE, others=" or ".join(
+                                   name for name in PALETTES if name != DEFAULT_PALETTE)))
 
 
 def from_args(args: "argparse.Namespace", notice: Optional[Notice] = None) -> Backend:
-    """Open the backend that :func:`add_arguments`'s options ask for."""
-    return open_backend(args.backend, rotation=args.rotation, low_light=args.low_light, notice=notice)
+    """Open the backend that :func:`add_arguments`'s options ask for (its :attr:`~.base.Backend.palette` too)."""
+    backend = open_backend(args.backend, rotation=args.rotation, low_light=args.low_light, notice=notice)
+    backend.palette = getattr(args, "palette", DEFAULT_PALETTE) or DEFAULT_PALETTE
+    return backend

@@ -40,12 +40,13 @@ import reprlib
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from gamelib.colours import BLACK, RGB
 
 from ..errors import ConfigError
 from ..matrix import PIXELS, SIDE
+from ..palette import DEFAULT as DEFAULT_PALETTE
 from ..seats import SeatTable
 from ..status import Status
 from .device import Clock, Device, Dimmable
@@ -53,6 +54,8 @@ from .inbox import Inbox
 from .interlude import QUEUED, Pause, Interlude, Step
 
 log = logging.getLogger("gamelib")
+Told = TypeVar("Told")
+"""What an observer is told: a picture, or a status."""
 
 Frame = Sequence[RGB]
 """64 (:data:`~gamelib.matrix.PIXELS`) ``(r, g, b)`` pixels, row by row from the top left (index ``y * 8 + x``)."""
@@ -175,6 +178,9 @@ class Backend:
         self._inbox = Inbox()
         self.seats = SeatTable()
         """Which seat another stick plays (a phone's): read by the game, written by the web server."""
+        self.palette: str = DEFAULT_PALETTE
+        """The name of the palette the games draw with (:data:`gamelib.palette.PALETTES`; ``--palette``, the
+        launcher's setting): a setting of the LEDs, read by the game and the web view (its ``/palette.css``)."""
         self._asked_lock = threading.Lock()
         self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
         self._asked_first: Optional[Interlude] = None
@@ -292,7 +298,7 @@ class Backend:
         with self._observers_lock:
             self._observers = tuple(o for o in self._observers if o is not observer)
 
-    def _tell(self, observer: Observer, method: Callable, value: object) -> None:
+    def _tell(self, observer: Observer, method: Callable[[Told], None], value: Told) -> None:
         try:
             method(value)
         except Exception:  # a broken mirror must not stop the game

@@ -17,7 +17,7 @@ import os
 import threading
 import weakref
 from collections import deque
-from typing import TYPE_CHECKING, Deque, Optional, Tuple
+from typing import TYPE_CHECKING, Deque, List, Optional, Tuple
 
 if TYPE_CHECKING:  # base.py imports this module
     from .base import Action, Direction
@@ -29,7 +29,7 @@ Injected = Tuple["Direction", "Action", str]
 """A queued event: its direction, its action and its source (the backend stamps the time on receipt)."""
 
 
-def _close_fds(fds: list) -> None:
+def _close_fds(fds: List[int]) -> None:
     for fd in fds:
         try:
             os.close(fd)
@@ -45,7 +45,7 @@ class Inbox:
         self.limit = limit
         self._lock = threading.Lock()
         self._events: Deque[Injected] = deque()
-        self._fds: list = []          # [read end, write end] once made
+        self._fds: List[int] = []     # [read end, write end] once made
         self._signalled = False
         self._early = False
         self._closed = False

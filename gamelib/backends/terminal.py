@@ -26,7 +26,7 @@ import signal
 import sys
 import termios
 from collections import deque
-from typing import Any, Callable, Collection, Deque, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Collection, Deque, List, Mapping, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB
 from gamelib.status import Status
@@ -50,7 +50,7 @@ def is_terminal(fd: int) -> bool:
         return False
 
 
-def standard_fds() -> Optional[tuple]:
+def standard_fds() -> Optional[Tuple[int, int]]:
     """``(stdin, stdout)`` file descriptors if both are terminals, else ``None``."""
     try:
         fds = sys.stdin.fileno(), sys.stdout.fileno()
@@ -299,7 +299,7 @@ class TerminalDevice:
         except OSError:
             self._gone = True
 
-    def _size(self) -> tuple:
+    def _size(self) -> Tuple[int, int]:
         try:
             size = os.get_terminal_size(self._out)
         except OSError:
@@ -440,6 +440,7 @@ def _same_file(fd: Optional[int], other: int) -> bool:
 
 def _fileno(stream: Any) -> Optional[int]:
     try:
-        return stream.fileno()
+        fd: int = stream.fileno()
+        return fd
     except (AttributeError, OSError, ValueError):
         return None

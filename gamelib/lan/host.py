@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from ..backends.base import Action, Backend, Direction, Observer, StickEvent
+from ..icons import Picture
+from ..jsonvalue import JSONObject
 from ..seats import Kind
 from ..status import Status
 from ..web.http import HttpError, Link, Request, Route, UpgradeReply
@@ -415,7 +417,7 @@ class LanHost(Observer):
 
     # -- frames and words to the guest ----------------------------------------------------------
 
-    def shown(self, frame: Any) -> None:
+    def shown(self, frame: Picture) -> None:
         """Observer: a frame shown (the game's thread)."""
         self._post("frame", frame)
 
@@ -424,7 +426,7 @@ class LanHost(Observer):
         if status.phase != screens.PHASE or status.details.get("screen") != screens.AWAY:
             self._post("state", status)
 
-    def send_game(self, data: Dict[str, Any]) -> None:
+    def send_game(self, data: JSONObject) -> None:
         """Send the guest a ``game`` message (its game's own: Connect 4 sends what its records need),
         from any thread, in order with the frames."""
         self._post("game", data)

@@ -164,7 +164,7 @@ def one_of(value: Mapping[str, Any], name: str, choices: Sequence[Any]) -> Any:
 
 
 def _text(value: Mapping[str, Any], name: str) -> str:
-    text = need(value, name, str)
+    text: str = need(value, name, str)
     if len(text) > 4 * MAX_TEXT:
         raise ProtocolError("bad_message", f"{name} is too long")
     return text

@@ -7,7 +7,7 @@ import dataclasses
 import logging
 import sys
 from importlib import metadata
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
 
 from .. import app, backends, web
 from ..errors import ConfigError
@@ -19,6 +19,9 @@ from .log import LauncherLog
 from .menu import QUIT, Launcher, LauncherOptions
 from .service import SERVICE_BACKEND, Installer
 from .settings import SettingsFile, default_path
+
+if TYPE_CHECKING:
+    from ..web.pages import Pages
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DISTRIBUTION = "sensehat-c4"
@@ -46,7 +49,7 @@ def menu_parser() -> app.Parser:
                         "--rotation or --low-light is given. Other commands: 'gamelib list', 'gamelib names', "
                         "'gamelib install-service', 'gamelib uninstall-service'.")
     backends.add_arguments(parser)
-    parser.set_defaults(rotation=None, low_light=None)  # None: the saved setting
+    parser.set_defaults(rotation=None, low_light=None, palette=None)  # None: the saved setting
     add_launcher_options(parser)
     served = parser.add_mutually_exclusive_group()
     web.add_argument(served)
@@ -68,8 +71,8 @@ def run_menu(argv: Sequence[str]) -> int:
     with LauncherLog(args.log_level) as logs:
         store = SettingsFile(default_path())
         saved = store.load()
-        overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light))
-                     if v is not None}
+        overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light),
+                                       ("palette", args.palette)) if v is not None}
         settings = dataclasses.replace(saved, **overrides)
         entries = discover()
         if not entries:
@@ -84,9 +87,9 @@ def run_menu(argv: Sequence[str]) -> int:
     return app.EXIT_OK
 
 
-def game_pages(entries: Sequence[Entry]) -> List[Any]:
+def game_pages(entries: Sequence[Entry]) -> List[Pages]:
     """Each game's own pages for the web view (``Game.web``); a game whose pages fail is logged and left out."""
-    found = []
+    found: List[Pages] = []
     for entry in entries:
         if entry.game is not None and entry.game.web is not None:
             try:

@@ -2,8 +2,8 @@
 
 Screens: ``GAMES`` (each game's icon; left/right browse with wrap-around, middle
 or down launches, up held for :attr:`LauncherOptions.hold` seconds opens the
-system menu), ``SYSTEM`` (brightness, rotation, quit, and power off when
-allowed; up goes back) and ``CONFIRM`` (power off? middle or down confirms).
+system menu), ``SYSTEM`` (brightness, rotation, quit, power off when
+allowed, and the palette: a small board in its colours, middle or down for the next; up goes back) and ``CONFIRM`` (power off? middle or down confirms).
 Orthogonal to the screen, the idle level: ``AWAKE``, ``DIM`` (colours scaled
 down) and ``BLANK`` (LEDs off).  The event that wakes the menu does nothing else.
 
@@ -27,11 +27,13 @@ from ..colours import RGB
 from ..errors import ConfigError, OutputError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
-from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed
+from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed, picture
 from ..matrix import PIXELS
-from ..palette import DEFAULT, PALETTES
+from ..i18n import _
+from ..palette import DEFAULT, PALETTES, Palette
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
+from ..waiting import DUE, wait
 from .settings import Settings, SettingsFile
 from .system import CommandRunner, run_command
 
@@ -44,6 +46,24 @@ _COLOURS = PALETTES[DEFAULT]
 
 NO_GAMES: Picture = tuple(centred_text("?", _COLOURS.text))
 """Shown when no game is installed."""
+
+PALETTE_PICTURE = (
+    "........",
+    "........",
+    ".FFFFFF.",
+    ".FFFFFF.",
+    ".FF2FFF.",
+    ".F121FF.",
+    ".211212.",
+    "........",
+)
+"""The system menu's palette item: a small board in the palette chosen (F the field, 1 and 2 the players)."""
+
+
+def palette_picture(palette: Palette) -> List[RGB]:
+    """:data:`PALETTE_PICTURE` in ``palette``'s colours."""
+    return list(picture(PALETTE_PICTURE, {"F": palette.field, "1": palette.first, "2": palette.second,
+                                          ".": palette.background}))
 
 @dataclass(frozen=True)
 class LauncherOptions:
@@ -81,7 +101,7 @@ class Idle(enum.Enum):
     BLANK = "blank"
 
 
-LIGHT, ROTATION = "light", "rotation"
+LIGHT, ROTATION, PALETTE = "light", "rotation", "palette"
 
 
 class Launcher:
@@ -107,7 +127,8 @@ class Launcher:
         self.index = 0
         self.failed: Set[str] = set()
         """Keys of the games whose last run raised (they show the error icon)."""
-        self.system_items: List[str] = [LIGHT, ROTATION, QUIT] + ([POWEROFF] if self.options.allow_poweroff else [])
+        self.system_items: List[str] = [LIGHT, ROTATION, QUIT] + ([POWEROFF] if self.options.allow_poweroff else []) \
+            + [PALETTE]
         self.system_index = 0
         self.poweroff_failed = False
         self.result: Optional[str] = None
@@ -128,7 +149,8 @@ class Launcher:
         self._after_game = False
         """Back from a game and the stick not moved since."""
         self._items: Dict[str, Callable[[], None]] = {
-            LIGHT: self._toggle_light, ROTATION: self._turn, QUIT: self._quit, POWEROFF: self._ask_power_off}
+            LIGHT: self._toggle_light, ROTATION: self._turn, QUIT: self._quit, POWEROFF: self._ask_power_off,
+            PALETTE: self._next_palette}
         """What choosing each system menu item does."""
 
     # -- the loop -------------------------------------------------------------
@@ -138,13 +160,10 @@ class Launcher:
         self._apply_settings()
         self._show()
         while self.result is None:
-            now = self.backend.now()
-            deadline = self._deadline()
-            if deadline is not None and now >= deadline:
-                self._on_deadline(now)
-                continue
-            event = self.backend.wait_event(None if deadline is None else deadline - now)
-            if event is not None:
+            event = wait(self.backend, self._deadline())
+            if event is DUE:
+                self._on_deadline(self.backend.now())
+            elif isinstance(event, StickEvent):
                 self._on_event(event)
         return self.result
 
@@ -268,6 +287,11 @@ class Launcher:
     def _turn(self) -> None:
         self._change(rotation=(self.settings.rotation + 90) % 360)
 
+    def _next_palette(self) -> None:
+        names = list(PALETTES)
+        now = names.index(self.settings.palette) if self.settings.palette in names else -1
+        self._change(palette=names[(now + 1) % len(names)])
+
     def _quit(self) -> None:
         self.result = QUIT
 
@@ -300,6 +324,7 @@ class Launcher:
             self.backend.rotation = self.settings.rotation
         if self.backend.low_light != self.settings.low_light:
             self.backend.low_light = self.settings.low_light
+        self.backend.palette = self.settings.palette
 
     # -- what the LEDs show ---------------------------------------------------------
 
@@ -323,6 +348,8 @@ class Launcher:
             pixels = centred_text("LO" if self.settings.low_light else "HI", colour)
         elif item == ROTATION:
             pixels = centred_text(f"R{self.settings.rotation // 90}", colour)
+        elif item == PALETTE:
+            pixels = palette_picture(PALETTES.get(self.settings.palette, _COLOURS))
         elif item == QUIT:
             colour = _COLOURS.warning
             pixels = centred_text("Q", colour)
@@ -343,9 +370,11 @@ class Launcher:
             chosen = self.system_items[self.system_index]
             item = {LIGHT: f"brightness: {'low' if self.settings.low_light else 'high'}",
                     ROTATION: f"rotation: {self.settings.rotation}", QUIT: "quit",
+                    PALETTE: _("colours: {name}").format(name=self.settings.palette),
                     POWEROFF: "shut down" + (" (it failed last time)" if self.poweroff_failed else "")
                     }[chosen]
-            does = {LIGHT: "switches", ROTATION: "turns", QUIT: "quits", POWEROFF: "shuts down"}[chosen]
+            does = {LIGHT: "switches", ROTATION: "turns", QUIT: "quits", POWEROFF: "shuts down",
+                    PALETTE: _("changes")}[chosen]
             caption = f"{item} ({LEFT_RIGHT} browse, {ENTER} {does}, {UP} back)"
         elif not self.entries:
             item = "no games are installed"

@@ -2,8 +2,9 @@
 
 The file is ``$XDG_CONFIG_HOME/gamelib/settings.json`` (``~/.config/gamelib/...``
 when the variable is unset), a JSON object such as
-``{"low_light": false, "names": ["Ann", "Bob"], "rotation": 90}`` (``names``: the players'
-names the launcher hands to its games, see :mod:`gamelib.players`; set with ``gamelib names``).  Writes are atomic (a temporary file
+``{"low_light": false, "names": ["Ann", "Bob"], "palette": "purple-yellow", "rotation": 90}`` (``names``:
+the players' names the launcher hands to its games, see :mod:`gamelib.players`; set with ``gamelib names``;
+``palette``: one of :data:`gamelib.palette.PALETTES`, left out for the default).  Writes are atomic (a temporary file
 in the same directory, then ``os.replace``), so a power cut leaves the old file
 or the new one, never half of one; temporaries left by a write that was cut
 short are removed at start.  Whatever a file holds, starting never fails: a
@@ -27,6 +28,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from ..backends.base import check_rotation
 from ..errors import ConfigError
 from ..files import atomic_write, config_home, remove_stale_temporaries
+from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
 from ..players import parse_names
 
 log = logging.getLogger("gamelib")
@@ -52,6 +54,9 @@ class Settings:
     ``{"connect4": {"board": "6x5"}}``."""
     names: Tuple[str, ...] = ()
     """Player 1's and (if two) player 2's names, handed to the games (:attr:`Choices.names`)."""
+    palette: str = DEFAULT_PALETTE
+    """The palette the LEDs and the web pages show (:data:`gamelib.palette.PALETTES`), handed to the games
+    with the backend (:attr:`~gamelib.backends.base.Backend.palette`)."""
 
     @classmethod
     def from_json(cls, data: Any) -> "Settings":
@@ -63,7 +68,15 @@ class Settings:
         if not isinstance(low_light, bool):
             raise ValueError(f"low_light must be true or false (not {reprlib.repr(low_light)})")
         return cls(low_light=low_light, rotation=check_rotation(rotation), games=_games(data.get("games", {})),
-                   names=check_names(data.get("names", [])))
+                   names=check_names(data.get("names", [])), palette=_palette(data.get("palette", cls.palette)))
+
+
+def _palette(value: Any) -> str:
+    """The ``palette`` setting: a palette's name; one this version lacks (a newer one's) is the default,
+    anything but a short string a ``ValueError``."""
+    if not isinstance(value, str) or len(value) > MAX_NAME:
+        raise ValueError(f"palette must be a palette's name (not {reprlib.repr(value)})")
+    return value if value in PALETTES else DEFAULT_PALETTE
 
 
 def _games(data: Any) -> Dict[str, Dict[str, str]]:
@@ -180,6 +193,8 @@ class SettingsFile:
                 del data["games"]  # no game has asked to remember anything: the file stays as it was
             if not settings.names:
                 del data["names"]  # a file without names reads as before names existed
+            if settings.palette == DEFAULT_PALETTE:
+                del data["palette"]  # likewise without a palette
             atomic_write(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
         except OSError as exc:
             return str(exc)

@@ -123,7 +123,8 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         from .server import WebServer  # noqa: PLC0415
     except ImportError as exc:
         raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
-    server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages())
+    server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages(),
+                       palette=lambda: backend.palette)
     stop = backend.observe(server.feed)
     gesture: Optional[_Gesture] = None
     server.feed.shown(backend.frame)          # what is up now, for the first page

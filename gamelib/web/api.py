@@ -99,6 +99,10 @@ def _made(body: bytes, content_type: str) -> StaticFile:
     return StaticFile(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
 
 
+PALETTE_FILES = ("/palette.css", "/icon.svg")
+"""The files made from the palette shown (:func:`palette_files`)."""
+
+
 def palette_files(palette: Palette = PALETTES[DEFAULT], directory: Path = STATIC) -> Dict[str, StaticFile]:
     """The files made once from ``palette``: ``/palette.css`` (the pages' colours as CSS custom properties,
     which ``page.css`` and a game's style sheets use) and ``/icon.svg`` (the board's colours)."""
@@ -130,7 +134,8 @@ class WebApp:
                  clock: Callable[[], float], files: Optional[Dict[str, StaticFile]] = None,
                  later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None,
                  pages: Sequence[Pages] = (), lan: Callable[[], Optional[Offer]] = lambda: None,
-                 seats_closed: Optional[Callable[[], bool]] = None) -> None:
+                 seats_closed: Optional[Callable[[], bool]] = None,
+                 palette: Callable[[], str] = lambda: DEFAULT) -> None:
         self.console = console
         self.pages = tuple(pages)
         self.lan = lan
@@ -144,13 +149,18 @@ class WebApp:
         self.limits = limits
         self._clock = clock
         self._later = later
-        self.files = {**load_files(), **palette_files()} if files is None else files
+        self.files = load_files() if files is None else files
+        self.palette = palette
+        """The name of the palette shown now (the backend's, which the launcher's menu may change):
+        ``/palette.css`` and ``/icon.svg`` follow it, made once for each palette (:func:`palette_files`)."""
+        self._palette_files: Dict[str, Dict[str, StaticFile]] = {}
         self._pins_later = False
         """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
         self.presence = Presence(console, feed, seating, limits, clock=clock, later=later)
 
     def routes(self) -> List[Route]:
         static = [Route("GET", path, self._file) for path in self.files]
+        static += [Route("GET", path, self._palette_file) for path in PALETTE_FILES if path not in self.files]
         return static + [
             Route("GET", "/api/state", self.state),
             Route("GET", "/api/events", self.events),
@@ -177,6 +187,13 @@ class WebApp:
 
     def _file(self, request: Request) -> Response:
         return serve_file(self.files[request.path], request)
+
+    def _palette_file(self, request: Request) -> Response:
+        name = self.palette()
+        made = self._palette_files.get(name)
+        if made is None:
+            made = self._palette_files[name] = palette_files(PALETTES.get(name, PALETTES[DEFAULT]))
+        return serve_file(made[request.path], request)
 
     def links(self, request: Request) -> Response:
         """``GET /api/pages``: the pages a game adds (its history...), for the page's header."""

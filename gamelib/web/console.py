@@ -6,7 +6,7 @@ thread (:meth:`~gamelib.backends.base.Backend.inject`, :meth:`~gamelib.backends.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.backends.interlude import Pause
@@ -45,7 +45,7 @@ WAITING = "waiting"
 """The phase of the words while the game waits for a phone."""
 
 
-def phone_frames(colour: RGB) -> list:
+def phone_frames(colour: RGB) -> List[Tuple[Picture, float]]:
     """The steps of the phone blinking in ``colour`` (``(frame, seconds)``)."""
     lit: Picture = picture(PHONE, {"P": colour})
     return [(lit, PHONE_BLINK), ((_COLOURS.background,) * PIXELS, PHONE_BLINK)]

@@ -25,8 +25,10 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple
 
 from ..backends.base import Observer
 from ..colours import RGB
+from ..jsonvalue import JSON, JSONObject
 from ..matrix import PIXELS
 from ..palette import DEFAULT, PALETTES
+from ..seats import Sitter
 from ..status import Status
 from .http import Stream
 from .limits import Limits
@@ -40,12 +42,12 @@ RETRY_MS = 1000
 HEARTBEAT = b": still here\n\n"
 
 
-def event(kind: str, data: Dict[str, Any]) -> bytes:
+def event(kind: str, data: JSONObject) -> bytes:
     """One Server-Sent Event: ``event: KIND``, ``data: JSON`` (one line), a blank line."""
     return f"event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
-def pixels(frame: Sequence[RGB]) -> List[List[int]]:
+def pixels(frame: Sequence[RGB]) -> List[JSON]:
     """A frame as the API gives it: 64 ``[r, g, b]`` lists, row by row from the top left."""
     return [[int(r), int(g), int(b)] for r, g, b in frame]
 
@@ -53,7 +55,7 @@ def pixels(frame: Sequence[RGB]) -> List[List[int]]:
 class Watcher:
     """One client's event stream (``sitter``: the seated phone whose page it is, by its token)."""
 
-    def __init__(self, feed: "Feed", stream: Stream, sitter: Any = None) -> None:
+    def __init__(self, feed: "Feed", stream: Stream, sitter: Optional[Sitter] = None) -> None:
         self.feed = feed
         self.stream = stream
         self.sitter = sitter
@@ -110,7 +112,7 @@ class Feed(Observer):
             self.counted += 1
             self._post((FRAME, self.counted, tuple(frame)))
 
-    def said(self, status: Any) -> None:
+    def said(self, status: Status) -> None:
         """The game said what the LEDs show (a :class:`~gamelib.status.Status`)."""
         with self._lock:
             self._post((STATE, 0, status))
@@ -165,10 +167,10 @@ class Feed(Observer):
         if stated:
             self.watching()
 
-    def frame_json(self) -> Dict[str, Any]:
+    def frame_json(self) -> JSONObject:
         return {"seq": self.seq, "pixels": pixels(self.frame)}
 
-    def state_json(self) -> Dict[str, Any]:
+    def state_json(self) -> JSONObject:
         status = None if self.status is None else self.status.as_json()
         return {"status": status, **self.extra()}
 
@@ -182,7 +184,7 @@ class Feed(Observer):
             self._state_event = event(STATE, self.state_json())
         return self._state_event
 
-    def attach(self, stream: Stream, sitter: Any = None) -> Watcher:
+    def attach(self, stream: Stream, sitter: Optional[Sitter] = None) -> Watcher:
         """Send ``stream`` the feed from now on, starting with the state and frame up now (``sitter``:
         the seated phone whose page opened it)."""
         watcher = Watcher(self, stream, sitter)

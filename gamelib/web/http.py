@@ -45,6 +45,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import h11
 
 from ..errors import GamelibError
+from ..jsonvalue import JSON
 from .address import name_labels
 from .limits import Limits, RateTable
 
@@ -114,7 +115,7 @@ class Response:
     headers: Tuple[Tuple[str, str], ...] = ()
 
     @classmethod
-    def json(cls, value: Any, status: int = 200, headers: Iterable[Tuple[str, str]] = ()) -> "Response":
+    def json(cls, value: JSON, status: int = 200, headers: Iterable[Tuple[str, str]] = ()) -> "Response":
         body = json.dumps(value, separators=(",", ":")).encode()
         return cls(status, body, "application/json", (("Cache-Control", "no-store"), *headers))
 
@@ -213,7 +214,7 @@ def check_origin(request: Request) -> None:
         raise HttpError(403, "origin", f"requests from a {site} page are not accepted here")
 
 
-def address_of(peer: Any) -> str:
+def address_of(peer: object) -> str:
     """The client's address alone (``::ffff:1.2.3.4`` as ``1.2.3.4``)."""
     host = peer[0] if isinstance(peer, tuple) and peer else str(peer)
     return host[7:] if host.startswith("::ffff:") else host

@@ -45,9 +45,10 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional, Set, Tuple
+from typing import Callable, Dict, Optional, Set, Tuple
 
 from ..backends.base import PAIR_HOLD
+from ..jsonvalue import JSONObject
 from ..seats import Kind, SeatTable, Sitter, check_seat
 from .http import HttpError
 from .limits import Limits, RateTable
@@ -337,7 +338,7 @@ class Seating:
             self._tokens = {t: held for t, held in self._tokens.items() if held[0] is not sitter}
         return sitter
 
-    def state(self) -> Dict[str, Any]:
+    def state(self) -> JSONObject:
         """For the page: each seat taken or not (and by what), and the seat table's version (it goes up
         at every change: a page that sat at version n ignores older states)."""
         version, sitters = self.table.read()

@@ -9,14 +9,16 @@ from gamelib import app, backends, web
 from gamelib.app import Parser
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
 from gamelib.lan import DEFAULT_PORT
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.palette import DEFAULT, PALETTES, Palette
 from gamelib.players import MAX_LENGTH as MAX_NAME
 from gamelib.web.address import Address, argument as web_address
 
 from .. import __version__
 from ..errors import ConfigError
 from ..i18n import _
-from ..match.computer import DEFAULT_SECONDS, LEVELS, OPPONENTS, PERFECT_SECONDS, Computer, sizes_for
+from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
+from ..match.opponents import HUMAN, Opponent
+from ..match.opponents import NAMES as OPPONENTS
 from ..rules import FIRST_CHOICES
 from .common import PROG, add_board, add_db, add_threads, positive_int, seconds, use_threads
 
@@ -24,12 +26,11 @@ if TYPE_CHECKING:
     from ..match.controller import MatchResult
 
 
-def refusal(colour: RGB) -> Optional[str]:
-    """Why ``colour`` cannot be a player's, or ``None``; compared as the LEDs show it
+def refusal(colour: RGB, board: Palette = PALETTES[DEFAULT]) -> Optional[str]:
+    """Why ``colour`` cannot be a player's on ``board``'s field, or ``None``; compared as the LEDs show it
     (#0000fc is the field's blue there, #000003 is dark)."""
-    board = PALETTES[DEFAULT]
     if led_colour(colour) == led_colour(board.field):
-        return "is the field's blue"
+        return "is the field's blue" if board.field == PALETTES[DEFAULT].field else _("is the field's colour")
     if led_colour(colour) == led_colour(board.background):
         return "is black, which is an empty LED"
     return None
@@ -38,8 +39,15 @@ def refusal(colour: RGB) -> Optional[str]:
 PLAYER_COLOUR_NAMES = [name for name, colour in NAMES.items() if refusal(colour) is None]
 
 
-def parse_colours(text: str) -> Tuple[RGB, RGB]:
-    """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours the board can show apart."""
+class _Unset(str):
+    """``--colors``' default: the palette's players' colours (told apart from the same words typed)."""
+
+
+DEFAULT_COLOURS = _Unset(",".join(map(colour_name, PALETTES[DEFAULT].players)))
+
+
+def parse_colours(text: str, board: Palette = PALETTES[DEFAULT]) -> Tuple[RGB, RGB]:
+    """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours ``board`` can show apart."""
     parts = [p for p in text.split(",")]
     if len(parts) != 2:
         raise ConfigError(f"--colors takes two colours separated by a comma (not {text!r})")
@@ -48,7 +56,7 @@ def parse_colours(text: str) -> Tuple[RGB, RGB]:
     except ColourError as exc:
         raise ConfigError(f"--colors: {exc}") from exc
     for name, colour in (("player 1", p1), ("player 2", p2)):
-        why = refusal(colour)
+        why = refusal(colour, board)
         if why is not None:
             raise ConfigError(f"--colors: {name}'s colour {why}; pick another")
     if led_colour(p1) == led_colour(p2):
@@ -76,7 +84,7 @@ def play_parser() -> Parser:
                     epilog=f"commands (each takes --help):\n{rows}",
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     backends.add_arguments(parser)
-    parser.add_argument("--colors", "--colours", dest="colours", default=",".join(map(colour_name, PALETTES[DEFAULT].players)), metavar="P1,P2",
+    parser.add_argument("--colors", "--colours", dest="colours", default=DEFAULT_COLOURS, metavar="P1,P2",
                         help="the players' colours, names or hex (default: %(default)s)")
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help="who starts each round (default: alternate, player 1 first)")
@@ -134,12 +142,12 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[str],
+def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[Opponent],
                 computer_plays: str) -> Optional[str]:
     """The notice when ``--names`` names the seat the computer always plays (that name is never
     used: the computer's seat has none), else ``None``.  With ``--computer-plays alternate`` each
     name is used in the matches where its seat is a person's."""
-    if opponent in (None, "human") or computer_plays == "alternate":
+    if opponent is None or opponent.level is None or computer_plays == "alternate":
         return None
     seat = int(computer_plays)
     name = names[seat - 1]
@@ -169,16 +177,19 @@ def run(argv: Sequence[str]) -> int:
     from ..rules import Size  # noqa: PLC0415
 
     use_threads(args.threads)
+    board = PALETTES[args.palette]
     try:
-        options = MatchOptions(colours=parse_colours(args.colours), first=args.first,
+        options = MatchOptions(colours=board.players if args.colours is DEFAULT_COLOURS else parse_colours(args.colours, board),
+                               palette=board, first=args.first,
                                timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
                                names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
         parser.error(str(exc))
-    if args.helps == "on" and args.opponent == "human":
+    opponent = None if args.opponent is None else Opponent.parse(args.opponent)   # argparse checked the word
+    if args.helps == "on" and opponent == HUMAN:
         parser.error(_("--helps on: hints and take-backs are against the computer (not with --opponent human)"))
-    if args.opponent and args.board and args.board not in sizes_for(args.opponent):
-        offered = " ".join(str(size) for size in sizes_for(args.opponent))
+    if opponent is not None and args.board and args.board not in opponent.sizes():
+        offered = " ".join(str(size) for size in opponent.sizes())
         parser.error(f"--opponent {args.opponent} plays on the boards {offered} only (not {args.board})")
 
     def notice(message: str) -> None:
@@ -197,7 +208,7 @@ def run(argv: Sequence[str]) -> int:
         except (ValueError, ConfigError) as exc:
             parser.error(f"--join: {exc}")
     name = options.names[0] or default_name()
-    unused = unused_name(options.names, args.opponent, args.computer_plays)
+    unused = unused_name(options.names, opponent, args.computer_plays)
     if unused is not None:
         notice(unused)
 
@@ -223,7 +234,7 @@ def run(argv: Sequence[str]) -> int:
                 lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
                          report=lambda number, result, names: print_result(number, None, result, names))
             else:
-                play_matches(backend, options, opponent=args.opponent, computer_plays=args.computer_plays,
+                play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
                              size=args.board, think=args.think, matches=args.matches, report=report,
                              recorder=recorder, helps=None if args.helps is None else args.helps == "on")
     finally:

@@ -13,7 +13,9 @@ import argparse
 import json
 import re
 from datetime import date
-from typing import Any, Dict, Sequence
+from typing import Sequence
+
+from gamelib.jsonvalue import JSONObject
 
 from gamelib import app
 
@@ -44,7 +46,7 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def as_json(day: date, puzzle: Puzzle) -> Dict[str, Any]:
+def as_json(day: date, puzzle: Puzzle) -> JSONObject:
     return {"date": day.isoformat(), **puzzle.as_json()}
 
 

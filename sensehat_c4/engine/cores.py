@@ -1,17 +1,19 @@
 """Where the exact solver's core is chosen: the one place a faster core plugs in.
 
 Every solver the engine uses is made by :func:`new_solver`; the interface a core must
-provide is written in :mod:`.solver`'s docstring (and ``docs/ARCHITECTURE.md``).  Two
+provide is :class:`Core` (a protocol: what the searches call, checked by mypy), written out in
+:mod:`.solver`'s docstring (and ``docs/ARCHITECTURE.md``).  Two
 cores provide it: the native one (:mod:`.native`, C, when it was built and loads) and
 the pure-Python :class:`.solver.Solver`, the reference and the fallback.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol, Tuple
 
 from ..errors import ConfigError, NativeCoreError
 from . import native
-from .position import Shape
+from .limit import Budget
+from .position import Position, Shape
 from .solver import Solver
 
 Leaf = Callable[[int, int], Optional[int]]
@@ -20,8 +22,33 @@ Leaf = Callable[[int, int], Optional[int]]
 CORES = ("native", "python")
 
 
+class Core(Protocol):
+    """A solver core: exact scores of one board size's positions, within a :class:`~.limit.Budget`.
+
+    :class:`.solver.Solver` (Python) and :class:`.native.NativeSolver` provide it; a core is made
+    as ``Core(shape, *, table_bits=None, leaf=None, leaf_ply=-1)`` by :func:`new_solver` alone."""
+
+    @property
+    def name(self) -> str:
+        """``"python"`` or ``"native"``."""
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched since the core was made."""
+
+    def reset(self) -> None:
+        """Empty the transposition table."""
+
+    def score(self, position: Position, budget: Budget, *, window: Optional[Tuple[int, int]] = None) -> int:
+        """The exact score of ``position`` (not over); ``window=(low, high)``: it is known to lie in it.
+        :class:`~sensehat_c4.errors.SearchAborted` when ``budget`` runs out."""
+
+    def at_most(self, position: Position, value: int, budget: Budget) -> bool:
+        """One null-window search: True if the score of ``position`` is at most ``value``."""
+
+
 def new_solver(shape: Shape, *, table_bits: Optional[int] = None, leaf: Optional[Leaf] = None,
-               leaf_ply: int = -1, core: Optional[str] = None, threads: Optional[int] = None) -> Solver:
+               leaf_ply: int = -1, core: Optional[str] = None, threads: Optional[int] = None) -> Core:
     """A solver core for ``shape`` (see :mod:`.solver` for what it provides).
 
     ``core``: ``"native"`` or ``"python"``; ``None`` takes the native core when it is

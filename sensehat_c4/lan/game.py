@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any, List, Optional
+from typing import List, Optional
 
 from gamelib.backends.base import Backend
+from gamelib.colours import RGB
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
@@ -32,7 +33,7 @@ _ROLE_ICONS = {
 }
 
 
-def role_frame(role: str, index: int) -> List[Any]:
+def role_frame(role: str, index: int) -> List[RGB]:
     """The choice between offering a game (cyan waves) and joining one (green), with its place dot."""
     frame = list(picture(_ROLE_ICONS[role], {"C": _COLOURS.lan, "G": _COLOURS.join, "W": _COLOURS.text}))
     frame[1 + index] = _COLOURS.lan if role == OFFER else _COLOURS.join
@@ -69,7 +70,7 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
              recorder: Optional[Recorder] = None) -> int:
     """The chooser's and the launcher's entry: offer or join (asked on the LEDs), as this Pi's first
     name (the launcher's ``gamelib names``), else :func:`default_name`; the matches played."""
-    from ..match.computer import sizes_for  # noqa: PLC0415
+    from ..match.opponents import HUMAN  # noqa: PLC0415
 
     names = tuple(choices.names) if choices is not None else ()
     name = names[0] if names else default_name()
@@ -83,7 +84,7 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
             if role == JOIN:
                 return join(backend, name=name, recorder=recorder, notice=lambda line: log.info("%s", line),
                             report=lambda number, result, names: print_result(number, None, result, names))
-            board = size or choose_size(backend, sizes_for("human"), Size())
+            board = size or choose_size(backend, HUMAN.sizes(), Size())
             if board is None:
                 continue
             return host(backend, MatchOptions(size=board), name=name, recorder=recorder,

@@ -3,7 +3,7 @@ come; :func:`join` finds a game (or goes to the address given), asks, and shows 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.web.address import Address
@@ -17,6 +17,10 @@ from .records import GuestRecords, GuestReport, RecordTee
 from .remote import LanError, RemotePlayer
 from .session import SessionFile
 
+if TYPE_CHECKING:
+    from gamelib.lan.flows import Visit
+    from gamelib.web.limits import Limits
+
 GAME_KEY = "connect4"
 """The game's key in the protocol and the mDNS TXT record."""
 
@@ -26,7 +30,7 @@ Report = Callable[[int, MatchResult, Tuple[Optional[str], Optional[str]]], None]
 
 def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Optional[Recorder] = None,
          report: Optional[Report] = None, address: Optional[Address] = None, matches: int = 0,
-         notice: Callable[[str], None] = lambda message: None, limits: Any = None) -> int:
+         notice: Callable[[str], None] = lambda message: None, limits: Optional[Limits] = None) -> int:
     """Offer Connect 4 on the LAN as ``name`` and play matches with the guests who come, until the
     host's player leaves the lobby (up) or ``matches`` (0: no limit) have been played; how many were (a
     match left before a move is no match: not counted, not reported, as it is not recorded)."""
@@ -46,7 +50,7 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
             lan.catch_up = tee.catch_up
             while not session.gone and (matches == 0 or played < matches):
                 result = play_match(backend, replace(options, names=names, computer=None),
-                                    recorder=cast(Recorder, tee), seats=seats)   # a Recorder's calls, and to the guest
+                                    recorder=tee, seats=seats)   # a Recorder's calls, and to the guest
                 if tee.kept:   # left before a move: no match (none recorded, none counted, no line)
                     played += 1
                     if report is not None:
@@ -71,7 +75,7 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
 
 def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = None,
          recorder: Optional[Recorder] = None, notice: Callable[[str], None] = lambda message: None,
-         state: Optional[SessionFile] = None, limits: Any = None,
+         state: Optional[SessionFile] = None, limits: Optional[Limits] = None,
          interfaces: Optional[Sequence[str]] = None, report: Optional[Report] = None) -> int:
     """Join a game on the LAN as ``name``: the host at ``target``, or one chosen from those found
     (then, after each visit, the list again until up); the matches recorded, each told to ``report``
@@ -138,8 +142,8 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
 
 
 def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label: str, *, name: str,
-           recorder: Optional[Recorder], state: SessionFile, limits: Any,
-           report: Optional[GuestReport] = None) -> Tuple[Any, int]:
+           recorder: Optional[Recorder], state: SessionFile, limits: Limits,
+           report: Optional[GuestReport] = None) -> Tuple[Visit, int]:
     """One visit to the host at ``where``: how it ended, and how many matches were recorded."""
     from gamelib.lan.flows import visit  # noqa: PLC0415
     from gamelib.lan.guest import GuestLink  # noqa: PLC0415

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from gamelib.errors import GamelibError
+from gamelib.jsonvalue import JSONObject
 
 from ..match.controller import MatchResult, round_starter
 from ..records import Recorder, Side, hex_colour
@@ -25,7 +26,7 @@ class RecordTee:
     ``game`` message, so the guest's Pi records the same match; :meth:`catch_up` is the match so far,
     for a guest that comes back (its Pi may have restarted)."""
 
-    def __init__(self, recorder: Optional[Recorder], send: Callable[[Dict[str, Any]], None]) -> None:
+    def __init__(self, recorder: Optional[Recorder], send: Callable[[JSONObject], None]) -> None:
         self.recorder = recorder
         self.send = send
         self.matches = 0
@@ -34,7 +35,7 @@ class RecordTee:
         self._match: Optional[Dict[str, Any]] = None
         """The match being played, with its rounds so far (replaced, never changed: read from another thread)."""
 
-    def catch_up(self) -> List[Dict[str, Any]]:
+    def catch_up(self) -> List[JSONObject]:
         """The ``game`` messages a guest needs to record the match being played from its start."""
         match = self._match
         return [] if match is None else [match]
@@ -59,7 +60,7 @@ class RecordTee:
         if self.recorder is not None:   # (no computer and no helps over the LAN: the match passes them on all the same)
             self.recorder.played(number, starter, board, match_winner=match_winner, level=level, hints=hints,
                                  takebacks=takebacks)
-        move = {"number": number, "starter": starter, "moves": board.notation()}
+        move: JSONObject = {"number": number, "starter": starter, "moves": board.notation()}
         if self._match is not None:
             rounds = [r for r in self._match["rounds"] if r["number"] != number]
             self._match = {**self._match, "rounds": [*rounds, move]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import socket
-from typing import Any
+from typing import Protocol
 
 from gamelib.errors import ConfigError
 from gamelib.players import MAX_LENGTH, check_name
@@ -26,10 +26,22 @@ def default_name() -> str:
         return "PI"
 
 
+class RemoteSession(Protocol):
+    """What the seat needs of the other Pi's session (:class:`gamelib.lan.host.Session`)."""
+
+    @property
+    def source(self) -> str:
+        """The source of its presses (``lan:...``)."""
+
+    @property
+    def gone(self) -> bool:
+        """It ended for good (the other Pi quit, or is away too long)."""
+
+
 class RemotePlayer(Person):
     """The guest at the other Pi, in its seat: presses from its source; gone when its session is."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: RemoteSession) -> None:
         super().__init__(session.source, kind=Kind.REMOTE)
         self.session = session
 

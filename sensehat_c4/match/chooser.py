@@ -27,21 +27,22 @@ from gamelib.stepper import Stepper
 
 from ..rules import Size
 from . import render, words
-from .computer import LEVELS, MATCH_ME, OPPONENTS
+from .opponents import HUMAN, LAN, MATCH_ME, OPPONENTS, Opponent
 
 _COLOURS = PALETTES[DEFAULT]
 LEVEL_COLOURS: Tuple[RGB, ...] = _COLOURS.levels
 """The labels' colours, weakest level first, from green to magenta (repeated if there are more levels)."""
 
-LAN = "lan"
-"""The chooser's entry for playing another Pi over the LAN (:mod:`..lan`)."""
-CHOICES: Sequence[Tuple[str, str, RGB]] = (("human", "2P", _COLOURS.text),) + tuple(
-    (name, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
-    for number, name in enumerate(LEVELS, start=1)) + ((MATCH_ME, "M", _COLOURS.text),) + (
-    (LAN, "", _COLOURS.lan), ("rules", "?", _COLOURS.text))
+Entry = Optional[Opponent]
+"""An entry of the opponent chooser: an opponent, or ``None`` for ``?`` (the rules, no opponent)."""
+CHOICES: Sequence[Tuple[Entry, str, RGB]] = ((HUMAN, "2P", _COLOURS.text),) + tuple(
+    (opponent, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
+    for number, opponent in enumerate(OPPONENTS[1:-1], start=1)) + (
+    (MATCH_ME, "M", _COLOURS.text), (LAN, "", _COLOURS.lan), (None, "?", _COLOURS.text))
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
-levels of the levels table numbered from 1, then ``M``, *match me* (its level steps with each round);
-then the LAN (a picture: waves); last ``?``, the rules (neither is an opponent)."""
+levels of the levels table numbered from 1, then ``M``, *match me* (its level steps with each round),
+in the order of :data:`~.opponents.OPPONENTS`; then the LAN (a picture: waves); last ``?``, the
+rules (no opponent)."""
 RULES_INDEX = len(CHOICES) - 1
 LAN_INDEX = len(CHOICES) - 2
 MATCH_ME_INDEX = len(CHOICES) - 3
@@ -75,8 +76,8 @@ def place(index: int, count: int = len(CHOICES)) -> int:
 
 def choice_frame(index: int) -> List[RGB]:
     """The label of choice ``index``, with a dot on the top row marking its place."""
-    name, label, colour = CHOICES[index]
-    pixels = (list(picture(LAN_ICON, {"C": _COLOURS.lan, "W": _COLOURS.text})) if name == LAN
+    entry, label, colour = CHOICES[index]
+    pixels = (list(picture(LAN_ICON, {"C": _COLOURS.lan, "W": _COLOURS.text})) if entry == LAN
               else centred_text(label, colour, _COLOURS.background))
     pixels[place(index)] = colour
     return pixels
@@ -108,17 +109,19 @@ def browse(backend: Backend, frames: Sequence[Frame], index: int,
             return index if PRESSES[event.direction] == CHOOSE else None
 
 
-def choose_opponent(backend: Backend, default: str = "human",
-                    offered: Sequence[str] = OPPONENTS, *, lan: bool = True) -> Optional[str]:
-    """Let the players pick ``human`` or a level among ``offered``, or (if ``lan``) :data:`LAN`;
+def choose_opponent(backend: Backend, default: Opponent = HUMAN,
+                    offered: Sequence[Opponent] = OPPONENTS, *, lan: bool = True) -> Optional[Opponent]:
+    """Let the players pick :data:`~.opponents.HUMAN`, a level or :data:`~.opponents.MATCH_ME` among
+    ``offered``, or (if ``lan``)
+    :data:`~.opponents.LAN`;
     ``None`` if they push up (back).  Choosing ``?`` scrolls the rules, then the choice goes on
     from ``?``."""
     indices = [OPPONENTS.index(o) for o in offered] + ([LAN_INDEX] if lan else []) + [RULES_INDEX]
     start = indices.index(OPPONENTS.index(default)) if default in offered else \
         indices.index(LAN_INDEX) if default == LAN and lan else 0
     frames = [choice_frame(i) for i in indices]
-    labels = [CHOICES[i][0] for i in indices]
-    said = [words.choosing_opponent(label, labels) for label in labels]
+    entries = [CHOICES[i][0] for i in indices]
+    said = [words.choosing_opponent(entry, entries) for entry in entries]
     while True:
         chosen = browse(backend, frames, start, said)
         if chosen is not None and indices[chosen] == LAN_INDEX:

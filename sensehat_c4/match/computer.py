@@ -11,43 +11,18 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Callable, Optional, Sequence
 
 from gamelib.seats import Kind
 
-from ..engine.matchme import NAME
 from ..engine.rungs import BY_NAME as LEVELS
 from ..engine.rungs import DEFAULT_SECONDS, PERFECT_SECONDS
 from ..errors import ConfigError
-from ..rules import SIZES, Board, Size
+from ..rules import Board
+from .opponents import Opponent
 from .players import Player
 
-__all__ = ["DEFAULT_SECONDS", "LEVELS", "MATCH_ME", "PERFECT_SECONDS", "OPPONENTS", "Computer", "Thinker",
-           "computer_for", "ladder_for", "opponents_for", "sizes_for"]
-
-MATCH_ME = NAME
-"""The opponent that moves up or down the ladder after each round (:class:`~..engine.matchme.MatchMe`)."""
-OPPONENTS = ("human", *LEVELS, MATCH_ME)
-"""Who the players can play against: each other, a level of the ladder (:data:`~..engine.rungs.RUNGS`), or
-*match me*."""
-
-
-def sizes_for(opponent: str) -> Tuple[Size, ...]:
-    """The board sizes ``opponent`` (``human``, a level or *match me*) plays on (the levels table says;
-    *match me* wherever two levels are offered)."""
-    if opponent == MATCH_ME:
-        return tuple(size for size in SIZES if len(ladder_for(size)) >= 2)
-    return SIZES if opponent == "human" else LEVELS[opponent].offered_sizes()
-
-
-def ladder_for(size: Size) -> Tuple[str, ...]:
-    """The levels offered on a board of ``size``, weakest first (the ladder *match me* climbs there)."""
-    return tuple(name for name, rung in LEVELS.items() if size in rung.offered_sizes())
-
-
-def opponents_for(size: Size) -> Tuple[str, ...]:
-    """The opponents (``human`` and the levels) offered on a board of ``size``."""
-    return tuple(o for o in OPPONENTS if size in sizes_for(o))
+__all__ = ["DEFAULT_SECONDS", "LEVELS", "PERFECT_SECONDS", "Computer", "Thinker", "computer_for", "middle"]
 
 
 @dataclass(frozen=True)
@@ -74,16 +49,17 @@ class Computer:
         return self.seconds if self.seconds is not None else LEVELS[self.level].seconds
 
 
-def computer_for(opponent: str, plays: str, match_number: int,
+def computer_for(opponent: Opponent, plays: str, match_number: int,
                  seconds: Optional[float]) -> Optional[Computer]:
-    """The computer player for match ``match_number`` (1-based), or ``None`` for two people.
+    """The computer player for match ``match_number`` (1-based), or ``None`` when ``opponent`` is no
+    computer (two people).
 
     ``plays="alternate"`` makes the computer player 2 in odd matches and player 1 in even ones.
     """
-    if opponent == "human":
+    if opponent.level is None:
         return None
     player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
-    return Computer(opponent, player=player, seconds=seconds)
+    return Computer(opponent.level, player=player, seconds=seconds)
 
 
 def middle(levels: Sequence[str]) -> str:

@@ -26,21 +26,23 @@ import enum
 import logging
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple, TypedDict
 
+from gamelib.animation import Animation
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RGB
 from gamelib.errors import QuitRequested
 from gamelib.palette import DEFAULT, PALETTES, Palette, for_round
 from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
+from gamelib.waiting import DUE, wait
 
-from ..engine.matchme import MatchMe, Round
+from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
 from ..errors import ConfigError
-from ..records import Recorder, Side
+from ..records import MatchRecorder, Side
 from ..rules import FIRST_CHOICES, Board, Size
 from . import render, words
-from .computer import MATCH_ME, Computer, Thinker
+from .computer import Computer, Thinker
 from .players import Kind, Person, Player, Seats
 
 log = logging.getLogger("sensehat_c4")
@@ -205,11 +207,19 @@ ThinkerFactory = Callable[[Computer, int], Player]
 """Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
 
 
+class RoundFacts(TypedDict):
+    """What :meth:`~..records.MatchRecorder.played` keeps of a round beside its moves."""
+
+    level: Optional[str]
+    hints: int
+    takebacks: int
+
+
 class Match:
     """The state machine behind :func:`play`.  Call :meth:`run` once."""
 
     def __init__(self, backend: Backend, options: MatchOptions,
-                 thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
+                 thinker: Optional[ThinkerFactory] = None, recorder: Optional[MatchRecorder] = None,
                  seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
                  left: Optional[Callable[[MatchResult], None]] = None,
                  hinter: Optional[ThinkerFactory] = None) -> None:
@@ -230,8 +240,8 @@ class Match:
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
         self._deadline: Optional[float] = None
-        self._steps: Iterator[render.Step] = iter(())
-        self._then: Callable[[], None] = lambda: None
+        """When the next thinking tick or confirmation blink is due (an animation keeps its own)."""
+        self._animation = Animation(backend)
         self._stepper = Stepper(self.timing.repeat)
         self._confirm_lit = False
         self._confirm_until = 0.0
@@ -283,14 +293,11 @@ class Match:
                 if self._gone():
                     self._abandon()
                     continue
-                now = self.backend.now()
-                if self._deadline is not None and now >= self._deadline:
+                got = wait(self.backend, self._due())
+                if got is DUE:
                     self._on_deadline()
-                    continue
-                timeout = None if self._deadline is None else self._deadline - now
-                event = self.backend.wait_event(timeout)
-                if event is not None:
-                    self._on_event(event)
+                elif isinstance(got, StickEvent):
+                    self._on_event(got)
                 elif self.state in (State.SELECTING, State.THINKING):
                     self._check_move()  # woken (a player's move may be ready), or a deadline came: ask
                     self._poll_hint()
@@ -408,11 +415,11 @@ class Match:
                 decided = seat
         self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, **self._round_facts())
 
-    def _round_facts(self) -> Dict[str, Any]:
+    def _round_facts(self) -> RoundFacts:
         """What the records keep of the round beside its moves: the computer's level, the helps used."""
         computer = self.options.computer
         level = computer.level if computer is not None and self._computer_seat(computer.player) else None
-        return {"level": level, "hints": self.hints, "takebacks": self.takebacks}
+        return RoundFacts(level=level, hints=self.hints, takebacks=self.takebacks)
 
     def _record_helps(self) -> None:
         """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
@@ -448,12 +455,16 @@ class Match:
                     self._cancel_confirm()
         # State.ANIMATING: dropped, never replayed
 
+    def _due(self) -> Optional[float]:
+        """When the loop has something to do next without a press (``None``: nothing)."""
+        return self._animation.deadline if self.state is State.ANIMATING else self._deadline
+
     def _on_deadline(self) -> None:
-        if self.state is State.SELECTING:
+        if self.state is State.SELECTING:   # a hint being searched: ask it
             self._deadline = None
             self._poll_hint()
         elif self.state is State.ANIMATING:
-            self._next_step()
+            self._animation.advance()
         elif self.state is State.THINKING:
             self._think()
         elif self.state is State.CONFIRMING:
@@ -648,6 +659,7 @@ class Match:
 
     def _abandon(self) -> None:
         self._deadline = None
+        self._animation.stop()
         if self._mover is not None:
             self._mover.cancel()
             self._mover = None
@@ -722,8 +734,8 @@ class Match:
         winner = self._player(outcome.winner)
         self.score[winner - 1] += 1
         colour = self.options.colours[winner - 1]
-        steps: List[render.Step] = list(render.blink_cells(self.board, outcome.cells, self.palette,
-                                                           t.win_blinks, t.win_blink))
+        steps: List[render.Step] = list(render.win_blinks(self.board, outcome.cells, self.palette, winner,
+                                                          t.win_blinks, t.win_blink))
         steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
         if self.score[winner - 1] < self.options.wins:
             self._say(words.RESULT, winner=winner, result="round")
@@ -745,25 +757,20 @@ class Match:
     # -- animations ---------------------------------------------------------
 
     def _animate(self, steps: Iterable[render.Step], then: Callable[[], None]) -> None:
+        """Play ``steps`` (:class:`~gamelib.animation.Animation`); at their end the presses made
+        meanwhile are dropped and ``then`` runs."""
         self.state = State.ANIMATING
-        self._steps = iter(steps)
-        self._then = then
-        self._next_step()
+        self._deadline = None
 
-    def _next_step(self) -> None:
-        step = next(self._steps, None)
-        if step is None:
-            self._deadline = None
+        def ended() -> None:
             self.backend.discard_events()
-            self._then()
-            return
-        frame, seconds = step
-        self.backend.show(frame)
-        self._deadline = self.backend.now() + seconds
+            then()
+
+        self._animation.play(steps, ended)
 
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,
-         thinker: Optional[ThinkerFactory] = None, recorder: Optional[Recorder] = None,
+         thinker: Optional[ThinkerFactory] = None, recorder: Optional[MatchRecorder] = None,
          seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
          left: Optional[Callable[[MatchResult], None]] = None,
          hinter: Optional[ThinkerFactory] = None) -> MatchResult:

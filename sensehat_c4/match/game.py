@@ -15,7 +15,7 @@ import contextlib
 import itertools
 from pathlib import Path
 from dataclasses import replace
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.games import Choices, Game
@@ -27,13 +27,17 @@ from ..errors import BoardSizeError
 from ..lan.game import play_lan
 from ..records import MatchRecord, Recorder, Records, RecordsError
 from ..rules import Size
-from .chooser import LAN, choose_helps, choose_opponent, choose_size
-from .computer import LEVELS, MATCH_ME, OPPONENTS, Computer, computer_for, ladder_for, middle, opponents_for, sizes_for
+from .chooser import choose_helps, choose_opponent, choose_size
+from .computer import LEVELS, Computer, computer_for, middle
+from .opponents import HUMAN, MATCH_ME, OPPONENTS, Opponent, OpponentKind, ladder_for, opponents_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .players import Seats, follow
 from .report import Names, print_result
 from .resume import pending
 from .words import GAME as NAME
+
+if TYPE_CHECKING:
+    from gamelib.web.pages import Pages
 
 ICON = picture((
     "...R....",
@@ -57,7 +61,7 @@ LEVEL_NAMES = tuple(LEVELS)
 """The ladder's levels, weakest first."""
 
 
-def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[str] = None,
+def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[Opponent] = None,
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
@@ -65,7 +69,7 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
                  helps: Optional[bool] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
-    ``opponent`` (``human`` or a level) fixes the opponent; without it the chooser
+    ``opponent`` (:data:`~.opponents.HUMAN`, a level or :data:`~.opponents.MATCH_ME`) fixes the opponent; without it the chooser
     asks before each match, starting from the last choice.  ``size`` fixes the board
     size; without it, and unless ``opponent`` is fixed (then the size is
     ``options.size``), the size chooser asks after the opponent, starting from
@@ -82,7 +86,7 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 
     ``helps`` (hints and take-backs against the computer) fixes them on or off; without it they
     are asked after the size when the opponent was chosen on the LEDs (up there goes back to the
-    opponent), and off when ``opponent`` is fixed.  *Match me* (``opponent`` ``match-me``) starts
+    opponent), and off when ``opponent`` is fixed.  *Match me* (:data:`~.opponents.MATCH_ME`) starts
     each match where the person's last match me left off (:func:`match_me_start`).
 
     With a ``recorder``, a match a power cut or a crash interrupted comes first, whatever
@@ -100,14 +104,14 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
         stop_following()
 
 
-def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[str],
+def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[Opponent],
                   computer_plays: str, think: Optional[float], matches: int, back_leaves: bool,
                   report: Optional[Report], size: Optional[Size], default_size: Size,
                   chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats,
                   helps: Optional[bool] = None) -> int:
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
-    played, last, last_size, last_helps = 0, opponent or "human", default_size, False
+    played, last, last_size, last_helps = 0, opponent or HUMAN, default_size, False
     ladder: Optional[MatchMe] = None   # match me as the last match left it (if the records cannot say)
     interrupted = pending(backend, recorder, base, seats=seats) if recorder is not None else None
     if interrupted is not None:
@@ -127,32 +131,34 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
                 break
             continue
         last = chosen
-        if chosen == LAN:   # another Pi: offer or join (the matches are its own loop's)
+        if chosen.kind is OpponentKind.LAN:   # another Pi: offer or join (the matches are its own loop's)
             played += play_lan(backend, Choices(names=tuple(n for n in base.names if n)), recorder=recorder,
                                size=fixed)
             continue
-        board = fixed or choose_size(backend, sizes_for(chosen), last_size)
+        board = fixed or choose_size(backend, chosen.sizes(), last_size)
         if board is None:  # up on the size chooser: back to the opponent
             continue
         if fixed is None:
             last_size = board
             if chosen_size is not None:
                 chosen_size(board)
-        helped = bool(helps) and chosen != "human"
-        if chosen != "human" and helps is None and opponent is None:
+        against_computer = chosen.kind is not OpponentKind.HUMAN
+        helped = bool(helps) and against_computer
+        if against_computer and helps is None and opponent is None:
             asked = choose_helps(backend, last_helps)
             if asked is None:  # up: back to the opponent
                 continue
             helped = last_helps = asked
-        if chosen == MATCH_ME:
-            computer = computer_for(middle(ladder_for(board)), computer_plays, played + 1, think)
+        me: Optional[MatchMe] = None
+        if chosen.kind is OpponentKind.MATCH_ME:
+            levels = ladder_for(board)
+            computer = computer_for(Opponent.computer(middle(levels)), computer_plays, played + 1, think)
             assert computer is not None
             person = base.names[2 - computer.player]
-            ladder = match_me_start(recorder, person, ladder_for(board), ladder)
+            me = ladder = match_me_start(recorder, person, levels, ladder)
             computer = replace(computer, level=ladder.level)
         else:
             computer = computer_for(chosen, computer_plays, played + 1, think)
-        me = ladder if chosen == MATCH_ME else None
         try:
             result = play_match(backend, replace(base, computer=computer, size=board, helps=helped, match_me=me),
                                 recorder=recorder, seats=seats, left=_told(report, played + 1, computer))
@@ -197,7 +203,7 @@ def _last_match_me(matches: Sequence[MatchRecord], person: Optional[str]) -> Opt
     for match in matches:   # newest first
         for seat, side in enumerate(match.sides, start=1):
             other = match.sides[2 - seat]
-            if side.level != MATCH_ME or other.level is not None or other.name != person:
+            if side.level != MATCH_ME.name or other.level is not None or other.name != person:
                 continue
             for rnd in reversed(match.rounds):
                 if rnd.level is None or rnd.level not in LEVEL_NAMES:
@@ -243,13 +249,14 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(next(_launched), computer, result)
 
+    board = PALETTES[backend.palette]   # the launcher's setting
     with contextlib.closing(Recorder()) as recorder:
-        play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,
+        play_matches(backend, MatchOptions(names=names, colours=board.players, palette=board), matches=1, back_leaves=True,
                      default_size=default, recorder=recorder, report=report,
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 
 
-def web_pages(db: Optional[Path] = None) -> Any:
+def web_pages(db: Optional[Path] = None) -> Pages:
     """Connect 4's pages in the web view (the games played, reviews, replays: a
     :class:`gamelib.web.pages.Pages`) over the games file ``db`` (``None``: the default one)."""
     from ..web.pages import pages  # noqa: PLC0415 (only when a web view is served)

@@ -84,6 +84,21 @@ def blink_cells(board: Board, cells: Collection[Cell], palette: Palette, times: 
         yield board_frame(board, palette), half_period
 
 
+def win_blinks(board: Board, cells: Collection[Cell], palette: Palette, seat: int, times: int,
+               half_period: float) -> Iterator[Step]:
+    """The winning lines of seat ``seat`` blinking ``times`` times, as long as :func:`blink_cells`.
+
+    With the palette's second cue (:attr:`~gamelib.palette.Palette.cue`, the colour-blind palettes) seat 2's
+    lines blink twice in each of seat 1's blinks, so who won is told by the rhythm as well as the colour;
+    otherwise every line blinks as :func:`blink_cells` does."""
+    if not palette.cue or seat != 2:
+        yield from blink_cells(board, cells, palette, times, half_period)
+        return
+    for _ in range(2 * times):
+        yield board_frame(board, palette, hide=cells), half_period / 2
+        yield board_frame(board, palette), half_period / 2
+
+
 def flash_column(board: Board, column: int, palette: Palette, cursor_colour: RGB, times: int,
                  half_period: float) -> Iterator[Step]:
     """Flash a (full) column white to say it cannot be played."""

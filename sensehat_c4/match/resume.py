@@ -24,15 +24,18 @@ import random
 from dataclasses import dataclass, replace
 from typing import List, Optional
 
-from gamelib.backends.base import STICK, Action, Backend, Direction
+from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.palette import for_round
+from gamelib.status import Status
+from gamelib.waiting import DUE, wait
 
 from ..errors import C4Error, ConfigError
 from ..records import MatchRecord, Recorder
 from ..rules import Board, Size
 from . import render, words
 from ..engine.matchme import MatchMe, Round
-from .computer import MATCH_ME, Computer, ladder_for, middle
+from .computer import Computer, middle
+from .opponents import MATCH_ME, ladder_for
 from .controller import MatchOptions, Resumed, round_starter, start_column
 from .players import Kind, Seats
 
@@ -83,7 +86,7 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
             raise NotResumable("both of its seats are the computer's")
         level = side.level
         try:
-            if level == MATCH_ME:   # match me: on at the level of its last round (stepped, if it ended)
+            if level == MATCH_ME.name:   # match me: on at the level of its last round (stepped, if it ended)
                 levels = ladder_for(Size(record.columns, record.rows))
                 played = [r for r in record.rounds if r.level in levels]
                 ladder = MatchMe.starting(levels, str(played[-1].level) if played else middle(levels))
@@ -123,7 +126,7 @@ def frames(match: Interrupted) -> List[render.Step]:
             (render.score_frame(resumed.score, colours, palette.background), options.timing.resume_score)]
 
 
-def said(match: Interrupted, seats: Optional[Seats] = None) -> words.Status:
+def said(match: Interrupted, seats: Optional[Seats] = None) -> Status:
     """The question in words (who plays each seat: the computer, whoever ``seats`` puts there, the stick)."""
     options = match.options
     computer = options.computer
@@ -148,14 +151,12 @@ def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> 
     backend.show(steps[shown][0])
     deadline = backend.now() + steps[shown][1]
     while True:
-        now = backend.now()
-        if now >= deadline:
+        event = wait(backend, deadline)
+        if event is DUE:
             shown = 1 - shown
             backend.show(steps[shown][0])
-            deadline = now + steps[shown][1]
-            continue
-        event = backend.wait_event(deadline - now)
-        if (event is not None and event.source == STICK and event.action is Action.PRESSED
+            deadline = backend.now() + steps[shown][1]
+        elif (isinstance(event, StickEvent) and event.source == STICK and event.action is Action.PRESSED
                 and event.direction in ANSWERS):
             backend.discard_events()
             return ANSWERS[event.direction]

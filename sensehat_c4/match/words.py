@@ -31,16 +31,17 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
+from gamelib.jsonvalue import JSONObject
 from gamelib.seats import Kind
 from gamelib.status import DOWN, ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
-from ..engine.matchme import NAME as MATCH_ME
 from ..i18n import N_, _, ngettext
 from ..rules import Size
+from .opponents import Opponent, OpponentKind
 
 GAME = "Connect 4"
 BROWSE = f"{LEFT_RIGHT} browse, {ENTER} chooses"
@@ -81,28 +82,32 @@ uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead i
 
 
 MATCH_ME_WORDS = N_("steps up the ladder after each round you win and down after each you lose, "
-                               "so it meets your strength")
+                    "so it meets your strength")
 CHOOSING_HELPS = "choosing helps"
 
 
-def opponent_label(opponent: str) -> str:
-    """``2 players`` for ``human``, ``computer: 3 steady`` for a level (its number on the ladder, as
-    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for the rules."""
-    if opponent == "human":
+def opponent_label(opponent: Optional[Opponent]) -> str:
+    """``2 players`` for two people, ``computer: 3 steady`` for a level (its number on the ladder, as
+    the LEDs show it, and its name), ``computer: match me`` for *match me*, ``over the LAN`` for
+    another Pi, ``rules`` for ``None`` (the rules)."""
+    if opponent is None:
+        return RULES
+    if opponent.kind is OpponentKind.HUMAN:
         return "2 players"
-    if opponent == "lan":
+    if opponent.kind is OpponentKind.LAN:
         return "over the LAN"
-    if opponent == MATCH_ME:
+    if opponent.kind is OpponentKind.MATCH_ME:
         return _("computer: match me")
-    return RULES if opponent == RULES else f"computer: {rungs.number(opponent)} {opponent}"
+    return f"computer: {rungs.number(opponent.name)} {opponent.name}"
 
 
-def choosing_opponent(choice: str, offered: Sequence[str]) -> Status:
-    """The opponent chooser showing ``choice`` (``human``, a level, or ``rules``) among ``offered``;
+def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opponent]]) -> Status:
+    """The opponent chooser showing ``choice`` (an opponent, or ``None``: the rules) among ``offered``;
     for a level the text says how it plays (:data:`LEVEL_WORDS`), and so does the
     detail ``about``."""
     label = opponent_label(choice)
-    about = _(MATCH_ME_WORDS) if choice == MATCH_ME else LEVEL_WORDS.get(choice)
+    about = (_(MATCH_ME_WORDS) if choice is not None and choice.kind is OpponentKind.MATCH_ME
+             else None if choice is None or choice.level is None else LEVEL_WORDS[choice.level])
     details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
     if about is not None:
         details["about"] = about
@@ -189,9 +194,9 @@ class Seat:
                                                              enter=ENTER, up=UP)
         return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
 
-    def as_json(self) -> Dict[str, Any]:
-        found = {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
-                 "level": self.level, "kind": self.kind}
+    def as_json(self) -> JSONObject:
+        found: JSONObject = {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
+                             "level": self.level, "kind": self.kind}
         if self.match_me:
             found["match_me"] = True
         return found
@@ -228,8 +233,8 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
         caption = f"round {number}: a draw"
     else:
         text = caption = summary
-    details: Dict[str, Any] = {"game": GAME, "board": str(size), "round": number, "score": list(score),
-                               "winner": winner, "result": result}
+    details: JSONObject = {"game": GAME, "board": str(size), "round": number, "score": list(score),
+                           "winner": winner, "result": result}
     if helps is not None:
         text = f"{text} ({helps_counts(*helps)})"
         details.update(hints=helps[0], takebacks=helps[1])

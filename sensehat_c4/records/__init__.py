@@ -30,17 +30,21 @@ step by step, in one transaction (:mod:`.migrations`).
 This package's modules, each one job: :mod:`.schema` (the application id, each table's columns as its
 row's dataclass, and the SQL built from them),
 :mod:`.migrations`, :mod:`.files` (where the file is, opening and identifying it, SQLite's
-errors), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.reader` and
+errors), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.reader`,
+:mod:`.recording` (:class:`MatchRecorder`, what a match records, as a protocol) and
 :mod:`.writer`.  What the rest of the game uses is imported from here.
 """
 from .files import BUSY_SECONDS, DB_ENV, RecordsError, default_path
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .owner import Owner
 from .reader import Records, load_round
-from .rows import MatchRecord, RoundRecord, Side, hex_colour, timestamp
+from .recording import MatchRecorder
+from gamelib.colours import hex_colour
+
+from .rows import MatchRecord, RoundRecord, Side, timestamp
 from .schema import APPLICATION_ID, MAX_ID
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
+           "MatchRecord", "MatchRecorder", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
            "hex_colour", "load_round", "timestamp"]

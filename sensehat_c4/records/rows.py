@@ -169,7 +169,8 @@ def _typed(row: Row, column: str, kind: Callable[..., T], *, null: bool = False)
     """``row[column]`` if it is exactly of type ``kind`` (``None`` too, if ``null``)."""
     value = row[column]
     if (value is None and null) or type(value) is kind:
-        return value
+        typed: T = value
+        return typed
     raise _Wrong(f"{column} {quoted(value)} is not {'a number' if kind is int else 'text'}")
 
 

@@ -1,12 +1,31 @@
 """``sensehat-c4 analyse``: describe a position given as a move list, as text or JSON."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, TypedDict
 
 from ..rules import Board
 
 
-def describe(board: Board, scores: Optional[Dict[int, int]] = None, engine: Optional[str] = None) -> Dict[str, Any]:
+class _Analysis(TypedDict):
+    moves: str
+    board: str
+    to_move: Optional[int]
+    outcome: str
+    winner: Optional[int]
+    winning_cells: List[List[int]]
+    legal: List[int]
+
+
+class Analysis(_Analysis, total=False):
+    """What :func:`describe` gives (``analyse --json``): every key always, ``scores``, ``best`` and
+    ``engine`` when asked for."""
+
+    scores: Dict[str, int]
+    best: Optional[int]
+    engine: str
+
+
+def describe(board: Board, scores: Optional[Dict[int, int]] = None, engine: Optional[str] = None) -> Analysis:
     """The position as a JSON-ready dict (columns and rows 1-based, row 1 at the bottom).
 
     ``scores`` (0-based column -> exact score, from the engine) adds ``scores``
@@ -23,7 +42,7 @@ def describe(board: Board, scores: Optional[Dict[int, int]] = None, engine: Opti
     else:
         state, winner = "win", outcome.winner
         cells = [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
-    info: Dict[str, Any] = {
+    info: Analysis = {
         "moves": board.notation(),
         "board": f"{board.columns}x{board.rows}",
         "to_move": None if outcome else board.to_move,
@@ -42,7 +61,7 @@ def describe(board: Board, scores: Optional[Dict[int, int]] = None, engine: Opti
 
 def text(board: Board, scores: Optional[Dict[int, int]] = None) -> str:
     """The position as text: the board (rows top to bottom), whose turn, the outcome (and scores)."""
-    info = describe(board, scores)
+    info: Dict[str, Any] = {**describe(board, scores)}   # read as the JSON it is
     mark = {1: "X", 2: "O"}
     lines = [str(board), "".join(str(c + 1) for c in range(board.columns)), f"moves: {info['moves'] or '(none)'}"]
     if info["outcome"] == "ongoing":

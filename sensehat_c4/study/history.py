@@ -11,9 +11,10 @@ from datetime import datetime
 from typing import Any, Dict, List, Optional, Sequence
 
 from gamelib.app import one_line
+from gamelib.jsonvalue import JSONObject
 
 from ..i18n import _, ngettext
-from ..match.computer import MATCH_ME
+from ..match.opponents import MATCH_ME
 from ..match.words import helps_counts
 from ..records import MatchRecord, RoundRecord, timestamp
 
@@ -55,7 +56,7 @@ def helps_text(rnd: RoundRecord) -> str:
 def round_extras(match: MatchRecord, rnd: RoundRecord) -> str:
     """What ``history`` adds to a round's line: the level a *match me* round was played at, the helps."""
     extras = []
-    if rnd.level is not None and any(side.level == MATCH_ME for side in match.sides):
+    if rnd.level is not None and any(side.level == MATCH_ME.name for side in match.sides):
         extras.append(_("at {level}").format(level=rnd.level))
     if rnd.helped:
         extras.append(helps_text(rnd))
@@ -79,12 +80,12 @@ def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) ->
     return "\n".join(lines)
 
 
-def players_json(match: MatchRecord) -> Dict[str, Any]:
+def players_json(match: MatchRecord) -> JSONObject:
     """The two players as ``history --json`` and ``review --json`` describe them."""
     return {str(seat): dict(match.sides[seat - 1].as_json()) for seat in (1, 2)}
 
 
-def history_json(matches: Sequence[MatchRecord]) -> List[Dict[str, Any]]:
+def history_json(matches: Sequence[MatchRecord]) -> List[JSONObject]:
     """Every match as a JSON-ready dict (times in UTC, columns and rows 1-based)."""
     return [{
         "match": m.id, "started": timestamp(m.started), "ended": None if m.ended is None else timestamp(m.ended),
@@ -184,7 +185,7 @@ def stats_text(result: Stats, empty: Optional[str] = None) -> str:
     return "\n".join(lines)
 
 
-def stats_json(result: Stats) -> Dict[str, Any]:
+def stats_json(result: Stats) -> JSONObject:
     def tallies(group: Dict[str, Tally]) -> Dict[str, Any]:
         return {k: {"matches": dict(t.matches), "rounds": dict(t.rounds), "helped": t.helped}
                 for k, t in group.items()}

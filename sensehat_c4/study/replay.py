@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
-from gamelib.palette import for_round
+from gamelib.palette import PALETTES, for_round
 from gamelib.stepper import Stepper
+from gamelib.waiting import animate
 
 from ..match import render, words
 from ..match.controller import Timing
@@ -44,7 +45,8 @@ class Replay:
         self.match = match
         self.timing = timing
         self.round_id = rnd.id
-        self.palette = for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter)
+        self.starter = rnd.starter
+        self.palette = for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter, PALETTES[backend.palette])
         self.moves = [int(c) - 1 for c in rnd.moves]
         self.board = Board(match.columns, match.rows)
         self.paused = False
@@ -66,14 +68,7 @@ class Replay:
         """Replay until the players push up; the LEDs are left clear."""
         self._show()
         self._animation.wait(self.timing.start, self._next_move)
-        while not self.done:
-            now, due = self.backend.now(), self._animation.deadline
-            if due is not None and now >= due:
-                self._animation.advance()
-                continue
-            event = self.backend.wait_event(None if due is None else due - now)
-            if event is not None:
-                self._on_event(event)
+        animate(self.backend, self._animation, lambda: self.done, self._on_event)
         self.backend.clear()
 
     # -- the stick ----------------------------------------------------------------
@@ -143,8 +138,9 @@ class Replay:
         outcome = self.board.outcome
         if outcome is not None and outcome.winner is not None:
             t = self.timing
-            self._animation.play(render.blink_cells(self.board, outcome.cells, self.palette, t.win_blinks,
-                                                    t.win_blink), self._show)
+            seat = self.starter if outcome.winner == 1 else 3 - self.starter
+            self._animation.play(render.win_blinks(self.board, outcome.cells, self.palette, seat, t.win_blinks,
+                                                   t.win_blink), self._show)
         else:
             self._show()
 

@@ -36,12 +36,17 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Tuple
+
+from gamelib.jsonvalue import JSON, JSONObject
 
 from ..errors import ConfigError, SearchAborted
 from ..records import MatchRecord, RoundRecord
 from ..rules import Board
 from .history import helps_text, players_json
+
+if TYPE_CHECKING:
+    from ..engine.oracle import Oracle
 
 BEST = "best"
 ONLY_MOVE = "only move"
@@ -57,7 +62,7 @@ Scorer = Callable[[Board, float], Dict[int, int]]
 """``(board, seconds) -> {column: exact score}``; raises :class:`SearchAborted` when out of time."""
 
 
-def engine_scorer(oracle: Optional[Callable[[Board], Any]] = None, stop: Optional[threading.Event] = None) -> Scorer:
+def engine_scorer(oracle: Optional[Callable[[Board], Oracle]] = None, stop: Optional[threading.Event] = None) -> Scorer:
     """The engine's exact scores (``engine.move_scores``) as a :data:`Scorer`: with the process's
     default oracle, or ``oracle(board)``'s (one of the caller's own, so a review does not wait for
     a game's search); ``stop`` set ends a search at once (the move is then ``unsolved``)."""
@@ -319,13 +324,13 @@ def _count(n: int, one: str, many: str = "") -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
-def summary_json(s: Summary) -> Dict[str, Any]:
+def summary_json(s: Summary) -> JSONObject:
     return {"moves": s.moves, "best": s.best, "only_moves": s.only_moves, "inaccuracies": s.inaccuracies,
             "mistakes": s.mistakes, "blunders": s.blunders, "missed_wins": s.missed_wins, "unsolved": s.unsolved,
             "solved": s.solved, "accuracy": None if s.accuracy is None else round(s.accuracy, 1)}
 
 
-def as_json(review: Review) -> Dict[str, Any]:
+def as_json(review: Review) -> JSONObject:
     """The review as a JSON-ready dict (columns 1-based).
 
     ``values`` has one entry per position (before the first move, then after each move):
@@ -335,7 +340,7 @@ def as_json(review: Review) -> Dict[str, Any]:
     (0 once it has won; ``null`` for a draw).
     """
     match, rnd = review.match, review.round
-    values: List[Optional[Dict[str, Any]]] = []
+    values: List[JSON] = []
     for stones, (value, words) in enumerate(zip(review.values(), review.value_texts())):
         if value is None:
             values.append(None)

@@ -44,6 +44,7 @@ from gamelib.scroll import scroll, scroll_frames
 from gamelib.seats import Kind
 from gamelib.status import Status
 from gamelib.stepper import Stepper
+from gamelib.waiting import animate
 
 from ..errors import C4Error
 from ..match import render, words
@@ -101,9 +102,10 @@ def positions(review: Review) -> List[MoveReview]:
     return [m for m in review.moves if m.mark in CHANGED]
 
 
-def palette(match: MatchRecord, rnd: RoundRecord) -> render.Palette:
-    """The round's colours: the board's first mover in the starter's colour."""
-    return for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter)
+def palette(match: MatchRecord, rnd: RoundRecord, base: render.Palette = PALETTES[DEFAULT]) -> render.Palette:
+    """The round's colours: the board's first mover in the starter's colour, the rest ``base``'s (the
+    backend's palette)."""
+    return for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter, base)
 
 
 def lit_frame(board: Board, columns: Sequence[int], colours: render.Palette, lit: bool) -> List[RGB]:
@@ -149,7 +151,7 @@ class Training:
         self.review = review
         self.timing = timing
         self.match, self.round = review.match, review.round
-        self.palette = palette(self.match, self.round)
+        self.palette = palette(self.match, self.round, PALETTES[backend.palette])
         self.positions = positions(review)
         self.index = 0
         self.tried = 0
@@ -171,14 +173,7 @@ class Training:
             self._begin()
         else:
             self.state = State.DONE
-        while self.state is not State.DONE:
-            now, due = self.backend.now(), self._animation.deadline
-            if due is not None and now >= due:
-                self._animation.advance()
-                continue
-            event = self.backend.wait_event(None if due is None else due - now)
-            if event is not None:
-                self._on_event(event)
+        animate(self.backend, self._animation, lambda: self.state is State.DONE, self._on_event)
         self.backend.clear()
         return TrainingResult(self.round.id, len(self.positions), self.tried, self.right)
 
@@ -345,7 +340,8 @@ def pick(backend: Backend, candidates: Sequence[Candidate], reviewer: Reviewer =
     its review, or ``None``.  The LEDs show each round's board under a progress bar; up (pushed
     between two positions) raises :class:`Left`."""
     for match, rnd in candidates:
-        progress = _progress(backend, Board.from_moves(rnd.moves, match.columns, match.rows), palette(match, rnd))
+        progress = _progress(backend, Board.from_moves(rnd.moves, match.columns, match.rows),
+                             palette(match, rnd, PALETTES[backend.palette]))
         backend.say(words.training_review(rnd.id))
         review = reviewer(match, rnd, progress)
         if positions(review):

@@ -22,7 +22,7 @@ import logging
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional, Tuple
 from urllib.parse import parse_qs
 
 from gamelib.web.http import HttpError, Request, Response, Route
@@ -32,6 +32,9 @@ from ..records import MAX_ID, MatchRecord, Records, RecordsError, RoundRecord
 from ..rules import Board, Layout
 from ..study import review
 from ..study.history import helps_text, history_json, match_result, round_result
+
+if TYPE_CHECKING:
+    from ..engine.oracle import Oracle
 
 log = logging.getLogger("sensehat_c4.web")
 
@@ -77,10 +80,10 @@ class Reviews:
         self._working: Optional[int] = None
         self._progress: Tuple[int, int] = (0, 0)
         self._thread: Optional[threading.Thread] = None
-        self._oracles: Dict[Layout, Any] = {}
+        self._oracles: Dict[Layout, Oracle] = {}
 
     def _engine(self, stop: threading.Event) -> review.Scorer:
-        def oracle(board: Board) -> Any:
+        def oracle(board: Board) -> Oracle:
             from ..engine import Oracle  # noqa: PLC0415 (the engine only when a review is asked for)
 
             if board.layout not in self._oracles:
@@ -233,7 +236,7 @@ class RecordsPages:
         limit = _limit(request)
         matches, notes = self._read(lambda stored: stored.matches(limit))
         return Response.json({"matches": [_worded(match, entry) for match, entry in zip(matches, history_json(matches))],
-                              "skipped": notes})
+                              "skipped": [*notes]})
 
     def _round(self, request: Request) -> Tuple[MatchRecord, RoundRecord, List[str]]:
         ident = _ident(request)

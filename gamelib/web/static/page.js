@@ -14,8 +14,9 @@
     "for any phone at once. Type it here.";
 
   const cssColour = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  const LEDS = cssColour("--leds");        // behind the LEDs (/palette.css, made from gamelib/palette.py)
-  const LED_OFF = cssColour("--led-off");  // a dark LED
+  let LEDS = cssColour("--leds");          // behind the LEDs (/palette.css, made from gamelib/palette.py)
+  let LED_OFF = cssColour("--led-off");    // a dark LED
+  let palette = null;  // the palette the page's colours are from (the state's "palette")
   let pixels = new Array(64).fill([0, 0, 0]);
   let status = null;   // the game's words (GET /api/state's "status")
   let seating = null;  // who holds the seats (the state's "seating")
@@ -25,6 +26,18 @@
   let asking = 0;      // the seat whose PIN is being typed
   let source = null;
   let retries = 0;
+
+  // -- the palette -------------------------------------------------------------------
+  // The game's palette changed (the launcher's colours setting): the page's colours, from /palette.css again.
+  function follow(name) {
+    if (typeof name !== "string" || name === palette) return;
+    const first = palette === null;   // the colours loaded with the page are this palette's
+    palette = name;
+    if (first) return;
+    const link = document.querySelector('link[href^="/palette.css"]');
+    link.onload = () => { LEDS = cssColour("--leds"); LED_OFF = cssColour("--led-off"); draw(); };
+    link.href = `/palette.css?${encodeURIComponent(name)}`;
+  }
 
   // -- the LEDs ------------------------------------------------------------------------
   function draw() {
@@ -233,6 +246,7 @@
     source.addEventListener("state", (e) => {
       const data = JSON.parse(e.data);
       status = data.status; seating = data.seating;
+      follow(data.palette);
       words(); panel();
     });
     source.onerror = () => {
