@@ -13,9 +13,10 @@ from gamelib.backends.mock import MockBackend
 from gamelib.colours import YELLOW
 from sensehat_c4.engine.matchme import MatchMe
 from sensehat_c4.match.chooser import CHOICES, MATCH_ME_INDEX, choice_frame, choose_helps, choose_opponent
-from sensehat_c4.match.computer import LEVELS, MATCH_ME, Computer, ladder_for, opponents_for, sizes_for
+from sensehat_c4.match.computer import LEVELS, Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
 from sensehat_c4.match.game import match_me_start, play_matches
+from sensehat_c4.match.opponents import MATCH_ME, Opponent, OpponentKind, ladder_for, opponents_for
 from sensehat_c4.match.resume import interrupted
 from sensehat_c4.records import Recorder, Records, Side
 from sensehat_c4.rules import SIZES, Board, Size
@@ -58,7 +59,7 @@ def test_the_level_steps_after_each_round_and_each_round_keeps_its_own(tmp_path)
     assert result == MatchResult(1, (2, 1), False, 3, ("Ann", None))
     assert made == ["tough", "hard", "tough"]       # won: up; lost: down; a thinker for each level
     assert ladder.level == "tough"
-    assert rows(path, "SELECT p2_level, p2_seconds FROM matches") == [(MATCH_ME, None)]
+    assert rows(path, "SELECT p2_level, p2_seconds FROM matches") == [(MATCH_ME.name, None)]
     assert rows(path, "SELECT number, level, winner FROM rounds") == [(1, "tough", 1), (2, "hard", 2), (3, "tough", 1)]
     thinking = [s for t, s in mock.statuses if s.phase == "thinking"]
     assert thinking[0].text == "round 1 (0-0, 7x6): computer (match me: 5 tough, yellow) is thinking"
@@ -69,14 +70,14 @@ def test_the_level_steps_after_each_round_and_each_round_keeps_its_own(tmp_path)
     with Records(path) as stored:
         match = stored.matches()[0]
     assert [r.level for r in match.rounds] == ["tough", "hard", "tough"]
-    assert match.sides[1] == Side(YELLOW, level=MATCH_ME)
+    assert match.sides[1] == Side(YELLOW, level=MATCH_ME.name)
 
 
 def test_the_next_match_starts_where_the_persons_last_match_me_left_off(tmp_path):
     path = tmp_path / "games.db"
     recorder = Recorder(path, clock=ticking())
     assert match_me_start(recorder, "Ann", LADDER).level == "tough"             # nothing yet: the middle
-    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME)), columns=7, rows=6, backend="mock")
+    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
     recorder.played(1, 1, Board.from_moves("4141414"), level="expert")          # Ann beat expert
     recorder.start_round()
@@ -95,7 +96,9 @@ def test_the_next_match_starts_where_the_persons_last_match_me_left_off(tmp_path
 def test_match_me_is_offered_after_the_levels_and_where_two_levels_play():
     assert CHOICES[MATCH_ME_INDEX][:2] == (MATCH_ME, "M")
     assert MATCH_ME_INDEX == len(LEVELS) + 1
-    assert sizes_for(MATCH_ME) == SIZES and MATCH_ME in opponents_for(Size(8, 6))
+    assert MATCH_ME.sizes() == SIZES and MATCH_ME in opponents_for(Size(8, 6))
+    assert Opponent.parse("match-me") == MATCH_ME and (MATCH_ME.kind, MATCH_ME.level, MATCH_ME.name) == (
+        OpponentKind.MATCH_ME, None, "match-me")
     assert grid(choice_frame(MATCH_ME_INDEX)) == "\n".join((       # an M, its place dot 10 of 13 along the top
         "......W.",
         "........",
@@ -142,7 +145,7 @@ def test_chosen_on_the_leds_match_me_with_helps_plays_and_counts(tmp_path):
 def test_an_interrupted_match_me_resumes_at_its_last_rounds_level_with_its_counts(tmp_path):
     path = tmp_path / "games.db"
     recorder = Recorder(path, clock=ticking())
-    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME)), columns=7, rows=6, backend="mock")
+    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
     recorder.played(1, 1, Board.from_moves("4141414"), level="tough")
     recorder.start_round()
@@ -177,7 +180,7 @@ def test_the_command_line_takes_match_me_and_helps_and_refuses_bad_ones_in_one_l
 def test_an_interrupted_match_me_between_rounds_resumes_a_step_on(tmp_path):
     path = tmp_path / "games.db"
     recorder = Recorder(path, clock=ticking())
-    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME)), columns=7, rows=6, backend="mock")
+    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
     recorder.played(1, 1, Board.from_moves("4141414"), level="tough")      # Ann won round 1, then the power went
     recorder._conn.close()
