@@ -1,8 +1,13 @@
-"""Builds the solver's optional native core (``sensehat_c4/engine/_c4core.so``); the rest is setup.cfg.
+"""Builds the solver's optional native core (``sensehat_c4/engine/_c4core.so``) and compiles the words'
+catalogues (``.po`` to ``.mo``); the rest is setup.cfg.
 
 The core is a plain shared library loaded with ctypes: no Python headers, no Python
 symbols.  A missing compiler or a failed build is a warning, not an error (the pure-Python
 core runs), and ``SENSEHAT_C4_PURE_PYTHON=1`` skips the build.
+
+The catalogues (``<package>/locale/LANG/LC_MESSAGES/<domain>.po``) are compiled by Babel into the
+build, beside the modules: Babel is needed to build only when a ``.po`` file is there (an editable
+install compiles them with ``tools/words compile``).
 """
 import hashlib
 import os
@@ -11,10 +16,49 @@ import struct
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 # sensehat_c4.engine.native's PURE_ENV and DIGEST_SUFFIX (setup.py cannot import the package)
 PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
 DIGEST_SUFFIX = ".sha256"
+DOMAINS = ("gamelib", "sensehat_c4")
+"""The words' gettext domains, each its package's name (gamelib.i18n, tools/words)."""
+
+
+class build_py_with_words(build_py):
+    """``build_py`` that also compiles every catalogue (``.po``) of both domains to its ``.mo`` in the build."""
+
+    def catalogues(self):
+        """(the .po in the source tree, the .mo's path in the package) for every catalogue."""
+        found = []
+        for domain in DOMAINS:
+            for language in sorted(os.listdir(os.path.join(domain, "locale"))):
+                po = os.path.join(domain, "locale", language, "LC_MESSAGES", domain + ".po")
+                if os.path.isfile(po):
+                    found.append((po, po[:-3] + ".mo"))
+        return found
+
+    def run(self):
+        super().run()
+        catalogues = self.catalogues()
+        if not catalogues:
+            return
+        try:
+            from babel.messages.mofile import write_mo  # noqa: PLC0415 (needed only when there are catalogues)
+            from babel.messages.pofile import read_po  # noqa: PLC0415
+        except ImportError as exc:
+            raise SystemExit(f"error: Babel is needed to compile the words' catalogues ({exc}): pip install Babel") from exc
+        for po, mo in catalogues:
+            target = os.path.join(self.build_lib, mo)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(po, "rb") as source:
+                catalogue = read_po(source, domain=os.path.basename(po)[:-3])
+            with open(target, "wb") as compiled:
+                write_mo(compiled, catalogue)
+            print(f"compiled {po} -> {target}")
+
+    def get_outputs(self, include_bytecode=1):
+        return super().get_outputs(include_bytecode) + [os.path.join(self.build_lib, mo) for _, mo in self.catalogues()]
 
 
 class build_plain_library(build_ext):
@@ -79,5 +123,5 @@ setup(
         extra_link_args=["-pthread"],  # the helper threads (POSIX threads; in the C library itself on glibc 2.34+)
         optional=True,  # also tells build_ext --inplace (pip install -e) not to copy a library that is not there
     )],
-    cmdclass={"build_ext": build_plain_library},
+    cmdclass={"build_ext": build_plain_library, "build_py": build_py_with_words},
 )

@@ -12,7 +12,7 @@ link is up: a ``ping`` each way every second).
 - ``loopback``: both on 127.0.0.1;
 - ``--netns`` (root): the host and the guest in two network namespaces joined by a veth pair, 200 ms
   each way (``tc netem``, or where the kernel has none a relay in the guest's namespace holding each
-  chunk 200 ms: tests/delay_relay.py), and with ``--cut`` then a 30 s cut of the link (nftables): the
+  chunk 200 ms: tests/helpers/delay_relay.py), and with ``--cut`` then a 30 s cut of the link (nftables): the
   time from the link's return until both Pis show the board again.
 
 Usage: ``python benchmarks/lan.py [--moves N] [--idle SECONDS] [--netns] [--cut]``.  It prints figures;
@@ -31,14 +31,13 @@ from pathlib import Path
 from typing import List
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from emu_sandbox import lit, screen_pixels  # noqa: E402
 from frames import turned  # noqa: E402
-from lan_pis import Pi, physical  # noqa: E402
+from lan_pis import Pi, physical, board  # noqa: E402
 from latency import cpu_seconds  # noqa: E402
-from test_lan_game import board  # noqa: E402
 
 from gamelib.lan import screens  # noqa: E402
 
@@ -113,7 +112,7 @@ def main() -> None:
 
 
 def netns(args: argparse.Namespace, tmp: Path) -> None:
-    from test_lan_netns import GUEST_IP, HOST_IP, PORT, RELAY, Link
+    from lan_netns import GUEST_IP, HOST_IP, PORT, RELAY, Link
 
     link = Link().up()
     relay = None

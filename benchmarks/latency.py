@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 
 import emu_sandbox  # noqa: E402
 from emu_sandbox import FakeEmulator, child_env  # noqa: E402

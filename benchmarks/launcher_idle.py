@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "helpers"))
 from emu_sandbox import FakeEmulator, child_env, lit
 from latency import cpu_share  # benchmarks/latency.py, beside this file
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Dict
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 
 from emu_sandbox import child_env  # noqa: E402
 from pty_terminal import PtyProgram, game  # noqa: E402

@@ -1,6 +1,6 @@
 """The games database: what damaged pages do to the commands, and what the checks cost.
 
-``--fuzz N``: a games file of ``--matches`` matches (``tests/records_damage.py``) copied N
+``--fuzz N``: a games file of ``--matches`` matches (``tests/helpers/records_damage.py``) copied N
 times per way of damaging a page (bytes flipped, random, zeros, another page's copy);
 on each copy ``history``, ``history --json``, ``stats --json``, ``review last`` and
 ``replay last`` (mock backend) run in this process, then the recorder writes one match.
@@ -46,7 +46,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 
 from records_damage import MODES, damage, fresh, games_file, read_commands, rows, write_after  # noqa: E402
 from sensehat_c4.records import files, writer as writing  # noqa: E402
@@ -170,7 +170,7 @@ def fsyncs(count: int, directory: Path) -> str:
     if shutil.which("strace") is None:
         return "fsyncs: not counted (strace is not installed)"
     trace = directory / "strace.txt"
-    code = ("import sys; sys.path[:0] = [sys.argv[3], sys.argv[3] + '/tests']; from pathlib import Path\n"
+    code = ("import sys; sys.path[:0] = [sys.argv[3], sys.argv[3] + '/tests/helpers']; from pathlib import Path\n"
             "from benchmarks.records import commit_moves\n"
             "commit_moves(int(sys.argv[1]), Path(sys.argv[2]), mark=True)\n")
     work = directory / "traced"

@@ -25,9 +25,9 @@ from typing import Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 
-GAMES = {   # 40-move 7 x 6 games the levels played (seeded), as tests/test_review_solvers.py records them
+GAMES = {   # 40-move 7 x 6 games the levels played (seeded), as tests/study/test_review_solvers.py records them
     "medium v medium": "4344744673633212217741661367327622115555",
     "hard v perfect": "4432444555676554351212223333217111777766",
     "medium v hard": "4344574546435526666556122277177117221133",

@@ -17,6 +17,7 @@ import sys
 from typing import Any, Callable, Iterable, NoReturn, Optional, Sequence, TextIO, Tuple, Type, cast
 
 from .errors import GamelibError, OutputClosed, OutputError, QuitRequested, SetupError, UsageError
+from .i18n import _
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -94,9 +95,9 @@ class GuardedOutput:
         if isinstance(exc, OutputError):
             error = exc
         elif isinstance(exc, (BrokenPipeError, ConnectionResetError)):
-            error = OutputClosed("the output's reader has gone")
+            error = OutputClosed(_("the output's reader has gone"))
         else:
-            error = OutputError(f"cannot write the output: {exc.strerror or exc}")
+            error = OutputError(_("cannot write the output: {error}").format(error=exc.strerror or exc))
         if self.failed is None:
             self.failed = error
         return error
@@ -152,35 +153,37 @@ class Parser(argparse.ArgumentParser):
             name, equals, value = str(arg).partition("=")
             action = self._option_string_actions.get(name) if equals and value == "--" else None
             if action is not None and action.nargs is None:
-                self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+                self.error(_("argument {option}: expected one argument").format(option="/".join(action.option_strings)))
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            self.error("unrecognized arguments: " + " ".join(shlex.quote(arg) for arg in extras))
+            self.error(_("unrecognized arguments: {arguments}").format(arguments=" ".join(shlex.quote(arg) for arg in extras)))
         for action in self._actions:
             # ``--db=--``: Python 3.11's argparse drops the "--" and stores [] without calling ``type``
             if action.option_strings and action.nargs is None and getattr(parsed, action.dest, None) == [] \
                     and action.default != []:
-                self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+                self.error(_("argument {option}: expected one argument").format(option="/".join(action.option_strings)))
         return parsed
 
     def error(self, message: str) -> NoReturn:
-        report(self.prog, f"error: {message} (see --help)")
+        report(self.prog, _("error: {message} (see --help)").format(message=message))
         self.exit(EXIT_USAGE)
 
 
 def seconds(maximum: float, *, zero: Optional[str] = None) -> Callable[[str], float]:
     """An argparse ``type`` for a number of seconds up to ``maximum``; 0 is allowed only
-    when ``zero`` says what it means (e.g. ``"never"``)."""
+    when ``zero`` says what it means (e.g. ``N_("never")``: English, shown through ``_()``)."""
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+            raise argparse.ArgumentTypeError(_("not a number of seconds: {text}").format(text=repr(text))) from None
         if zero is not None and not 0 <= value <= maximum:
-            raise argparse.ArgumentTypeError(f"must be from 0 ({zero}) to {maximum:g}: {text!r}")
+            raise argparse.ArgumentTypeError(_("must be from 0 ({zero}) to {maximum}: {text}").format(
+                zero=_(zero), maximum=f"{maximum:g}", text=repr(text)))
         if zero is None and not 0 < value <= maximum:
-            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {maximum:g}: {text!r}")
+            raise argparse.ArgumentTypeError(_("must be more than 0 and at most {maximum}: {text}").format(
+                maximum=f"{maximum:g}", text=repr(text)))
         return value
 
     return parse

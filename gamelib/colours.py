@@ -5,6 +5,7 @@ import re
 from typing import Dict, Iterable, Optional, Tuple
 
 from .errors import ConfigError
+from .i18n import _
 
 RGB = Tuple[int, int, int]
 
@@ -79,6 +80,5 @@ def parse_colour(text: str, offered: Optional[Iterable[str]] = None) -> RGB:
             pass
         else:
             return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
-    raise ColourError(
-        f"unknown colour {text!r}: use a name ({', '.join(NAMES if offered is None else offered)}) "
-        "or a hex code like #ff8800")
+    raise ColourError(_("unknown colour {text}: use a name ({names}) or a hex code like #ff8800").format(
+        text=repr(text), names=", ".join(NAMES if offered is None else offered)))

@@ -41,6 +41,7 @@ from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence,
 
 from .backends import AUTO, auto_choice, nothing_to_play_on
 from .backends.senselib import HAT_FB_NAME
+from .i18n import N_, _
 
 STICK_NAME = "Raspberry Pi Sense HAT Joystick"
 """The joystick's input device name (what ``sense_hat`` looks for)."""
@@ -66,101 +67,102 @@ MARKS = {Status.OK: ("✓", "ok"), Status.FAIL: ("✗", "XX"), Status.SKIP: ("�
 
 WORDS: Dict[str, str] = {
     # the labels, in the order of the lines
-    "label.python": "Python",
-    "label.sense_hat": "sense_hat library",
-    "label.leds": "LEDs",
-    "label.stick": "joystick",
-    "label.driver": "display driver",
-    "label.i2c": "I2C",
-    "label.emulator": "emulator",
-    "label.terminal": "terminal",
-    "label.service": "service",
-    "label.web_port": "web port",
-    "label.mdns_port": "mDNS port",
-    "label.zeroconf": "zeroconf",
-    "label.play": "way to play",
+    "label.python": N_("Python"),
+    "label.sense_hat": N_("sense_hat library"),
+    "label.leds": N_("LEDs"),
+    "label.stick": N_("joystick"),
+    "label.driver": N_("display driver"),
+    "label.i2c": N_("I2C"),
+    "label.emulator": N_("emulator"),
+    "label.terminal": N_("terminal"),
+    "label.service": N_("service"),
+    "label.web_port": N_("web port"),
+    "label.mdns_port": N_("mDNS port"),
+    "label.zeroconf": N_("zeroconf"),
+    "label.play": N_("way to play"),
     # what the checks found
-    "python.ok": "{version} ({executable})",
-    "python.old": "{version} ({executable}) is older than 3.9",
-    "python.old.fix": "install Python 3.9 or newer",
-    "module.ok": "{version} ({where})",
-    "module.missing": "not installed",
-    "module.broken": "cannot be imported: {error}",
-    "sense_hat.fix": "sudo apt install sense-hat",
-    "sense_hat.venv.fix": "sudo apt install sense-hat, and use a venv made with --system-site-packages "
-                          "(or pipx install --system-site-packages)",
-    "sense_hat.hidden.fix": "the system has sense_hat but this Python does not see it: use a venv made with "
-                            "--system-site-packages (or pipx install --system-site-packages)",
-    "leds.ok": "{device} ({name}), writable",
-    "leds.missing": f"the kernel shows no '{HAT_FB_NAME}' framebuffer (no Sense HAT, or its driver is not loaded)",
-    "leds.missing.fix": "check the HAT is seated (the rainbow at power-on goes off once the driver has it); "
-                        "if it stays lit, add dtoverlay=rpi-sense to /boot/firmware/config.txt and reboot",
-    "leds.no_node": "the kernel shows {fb} ({name}) but there is no {device}",
-    "leds.no_node.fix": "reboot (udev did not make the device node)",
-    "leds.denied": "{device} ({name}) cannot be written by {user} ({owner}:{group} {mode})",
-    "stick.ok": "{device} ({name}), readable",
-    "stick.missing": f"the kernel shows no '{STICK_NAME}' input device: sense_hat says "
-                     "'unable to locate SenseHAT joystick device'",
-    "stick.missing.fix": "check the HAT is seated; if the LEDs work, update the kernel (sudo apt full-upgrade) "
-                         "and reboot",
-    "stick.no_node": "the kernel shows {event} ({name}) but there is no {device}",
-    "stick.no_node.fix": "reboot (udev did not make the device node)",
-    "stick.denied": "{device} ({name}) cannot be read by {user} ({owner}:{group} {mode})",
-    "group.fix": "sudo usermod -aG {group} {user}, then log in again",
-    "group.relogin.fix": "{user} is in the '{group}' group since this login began: log in again (or reboot)",
-    "driver.answered": "gamma ioctls answered (rpisense-fb): low light in the driver",
-    "driver.refused": "gamma ioctls refused ({error}): low light in software",
-    "driver.unchecked": "not checked: {why}",
-    "driver.no_leds": "no LEDs to ask",
-    "i2c.ok": "{device}, readable and writable",
-    "i2c.missing": "no {device}: I2C is off (the sensors need it; the LEDs and the stick do not)",
-    "i2c.missing.fix": "sudo raspi-config nonint do_i2c 0, then reboot",
-    "i2c.denied": "{device} cannot be opened by {user} ({owner}:{group} {mode})",
-    "emulator.parts": "library {library}; window {window}; {running}",
-    "emulator.library.missing": "not installed",
-    "emulator.window.found": "{path}",
-    "emulator.window.missing": "not on the PATH",
-    "emulator.running": "running (pid {pid})",
-    "emulator.stopped": "not running",
-    "emulator.library.fix": "pip install sense-emu (on Raspberry Pi OS: sudo apt install sense-emu-tools)",
-    "emulator.window.fix": "sudo apt install sense-emu-tools (see docs/guide/emulator.md)",
-    "emulator.start.fix": "start sense_emu_gui on a desktop",
-    "terminal.ok": "standard input and output are a terminal",
-    "terminal.missing": "standard input or output is not a terminal",
-    "terminal.missing.fix": "run it in a terminal (or over ssh -t)",
-    "service.none": "no unit installed (optional)",
-    "service.none.fix": "to start the games at boot: sudo gamelib install-service --user {user}",
-    "service.no_systemd": "not checked: {why}",
-    "service.unit": "{unit}: {enabled}, {active}{last}",
-    "service.last": "; last exit {status} ({result})",
-    "service.failed.fix": "journalctl -u {unit} says why; then sudo systemctl restart {unit}",
-    "service.user_failed.fix": "journalctl --user -u {unit} says why; then systemctl --user restart {unit}",
-    "service.start.fix": "to start the games at boot: sudo systemctl enable --now {unit}",
-    "service.user_start.fix": "to start the games at login: systemctl --user enable --now {unit}",
-    "port.free": "{kind} {port} is free",
-    "port.used": "{kind} {port} is taken: {error}",
-    "port.used.fix": "another program (or a launcher's unit started with --web) serves there: stop it, "
-                     "or choose another port: --web PORT",
-    "mdns.used.fix": "another program holds UDP 5353 for itself (avahi-daemon shares it)",
-    "zeroconf.fix": "sudo apt install python3-zeroconf, or pip install zeroconf (for the game between two Pis)",
-    "play.ok": "{backend} ({how})",
-    "play.broken": "{backend} ({how}) does not work here: see the lines marked above",
-    "play.none": "nothing to play on ({how}): {why}",
-    "play.unknown": "{backend} ({how}) is not a backend",
-    "play.unknown.fix": "use one of: {names}",
-    "how.default": "auto-detected",
-    "how.--backend": "--backend",
-    "how.env": "from ${variable}",
-    "backend.hat": "the Sense HAT",
-    "backend.emu": "the emulator",
-    "backend.terminal": "this terminal",
+    "python.ok": N_("{version} ({executable})"),
+    "python.old": N_("{version} ({executable}) is older than 3.9"),
+    "python.old.fix": N_("install Python 3.9 or newer"),
+    "module.ok": N_("{version} ({where})"),
+    "module.missing": N_("not installed"),
+    "module.broken": N_("cannot be imported: {error}"),
+    "sense_hat.fix": N_("sudo apt install sense-hat"),
+    "sense_hat.venv.fix": N_("sudo apt install sense-hat, and use a venv made with --system-site-packages "
+                             "(or pipx install --system-site-packages)"),
+    "sense_hat.hidden.fix": N_("the system has sense_hat but this Python does not see it: use a venv made with "
+                               "--system-site-packages (or pipx install --system-site-packages)"),
+    "leds.ok": N_("{device} ({name}), writable"),
+    "leds.missing": N_("the kernel shows no '{hat_fb_name}' framebuffer (no Sense HAT, or its driver is not loaded)"),
+    "leds.missing.fix": N_("check the HAT is seated (the rainbow at power-on goes off once the driver has it); "
+                           "if it stays lit, add dtoverlay=rpi-sense to /boot/firmware/config.txt and reboot"),
+    "leds.no_node": N_("the kernel shows {fb} ({name}) but there is no {device}"),
+    "leds.no_node.fix": N_("reboot (udev did not make the device node)"),
+    "leds.denied": N_("{device} ({name}) cannot be written by {user} ({owner}:{group} {mode})"),
+    "stick.ok": N_("{device} ({name}), readable"),
+    "stick.missing": N_("the kernel shows no '{stick_name}' input device: sense_hat says "
+                        "'unable to locate SenseHAT joystick device'"),
+    "stick.missing.fix": N_("check the HAT is seated; if the LEDs work, update the kernel (sudo apt full-upgrade) "
+                            "and reboot"),
+    "stick.no_node": N_("the kernel shows {event} ({name}) but there is no {device}"),
+    "stick.no_node.fix": N_("reboot (udev did not make the device node)"),
+    "stick.denied": N_("{device} ({name}) cannot be read by {user} ({owner}:{group} {mode})"),
+    "group.fix": N_("sudo usermod -aG {group} {user}, then log in again"),
+    "group.relogin.fix": N_("{user} is in the '{group}' group since this login began: log in again (or reboot)"),
+    "driver.answered": N_("gamma ioctls answered (rpisense-fb): low light in the driver"),
+    "driver.refused": N_("gamma ioctls refused ({error}): low light in software"),
+    "driver.unchecked": N_("not checked: {why}"),
+    "driver.no_leds": N_("no LEDs to ask"),
+    "i2c.ok": N_("{device}, readable and writable"),
+    "i2c.missing": N_("no {device}: I2C is off (the sensors need it; the LEDs and the stick do not)"),
+    "i2c.missing.fix": N_("sudo raspi-config nonint do_i2c 0, then reboot"),
+    "i2c.denied": N_("{device} cannot be opened by {user} ({owner}:{group} {mode})"),
+    "emulator.parts": N_("library {library}; window {window}; {running}"),
+    "emulator.library.missing": N_("not installed"),
+    "emulator.window.found": N_("{path}"),
+    "emulator.window.missing": N_("not on the PATH"),
+    "emulator.running": N_("running (pid {pid})"),
+    "emulator.stopped": N_("not running"),
+    "emulator.library.fix": N_("pip install sense-emu (on Raspberry Pi OS: sudo apt install sense-emu-tools)"),
+    "emulator.window.fix": N_("sudo apt install sense-emu-tools (see docs/guide/emulator.md)"),
+    "emulator.start.fix": N_("start sense_emu_gui on a desktop"),
+    "terminal.ok": N_("standard input and output are a terminal"),
+    "terminal.missing": N_("standard input or output is not a terminal"),
+    "terminal.missing.fix": N_("run it in a terminal (or over ssh -t)"),
+    "service.none": N_("no unit installed (optional)"),
+    "service.none.fix": N_("to start the games at boot: sudo gamelib install-service --user {user}"),
+    "service.no_systemd": N_("not checked: {why}"),
+    "service.unit": N_("{unit}: {enabled}, {active}{last}"),
+    "service.last": N_("; last exit {status} ({result})"),
+    "service.failed.fix": N_("journalctl -u {unit} says why; then sudo systemctl restart {unit}"),
+    "service.user_failed.fix": N_("journalctl --user -u {unit} says why; then systemctl --user restart {unit}"),
+    "service.start.fix": N_("to start the games at boot: sudo systemctl enable --now {unit}"),
+    "service.user_start.fix": N_("to start the games at login: systemctl --user enable --now {unit}"),
+    "port.free": N_("{kind} {port} is free"),
+    "port.used": N_("{kind} {port} is taken: {error}"),
+    "port.used.fix": N_("another program (or a launcher's unit started with --web) serves there: stop it, "
+                        "or choose another port: --web PORT"),
+    "mdns.used.fix": N_("another program holds UDP 5353 for itself (avahi-daemon shares it)"),
+    "zeroconf.fix": N_("sudo apt install python3-zeroconf, or pip install zeroconf (for the game between two Pis)"),
+    "play.ok": N_("{backend} ({how})"),
+    "play.broken": N_("{backend} ({how}) does not work here: see the lines marked above"),
+    "play.none": N_("nothing to play on ({how}): {why}"),
+    "play.unknown": N_("{backend} ({how}) is not a backend"),
+    "play.unknown.fix": N_("use one of: {names}"),
+    "how.default": N_("auto-detected"),
+    "how.--backend": N_("--backend"),
+    "how.env": N_("from ${variable}"),
+    "backend.hat": N_("the Sense HAT"),
+    "backend.emu": N_("the emulator"),
+    "backend.terminal": N_("this terminal"),
 }
-"""Every word the checks say; ``{names}`` are filled in with :meth:`str.format`."""
+"""Every word the checks say, in English (marked for the catalogue, shown through :func:`say`); ``{names}``
+are filled in with :meth:`str.format`.  The keys are the program's, never shown."""
 
 
 def say(key: str, **fields: object) -> str:
-    """The words of ``key`` with ``fields`` filled in."""
-    return WORDS[key].format(**fields)
+    """The words of ``key`` in the language of the moment, with ``fields`` filled in (and the devices' names)."""
+    return _(WORDS[key]).format(**{"hat_fb_name": HAT_FB_NAME, "stick_name": STICK_NAME, **fields})
 
 
 @dataclass(frozen=True)
@@ -181,8 +183,10 @@ class Check:
         """``✓ LEDs: /dev/fb1 (RPi-Sense FB), writable``; a failure ends with ``; fix: ...`` (what is only
         not there and not needed keeps its fix to the JSON)."""
         mark = MARKS[self.status][0 if utf8 else 1]
-        fix = f"; fix: {self.fix}" if self.fix and self.status is Status.FAIL else ""
-        return f"{mark} {self.label}: {self.detail}{fix}"
+        if self.fix and self.status is Status.FAIL:
+            return _("{mark} {label}: {detail}; fix: {fix}").format(mark=mark, label=self.label, detail=self.detail,
+                                                                     fix=self.fix)
+        return _("{mark} {label}: {detail}").format(mark=mark, label=self.label, detail=self.detail)
 
     def as_json(self) -> Dict[str, object]:
         return {"check": self.name, "label": self.label, "status": self.status.value, "detail": self.detail,
@@ -190,7 +194,7 @@ class Check:
 
 
 def _label(name: str, label: Optional[str]) -> str:
-    return label if label is not None else WORDS.get(f"label.{name}", name)
+    return label if label is not None else say(f"label.{name}") if f"label.{name}" in WORDS else name
 
 
 def ok(name: str, detail: str, *, label: Optional[str] = None) -> Check:
@@ -536,7 +540,7 @@ def unit_state(system: System, unit: str, *, user: bool = False) -> Optional[Uni
 def check_service(system: System, units: Sequence[Tuple[str, bool]]) -> List[Check]:
     """One line per unit of ``units`` (name, a user unit?) that is installed; one line if none is."""
     if not system.which("systemctl"):
-        return [skip("service", say("service.no_systemd", why="no systemctl here"))]
+        return [skip("service", say("service.no_systemd", why=_("no systemctl here")))]
     lines, asked = [], False
     for unit, user in units:
         state = unit_state(system, unit, user=user)
@@ -547,7 +551,7 @@ def check_service(system: System, units: Sequence[Tuple[str, bool]]) -> List[Che
             continue
         lines.append(_unit_line(state))
     if not asked:
-        return [skip("service", say("service.no_systemd", why="systemd does not answer (not booted with it?)"))]
+        return [skip("service", say("service.no_systemd", why=_("systemd does not answer (not booted with it?)")))]
     return lines or [skip("service", say("service.none"), say("service.none.fix", user=system.user()))]
 
 

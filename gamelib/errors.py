@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .i18n import _
+
 
 class GamelibError(Exception):
     """Root of every error raised on purpose by gamelib and the games."""
@@ -51,7 +53,7 @@ class MockExhausted(GamelibError, RuntimeError):
     """The mock backend was asked to wait forever with no scripted event left."""
 
     def __init__(self, message: Optional[str] = None) -> None:
-        super().__init__(message or "mock backend: no scripted joystick event left to wait for")
+        super().__init__(message or _("mock backend: no scripted joystick event left to wait for"))
 
 
 class ServerError(GamelibError, OSError):

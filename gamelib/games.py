@@ -32,6 +32,7 @@ from importlib import metadata
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
 
 from .backends.base import Backend
+from .i18n import _
 from .icons import Picture, check_picture
 
 if TYPE_CHECKING:
@@ -108,16 +109,16 @@ def as_game(obj: Any) -> Game:
     """Check that ``obj`` has a name, a 64-pixel icon and a ``play`` function; ``TypeError`` if not."""
     name, icon, play = (getattr(obj, attr, None) for attr in ("name", "icon", "play"))
     if not isinstance(name, str) or not name:
-        raise TypeError("a game needs a name (a non-empty string)")
+        raise TypeError(_("a game needs a name (a non-empty string)"))
     if not callable(play):
-        raise TypeError(f"game {name!r} needs a play(backend) function")
+        raise TypeError(_("game {name} needs a play(backend) function").format(name=repr(name)))
     try:
         picture = check_picture(icon)
     except ValueError as exc:
-        raise TypeError(f"game {name!r}: bad icon: {exc}") from None
+        raise TypeError(_("game {name}: bad icon: {error}").format(name=repr(name), error=exc)) from None
     web = getattr(obj, "web", None)
     if web is not None and not callable(web):
-        raise TypeError(f"game {name!r}: web must be a function giving its pages")
+        raise TypeError(_("game {name}: web must be a function giving its pages").format(name=repr(name)))
     return Game(name, picture, play, bool(getattr(obj, "remembers", False)), web)
 
 
@@ -126,7 +127,8 @@ def load(key: str, loader: Callable[[], Any]) -> Entry:
     try:
         return Entry(key, game=as_game(loader()))
     except Exception as exc:  # a broken game must not stop the launcher
-        log.error("game %r cannot be loaded: %s: %s", key, type(exc).__name__, exc, exc_info=True)
+        log.error(_("game {name} cannot be loaded: {error}").format(name=repr(key), error=f"{type(exc).__name__}: {exc}"),
+                  exc_info=True)
         return Entry(key, error=f"{type(exc).__name__}: {exc}")
 
 

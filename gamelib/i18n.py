@@ -20,13 +20,20 @@ The language is the process's: gettext's own order from the environment (``LANGU
 launcher's setting).  A web page asks for its own language with :meth:`Catalogue.translations`
 (``Accept-Language``) without changing the Pi's.  Values of the API (phases, marks, error codes)
 are never translated: only what is shown.
+
+Catalogues are made with Babel by ``tools/words`` (``extract``, ``update LANG``, ``compile``) and
+compiled by the build.  ``$GAMELIB_LOCALEDIR`` (:data:`LOCALEDIR_ENV`) names a folder looked in before
+each package's own, laid out as gettext's (``LANG/LC_MESSAGES/<domain>.mo``): a language tried
+without installing it, and the tests' way to compile one of their own.
 """
 from __future__ import annotations
 
 import gettext
 import threading
-from pathlib import Path
 from typing import Dict, Optional, Sequence, Tuple
+
+LOCALEDIR_ENV = "GAMELIB_LOCALEDIR"
+"""A folder of compiled catalogues looked in before each package's own (gettext's layout)."""
 
 _lock = threading.Lock()
 _chosen: Optional[Tuple[str, ...]] = None
@@ -55,21 +62,30 @@ def N_(message: str) -> str:  # noqa: N802 (gettext's conventional name, which B
 class Catalogue:
     """One gettext domain and the folder of its compiled catalogues."""
 
-    def __init__(self, domain: str, localedir: Path) -> None:
+    def __init__(self, domain: str, localedir: str) -> None:
         self.domain = domain
         self.localedir = localedir
-        self._cache: Dict[Optional[Tuple[str, ...]], gettext.NullTranslations] = {}
+        self._cache: Dict[Tuple[Optional[Tuple[str, ...]], str], gettext.NullTranslations] = {}
 
     def translations(self, languages: Optional[Sequence[str]] = None) -> gettext.NullTranslations:
         """The catalogue for ``languages`` (best first), or for the process's language when ``None``;
-        English (the messages as written) when none of them has a catalogue."""
-        key = tuple(languages) if languages is not None else _chosen
-        found = self._cache.get(key)
+        English (the messages as written) when none of them has a catalogue.  A catalogue in
+        ``$GAMELIB_LOCALEDIR`` comes first, the package's own answers what it lacks."""
+        import os  # noqa: PLC0415 (nothing that does I/O at import: the pure modules that show words import this one)
+
+        chosen_languages = tuple(languages) if languages is not None else _chosen
+        override = os.environ.get(LOCALEDIR_ENV, "")
+        found = self._cache.get((chosen_languages, override))
         if found is None:
-            found = gettext.translation(self.domain, str(self.localedir),
-                                        languages=list(key) if key is not None else None, fallback=True)
+            wanted = list(chosen_languages) if chosen_languages is not None else None
+            found = gettext.translation(self.domain, self.localedir, languages=wanted, fallback=True)
+            if override:
+                first = gettext.translation(self.domain, override, languages=wanted, fallback=True)
+                if isinstance(first, gettext.GNUTranslations):
+                    first.add_fallback(found)
+                    found = first
             with _lock:
-                self._cache[key] = found
+                self._cache[(chosen_languages, override)] = found
         return found
 
     def gettext(self, message: str) -> str:
@@ -84,13 +100,18 @@ class Catalogue:
         """``message`` in the process's language where ``context`` tells apart two meanings of one English word."""
         return self.translations().pgettext(context, message)
 
+    @classmethod
+    def beside(cls, domain: str, module: str) -> "Catalogue":
+        """The catalogue of ``domain`` in the ``locale`` folder beside ``module`` (a package's ``__file__``)."""
+        return cls(domain, module.rpartition("/")[0] + "/locale")
+
     def forget(self) -> None:
         """Reads the catalogues again at the next lookup (after new ones are compiled)."""
         with _lock:
             self._cache.clear()
 
 
-CATALOGUE = Catalogue("gamelib", Path(__file__).resolve().parent / "locale")
+CATALOGUE = Catalogue.beside("gamelib", __file__)
 """gamelib's words."""
 _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence, Tuple, cast
 
 from .colours import RGB
+from .i18n import _
 from .matrix import PIXELS, SIDE
 from .palette import DEFAULT, PALETTES
 
@@ -19,7 +20,7 @@ Picture = Tuple[RGB, ...]
 def picture(rows: Sequence[str], colours: Mapping[str, RGB]) -> Picture:
     """Eight rows of eight characters -> 64 pixels; ``.`` is black, other letters come from ``colours``."""
     if len(rows) != SIDE or any(len(row) != SIDE for row in rows):
-        raise ValueError("a picture is eight rows of eight characters")
+        raise ValueError(_("a picture is eight rows of eight characters"))
     palette = dict(colours)
     palette.setdefault(".", PALETTES[DEFAULT].background)
     return tuple(palette[ch] for row in rows for ch in row)
@@ -30,11 +31,11 @@ def check_picture(pixels: object) -> Picture:
     try:
         result = tuple((int(r), int(g), int(b)) for r, g, b in cast(Iterable[Any], pixels))
     except (TypeError, ValueError):
-        raise ValueError(f"an icon is {PIXELS} (r, g, b) pixels") from None
+        raise ValueError(_("an icon is {count} (r, g, b) pixels").format(count=PIXELS)) from None
     if len(result) != PIXELS:
-        raise ValueError(f"an icon has {PIXELS} pixels, not {len(result)}")
+        raise ValueError(_("an icon has {count} pixels, not {found}").format(count=PIXELS, found=len(result)))
     if any(not 0 <= v <= 255 for pixel in result for v in pixel):
-        raise ValueError("pixel values go from 0 to 255")
+        raise ValueError(_("pixel values go from 0 to 255"))
     return result
 
 

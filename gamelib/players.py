@@ -13,6 +13,7 @@ from typing import Optional, Tuple
 
 from .errors import ConfigError
 from .font import CHARACTERS
+from .i18n import _
 
 Names = Tuple[Optional[str], Optional[str]]
 
@@ -23,16 +24,16 @@ def check_name(text: str) -> str:
     """``text`` without surrounding spaces, if it is a good name; else :class:`ConfigError`."""
     name = text.strip()
     if not name:
-        raise ConfigError("a name cannot be empty")
+        raise ConfigError(_("a name cannot be empty"))
     if len(name) > MAX_LENGTH:
-        raise ConfigError(f"name {name!r} is longer than {MAX_LENGTH} characters")
+        raise ConfigError(_("name {name} is longer than {count} characters").format(name=repr(name), count=MAX_LENGTH))
     bad = sorted({ch for ch in name if ch not in CHARACTERS})
     if bad:
         shown = ", ".join(repr(ch) for ch in bad)
-        raise ConfigError(f"name {name!r} has characters the LEDs cannot show ({shown}): use letters A-Z, "
-                          "digits, spaces and . , : ' / ( ) + - ! ?")
+        raise ConfigError(_("name {name} has characters the LEDs cannot show ({shown}): use letters A-Z, "
+                            "digits, spaces and . , : ' / ( ) + - ! ?").format(name=repr(name), shown=shown))
     if not any(ch.isalnum() for ch in name):
-        raise ConfigError(f"name {name!r} needs a letter or a digit")
+        raise ConfigError(_("name {name} needs a letter or a digit").format(name=repr(name)))
     return name
 
 
@@ -41,12 +42,14 @@ def parse_names(text: str, source: str = "--names") -> Names:
     refused.  Errors start with ``source`` (the option or setting the text came from)."""
     parts = text.split(",")
     if len(parts) > 2:
-        raise ConfigError(f"{source} takes one or two names separated by a comma (not {text!r})")
+        raise ConfigError(_("{source} takes one or two names separated by a comma (not {text})").format(
+            source=source, text=repr(text)))
     try:
         names = [check_name(p) for p in parts]
     except ConfigError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
+        raise ConfigError(_("{source}: {error}").format(source=source, error=exc)) from None
     if len(names) == 2 and names[0].upper() == names[1].upper():
-        raise ConfigError(f"{source}: the two players need different names (not {names[0]!r} twice)")
+        raise ConfigError(_("{source}: the two players need different names (not {name} twice)").format(
+            source=source, name=repr(names[0])))
     return names[0], names[1] if len(names) == 2 else None
 

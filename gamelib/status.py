@@ -15,7 +15,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Mapping, Optional, Tuple
 
+from .i18n import N_, _
 from .jsonvalue import JSONObject
+
+
+class Key(str):
+    """A key's name in a caption: the English name as a value, the chosen language's when formatted
+    (``f"{ENTER}: yes"``, ``"{enter}".format(enter=ENTER)``), so a caption made at any moment names
+    the key in the words of that moment."""
+
+    def __format__(self, spec: str) -> str:
+        return format(_(str.__str__(self)), spec)
+
 
 # The keys, as a caption names them: the terminal's (and the emulator window's) keys for the stick,
 # never the Sense HAT's words ("stick", "middle"); the terminal spells the arrows out where it has
@@ -26,7 +37,7 @@ UP = "↑"
 """Up (``↑``)."""
 DOWN = "↓"
 """Down (``↓``)."""
-ENTER = "Enter"
+ENTER = Key(N_("Enter"))
 """The middle of the stick (Enter, or space, in the terminal)."""
 
 SEATS = (1, 2)
@@ -77,7 +88,7 @@ class Status:
 
     def __post_init__(self) -> None:
         if self.turn is not None and (type(self.turn) is not int or self.turn not in SEATS):
-            raise ValueError(f"turn is seat 1 or 2, not {self.turn!r}")
+            raise ValueError(f"turn is seat 1 or 2, not {self.turn!r}")  # a program's error, not a player's
         if (self.turn is not None or self.seats is not None) and not TYPED.isdisjoint(self.details):
             raise ValueError("turn and seats are typed fields, not details")
 

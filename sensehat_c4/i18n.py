@@ -6,13 +6,11 @@ In a module of the game::
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from gamelib.i18n import N_, Catalogue
 
 __all__ = ["CATALOGUE", "N_", "_", "ngettext", "pgettext"]
 
-CATALOGUE = Catalogue("sensehat_c4", Path(__file__).resolve().parent / "locale")
+CATALOGUE = Catalogue.beside("sensehat_c4", __file__)
 """The game's words."""
 _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext

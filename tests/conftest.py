@@ -2,7 +2,10 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))  # test helpers: frames.py ...
+sys.path.insert(0, str(Path(__file__).parent / "helpers"))  # test helpers: frames.py ...
+
+import shutil
+import tempfile
 
 import pytest
 
@@ -74,3 +77,75 @@ def games_db(tmp_path_factory, monkeypatch):
     path = tmp_path_factory.mktemp("records") / "games.db"
     monkeypatch.setenv("SENSEHAT_C4_DB", str(path))
     return path
+
+
+# -- fixtures the tests of several folders use (the package is imported in them: a Python without it is
+#    stopped by pytest_configure, in one line, before any is made) -------------------------------------
+
+@pytest.fixture
+def emu_dir(monkeypatch):
+    """The real ``sense_emu`` pointed at a temporary directory (``emu_sandbox``), ``$HOME`` there, no display."""
+    import emu_sandbox
+
+    # short: the library binds a socket named after the pid there (108-byte limit)
+    directory = tempfile.mkdtemp(prefix="c4emu-")
+    emu_sandbox.redirect(directory, monkeypatch.setattr)
+    monkeypatch.setenv("HOME", directory)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def emulator(emu_dir):
+    """The emulator's side of :func:`emu_dir`: its screen file read, its joystick pressed."""
+    from emu_sandbox import FakeEmulator
+
+    with FakeEmulator(emu_dir) as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def sandbox():
+    """A short-named temporary directory for a program in a pty (``pty_terminal.start``)."""
+    directory = tempfile.mkdtemp(prefix="c4term-")
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def mock(monkeypatch):
+    """The backend ``sensehat-c4`` opens: a scripted mock (the launcher's folder has its own ``mock``)."""
+    from gamelib import backends
+    from gamelib.backends.mock import MockBackend
+
+    backend = MockBackend()
+    monkeypatch.setattr(backends, "open_backend", lambda *a, **k: backend)
+    return backend
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    """The launcher's settings file, under a temporary ``$XDG_CONFIG_HOME``."""
+    from gamelib.launcher.settings import SettingsFile
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    return SettingsFile(tmp_path / "gamelib" / "settings.json")
+
+
+@pytest.fixture
+def launcher_mock(monkeypatch):
+    """The backend the launcher opens: a scripted mock (what it was asked for is in ``opened``)."""
+    from gamelib import backends
+    from gamelib.backends.mock import MockBackend
+
+    backend = MockBackend()
+    backend.opened = []
+
+    def fake_open(name=None, *, rotation=0, low_light=False, notice=None):
+        backend.opened.append((name, rotation, low_light))
+        backend.rotation, backend.low_light = rotation, low_light
+        return backend
+
+    monkeypatch.setattr(backends, "open_backend", fake_open)
+    return backend

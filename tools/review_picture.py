@@ -3,7 +3,7 @@
 
 Records two rounds between Ann and Bob in a temporary games file, serves Connect 4's web
 pages over it on loopback (the real server, with the solver core that runs here), opens the
-review of the 40-move round in Debian's Chromium (``tests/browser.py``: headless, nothing
+review of the 40-move round in Debian's Chromium (``tests/helpers/browser.py``: headless, nothing
 downloaded), moves the pointer over move 3 on the graph, and saves the window.  Needs the
 test extra and ``.ci/install-browser-deps``::
 
@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPOSITORY / "tests"))
+sys.path.insert(0, str(REPOSITORY / "tests" / "helpers"))
 sys.path.insert(0, str(REPOSITORY))
 
 import browser  # noqa: E402
 from records_data import ANN, BOB, record_match, ticking  # noqa: E402
-from test_web_server import Console  # noqa: E402
+from web_client import Console  # noqa: E402
 
 from gamelib.web.address import Address  # noqa: E402
 from gamelib.web.server import WebServer  # noqa: E402

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import BackendError, ConfigError, SetupError
-from ..i18n import _
+from ..i18n import N_, _
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
 
@@ -48,10 +48,11 @@ AUTO = "auto"
 
 Notice = Callable[[str], None]
 
-TERMINAL_NOTICE = "no Sense HAT or emulator found"
+TERMINAL_NOTICE = N_("no Sense HAT or emulator found")
 """Shown under the board when ``auto`` chose the terminal (the full notice is hidden by the board)."""
 AUTO_AFTER: Dict[str, str] = {"terminal": TERMINAL_NOTICE}
-"""What a backend ``auto`` chose shows beside its picture once open (:meth:`Backend.notice`), by the choice."""
+"""What a backend ``auto`` chose shows beside its picture once open (:meth:`Backend.notice`), by the choice
+(English, shown through ``_()``)."""
 
 Opener = Callable[..., Backend]
 """A backend's constructor: called with the keyword arguments ``rotation`` (int) and ``low_light`` (bool)."""
@@ -117,7 +118,8 @@ def _installed() -> Dict[str, Registration]:
         for point in entry_points():
             name = point.name
             if name == AUTO or not _plain(name):
-                log.warning("backend entry point %r ignored: a backend's name is a lower-case word, not auto", name)
+                log.warning(_("backend entry point {name} ignored: a backend's name is a lower-case word, not auto").format(
+                    name=repr(name)))
             elif name not in found:
                 found[name] = Registration(name, _EntryOpener(point))
         _INSTALLED = found
@@ -147,9 +149,9 @@ def register(name: str, opener: Opener, *, service: bool = True) -> None:
     ``opener(rotation=..., low_light=...)``.  :class:`~gamelib.errors.ConfigError` if the name is taken or
     not a plain lower-case word."""
     if name == AUTO or name in _registry():
-        raise ConfigError(f"a backend called {name!r} is already registered")
+        raise ConfigError(_("a backend called {name} is already registered").format(name=repr(name)))
     if not _plain(name):
-        raise ConfigError(f"a backend's name is a lower-case word (not {name!r})")
+        raise ConfigError(_("a backend's name is a lower-case word (not {name})").format(name=repr(name)))
     _ADDED[name] = Registration(name, opener, service)
 
 
@@ -177,7 +179,8 @@ def names(*, service: bool = False) -> Tuple[str, ...]:
 def _open_named(name: str, rotation: int, low_light: bool, source: str = "--backend") -> Backend:
     registration = _registry().get(name)
     if registration is None:
-        raise SetupError(f"{source}={name!r} is not a backend: use one of {', '.join(names())}")
+        raise SetupError(_("{setting} is not a backend: use one of {names}").format(setting=f"{source}={name!r}",
+                                                                                 names=", ".join(names())))
     return registration.open(rotation=rotation, low_light=low_light)
 
 
@@ -202,13 +205,14 @@ def auto_choice(*, hat: bool, emulator_running: bool, terminal: bool, window: bo
 
 
 AUTO_NOTICES: Dict[Tuple[str, bool], str] = {
-    ("hat", False): "using the Sense HAT (found its LED framebuffer)",
-    ("emu", True): "no Sense HAT found; using the running emulator (pid {pid})",
-    ("terminal", False): "no Sense HAT or running emulator found; playing in this terminal "
-                         "(--backend emu opens the emulator window)",
-    ("emu", False): "no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)",
+    ("hat", False): N_("using the Sense HAT (found its LED framebuffer)"),
+    ("emu", True): N_("no Sense HAT found; using the running emulator (pid {pid})"),
+    ("terminal", False): N_("no Sense HAT or running emulator found; playing in this terminal "
+                            "(--backend emu opens the emulator window)"),
+    ("emu", False): N_("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)"),
 }
-"""The line announcing each of ``auto``'s choices (by the choice and whether an emulator runs)."""
+"""The line announcing each of ``auto``'s choices (by the choice and whether an emulator runs; English,
+shown through ``_()``)."""
 
 
 def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
@@ -223,23 +227,23 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
                          window=installed and senselib.can_start_window())
     if choice is None:
         raise BackendError(nothing_to_play_on(installed))
-    notice(AUTO_NOTICES[choice, pid is not None].format(pid=pid))
+    notice(_(AUTO_NOTICES[choice, pid is not None]).format(pid=pid))
     backend = _open_named(choice, rotation, low_light)
     after = AUTO_AFTER.get(choice)
     if after is not None:
-        backend.notice(after)
+        backend.notice(_(after))
     return backend
 
 
 def nothing_to_play_on(emu_installed: bool) -> str:
     """Why ``auto`` found nothing, and what to do (the emulator library installed or not)."""
     if emu_installed:
-        return ("no Sense HAT found, the emulator is not running and this is not a terminal: run it in a "
-                "terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is "
-                "in the 'video' and 'input' groups")
-    return ("no Sense HAT found, the emulator is not installed and this is not a terminal: run it in a "
-            "terminal, or pip install sense-emu and start sense_emu_gui, or on a Pi check the HAT "
-            "and the 'video' and 'input' groups")
+        return _("no Sense HAT found, the emulator is not running and this is not a terminal: run it in a "
+                 "terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is "
+                 "in the 'video' and 'input' groups")
+    return _("no Sense HAT found, the emulator is not installed and this is not a terminal: run it in a "
+             "terminal, or pip install sense-emu and start sense_emu_gui, or on a Pi check the HAT "
+             "and the 'video' and 'input' groups")
 
 
 def resolve(name: Optional[str] = None) -> Tuple[str, str]:
@@ -267,10 +271,10 @@ def open_backend(name: Optional[str] = None, *, rotation: int = 0, low_light: bo
 def add_arguments(parser: "argparse.ArgumentParser") -> None:
     """Add ``--backend``, ``--rotation``, ``--low-light`` and ``--palette`` (shared by the game and the launcher)."""
     parser.add_argument("--backend", choices=names(), default=None,
-                        help=f"where to play (default: ${ENV_VAR}, else auto-detect)")
+                        help=_("where to play (default: ${variable}, else auto-detect)").format(variable=ENV_VAR))
     parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
-                        help="turn the picture and the joystick clockwise by this many degrees")
-    parser.add_argument("--low-light", action="store_true", help="dim the LEDs")
+                        help=_("turn the picture and the joystick clockwise by this many degrees"))
+    parser.add_argument("--low-light", action="store_true", help=_("dim the LEDs"))
     parser.add_argument("--palette", choices=tuple(PALETTES), default=DEFAULT_PALETTE,
                         help=_("the colours of the LEDs and the web pages: {default} (the default), or {others}, "
                                "chosen to stay apart with colour blindness (the launcher: its saved setting "

@@ -45,6 +45,7 @@ from typing import Callable, Deque, Dict, List, Optional, Sequence, Tuple, TypeV
 from gamelib.colours import BLACK, RGB
 
 from ..errors import ConfigError
+from ..i18n import _
 from ..matrix import PIXELS, SIDE
 from ..palette import DEFAULT as DEFAULT_PALETTE
 from ..seats import SeatTable
@@ -135,7 +136,7 @@ def _pixel_map(rotation: int) -> List[int]:
     for y in range(SIDE):
         for x in range(SIDE):
             px, py = x, y
-            for _ in range(rotation // 90):
+            for _turn in range(rotation // 90):
                 px, py = SIDE - 1 - py, px
             result.append(py * SIDE + px)
     return result
@@ -145,7 +146,7 @@ def check_rotation(rotation: int) -> int:
     """``rotation`` if it is the integer 0, 90, 180 or 270, else :class:`ConfigError` (``90.0`` and
     ``True`` are refused: a float or a bool would break the pixel tables)."""
     if type(rotation) is not int or rotation not in ROTATIONS:
-        raise ConfigError(f"rotation must be one of 0, 90, 180, 270 (not {reprlib.repr(rotation)})")
+        raise ConfigError(_("rotation must be one of 0, 90, 180, 270 (not {value})").format(value=reprlib.repr(rotation)))
     return rotation
 
 
@@ -302,7 +303,7 @@ class Backend:
         try:
             method(value)
         except Exception:  # a broken mirror must not stop the game
-            log.error("an observer of the LEDs failed and was dropped", exc_info=True)
+            log.error(_("an observer of the LEDs failed and was dropped"), exc_info=True)
             self._forget(observer)
 
     # -- the pairing gesture ----------------------------------------------------
@@ -334,7 +335,7 @@ class Backend:
             try:
                 listener()
             except Exception:  # a broken listener must not stop the game
-                log.error("a listener for the pairing gesture failed and was dropped", exc_info=True)
+                log.error(_("a listener for the pairing gesture failed and was dropped"), exc_info=True)
                 self._unwatch_pairing(listener)
 
     def _watch_middle(self, event: StickEvent) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Collection, List, Optional, Sequence, Tuple
 from gamelib.colours import RGB
 
 from ..errors import BackendError, SetupError
+from ..i18n import N_, _
 from ..matrix import PIXELS
 from .base import Action, Backend, Direction, StickEvent
 from .device import Waitable
@@ -37,8 +38,8 @@ log = logging.getLogger("gamelib")
 _FRAME = struct.Struct(f"{PIXELS}H")
 """The LED framebuffer: 64 RGB565 pixels in native byte order (as both libraries write it)."""
 
-WINDOW_NEEDS = ("the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy "
-                "older than 2.3 in a venv made with --system-site-packages (see docs/guide/emulator.md)")
+WINDOW_NEEDS = N_("the window needs Raspberry Pi OS's sense-emu-tools, or elsewhere python3-gi and numpy "
+                   "older than 2.3 in a venv made with --system-site-packages (see docs/guide/emulator.md)")
 """What ``sense_emu_gui`` needs that the ``sense_emu`` library (the ``[emu]`` extra) does not bring."""
 
 EMU_START_SECONDS = 10.0
@@ -150,10 +151,10 @@ class SenseLibDevice:
         if value and not self._told:
             self._told = True
             if self._gamma:
-                log.info("low light: the LED driver's low-light gamma table")
+                log.info(_("low light: the LED driver's low-light gamma table"))
             else:
-                log.warning("low light: dimmed in software (the LED driver refuses the gamma ioctls: %s)",
-                            self._refused)
+                log.warning(_("low light: dimmed in software (the LED driver refuses the gamma ioctls: {error})").format(
+                    error=self._refused))
         if not self._gamma:
             self._soft_low = value
             if self._written is not None and not self._closed:
@@ -184,7 +185,8 @@ class SenseLibBackend(Backend):
 
     def _leds_error(self, exc: OSError) -> BackendError:
         """The error to raise when the LEDs' file cannot be opened."""
-        return BackendError(f"the LEDs ({exc.filename}) cannot be opened: {exc.strerror or exc}")
+        return BackendError(_("the LEDs ({path}) cannot be opened: {error}").format(path=exc.filename,
+                                                                                   error=exc.strerror or exc))
 
 
 class HatBackend(SenseLibBackend):
@@ -197,41 +199,44 @@ class HatBackend(SenseLibBackend):
             from sense_hat import SenseHat  # noqa: PLC0415 (only on a Pi)
         except ImportError as exc:
             raise SetupError(
-                f"the sense_hat library cannot be imported ({exc}): on Raspberry Pi OS run "
-                "'sudo apt install sense-hat' and use a venv made with --system-site-packages") from exc
+                _("the sense_hat library cannot be imported ({error}): on Raspberry Pi OS run "
+                  "'sudo apt install sense-hat' and use a venv made with --system-site-packages").format(error=exc)) from exc
         # sense_hat 2.3+ logs a root-logger warning when the HAT has no colour sensor (v1 HATs)
         logging.disable(logging.WARNING)
         try:
             hat = SenseHat()
         except PermissionError as exc:  # the one device SenseHat() opens itself is the joystick
-            raise SetupError(no_permission("joystick", exc, "input")) from exc
+            raise SetupError(no_permission(N_("joystick"), exc, "input")) from exc
         except Exception as exc:  # OSError (framebuffer, I2C), RuntimeError (no joystick), PermissionError
             raise BackendError(
-                f"the Sense HAT cannot be opened ({exc}): check it is seated, that I2C is on in "
-                "raspi-config, and that this user is in the 'video' and 'input' groups") from exc
+                _("the Sense HAT cannot be opened ({error}): check it is seated, that I2C is on in "
+                  "raspi-config, and that this user is in the 'video' and 'input' groups").format(error=exc)) from exc
         finally:
             logging.disable(logging.NOTSET)
         try:
             fcntl.ioctl(hat.stick._stick_file.fileno(), EVIOCGRAB, 1)
         except OSError as exc:
             hat.stick.close()
-            raise BackendError(f"cannot grab the Sense HAT joystick ({exc}): is another program using it?") from exc
+            raise BackendError(_("cannot grab the Sense HAT joystick ({error}): is another program using it?").format(
+                error=exc)) from exc
         super().__init__(hat, rotation=rotation, low_light=low_light)
 
     def _leds_error(self, exc: OSError) -> BackendError:
         if isinstance(exc, PermissionError):
-            return SetupError(no_permission("LEDs", exc, "video"))
+            return SetupError(no_permission(N_("LEDs"), exc, "video"))
         return super()._leds_error(exc)
 
 
 def no_permission(part: str, exc: OSError, group: str) -> str:
-    """One line for a device this user may not open: the group it lacks and the fix."""
+    """One line for a device this user may not open: the group it lacks and the fix (``part``: English,
+    marked with ``N_``)."""
     try:
         user = pwd.getpwuid(os.geteuid()).pw_name
     except KeyError:
         user = str(os.geteuid())
-    return (f"the Sense HAT {part} ({exc.filename}) cannot be opened: permission denied; user {user} needs "
-            f"the '{group}' group: run 'sudo usermod -aG {group} {user}', then log in again")
+    return _("the Sense HAT {part} ({path}) cannot be opened: permission denied; user {user} needs "
+             "the '{group}' group: run 'sudo usermod -aG {group} {user}', then log in again").format(
+                 part=_(part), path=exc.filename, user=user, group=group)
 
 
 def hat_present() -> bool:
@@ -283,23 +288,23 @@ class EmuBackend(SenseLibBackend):
             from sense_emu import SenseHat  # noqa: PLC0415
         except ImportError as exc:
             raise SetupError(
-                f"the sense_emu library is not installed ({exc}): pip install sense-emu") from exc
+                _("the sense_emu library is not installed ({error}): pip install sense-emu").format(error=exc)) from exc
         spawned = emulator_running() is None  # then SenseHat() starts sense_emu_gui itself
         if spawned and not can_start_window():
             raise BackendError(
-                f"the Sense HAT emulator is not running: start sense_emu_gui on a desktop, then try again; "
-                f"{WINDOW_NEEDS}")
+                _("the Sense HAT emulator is not running: start sense_emu_gui on a desktop, then try again; "
+                  "{window_needs}").format(window_needs=_(WINDOW_NEEDS)))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "spawning sense_emu_gui": we say it ourselves
             try:
                 hat = SenseHat()
             except OSError as exc:
-                raise BackendError(f"the Sense HAT emulator cannot be opened: {exc}") from exc
+                raise BackendError(_("the Sense HAT emulator cannot be opened: {error}").format(error=exc)) from exc
         if spawned and not _wait_for_emulator(EMU_START_SECONDS):
             hat.stick.close()
             raise BackendError(
-                f"sense_emu_gui was started but its window did not come up: run sense_emu_gui in a "
-                f"terminal to see why; {WINDOW_NEEDS}")
+                _("sense_emu_gui was started but its window did not come up: run sense_emu_gui in a "
+                  "terminal to see why; {window_needs}").format(window_needs=_(WINDOW_NEEDS)))
         super().__init__(hat, rotation=rotation, low_light=low_light)
 
 

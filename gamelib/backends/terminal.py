@@ -32,13 +32,14 @@ from gamelib.colours import RGB
 from gamelib.status import Status
 
 from ..errors import BackendError, QuitRequested
+from ..i18n import N_, _
 from .base import Backend, Direction, StickEvent
 from .device import Waitable
 from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, UP_DOWN, KeyDecoder, KeyRepeat
 from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
 
-NOT_A_TERMINAL = ("the terminal backend needs a terminal: standard input and output must both be one "
-                  "(not a pipe, a file or a service)")
+NOT_A_TERMINAL = N_("the terminal backend needs a terminal: standard input and output must both be one "
+                    "(not a pipe, a file or a service)")
 
 _SIGNALS_DURING_RESTORE = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGWINCH}
 
@@ -156,10 +157,10 @@ class TerminalDevice:
         if stdin is None or stdout is None:
             fds = standard_fds()
             if fds is None:
-                raise BackendError(NOT_A_TERMINAL)
+                raise BackendError(_(NOT_A_TERMINAL))
             stdin, stdout = fds
         elif not (is_terminal(stdin) and is_terminal(stdout)):
-            raise BackendError(NOT_A_TERMINAL)
+            raise BackendError(_(NOT_A_TERMINAL))
         self._in, self._out = stdin, stdout
         env = os.environ if env is None else env
         self._painter = Painter(colour_mode(env, lambda term: terminfo_colours(term, stdout)),
@@ -199,7 +200,7 @@ class TerminalDevice:
             self._saved_attributes = termios.tcgetattr(self._in)
             termios.tcsetattr(self._in, termios.TCSAFLUSH, raw_attributes(self._saved_attributes))
         except termios.error as exc:
-            raise BackendError(f"cannot put the terminal in raw mode: {exc}") from exc
+            raise BackendError(_("cannot put the terminal in raw mode: {error}").format(error=exc)) from exc
         self._wake_r, self._wake_w = os.pipe()
         for fd in (self._wake_r, self._wake_w):
             os.set_blocking(fd, False)
@@ -211,7 +212,7 @@ class TerminalDevice:
             self._old_winch = signal.signal(signal.SIGWINCH, self._on_winch)
             self._winch_installed = True
         if self._painter.mode == "plain":
-            self._emit(HINT + "\r\n")
+            self._emit(_(HINT) + "\r\n")
         else:
             self._on_alternate_screen = True
             self._emit(ENTER)
@@ -402,7 +403,7 @@ class TerminalDevice:
             data = b""
         if not data:
             self._gone = True
-            raise BackendError("the terminal has gone (end of input)")
+            raise BackendError(_("the terminal has gone (end of input)"))
         was_pending = self._decoder.pending
         keys = self._decoder.feed(data)
         if self._decoder.pending and not was_pending:

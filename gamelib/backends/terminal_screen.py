@@ -26,6 +26,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cas
 
 from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
                              YELLOW)
+from gamelib.i18n import N_, _
 from gamelib.status import printable
 from gamelib.matrix import PIXELS, SIDE
 
@@ -57,27 +58,28 @@ ENTER = CSI + "?1049h" + CSI + "?25l" + CSI + "?7l" + CSI + "0m" + CSI + "2J"
 """Alternate screen, hidden cursor, no auto-wrap, plain colours, cleared."""
 LEAVE = CSI + "0m" + CSI + "?7h" + CSI + "?25h" + CSI + "?1049l"
 """Plain colours, auto-wrap and cursor back, and the screen as it was before."""
-HINT = "arrows and Enter (or space) play, q quits"
+HINT = N_("arrows and Enter (or space) play, q quits")
 """The line under the board: the keys (the status line under it says what each does now)."""
-SHORT_HINT = "arrows, Enter; q quits"
+SHORT_HINT = N_("arrows, Enter; q quits")
 """The hint on a terminal narrower than :data:`HINT`."""
-PAIR_HINT = "arrows and Enter (or space) play, p pairs a phone, q quits"
-SHORT_PAIR_HINT = "arrows, Enter; p pairs; q quits"
-"""The hints while the web view serves seats (:attr:`Painter.pairing`): ``p`` shows a pairing PIN."""
-PLAIN_KEYS = (("←/→", "left/right"), ("←", "left"), ("→", "right"), ("↑", "up"), ("↓", "down"))
+PAIR_HINT = N_("arrows and Enter (or space) play, p pairs a phone, q quits")
+SHORT_PAIR_HINT = N_("arrows, Enter; p pairs; q quits")
+"""The hints while the web view serves seats (:attr:`Painter.pairing`): ``p`` shows a pairing PIN.
+(The hints are English here, shown through ``_()`` in the language of the moment.)"""
+PLAIN_KEYS = (("←/→", N_("left/right")), ("←", N_("left")), ("→", N_("right")), ("↑", N_("up")), ("↓", N_("down")))
 """The arrows a caption names (:mod:`gamelib.status`), in words for a terminal without UTF-8."""
 
 
 def hint(columns: int, pairing: bool) -> str:
     """The key help for a terminal ``columns`` wide (naming ``p`` when ``pairing``)."""
-    long, short = (PAIR_HINT, SHORT_PAIR_HINT) if pairing else (HINT, SHORT_HINT)
+    long, short = (_(PAIR_HINT), _(SHORT_PAIR_HINT)) if pairing else (_(HINT), _(SHORT_HINT))
     return long if len(long) <= columns else short
 
 
 def plain_keys(text: str) -> str:
     """``text`` with the arrows spelled out (``←/→`` as ``left/right``)."""
     for arrow, words in PLAIN_KEYS:
-        text = text.replace(arrow, words)
+        text = text.replace(arrow, _(words))
     return text
 
 
@@ -217,12 +219,12 @@ def too_small_message(columns: int, lines: int) -> List[str]:
     """The lines shown instead of the board when it does not fit: the longest of the
     texts that fits whole (the shortest, cut, in a terminal too small even for it)."""
     need, has = f"{Layout.WIDTH} x {Layout.HEIGHT}", f"{columns} x {lines}"
-    texts = (f"This terminal is too small for the board: it needs {need} characters and has {has}. "
-             "Make it bigger (or press q to quit).",
-             f"Too small: needs {need.replace(' ', '')}, has {has.replace(' ', '')}. Make it bigger, "
-             "or press q to quit.",
-             f"Too small: needs {need.replace(' ', '')}. q quits.",
-             "Too small. q quits.")
+    texts = (_("This terminal is too small for the board: it needs {need} characters and has {has}. "
+               "Make it bigger (or press q to quit).").format(need=need, has=has),
+             _("Too small: needs {need}, has {has}. Make it bigger, or press q to quit.").format(
+                 need=need.replace(' ', ''), has=has.replace(' ', '')),
+             _("Too small: needs {need}. q quits.").format(need=need.replace(' ', '')),
+             _("Too small. q quits."))
     for text in texts:
         wrapped = textwrap.wrap(text, max(1, columns))
         if len(wrapped) <= lines:
@@ -343,7 +345,7 @@ class Painter:
         self.note = text = self.words(text)
         if self.mode == "plain":   # the key help was printed once at the start: ``p`` gets a line of its own
             said, self._pairing_said = self._pairing_said, self._pairing_said or self.pairing
-            return ("p: pair a phone\r\n" if self.pairing and not said else "") + text + "\r\n"
+            return (_("p: pair a phone") + "\r\n" if self.pairing and not said else "") + text + "\r\n"
         if first:   # one more line under the box: the board moves up half a line
             return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
         if self._shown is None or not self.layout.fits:

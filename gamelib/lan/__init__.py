@@ -24,6 +24,7 @@ import logging
 from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Tuple
 
 from .. import web
+from ..i18n import _
 from ..web.address import Address, lan_addresses
 
 if TYPE_CHECKING:
@@ -42,18 +43,19 @@ __all__ = ["DEFAULT_PORT", "offering"]
 def _advertised(address: Address, port: int) -> Tuple[List[str], str]:
     """The IPv4 addresses to advertise (the one listened on, or every LAN address of this machine), and
     why there are none (``""`` when there are)."""
-    come = f"the guest can come with --join ADDRESS:{port}"
+    come = _("the guest can come with --join ADDRESS:{port}").format(port=port)
     if address.host is not None:
         try:
             ip = ipaddress.IPv4Address(address.host)
         except ValueError:
-            return [], f"it listens on {address.host} only, and mDNS here advertises IPv4 addresses ({come})"
+            return [], _("it listens on {host} only, and mDNS here advertises IPv4 addresses ({come})").format(
+                host=address.host, come=come)
         if ip.is_loopback:   # another Pi cannot come to this machine's loopback
-            return [], (f"it listens on {ip} only, which no other machine reaches (--join {ip}:{port} here; "
-                        f"--lan {port} listens on every address)")
+            return [], _("it listens on {ip} only, which no other machine reaches (--join {ip}:{port} here; "
+                         "--lan {port} listens on every address)").format(ip=ip, port=port)
         return [str(ip)], ""
     found = [a for a in lan_addresses() if not ipaddress.IPv4Address(a).is_loopback]
-    return found, "" if found else f"this machine has no LAN address ({come})"
+    return found, "" if found else _("this machine has no LAN address ({come})").format(come=come)
 
 
 @contextlib.contextmanager
@@ -93,6 +95,6 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
                 interfaces = found if where.host is not None else None
                 stack.enter_context(Advertiser(name, game, server.port, found, interfaces=interfaces))
             else:
-                log.warning("not advertised on the LAN: %s", why)
-        notice(f"offering {game} over the LAN on port {server.port} as {name}")
+                log.warning(_("not advertised on the LAN: {why}").format(why=why))
+        notice(_("offering {game} over the LAN on port {port} as {name}").format(game=game, port=server.port, name=name))
         yield lan

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..errors import SetupError
+from ..i18n import _
 from . import protocol as p
 
 log = logging.getLogger("gamelib.lan")
@@ -38,7 +39,7 @@ def _zeroconf() -> Any:
     try:
         import zeroconf  # noqa: PLC0415 (only where the LAN is used)
     except ImportError:
-        raise SetupError("the LAN game needs the zeroconf package: pip install zeroconf") from None
+        raise SetupError(_("the LAN game needs the zeroconf package: pip install zeroconf")) from None
     return zeroconf
 
 
@@ -91,7 +92,8 @@ class Advertiser:
                 server=f"{host}.local.")
             self._zc.register_service(self._info, allow_name_change=True)
         except (OSError, zc.Error, ValueError) as exc:
-            self.error = f"not advertised on the LAN ({exc}): the guest can come with --join ADDRESS:{self.port}"
+            self.error = _("not advertised on the LAN ({error}): the guest can come with --join ADDRESS:{port}").format(
+                error=exc, port=self.port)
             log.warning("%s", self.error)
             self.close()
         return self

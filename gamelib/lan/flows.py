@@ -23,6 +23,7 @@ from enum import Enum
 from typing import Any, Callable, List, Optional, Sequence
 
 from ..backends.base import STICK, Action, Backend, Direction
+from ..i18n import _
 from ..status import Status
 from ..stepper import Stepper
 from . import guest as g
@@ -229,7 +230,7 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
                 backend.say(screens.away_words(host, link.limits.away_seconds))
                 animator.play(screens.away())
             elif kind == g.REFUSED:
-                message = str(got.data.get("message", ""))[:200] or f"{host} said no"
+                message = str(got.data.get("message", ""))[:200] or _("{name} said no").format(name=host)
                 play_once(backend, [(screens.REFUSED, screens.REFUSED_SECONDS)],
                           screens.refused_words(host, message))
                 backend.clear()
@@ -238,13 +239,14 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
                 reason = got.data.get("reason")
                 message = str(got.data.get("message", ""))[:200]
                 if reason == p.QUIT:
-                    play_once(backend, screens.left(host), screens.left_words(host, "left"))
+                    play_once(backend, screens.left(host), screens.left_words(host, screens.QUIT))
                 backend.clear()
                 return Visit(Outcome.ENDED, message, reason, played)
             elif kind == g.GAVE_UP:
-                play_once(backend, screens.left(host), screens.left_words(host, "is gone"))
+                play_once(backend, screens.left(host), screens.left_words(host, screens.GONE))
                 backend.clear()
-                return Visit(Outcome.GAVE_UP, f"{got.data}: the match with {host} is abandoned", p.AWAY, played)
+                return Visit(Outcome.GAVE_UP, _("{why}: the match with {name} is abandoned").format(why=got.data, name=host),
+                             p.AWAY, played)
             elif kind == g.FAILED:
                 backend.clear()
                 return Visit(Outcome.FAILED, str(got.data), None, played)
@@ -257,5 +259,5 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
         elif event.source == STICK and event.action is Action.PRESSED and event.direction is Direction.UP:
             link.bye()
             backend.clear()
-            return Visit(Outcome.LEFT, f"left {host}'s game", None, played)
+            return Visit(Outcome.LEFT, _("left {name}'s game").format(name=host), None, played)
 

@@ -32,6 +32,7 @@ from typing import Any, Callable, Deque, List, Optional, Tuple
 
 import h11
 
+from ..i18n import _
 from ..web.limits import Limits
 from . import protocol as p
 
@@ -177,7 +178,8 @@ class GuestLink:
         except Exception as exc:  # a bug here must end the visit in one line, not hang it
             log.debug("the link to the host failed", exc_info=True)
             self.saved(None)
-            self._stop(FAILED, f"the link to {self.host}:{self.port} failed: {type(exc).__name__}: {exc}"[:p.MAX_TEXT])
+            self._stop(FAILED, _("the link to {address} failed: {error}").format(
+                address=f"{self.host}:{self.port}", error=f"{type(exc).__name__}: {exc}")[:p.MAX_TEXT])
         finally:
             loop.close()
 
@@ -197,7 +199,7 @@ class GuestLink:
                 self._emit(DROPPED, why)
             elif loop.time() - away_since > self.limits.away_seconds + GRACE:
                 self.saved(None)
-                self._emit(GAVE_UP, f"the link stayed down for {self.limits.away_seconds:g} s")
+                self._emit(GAVE_UP, _("the link stayed down for {seconds} s").format(seconds=f"{self.limits.away_seconds:g}"))
                 return
             await asyncio.sleep(RETRY_SECONDS)
 
@@ -210,7 +212,7 @@ class GuestLink:
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), CONNECT_SECONDS)
         except (OSError, asyncio.TimeoutError) as exc:
-            return f"cannot reach {self.host}:{self.port}: {_reason(exc)}"
+            return _("cannot reach {address}: {error}").format(address=f"{self.host}:{self.port}", error=_reason(exc))
         sock = writer.get_extra_info("socket")
         if sock is not None:
             _tune(sock)
@@ -218,7 +220,7 @@ class GuestLink:
         try:
             rest = await asyncio.wait_for(self._switch(reader, writer), CONNECT_SECONDS)
             if rest is None:
-                return "the host is busy"
+                return _("the host is busy")
             writer.write(p.encode(p.HELLO, version=p.VERSION, game=self.game, name=self.name, token=self.token) + b"\n")
             pinger = asyncio.get_running_loop().create_task(self._ping(writer))
             try:
@@ -226,7 +228,7 @@ class GuestLink:
             finally:
                 pinger.cancel()
         except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError) as exc:
-            return f"the link to {self.host}:{self.port} dropped: {_reason(exc)}"
+            return _("the link to {address} dropped: {error}").format(address=f"{self.host}:{self.port}", error=_reason(exc))
         finally:
             self._writer = None
             writer.close()
@@ -243,7 +245,8 @@ class GuestLink:
             try:
                 event = conn.next_event()
             except h11.RemoteProtocolError as exc:
-                self._stop(FAILED, f"{self.host}:{self.port} is not a game's web server ({exc})")
+                self._stop(FAILED, _("{address} is not a game's web server ({error})").format(
+                    address=f"{self.host}:{self.port}", error=exc))
                 return None
             if event is h11.NEED_DATA:
                 data = await reader.read(HEAD_BYTES)
@@ -266,11 +269,13 @@ class GuestLink:
         if status == 426:
             theirs = p.upgrade_version(headers.get("upgrade"))
             self._stop(FAILED, p.mismatch(p.VERSION, theirs) if theirs not in (None, p.VERSION)
-                       else message or "the host refused the LAN protocol")
+                       else message or _("the host refused the LAN protocol"))
         elif status == 404:
-            self._stop(FAILED, f"{self.host}:{self.port} serves no game over the LAN (is it sensehat-c4 --lan?)")
+            self._stop(FAILED, _("{address} serves no game over the LAN (is it sensehat-c4 --lan?)").format(
+                address=f"{self.host}:{self.port}"))
         else:
-            self._stop(FAILED, f"{self.host}:{self.port} answered {status}: {message or 'no reason given'}")
+            self._stop(FAILED, _("{address} answered {status}: {message}").format(
+                address=f"{self.host}:{self.port}", status=status, message=message or _("no reason given")))
         return None
 
     def _stop(self, kind: str, data: Any) -> None:
@@ -290,14 +295,15 @@ class GuestLink:
             end = pending.find(b"\n", 0, limit + 1)
             if end < 0:
                 if len(pending) > limit:
-                    self._stop(FAILED, f"the host at {self.host} sent a line over {limit} bytes")
+                    self._stop(FAILED, _("the host at {host} sent a line over {limit} bytes").format(host=self.host, limit=limit))
                     return ""
                 try:
                     data = await asyncio.wait_for(reader.read(65536), self.limits.silent_seconds)
                 except asyncio.TimeoutError:
-                    return f"nothing from {self.host} for {self.limits.silent_seconds:g} s"
+                    return _("nothing from {host} for {seconds} s").format(host=self.host,
+                                                                          seconds=f"{self.limits.silent_seconds:g}")
                 if not data:
-                    return f"{self.host} closed the link"
+                    return _("{host} closed the link").format(host=self.host)
                 pending += data
                 continue
             line = bytes(pending[:end])
@@ -310,7 +316,7 @@ class GuestLink:
         try:
             message = p.decode(line, p.FROM_HOST)
         except p.ProtocolError as error:
-            self._stop(FAILED, f"the host at {self.host} broke the LAN protocol: {error}")
+            self._stop(FAILED, _("the host at {host} broke the LAN protocol: {error}").format(host=self.host, error=error))
             return False
         kind = message.type
         if kind == p.PING:
@@ -333,7 +339,8 @@ class GuestLink:
             self._stop(END, message.fields)
             return False
         elif kind == p.ERROR:
-            self._stop(FAILED, f"the host at {self.host} said: {message['message'][:p.MAX_TEXT]}")
+            self._stop(FAILED, _("the host at {host} said: {message}").format(host=self.host,
+                                                                              message=message["message"][:p.MAX_TEXT]))
             return False
         elif kind == p.FRAME:
             self._emit(FRAME, message["pixels"])
@@ -343,7 +350,7 @@ class GuestLink:
             try:
                 data = self.check_game(message["data"])
             except p.ProtocolError as error:
-                self._stop(FAILED, f"the host at {self.host} broke the LAN protocol: {error}")
+                self._stop(FAILED, _("the host at {host} broke the LAN protocol: {error}").format(host=self.host, error=error))
                 return False
             self._emit(GAME, data)
         return True
@@ -351,11 +358,11 @@ class GuestLink:
 
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, asyncio.TimeoutError):
-        return "no answer"
+        return _("no answer")
     if isinstance(exc, ConnectionRefusedError):
-        return "nothing listens there (connection refused)"
+        return _("nothing listens there (connection refused)")
     if isinstance(exc, asyncio.IncompleteReadError):
-        return "closed"
+        return _("closed")
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
@@ -385,5 +392,5 @@ def split_address(text: str, default_port: int) -> Tuple[str, int]:
     except ValueError as exc:
         raise ValueError(str(exc).removeprefix("--web: ")) from None
     if address.host is None or address.port == 0:
-        raise ValueError(f"{text!r}: give the host's address or name, and a port from 1 to 65535")
+        raise ValueError(_("{text}: give the host's address or name, and a port from 1 to 65535").format(text=repr(text)))
     return address.host, address.port

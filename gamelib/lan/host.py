@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from ..backends.base import Action, Backend, Direction, Observer, StickEvent
+from ..i18n import _
 from ..icons import Picture
 from ..jsonvalue import JSONObject
 from ..seats import Kind
@@ -163,7 +164,7 @@ class LanHost(Observer):
             raise HttpError(426, "upgrade", f"this is the LAN protocol's address: ask for Upgrade: {p.PROTOCOL}",
                             headers=(("Upgrade", p.PROTOCOL), ("Connection", "Upgrade")))
         if version != p.VERSION:
-            log.warning("a guest at %s: %s", request.peer, p.mismatch(p.VERSION, version))
+            log.warning(_("a guest at {address}: {error}").format(address=request.peer, error=p.mismatch(p.VERSION, version)))
             raise HttpError(426, "version", p.mismatch(p.VERSION, version),
                             headers=(("Upgrade", p.PROTOCOL), ("Connection", "Upgrade")))
         if request.header("origin") is not None:   # browsers cannot ask for this; a page never may
@@ -200,7 +201,8 @@ class LanHost(Observer):
             if not peer.hello and quiet > limits.hello_seconds:
                 self._fail(peer, "timeout", f"say hello within {limits.hello_seconds:g} s")
             elif quiet > limits.silent_seconds:
-                log.info("the link from %s went silent for %.0f s: dropped", peer.link.peer, quiet)
+                log.info(_("the link from {address} went silent for {seconds} s: dropped").format(address=peer.link.peer,
+                                                                                                  seconds=f"{quiet:.0f}"))
                 peer.link.abort()
             elif peer.hello and not peer.link.behind:
                 peer.link.send(p.encode(p.PING))
@@ -224,7 +226,7 @@ class LanHost(Observer):
             message = p.decode(line, p.FROM_GUEST)
         except p.ProtocolError as error:
             if error.code == "version":
-                log.warning("a guest at %s: %s", peer.link.peer, error)
+                log.warning(_("a guest at {address}: {error}").format(address=peer.link.peer, error=error))
             self._fail(peer, error.code, str(error))
             return
         kind = message.type
@@ -266,7 +268,7 @@ class LanHost(Observer):
             assert self.loop is not None
             peer.asking = asking = Asking(name, link.peer, link, self.loop.time())
             link.send(p.encode(p.ASKING))
-            log.info("%s at %s asks to play", name, link.peer)
+            log.info(_("{name} at {address} asks to play").format(name=name, address=link.peer))
             if self.asking is None:
                 self.asking = asking
                 self.backend.wake()
@@ -303,7 +305,7 @@ class LanHost(Observer):
             self.stats["resumed"] += 1
             peer.session = session
             self._unpause()
-            log.info("%s is back (from %s)", session.name, peer.link.peer)
+            log.info(_("{name} is back (from {address})").format(name=session.name, address=peer.link.peer))
             peer.link.send(p.encode(p.WELCOME, token=session.token, seat=session.seat, host=self.name, resumed=True))
             self._catch_up(peer.link)
             return
@@ -322,7 +324,7 @@ class LanHost(Observer):
         self.stats["presses"] += 1
         if not self.backend.inject(Direction(message["direction"]), Action(message.get("action", "pressed")),
                                    source=session.source):
-            log.info("a press from %s dropped: the game is not reading them", session.name)
+            log.info(_("a press from {name} dropped: the game is not reading them").format(name=session.name))
 
     def _bye(self, peer: _Peer) -> None:
         if peer.asking is not None:
@@ -336,7 +338,7 @@ class LanHost(Observer):
         """A line that breaks the protocol: one error line back, then the link is closed (a session's
         guest may come back with its token)."""
         self.stats["errors"] += 1
-        log.info("the link from %s: %s (closed)", peer.link.peer, message)
+        log.info(_("the link from {address}: {message} (closed)").format(address=peer.link.peer, message=message))
         if peer.link.open:
             peer.link.send(p.encode(p.ERROR, error=code, message=message))
             peer.link.close()
@@ -349,7 +351,8 @@ class LanHost(Observer):
         if session is not None and session.link is peer.link and not session.gone:
             assert self.loop is not None
             session.link, session.away_since = None, self.loop.time()
-            log.info("the link to %s dropped: waiting %g s for it", session.name, self.limits.away_seconds)
+            log.info(_("the link to {name} dropped: waiting {seconds} s for it").format(
+                name=session.name, seconds=f"{self.limits.away_seconds:g}"))
             self._pause(session)
 
     # -- the request and the session -----------------------------------------------------------
@@ -385,7 +388,8 @@ class LanHost(Observer):
         self.session, session.link, peer.session, peer.asking = session, asking.link, session, None
         asking.link.send(p.encode(p.WELCOME, token=session.token, seat=session.seat, host=self.name, resumed=False))
         self._catch_up(asking.link)
-        log.info("%s at %s plays seat %d", session.name, session.address, session.seat)
+        log.info(_("{name} at {address} plays seat {seat}").format(name=session.name, address=session.address,
+                                                                  seat=session.seat))
 
     def _end(self, session: Session, reason: str, message: str, *, tell: bool = True) -> None:
         if session.gone:
@@ -400,7 +404,7 @@ class LanHost(Observer):
         if self.session is session:
             self.session = None
         self._unpause()
-        log.info("the session with %s ended: %s", session.name, message)
+        log.info(_("the session with {name} ended: {message}").format(name=session.name, message=message))
         self.backend.wake()
 
     def _pause(self, session: Session) -> None:

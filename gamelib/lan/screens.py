@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from ..colours import RGB
+from ..i18n import N_, _
 from ..icons import Picture, picture
 from ..palette import DEFAULT, PALETTES
 from ..scroll import Scrolling
@@ -35,6 +36,10 @@ _COLOURS = PALETTES[DEFAULT]
 PHASE = "lan"
 OFFERING, REQUEST, SEARCHING, FOUND, ASKING, REFUSED_SCREEN, AWAY, LEFT = (
     "offering", "request", "searching", "found", "asking", "refused", "away", "left")
+QUIT, GONE = "left", "is gone"
+"""Why the other side is no longer there (:func:`left_words`' ``why``, a value kept as the ``reason`` detail):
+it quit, or its link stayed down."""
+_LEFT_WORDS = {QUIT: N_("{name} left"), GONE: N_("{name} is gone")}
 
 WAVE_SECONDS = 0.4
 """One step of the waves (offering, searching)."""
@@ -75,7 +80,7 @@ def searching() -> List[Step]:
 
 def request(name: str, address: str) -> Sequence[Step]:
     """Someone asks to play: ``NAME ADDRESS?`` scrolling, white (the host's middle accepts, up refuses)."""
-    return Scrolling(f"{outside_name(name)} {address[:64]}?", _COLOURS.text)
+    return Scrolling(_("{name} {address}?").format(name=outside_name(name), address=address[:64]), _COLOURS.text)
 
 
 def found(name: str, index: int, count: int) -> Sequence[Step]:
@@ -130,7 +135,7 @@ def away() -> List[Step]:
 
 def left(name: str) -> Sequence[Step]:
     """The other side quit: ``NAME LEFT`` scrolling once, orange."""
-    return Scrolling(f"{outside_name(name)} left", _COLOURS.warning)
+    return Scrolling(_(_LEFT_WORDS[QUIT]).format(name=outside_name(name)), _COLOURS.warning)
 
 
 def frames(steps: Sequence[Step]) -> List[Picture]:
@@ -144,40 +149,45 @@ def _status(screen: str, text: str, caption: Optional[str] = None, **details: ob
 
 
 def offering_words(name: str, game: str) -> Status:
-    return _status(OFFERING, f"{name} offers {game} on the LAN: waiting for a guest (up: leave)",
-                   f"waiting for a guest ({UP} leaves)", name=name, game=game)
+    return _status(OFFERING, _("{name} offers {game} on the LAN: waiting for a guest (up: leave)").format(name=name, game=game),
+                   _("waiting for a guest ({up} leaves)").format(up=UP), name=name, game=game)
 
 
 def request_words(name: str, address: str) -> Status:
-    return _status(REQUEST, f"{name} at {address} asks to play: middle accepts, up refuses",
-                   f"{name} at {address} asks ({ENTER}: yes, {UP}: no)", name=name, address=address)
+    return _status(REQUEST, _("{name} at {address} asks to play: middle accepts, up refuses").format(name=name, address=address),
+                   _("{name} at {address} asks ({enter}: yes, {up}: no)").format(name=name, address=address, enter=ENTER, up=UP),
+                   name=name, address=address)
 
 
 def searching_words() -> Status:
-    return _status(SEARCHING, "looking for games on the LAN (up: leave)", f"looking for games ({UP} leaves)")
+    return _status(SEARCHING, _("looking for games on the LAN (up: leave)"), _("looking for games ({up} leaves)").format(up=UP))
 
 
 def found_words(names: Sequence[str], index: int) -> Status:
     name = names[index]
-    return _status(FOUND, f"a game on the LAN: {name} ({index + 1} of {len(names)}; middle asks to play, "
-                   "left/right: browse, up: leave)", f"{name} ({ENTER} asks, {LEFT_RIGHT} browse)",
+    return _status(FOUND, _("a game on the LAN: {name} ({number} of {count}; middle asks to play, "
+                             "left/right: browse, up: leave)").format(name=name, number=index + 1, count=len(names)),
+                   _("{name} ({enter} asks, {left_right} browse)").format(name=name, enter=ENTER, left_right=LEFT_RIGHT),
                    name=name, choice=name, choices=list(names))
 
 
 def asking_words(name: str) -> Status:
-    return _status(ASKING, f"asking {name}: waiting for the answer at {name}'s Pi (up: give up)",
-                   f"asking {name}... ({UP} gives up)", name=name)
+    return _status(ASKING, _("asking {name}: waiting for the answer at {name}'s Pi (up: give up)").format(name=name),
+                   _("asking {name}... ({up} gives up)").format(name=name, up=UP), name=name)
 
 
 def refused_words(name: str, why: str) -> Status:
-    return _status(REFUSED_SCREEN, f"{name}: {why}", f"refused: {why}", name=name, reason=why)
+    return _status(REFUSED_SCREEN, _("{name}: {why}").format(name=name, why=why), _("refused: {why}").format(why=why),
+                   name=name, reason=why)
 
 
 def away_words(name: str, seconds: float) -> Status:
-    return _status(AWAY, f"the link to {name} dropped: waiting for it to come back "
-                   f"(the match is abandoned after {seconds:g} s; up: abandon now)",
-                   f"link to {name} dropped: waiting ({UP} abandons)", name=name, seconds=seconds)
+    return _status(AWAY, _("the link to {name} dropped: waiting for it to come back "
+                           "(the match is abandoned after {seconds} s; up: abandon now)").format(name=name, seconds=f"{seconds:g}"),
+                   _("link to {name} dropped: waiting ({up} abandons)").format(name=name, up=UP), name=name, seconds=seconds)
 
 
 def left_words(name: str, why: str) -> Status:
-    return _status(LEFT, f"{name} {why}", f"{name} {why}", name=name, reason=why)
+    """The other side is no longer there: ``why`` is :data:`QUIT` or :data:`GONE` (kept as the ``reason``)."""
+    text = _(_LEFT_WORDS[why]).format(name=name) if why in _LEFT_WORDS else f"{name} {why}"
+    return _status(LEFT, text, text, name=name, reason=why)

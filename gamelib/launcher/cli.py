@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
 from .. import app, backends, web
 from ..errors import ConfigError
 from ..games import GROUP, Entry, discover
+from ..i18n import N_, _
 from ..players import parse_names
 from ..web.address import Address, argument as web_address
 from . import PROG
@@ -28,38 +29,42 @@ DISTRIBUTION = "sensehat-c4"
 """The distribution (setup.cfg's name) that installs gamelib: ``--version`` says its version."""
 
 
-_seconds = app.seconds(86400, zero="never")
+_seconds = app.seconds(86400, zero=N_("never"))
 
 
 def add_launcher_options(parser: argparse.ArgumentParser) -> None:
     """The options that shape the menu (also passed through by ``install-service``)."""
     defaults = LauncherOptions()
     parser.add_argument("--dim-after", type=_seconds, default=defaults.dim_after, metavar="SECONDS",
-                        help=f"dim the idle menu after this long (default: {defaults.dim_after:g}; 0: never)")
+                        help=_("dim the idle menu after this long (default: {seconds}; 0: never)").format(
+                            seconds=f"{defaults.dim_after:g}"))
     parser.add_argument("--blank-after", type=_seconds, default=defaults.blank_after, metavar="SECONDS",
-                        help=f"turn the LEDs off after this long idle (default: {defaults.blank_after:g}; 0: never)")
+                        help=_("turn the LEDs off after this long idle (default: {seconds}; 0: never)").format(
+                            seconds=f"{defaults.blank_after:g}"))
     parser.add_argument("--allow-poweroff", action="store_true",
-                        help="offer 'shut down' in the system menu (runs systemctl poweroff)")
+                        help=_("offer 'shut down' in the system menu (runs systemctl poweroff)"))
 
 
 def menu_parser() -> app.Parser:
-    parser = app.Parser(prog=PROG, description="A menu of the installed Sense HAT games on the LEDs: "
+    parser = app.Parser(prog=PROG, description=_(
+                        "A menu of the installed Sense HAT games on the LEDs: "
                         "left/right browse, middle or down starts a game, up held for 2 s opens the "
                         "system menu (brightness, rotation, quit). Saved settings apply unless "
                         "--rotation or --low-light is given. Other commands: 'gamelib list', 'gamelib names', "
-                        "'gamelib install-service', 'gamelib uninstall-service'.")
+                        "'gamelib install-service', 'gamelib uninstall-service'."))
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None, palette=None)  # None: the saved setting
     add_launcher_options(parser)
     served = parser.add_mutually_exclusive_group()
     web.add_argument(served)
     served.add_argument("--lan", type=web_address, default=None, metavar="[HOST:]PORT",
-                        help="as --web, and the menu's Connect 4 over the LAN offers its game on this port "
-                        "(and finds others')")
+                        help=_("as --web, and the menu's Connect 4 over the LAN offers its game on this port "
+                               "(and finds others')"))
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}",
-                        help="print the version and exit")
-    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what goes to the log (stderr; while the board fills this terminal, "
-                        "a file under $XDG_STATE_HOME/gamelib, shown after)")
+                        help=_("print the version and exit"))
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help=_(
+                        "what goes to the log (stderr; while the board fills this terminal, "
+                        "a file under $XDG_STATE_HOME/gamelib, shown after)"))
     return parser
 
 
@@ -76,14 +81,14 @@ def run_menu(argv: Sequence[str]) -> int:
         settings = dataclasses.replace(saved, **overrides)
         entries = discover()
         if not entries:
-            log.warning("no games are installed (entry-point group %s)", GROUP)
+            log.warning(_("no games are installed (entry-point group {group})").format(group=GROUP))
         with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
                                    notice=log.info) as backend:
             if backend.needs_terminal:  # log lines would land on the board
                 logs.aside()
             with web.serving(backend, args.lan or args.web, log.info, pages=lambda: game_pages(entries)):
                 result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()
-        log.info("%s from the system menu", "quit" if result == QUIT else "powering off")
+        log.info(_("quit from the system menu") if result == QUIT else _("powering off from the system menu"))
     return app.EXIT_OK
 
 
@@ -95,13 +100,14 @@ def game_pages(entries: Sequence[Entry]) -> List[Pages]:
             try:
                 found.append(entry.game.web())
             except Exception:  # a broken game must not stop the launcher
-                logging.getLogger("gamelib").error("the web pages of %s cannot be served", entry.name, exc_info=True)
+                logging.getLogger("gamelib").error(_("the web pages of {game} cannot be served").format(game=entry.name),
+                                                   exc_info=True)
     return found
 
 
 def run_list(argv: Sequence[str]) -> int:
     """``gamelib list``: each game's key and name, or why it cannot be loaded (escaped: one line each)."""
-    app.Parser(prog=f"{PROG} list", description="List the installed games (exit 1 if one cannot be loaded).") \
+    app.Parser(prog=f"{PROG} list", description=_("List the installed games (exit 1 if one cannot be loaded).")) \
         .parse_args(argv)
     quiet = logging.NullHandler()  # the reasons are printed below, one line each, without tracebacks
     logging.getLogger("gamelib").addHandler(quiet)
@@ -110,34 +116,35 @@ def run_list(argv: Sequence[str]) -> int:
     finally:
         logging.getLogger("gamelib").removeHandler(quiet)
     for entry in entries:
-        status = entry.name if entry.game is not None else f"cannot be loaded: {entry.error}"
+        status = entry.name if entry.game is not None else _("cannot be loaded: {error}").format(error=entry.error)
         print(app.one_line(f"{entry.key}: {status}"))
     if not entries:
-        print(f"no games are installed (entry-point group {GROUP})")
+        print(_("no games are installed (entry-point group {group})").format(group=GROUP))
     return app.EXIT_ERROR if any(e.game is None for e in entries) else app.EXIT_OK
 
 
 def run_names(argv: Sequence[str]) -> int:
-    parser = app.Parser(prog=f"{PROG} names", description="Show, set or clear the players' names the launcher "
+    parser = app.Parser(prog=f"{PROG} names", description=_(
+                        "Show, set or clear the players' names the launcher "
                         "keeps in its settings and hands to the games it starts (a game's winner's name "
-                        "scrolls on the LEDs).")
+                        "scrolls on the LEDs)."))
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("names", nargs="?", metavar="NAME1,NAME2", help="one or two names to keep")
-    group.add_argument("--clear", action="store_true", help="forget the names")
+    group.add_argument("names", nargs="?", metavar="NAME1,NAME2", help=_("one or two names to keep"))
+    group.add_argument("--clear", action="store_true", help=_("forget the names"))
     args = parser.parse_args(argv)
     store = SettingsFile(default_path())
     saved = store.load()
     if args.names is None and not args.clear:
-        print(",".join(saved.names) if saved.names else "no names kept")
+        print(",".join(saved.names) if saved.names else _("no names kept"))
         return app.EXIT_OK
     try:
         names = () if args.clear else tuple(n for n in parse_names(args.names, "names") if n is not None)
     except ConfigError as exc:
         parser.error(str(exc))
     if not store.save(dataclasses.replace(saved, names=names)):
-        app.report(f"{PROG} names", f"the settings file {store.path} was not written (see the line above)")
+        app.report(f"{PROG} names", _("the settings file {path} was not written (see the line above)").format(path=store.path))
         return app.EXIT_ERROR
-    print(",".join(names) if names else "no names kept")
+    print(",".join(names) if names else _("no names kept"))
     return app.EXIT_OK
 
 
@@ -145,41 +152,42 @@ def _service_backend(name: str) -> str:
     """``--backend`` of ``install-service``: a backend a service can use (not the terminal)."""
     if name in backends.names() and name not in backends.names(service=True):
         others = [n for n in backends.names(service=True) if n not in (SERVICE_BACKEND, backends.AUTO)] + [backends.AUTO]
-        raise argparse.ArgumentTypeError(f"a service has no {name} to play in: use {SERVICE_BACKEND} (the default), "
-                                         f"{', '.join(others[:-1])} or {others[-1]}")
+        raise argparse.ArgumentTypeError(_("a service has no {backend} to play in: use {default} (the default), "
+                                           "{others} or {last}").format(backend=name, default=SERVICE_BACKEND,
+                                                                         others=", ".join(others[:-1]), last=others[-1]))
     return name
 
 
 def service_parser(command: str) -> app.Parser:
     installing = command == "install-service"
     parser = app.Parser(prog=f"{PROG} {command}", description=(
-        "Install the launcher as a systemd unit started at boot (system unit: needs root, runs as "
-        "--user NAME), or as a user unit (--user-unit), and start it." if installing else
-        "Stop, disable and remove the launcher's systemd unit."))
+        _("Install the launcher as a systemd unit started at boot (system unit: needs root, runs as "
+          "--user NAME), or as a user unit (--user-unit), and start it.") if installing else
+        _("Stop, disable and remove the launcher's systemd unit.")))
     group = parser.add_mutually_exclusive_group()
     if installing:
-        group.add_argument("--user", metavar="NAME", help="who the system unit runs as "
-                           "(default: the user who ran sudo, else you; never root)")
+        group.add_argument("--user", metavar="NAME", help=_("who the system unit runs as "
+                                                                  "(default: the user who ran sudo, else you; never root)"))
     group.add_argument("--user-unit", action="store_true",
-                       help="a unit of your own systemd user manager (systemctl --user) instead")
+                       help=_("a unit of your own systemd user manager (systemctl --user) instead"))
     if installing:
         parser.add_argument("--backend", type=_service_backend, choices=backends.names(service=True),
-                            default=SERVICE_BACKEND, help=f"the launcher's --backend (default: {SERVICE_BACKEND})")
+                            default=SERVICE_BACKEND, help=_("the launcher's --backend (default: {backend})").format(backend=SERVICE_BACKEND))
         add_launcher_options(parser)
         served = parser.add_mutually_exclusive_group()
         served.add_argument("--web", type=_service_web, default=None, metavar="[HOST:]PORT",
-                            help="the launcher serves the web view on this port: the unit then gets the network, "
-                            "from the LAN's addresses only (default: no network at all)")
+                            help=_("the launcher serves the web view on this port: the unit then gets the network, "
+                                   "from the LAN's addresses only (default: no network at all)"))
         served.add_argument("--lan", type=_service_web, default=None, metavar="[HOST:]PORT",
-                            help="as --web, and Connect 4 over the LAN may be offered and joined: the unit also "
-                            "gets mDNS (its multicast groups and UDP port 5353)")
+                            help=_("as --web, and Connect 4 over the LAN may be offered and joined: the unit also "
+                                   "gets mDNS (its multicast groups and UDP port 5353)"))
     return parser
 
 
 def _service_web(text: str) -> Address:
     address = web_address(text)
     if address.port == 0:
-        raise argparse.ArgumentTypeError("a service needs a fixed port (1-65535), e.g. 8080")
+        raise argparse.ArgumentTypeError(_("a service needs a fixed port (1-65535), e.g. 8080"))
     return address
 
 
@@ -225,8 +233,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def unknown(name: str) -> int:
     """A first argument that is neither a command nor an option: one line naming the commands, exit 2."""
-    app.Parser(prog=PROG).error(f"unknown command {name!r}: the commands are {', '.join(COMMANDS)} "
-                                "(none: the menu)")
+    app.Parser(prog=PROG).error(_("unknown command {name}: the commands are {commands} (none: the menu)").format(
+        name=repr(name), commands=", ".join(COMMANDS)))
 
 
 def version() -> str:
@@ -234,4 +242,4 @@ def version() -> str:
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
-        return "(not installed)"
+        return _("(not installed)")

@@ -28,6 +28,7 @@ from typing import Deque, List, Mapping, Optional, Type
 
 from ..app import one_line
 from ..files import state_home
+from ..i18n import _
 from . import PROG
 
 FORMAT = "{prog}: %(levelname)s: %(message)s"
@@ -69,7 +70,8 @@ class _Kept(logging.Handler):
         try:
             line = self.format(record)
         except Exception as exc:  # noqa: BLE001 (a bad logging call: say so after, not over the board)
-            line = f"{self.prog}: a line could not be logged ({type(exc).__name__}: {exc}): {record.msg!r}"
+            line = self.prog + ": " + _("a line could not be logged ({error}): {line}").format(
+                error=f"{type(exc).__name__}: {exc}", line=repr(record.msg))
         self.lines.append(line)
         self.count += 1
 
@@ -198,19 +200,27 @@ class LauncherLog:
         why = self._file_error or (self._file.broken if self._file is not None else None)
         written = 0 if self._file is None else self._file.written
         if kept.count == 0:
-            return [] if why is None else [f"{self.prog}: the log was not kept: cannot write {path} ({one_line(why)})"]
+            return [] if why is None else [self.prog + ": " + _("the log was not kept: cannot write {path} ({error})").format(
+                path=path, error=one_line(why))]
         dropped = kept.count - len(kept.lines)
         if why is None:
-            where = f"also in {path}"
+            where = _("also in {path}").format(path=path)
         elif written == 0:
-            where = f"not kept: cannot write {path} ({one_line(why)})"
+            where = _("not kept: cannot write {path} ({error})").format(path=path, error=one_line(why))
         else:
-            where = f"the first {written} also in {path}, then it could not be written ({one_line(why)})"
+            where = _("the first {count} also in {path}, then it could not be written ({error})").format(
+                count=written, path=path, error=one_line(why))
         lines = []
         if dropped:
-            fate = (f"are in {path}" if why is None or written >= dropped else "were not kept" if written == 0
-                    else f"were not all kept (the first {written} are in {path})")
-            lines.append(f"{self.prog}: {dropped} earlier line(s) logged while the board was shown {fate}")
+            if why is None or written >= dropped:
+                fate = _("{count} earlier line(s) logged while the board was shown are in {path}")
+            elif written == 0:
+                fate = _("{count} earlier line(s) logged while the board was shown were not kept")
+            else:
+                fate = _("{count} earlier line(s) logged while the board was shown were not all kept "
+                         "(the first {written} are in {path})")
+            lines.append(self.prog + ": " + fate.format(count=dropped, written=written, path=path))
         lines.extend(kept.lines)
-        lines.append(f"{self.prog}: the lines above were logged while the board filled the terminal ({where})")
+        lines.append(self.prog + ": " + _("the lines above were logged while the board filled the terminal ({where})").format(
+            where=where))
         return lines

@@ -86,7 +86,7 @@ class LauncherOptions:
     def __post_init__(self) -> None:
         for name in ("dim_after", "blank_after"):
             if getattr(self, name) < 0:
-                raise ConfigError(f"{name.replace('_', '-')} must be 0 (never) or more seconds")
+                raise ConfigError(_("{option} must be 0 (never) or more seconds").format(option=name.replace('_', '-')))
 
 
 class Screen(enum.Enum):
@@ -234,7 +234,7 @@ class Launcher:
         entry = self.entries[self.index]
         if entry.game is None:
             return  # cannot be played: the error icon stays, the reason is in the log
-        log.info("starting %s", entry.name)
+        log.info(_("starting {game}").format(game=entry.name))
         self.backend.clear()
         remembered = self.saved.games.get(entry.key, {})
         choices = Choices(remembered, names=self.settings.names)
@@ -243,7 +243,7 @@ class Launcher:
         except (QuitRequested, OutputError):  # not the game's fault: the launcher's output has gone too
             raise
         except Exception:  # a game's bug must not stop the launcher
-            log.error("game %r raised; back to the menu", entry.name, exc_info=True)
+            log.error(_("game {game} raised; back to the menu").format(game=repr(entry.name)), exc_info=True)
             self.failed.add(entry.key)
         else:
             self.failed.discard(entry.key)
@@ -301,13 +301,13 @@ class Launcher:
 
     def _power_off(self) -> None:
         command = self.options.poweroff_command
-        log.info("shutting down: %s", " ".join(command))
+        log.info(_("shutting down: {command}").format(command=" ".join(command)))
         status = self.run_command(command)
         if status == 0:
             self.result = POWEROFF
             return
-        log.error("%s failed (exit status %d); see docs/guide/autostart.md, 'Shutting down from the menu'",
-                  " ".join(command), status)
+        log.error(_("{command} failed (exit status {status}); see docs/guide/autostart.md, 'Shutting down from the menu'")
+                  .format(command=" ".join(command), status=status))
         self.poweroff_failed = True
         self._open(Screen.SYSTEM)
 
@@ -362,30 +362,36 @@ class Launcher:
     def words(self) -> Status:
         """The current screen in words (phase ``menu``): the game's name, or the system menu's item;
         the caption names the keys (the terminal shows it under the board)."""
-        keys = f"{LEFT_RIGHT} browse, {ENTER} plays, hold {UP} {self.options.hold:g} s: system menu"
+        keys = {"left_right": LEFT_RIGHT, "enter": ENTER, "up": UP, "hold": f"{self.options.hold:g}"}
         if self.screen is Screen.CONFIRM:
-            item = "shut down? down or middle: yes, up: no"
-            caption = f"shut down? {ENTER}: yes, {UP}: no"
+            item = _("shut down? down or middle: yes, up: no")
+            caption = _("shut down? {enter}: yes, {up}: no").format(**keys)
         elif self.screen is Screen.SYSTEM:
             chosen = self.system_items[self.system_index]
-            item = {LIGHT: f"brightness: {'low' if self.settings.low_light else 'high'}",
-                    ROTATION: f"rotation: {self.settings.rotation}", QUIT: "quit",
+            item = {LIGHT: _("brightness: low") if self.settings.low_light else _("brightness: high"),
+                    ROTATION: _("rotation: {degrees}").format(degrees=self.settings.rotation), QUIT: _("quit"),
                     PALETTE: _("colours: {name}").format(name=self.settings.palette),
-                    POWEROFF: "shut down" + (" (it failed last time)" if self.poweroff_failed else "")
+                    POWEROFF: _("shut down (it failed last time)") if self.poweroff_failed else _("shut down")
                     }[chosen]
-            does = {LIGHT: "switches", ROTATION: "turns", QUIT: "quits", POWEROFF: "shuts down",
-                    PALETTE: _("changes")}[chosen]
-            caption = f"{item} ({LEFT_RIGHT} browse, {ENTER} {does}, {UP} back)"
+            caption = {LIGHT: _("{item} ({left_right} browse, {enter} switches, {up} back)"),
+                       ROTATION: _("{item} ({left_right} browse, {enter} turns, {up} back)"),
+                       QUIT: _("{item} ({left_right} browse, {enter} quits, {up} back)"),
+                       PALETTE: _("{item} ({left_right} browse, {enter} changes, {up} back)"),
+                       POWEROFF: _("{item} ({left_right} browse, {enter} shuts down, {up} back)"),
+                       }[chosen].format(item=item, **keys)
         elif not self.entries:
-            item = "no games are installed"
-            caption = f"{item} (hold {UP} {self.options.hold:g} s: system menu)"
+            item = _("no games are installed")
+            caption = _("{item} (hold {up} {hold} s: system menu)").format(item=item, **keys)
         else:
             entry = self.entries[self.index]
-            item = entry.name + (" (cannot be played)" if entry.game is None or entry.key in self.failed else "")
-            caption = f"{item} ({keys})"
-        text = f"menu: {item}" + {Idle.AWAKE: "", Idle.DIM: " (dimmed)", Idle.BLANK: " (LEDs off)"}[self.idle]
+            item = (_("{game} (cannot be played)").format(game=entry.name)
+                    if entry.game is None or entry.key in self.failed else entry.name)
+            caption = _("{item} ({left_right} browse, {enter} plays, hold {up} {hold} s: system menu)").format(
+                item=item, **keys)
+        text = {Idle.AWAKE: _("menu: {item}"), Idle.DIM: _("menu: {item} (dimmed)"),
+                Idle.BLANK: _("menu: {item} (LEDs off)")}[self.idle].format(item=item)
         if self.idle is Idle.BLANK:
-            caption = "the LEDs are off: any key wakes them"
+            caption = _("the LEDs are off: any key wakes them")
         return Status("menu", text, caption, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
 
     def _show(self) -> None:

@@ -27,6 +27,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tu
 from ..app import report
 from ..errors import ConfigError
 from ..files import atomic_write, config_home
+from ..i18n import _
 from .system import CommandRunner, run_command
 
 UNIT = "sensehat-games.service"
@@ -220,17 +221,18 @@ class Installer:
         if user_unit:
             path = self.user_unit_path()
             _write(path, render(USER_TEMPLATE.read_text(), command, web=web_port, lan=lan))
-            self._say(f"wrote {path}")
+            self._say(_("wrote {path}").format(path=path))
             if not all(self._systemctl(["--user", *command], path) for command in _START):
                 return 1
-            self._say(f"started and enabled {UNIT} for {_current_user()}: systemctl --user status {UNIT}; "
-                      f"to start it at boot without logging in: sudo loginctl enable-linger {_current_user()}")
+            self._say(_("started and enabled {unit} for {user}: systemctl --user status {unit}; "
+                        "to start it at boot without logging in: sudo loginctl enable-linger {user}").format(
+                            unit=UNIT, user=_current_user()))
             return 0
         name = user or self.environ.get("SUDO_USER") or (None if self.euid == 0 else _current_user())
         if not name or name == "root":
-            raise ConfigError("say which (unprivileged) user runs the launcher: --user NAME")
+            raise ConfigError(_("say which (unprivileged) user runs the launcher: --user NAME"))
         if not self.user_exists(name):
-            raise ConfigError(f"there is no user {name!r} on this system")
+            raise ConfigError(_("there is no user {name} on this system").format(name=repr(name)))
         if self.euid != 0:
             return self._needs_root(["install-service", "--user", name, *argv])
         home, uid, gid = self.account(name)
@@ -238,17 +240,17 @@ class Installer:
             self._make_dirs(Path(home) / directory, uid, gid)
         path = self._system(SYSTEM_UNIT)
         _write(path, render(SYSTEM_TEMPLATE.read_text(), command, user=name, home=home, web=web_port, lan=lan))
-        self._say(f"wrote {path} (runs as {name}: {' '.join(command)})")
+        self._say(_("wrote {path} (runs as {user}: {command})").format(path=path, user=name, command=" ".join(command)))
         rule = self._system(POLKIT_RULE)
         if allow_poweroff:
             _write(rule, polkit_rule(name))
-            self._say(f"wrote {rule} (lets {name} power off the machine)")
+            self._say(_("wrote {path} (lets {user} power off the machine)").format(path=rule, user=name))
         elif rule.exists():
             rule.unlink()
-            self._say(f"removed {rule} (no --allow-poweroff)")
+            self._say(_("removed {path} (no --allow-poweroff)").format(path=rule))
         if not all(self._systemctl(command, path) for command in _START):
             return 1
-        self._say(f"started and enabled {UNIT}: systemctl status {UNIT}; its log: journalctl -u {UNIT}")
+        self._say(_("started and enabled {unit}: systemctl status {unit}; its log: journalctl -u {unit}").format(unit=UNIT))
         return 0
 
     def uninstall(self, *, user_unit: bool, argv: Sequence[str]) -> int:
@@ -262,13 +264,13 @@ class Installer:
             paths = [self._system(SYSTEM_UNIT), self._system(POLKIT_RULE)]
             scope = []
         if not paths[0].exists():
-            self._say(f"nothing to remove: {paths[0]} does not exist")
+            self._say(_("nothing to remove: {path} does not exist").format(path=paths[0]))
             return 0
         ok = self._systemctl([*scope, "disable", "--now", UNIT], paths[0])
         for path in paths:
             if path.exists():
                 path.unlink()
-                self._say(f"removed {path}")
+                self._say(_("removed {path}").format(path=path))
         return 0 if self._systemctl([*scope, "daemon-reload"], paths[0]) and ok else 1
 
     # -- helpers --------------------------------------------------------------------
@@ -283,18 +285,19 @@ class Installer:
         for path in reversed(missing):
             path.mkdir(mode=0o755)
             os.chown(path, uid, gid)
-            self._say(f"made {path} (for {uid}:{gid})")
+            self._say(_("made {path} (for {owner})").format(path=path, owner=f"{uid}:{gid}"))
 
     def _needs_root(self, args: Sequence[str]) -> int:
         command = " ".join(shlex.quote(a) for a in ["sudo", self.python, "-m", "gamelib", *args])
-        report(self.prog, f"this changes /etc/systemd/system and needs root: run {command}")
+        report(self.prog, _("this changes /etc/systemd/system and needs root: run {command}").format(command=command))
         return 1
 
     def _systemctl(self, args: List[str], unit_path: Path) -> bool:
         command = ["systemctl", *args]
         status = self.run(command)
         if status != 0:
-            report(self.prog, f"'{' '.join(command)}' failed (exit status {status}); the unit file is {unit_path}")
+            report(self.prog, _("'{command}' failed (exit status {status}); the unit file is {path}").format(
+                command=" ".join(command), status=status, path=unit_path))
         return status == 0
 
     def _say(self, message: str) -> None:

@@ -28,6 +28,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from ..backends.base import check_rotation
 from ..errors import ConfigError
 from ..files import atomic_write, config_home, remove_stale_temporaries
+from ..i18n import _
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
 from ..players import parse_names
 
@@ -62,11 +63,11 @@ class Settings:
     def from_json(cls, data: Any) -> "Settings":
         """Parse the file's object; ``ValueError`` naming the first bad value.  Unknown keys are ignored."""
         if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
+            raise ValueError(_("not a JSON object"))
         low_light = data.get("low_light", cls.low_light)
         rotation = data.get("rotation", cls.rotation)
         if not isinstance(low_light, bool):
-            raise ValueError(f"low_light must be true or false (not {reprlib.repr(low_light)})")
+            raise ValueError(_("low_light must be true or false (not {value})").format(value=reprlib.repr(low_light)))
         return cls(low_light=low_light, rotation=check_rotation(rotation), games=_games(data.get("games", {})),
                    names=check_names(data.get("names", [])), palette=_palette(data.get("palette", cls.palette)))
 
@@ -75,7 +76,7 @@ def _palette(value: Any) -> str:
     """The ``palette`` setting: a palette's name; one this version lacks (a newer one's) is the default,
     anything but a short string a ``ValueError``."""
     if not isinstance(value, str) or len(value) > MAX_NAME:
-        raise ValueError(f"palette must be a palette's name (not {reprlib.repr(value)})")
+        raise ValueError(_("palette must be a palette's name (not {value})").format(value=reprlib.repr(value)))
     return value if value in PALETTES else DEFAULT_PALETTE
 
 
@@ -85,10 +86,11 @@ def _games(data: Any) -> Dict[str, Dict[str, str]]:
         return isinstance(text, str) and 0 < len(text) <= MAX_NAME
 
     if not isinstance(data, dict) or not all(short(k) and isinstance(v, dict) for k, v in data.items()):
-        raise ValueError(f"games must map game names to objects (not {reprlib.repr(data)})")
+        raise ValueError(_("games must map game names to objects (not {value})").format(value=reprlib.repr(data)))
     for game, choices in data.items():
         if not all(short(k) and short(v) for k, v in choices.items()):
-            raise ValueError(f"games: {game!r} must map names to short strings (not {reprlib.repr(choices)})")
+            raise ValueError(_("games: {game} must map names to short strings (not {value})").format(
+                game=repr(game), value=reprlib.repr(choices)))
     return {game: dict(choices) for game, choices in data.items()}
 
 
@@ -96,7 +98,7 @@ def check_names(value: Any) -> Tuple[str, ...]:
     """The ``names`` setting: a list of at most two good names (:func:`gamelib.players.check_name`),
     else :class:`ConfigError` (a ``ValueError``)."""
     if not isinstance(value, (list, tuple)) or not all(isinstance(n, str) for n in value) or len(value) > 2:
-        raise ConfigError(f"names must be a list of one or two names (not {reprlib.repr(value)})")
+        raise ConfigError(_("names must be a list of one or two names (not {value})").format(value=reprlib.repr(value)))
     if not value:
         return ()
     return tuple(n for n in parse_names(",".join(value), "names") if n is not None)
@@ -127,26 +129,26 @@ class SettingsFile:
         """
         removed = remove_stale_temporaries(self.path)
         if removed:
-            log.info("removed %d temporary file(s) left beside %s by a write that was cut short",
-                     len(removed), self.path)
+            log.info(_("removed {count} temporary file(s) left beside {path} by a write that was cut short").format(
+                count=len(removed), path=self.path))
         try:
             raw = self._read()
         except FileNotFoundError:
             return Settings()
         except OSError as exc:
-            self.kept = f"it cannot be read: {exc.strerror or exc}"
-            log.warning("cannot read the settings file %s (%s); using the defaults and leaving the file as "
-                        "it is: changes made in the menu apply until the launcher stops",
-                        self.path, exc.strerror or exc)
+            self.kept = _("it cannot be read: {error}").format(error=exc.strerror or exc)
+            log.warning(_("cannot read the settings file {path} ({error}); using the defaults and leaving the file as "
+                          "it is: changes made in the menu apply until the launcher stops").format(
+                              path=self.path, error=exc.strerror or exc))
             return Settings()
         if len(raw) > MAX_BYTES:
-            return self._corrupt(f"larger than {MAX_BYTES // 1024} KiB")
+            return self._corrupt(_("larger than {size} KiB").format(size=MAX_BYTES // 1024))
         try:
             return Settings.from_json(json.loads(raw.decode("utf-8")))
         except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError and ConfigError are ValueErrors
             return self._corrupt(str(exc))
         except RecursionError:
-            return self._corrupt("nested too deeply")
+            return self._corrupt(_("nested too deeply"))
 
     def _read(self) -> bytes:
         """Up to :data:`MAX_BYTES` + 1 bytes of the file; ``OSError`` if it is not a regular file
@@ -154,34 +156,39 @@ class SettingsFile:
         fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise OSError(0, "not a regular file")
+                raise OSError(0, _("not a regular file"))
             return f.read(MAX_BYTES + 1)
 
     def _corrupt(self, reason: str) -> Settings:
         try:
             os.replace(self.path, self.backup)
         except OSError as exc:
-            self.kept = f"it is corrupt and cannot be moved aside: {exc.strerror or exc}"
-            log.warning("the settings file %s is corrupt (%s) and cannot be moved aside (%s); using the "
-                        "defaults and leaving the file as it is: changes made in the menu apply until the "
-                        "launcher stops", self.path, reason, exc.strerror or exc)
+            self.kept = _("it is corrupt and cannot be moved aside: {error}").format(error=exc.strerror or exc)
+            log.warning(_("the settings file {path} is corrupt ({reason}) and cannot be moved aside ({error}); using the "
+                          "defaults and leaving the file as it is: changes made in the menu apply until the "
+                          "launcher stops").format(path=self.path, reason=reason, error=exc.strerror or exc))
             return Settings()
         defaults = Settings()
         problem = self._write(defaults)
-        log.warning("the settings file %s is corrupt (%s); kept it as %s and went back to the defaults%s",
-                    self.path, reason, self.backup, f" (not written: {problem})" if problem else "")
+        if problem:
+            log.warning(_("the settings file {path} is corrupt ({reason}); kept it as {backup} and went back to the "
+                          "defaults (not written: {problem})").format(path=self.path, reason=reason, backup=self.backup,
+                                                                      problem=problem))
+        else:
+            log.warning(_("the settings file {path} is corrupt ({reason}); kept it as {backup} and went back to the "
+                          "defaults").format(path=self.path, reason=reason, backup=self.backup))
         return defaults
 
     def save(self, settings: Settings) -> bool:
         """Write ``settings`` atomically; ``False`` (and a line in the log) if it is not written."""
         if self.kept is not None:
-            log.info("not saving the settings to %s, which is left as it is (%s); the change applies until "
-                     "the launcher stops", self.path, self.kept)
+            log.info(_("not saving the settings to {path}, which is left as it is ({why}); the change applies until "
+                       "the launcher stops").format(path=self.path, why=self.kept))
             return False
         problem = self._write(settings)
         if problem:
-            log.warning("cannot save the settings to %s (%s); they apply until the launcher stops",
-                        self.path, problem)
+            log.warning(_("cannot save the settings to {path} ({problem}); they apply until the launcher stops").format(
+                path=self.path, problem=problem))
             return False
         return True
 

@@ -5,6 +5,8 @@ import logging
 import subprocess
 from typing import Callable, Sequence
 
+from ..i18n import _
+
 log = logging.getLogger("gamelib")
 
 CommandRunner = Callable[[Sequence[str]], int]
@@ -16,5 +18,5 @@ def run_command(command: Sequence[str]) -> int:
     try:
         return subprocess.run(list(command), stdin=subprocess.DEVNULL, timeout=120, check=False).returncode
     except (OSError, subprocess.TimeoutExpired) as exc:
-        log.error("cannot run %s: %s", " ".join(command), exc)
+        log.error(_("cannot run {command}: {error}").format(command=" ".join(command), error=exc))
         return 127

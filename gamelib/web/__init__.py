@@ -26,6 +26,7 @@ import weakref
 from typing import TYPE_CHECKING, Callable, Iterator, MutableMapping, Optional, Sequence
 
 from ..errors import SetupError
+from ..i18n import _
 from .address import Address, argument
 
 if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
@@ -101,9 +102,9 @@ def running(backend: "Backend") -> Optional["WebServer"]:
 def add_argument(parser: "argparse._ActionsContainer") -> None:
     """``--web [HOST:]PORT`` (shared by ``sensehat-c4`` and ``gamelib``)."""
     parser.add_argument("--web", type=argument, default=None, metavar="[HOST:]PORT",
-                        help="show the game live in any browser on the LAN at http://THIS-MACHINE:PORT/, and "
-                        "let a phone take a seat with the PIN the LEDs show (PORT alone: every address "
-                        "of this machine)")
+                        help=_("show the game live in any browser on the LAN at http://THIS-MACHINE:PORT/, and "
+                               "let a phone take a seat with the PIN the LEDs show (PORT alone: every address "
+                               "of this machine)"))
 
 
 @contextlib.contextmanager
@@ -122,7 +123,8 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         from .limits import Limits  # noqa: PLC0415
         from .server import WebServer  # noqa: PLC0415
     except ImportError as exc:
-        raise SetupError(f"--web needs the {exc.name or 'h11'} package: pip install h11") from None
+        raise SetupError(_("--web needs the {package} package: pip install h11").format(
+            package=exc.name or "h11")) from None
     server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages(),
                        palette=lambda: backend.palette)
     stop = backend.observe(server.feed)
@@ -136,8 +138,9 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         if seats:   # the stick's middle held (the terminal's p): a pairing PIN at once, while phones may sit
             gesture = _GESTURE[backend] = _Gesture(backend, server)
         if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
-            notice(f"web view on {', '.join(server.urls)} " + ("(a phone takes a seat with the PIN the LEDs show)"
-                                                                if seats else "(watch only)"))
+            urls = ", ".join(server.urls)
+            notice(_("web view on {urls} (a phone takes a seat with the PIN the LEDs show)").format(urls=urls)
+                   if seats else _("web view on {urls} (watch only)").format(urls=urls))
         yield server
     finally:
         _RUNNING.pop(backend, None)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from ..errors import ConfigError
+from ..i18n import _
 
 SIOCGIFADDR = 0x8915
 """Linux's ioctl that reads an interface's IPv4 address."""
@@ -34,6 +35,14 @@ class Address:
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
 
+class BadAddress(ConfigError):
+    """``--web``'s value is not an address: ``why`` says so without naming the option (as argparse says it)."""
+
+    def __init__(self, why: str, *, whole: Optional[str] = None) -> None:
+        super().__init__(whole or f"--web: {why}")
+        self.why = why
+
+
 def parse(text: str) -> Address:
     """``PORT``, ``HOST:PORT`` or ``[IPV6]:PORT`` -> :class:`Address` (:class:`~gamelib.errors.ConfigError` if not)."""
     host: Optional[str]
@@ -41,22 +50,24 @@ def parse(text: str) -> Address:
     if value.startswith("["):
         inside, bracket, rest = value[1:].partition("]")
         if not bracket or not rest.startswith(":"):
-            raise ConfigError(f"--web takes [HOST:]PORT, e.g. 8080 or [::1]:8080 (not {text!r})")
+            why = _("--web takes [HOST:]PORT, e.g. 8080 or [::1]:8080 (not {text})").format(text=repr(text))
+            raise BadAddress(why, whole=why)
         host, port_text = inside, rest[1:]
     elif ":" in value:
-        host, _, port_text = value.rpartition(":")
+        host, _colon, port_text = value.rpartition(":")
         if ":" in host:
-            raise ConfigError(f"--web: write an IPv6 address in brackets, e.g. [{host}]:{port_text} (not {text!r})")
+            raise BadAddress(_("write an IPv6 address in brackets, e.g. [{host}]:{port} (not {text})").format(
+                host=host, port=port_text, text=repr(text)))
     else:
         host, port_text = None, value
     if not port_text.isascii() or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
-        raise ConfigError(f"--web: the port is a number from 0 to 65535 (not {port_text!r})")
+        raise BadAddress(_("the port is a number from 0 to 65535 (not {port})").format(port=repr(port_text)))
     if host is not None:
         host = host.strip()
         if host in ("", "*"):
             host = None
         elif not _valid_host(host):
-            raise ConfigError(f"--web: {host!r} is not an address or a host name")
+            raise BadAddress(_("{host} is not an address or a host name").format(host=repr(host)))
     return Address(host, int(port_text))
 
 
@@ -82,8 +93,8 @@ def argument(text: str) -> Address:
     """An argparse ``type`` for ``--web``."""
     try:
         return parse(text)
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc).removeprefix("--web: ")) from None
+    except BadAddress as exc:
+        raise argparse.ArgumentTypeError(exc.why) from None
 
 
 def lan_addresses() -> List[str]:

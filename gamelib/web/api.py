@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 from ..colours import hex_colour
+from ..i18n import CATALOGUE, _
 from ..palette import DEFAULT, PALETTES, Palette, css
 from ..seats import SeatTable
 from .feed import Feed
@@ -22,6 +23,7 @@ from .http import HttpError, Reply, Request, Response, Route, StreamReply
 from .limits import Limits
 from .presence import Presence
 from .seating import Seating
+from .words import PageWords, Speaker
 
 if TYPE_CHECKING:
     from .pages import Pages
@@ -35,7 +37,9 @@ FILES: Mapping[str, Tuple[str, str]] = {
     "/page.css": ("page.css", "text/css; charset=utf-8"),
 }
 """The files served as shipped: URL path -> (file in ``static/``, type).  Nothing else is read from disk
-but the icon's drawing (:func:`palette_files`)."""
+but the icon's drawing (:func:`palette_files`) and the words' sources (:data:`WORDS`)."""
+WORDS = ("/page-words.js", ("index.html", "page.js"))
+"""The live page's words (:class:`~.words.PageWords`): the script's path, and the files whose words it holds."""
 ICON = "icon.svg"
 """The page's icon in ``static/``, its colours named by the palette's roles (``{field}``) and filled in."""
 
@@ -123,7 +127,7 @@ def serve_file(file: StaticFile, request: Request) -> Response:
 def _object(request: Request) -> Dict[str, Any]:
     value = request.json()
     if not isinstance(value, dict):
-        raise HttpError(400, "bad_request", "the body must be a JSON object")
+        raise HttpError(400, "bad_request", _("the body must be a JSON object"))
     return value
 
 
@@ -156,12 +160,15 @@ class WebApp:
         self._palette_files: Dict[str, Dict[str, StaticFile]] = {}
         self._pins_later = False
         """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
+        self.words = PageWords(CATALOGUE, STATIC, WORDS[1])
+        self._speakers = [(pages, Speaker(pages.catalogue)) for pages in self.pages if pages.catalogue is not None]
         self.presence = Presence(console, feed, seating, limits, clock=clock, later=later)
 
     def routes(self) -> List[Route]:
         static = [Route("GET", path, self._file) for path in self.files]
         static += [Route("GET", path, self._palette_file) for path in PALETTE_FILES if path not in self.files]
         return static + [
+            self.words.route(WORDS[0]),
             Route("GET", "/api/state", self.state),
             Route("GET", "/api/events", self.events),
             Route("POST", "/api/pin", self.ask_pin, changes=True),
@@ -176,12 +183,12 @@ class WebApp:
         """``GET /api/lan``: another Pi asks for the LAN protocol (``gamelib.lan``; docs/API.md)."""
         lan = self.lan()
         if lan is None:
-            raise HttpError(404, "not_found", "no game is offered over the LAN here (sensehat-c4 --lan offers one)")
+            raise HttpError(404, "not_found", _("no game is offered over the LAN here (sensehat-c4 --lan offers one)"))
         return lan.upgrade(request)
 
     def _seats_open(self) -> None:
         if self.seats_closed():
-            raise HttpError(403, "lan", "this game is played with another Pi over the LAN: watch only")
+            raise HttpError(403, "lan", _("this game is played with another Pi over the LAN: watch only"))
 
     # -- reading ---------------------------------------------------------------------
 
@@ -196,9 +203,17 @@ class WebApp:
         return serve_file(made[request.path], request)
 
     def links(self, request: Request) -> Response:
-        """``GET /api/pages``: the pages a game adds (its history...), for the page's header."""
-        return Response.json({"links": [{"path": link.path, "title": link.title}
-                                         for pages in self.pages for link in pages.links]})
+        """``GET /api/pages``: the pages a game adds (its history...), for the page's header, their titles in
+        the page's language."""
+        speakers = dict((id(pages), speaker) for pages, speaker in self._speakers)
+
+        def title(pages: "Pages", text: str) -> str:
+            speaker = speakers.get(id(pages))
+            return text if speaker is None else speaker.translations(speaker.language(request)).gettext(text)
+
+        return Response.json({"links": [{"path": link.path, "title": title(pages, link.title)}
+                                         for pages in self.pages for link in pages.links]},
+                             headers=(("Vary", "Accept-Language"),))
 
     def state(self, request: Request) -> Response:
         """``GET /api/state``: the frame on the LEDs and the state in words."""
@@ -259,15 +274,16 @@ class WebApp:
         sitter = self.seating.sitter(body.get("token"))
         direction = body.get("direction")
         if not isinstance(direction, str) or direction not in DIRECTIONS:
-            raise HttpError(400, "bad_request", f"direction must be one of {', '.join(DIRECTIONS)}")
+            raise HttpError(400, "bad_request", _("direction must be one of {directions}").format(
+                directions=", ".join(DIRECTIONS)))
         turn = self._turn()
         if turn is not None and turn != sitter.seat:
-            raise HttpError(409, "not_your_turn", f"it is seat {turn}'s turn")
+            raise HttpError(409, "not_your_turn", _("it is seat {seat}'s turn").format(seat=turn))
         if not self.seating.press_allowed(sitter):
-            raise HttpError(429, "rate", f"at most {self.limits.presses_per_second:g} presses a second",
+            raise HttpError(429, "rate", _("at most {n:g} presses a second").format(n=self.limits.presses_per_second),
                             headers=(("Retry-After", "1"),))
         if not self.console.press(direction, sitter.source):
-            raise HttpError(503, "busy", "the game is not taking presses now", headers=(("Retry-After", "1"),))
+            raise HttpError(503, "busy", _("the game is not taking presses now"), headers=(("Retry-After", "1"),))
         return Response.json({"seat": sitter.seat, "direction": direction}, 202)
 
     def _turn(self) -> Optional[int]:

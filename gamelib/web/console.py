@@ -11,6 +11,7 @@ from typing import Any, Callable, List, Mapping, Optional, Tuple
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
 from gamelib.backends.interlude import Pause
 from gamelib.colours import RGB, ColourError, parse_colour
+from gamelib.i18n import N_, _
 from gamelib.icons import Picture, picture
 from gamelib.matrix import PIXELS
 from gamelib.palette import DEFAULT, PALETTES
@@ -19,13 +20,13 @@ from gamelib.status import ENTER, Status
 
 from .seating import grouped
 
-PIN_TEXT = "PIN {pin}  PIN {pin}"
+PIN_TEXT = N_("PIN {pin}  PIN {pin}")
 """What scrolls on the LEDs when someone asks for a seat (twice: four digits are read at a glance)."""
-PAIR_TEXT = "PIN {pin}  PIN {pin}  PIN {pin}"
+PAIR_TEXT = N_("PIN {pin}  PIN {pin}  PIN {pin}")
 """What scrolls on the LEDs after the pairing gesture, ``pin`` in its groups (:func:`~.seating.grouped`:
 ``PIN 1234 5678`` three times, eight digits to type on the phone: 182 steps of :data:`~gamelib.scroll.SPEED`, 14.6 s,
 within the PIN's 60 s)."""
-SEATED_TEXT = "P{seat} PHONE"
+SEATED_TEXT = N_("P{seat} PHONE")
 """What scrolls, in the seat's colour, when a phone has taken a seat."""
 PHONE = (
     ".PPPPPP.",
@@ -53,9 +54,10 @@ def phone_frames(colour: RGB) -> List[Tuple[Picture, float]]:
 
 def away_words(seat: int, who: str, seconds: float) -> Status:
     """The game waiting for ``who``'s phone, in ``seat``, for ``seconds`` at most."""
-    return Status(WAITING, f"waiting for {who}'s phone: its page is closed; seat {seat} goes back to the stick "
-                  f"in {seconds:g} s (middle: now)",
-                  f"waiting for {who}'s phone (page closed): {ENTER} plays it here, or in {seconds:g} s",
+    return Status(WAITING, _("waiting for {who}'s phone: its page is closed; seat {seat} goes back to the stick "
+                             "in {seconds:g} s (middle: now)").format(who=who, seat=seat, seconds=seconds),
+                  _("waiting for {who}'s phone (page closed): {enter} plays it here, or in {seconds:g} s").format(
+                      who=who, enter=ENTER, seconds=seconds),
                   {"phone": seat, "seconds": seconds}, turn=seat)
 
 
@@ -76,16 +78,16 @@ class BackendConsole:
 
     def show_pin(self, pin: str) -> None:
         """Scroll the PIN on the LEDs only: the web page, which anyone may watch, never shows it."""
-        self.backend.interlude(list(scroll_frames(PIN_TEXT.format(pin=pin), _COLOURS.text)))
+        self.backend.interlude(list(scroll_frames(_(PIN_TEXT).format(pin=pin), _COLOURS.text)))
 
     def show_pairing(self, pin: str) -> None:
         """Scroll the pairing PIN on the LEDs only, at the game's next wait, ahead of any other scroll and
         cutting short the one playing (the person at the Pi asked for it)."""
-        self.backend.interlude(list(scroll_frames(PAIR_TEXT.format(pin=grouped(pin)), _COLOURS.text)), first=True)
+        self.backend.interlude(list(scroll_frames(_(PAIR_TEXT).format(pin=grouped(pin)), _COLOURS.text)), first=True)
 
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs, and on the page, that a phone took ``seat``."""
-        self.backend.interlude(list(scroll_frames(SEATED_TEXT.format(seat=seat), self.colour(seat))), mirrored=True)
+        self.backend.interlude(list(scroll_frames(_(SEATED_TEXT).format(seat=seat), self.colour(seat))), mirrored=True)
 
     def colour(self, seat: int) -> RGB:
         """``seat``'s colour as the game's words give it (``seats[n].colour``), else white."""
@@ -98,7 +100,7 @@ class BackendConsole:
     def who(self, seat: int) -> str:
         """``seat``'s player's name as the game's words give it (``seats[n].name``), else ``player N``."""
         name = self._seat(seat).get("name")
-        return name if isinstance(name, str) and name else f"player {seat}"
+        return name if isinstance(name, str) and name else _("player {seat}").format(seat=seat)
 
     def _seat(self, seat: int) -> Mapping[str, Any]:
         """``seat`` as the game's words describe it (:attr:`~gamelib.status.Status.seats`); empty if they do not."""

@@ -45,6 +45,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import h11
 
 from ..errors import GamelibError
+from ..i18n import _
 from ..jsonvalue import JSON
 from .address import name_labels
 from .limits import Limits, RateTable
@@ -73,15 +74,18 @@ LAN_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdom
 
 
 class HttpError(GamelibError):
-    """A request refused: ``status``, a short ``code`` a program can test, and a message for people."""
+    """A request refused: ``status``, a short ``code`` a program can test, and a message for people;
+    ``details``: values a program (the page, which says it in its own words) reads beside the code
+    (``bad_pin``'s ``tries_left``), sent in the answer's JSON."""
 
     def __init__(self, status: int, code: str, message: str, *,
-                 headers: Sequence[Tuple[str, str]] = ()) -> None:
+                 headers: Sequence[Tuple[str, str]] = (), details: Optional[Mapping[str, int]] = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.headers = tuple(headers)
+        self.details: Mapping[str, int] = dict(details or {})
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ class Request:
         try:
             return json.loads(self.body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            raise HttpError(400, "bad_json", "the body is not JSON") from None
+            raise HttpError(400, "bad_json", _("the body is not JSON")) from None
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ class Response:
 
     @classmethod
     def error(cls, error: HttpError) -> "Response":
-        return cls.json({"error": error.code, "message": error.message}, error.status, error.headers)
+        return cls.json({**error.details, "error": error.code, "message": error.message}, error.status, error.headers)
 
 
 @dataclass
@@ -160,7 +164,7 @@ class Route:
 
 def wildcard(path: str) -> str:
     """The ``/*`` route that would take ``path`` (``/review/12`` -> ``/review/*``); ``""`` if none could."""
-    parent, _, last = path.rpartition("/")
+    parent, _slash, last = path.rpartition("/")
     return f"{parent}/*" if parent and last else ""
 
 
@@ -208,10 +212,10 @@ def check_origin(request: Request) -> None:
     host = request.header("host") or ""
     origin = request.header("origin")
     if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
-        raise HttpError(403, "origin", f"requests from {origin} are not accepted here")
+        raise HttpError(403, "origin", _("requests from {origin} are not accepted here").format(origin=origin))
     site = request.header("sec-fetch-site")
     if site is not None and site not in ("same-origin", "none"):
-        raise HttpError(403, "origin", f"requests from a {site} page are not accepted here")
+        raise HttpError(403, "origin", _("requests from a {site} page are not accepted here").format(site=site))
 
 
 def address_of(peer: object) -> str:
@@ -333,28 +337,29 @@ class HttpServer:
         """The reply to ``request``: its route's, or an error (its rate is checked before: :meth:`over_rate`)."""
         try:
             if not lan_host(request.header("host") or ""):
-                raise HttpError(403, "host", "use this machine's address or local name (http://ADDRESS:PORT/)")
+                raise HttpError(403, "host", _("use this machine's address or local name (http://ADDRESS:PORT/)"))
             methods = self.routes.get(request.path) or self.routes.get(wildcard(request.path))
             if methods is None:
-                raise HttpError(404, "not_found", f"nothing at {request.path}")
+                raise HttpError(404, "not_found", _("nothing at {path}").format(path=request.path))
             route = methods.get(request.method) or (methods.get("GET") if request.method == "HEAD" else None)
             if route is None:
                 allow = ", ".join(sorted(set(methods) | ({"HEAD"} if "GET" in methods else set())))
-                raise HttpError(405, "method", f"{request.method} is not allowed here (only {allow})",
+                raise HttpError(405, "method", _("{method} is not allowed here (only {allow})").format(
+                    method=request.method, allow=allow),
                                 headers=(("Allow", allow),))
             if route.changes:
                 check_origin(request)
                 kind = (request.header("content-type") or "").split(";")[0].strip().lower()
                 if kind != "application/json":
-                    raise HttpError(415, "content_type", "send the body as application/json")
+                    raise HttpError(415, "content_type", _("send the body as application/json"))
             reply = route.handle(request)
             if request.method == "HEAD":   # the headers alone: nothing is opened (the connection sees to it)
                 return reply
             if isinstance(reply, StreamReply) and self.counts.streams >= self.limits.streams:
-                raise HttpError(503, "busy", "too many watchers at once: try again later",
+                raise HttpError(503, "busy", _("too many watchers at once: try again later"),
                                 headers=(("Retry-After", "10"),))
             if isinstance(reply, UpgradeReply) and self.counts.links >= self.limits.links:
-                raise HttpError(503, "busy", "too many links at once: try again later",
+                raise HttpError(503, "busy", _("too many links at once: try again later"),
                                 headers=(("Retry-After", "10"),))
             return reply
         except HttpError as error:
@@ -590,10 +595,10 @@ class Connection(asyncio.BufferedProtocol):
             try:
                 event = self.h11.next_event()
             except h11.RemoteProtocolError as exc:
-                self._fail(exc.error_status_hint, "bad_request", f"malformed request: {exc}")
+                self._fail(exc.error_status_hint, "bad_request", _("malformed request: {why}").format(why=exc))
                 return
             except ValueError:  # h11 before 0.15 (Debian 12's): a Content-Length past Python's 4300 digits
-                self._fail(400, "bad_request", "malformed request: bad Content-Length")
+                self._fail(400, "bad_request", _("malformed request: bad Content-Length"))
                 return
             if event is h11.NEED_DATA:
                 return
@@ -612,7 +617,7 @@ class Connection(asyncio.BufferedProtocol):
             elif isinstance(event, h11.Data):
                 self._body += event.data
                 if len(self._body) > self.limits.body_bytes:
-                    self._fail(413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes")
+                    self._fail(413, "too_large", _("the body may hold at most {n} bytes").format(n=self.limits.body_bytes))
                     return
             elif isinstance(event, h11.EndOfMessage):
                 self._answer()
@@ -629,24 +634,25 @@ class Connection(asyncio.BufferedProtocol):
         """Why a request head is refused before its body is read (``None``: it is not)."""
         size = len(head.method) + len(head.target) + 12 + sum(len(n) + len(v) + 4 for n, v in head.headers)
         if size > self.limits.header_bytes:
-            return 431, "headers_too_large", f"the request line and headers may hold at most {self.limits.header_bytes} bytes"
+            return 431, "headers_too_large", _("the request line and headers may hold at most {n} bytes").format(
+                n=self.limits.header_bytes)
         if head.http_version not in (b"1.0", b"1.1"):
-            return 505, "version", "this server speaks HTTP/1.1"
-        names = [name for name, _ in head.headers]
+            return 505, "version", _("this server speaks HTTP/1.1")
+        names = [name for name, _value in head.headers]
         if b"transfer-encoding" in names and b"content-length" in names:   # a smuggling attempt: refuse both
-            return 400, "bad_request", "Transfer-Encoding and Content-Length together"
+            return 400, "bad_request", _("Transfer-Encoding and Content-Length together")
         length = dict(head.headers).get(b"content-length")
         if length is not None and len(length) > CONTENT_LENGTH_DIGITS:  # as h11 0.15+ itself refuses
-            return 400, "bad_request", "malformed request: bad Content-Length"
+            return 400, "bad_request", _("malformed request: bad Content-Length")
         if length is not None and int(length) > self.limits.body_bytes:
-            return 413, "too_large", f"the body may hold at most {self.limits.body_bytes} bytes"
+            return 413, "too_large", _("the body may hold at most {n} bytes").format(n=self.limits.body_bytes)
         return None
 
     def _answer(self) -> None:
         head = self._head
         assert head is not None
         target = head.target.decode("ascii", "replace")
-        path, _, query = target.partition("?")
+        path, _mark, query = target.partition("?")
         headers: Dict[str, str] = {}
         for name, value in head.headers:
             key = name.decode("ascii", "replace")
@@ -656,7 +662,7 @@ class Connection(asyncio.BufferedProtocol):
                           bytes(self._body), self.peer)
         wait = self.server.over_rate(self.peer)
         if wait is not None:   # answered, and not read again until its Retry-After has passed
-            self._respond(Response.error(HttpError(429, "rate", "too many requests: slow down",
+            self._respond(Response.error(HttpError(429, "rate", _("too many requests: slow down"),
                                                    headers=(("Retry-After", str(wait)),))))
             self._rate_held(wait)
             return
@@ -664,12 +670,13 @@ class Connection(asyncio.BufferedProtocol):
             reply = self.server.dispatch(request)
         except Exception:  # a handler's bug must not take the server down
             log.exception("the web server's handler for %s %s failed", request.method, request.path)
-            reply = Response.error(HttpError(500, "internal", "something went wrong on the game's side"))
+            reply = Response.error(HttpError(500, "internal", _("something went wrong on the game's side")))
         head_only = request.method == "HEAD"
         if isinstance(reply, StreamReply) and head_only:   # the headers alone: no stream is opened
             self._respond(Response(200, b"", reply.content_type, reply.headers), head=True, length=False)
         elif isinstance(reply, UpgradeReply) and head_only:
-            self._respond(Response.error(HttpError(400, "bad_request", f"ask with GET and Upgrade: {reply.protocol}")))
+            self._respond(Response.error(HttpError(400, "bad_request", _("ask with GET and Upgrade: {protocol}").format(
+                protocol=reply.protocol))))
         elif isinstance(reply, StreamReply):
             self._open_stream(reply)
         elif isinstance(reply, UpgradeReply):
@@ -730,7 +737,8 @@ class Connection(asyncio.BufferedProtocol):
         """``101 Switching Protocols``, then the connection is a :class:`Link` (what the client sent
         after its request is its first data)."""
         if self.h11.their_state is not h11.MIGHT_SWITCH_PROTOCOL:
-            self._respond(Response.error(HttpError(400, "bad_request", f"ask for Upgrade: {reply.protocol}")))
+            self._respond(Response.error(HttpError(400, "bad_request", _("ask for Upgrade: {protocol}").format(
+                protocol=reply.protocol))))
             return
         self._disarm()
         try:
@@ -804,7 +812,7 @@ class Connection(asyncio.BufferedProtocol):
             return
         if self._received:   # a request began and did not finish in time
             if self.h11.our_state in (h11.IDLE, h11.SEND_RESPONSE):
-                self._respond(Response.error(HttpError(408, "timeout", "the request took too long")), close=True)
+                self._respond(Response.error(HttpError(408, "timeout", _("the request took too long"))), close=True)
                 return
         self.finish()          # an idle connection between requests: just close it
 

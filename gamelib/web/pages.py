@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, List, Mapping, Sequence, Tuple
+from typing import Callable, List, Mapping, Optional, Sequence, Tuple
 
+from ..i18n import Catalogue
 from .api import load_files, serve_file
 from .http import Request, Response, Route
 
 
 @dataclass(frozen=True)
 class Link:
-    """A page the live view links to: its path and a title (``/history``, ``Games played``)."""
+    """A page the live view links to: its path and a title (``/history``, ``Games played``), the title a
+    message of its :class:`Pages`' catalogue (marked with ``N_``, shown in the page's language)."""
 
     path: str
     title: str
@@ -32,11 +34,13 @@ def _nothing() -> None:
 @dataclass(frozen=True)
 class Pages:
     """A game's routes and links, and ``close()``, called once when the server stops (any thread
-    but the server's): stop the work its handlers started."""
+    but the server's): stop the work its handlers started; ``catalogue``: the game's words, which the
+    links' titles are looked up in (``None``: shown as written)."""
 
     routes: Sequence[Route] = ()
     links: Sequence[Link] = ()
     close: Callable[[], None] = field(default=_nothing)
+    catalogue: Optional[Catalogue] = None
 
 
 def file_routes(directory: Path, table: Mapping[str, Tuple[str, str]]) -> List[Route]:

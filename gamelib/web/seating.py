@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Optional, Set, Tuple
 
 from ..backends.base import PAIR_HOLD
+from ..i18n import N_, _, ngettext
 from ..jsonvalue import JSONObject
 from ..seats import Kind, SeatTable, Sitter, check_seat
 from .http import HttpError
@@ -59,8 +60,9 @@ PAIR_DIGITS = 8
 digits is a try at the pairing PIN, of :data:`PIN_DIGITS` at a device's PIN, of any other length refused."""
 GROUP = 4
 """Digits in a group as a PIN is shown to people (:func:`grouped`)."""
-HOLD_ADVICE = f"hold the middle of the stick at the Pi for {PAIR_HOLD:g} seconds: the LEDs show a PIN for any phone"
-"""What to do when the queue for PINs is long or full (the page says it too)."""
+HOLD = N_("hold the middle of the stick at the Pi for {seconds:g} seconds: the LEDs show a PIN for any phone")
+HOLD_ADVICE = HOLD.format(seconds=PAIR_HOLD)
+"""What to do when the queue for PINs is long or full (the page says it too, in its words), in English."""
 KIND = Kind.PHONE
 """What a seat taken from the web is called in the game's words."""
 SHOWN = 64
@@ -173,8 +175,8 @@ class Seating:
         with self._lock:
             if address not in self._waiting:
                 if len(self._waiting) >= self.limits.pin_queue:
-                    raise HttpError(503, "busy", f"too many devices are waiting for a PIN: try again later, or "
-                                    f"{HOLD_ADVICE}",
+                    raise HttpError(503, "busy", _("too many devices are waiting for a PIN: try again later, or "
+                                                   "{advice}").format(advice=_(HOLD).format(seconds=PAIR_HOLD)),
                                     headers=(("Retry-After", str(round(self.limits.pin_show_seconds))),))
                 self._waiting[address] = None
             ahead = list(self._waiting).index(address)
@@ -242,12 +244,13 @@ class Seating:
         version was sent before it sat)."""
         if not isinstance(pin, str) or len(pin) not in (PIN_DIGITS, PAIR_DIGITS) or \
                 not (pin.isascii() and pin.isdigit()):
-            raise HttpError(400, "bad_request", f"pin must be a string of {PIN_DIGITS} digits (this device's PIN) "
-                            f"or {PAIR_DIGITS} (the pairing PIN)")
+            raise HttpError(400, "bad_request", _("pin must be a string of {digits} digits (this device's PIN) "
+                                                  "or {pairing} (the pairing PIN)").format(digits=PIN_DIGITS,
+                                                                                           pairing=PAIR_DIGITS))
         try:
             seat = check_seat(seat)
         except ValueError:
-            raise HttpError(400, "bad_request", "seat must be 1 or 2") from None
+            raise HttpError(400, "bad_request", _("seat must be 1 or 2")) from None
         with self._lock:
             if len(pin) == PAIR_DIGITS:
                 self._spend_pairing(pin, address)
@@ -276,7 +279,7 @@ class Seating:
         shown = self._shown.get(address)
         if shown is None or shown.until <= self._clock():
             self._shown.pop(address, None)
-            raise HttpError(403, "no_pin", "no PIN is waiting for this device: ask for one (the LEDs scroll it)")
+            raise HttpError(403, "no_pin", _("no PIN is waiting for this device: ask for one (the LEDs scroll it)"))
         if hmac.compare_digest(pin.encode(), shown.pin.encode()):
             del self._shown[address]
             return None
@@ -284,10 +287,12 @@ class Seating:
         self.wrong_total += 1
         left = self.limits.pin_tries - shown.wrong
         if left > 0:
-            raise HttpError(403, "bad_pin", f"wrong PIN: read it on the LEDs ({left} "
-                            f"{'try' if left == 1 else 'tries'} left)")
+            raise HttpError(403, "bad_pin", ngettext("wrong PIN: read it on the LEDs ({n} try left)",
+                                                     "wrong PIN: read it on the LEDs ({n} tries left)", left).format(n=left),
+                            details={"tries_left": left})
         del self._shown[address]
-        return HttpError(403, "bad_pin", f"wrong PIN {self.limits.pin_tries} times: ask for a new one")
+        return HttpError(403, "bad_pin", _("wrong PIN {n} times: ask for a new one").format(n=self.limits.pin_tries),
+                         details={"tries_left": 0})
 
     def _spend_pairing(self, pin: str, address: str) -> None:
         """Spend the pairing PIN if ``pin`` is it and ``address`` has not had its try yet; else raise the 403
@@ -295,17 +300,19 @@ class Seating:
         pairing = self._pairing
         if pairing is None or pairing.until <= self._clock():
             self._pairing = None
-            raise HttpError(403, "no_pin", f"no pairing PIN is up: {HOLD_ADVICE}")
+            raise HttpError(403, "no_pin", _("no pairing PIN is up: {advice}").format(
+                advice=_(HOLD).format(seconds=PAIR_HOLD)))
         if address in pairing.tried:
-            raise HttpError(403, "tried", "this device has had its one try at this pairing PIN: "
-                            "hold the middle of the stick at the Pi again for a new one")
+            raise HttpError(403, "tried", _("this device has had its one try at this pairing PIN: "
+                                            "hold the middle of the stick at the Pi again for a new one"))
         pairing.tried.add(address)
         if hmac.compare_digest(pin.encode(), pairing.pin.encode()):
             self._pairing = None
             return
         self.wrong_total += 1
-        raise HttpError(403, "bad_pin", "wrong pairing PIN (one try per device): read it on the LEDs, "
-                        "or hold the middle of the stick at the Pi again for a new one")
+        raise HttpError(403, "bad_pin", _("wrong pairing PIN (one try per device): read it on the LEDs, "
+                                          "or hold the middle of the stick at the Pi again for a new one"),
+                        details={"tries_left": 0})
 
     def _seated(self, sitter: Optional[Sitter]) -> bool:
         return sitter is not None and self.table[sitter.seat] is sitter
@@ -317,7 +324,7 @@ class Seating:
             if held is None or not self._seated(held[0]):
                 if isinstance(token, str):
                     self._tokens.pop(token, None)
-                raise HttpError(403, "bad_token", "no seat goes with this token: take a seat with the PIN")
+                raise HttpError(403, "bad_token", _("no seat goes with this token: take a seat with the PIN"))
             return held[0]
 
     def trusts(self, address: str) -> bool:

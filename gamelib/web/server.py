@@ -18,6 +18,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..errors import ServerError
+from ..i18n import _
 from ..palette import DEFAULT
 from .address import Address, page_urls
 from .api import Console, Offer, WebApp
@@ -90,11 +91,13 @@ class WebServer:
     def note(self) -> str:
         """The line the terminal shows under the board: the page's address and the PIN (none while a game
         is played over the LAN)."""
-        where = self.urls[0] if self.urls else f"port {self.port}"
+        where = self.urls[0] if self.urls else _("port {port}").format(port=self.port)
         if self.seats_closed:   # a game over the LAN: only the two Pis' players play, the page is to watch
-            return f"web: {where}  (watch only)"
+            return _("web: {where}  (watch only)").format(where=where)
         pin = self.seating.pin
-        return f"web: {where}" + (f"  PIN {grouped(pin)}" if pin is not None else "")
+        if pin is None:
+            return _("web: {where}").format(where=where)
+        return _("web: {where}  PIN {pin}").format(where=where, pin=grouped(pin))
 
     def start(self) -> "WebServer":
         """Listen and serve in a thread of its own; :class:`~gamelib.errors.ServerError` if it cannot listen."""
@@ -112,7 +115,8 @@ class WebServer:
             raise ServerError(_why(self.address, exc)) from None
         except FutureTimeout:
             self.close()
-            raise ServerError(f"--web {self.address}: the server did not start within {START_SECONDS:g} s") from None
+            raise ServerError(_("--web {address}: the server did not start within {seconds:g} s").format(
+                address=self.address, seconds=START_SECONDS)) from None
         self.urls = page_urls(self.bound, self.address.host)
         self.console.note(self.note())
         log.info("web view on %s", ", ".join(self.urls))
@@ -201,9 +205,11 @@ class WebServer:
 
 def _why(address: Address, exc: OSError) -> str:
     if exc.errno == errno.EADDRINUSE:
-        return f"--web {address}: the port is in use by another program (try another port)"
-    if exc.errno == errno.EACCES:
-        return f"--web {address}: not allowed to listen there (ports below 1024 need root: try 8080)"
-    if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
-        return f"--web {address}: this machine has no such address"
-    return f"--web {address}: cannot listen: {exc.strerror or exc}"
+        said = _("--web {address}: the port is in use by another program (try another port)")
+    elif exc.errno == errno.EACCES:
+        said = _("--web {address}: not allowed to listen there (ports below 1024 need root: try 8080)")
+    elif exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+        said = _("--web {address}: this machine has no such address")
+    else:
+        said = _("--web {address}: cannot listen: {why}")
+    return said.format(address=address, why=exc.strerror or exc)

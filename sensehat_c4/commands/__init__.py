@@ -24,6 +24,7 @@ from typing import List, Optional, Sequence, Tuple
 from gamelib import app
 
 from ..errors import MoveListError, SearchAborted
+from ..i18n import N_, _
 from ..records import RecordsError
 from .common import PROG, Command, Run
 
@@ -41,15 +42,16 @@ def lazy(module: str) -> Run:
 
 
 COMMANDS: Tuple[Command, ...] = (
-    Command("play", "[play]", "play matches (the default: the options above)", lazy("play")),
-    Command("analyse", "analyse [MOVES]", "describe a position given as a move list", lazy("analyse"),
+    Command("play", "[play]", N_("play matches (the default: the options above)"), lazy("play")),
+    Command("analyse", "analyse [MOVES]", N_("describe a position given as a move list"), lazy("analyse"),
             aliases=("analyze",)),
-    Command("history", "history", "recent matches and their rounds", lazy("history")),
-    Command("stats", "stats", "wins, draws and losses per player and level", lazy("stats")),
-    Command("replay", "replay ID", "play a stored round again on the LEDs", lazy("replay")),
-    Command("review", "review ID [--train]", "every move of a stored round against the solver", lazy("review")),
-    Command("doctor", "doctor [--json]", "check this machine's setup, with the fixes", lazy("doctor")),
-    Command("puzzle", "puzzle", "the day's puzzle: find the win", lazy("puzzle")),
+    Command("history", "history", N_("recent matches and their rounds"), lazy("history")),
+    Command("stats", "stats", N_("wins, draws and losses per player and level"), lazy("stats")),
+    Command("replay", "replay ID", N_("play a stored round again on the LEDs"), lazy("replay")),
+    Command("review", "review ID [--train]", N_("every move of a stored round against the solver"),
+            lazy("review")),
+    Command("doctor", "doctor [--json]", N_("check this machine's setup, with the fixes"), lazy("doctor")),
+    Command("puzzle", "puzzle", N_("the day's puzzle: find the win"), lazy("puzzle")),
 )
 """Every command, each run by its module of this package (by the row's name); the first is the
 default (``sensehat-c4 [OPTIONS]`` plays)."""
@@ -77,8 +79,8 @@ def find(argv: Sequence[str]) -> Tuple[Command, List[str]]:
 
 def unknown(name: str) -> int:
     """A first argument that is neither a command nor an option: one line naming the commands, exit 2."""
-    app.Parser(prog=PROG).error(f"unknown command {name!r}: the commands are "
-                                f"{', '.join(command.name for command in COMMANDS)}")
+    app.Parser(prog=PROG).error(_("unknown command {name!r}: the commands are {commands}").format(
+        name=name, commands=", ".join(command.name for command in COMMANDS)))
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -10,6 +10,7 @@ from gamelib.app import Parser
 from gamelib.errors import UsageError
 
 from ..errors import ConfigError, SearchAborted
+from ..i18n import _
 from ..rules import Size
 from ..study import analysis
 from ..study.progress import ProgressLine
@@ -19,15 +20,16 @@ SOLVE_SECONDS = 30.0
 
 
 def analyse_parser() -> Parser:
-    args_parser = parser("analyse", "Describe a position given as a move list "
-                         "(1-based column digits, player 1 first, e.g. 4453).")
+    args_parser = parser("analyse", _("Describe a position given as a move list "
+                                      "(1-based column digits, player 1 first, e.g. 4453)."))
     args_parser.add_argument("moves", nargs="?", default="", metavar="MOVES")
     add_board(args_parser, Size())
-    args_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args_parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
     args_parser.add_argument("--solve", action="store_true",
-                             help="add every legal move's exact score and the best move")
+                             help=_("add every legal move's exact score and the best move"))
     args_parser.add_argument("--time-limit", type=seconds, default=SOLVE_SECONDS, metavar="SECONDS",
-                             help=f"give up solving after this long, exit 3 (default: {SOLVE_SECONDS:g})")
+                             help=_("give up solving after this long, exit 3 (default: {seconds:g})").format(
+                                 seconds=SOLVE_SECONDS))
     add_threads(args_parser)
     return args_parser
 
@@ -45,8 +47,9 @@ def run(argv: Sequence[str]) -> int:
                 scores = move_scores(board, limit=Limit(seconds=args.time_limit), progress=line)
             engine = default_oracle(board.layout).solver.name
         except SearchAborted:
-            raise SearchAborted(f"not solved within {args.time_limit:g} s (try a longer --time-limit)") from None
+            raise SearchAborted(_("not solved within {seconds:g} s (try a longer --time-limit)").format(
+                seconds=args.time_limit)) from None
         except ConfigError as exc:  # a board the solver does not take (none of the offered sizes today)
-            raise UsageError(f"--solve: {exc}") from None
+            raise UsageError(_("--solve: {error}").format(error=exc)) from None
     show(json.dumps(analysis.describe(board, scores, engine)) if args.json else analysis.text(board, scores))
     return app.EXIT_OK

@@ -30,51 +30,54 @@ from ..engine.book12 import default_path as book12_path
 from ..engine.openings import PATH as BOOK8
 from ..engine.openings import OpeningBook
 from ..errors import NativeCoreError
+from ..i18n import N_, _
 from ..records import RecordsError, default_path
 from ..records import Records as RecordsFile
 
 WORDS: Dict[str, str] = {
-    "label.core": "solver core",
-    "label.book": "opening books",
-    "label.records": "games database",
-    "core.native": "native ({path}; sha256 {digest}... matches {digest_file})",
-    "core.forced": "python (${variable} is set)",
-    "core.missing": "python: the native core was not built (no {path})",
-    "core.missing.fix": "perfect searches 50-100 times slower without it: install gcc, then install sensehat-c4 again",
-    "core.refused": "python: {error}",
-    "core.refused.fix": "install sensehat-c4 again (it builds the library and its checksum)",
-    "book.ok": "7x6 up to 8 stones ({entries} positions), {sizes} other sizes; 12-ply book: {book12}",
-    "book.12.installed": "{path}",
-    "book.12.missing": "not installed (optional: pip install bitbully-databases, Python 3.10+)",
-    "book.12.broken": "{path} cannot be used: {error}",
-    "book.12.fix": "unset $SENSEHAT_C4_BOOK12 or point it at book_12ply_distances.dat",
-    "book.broken": "{path}: {error}",
-    "book.broken.fix": "install sensehat-c4 again",
-    "records.new": "{path} not made yet (the first game makes it; {folder} is writable)",
-    "records.no_folder": "{path} cannot be made: {folder} is not writable by {user}",
-    "records.ok": "{path}: {matches} matches, writable, quick_check ok",
-    "records.readonly": "{path}: {matches} matches, quick_check ok, but not writable by {user}",
-    "records.fix": "the owner of {path} or its folder can give it back: sudo chown {user} {path}",
-    "records.damaged": "{path}: quick_check: {finding}{more}",
-    "records.damaged.fix": "the next game moves it aside ({name}.corrupt-TIME) and starts a new one; "
-                           "'sensehat-c4 history' shows what can still be read",
-    "records.unreadable": "{error}",
-    "records.unreadable.fix": "name another file with --db or $SENSEHAT_C4_DB, or move this one aside",
+    "label.core": N_("solver core"),
+    "label.book": N_("opening books"),
+    "label.records": N_("games database"),
+    "core.native": N_("native ({path}; sha256 {digest}... matches {digest_file})"),
+    "core.forced": N_("python (${variable} is set)"),
+    "core.missing": N_("python: the native core was not built (no {path})"),
+    "core.missing.fix": N_("perfect searches 50-100 times slower without it: install gcc, then install "
+                           "sensehat-c4 again"),
+    "core.refused": N_("python: {error}"),
+    "core.refused.fix": N_("install sensehat-c4 again (it builds the library and its checksum)"),
+    "book.ok": N_("7x6 up to 8 stones ({entries} positions), {sizes} other sizes; 12-ply book: {book12}"),
+    "book.12.installed": N_("{path}"),
+    "book.12.missing": N_("not installed (optional: pip install bitbully-databases, Python 3.10+)"),
+    "book.12.broken": N_("{path} cannot be used: {error}"),
+    "book.12.fix": N_("unset $SENSEHAT_C4_BOOK12 or point it at book_12ply_distances.dat"),
+    "book.broken": N_("{path}: {error}"),
+    "book.broken.fix": N_("install sensehat-c4 again"),
+    "records.new": N_("{path} not made yet (the first game makes it; {folder} is writable)"),
+    "records.no_folder": N_("{path} cannot be made: {folder} is not writable by {user}"),
+    "records.ok": N_("{path}: {matches} matches, writable, quick_check ok"),
+    "records.readonly": N_("{path}: {matches} matches, quick_check ok, but not writable by {user}"),
+    "records.fix": N_("the owner of {path} or its folder can give it back: sudo chown {user} {path}"),
+    "records.damaged": N_("{path}: quick_check: {finding}{more}"),
+    "records.damaged.fix": N_("the next game moves it aside ({name}.corrupt-TIME) and starts a new one; "
+                              "'sensehat-c4 history' shows what can still be read"),
+    "records.unreadable": N_("{error}"),
+    "records.unreadable.fix": N_("name another file with --db or $SENSEHAT_C4_DB, or move this one aside"),
 }
-"""Every word of the game's checks; ``{names}`` are filled in with :meth:`str.format`."""
+"""Every word of the game's checks (marked with ``N_``, translated when said); ``{names}`` are filled in
+with :meth:`str.format`."""
 
 
 
 def say(key: str, **fields: object) -> str:
-    return WORDS[key].format(**fields)
+    return _(WORDS[key]).format(**fields)
 
 
 def _ok(name: str, detail: str) -> Check:
-    return ok(name, detail, label=WORDS[f"label.{name}"])
+    return ok(name, detail, label=_(WORDS[f"label.{name}"]))
 
 
 def _fail(name: str, detail: str, fix: str = "", *, absent: bool = False) -> Check:
-    return fail(name, detail, fix, absent=absent, label=WORDS[f"label.{name}"])
+    return fail(name, detail, fix, absent=absent, label=_(WORDS[f"label.{name}"]))
 
 
 def check_core(environ: Mapping[str, str]) -> Check:
@@ -132,7 +135,7 @@ def check_records(system: System, path: Optional[Path]) -> Check:
     except RecordsError as exc:
         return _fail("records", say("records.unreadable", error=exc), say("records.unreadable.fix"))
     if findings:
-        more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
+        more = _(" (and {more} more)").format(more=len(findings) - 1) if len(findings) > 1 else ""
         return _fail("records", say("records.damaged", path=path, finding=findings[0], more=more),
                      say("records.damaged.fix", name=path.name))
     if empty is not None and not path.exists():

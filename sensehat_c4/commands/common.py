@@ -11,6 +11,7 @@ from gamelib.app import Parser
 
 from ..engine.threads import MAX_THREADS, THREADS_ENV, threads_of
 from ..errors import BoardSizeError
+from ..i18n import _
 from ..records import DB_ENV, default_path
 from ..rules import Size
 
@@ -34,7 +35,7 @@ class Command:
     usage: str
     """What follows ``sensehat-c4`` in the list of commands: ``analyse [MOVES]``."""
     summary: str
-    """What it does, in a few words, for that list."""
+    """What it does, in a few words, for that list (marked with ``N_``: translated where it is shown)."""
     run: Run
     aliases: Tuple[str, ...] = ()
 
@@ -67,19 +68,20 @@ def parser(command: str, description: str) -> Parser:
 def add_db(parser: Parser) -> None:
     """``--db PATH``: the games database."""
     parser.add_argument("--db", type=Path, default=None, metavar="PATH",
-                        help=f"the games database (default: ${DB_ENV}, else {default_path({'HOME': '~'})})")
+                        help=_("the games database (default: ${variable}, else {path})").format(
+                            variable=DB_ENV, path=default_path({"HOME": "~"})))
 
 
 def add_round_id(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID", help="a round's ID from 'history', or 'last'")
+    parser.add_argument("id", metavar="ID", help=_("a round's ID from 'history', or 'last'"))
 
 
 def count(text: str) -> int:
     """An argparse ``type``: a whole number from 0, in ASCII digits."""
     if text[:1] == "-" and text[1:].isdigit() and text.isascii():
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+        raise argparse.ArgumentTypeError(_("must be 0 or more: {text!r}").format(text=text))
     if not text.isdigit() or not text.isascii():
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        raise argparse.ArgumentTypeError(_("not a whole number: {text!r}").format(text=text))
     return int(text)
 
 
@@ -88,10 +90,11 @@ def positive_int(text: str, maximum: Optional[int] = None) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("not a whole number: {text!r}").format(text=text)) from None
     if value < 0 or (maximum is not None and value > maximum):
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}" if maximum is None
-                                         else f"must be from 0 to {maximum}: {text!r}")
+        raise argparse.ArgumentTypeError(_("must be 0 or more: {text!r}").format(text=text) if maximum is None
+                                         else _("must be from 0 to {maximum}: {text!r}").format(maximum=maximum,
+                                                                                                text=text))
     return value
 
 
@@ -109,14 +112,14 @@ def _board_size(text: str) -> Size:
 def add_threads(parser: Parser) -> None:
     """``--threads N``: the native solver core's threads (see :func:`use_threads`)."""
     parser.add_argument("--threads", type=_threads, default=None, metavar="N",
-                        help=f"threads the computer thinks with, 1 to {MAX_THREADS} (default: ${THREADS_ENV}, "
-                        f"else the machine's cores, at most {MAX_THREADS})")
+                        help=_("threads the computer thinks with, 1 to {most} (default: ${variable}, else the "
+                               "machine's cores, at most {most})").format(most=MAX_THREADS, variable=THREADS_ENV))
 
 
 def _threads(text: str) -> int:
     threads = threads_of(text)
     if threads is None:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_THREADS}: {text!r}")
+        raise argparse.ArgumentTypeError(_("must be from 1 to {most}: {text!r}").format(most=MAX_THREADS, text=text))
     return threads
 
 
@@ -130,6 +133,6 @@ def use_threads(threads: Optional[int]) -> None:
 
 
 def add_board(parser: Parser, default: Optional[Size], more: str = "") -> None:
-    """``--board COLSxROWS``."""
+    """``--board COLSxROWS`` (``more``: words added to its default's, translated already)."""
     parser.add_argument("--board", type=_board_size, default=default, metavar="COLSxROWS",
-                        help=f"the board's size: 4-8 columns by 4-6 rows (default: 7x6{more})")
+                        help=_("the board's size: 4-8 columns by 4-6 rows (default: 7x6{more})").format(more=more))

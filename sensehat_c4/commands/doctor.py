@@ -15,6 +15,7 @@ from typing import Sequence, TextIO
 from gamelib import app, backends
 from gamelib.doctor import MARKS, System
 
+from ..i18n import _
 from .checks import examine
 from .common import add_db, parser, show
 
@@ -29,13 +30,14 @@ def marks_fit(stream: TextIO) -> bool:
 
 
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("doctor", "Check what this machine has of what the game needs, one line each: "
-                         "✓ works, ✗ broken (with the fix), – not there and not needed. Exit 0 only when the "
-                         "way to play (--backend, $GAMELIB_BACKEND or auto) works.")
+    args_parser = parser("doctor", _("Check what this machine has of what the game needs, one line each: ✓ works, "
+                                     "✗ broken (with the fix), – not there and not needed. Exit 0 only when the way "
+                                     "to play (--backend, $GAMELIB_BACKEND or auto) works."))
     args_parser.add_argument("--backend", choices=backends.names(), default=None,
-                             help=f"the way to play to judge (default: ${backends.ENV_VAR}, else what auto picks)")
+                             help=_("the way to play to judge (default: ${variable}, else what auto picks)").format(
+                                 variable=backends.ENV_VAR))
     add_db(args_parser)
-    args_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args_parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
     args = args_parser.parse_args(argv)
     report = examine(System(), backend=args.backend, db=args.db)
     if args.json:

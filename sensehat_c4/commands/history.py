@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
+from ..i18n import _
 from ..records import Records
 from ..study import history
 from .common import add_db, count, done, parser, show
@@ -20,11 +21,11 @@ LIMIT = 10
 
 
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("history", "Recent matches and their rounds, newest first.")
+    args_parser = parser("history", _("Recent matches and their rounds, newest first."))
     add_db(args_parser)
     args_parser.add_argument("--limit", type=count, default=LIMIT, metavar="N",
-                             help=f"show the last N matches (default: {LIMIT}; 0: all)")
-    args_parser.add_argument("--json", action="store_true", help="print one JSON array")
+                             help=_("show the last N matches (default: {limit}; 0: all)").format(limit=LIMIT))
+    args_parser.add_argument("--json", action="store_true", help=_("print one JSON array"))
     args = args_parser.parse_args(argv)
     with Records(args.db) as stored:
         matches = stored.matches(args.limit or None)

@@ -15,7 +15,7 @@ from gamelib.web.address import Address, argument as web_address
 
 from .. import __version__
 from ..errors import ConfigError
-from ..i18n import _
+from ..i18n import N_, _
 from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
 from ..match.opponents import HUMAN, Opponent
 from ..match.opponents import NAMES as OPPONENTS
@@ -30,9 +30,9 @@ def refusal(colour: RGB, board: Palette = PALETTES[DEFAULT]) -> Optional[str]:
     """Why ``colour`` cannot be a player's on ``board``'s field, or ``None``; compared as the LEDs show it
     (#0000fc is the field's blue there, #000003 is dark)."""
     if led_colour(colour) == led_colour(board.field):
-        return "is the field's blue" if board.field == PALETTES[DEFAULT].field else _("is the field's colour")
+        return _("is the field's blue") if board.field == PALETTES[DEFAULT].field else _("is the field's colour")
     if led_colour(colour) == led_colour(board.background):
-        return "is black, which is an empty LED"
+        return _("is black, which is an empty LED")
     return None
 
 
@@ -50,17 +50,17 @@ def parse_colours(text: str, board: Palette = PALETTES[DEFAULT]) -> Tuple[RGB, R
     """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours ``board`` can show apart."""
     parts = [p for p in text.split(",")]
     if len(parts) != 2:
-        raise ConfigError(f"--colors takes two colours separated by a comma (not {text!r})")
+        raise ConfigError(_("--colors takes two colours separated by a comma (not {text!r})").format(text=text))
     try:
         p1, p2 = (parse_colour(p, PLAYER_COLOUR_NAMES) for p in parts)
     except ColourError as exc:
-        raise ConfigError(f"--colors: {exc}") from exc
-    for name, colour in (("player 1", p1), ("player 2", p2)):
+        raise ConfigError(_("--colors: {error}").format(error=exc)) from exc
+    for seat, colour in ((1, p1), (2, p2)):
         why = refusal(colour, board)
         if why is not None:
-            raise ConfigError(f"--colors: {name}'s colour {why}; pick another")
+            raise ConfigError(_("--colors: player {seat}'s colour {why}; pick another").format(seat=seat, why=why))
     if led_colour(p1) == led_colour(p2):
-        raise ConfigError("--colors: the two players need different colours")
+        raise ConfigError(_("--colors: the two players need different colours"))
     return p1, p2
 
 
@@ -72,57 +72,61 @@ MAX_FALL_MS = 1000
 ``time_t`` made ``select()`` raise)."""
 
 
-DESCRIPTION = ("Connect 4 on the Sense HAT's LEDs and joystick. Left/right move, down or middle drops, up "
-               "abandons the match (up again to confirm).")
+DESCRIPTION = N_("Connect 4 on the Sense HAT's LEDs and joystick. Left/right move, down or middle drops, up "
+                 "abandons the match (up again to confirm).")
 
 
 def play_parser() -> Parser:
     from . import COMMANDS  # noqa: PLC0415 (the table imports this module)
 
-    rows = "\n".join(f"  {PROG} {c.usage:<16} {c.summary}" for c in COMMANDS)
-    parser = Parser(prog=PROG, description=textwrap.fill(DESCRIPTION, 78),
-                    epilog=f"commands (each takes --help):\n{rows}",
+    rows = "\n".join(f"  {PROG} {c.usage:<16} {_(c.summary)}" for c in COMMANDS)
+    parser = Parser(prog=PROG, description=textwrap.fill(_(DESCRIPTION), 78),
+                    epilog=_("commands (each takes --help):\n{rows}").format(rows=rows),
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     backends.add_arguments(parser)
     parser.add_argument("--colors", "--colours", dest="colours", default=DEFAULT_COLOURS, metavar="P1,P2",
-                        help="the players' colours, names or hex (default: %(default)s)")
+                        help=_("the players' colours, names or hex (default: %(default)s)"))
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
-                        help="who starts each round (default: alternate, player 1 first)")
+                        help=_("who starts each round (default: alternate, player 1 first)"))
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,
-                        help="human (two players), the computer's level, weakest first (docs/guide/"
-                        "computer.md says how each plays), or match-me (a level that steps up or down after "
-                        "each round to meet your strength); without this option the players choose with the "
-                        f"joystick before each match (2P, then levels 1-{len(LEVELS)}, then M)")
+                        help=_("human (two players), the computer's level, weakest first (docs/guide/"
+                               "computer.md says how each plays), or match-me (a level that steps up or down after "
+                               "each round to meet your strength); without this option the players choose with the "
+                               "joystick before each match (2P, then levels 1-{levels}, then M)").format(
+                                   levels=len(LEVELS)))
     parser.add_argument("--helps", choices=("on", "off"), default=None,
                         help=_("hints and take-backs against the computer (middle: a hint; up then down: take "
                                "back your last move); without this option they are chosen with the joystick after "
                                "the board size, and are off with --opponent"))
     parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
-                        help="which player the computer is (default: 2; alternate swaps every match)")
+                        help=_("which player the computer is (default: 2; alternate swaps every match)"))
     parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
-                        help=f"the computer's thinking budget per move (default: the level's own, "
-                        f"{DEFAULT_SECONDS:g} for {', '.join(n for n, v in LEVELS.items() if v.seconds == DEFAULT_SECONDS)}, "
-                        f"{PERFECT_SECONDS:g} for the others)")
+                        help=_("the computer's thinking budget per move (default: the level's own, {quick:g} for "
+                               "{levels}, {slow:g} for the others)").format(
+                            quick=DEFAULT_SECONDS, slow=PERFECT_SECONDS,
+                            levels=", ".join(n for n, v in LEVELS.items() if v.seconds == DEFAULT_SECONDS)))
     add_threads(parser)
     parser.add_argument("--matches", type=positive_int, default=0, metavar="N",
-                        help="stop after N matches (default: 0, play match after match)")
+                        help=_("stop after N matches (default: 0, play match after match)"))
     parser.add_argument("--fall-ms", type=lambda text: positive_int(text, MAX_FALL_MS), default=30, metavar="MS",
-                        help=f"milliseconds per row of a falling token, 0 to {MAX_FALL_MS} (default: 30)")
-    add_board(parser, None, "; without this option or --opponent the players choose it with the "
-               "joystick after the opponent")
+                        help=_("milliseconds per row of a falling token, 0 to {most} (default: 30)").format(
+                            most=MAX_FALL_MS))
+    add_board(parser, None, _("; without this option or --opponent the players choose it with the "
+                              "joystick after the opponent"))
     parser.add_argument("--names", default=None, metavar="NAME1,NAME2",
-                        help="the players' names, for the printed results, the records and the winner's "
-                        f"name scrolling on the LEDs (at most {MAX_NAME} characters each)")
+                        help=_("the players' names, for the printed results, the records and the winner's "
+                               "name scrolling on the LEDs (at most {most} characters each)").format(most=MAX_NAME))
     add_db(parser)
     web.add_argument(parser)
     lan = parser.add_mutually_exclusive_group()
     lan.add_argument("--lan", type=web_address, nargs="?", const=LAN_DEFAULT, default=None, metavar="[HOST:]PORT",
-                     help="offer the game to another Pi on the LAN (advertised by mDNS with your name, the first of "
-                     f"--names): its player asks, you accept with middle (default: the port of --web, else "
-                     f"{DEFAULT_PORT}; HOST: that address only)")
+                     help=_("offer the game to another Pi on the LAN (advertised by mDNS with your name, the first "
+                            "of --names): its player asks, you accept with middle (default: the port of --web, else "
+                            "{port}; HOST: that address only)").format(port=DEFAULT_PORT))
     lan.add_argument("--join", nargs="?", const="", default=None, metavar="HOST[:PORT]",
-                     help="play a game another Pi offers: the games found on the LAN scroll by (left/right, middle "
-                     f"asks), or go straight to HOST (default port {DEFAULT_PORT}) where multicast is blocked")
+                     help=_("play a game another Pi offers: the games found on the LAN scroll by (left/right, "
+                            "middle asks), or go straight to HOST (default port {port}) where multicast is "
+                            "blocked").format(port=DEFAULT_PORT))
     parser.add_argument("--version", action=VersionAction)
     return parser
 
@@ -132,13 +136,13 @@ class VersionAction(argparse.Action):
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="print the version and the solver core in use, and exit")
+                         help=_("print the version and the solver core in use, and exit"))
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: Optional[str] = None) -> None:
         from ..engine.cores import core_name  # noqa: PLC0415 (loads the native core, if any)
 
-        print(f"{PROG} {__version__} (solver core: {core_name()})")
+        print(_("{prog} {version} (solver core: {core})").format(prog=PROG, version=__version__, core=core_name()))
         parser.exit()
 
 
@@ -153,7 +157,7 @@ def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[O
     name = names[seat - 1]
     if name is None:
         return None
-    return f"--names: the computer plays player {seat}, so {name} is not used"
+    return _("--names: the computer plays player {seat}, so {name} is not used").format(seat=seat, name=name)
 
 
 def run(argv: Sequence[str]) -> int:
@@ -190,7 +194,8 @@ def run(argv: Sequence[str]) -> int:
         parser.error(_("--helps on: hints and take-backs are against the computer (not with --opponent human)"))
     if opponent is not None and args.board and args.board not in opponent.sizes():
         offered = " ".join(str(size) for size in opponent.sizes())
-        parser.error(f"--opponent {args.opponent} plays on the boards {offered} only (not {args.board})")
+        parser.error(_("--opponent {level} plays on the boards {offered} only (not {board})").format(
+            level=args.opponent, offered=offered, board=args.board))
 
     def notice(message: str) -> None:
         app.report(PROG, message)
@@ -200,13 +205,14 @@ def run(argv: Sequence[str]) -> int:
         lan_address = args.web if args.lan is LAN_DEFAULT and args.web is not None else \
             Address(None, DEFAULT_PORT) if args.lan is LAN_DEFAULT else args.lan
         if args.web is not None and args.web != lan_address:
-            parser.error(f"--lan {lan_address} and --web {args.web}: the game is served on one port (give one)")
+            parser.error(_("--lan {lan} and --web {web}: the game is served on one port (give one)").format(
+                lan=lan_address, web=args.web))
     target = None
     if args.join:
         try:
             target = split_address(args.join, DEFAULT_PORT)
         except (ValueError, ConfigError) as exc:
-            parser.error(f"--join: {exc}")
+            parser.error(_("--join: {error}").format(error=exc))
     name = options.names[0] or default_name()
     unused = unused_name(options.names, opponent, args.computer_plays)
     if unused is not None:

@@ -1,8 +1,11 @@
-"""``sensehat-c4 puzzle [--date YYYY-MM-DD] [--json]``: the day's "find the win" puzzle.
+"""``sensehat-c4 puzzle [--date YYYY-MM-DD] [--show | --solution | --json]``: the day's "find the win" puzzle.
 
 The puzzle is :func:`~sensehat_c4.engine.puzzles.daily` of the date (today's, by this
-machine's local clock, without ``--date``): the same on every Pi on that date.  The text
-form draws the position and says who is to move and within how many stones they win;
+machine's local clock, without ``--date``): the same on every Pi on that date.  Without
+``--show``, ``--solution`` or ``--json`` it is played on the chosen backend (``--backend``, as
+the game's) against the computer's best defence, each try kept in the games database
+(:mod:`sensehat_c4.study.puzzle`), its result line printed at the end.  The text
+form (``--show``) draws the position and says who is to move and within how many stones they win;
 ``--solution`` adds the answer.  ``--json`` prints one object: ``date``, ``id``, ``board``,
 ``moves``, ``to_move``, ``n``, ``solution`` (the first move, a 1-based column), ``line``
 (the fastest win against the longest defence) and ``tries`` (the grade).
@@ -17,12 +20,24 @@ from typing import Sequence
 
 from gamelib.jsonvalue import JSONObject
 
-from gamelib import app
+from gamelib import app, backends, web
 
 from ..engine.puzzles import Puzzle, daily
-from .common import parser, show
+from ..i18n import N_, _
+from .common import PROG, add_db, parser, show
 
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WEEKDAYS = (N_("Monday"), N_("Tuesday"), N_("Wednesday"), N_("Thursday"), N_("Friday"), N_("Saturday"),
+            N_("Sunday"))
+"""The days' names, Monday first (words: translated where shown)."""
+TASKS = {1: N_("win with this move"),
+         2: N_("win with your 2nd stone from here, whatever the defence"),
+         3: N_("win with your 3rd stone from here, whatever the defence"),
+         4: N_("win with your 4th stone from here, whatever the defence"),
+         5: N_("win with your 5th stone from here, whatever the defence"),
+         6: N_("win with your 6th stone from here, whatever the defence"),
+         7: N_("win with your 7th stone from here, whatever the defence")}
+"""The task of a puzzle that wins within ``n`` stones (1 on Mondays up to 7 on Sundays), a whole
+sentence each (an ordinal is said differently in every language); :data:`~..engine.puzzles.MAX_N` at most."""
 MARKS = {1: "X", 2: "O"}
 
 
@@ -34,16 +49,11 @@ def iso_date(text: str) -> date:
     match = DATE.fullmatch(text)
     try:
         if match is None:
-            raise ValueError("not YYYY-MM-DD")
+            raise ValueError(_("not YYYY-MM-DD"))
         return date(*(int(part) for part in match.groups()))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD ({exc}): {text!r}") from None
-
-
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``... (up to 7, as the puzzles need)."""
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-    return f"{n}{suffix}"
+    except ValueError as exc:   # ours, or the date's own words (Python's, in English)
+        raise argparse.ArgumentTypeError(_("not a date YYYY-MM-DD ({error}): {text!r}").format(
+            error=exc, text=text)) from None
 
 
 def as_json(day: date, puzzle: Puzzle) -> JSONObject:
@@ -53,26 +63,59 @@ def as_json(day: date, puzzle: Puzzle) -> JSONObject:
 def text(day: date, puzzle: Puzzle, solution: bool = False) -> str:
     """The puzzle as text: the date, the board, who is to move and the task (and the answer)."""
     board = puzzle.board()
-    who = f"player {puzzle.to_move} ({MARKS[puzzle.to_move]})"
-    task = ("win with this move" if puzzle.n == 1 else
-            f"win with your {ordinal(puzzle.n)} stone from here, whatever the defence")
-    lines = [f"puzzle {puzzle.ident} of {WEEKDAYS[day.weekday()]} {day.isoformat()}",
+    task = _(TASKS[puzzle.n])
+    lines = [_("puzzle {id} of {weekday} {date}").format(id=puzzle.ident, weekday=_(WEEKDAYS[day.weekday()]),
+                                                          date=day.isoformat()),
              str(board), "".join(str(c + 1) for c in range(board.columns)),
-             f"moves: {puzzle.moves}", f"{who} to move: {task} (one first move does it)"]
+             _("moves: {moves}").format(moves=puzzle.moves),
+             _("player {seat} ({mark}) to move: {task} (one first move does it)").format(
+                 seat=puzzle.to_move, mark=MARKS[puzzle.to_move], task=task)]
     if solution:
-        lines.append(f"solution: {puzzle.solution + 1} (a line: {puzzle.line})")
+        lines.append(_("solution: {column} (a line: {line})").format(column=puzzle.solution + 1, line=puzzle.line))
     return "\n".join(lines)
 
 
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("puzzle", "The day's puzzle: find the move that wins within N stones "
-                         "(N is 1 on Mondays up to 7 on Sundays).")
+    args_parser = parser("puzzle", _("The day's puzzle: find the move that wins within N stones "
+                                     "(N is 1 on Mondays up to 7 on Sundays)."))
     args_parser.add_argument("--date", type=iso_date, default=None, metavar="YYYY-MM-DD",
-                             help="that day's puzzle (default: today's)")
-    args_parser.add_argument("--json", action="store_true", help="print one JSON object (with the solution)")
-    args_parser.add_argument("--solution", action="store_true", help="show the solution too")
+                             help=_("that day's puzzle (default: today's)"))
+    args_parser.add_argument("--json", action="store_true", help=_("print one JSON object (with the solution)"))
+    args_parser.add_argument("--solution", action="store_true", help=_("show the solution too"))
+    args_parser.add_argument("--show", action="store_true",
+                             help=_("print the puzzle without its solution (without these three: play it)"))
+    backends.add_arguments(args_parser)
+    add_db(args_parser)
+    web.add_argument(args_parser)
     args = args_parser.parse_args(argv)
     day = args.date or date.today()
     puzzle = daily(day)
-    show(json.dumps(as_json(day, puzzle)) if args.json else text(day, puzzle, args.solution))
+    if args.json or args.solution or args.show:
+        show(json.dumps(as_json(day, puzzle)) if args.json else text(day, puzzle, args.solution))
+        return app.EXIT_OK
+    return play(args, day, puzzle)
+
+
+def play(args: argparse.Namespace, day: date, puzzle: Puzzle) -> int:
+    """Play ``day``'s ``puzzle`` on the backend the options name; its result line is printed at the end."""
+    from gamelib.files import state_home  # noqa: PLC0415
+    from gamelib.launcher.log import LauncherLog  # noqa: PLC0415
+
+    from ..study.puzzle import PuzzlePlay, RecordsKeeper  # noqa: PLC0415
+
+    def notice(message: str) -> None:
+        app.report(f"{PROG} puzzle", message)
+
+    keeper = RecordsKeeper(day, puzzle, args.db)
+    try:
+        # the log (the recorder's one line) routed as the game routes it: never over the board
+        with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
+                backends.from_args(args, notice=notice) as backend, \
+                web.serving(backend, args.web, notice):
+            if backend.needs_terminal:
+                logs.aside()
+            result = PuzzlePlay(backend, day, puzzle, keeper=keeper).run()
+    finally:
+        keeper.close()
+    show(result.line)
     return app.EXIT_OK

@@ -5,13 +5,14 @@ from typing import Sequence
 
 from gamelib import app, backends
 
+from ..i18n import _
 from ..records import load_round
 from .common import PROG, add_db, add_round_id, done, parser
 
 
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("replay", "Play a stored round again on the LEDs: right/left step forward/back, "
-                         "middle pauses (at the end: again from the start), up leaves.")
+    args_parser = parser("replay", _("Play a stored round again on the LEDs: right/left step forward/back, "
+                                     "middle pauses (at the end: again from the start), up leaves."))
     add_db(args_parser)
     add_round_id(args_parser)
     backends.add_arguments(args_parser)

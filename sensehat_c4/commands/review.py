@@ -10,6 +10,7 @@ from typing import Optional, Sequence, TextIO, Tuple
 from gamelib import app, backends
 from gamelib.backends.terminal_screen import colour_mode
 
+from ..i18n import _
 from ..records import load_round
 from ..study import review
 from ..study.graph import BARS, graph
@@ -22,7 +23,9 @@ SECONDS = 10.0
 
 def progress(stream: TextIO) -> ProgressLine:
     """``reviewing: move 3 of 17`` on a terminal, redrawn in place (nothing elsewhere)."""
-    return ProgressLine(stream, every=0.0, text=lambda done, total, _: f"reviewing: move {done + 1} of {total}")
+    return ProgressLine(stream, every=0.0,
+                        text=lambda done, total, nodes: _("reviewing: move {move} of {total}").format(
+                            move=done + 1, total=total))
 
 
 def graph_style(stream: TextIO) -> Tuple[bool, Optional[str]]:
@@ -38,19 +41,20 @@ def graph_style(stream: TextIO) -> Tuple[bool, Optional[str]]:
 
 
 def run(argv: Sequence[str]) -> int:
-    args_parser = parser("review", "Every move of a stored round with its exact score from the solver: best, only "
-                         "move, inaccuracy (keeps the win, draw or loss but scores worse), mistake (the outcome "
-                         "drops a step) or blunder (a win into a loss), and a graph of the outcome; --train: find "
-                         "the better move where it changed, on the LEDs.")
+    args_parser = parser("review", _("Every move of a stored round with its exact score from the solver: best, "
+                                     "only move, inaccuracy (keeps the win, draw or loss but scores worse), mistake "
+                                     "(the outcome drops a step) or blunder (a win into a loss), and a graph of the "
+                                     "outcome; --train: find the better move where it changed, on the LEDs."))
     add_db(args_parser)
     add_round_id(args_parser)
     how = args_parser.add_mutually_exclusive_group()
-    how.add_argument("--json", action="store_true", help="print one JSON object")
+    how.add_argument("--json", action="store_true", help=_("print one JSON object"))
     args_parser.add_argument("--time-limit", type=app.seconds(3600), default=SECONDS, metavar="SECONDS",
-                             help=f"per position; one not solved in time is reported so (default: {SECONDS:g})")
+                             help=_("per position; one not solved in time is reported so (default: "
+                                    "{seconds:g})").format(seconds=SECONDS))
     how.add_argument("--train", action="store_true",
-                     help="on the LEDs: each position where a move changed the outcome, to find a better move "
-                          "(left/right, middle or down tries, up leaves)")
+                     help=_("on the LEDs: each position where a move changed the outcome, to find a better move "
+                            "(left/right, middle or down tries, up leaves)"))
     add_threads(args_parser)
     backends.add_arguments(args_parser)
     args = args_parser.parse_args(argv)
@@ -63,7 +67,7 @@ def run(argv: Sequence[str]) -> int:
         from ..study.training import positions, train  # noqa: PLC0415
 
         if not positions(result):
-            show(f"round {rnd.id}: no move changed the outcome, nothing to train on")
+            show(_("round {round}: no move changed the outcome, nothing to train on").format(round=rnd.id))
         else:
             with backends.from_args(args, notice=lambda message: app.report(PROG, message)) as backend:
                 trained = train(backend, result)

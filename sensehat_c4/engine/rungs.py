@@ -37,6 +37,11 @@ shipped): without it its first moves take minutes (``benchmarks/sizes.py``; docs
 "Perfect on other board sizes")."""
 
 
+def N_(message: str) -> str:  # noqa: N802 (the marker Babel extracts: the engine imports no words module)
+    """Marks ``message`` for the game's catalogue (:func:`sensehat_c4.i18n.N_`)."""
+    return message
+
+
 class Horizon(NamedTuple):
     """A level below perfect: the range of its horizon in plies, and its noise (:class:`.sight.Sight`)."""
 
@@ -61,6 +66,11 @@ class Rung:
     """The board sizes it is offered on when the native solver core runs (``None``: the same)."""
     book_sizes: Tuple[Size, ...] = ()
     """Sizes it is also offered on with the native core where their strategy book is shipped."""
+    word: str = ""
+    """Its name as people read it, marked ``N_("...")`` for the game's catalogue (translated where shown)."""
+    about: str = ""
+    """How it plays and how strong it is, in words marked ``N_("...")`` (``{low}``/``{high}``: its horizon's
+    plies, filled in where shown: :func:`sensehat_c4.match.words.about`)."""
 
     def offered_sizes(self) -> Tuple[Size, ...]:
         """The board sizes the level is offered on with the solver core that runs."""
@@ -84,30 +94,55 @@ def seeing(horizon: Horizon, sizes: Tuple[Size, ...]) -> Tuple[Size, ...]:
     return tuple(size for size in sizes if horizon.low < size.cells)
 
 
-def sighted(name: str, horizon: Horizon, seconds: float, python: Tuple[Size, ...], native: Tuple[Size, ...]) -> Rung:
+def sighted(name: str, horizon: Horizon, seconds: float, python: Tuple[Size, ...], native: Tuple[Size, ...], *,
+            word: str, about: str) -> Rung:
     """A level below perfect, offered where its slowest move fits its budget on a Pi 4 with each core
     (``benchmarks/ladder.py --costs``), and where it does not see to the end from the first move."""
-    return Rung(name, horizon, seconds, seeing(horizon, python), seeing(horizon, native))
+    return Rung(name, horizon, seconds, seeing(horizon, python), seeing(horizon, native), word=word, about=about)
 
 
 SMALL = tuple(Size.parse(text) for text in ("4x4", "5x4", "6x4", "4x5", "4x6"))
 """The boards of at most 24 cells: there every level's slowest move is short even with the Python core."""
 
 RUNGS: Tuple[Rung, ...] = (
-    sighted("easy", Horizon(1, 3, 1.0), DEFAULT_SECONDS, SIZES, SIZES),
-    sighted("casual", Horizon(2, 7, 0.9), DEFAULT_SECONDS, SIZES, SIZES),
-    sighted("steady", Horizon(7, 13, 0.75), PERFECT_SECONDS, SIZES, SIZES),
-    sighted("medium", Horizon(15, 21, 0.55), PERFECT_SECONDS, but("8x4", "8x5", "8x6"), SIZES),
-    sighted("tough", Horizon(21, 27, 0.37), PERFECT_SECONDS, SMALL + (Size(),), but("8x6")),
-    sighted("hard", Horizon(25, 31, 0.4), PERFECT_SECONDS, SMALL + (Size(),), but("8x6")),
-    sighted("expert", Horizon(28, 34, 0.33), PERFECT_SECONDS, SMALL + (Size(5, 5), Size()), but("8x6")),
-    sighted("master", Horizon(31, 37, 0.3), PERFECT_SECONDS, SMALL + (Size(),), but("8x5", "8x6")),
-    Rung("perfect", None, PERFECT_SECONDS, PERFECT_SIZES, NATIVE_PERFECT_SIZES, STRATEGY_BOOK_SIZES),
+    sighted("easy", Horizon(1, 3, 1.0), DEFAULT_SECONDS, SIZES, SIZES, word=N_("easy"),
+            about=N_("sees its wins in one and, two times in three, your threats to block; plays by feel "
+                     "beyond (Elo about 780)")),
+    sighted("casual", Horizon(2, 7, 0.9), DEFAULT_SECONDS, SIZES, SIZES, word=N_("casual"),
+            about=N_("sees wins and losses {low} to {high} stones ahead (yours and its own); plays by "
+                     "feel beyond (Elo about 960)")),
+    sighted("steady", Horizon(7, 13, 0.75), PERFECT_SECONDS, SIZES, SIZES, word=N_("steady"),
+            about=N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
+                     "(Elo about 1130)")),
+    sighted("medium", Horizon(15, 21, 0.55), PERFECT_SECONDS, but("8x4", "8x5", "8x6"), SIZES, word=N_("medium"),
+            about=N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
+                     "(Elo about 1310)")),
+    sighted("tough", Horizon(21, 27, 0.37), PERFECT_SECONDS, SMALL + (Size(),), but("8x6"), word=N_("tough"),
+            about=N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
+                     "(Elo about 1520)")),
+    sighted("hard", Horizon(25, 31, 0.4), PERFECT_SECONDS, SMALL + (Size(),), but("8x6"), word=N_("hard"),
+            about=N_("sees wins and losses {low} to {high} stones ahead; plays by feel beyond "
+                     "(Elo about 1700)")),
+    sighted("expert", Horizon(28, 34, 0.33), PERFECT_SECONDS, SMALL + (Size(5, 5), Size()), but("8x6"),
+            word=N_("expert"),
+            about=N_("sees wins and losses {low} to {high} stones ahead: most of a game after its first "
+                     "moves (Elo about 1900)")),
+    sighted("master", Horizon(31, 37, 0.3), PERFECT_SECONDS, SMALL + (Size(),), but("8x5", "8x6"), word=N_("master"),
+            about=N_("sees wins and losses {low} to {high} stones ahead: slips only in the opening "
+                     "(Elo about 2090)")),
+    Rung("perfect", None, PERFECT_SECONDS, PERFECT_SIZES, NATIVE_PERFECT_SIZES, STRATEGY_BOOK_SIZES, word=N_("perfect"),
+         about=N_("sees to the end: a move of optimal value in every position; starting on 7x6 it "
+                  "always wins (Elo about 2280)")),
 )
 """The ladder, weakest first (the order of the chooser, the command line and the benchmarks)."""
 
 BY_NAME: Dict[str, Rung] = {rung.name: rung for rung in RUNGS}
 """Every rung by name, weakest first."""
+
+
+NAMES: Dict[str, str] = {rung.name: rung.word for rung in RUNGS}
+"""Each level's name as a word people read, marked for the game's catalogue and translated where it is
+shown (``_(NAMES[name])``); the name itself is a value (``--opponent``, the records)."""
 
 
 def number(name: str) -> int:

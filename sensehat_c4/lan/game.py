@@ -12,6 +12,7 @@ from gamelib.games import Choices, Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
 
+from ..i18n import _
 from ..match.chooser import browse, choose_size
 from ..match.controller import MatchOptions
 from ..match.report import print_result
@@ -45,10 +46,10 @@ def choose_role(backend: Backend) -> Optional[str]:
     from gamelib.lan import screens  # noqa: PLC0415
 
     roles = (OFFER, JOIN)
-    said = [screens._status("role", "play over the LAN: offer a game here (left/right: browse)",
-                            "offer a game on the LAN (left/right: browse)", choice="offer", choices=list(roles)),
-            screens._status("role", "play over the LAN: join a game on another Pi (left/right: browse)",
-                            "join a game on the LAN (left/right: browse)", choice="join", choices=list(roles))]
+    said = [screens._status("role", _("play over the LAN: offer a game here (left/right: browse)"),
+                            _("offer a game on the LAN (left/right: browse)"), choice="offer", choices=list(roles)),
+            screens._status("role", _("play over the LAN: join a game on another Pi (left/right: browse)"),
+                            _("join a game on the LAN (left/right: browse)"), choice="join", choices=list(roles))]
     chosen = browse(backend, [role_frame(role, i) for i, role in enumerate(roles)], 0, said)
     return None if chosen is None else roles[chosen]
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
 from gamelib.backends.base import Backend
 from gamelib.web.address import Address
 
+from ..i18n import _, ngettext
 from ..match.controller import MatchOptions, MatchResult, play as play_match
 from ..match.players import Seats
 from ..match.words import GAME as NAME, as_guest
@@ -57,16 +58,18 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
                         report(played, result, names)
                 if session.gone:
                     if session.ended in ("quit", "away"):
-                        why = "left" if session.ended == "quit" else "is gone"
+                        why = _("left") if session.ended == "quit" else _("is gone")
                         play_once(backend, screens.left(session.name), screens.left_words(session.name, why))
                         backend.clear()
                     break
                 if result.abandoned:
-                    lan.end(session, "abandoned", f"the match was {result.summary(names)}")
+                    lan.end(session, "abandoned", _("the match was {summary}").format(summary=result.summary(names)))
                     break
             else:
                 if not session.gone:
-                    lan.end(session, "finished", f"{name} stopped after {played} match{'es' if played > 1 else ''}")
+                    lan.end(session, "finished", ngettext("{name} stopped after {n} match",
+                                                          "{name} stopped after {n} matches", played).format(
+                        name=name, n=played))
         lan.offer(False)
     return played
 
@@ -115,8 +118,8 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
                         try:
                             browser.start()
                         except OSError as exc:
-                            raise LanError(f"cannot look for games on this network ({exc.strerror or exc}): "
-                                           "give the host's address, --join HOST[:PORT]") from None
+                            raise LanError(_("cannot look for games on this network ({why}): give the host's "
+                                             "address, --join HOST[:PORT]").format(why=exc.strerror or exc)) from None
                     found = choose_game(backend, browser)
                     if found is None:
                         return played

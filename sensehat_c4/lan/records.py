@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from gamelib.errors import GamelibError
 from gamelib.jsonvalue import JSONObject
 
+from ..i18n import _
 from ..match.controller import MatchResult, round_starter
 from ..records import Recorder, Side, hex_colour
 from ..rules import Board, Size
@@ -73,6 +74,11 @@ class RecordTee:
         self._match = None
         self.send({"event": "end_match", "match": self.matches, "winner": winner})
 
+
+
+def _ended(winner: Optional[int]) -> str:
+    """How a match ended, in the words of a warning: ``abandoned`` or ``won by player 2``."""
+    return _("abandoned") if winner is None else _("won by player {seat}").format(seat=winner)
 
 
 class Nonsense(ValueError):
@@ -154,7 +160,7 @@ class GuestRecords:
         try:
             self._take(data if isinstance(data, (MatchStarts, RoundStarts, Played, MatchEnds)) else check_game(data))
         except (ProtocolError, Nonsense, GamelibError) as exc:
-            log.warning("the host sent a game message that makes no sense (%s): not recorded", exc)
+            log.warning(_("the host sent a game message that makes no sense ({why}): not recorded").format(why=exc))
 
     def _take(self, event: GameEvent) -> None:
         match = self.current
@@ -162,31 +168,31 @@ class GuestRecords:
             if match is None or event.match != match.number:
                 self._start(event)
             elif (event.size, [(s.colour, s.name) for s in match.sides]) != (match.size, list(event.sides)):
-                raise Nonsense(f"match {event.match} came again with other sides or another size")
+                raise Nonsense(_("match {match} came again with other sides or another size").format(
+                    match=event.match))
             for played in event.rounds:   # the match so far (again, after a drop): what is not recorded yet
                 self._played(played)
             return
         if match is None or event.match != match.number:
-            raise Nonsense(f"an event of match {event.match}, which has not started")
+            raise Nonsense(_("an event of match {match}, which has not started").format(match=event.match))
         if isinstance(event, RoundStarts):
             if match.winner is not None or any(not board.is_over for _, board in match.rounds.values()):
-                raise Nonsense("a round started before the last one ended, or after the match was won")
+                raise Nonsense(_("a round started before the last one ended, or after the match was won"))
             if self.recorder is not None:
                 self.recorder.start_round()
         elif isinstance(event, Played):
             self._played(event, said=True)
         else:
             if event.winner != match.winner:
-                log.warning("the host says the match was %s, its moves say %s: recorded as the moves say",
-                            "abandoned" if event.winner is None else f"won by player {event.winner}",
-                            "abandoned" if match.winner is None else f"won by player {match.winner}")
+                log.warning(_("the host says the match was {said}, its moves say {moves}: recorded as the moves "
+                              "say").format(said=_ended(event.winner), moves=_ended(match.winner)))
             self._end()
 
     def _start(self, event: MatchStarts) -> None:
         if self.last is not None and event.match <= self.last:
-            raise Nonsense(f"match {event.match} after match {self.last}")
+            raise Nonsense(_("match {match} after match {last}").format(match=event.match, last=self.last))
         if self.started >= MAX_MATCHES:
-            raise Nonsense(f"more than {MAX_MATCHES} matches in one session")
+            raise Nonsense(_("more than {matches} matches in one session").format(matches=MAX_MATCHES))
         self.close()
         own = self.seat() or 2
         sides = tuple(Side(colour=colour, name=name, remote=number != own)
@@ -233,33 +239,38 @@ class GuestRecords:
         if known is not None:
             starter, before = known
             if starter != event.starter:
-                raise Nonsense(f"round {number} was started by player {starter}, not {event.starter}")
+                raise Nonsense(_("round {number} was started by player {starter}, not {said}").format(
+                    number=number, starter=starter, said=event.starter))
             if before.notation().startswith(moves):
                 return   # nothing new (the match so far again)
             if not moves.startswith(before.notation()):
-                raise Nonsense(f"round {number} went back on its moves")
+                raise Nonsense(_("round {number} went back on its moves").format(number=number))
         elif number != last + 1:
-            raise Nonsense(f"round {number} after round {last}")
+            raise Nonsense(_("round {number} after round {last}").format(number=number, last=last))
         else:
             if match.winner is not None:
-                raise Nonsense(f"round {number} after the match was won")
+                raise Nonsense(_("round {number} after the match was won").format(number=number))
             if last and not match.rounds[last][1].is_over:
-                raise Nonsense(f"round {number} before round {last} ended")
+                raise Nonsense(_("round {number} before round {last} ended").format(number=number, last=last))
             if match.starts in ("alternate", "p1", "p2") and \
                     event.starter != round_starter(match.starts, number, random.Random(0)):
-                raise Nonsense(f"round {number} cannot be started by player {event.starter} ({match.starts})")
+                raise Nonsense(_("round {number} cannot be started by player {starter} ({starts})").format(
+                    number=number, starter=event.starter, starts=match.starts))
         try:
             board = match.size.from_moves(moves)
         except GamelibError as exc:
-            raise Nonsense(f"round {number}: {exc}") from None
+            raise Nonsense(_("round {number}: {why}").format(number=number, why=exc)) from None
         match.rounds[number] = (event.starter, board)
         won = match.score
         decided = next((seat for seat in (1, 2) if won[seat - 1] >= match.wins), None)
         if said and decided != event.match_winner:
-            log.warning("the host says round %d's move %d %s; the moves say %s: recorded as the moves say", number,
-                        board.ply, "won nothing" if event.match_winner is None else
-                        f"won the match for player {event.match_winner}",
-                        "it won nothing" if decided is None else f"it won the match for player {decided}")
+            log.warning(_("the host says round {round}'s move {move} {said}; the moves say {moves}: recorded as the "
+                          "moves say").format(
+                round=number, move=board.ply,
+                said=_("won nothing") if event.match_winner is None else
+                _("won the match for player {seat}").format(seat=event.match_winner),
+                moves=_("it won nothing") if decided is None else
+                _("it won the match for player {seat}").format(seat=decided)))
         newly = decided if decided is not None and match.winner is None else None
         match.winner = decided
         if self.recorder is not None:

@@ -12,6 +12,8 @@ from typing import Callable, Optional
 from gamelib.files import atomic_write, state_home
 from gamelib.players import check_name
 
+from ..i18n import _
+
 log = logging.getLogger("sensehat_c4")
 
 
@@ -56,6 +58,6 @@ class SessionFile:
             atomic_write(self.path, json.dumps({"host": host, "port": port, "token": token, "host_name": host_name,
                                                 "at": self.clock()}), mode=0o600)
         except OSError as exc:
-            log.warning("the LAN session was not kept in %s (%s): a restarted guest asks again", self.path,
-                        exc.strerror or exc)
+            log.warning(_("the LAN session was not kept in {path} ({why}): a restarted guest asks again").format(
+                path=self.path, why=exc.strerror or exc))
 

@@ -25,6 +25,7 @@ from gamelib.scroll import scroll
 from gamelib.status import Status
 from gamelib.stepper import Stepper
 
+from ..i18n import N_, _
 from ..rules import Size
 from . import render, words
 from .opponents import HUMAN, LAN, MATCH_ME, OPPONENTS, Opponent
@@ -57,9 +58,8 @@ LAN_ICON = ("........",
             "...WW...")
 """The LAN's entry: a sender's waves (row 0 is the place dot's)."""
 
-RULES = ("Four in a row wins: across, up or diagonal.  Left/right: move.  "
-         "Down or middle: drop.  Up: leave.")
-"""What ``?`` scrolls (the font draws it in capitals)."""
+RULES = N_("Four in a row wins: across, up or diagonal.  Left/right: move.  Down or middle: drop.  Up: leave.")
+"""What ``?`` scrolls (the font draws it in capitals), translated where it scrolls."""
 
 Frame = Sequence[RGB]
 
@@ -128,8 +128,9 @@ def choose_opponent(backend: Backend, default: Opponent = HUMAN,
             return LAN
         if chosen is None or indices[chosen] != RULES_INDEX:
             return None if chosen is None else offered[chosen]
-        backend.say(words.rules(RULES))
-        scroll(backend, RULES, CHOICES[RULES_INDEX][2])  # a press ends it ...
+        text = _(RULES)
+        backend.say(words.rules(text))
+        scroll(backend, text, CHOICES[RULES_INDEX][2])  # a press ends it ...
         backend.discard_events()                          # ... and does nothing else
         start = chosen
 
@@ -160,7 +161,7 @@ def choose_helps(backend: Backend, default: bool = False) -> Optional[bool]:
     """Let the person choose hints and take-backs against the computer (off first unless ``default``);
     ``None`` if they push up (back)."""
     frames = []
-    for index, (_, label) in enumerate(HELPS_CHOICES):
+    for index, (_on, label) in enumerate(HELPS_CHOICES):
         pixels = centred_text(label, _COLOURS.text, _COLOURS.background)
         pixels[place(index, len(HELPS_CHOICES))] = _COLOURS.text
         frames.append(pixels)

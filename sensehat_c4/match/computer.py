@@ -18,6 +18,7 @@ from gamelib.seats import Kind
 from ..engine.rungs import BY_NAME as LEVELS
 from ..engine.rungs import DEFAULT_SECONDS, PERFECT_SECONDS
 from ..errors import ConfigError
+from ..i18n import _
 from ..rules import Board
 from .opponents import Opponent
 from .players import Player
@@ -37,11 +38,13 @@ class Computer:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ConfigError(f"level must be one of {', '.join(LEVELS)} (not {self.level!r})")
+            raise ConfigError(_("level must be one of {levels} (not {level!r})").format(
+                levels=", ".join(LEVELS), level=self.level))
         if self.player not in (1, 2):
-            raise ConfigError(f"the computer is player 1 or 2 (not {self.player!r})")
+            raise ConfigError(_("the computer is player 1 or 2 (not {player!r})").format(player=self.player))
         if self.seconds is not None and not self.seconds > 0:
-            raise ConfigError(f"the thinking budget must be more than 0 seconds (not {self.seconds!r})")
+            raise ConfigError(_("the thinking budget must be more than 0 seconds (not {seconds!r})").format(
+                seconds=self.seconds))
 
     @property
     def budget(self) -> float:

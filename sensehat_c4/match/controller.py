@@ -39,6 +39,7 @@ from gamelib.waiting import DUE, wait
 
 from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
 from ..errors import ConfigError
+from ..i18n import _
 from ..records import MatchRecorder, Side
 from ..rules import FIRST_CHOICES, Board, Size
 from . import render, words
@@ -133,11 +134,12 @@ class MatchOptions:
 
     def __post_init__(self) -> None:
         if self.first not in FIRST_CHOICES:
-            raise ConfigError(f"first must be one of {', '.join(FIRST_CHOICES)} (not {self.first!r})")
+            raise ConfigError(_("first must be one of {choices} (not {first!r})").format(
+                choices=", ".join(FIRST_CHOICES), first=self.first))
         if self.wins < 1:
-            raise ConfigError("a match needs at least one round win")
+            raise ConfigError(_("a match needs at least one round win"))
         if self.match_me is not None and (self.computer is None or self.computer.level != self.match_me.level):
-            raise ConfigError("match me plays the computer at its own level")
+            raise ConfigError(_("match me plays the computer at its own level"))
 
 
 def seat_names(names: Tuple[Optional[str], Optional[str]],
@@ -164,10 +166,11 @@ class MatchResult:
         names = self.names if names is None else names
         leader = self.winner or (1 if self.score[0] > self.score[1] else 2 if self.score[1] > self.score[0] else 0)
         high, low = sorted(self.score, reverse=True)
-        who = (names[leader - 1] or f"player {leader}") if leader else ""
+        who = (names[leader - 1] or _("player {seat}").format(seat=leader)) if leader else ""
         if not self.abandoned:
-            return f"{who} wins {high}-{low}"
-        return f"abandoned at {high}-{low}" + (f", {who} ahead" if leader else "")
+            return _("{who} wins {high}-{low}").format(who=who, high=high, low=low)
+        return (_("abandoned at {high}-{low}, {who} ahead") if leader else _("abandoned at {high}-{low}")).format(
+            who=who, high=high, low=low)
 
 
 def round_starter(first: str, number: int, rng: random.Random) -> int:
@@ -569,8 +572,8 @@ class Match:
             if found is not None and not (0 <= found < self.board.columns and
                                           (mover.source is not None or self.board.can_play(found))):
                 if found != self._refused:  # said once, however often it is answered again
-                    log.warning("%s player of seat %d chose column %r, which it cannot play; ignored",
-                                mover.kind, self._seat_to_move(), found)
+                    log.warning(_("{kind} player of seat {seat} chose column {column!r}, which it cannot play; "
+                                  "ignored").format(kind=mover.kind, seat=self._seat_to_move(), column=found))
                 self._refused, found = found, None
             self._found = found
         if self._found is None:
@@ -666,7 +669,7 @@ class Match:
         self.backend.clear()
         self._record_end(None)
         self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
-        self._say(words.RESULT, result="abandoned", summary=self.result.summary(self._names()))
+        self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self._names()))
 
     # -- rounds -------------------------------------------------------------
 
@@ -728,7 +731,7 @@ class Match:
             self._stepped = Round.DRAWN if won is None else Round.LOST if won == computer.player else Round.WON
         t = self.timing
         if outcome.winner is None:
-            self._say(words.RESULT, result="draw")
+            self._say(words.RESULT, result=words.DRAW)
             self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._new_round)
             return
         winner = self._player(outcome.winner)
@@ -738,7 +741,7 @@ class Match:
                                                           t.win_blinks, t.win_blink))
         steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
         if self.score[winner - 1] < self.options.wins:
-            self._say(words.RESULT, winner=winner, result="round")
+            self._say(words.RESULT, winner=winner, result=words.ROUND)
             self._animate(steps, self._new_round)
             return
         steps.append((render.fill_frame(colour), t.match_end))
@@ -746,7 +749,7 @@ class Match:
         if name:
             steps += scroll_frames(name, colour, speed=t.name_scroll)
         final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names())
-        self._say(words.RESULT, winner=winner, result="match", summary=final.summary(self._names()))
+        self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self._names()))
         self._animate(steps, lambda: self._finish(final))
 
     def _finish(self, final: MatchResult) -> None:

@@ -15,6 +15,7 @@ from typing import Optional, Tuple
 from ..engine.matchme import NAME as MATCH_ME_NAME
 from ..engine.rungs import BY_NAME as LEVELS
 from ..errors import ConfigError
+from ..i18n import _
 from ..rules import SIZES, Size
 
 __all__ = ["HUMAN", "LAN", "MATCH_ME", "NAMES", "OPPONENTS", "Opponent", "OpponentKind", "ladder_for",
@@ -41,9 +42,10 @@ class Opponent:
     def __post_init__(self) -> None:
         if self.kind is OpponentKind.COMPUTER:
             if self.level not in LEVELS:
-                raise ConfigError(f"level must be one of {', '.join(LEVELS)} (not {self.level!r})")
+                raise ConfigError(_("level must be one of {levels} (not {level!r})").format(
+                    levels=", ".join(LEVELS), level=self.level))
         elif self.level is not None:
-            raise ConfigError(f"only the computer has a level (not {self.kind.value})")
+            raise ConfigError(_("only the computer has a level (not {kind})").format(kind=self.kind.value))
 
     @classmethod
     def computer(cls, level: str) -> Opponent:
@@ -58,8 +60,8 @@ class Opponent:
             if text == kind.value:
                 return cls(kind)
         if text not in LEVELS:
-            raise ConfigError(f"the opponent is human, {MATCH_ME_NAME}, lan or a level: {', '.join(LEVELS)} "
-                              f"(not {text!r})")
+            raise ConfigError(_("the opponent is human, {match_me}, lan or a level: {levels} (not {text!r})").format(
+                match_me=MATCH_ME_NAME, levels=", ".join(LEVELS), text=text))
         return cls.computer(text)
 
     @property

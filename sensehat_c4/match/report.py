@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+from ..i18n import _
 from .computer import Computer
+from . import words
 from .controller import MatchResult, seat_names
 
 Names = Tuple[Optional[str], Optional[str]]
@@ -14,8 +16,11 @@ def result_line(number: int, computer: Optional[Computer], result: MatchResult, 
     """The line printed after each match, by ``sensehat-c4`` and in the launcher:
     ``match 2 (computer: easy, player 2): player 1 wins 2-1`` (a name for a person's seat; by
     default the match's own)."""
-    who = "" if computer is None else f" (computer: {computer.level}, player {computer.player})"
-    return f"match {number}{who}: {result.summary(None if names is None else seat_names(names, computer))}"
+    summary = result.summary(None if names is None else seat_names(names, computer))
+    if computer is None:
+        return _("match {number}: {summary}").format(number=number, summary=summary)
+    return _("match {number} (computer: {level}, player {seat}): {summary}").format(
+        number=number, level=words.level_name(computer.level), seat=computer.player, summary=summary)
 
 
 def print_result(number: int, computer: Optional[Computer], result: MatchResult,

@@ -30,6 +30,7 @@ from gamelib.status import Status
 from gamelib.waiting import DUE, wait
 
 from ..errors import C4Error, ConfigError
+from ..i18n import _
 from ..records import MatchRecord, Recorder
 from ..rules import Board, Size
 from . import render, words
@@ -77,13 +78,13 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
     now (``rng``) when the rounds' starters are random."""
     sides = record.sides
     if any(side.remote for side in sides):   # the other Pi gave it up long ago (it abandons it after a while)
-        raise NotResumable("it was played with another Pi over the LAN")
+        raise NotResumable(_("it was played with another Pi over the LAN"))
     computer, ladder = None, None
     for seat, side in enumerate(sides, start=1):
         if side.level is None:
             continue
         if computer is not None:
-            raise NotResumable("both of its seats are the computer's")
+            raise NotResumable(_("both of its seats are the computer's"))
         level = side.level
         try:
             if level == MATCH_ME.name:   # match me: on at the level of its last round (stepped, if it ended)
@@ -97,13 +98,13 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
                 level = ladder.level
             computer = Computer(level, player=seat, seconds=side.seconds)
         except (ConfigError, IndexError) as exc:
-            raise NotResumable(str(exc) or "match me has no levels on its board") from None
+            raise NotResumable(str(exc) or _("match me has no levels on its board")) from None
     score = record.score
     if max(score) >= record.wins:
-        raise NotResumable(f"its score {score[0]}-{score[1]} already decides it")
+        raise NotResumable(_("its score {first}-{second} already decides it").format(first=score[0], second=score[1]))
     rounds = record.rounds
     if any(r.result == "playing" for r in rounds[:-1]):
-        raise NotResumable("a round before its last is still in play")
+        raise NotResumable(_("a round before its last is still in play"))
     if rounds and rounds[-1].result == "playing":
         last = rounds[-1]
         resumed = Resumed(score, last.number, last.starter, last.moves, last.hints, last.takebacks)
@@ -173,7 +174,8 @@ def pending(backend: Backend, recorder: Recorder, base: Optional[MatchOptions] =
     try:
         match = interrupted(record, base, random.Random(None if base is None else base.seed))
     except NotResumable as exc:
-        log.warning("the interrupted match %d cannot be resumed (%s); it is kept as abandoned", record.id, exc)
+        log.warning(_("the interrupted match {id} cannot be resumed ({why}); it is kept as abandoned").format(
+            id=record.id, why=exc))
         recorder.abandon(record)
         return None
     if not ask(backend, match, seats):

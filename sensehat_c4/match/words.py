@@ -27,11 +27,15 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
   ``seats``), ``goal`` (``win`` or ``draw``: what a right move keeps), ``keeping`` (the right
   columns, 1-based), and after a try ``tried`` (the column, 1-based) and ``right`` (true or
   false); at the end ``right`` (how many) and ``tried``.
+
+The texts and captions are words, looked up in the game's catalogue (:mod:`..i18n`) when they are made,
+in the language of that moment; the phases and the details are values of the API and stay as written
+(``choice``, ``choices`` and ``about`` name the chooser's items in English, whatever the language).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
 from gamelib.jsonvalue import JSONObject
@@ -44,8 +48,9 @@ from ..rules import Size
 from .opponents import Opponent, OpponentKind
 
 GAME = "Connect 4"
-BROWSE = f"{LEFT_RIGHT} browse, {ENTER} chooses"
-"""Said beside the choosers' labels."""
+"""The game's name: the details' ``game`` (a value) and the name a lobby shows (a name, not translated)."""
+BROWSE = N_("{browse} browse, {choose} chooses")
+"""Said beside the choosers' labels (``browse`` and ``choose`` are the keys)."""
 
 CHOOSING_OPPONENT = "choosing opponent"
 CHOOSING_SIZE = "choosing size"
@@ -58,24 +63,30 @@ RESUME = "resume"
 TRAINING = "training"
 REPLAY = "replay"
 
-SEES = "sees wins and losses {low} to {high} stones ahead"
-"""A level's horizon in words (:class:`~..engine.rungs.Horizon`: its numbers are the ladder's)."""
-_LEVEL_WORDS: Dict[str, str] = {
-    "easy": "sees its wins in one and, two times in three, your threats to block; plays by feel beyond "
-            "(Elo about 780)",
-    "casual": SEES + " (yours and its own); plays by feel beyond (Elo about 960)",
-    "steady": SEES + "; plays by feel beyond (Elo about 1130)",
-    "medium": SEES + "; plays by feel beyond (Elo about 1310)",
-    "tough": SEES + "; plays by feel beyond (Elo about 1520)",
-    "hard": SEES + "; plays by feel beyond (Elo about 1700)",
-    "expert": SEES + ": most of a game after its first moves (Elo about 1900)",
-    "master": SEES + ": slips only in the opening (Elo about 2090)",
-    "perfect": "sees to the end: a move of optimal value in every position; starting on 7x6 it always "
-               "wins (Elo about 2280)",
-}
-LEVEL_WORDS: Dict[str, str] = {
-    rung.name: _LEVEL_WORDS[rung.name].format(**(rung.horizon._asdict() if rung.horizon else {}))
-    for rung in rungs.RUNGS}
+def _about(level: str, word: Callable[[str], str]) -> str:
+    rung = rungs.BY_NAME[level]
+    return word(rung.about).format(**(rung.horizon._asdict() if rung.horizon else {}))
+
+
+def level_name(level: str) -> str:
+    """A level's name (``easy``) as a player reads it, in the words of the moment (:data:`~..engine.rungs.NAMES`);
+    a name the ladder does not have (another version's, from the records) as it is."""
+    return _(rungs.NAMES[level]) if level in rungs.NAMES else level
+
+
+def about(level: str) -> Optional[str]:
+    """How ``level`` plays, in the words of the moment (:data:`LEVEL_WORDS` in English); ``None`` for no level."""
+    return _about(level, _) if level in rungs.BY_NAME else None
+
+
+def colour_word(colour: RGB) -> str:
+    """A colour's name as a player reads it (the colours' names are gamelib's words, in its catalogue)."""
+    from gamelib.i18n import _ as gamelib_word  # noqa: PLC0415 (the catalogue, when a word is first said)
+
+    return gamelib_word(colour_name(colour))
+
+
+LEVEL_WORDS: Dict[str, str] = {rung.name: _about(rung.name, str) for rung in rungs.RUNGS}
 """How each level plays and how strong it is, in words for people (the chooser's and docs/guide/computer.md's),
 weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RUNGS`).  Elo on 7x6 with a
 uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
@@ -83,56 +94,73 @@ uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead i
 
 MATCH_ME_WORDS = N_("steps up the ladder after each round you win and down after each you lose, "
                     "so it meets your strength")
+"""How *match me* plays (the chooser's text, and in English its detail ``about``)."""
 CHOOSING_HELPS = "choosing helps"
+HELPS_OFF, HELPS_ON = N_("helps: none"), N_("helps: hints and take-backs")
+"""The helps chooser's two labels (in English, its details' ``choice`` and ``choices``)."""
+
+_OPPONENTS = {OpponentKind.HUMAN: N_("2 players"), OpponentKind.LAN: N_("over the LAN"),
+              OpponentKind.MATCH_ME: N_("computer: match me")}
+RULES_LABEL = N_("rules")
+COMPUTER_LABEL = N_("computer: {number} {level}")
 
 
-def opponent_label(opponent: Optional[Opponent]) -> str:
+def opponent_label(opponent: Optional[Opponent], *, value: bool = False) -> str:
     """``2 players`` for two people, ``computer: 3 steady`` for a level (its number on the ladder, as
-    the LEDs show it, and its name), ``computer: match me`` for *match me*, ``over the LAN`` for
-    another Pi, ``rules`` for ``None`` (the rules)."""
+    the LEDs show it, and its name), ``computer: match me`` for *match me*, ``over the LAN`` for another
+    Pi, ``rules`` for ``None`` (the rules): in the words of the moment, or as written with ``value`` (the
+    details' values)."""
+    word: Callable[[str], str] = str if value else _
     if opponent is None:
-        return RULES
-    if opponent.kind is OpponentKind.HUMAN:
-        return "2 players"
-    if opponent.kind is OpponentKind.LAN:
-        return "over the LAN"
-    if opponent.kind is OpponentKind.MATCH_ME:
-        return _("computer: match me")
-    return f"computer: {rungs.number(opponent.name)} {opponent.name}"
+        return word(RULES_LABEL)
+    if opponent.kind in _OPPONENTS:
+        return word(_OPPONENTS[opponent.kind])
+    return word(COMPUTER_LABEL).format(number=rungs.number(opponent.name),
+                                       level=opponent.name if value else level_name(opponent.name))
+
+
+def _browse() -> str:
+    return _(BROWSE).format(browse=LEFT_RIGHT, choose=ENTER)
 
 
 def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opponent]]) -> Status:
     """The opponent chooser showing ``choice`` (an opponent, or ``None``: the rules) among ``offered``;
-    for a level the text says how it plays (:data:`LEVEL_WORDS`), and so does the
-    detail ``about``."""
+    for a level the text says how it plays (:func:`about`), and so does the detail ``about``
+    (:data:`LEVEL_WORDS`, in English: a value)."""
     label = opponent_label(choice)
-    about = (_(MATCH_ME_WORDS) if choice is not None and choice.kind is OpponentKind.MATCH_ME
-             else None if choice is None or choice.level is None else LEVEL_WORDS[choice.level])
-    details = {"game": GAME, "choice": label, "choices": [opponent_label(o) for o in offered]}
-    if about is not None:
-        details["about"] = about
-    text = f"choosing the opponent: {label}" + (f": {about}" if about is not None else "")
-    return Status(CHOOSING_OPPONENT, text, f"{label} ({BROWSE})", details)
+    match_me = choice is not None and choice.kind is OpponentKind.MATCH_ME
+    level = None if choice is None else choice.level
+    details = {"game": GAME, "choice": opponent_label(choice, value=True),
+               "choices": [opponent_label(o, value=True) for o in offered]}
+    if match_me:
+        details["about"] = MATCH_ME_WORDS
+    elif level is not None:
+        details["about"] = LEVEL_WORDS[level]
+    words = _(MATCH_ME_WORDS) if match_me else None if level is None else about(level)
+    text = (_("choosing the opponent: {label}: {about}").format(label=label, about=words) if words is not None
+            else _("choosing the opponent: {label}").format(label=label))
+    return Status(CHOOSING_OPPONENT, text, _("{label} ({browse})").format(label=label, browse=_browse()), details)
 
 
 def rules(text: str) -> Status:
-    """The rules scrolling across the LEDs (``text``)."""
-    return Status(RULES, text, "the rules are scrolling: any key stops them", {"game": GAME})
+    """The rules scrolling across the LEDs (``text``, in words already)."""
+    return Status(RULES, text, _("the rules are scrolling: any key stops them"), {"game": GAME})
 
 
 def choosing_size(size: Size, offered: Sequence[Size]) -> Status:
     """The size chooser showing ``size`` among ``offered``."""
-    return Status(CHOOSING_SIZE, f"choosing the board size: {size}", f"board size: {size} ({BROWSE}, {UP} back)",
+    return Status(CHOOSING_SIZE, _("choosing the board size: {size}").format(size=size),
+                  _("board size: {size} ({browse}, {back} back)").format(size=size, browse=_browse(), back=UP),
                   {"game": GAME, "choice": str(size), "choices": [str(s) for s in offered]})
 
 
 def choosing_helps(on: bool) -> Status:
     """The helps chooser showing hints and take-backs ``on`` or off."""
-    label = _("helps: hints and take-backs") if on else _("helps: none")
+    label = _(HELPS_ON) if on else _(HELPS_OFF)
     about = _("middle shows a hint, up then down takes a move back") if on else _("no hints, no take-backs")
     return Status(CHOOSING_HELPS, _("choosing helps: {label}: {about}").format(label=label, about=about),
-                  f"{label} ({BROWSE}, {UP} back)", {"game": GAME, "choice": label, "helps": on,
-                                                     "choices": [_("helps: none"), _("helps: hints and take-backs")]})
+                  _("{label} ({browse}, {up} back)").format(label=label, browse=_browse(), up=UP),
+                  {"game": GAME, "choice": HELPS_ON if on else HELPS_OFF, "helps": on, "choices": [HELPS_OFF, HELPS_ON]})
 
 
 def helps_counts(hints: int, takebacks: int) -> str:
@@ -165,34 +193,36 @@ class Seat:
     @property
     def label(self) -> str:
         """``Ann (red)``, ``computer (easy, yellow)`` or ``player 1 (red)``."""
-        colour = colour_name(self.colour)
+        colour = colour_word(self.colour)
         if self.level is not None and self.match_me:
             return _("computer (match me: {number} {level}, {colour})").format(
-                number=rungs.number(self.level) if self.level in rungs.BY_NAME else "?", level=self.level, colour=colour)
+                number=rungs.number(self.level) if self.level in rungs.BY_NAME else "?",
+                level=level_name(self.level), colour=colour)
         if self.level is not None:
-            return f"computer ({self.level}, {colour})"
-        return f"{self.owner} ({colour})"
+            return _("computer ({level}, {colour})").format(level=level_name(self.level), colour=colour)
+        return _("{owner} ({colour})").format(owner=self.owner, colour=colour)
 
     @property
     def owner(self) -> str:
         """``Ann``, or ``player 1`` for a seat without a name."""
-        return self.name or f"player {self.seat}"
+        return self.name or _("player {seat}").format(seat=self.seat)
 
     def turn(self) -> str:
         """The terminal's line while this seat is to move: who, in which colour, and how (the keys, or
         what the game waits for)."""
-        colour = colour_name(self.colour)
+        colour = colour_word(self.colour)
         if self.kind is Kind.PHONE:
-            return f"waiting for {self.owner}'s phone ({colour})"
+            return _("waiting for {owner}'s phone ({colour})").format(owner=self.owner, colour=colour)
         if self.kind is Kind.REMOTE:
-            return f"waiting for {self.owner} ({colour}) at the other Pi"
+            return _("waiting for {owner} ({colour}) at the other Pi").format(owner=self.owner, colour=colour)
         if self.level is not None or self.kind is Kind.COMPUTER:
-            return f"{self.label} thinking"
+            return _("{label} thinking").format(label=self.label)
         if self.helps:
-            return _("{who} to move: {left_right} choose, {down} drops, {enter} or h: a hint, {up} then {down} "
-                     "or u: take back, {up} abandons").format(who=self.label, left_right=LEFT_RIGHT, down=DOWN,
-                                                             enter=ENTER, up=UP)
-        return f"{self.label} to move: {LEFT_RIGHT} choose, {ENTER} drops, {UP} abandons"
+            return _("{label} to move: {choose} choose, {drop} drops, {hint} or h: a hint, {up} then {down} "
+                     "or u: take back, {leave} abandons").format(label=self.label, choose=LEFT_RIGHT, drop=DOWN,
+                                                                 hint=ENTER, up=UP, down=DOWN, leave=UP)
+        return _("{label} to move: {choose} choose, {drop} drops, {leave} abandons").format(
+            label=self.label, choose=LEFT_RIGHT, drop=ENTER, leave=UP)
 
     def as_json(self) -> JSONObject:
         found: JSONObject = {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
@@ -200,6 +230,15 @@ class Seat:
         if self.match_me:
             found["match_me"] = True
         return found
+
+
+ROUND, DRAW, MATCH, ABANDONED = "round", "draw", "match", "abandoned"
+"""The details' ``result`` values (never translated)."""
+
+
+def _where(number: int, score: Tuple[int, int], size: Size) -> str:
+    return _("round {number} ({first}-{second}, {size})").format(number=number, first=score[0], second=score[1],
+                                                                 size=size)
 
 
 def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int],
@@ -210,12 +249,12 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     match's one line for the last two).  ``helps``: the round's hints and take-backs so far, when the
     person has helps (said in the text and the details ``hints``, ``takebacks``); ``take_back``: down
     takes back while the abandon question is asked."""
-    where = f"round {number} ({score[0]}-{score[1]}, {size})"
+    where = _where(number, score, size)
     if phase == PLAYING and turn is not None:
-        text = f"{where}: {seats[turn - 1].label} to move"
+        text = _("{where}: {label} to move").format(where=where, label=seats[turn - 1].label)
         caption = seats[turn - 1].turn()
     elif phase == THINKING and turn is not None:
-        text = f"{where}: {seats[turn - 1].label} is thinking"
+        text = _("{where}: {label} is thinking").format(where=where, label=seats[turn - 1].label)
         caption = seats[turn - 1].turn()
     elif phase == CONFIRMING and take_back:
         text = _("{where}: abandon the match? up again to confirm, down takes back your last move").format(
@@ -223,20 +262,20 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
         caption = _("abandon the match? {up} again: yes, {down}: take back your last move, another key: "
                     "play on").format(up=UP, down=DOWN)
     elif phase == CONFIRMING:
-        text = f"{where}: abandon the match? up again to confirm"
-        caption = f"abandon the match? {UP} again: yes, another key: play on"
-    elif result == "round" and winner is not None:
-        text = f"{where}: {seats[winner - 1].label} wins the round"
-        caption = f"{seats[winner - 1].label} wins round {number}"
-    elif result == "draw":
-        text = f"{where}: a draw"
-        caption = f"round {number}: a draw"
+        text = _("{where}: abandon the match? up again to confirm").format(where=where)
+        caption = _("abandon the match? {up} again: yes, another key: play on").format(up=UP)
+    elif result == ROUND and winner is not None:
+        text = _("{where}: {label} wins the round").format(where=where, label=seats[winner - 1].label)
+        caption = _("{label} wins round {number}").format(label=seats[winner - 1].label, number=number)
+    elif result == DRAW:
+        text = _("{where}: a draw").format(where=where)
+        caption = _("round {number}: a draw").format(number=number)
     else:
         text = caption = summary
     details: JSONObject = {"game": GAME, "board": str(size), "round": number, "score": list(score),
                            "winner": winner, "result": result}
     if helps is not None:
-        text = f"{text} ({helps_counts(*helps)})"
+        text = _("{text} ({helps})").format(text=text, helps=helps_counts(*helps))
         details.update(hints=helps[0], takebacks=helps[1])
     return Status(phase, text, caption or None, details, turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
@@ -273,9 +312,9 @@ def as_guest(status: Status, mine: Optional[int]) -> Status:
 
 def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int], turn: int) -> Status:
     """The question before anything else when a match was interrupted: its board and score, in turn."""
-    where = f"round {number} ({score[0]}-{score[1]}, {size})"
-    return Status(RESUME, f"resume? an interrupted match, {where}: {seats[turn - 1].label} to move "
-                  "(middle or down: resume, up: start afresh)", f"resume? {ENTER}: yes, {UP}: start afresh", {
+    return Status(RESUME, _("resume? an interrupted match, {where}: {label} to move (middle or down: resume, up: "
+                            "start afresh)").format(where=_where(number, score, size), label=seats[turn - 1].label),
+                  _("resume? {yes}: yes, {up}: start afresh").format(yes=ENTER, up=UP), {
                       "game": GAME, "board": str(size), "round": number, "score": list(score),
                       "choices": ["resume", "start afresh"]}, turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
@@ -283,34 +322,51 @@ def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[in
 def replay(round_id: int, shown: int, total: int, *, paused: bool, ended: bool) -> Status:
     """``replay ID``: round ``round_id`` showing ``shown`` of its ``total`` moves, playing, ``paused``, or
     ``ended`` (the last move shown, its winning line blinked)."""
-    where = f"round {round_id}: move {shown} of {total}" + (" (the end)" if ended else " (paused)" if paused else "")
-    middle = "plays it again" if ended else "plays on" if paused else "pauses"
-    return Status(REPLAY, f"replay of {where}", f"{where}: {LEFT_RIGHT} step, {ENTER} {middle}, {UP} leaves",
+    where = (_("round {round}: move {shown} of {total} (the end)") if ended else
+             _("round {round}: move {shown} of {total} (paused)") if paused else
+             _("round {round}: move {shown} of {total}")).format(round=round_id, shown=shown, total=total)
+    keys = (_("{where}: {step} step, {middle} plays it again, {up} leaves") if ended else
+            _("{where}: {step} step, {middle} plays on, {up} leaves") if paused else
+            _("{where}: {step} step, {middle} pauses, {up} leaves"))
+    return Status(REPLAY, _("replay of {where}").format(where=where),
+                  keys.format(where=where, step=LEFT_RIGHT, middle=ENTER, up=UP),
                   {"game": GAME, "round": round_id, "move": shown, "moves": total, "paused": paused, "ended": ended})
 
 
 # -- training (``review --train``, the launcher's Connect 4 training) ----------------------
 
+WIN, DRAW_GOAL = "win", "draw"
+"""The training's goals (the details' ``goal``: values, never translated)."""
+_FIND = {WIN: N_("find a move that keeps the win"), DRAW_GOAL: N_("find a move that keeps the draw")}
+_KEEPS = {WIN: (N_("{columns} keeps the win"), N_("{columns} keep the win")),
+          DRAW_GOAL: (N_("{columns} keeps the draw"), N_("{columns} keep the draw"))}
+
+
 def _columns(columns: Sequence[int]) -> str:
     """``3``, ``3 and 4``, ``2, 3 and 4`` (1-based)."""
     names = [str(c + 1) for c in columns]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return names[0] if len(names) == 1 else _("{some} and {last}").format(
+        some=_(", ").join(names[:-1]), last=names[-1])
 
 
 def _keeps(goal: str, keeping: Sequence[int]) -> str:
-    return f"{_columns(keeping)} {'keeps' if len(keeping) == 1 else 'keep'} the {goal}"
+    one, many = _KEEPS[goal]
+    return ngettext(one, many, len(keeping)).format(columns=_columns(keeping))
 
 
 def training_review(round_id: int) -> Status:
     """The launcher's training reviewing round ``round_id`` to find positions to train on."""
-    return Status(TRAINING, f"reviewing round {round_id}", f"reviewing round {round_id}",
-                  {"game": GAME, "round": round_id})
+    text = _("reviewing round {round}").format(round=round_id)
+    return Status(TRAINING, text, text, {"game": GAME, "round": round_id})
 
 
 def training(round_id: int, number: int, total: int, seat: Seat, goal: str, keeping: Sequence[int]) -> Status:
-    """Position ``number`` of ``total`` to train on: ``seat`` to find a move that keeps the ``goal``."""
-    return Status(TRAINING, f"training {number} of {total}: {seat.label} to move; find a move that keeps the {goal}",
-                  f"{number}/{total}: find a move that keeps the {goal}",
+    """Position ``number`` of ``total`` to train on: ``seat`` to find a move that keeps the ``goal``
+    (:data:`WIN` or :data:`DRAW_GOAL`)."""
+    find = _(_FIND[goal])
+    return Status(TRAINING, _("training {number} of {total}: {label} to move; {find}").format(
+                      number=number, total=total, label=seat.label, find=find),
+                  _("{number}/{total}: {find}").format(number=number, total=total, find=find),
                   {"game": GAME, "round": round_id, "position": number, "positions": total, "turn": seat.as_json(),
                    "goal": goal, "keeping": [c + 1 for c in keeping]})
 
@@ -320,15 +376,19 @@ def training_try(round_id: int, number: int, total: int, seat: Seat, goal: str, 
     """The try of ``column`` at position ``number``: ``result`` is what it leads to in words
     (``wins``, ``draws``, ``loses (Bob wins in 3)``)."""
     right = column in keeping
-    verdict = "right" if right else "wrong"
-    text = f"{verdict}: {column + 1} {result}" + ("" if right else f"; {_keeps(goal, keeping)}")
-    return Status(TRAINING, f"training {number} of {total}: {text}", text,
+    text = (_("right: {column} {result}").format(column=column + 1, result=result) if right else
+            _("wrong: {column} {result}; {keeps}").format(column=column + 1, result=result,
+                                                         keeps=_keeps(goal, keeping)))
+    return Status(TRAINING, _("training {number} of {total}: {text}").format(number=number, total=total, text=text),
+                  text,
                   {"game": GAME, "round": round_id, "position": number, "positions": total, "turn": seat.as_json(),
                    "goal": goal, "keeping": [c + 1 for c in keeping], "tried": column + 1, "right": right})
 
 
 def training_done(round_id: int, right: int, tried: int, total: int) -> Status:
     """The end of the training: ``right`` of ``tried`` found (``total`` positions)."""
-    text = f"training over: {right} of {tried} right" + ("" if tried == total else f" ({total} positions)")
+    text = (_("training over: {right} of {tried} right") if tried == total else
+            _("training over: {right} of {tried} right ({total} positions)")).format(right=right, tried=tried,
+                                                                                      total=total)
     return Status(TRAINING, text, text, {"game": GAME, "round": round_id, "positions": total, "right": right,
                                          "tried": tried})

@@ -6,7 +6,9 @@ matches (who played each side, colours, board size, backend, who starts the roun
 how many wins take the match, how the match ended), another the rounds (the moves in
 solver notation, who started, the result and the winning cells, start and end times).
 Seats are the match's player 1 and player 2; ``starter`` says which of them made the
-round's first move.
+round's first move.  A third (since version 4) holds the days' puzzles played: a row a date, its
+tries and the date it was first solved on (:meth:`Recorder.puzzle_tried`, :meth:`Records.puzzles`,
+:func:`streak`).
 
 :class:`Recorder` writes (:mod:`.writer`).  It commits each move as it is played (WAL,
 ``synchronous=FULL``, so a committed move survives kill -9 and a power cut), and never stops
@@ -34,17 +36,17 @@ errors), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.r
 :mod:`.recording` (:class:`MatchRecorder`, what a match records, as a protocol) and
 :mod:`.writer`.  What the rest of the game uses is imported from here.
 """
-from .files import BUSY_SECONDS, DB_ENV, RecordsError, default_path
+from .files import BUSY_SECONDS, DB_ENV, NotRecorded, RecordsError, default_path
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .owner import Owner
 from .reader import Records, load_round
 from .recording import MatchRecorder
 from gamelib.colours import hex_colour
 
-from .rows import MatchRecord, RoundRecord, Side, timestamp
+from .rows import MatchRecord, PuzzleRecord, RoundRecord, Side, streak, timestamp
 from .schema import APPLICATION_ID, MAX_ID
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "MatchRecorder", "Owner", "Recorder", "Records", "RecordsError", "RoundRecord", "Side", "default_path",
-           "hex_colour", "load_round", "timestamp"]
+           "MatchRecord", "MatchRecorder", "NotRecorded", "Owner", "PuzzleRecord", "Recorder", "Records", "RecordsError",
+           "RoundRecord", "Side", "default_path", "hex_colour", "load_round", "streak", "timestamp"]

@@ -16,6 +16,7 @@ from gamelib.app import one_line
 from gamelib.files import data_home
 
 from ..errors import C4Error
+from ..i18n import _
 from .migrations import FIRST_TABLES, is_newer
 from .rows import BadRow
 from .schema import APPLICATION_ID
@@ -28,6 +29,15 @@ BUSY_SECONDS = 2.0
 
 class RecordsError(C4Error, OSError):
     """The records cannot be read: not a database, not ours, unreadable, or no such round."""
+
+
+class NotRecorded(RecordsError):
+    """What was asked for is not recorded (no games yet, no such round): the file is fine.  ``shown`` says
+    so without the file's path (for a page anyone on the LAN may read)."""
+
+    def __init__(self, message: str, shown: str) -> None:
+        super().__init__(message)
+        self.shown = shown
 
 
 class NotOurs(C4Error, ValueError):
@@ -56,7 +66,7 @@ def check_header(path: Path) -> None:
     with open(path, "rb") as file:
         head = file.read(len(SQLITE_HEADER))
     if head and head != SQLITE_HEADER:
-        raise NotOurs("not an SQLite database")
+        raise NotOurs(_("not an SQLite database"))
 
 
 def _decode(data: bytes) -> str:
@@ -90,7 +100,7 @@ def identify(conn: sqlite3.Connection) -> bool:
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id not in (0, APPLICATION_ID):
-        raise NotOurs(f"another program's database (application_id {app_id:#x})")
+        raise NotOurs(_("another program's database (application_id {id:#x})").format(id=app_id))
     if app_id == APPLICATION_ID and is_newer(version):
         return True  # a later version's tables: not for this one to judge
     tables = sorted(str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -99,10 +109,12 @@ def identify(conn: sqlite3.Connection) -> bool:
         return False
     if version >= 1 and all(_is_ours(conn, name, wanted) for name, wanted in FIRST_TABLES.items()):
         return True
-    shown = ", ".join(one_line(t) for t in tables[:5]) + (", ..." if len(tables) > 5 else "")
+    shown = ", ".join(one_line(t) for t in tables[:5]) + (", ..." if len(tables) > 5 else "") or _("none")
     if app_id == APPLICATION_ID:
-        raise Damaged(f"its tables are not the games' (tables: {shown or 'none'}; user_version {version})")
-    raise NotOurs(f"another program's database (tables: {shown or 'none'}; user_version {version})")
+        raise Damaged(_("its tables are not the games' (tables: {tables}; user_version {version})").format(
+            tables=shown, version=version))
+    raise NotOurs(_("another program's database (tables: {tables}; user_version {version})").format(
+        tables=shown, version=version))
 
 
 def _is_ours(conn: sqlite3.Connection, table: str, wanted: Set[str]) -> bool:
@@ -127,7 +139,7 @@ def is_corrupt(exc: BaseException) -> bool:
 def why(exc: BaseException) -> str:
     """``exc`` as one line (a name SQLite keeps that is not UTF-8: the file is damaged)."""
     if isinstance(exc, UnicodeDecodeError):
-        return "database disk image is malformed (a name in its schema is not UTF-8)"
+        return _("database disk image is malformed (a name in its schema is not UTF-8)")
     if isinstance(exc, OSError) and exc.strerror:  # the system's words, without "[Errno 36] ... 'path'"
         return one_line(exc.strerror)
     return one_line(str(exc) or type(exc).__name__)
@@ -148,8 +160,9 @@ def integrity(conn: sqlite3.Connection) -> None:
     found = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
     if found != ["ok"]:
         problems = [line for text in found for line in text.splitlines() if line and not line.startswith("***")]
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise Damaged(f"integrity_check: {one_line(problems[0] if problems else found[0])}{more}")
+        first = one_line(problems[0] if problems else found[0])
+        raise Damaged((_("integrity_check: {first} (and {more} more)") if len(problems) > 1 else
+                       _("integrity_check: {first}")).format(first=first, more=len(problems) - 1))
 
 
 def is_busy(exc: BaseException) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Mapping, Sequence, Tuple
 
+from ..i18n import _
 from .schema import APPLICATION_ID, MATCH_COLUMNS, ROUND_COLUMNS
 
 _V1 = """
@@ -78,23 +79,38 @@ ALTER TABLE matches ADD COLUMN p2_remote INTEGER NOT NULL DEFAULT 0 CHECK (p2_re
 this Pi."""
 
 _V4 = """
+CREATE TABLE puzzles (
+    id INTEGER PRIMARY KEY,
+    day TEXT NOT NULL UNIQUE,
+    puzzle TEXT NOT NULL,
+    n INTEGER NOT NULL CHECK (n BETWEEN 1 AND 7),
+    tries INTEGER NOT NULL CHECK (tries >= 1),
+    solved_on TEXT,
+    started TEXT NOT NULL,
+    ended TEXT NOT NULL
+)
+"""
+"""Version 4: the days' puzzles played (``sensehat-c4 puzzle``, the launcher's *puzzle of the day*), one row a
+date: its tries, and the date it was first solved on (the streak counts the days solved on the day)."""
+
+_V5 = """
 ALTER TABLE rounds ADD COLUMN level TEXT;
 ALTER TABLE rounds ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
 ALTER TABLE rounds ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0 CHECK (takebacks >= 0)
 """
-"""Version 4: a round keeps the computer's level it was played at (``level``: a *match me* match's changes
+"""Version 5: a round keeps the computer's level it was played at (``level``: a *match me* match's changes
 from round to round; ``NULL`` between two people and in older files), and the hints and take-backs the
 person used in it (helps on; 0 before)."""
 
-MIGRATIONS: Sequence[str] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: Sequence[str] = (_V1, _V2, _V3, _V4, _V5)
 """``MIGRATIONS[v]`` turns a file at ``user_version`` v into v + 1 (0 is a new, empty file)."""
 SCHEMA_VERSION = len(MIGRATIONS)
 ADDED: Mapping[str, Tuple[int, str]] = {"starts": (2, "'alternate'"), "wins": (2, "2"),
                                         "p1_remote": (3, "0"), "p2_remote": (3, "0"),
-                                        "level": (4, "NULL"), "hints": (4, "0"), "takebacks": (4, "0")}
-"""The columns later versions added (``matches``' and, from version 4, ``rounds``'): the version that added each, and what an older file's matches
+                                        "level": (5, "NULL"), "hints": (5, "0"), "takebacks": (5, "0")}
+"""The columns later versions added (``matches``' and, from version 5, ``rounds``'): the version that added each, and what an older file's matches
 were (``--first`` and best of three were the defaults version 1 could not keep; nobody played from
-another Pi before version 3; no round kept its level, hints or take-backs before version 4).  The readers read an older file as it is, without migrating it."""
+another Pi before version 3; no round kept its level, hints or take-backs before version 5).  The readers read an older file as it is, without migrating it."""
 FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - set(ADDED) | {"pid"}, "rounds": set(ROUND_COLUMNS) - set(ADDED)}
 """The tables (and their columns) of the first version, which set no ``application_id``."""
 
@@ -109,7 +125,8 @@ def migrate(conn: sqlite3.Connection) -> None:
     """Bring the file to :data:`SCHEMA_VERSION` and mark it ours (``ValueError`` if a newer program made it)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
-        raise ValueError(f"made by a newer sensehat-c4 (schema {version}; this one knows {SCHEMA_VERSION})")
+        raise ValueError(_("made by a newer sensehat-c4 (schema {version}; this one knows {known})").format(
+            version=version, known=SCHEMA_VERSION))
     if version == SCHEMA_VERSION and conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
         return
     conn.execute("BEGIN IMMEDIATE")

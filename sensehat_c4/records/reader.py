@@ -20,11 +20,15 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set,
 
 from gamelib.app import one_line
 
-from .files import (BUSY_SECONDS, NotOurs, RecordsError, cannot_open, check_header, connect, default_path, identify,
-                    is_corrupt, why)
+from ..i18n import _
+from .files import (BUSY_SECONDS, NotOurs, NotRecorded, RecordsError, cannot_open, check_header, connect,
+                    default_path, identify, is_corrupt, why)
 from .migrations import ADDED, is_newer
-from .rows import BadRow, MatchRecord, RoundRecord, match_from_row, quoted, round_from_row
-from .schema import MATCHES, MAX_ID, ROUNDS, Table
+from .rows import BadRow, MatchRecord, PuzzleRecord, RoundRecord, match_from_row, puzzle_from_row, quoted, round_from_row
+from .schema import MATCHES, MAX_ID, PUZZLES, ROUNDS, Table
+
+PUZZLES_SINCE = 4
+"""The schema version that added ``puzzles``: an older file has played none."""
 
 
 class Reader:
@@ -91,7 +95,7 @@ class Reader:
             try:
                 match = match_from_row(row)
                 if match.id in found or match.id in bad:
-                    raise BadRow("matches", match.id, "it is there twice (a damaged page)")
+                    raise BadRow("matches", match.id, _("it is there twice (a damaged page)"))
                 found[match.id] = match
             except BadRow as exc:
                 bad.add(exc.ident)
@@ -106,53 +110,70 @@ class Reader:
             match_id = row["match_id"]
             try:
                 if row["id"] in seen:
-                    raise BadRow("rounds", row["id"], "it is there twice (a damaged page)")
+                    raise BadRow("rounds", row["id"], _("it is there twice (a damaged page)"))
                 seen.add(row["id"])
                 if type(match_id) is not int:
-                    raise BadRow("rounds", row["id"], f"match_id {quoted(match_id)} is not a number")
+                    raise BadRow("rounds", row["id"], _("match_id {id} is not a number").format(id=quoted(match_id)))
                 if match_id in bad or (match_id not in found and "matches" in self.cut):
                     continue  # its match was reported
                 if match_id not in found:
-                    raise BadRow("rounds", row["id"], f"its match {match_id} is not there")
+                    raise BadRow("rounds", row["id"], _("its match {id} is not there").format(id=match_id))
                 rnd = round_from_row(row, found[match_id])
                 if rnd.number in rounds[match_id]:
-                    raise BadRow("rounds", rnd.id, f"match {match_id} has a round {rnd.number} already "
-                                 f"(rounds row {rounds[match_id][rnd.number].id})")
+                    raise BadRow("rounds", rnd.id, _("match {id} has a round {number} already (rounds row {row})").format(
+                        id=match_id, number=rnd.number, row=rounds[match_id][rnd.number].id))
                 rounds[match_id][rnd.number] = rnd
             except BadRow as exc:
                 self.skip(exc)
-        return [replace(m, rounds=tuple(r for _, r in sorted(rounds[m.id].items()))) for m in found.values()]
+        return [replace(m, rounds=tuple(r for _number, r in sorted(rounds[m.id].items()))) for m in found.values()]
+
+    def puzzles(self) -> List[PuzzleRecord]:
+        """The days' puzzles played, newest day first (none in a file older than version 4)."""
+        if type(self.version) is not int or self.version < PUZZLES_SINCE:
+            return []
+        found: Dict[Any, PuzzleRecord] = {}
+        for row in self.scan(PUZZLES, newest_first=True):
+            try:
+                puzzle = puzzle_from_row(row)
+                if puzzle.day in found:
+                    raise BadRow("puzzles", puzzle.id, f"day {puzzle.day} is there twice (a damaged page)")
+                found[puzzle.day] = puzzle
+            except BadRow as exc:
+                self.skip(exc)
+        return sorted(found.values(), key=lambda p: p.day, reverse=True)
 
     def match(self, ident: int) -> MatchRecord:
         """Match ``ident`` with its rounds (a bad row goes to ``skip``; ``BadRow`` if it is not there)."""
         rows = list(self.scan(MATCHES, newest_first=True, where="id = ?", args=(ident,)))
         if not rows:
-            raise BadRow("matches", ident, "it is not there")
+            raise BadRow("matches", ident, _("it is not there"))
         match = match_from_row(rows[0])
         rounds: Dict[int, RoundRecord] = {}
         for row in self.scan(ROUNDS, newest_first=False, where="match_id = ?", args=(ident,)):
             try:
                 rnd = round_from_row(row, match)
                 if rnd.number in rounds:
-                    raise BadRow("rounds", rnd.id, f"match {ident} has a round {rnd.number} already")
+                    raise BadRow("rounds", rnd.id, _("match {id} has a round {number} already").format(
+                        id=ident, number=rnd.number))
                 rounds[rnd.number] = rnd
             except BadRow as exc:
                 self.skip(exc)
-        return replace(match, rounds=tuple(r for _, r in sorted(rounds.items())))
+        return replace(match, rounds=tuple(r for _number, r in sorted(rounds.items())))
 
     def match_of(self, row: sqlite3.Row) -> MatchRecord:
         """The match of round ``row`` (without its rounds); :class:`BadRow` if it is not there or bad."""
         match_id = row["match_id"]
         if type(match_id) is not int:
-            raise BadRow("rounds", row["id"], f"match_id {quoted(match_id)} is not a number")
+            raise BadRow("rounds", row["id"], _("match_id {id} is not a number").format(id=quoted(match_id)))
         try:
             found = list(self.scan(MATCHES, newest_first=True, where="id = ?", args=(match_id,)))
         except sqlite3.DatabaseError as exc:
             if not is_corrupt(exc):
                 raise
-            raise BadRow("rounds", row["id"], f"its match {match_id} cannot be read ({why(exc)})") from None
+            raise BadRow("rounds", row["id"], _("its match {id} cannot be read ({why})").format(
+                id=match_id, why=why(exc))) from None
         if not found:
-            raise BadRow("rounds", row["id"], f"its match {match_id} is not there")
+            raise BadRow("rounds", row["id"], _("its match {id} is not there").format(id=match_id))
         return match_from_row(found[0])
 
 
@@ -177,16 +198,16 @@ class Records:
         try:
             mode = os.stat(self.path).st_mode
         except (FileNotFoundError, NotADirectoryError):
-            self.empty = f"{self.path} does not exist"
+            self.empty = _("{path} does not exist").format(path=self.path)
             return
         except OSError as exc:  # a name too long, a directory this user may not enter, a symlink loop
-            raise RecordsError(f"cannot read {self.path}: {why(exc)}") from None
+            raise self._failed(exc) from None
         if stat.S_ISDIR(mode):
-            raise RecordsError(f"{self.path} is a directory, not a games database")
+            raise RecordsError(_("{path} is a directory, not a games database").format(path=self.path))
         if not stat.S_ISREG(mode):  # a FIFO would hang the open, a device holds no games
-            raise RecordsError(f"{self.path} is not a regular file, not a games database")
+            raise RecordsError(_("{path} is not a regular file, not a games database").format(path=self.path))
         if not os.access(self.path, os.R_OK):  # SQLite would say only "unable to open database file"
-            raise RecordsError(f"cannot read {self.path}: {os.strerror(errno.EACCES)}")
+            raise RecordsError(_("cannot read {path}: {why}").format(path=self.path, why=os.strerror(errno.EACCES)))
         try:
             check_header(self.path)
             conn = self._open()
@@ -195,16 +216,18 @@ class Records:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
         except NotOurs as exc:
             self.close()
-            raise RecordsError(f"{self.path} is not a sensehat-c4 games database: {exc}") from None
+            raise RecordsError(_("{path} is not a sensehat-c4 games database: {why}").format(
+                path=self.path, why=exc)) from None
         except (sqlite3.Error, OSError, ValueError) as exc:
             self.close()
-            raise RecordsError(f"cannot read {self.path}: {why(exc)}") from None
+            raise self._failed(exc) from None
         if not ours:
             self.close()
-            self.empty = f"{self.path} is empty"
+            self.empty = _("{path} is empty").format(path=self.path)
         elif is_newer(version):
             self.close()
-            raise RecordsError(f"{self.path} was made by a newer sensehat-c4 (schema {version}); upgrade to read it")
+            raise RecordsError(_("{path} was made by a newer sensehat-c4 (schema {version}); upgrade to read "
+                                 "it").format(path=self.path, version=version))
 
     def _open(self) -> sqlite3.Connection:
         """Read-only, taking no space: ``mode=ro``; where SQLite cannot make its ``-shm`` file
@@ -226,8 +249,9 @@ class Records:
                 return self._conn
             except (OSError, sqlite3.Error) as exc:
                 self.close()
-                self.notes.append(f"some rounds may be missing: {wal.name} holds rounds not yet in {self.path.name}, "
-                                  f"and it can be neither read here ({why}) nor copied ({one_line(str(exc))})")
+                self.notes.append(_("some rounds may be missing: {wal} holds rounds not yet in {name}, and it can be "
+                                    "neither read here ({why}) nor copied ({error})").format(
+                    wal=wal.name, name=self.path.name, why=why, error=one_line(str(exc))))
         self._conn = connect(self.path, busy=BUSY_SECONDS, query="immutable=1")
         self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return self._conn
@@ -270,18 +294,19 @@ class Records:
         key = (exc.table, exc.ident)
         if key not in self._reported:
             self._reported.add(key)
-            rounds = " (and its rounds)" if exc.table == "matches" else ""
-            self.notes.append(f"skipped {one_line(str(exc))}{rounds}")
+            self.notes.append((_("skipped {row} (and its rounds)") if exc.table == "matches" else
+                               _("skipped {row}")).format(row=one_line(str(exc))))
 
     def _partial(self, table: str, exc: BaseException) -> None:
-        self.notes.append(f"{self.path} is damaged: some of its {table} cannot be read ({why(exc)})")
+        self.notes.append(_("{path} is damaged: some of its {table} cannot be read ({why})").format(
+            path=self.path, table=table, why=why(exc)))
 
     def _reader(self) -> Reader:
         assert self._conn is not None
         return Reader(self._conn, self._skip, self._partial)
 
     def _failed(self, exc: BaseException) -> RecordsError:
-        return RecordsError(f"cannot read {self.path}: {why(exc)}")
+        return RecordsError(_("cannot read {path}: {why}").format(path=self.path, why=why(exc)))
 
     # -- reading --------------------------------------------------------------------
 
@@ -291,6 +316,15 @@ class Records:
             return []
         try:
             return self._reader().matches(None if limit is None or limit > MAX_ID else limit)
+        except (sqlite3.Error, ValueError) as exc:
+            raise self._failed(exc) from None
+
+    def puzzles(self) -> List[PuzzleRecord]:
+        """The days' puzzles played, newest day first."""
+        if self._conn is None:
+            return []
+        try:
+            return self._reader().puzzles()
         except (sqlite3.Error, ValueError) as exc:
             raise self._failed(exc) from None
 
@@ -313,9 +347,9 @@ class Records:
         """Round ``ident`` (its number in ``history``, or ``last``: the last one that can be shown)
         and its match (without its rounds)."""
         if self._conn is None:
-            raise RecordsError(f"no games recorded yet ({self.empty})")
+            raise NotRecorded(_("no games recorded yet ({why})").format(why=self.empty), _("no games recorded yet"))
         if ident != "last" and not (ident.isdigit() and ident.isascii()):
-            raise RecordsError(f"not a round ID: {ident!r} (use a number from 'history', or last)")
+            raise RecordsError(_("not a round ID: {id!r} (use a number from 'history', or last)").format(id=ident))
         reader = self._reader()
         try:
             if ident == "last":
@@ -329,19 +363,22 @@ class Records:
                         return match, round_from_row(row, match)
                     except BadRow as exc:
                         self._skip(exc)
-                raise RecordsError(f"no rounds recorded yet in {self.path}" if not self.notes else
-                                   f"no round in {self.path} can be shown")
+                raise (NotRecorded(_("no rounds recorded yet in {path}").format(path=self.path), _("no rounds recorded yet"))
+                       if not self.notes else
+                       NotRecorded(_("no round in {path} can be shown").format(path=self.path), _("no round can be shown")))
             digits = ident.lstrip("0") or "0"
             number = int(digits) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1   # int() takes 4,300 digits
             rows = list(reader.scan(ROUNDS, newest_first=True, where="id = ?", args=(number,))
                         ) if number <= MAX_ID else []
             if not rows:
-                raise RecordsError(f"no round {ident} in {self.path}")
+                raise NotRecorded(_("no round {id} in {path}").format(id=ident, path=self.path),
+                                  _("no round {id}").format(id=ident))
             try:
                 match = reader.match_of(rows[0])
                 return match, round_from_row(rows[0], match)
             except BadRow as exc:
-                raise RecordsError(f"round {ident} cannot be shown: {one_line(str(exc))}") from None
+                raise RecordsError(_("round {id} cannot be shown: {why}").format(
+                    id=ident, why=one_line(str(exc)))) from None
         except (sqlite3.Error, ValueError) as exc:
             raise self._failed(exc) from None
 

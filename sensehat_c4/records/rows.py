@@ -1,4 +1,4 @@
-"""What a stored match or round is, and the checks that turn a database row into one.
+"""What a stored match, round or day's puzzle is, and the checks that turn a database row into one.
 
 A row is made into a :class:`MatchRecord` or :class:`RoundRecord` only from values that
 make sense: the right types (SQLite lets any column hold any type, and a damaged page can
@@ -8,7 +8,9 @@ show, times as the recorder writes them, and moves that replay legally on the ma
 board, with a result, winner and winning cells that are the replayed board's own (a round
 still ``playing`` only in a match still ``playing``: one a power cut interrupted, or in play).
 Anything else raises :class:`BadRow`, whose message names the table, the row's id and
-what is wrong, in one line; the readers skip that row and report it.
+what is wrong, in one line; the readers skip that row and report it.  A day's puzzle played
+(:class:`PuzzleRecord`) is checked the same way, and :func:`streak` counts the days in a row
+solved on the day.
 """
 from __future__ import annotations
 
@@ -16,15 +18,17 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Tuple, TypeVar
+from datetime import date, datetime, timedelta, timezone
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, TypeVar
 
 from gamelib.colours import RGB, from_hex, hex_colour
 from gamelib.errors import ConfigError
 from gamelib.names import WORD
 from gamelib.players import check_name
 
+from ..engine.rungs import NAMES as LEVEL_NAMES
 from ..errors import C4Error
+from ..i18n import _
 from ..rules import FIRST_CHOICES, Board, Cell, Size
 
 STATUSES = ("playing", "finished", "abandoned")
@@ -50,7 +54,7 @@ class BadRow(C4Error, ValueError):
         self.table = table
         self.ident = ident
         self.why = why
-        super().__init__(f"{table} row {ident}: {why}")
+        super().__init__(_("{table} row {id}: {why}").format(table=table, id=ident, why=why))
 
 
 def timestamp(when: datetime) -> str:
@@ -72,9 +76,12 @@ class Side:
     def label(self, seat: int) -> str:
         """``Ann``, ``player 2``, ``Bob (remote)`` or ``computer hard (1 s)``."""
         if self.level is not None:
-            budget = "" if self.seconds is None else f" ({self.seconds:g} s)"
-            return f"computer {self.level}{budget}"
-        return (self.name or f"player {seat}") + (" (remote)" if self.remote else "")
+            level = _(LEVEL_NAMES[self.level]) if self.level in LEVEL_NAMES else self.level
+            if self.seconds is None:
+                return _("computer {level}").format(level=level)
+            return _("computer {level} ({seconds:g} s)").format(level=level, seconds=self.seconds)
+        name = self.name or _("player {seat}").format(seat=seat)
+        return _("{name} (remote)").format(name=name) if self.remote else name
 
     def columns(self, seat: int) -> Dict[str, Any]:
         """How a match's row keeps this side as seat ``seat``: its ``pN_`` columns by name."""
@@ -104,7 +111,7 @@ class RoundRecord:
     ended: datetime
     """When it ended; for a round still ``playing``, and an ``abandoned`` one, its last move."""
     level: Optional[str] = None
-    """The computer's level played in this round (``None``: two people, or a file older than version 4)."""
+    """The computer's level played in this round (``None``: two people, or a file older than version 5)."""
     hints: int = 0
     """Hints shown to the person in this round."""
     takebacks: int = 0
@@ -171,13 +178,15 @@ def _typed(row: Row, column: str, kind: Callable[..., T], *, null: bool = False)
     if (value is None and null) or type(value) is kind:
         typed: T = value
         return typed
-    raise _Wrong(f"{column} {quoted(value)} is not {'a number' if kind is int else 'text'}")
+    raise _Wrong((_("{column} {value} is not a number") if kind is int else
+                  _("{column} {value} is not text")).format(column=column, value=quoted(value)))
 
 
 def _choice(row: Row, column: str, allowed: Tuple[Any, ...]) -> Any:
     value = row[column]
     if type(value) not in (int, str, type(None)) or value not in allowed:
-        raise _Wrong(f"{column} {quoted(value)} is not one of {', '.join(map(str, allowed))}")
+        raise _Wrong(_("{column} {value} is not one of {allowed}").format(
+            column=column, value=quoted(value), allowed=", ".join(map(str, allowed))))
     return value
 
 
@@ -194,14 +203,15 @@ def _time(row: Row, column: str) -> datetime:
     try:
         return parse_time(row[column])
     except ValueError:
-        raise _Wrong(f"{column} {quoted(row[column])} is not a time") from None
+        raise _Wrong(_("{column} {value} is not a time").format(column=column, value=quoted(row[column]))) from None
 
 
 def _side(row: Row, seat: int) -> Side:
     prefix = f"p{seat}_"
     colour = from_hex(row[prefix + "colour"])
     if colour is None:
-        raise _Wrong(f"{prefix}colour {quoted(row[prefix + 'colour'])} is not #rrggbb")
+        raise _Wrong(_("{prefix}colour {value} is not #rrggbb").format(
+            prefix=prefix, value=quoted(row[prefix + "colour"])))
     name = _typed(row, prefix + "name", str, null=True)
     level = _typed(row, prefix + "level", str, null=True)
     seconds = row[prefix + "seconds"]
@@ -211,18 +221,21 @@ def _side(row: Row, seat: int) -> Side:
         except ConfigError:
             good = False
         if not good:
-            raise _Wrong(f"{prefix}name {quoted(name)} is not a player's name")
+            raise _Wrong(_("{prefix}name {name} is not a player's name").format(prefix=prefix, name=quoted(name)))
     if level is not None and not WORD.fullmatch(level):
-        raise _Wrong(f"{prefix}level {quoted(level)} is not a level")
+        raise _Wrong(_("{prefix}level {level} is not a level").format(prefix=prefix, level=quoted(level)))
     if seconds is not None and (type(seconds) not in (int, float) or not math.isfinite(seconds) or seconds <= 0):
-        raise _Wrong(f"{prefix}seconds {quoted(seconds)} is not a thinking time")
+        raise _Wrong(_("{prefix}seconds {seconds} is not a thinking time").format(
+            prefix=prefix, seconds=quoted(seconds)))
     if level is None and seconds is not None:
-        raise _Wrong(f"{prefix}seconds {seconds!r} without a level")
+        raise _Wrong(_("{prefix}seconds {seconds!r} without a level").format(prefix=prefix, seconds=seconds))
     if level is not None and name is not None:
-        raise _Wrong(f"{prefix}name {name!r} and {prefix}level {level!r}: a seat is a person or the computer")
+        raise _Wrong(_("{prefix}name {name!r} and {prefix}level {level!r}: a seat is a person or the "
+                       "computer").format(prefix=prefix, name=name, level=level))
     remote = _choice(row, prefix + "remote", (0, 1))
     if remote and level is not None:
-        raise _Wrong(f"{prefix}remote with {prefix}level {level!r}: the computer plays at this Pi")
+        raise _Wrong(_("{prefix}remote with {prefix}level {level!r}: the computer plays at this Pi").format(
+            prefix=prefix, level=level))
     return Side(colour=colour, name=name, level=level,
                 seconds=None if seconds is None else float(seconds), remote=bool(remote))
 
@@ -230,7 +243,7 @@ def _side(row: Row, seat: int) -> Side:
 def _ident(row: Row, table: str) -> int:
     ident = row["id"]
     if type(ident) is not int:  # the row id, unless the schema's page is damaged
-        raise BadRow(table, quoted(ident), "its id is not a number")
+        raise BadRow(table, quoted(ident), _("its id is not a number"))
     return ident
 
 
@@ -241,24 +254,24 @@ def match_from_row(row: Row) -> MatchRecord:
         status = _choice(row, "status", STATUSES)
         winner = _choice(row, "winner", (None, 1, 2))
         if (status == "finished") != (winner is not None):
-            raise _Wrong(f"status {status} with winner {winner}")
+            raise _Wrong(_("status {status} with winner {winner}").format(status=status, winner=winner))
         started = _time(row, "started")
         ended = None if row["ended"] is None else _time(row, "ended")
         if (status == "playing") != (ended is None):
-            raise _Wrong(f"status {status} with ended {quoted(row['ended'])}")
+            raise _Wrong(_("status {status} with ended {ended}").format(status=status, ended=quoted(row["ended"])))
         columns, rows = _typed(row, "columns", int), _typed(row, "rows", int)
         try:
             Size(columns, rows)
         except ConfigError:
-            raise _Wrong(f"board {columns}x{rows} is not offered") from None
+            raise _Wrong(_("board {columns}x{rows} is not offered").format(columns=columns, rows=rows)) from None
         backend = _typed(row, "backend", str)
         if not WORD.fullmatch(backend):
-            raise _Wrong(f"backend {quoted(backend)} is not a backend's name")
+            raise _Wrong(_("backend {backend} is not a backend's name").format(backend=quoted(backend)))
         sides = (_side(row, 1), _side(row, 2))
         starts = _choice(row, "starts", FIRST_CHOICES)
         wins = _typed(row, "wins", int)
         if wins < 1:
-            raise _Wrong(f"wins {wins} is not a number of round wins")
+            raise _Wrong(_("wins {wins} is not a number of round wins").format(wins=wins))
     except _Wrong as why:
         raise BadRow("matches", ident, str(why)) from None
     return MatchRecord(id=ident, started=started, ended=ended, status=status, winner=winner, columns=columns,
@@ -281,13 +294,14 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
     try:
         number = _typed(row, "number", int)
         if number < 1:
-            raise _Wrong(f"number {number} is not a round's number")
+            raise _Wrong(_("number {number} is not a round's number").format(number=number))
         starter = _choice(row, "starter", (1, 2))
         moves = _typed(row, "moves", str)
         try:
             board = Board.from_moves(moves, match.columns, match.rows)
         except ValueError as exc:
-            raise _Wrong(f"moves {quoted(moves)} do not replay on {match.columns}x{match.rows}: {exc}") from None
+            raise _Wrong(_("moves {moves} do not replay on {columns}x{rows}: {why}").format(
+                moves=quoted(moves), columns=match.columns, rows=match.rows, why=exc)) from None
         result = _choice(row, "result", RESULTS)
         winner = _choice(row, "winner", (None, 1, 2))
         outcome = board.outcome
@@ -299,20 +313,24 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         else:
             replayed = ("win", starter if outcome.winner == 1 else 3 - starter)
         if (result, winner) != replayed:
-            end = "an unfinished round" if outcome is None else replayed[0]
-            raise _Wrong(f"result {result} and winner {winner}, but the moves end in "
-                         f"{end}{'' if replayed[1] is None else f' for seat {replayed[1]}'}")
+            if outcome is None:
+                said = _("result {result} and winner {winner}, but the moves end in an unfinished round")
+            elif replayed[1] is None:
+                said = _("result {result} and winner {winner}, but the moves end in {end}")
+            else:
+                said = _("result {result} and winner {winner}, but the moves end in {end} for seat {seat}")
+            raise _Wrong(said.format(result=result, winner=winner, end=replayed[0], seat=replayed[1]))
         hints, takebacks = _typed(row, "hints", int), _typed(row, "takebacks", int)
         for column, value in (("hints", hints), ("takebacks", takebacks)):
             if not 0 <= value <= MAX_HELPS:
-                raise _Wrong(f"{column} {value} is not a count")
+                raise _Wrong(_("{column} {value} is not a count").format(column=column, value=value))
         level = _typed(row, "level", str, null=True)
         if level is not None and not WORD.fullmatch(level):
-            raise _Wrong(f"level {quoted(level)} is not a level")
+            raise _Wrong(_("level {level} is not a level").format(level=quoted(level)))
         if result == "playing" and not moves and not takebacks:  # a take-back may undo a round's every move
-            raise _Wrong("result playing without a move")
+            raise _Wrong(_("result playing without a move"))
         if result == "playing" and match.status != "playing":
-            raise _Wrong(f"result playing in a match {match.status}")
+            raise _Wrong(_("result playing in a match {status}").format(status=match.status))
         text = _typed(row, "winning_cells", str)
         try:
             stored = json.loads(text)
@@ -320,10 +338,92 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
             stored = None
         cells = expected_cells(board)
         if stored != cells:
-            raise _Wrong(f"winning_cells {quoted(text)} are not the moves' {cells}")
+            raise _Wrong(_("winning_cells {text} are not the moves' {cells}").format(text=quoted(text), cells=cells))
         started, ended = _time(row, "started"), _time(row, "ended")
     except _Wrong as why:
         raise BadRow("rounds", ident, str(why)) from None
     return RoundRecord(id=ident, match_id=match.id, number=number, starter=starter, moves=moves, result=result,
                        winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended,
                        level=level, hints=hints, takebacks=takebacks)
+
+
+# -- the days' puzzles (version 4) -----------------------------------------------------------------
+
+_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_PUZZLE_ID = re.compile(r"([1-7])-([0-9]{4})")
+
+
+@dataclass(frozen=True)
+class PuzzleRecord:
+    """One day's puzzle as it was played: its date, its id and ``n``, the tries ended, and the local date
+    it was first solved on (``None``: not solved)."""
+
+    id: int
+    day: date
+    puzzle: str
+    n: int
+    tries: int
+    solved_on: Optional[date]
+    started: datetime
+    ended: datetime
+
+    @property
+    def on_the_day(self) -> bool:
+        """Solved on the day it is the puzzle of (what a streak counts)."""
+        return self.solved_on == self.day
+
+
+def parse_day(value: object) -> date:
+    """A stored date (``2026-11-23``); ``ValueError`` for anything else."""
+    found = _DAY.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        raise ValueError(f"not a date: {quoted(value)}")
+    return date(*(int(part) for part in found.groups()))
+
+
+def _day(row: Row, column: str, *, null: bool = False) -> Optional[date]:
+    if null and row[column] is None:
+        return None
+    try:
+        return parse_day(row[column])
+    except ValueError:
+        raise _Wrong(f"{column} {quoted(row[column])} is not a date") from None
+
+
+def puzzle_from_row(row: Row) -> PuzzleRecord:
+    """The puzzle played in ``row``, or :class:`BadRow` saying what is wrong with it: a date, an id of
+    the puzzles' form whose ``n`` is the row's, at least one try, solved on the day or later."""
+    ident = _ident(row, "puzzles")
+    try:
+        day = _day(row, "day")
+        assert day is not None
+        puzzle = _typed(row, "puzzle", str)
+        found = _PUZZLE_ID.fullmatch(puzzle)
+        if found is None:
+            raise _Wrong(f"puzzle {quoted(puzzle)} is not a puzzle's id")
+        n = _typed(row, "n", int)
+        if n != int(found.group(1)):
+            raise _Wrong(f"n {n} is not puzzle {puzzle}'s")
+        tries = _typed(row, "tries", int)
+        if tries < 1:
+            raise _Wrong(f"tries {tries} is not a number of tries")
+        solved_on = _day(row, "solved_on", null=True)
+        if solved_on is not None and solved_on < day:
+            raise _Wrong(f"solved_on {solved_on} is before its day {day}")
+        started, ended = _time(row, "started"), _time(row, "ended")
+    except _Wrong as why:
+        raise BadRow("puzzles", ident, str(why)) from None
+    return PuzzleRecord(id=ident, day=day, puzzle=puzzle, n=n, tries=tries, solved_on=solved_on, started=started,
+                        ended=ended)
+
+
+def streak(played: Iterable[PuzzleRecord], today: date) -> int:
+    """How many days in a row, up to ``today``, had their puzzle solved on the day: counted back from
+    today, or from yesterday while today's is not solved yet (a streak lasts until a day passes unsolved)."""
+    solved = {p.day for p in played if p.on_the_day}
+    day = today if today in solved else today - timedelta(days=1)
+    count = 0
+    while day in solved:
+        count += 1
+        day -= timedelta(days=1)
+    return count

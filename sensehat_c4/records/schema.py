@@ -1,7 +1,7 @@
-"""What a games file is: its application id, its two tables, the SQL that reads and writes their rows.
+"""What a games file is: its application id, its tables, the SQL that reads and writes their rows.
 
 Each table's columns are one list: the fields of its row's dataclass (:class:`MatchRow`,
-:class:`RoundRow`), in the table's order.  :class:`Table` builds every ``INSERT``, ``UPDATE``
+:class:`RoundRow`, :class:`PuzzleRow`), in the table's order.  :class:`Table` builds every ``INSERT``, ``UPDATE``
 and ``SELECT`` the records run from that list, and the writer and the readers name each value
 by its column; a column added to a row's fields reaches them all.  The tables themselves are
 made and changed by :mod:`.migrations`, step by step (their SQL is each version's history,
@@ -80,7 +80,30 @@ class RoundRow:
     """Take-backs this round: each undid the person's last move and the computer's reply."""
 
 
-R = TypeVar("R", MatchRow, RoundRow)
+@dataclass(frozen=True)
+class PuzzleRow:
+    """A row of ``puzzles`` (since version 4): one day's puzzle as its solver played it, one row a date."""
+
+    id: Optional[int]
+    """``None`` in a row to insert: SQLite gives the next."""
+    day: str
+    """The puzzle's date, ``YYYY-MM-DD`` (the day it is the puzzle of; one row a day)."""
+    puzzle: str
+    """Its id, ``3-0042`` (:attr:`~sensehat_c4.engine.puzzles.Puzzle.ident`)."""
+    n: int
+    """Its ``n``: the win comes with the solver's ``n``-th stone."""
+    tries: int
+    """Tries ended so far (by a wrong move, or by the win)."""
+    solved_on: Optional[str]
+    """The local date it was first solved on, ``YYYY-MM-DD`` (``None``: not solved yet); a streak counts
+    the days whose puzzle was solved on that very day."""
+    started: str
+    """When its first try ended (:func:`~.rows.timestamp`)."""
+    ended: str
+    """When its last try ended."""
+
+
+R = TypeVar("R", MatchRow, RoundRow, PuzzleRow)
 
 
 @dataclass
@@ -134,6 +157,8 @@ class Table(Generic[R]):
 MATCHES = Table("matches", MatchRow, frozenset({"pid", "owner"}))
 """``matches``: ``owner`` (and ``pid`` before it) are the recorder's alone."""
 ROUNDS = Table("rounds", RoundRow)
+PUZZLES = Table("puzzles", PuzzleRow)
+"""``puzzles``: the days' puzzles played (version 4)."""
 MATCH_COLUMNS = MATCHES.read
 """The columns of ``matches`` a :class:`~.rows.MatchRecord` is made from."""
 ROUND_COLUMNS = ROUNDS.read

@@ -17,12 +17,13 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from gamelib.app import one_line
 
+from ..i18n import _
 from ..rules import Board
 from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, identify, integrity, is_busy,
                     is_corrupt, why)
@@ -30,7 +31,7 @@ from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
 from .rows import BadRow, MatchRecord, Side, expected_cells, timestamp
-from .schema import MATCHES, ROUNDS, MatchRow, RoundRow
+from .schema import MATCHES, PUZZLES, ROUNDS, MatchRow, RoundRow
 
 log = logging.getLogger("sensehat_c4.records")
 
@@ -184,7 +185,8 @@ class Recorder:
                 try:
                     offered = Reader(conn, _raise, _raise).match(ident)
                 except BadRow as exc:
-                    log.warning("an interrupted match cannot be resumed: %s; it is kept as abandoned", one_line(str(exc)))
+                    log.warning(_("an interrupted match cannot be resumed: {why}; it is kept as abandoned").format(
+                        why=one_line(str(exc))))
                 else:
                     conn.execute("UPDATE matches SET owner = ? WHERE id = ?", (mine, ident))
                     continue
@@ -261,6 +263,41 @@ class Recorder:
             match.decided = True
         self._write()
 
+    def puzzle_tried(self, day: date, puzzle: str, n: int, *, solved: bool, today: date) -> bool:
+        """Commit a try of ``day``'s puzzle (id ``puzzle``, of ``n``) that has just ended, ``solved`` or
+        not, ``today`` by the local clock: one more try in the day's row (made at its first try), and the
+        date it was first solved on.  True if it is written; like every write, a failure is logged, never
+        raised (a lock held past ``busy`` seconds loses this try's row only)."""
+        if self.failed is not None:
+            return False
+        now = timestamp(self.clock())
+        row = PUZZLES.row(id=None, day=day.isoformat(), puzzle=puzzle, n=n, tries=1,
+                          solved_on=today.isoformat() if solved else None, started=now, ended=now)
+        insert, values = PUZZLES.insert(row)
+        upsert = (insert + " ON CONFLICT (day) DO UPDATE SET tries = tries + 1, "
+                  "solved_on = COALESCE(solved_on, excluded.solved_on), ended = excluded.ended")
+        try:
+            conn = self._open(self.busy)
+            conn.execute(f"PRAGMA busy_timeout = {round(self.busy * 1000)}")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(upsert, values)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                log.warning("a puzzle's try was not recorded: %s (%s)", why(exc), one_line(str(self.path)))
+            else:
+                self._give_up(exc)
+            return False
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._give_up(exc)
+            return False
+        return True
+
     def close(self) -> None:
         """Write what is still waiting (for up to ``busy`` seconds, longer while another process
         is seen committing), then close the file."""
@@ -293,7 +330,7 @@ class Recorder:
         """The writes still waiting, with ``busy`` seconds for the lock; again while another process
         commits meanwhile (the file is busy, not stuck), up to :data:`CLOSING_TRIES` times."""
         seen = self._data_version()
-        for _ in range(CLOSING_TRIES):
+        for _try in range(CLOSING_TRIES):
             try:
                 self._flush(self.busy)
                 return
@@ -342,7 +379,7 @@ class Recorder:
             match.rounds.clear()
         self._queue = [m for m in self._queue if m is self._current or m.dirty]
         if self._locked_since is not None:
-            log.info("games are recorded again (%s)", self.path)
+            log.info(_("games are recorded again ({path})").format(path=self.path))
         self._locked_since = None
 
     def _held_up(self, exc: BaseException) -> None:
@@ -352,19 +389,22 @@ class Recorder:
         if self._locked_since is None:
             self._locked_since = now
         elif now - self._locked_since >= self.give_up:
-            self._give_up(exc, f"for {now - self._locked_since:.0f} s; {self.pending} rows not written")
+            self._give_up(exc, _("for {seconds:.0f} s; {rows} rows not written").format(
+                seconds=now - self._locked_since, rows=self.pending))
             return
         if not self._said_locked:
             self._said_locked = True
-            log.warning("games wait to be recorded: %s; the moves are kept and written when it is free (%s)",
-                        why(exc), self.path)
+            log.warning(_("games wait to be recorded: {why}; the moves are kept and written when it is free "
+                          "({path})").format(why=why(exc), path=self.path))
 
     def _give_up(self, exc: BaseException, detail: str = "") -> None:
         self.failed = why(exc)
         self._queue, self._current = [], None
         self.close()
-        more = f" ({detail})" if detail else ""
-        log.warning("games are not being recorded: %s%s (%s)", self.failed, more, one_line(str(self.path)))
+        path = one_line(str(self.path))
+        log.warning((_("games are not being recorded: {why} ({detail}) ({path})") if detail else
+                     _("games are not being recorded: {why} ({path})")).format(why=self.failed, detail=detail,
+                                                                               path=path))
 
     def _open(self, busy: float) -> sqlite3.Connection:
         if self._conn is not None and self._ready:
@@ -385,8 +425,8 @@ class Recorder:
                 raise
             self._drop_connection()
             aside = self._set_aside(real)
-            log.warning("the games database was damaged (%s): kept as %s, starting a new one", why(exc),
-                        one_line(aside.name))
+            log.warning(_("the games database was damaged ({why}): kept as {aside}, starting a new one").format(
+                why=why(exc), aside=one_line(aside.name)))
             return self._prepare(real, busy)
 
     def _prepare(self, real: Path, busy: float) -> sqlite3.Connection:
@@ -441,7 +481,7 @@ def _write_match(conn: sqlite3.Connection, match: _Pending) -> None:
         assert match.row is not None
         match.id = conn.execute(*MATCHES.insert(match.row)).lastrowid
         assert match.id is not None
-    for _, waiting in sorted(match.rounds.items()):
+    for _number, waiting in sorted(match.rounds.items()):
         rnd = replace(waiting, match_id=match.id)
         if not conn.execute(*ROUNDS.update(rnd, _ROUND_CHANGES, key=("match_id", "number"))).rowcount:
             conn.execute(*ROUNDS.insert(rnd))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, TypedDict
 
+from ..i18n import _
 from ..rules import Board
 
 
@@ -63,19 +64,20 @@ def text(board: Board, scores: Optional[Dict[int, int]] = None) -> str:
     """The position as text: the board (rows top to bottom), whose turn, the outcome (and scores)."""
     info: Dict[str, Any] = {**describe(board, scores)}   # read as the JSON it is
     mark = {1: "X", 2: "O"}
-    lines = [str(board), "".join(str(c + 1) for c in range(board.columns)), f"moves: {info['moves'] or '(none)'}"]
+    lines = [str(board), "".join(str(c + 1) for c in range(board.columns)),
+             _("moves: {moves}").format(moves=info["moves"]) if info["moves"] else _("moves: (none)")]
     if info["outcome"] == "ongoing":
-        lines.append(f"to move: player {info['to_move']} ({mark[info['to_move']]})")
-        lines.append("outcome: ongoing")
-        lines.append("legal: " + " ".join(map(str, info["legal"])))
+        lines.append(_("to move: player {seat} ({mark})").format(seat=info["to_move"], mark=mark[info["to_move"]]))
+        lines.append(_("outcome: ongoing"))
+        lines.append(_("legal: {columns}").format(columns=" ".join(map(str, info["legal"]))))
         if scores is not None:
-            lines.append("scores: " + " ".join(f"{c}:{s:+d}" if s else f"{c}:0"
-                                               for c, s in info["scores"].items()))
-            lines.append(f"best: {info['best']}")
+            lines.append(_("scores: {scores}").format(scores=" ".join(f"{c}:{s:+d}" if s else f"{c}:0"
+                                                                      for c, s in info["scores"].items())))
+            lines.append(_("best: {best}").format(best=info["best"]))
     elif info["outcome"] == "draw":
-        lines.append("outcome: draw (the board is full)")
+        lines.append(_("outcome: draw (the board is full)"))
     else:
         cells = " ".join(f"{c},{r}" for c, r in info["winning_cells"])
-        lines.append(f"outcome: player {info['winner']} ({mark[info['winner']]}) wins")
-        lines.append(f"winning cells (column,row): {cells}")
+        lines.append(_("outcome: player {seat} ({mark}) wins").format(seat=info["winner"], mark=mark[info["winner"]]))
+        lines.append(_("winning cells (column,row): {cells}").format(cells=cells))
     return "\n".join(lines)

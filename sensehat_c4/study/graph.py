@@ -18,6 +18,7 @@ from typing import List, Optional, Sequence
 from gamelib.backends.terminal_screen import CSI, xterm_256
 from gamelib.colours import RGB
 
+from ..i18n import N_, _
 from .review import Review, ending
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -27,7 +28,8 @@ BAR = "#"
 """Every bar outside UTF-8 (the height is lost, the outcome is not)."""
 UNKNOWN = "?"
 KEY = "!"
-HEADING = "outcome with perfect play after each move (a taller bar: a nearer win); !: the move changed it"
+HEADING = N_("outcome with perfect play after each move (a taller bar: a nearer win); !: the move changed it")
+"""The graph's first line (``!``: :data:`KEY`), translated where it is drawn."""
 
 
 def height(cells: int, stones: int, value: int) -> int:
@@ -80,7 +82,8 @@ def graph(review: Review, *, utf8: bool = True, colour: Optional[str] = None) ->
     cells = review.cells
     keys = set(review.key_moments())
     starter, other = rnd.starter, 3 - rnd.starter
-    labels = [f"{match.label(starter)} wins", "draw", f"{match.label(other)} wins", "", "move"]
+    labels = [_("{who} wins").format(who=match.label(starter)), _("draw"),
+              _("{who} wins").format(who=match.label(other)), "", _("move")]
     width = max(len(label) for label in labels) + 2
     wins, draws, losses = [], [], []
     for stones, value in enumerate(values):
@@ -91,7 +94,7 @@ def graph(review: Review, *, utf8: bool = True, colour: Optional[str] = None) ->
     marks = "".join(KEY if ply in keys else " " for ply in range(len(values))).rstrip()
     rows = [_runs(wins, match.sides[starter - 1].colour, colour), _runs(draws, None, None),
             _runs(losses, match.sides[other - 1].colour, colour), marks, ruler(len(values))]
-    lines = [HEADING]
+    lines = [_(HEADING)]
     for label, row in zip(labels, rows):
         lines.append(f"{label:>{width - 2}}  {row}".rstrip())
     return "\n".join(lines)

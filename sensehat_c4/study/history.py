@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from gamelib.app import one_line
 from gamelib.jsonvalue import JSONObject
 
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..match.opponents import MATCH_ME
-from ..match.words import helps_counts
+from ..match.words import helps_counts, level_name
 from ..records import MatchRecord, RoundRecord, timestamp
 
 
@@ -25,12 +25,13 @@ def _local(when: datetime, fmt: str) -> str:
     try:
         return when.astimezone().strftime(fmt)
     except (OverflowError, OSError, ValueError):
-        return when.strftime(fmt) + " UTC"
+        return _("{time} UTC").format(time=when.strftime(fmt))
 
 
 def _length(rnd: RoundRecord) -> str:
     seconds = max(0, int((rnd.ended - rnd.started).total_seconds()))  # a clock set back reads 0:00
-    return f"{len(rnd.moves)} {'move' if len(rnd.moves) == 1 else 'moves'}, {seconds // 60}:{seconds % 60:02d}"
+    return ngettext("{moves} move, {minutes}:{seconds:02d}", "{moves} moves, {minutes}:{seconds:02d}",
+                    len(rnd.moves)).format(moves=len(rnd.moves), minutes=seconds // 60, seconds=seconds % 60)
 
 
 def match_result(match: MatchRecord) -> str:
@@ -38,14 +39,15 @@ def match_result(match: MatchRecord) -> str:
     one, two = match.score
     if match.status == "finished" and match.winner is not None:
         won, lost = (one, two) if match.winner == 1 else (two, one)
-        return f"{match.label(match.winner)} wins {won}-{lost}"
-    return f"{'abandoned at' if match.status == 'abandoned' else 'playing,'} {one}-{two}"
+        return _("{who} wins {won}-{lost}").format(who=match.label(match.winner), won=won, lost=lost)
+    return (_("abandoned at {one}-{two}") if match.status == "abandoned" else _("playing, {one}-{two}")).format(
+        one=one, two=two)
 
 
 def round_result(match: MatchRecord, rnd: RoundRecord) -> str:
     if rnd.result == "win" and rnd.winner is not None:
-        return f"{match.label(rnd.winner)} won"
-    return {"draw": "draw", "playing": "in play"}.get(rnd.result, "abandoned")
+        return _("{who} won").format(who=match.label(rnd.winner))
+    return _({"draw": N_("draw"), "playing": N_("in play")}.get(rnd.result, N_("abandoned")))
 
 
 def helps_text(rnd: RoundRecord) -> str:
@@ -57,7 +59,7 @@ def round_extras(match: MatchRecord, rnd: RoundRecord) -> str:
     """What ``history`` adds to a round's line: the level a *match me* round was played at, the helps."""
     extras = []
     if rnd.level is not None and any(side.level == MATCH_ME.name for side in match.sides):
-        extras.append(_("at {level}").format(level=rnd.level))
+        extras.append(_("at {level}").format(level=level_name(rnd.level)))
     if rnd.helped:
         extras.append(helps_text(rnd))
     return "".join(f", {extra}" for extra in extras)
@@ -67,16 +69,18 @@ def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) ->
     """Newest match first; under each match its rounds, with the IDs ``replay`` and ``review`` take
     (``empty``: why there is no file to read, said when there is no match)."""
     if not matches:
-        return "no matches recorded yet" + (f" ({one_line(empty)})" if empty else "")  # a path: one line
+        if empty:   # a path: one line
+            return _("no matches recorded yet ({why})").format(why=one_line(empty))
+        return _("no matches recorded yet")
     lines: List[str] = []
     for match in matches:
-        lines.append(f"match {match.id}  {_local(match.started, '%Y-%m-%d %H:%M')}  "
-                     f"{match.label(1)} v {match.label(2)}  {match_result(match)}  "
-                     f"({match.columns}x{match.rows}, {match.backend})")
+        lines.append(_("match {id}  {started}  {one} v {two}  {result}  ({columns}x{rows}, {backend})").format(
+            id=match.id, started=_local(match.started, "%Y-%m-%d %H:%M"), one=match.label(1), two=match.label(2),
+            result=match_result(match), columns=match.columns, rows=match.rows, backend=match.backend))
         for rnd in match.rounds:
-            lines.append(f"  round {rnd.id:<5} {_local(rnd.started, '%H:%M')}  "
-                         f"{match.label(rnd.starter)} first, {round_result(match, rnd)} "
-                         f"({_length(rnd)}{round_extras(match, rnd)})")
+            lines.append(_("  round {id:<5} {started}  {starter} first, {result} ({length})").format(
+                id=rnd.id, started=_local(rnd.started, "%H:%M"), starter=match.label(rnd.starter),
+                result=round_result(match, rnd), length=_length(rnd) + round_extras(match, rnd)))
     return "\n".join(lines)
 
 
@@ -158,16 +162,18 @@ def stats(matches: Sequence[MatchRecord], levels: Sequence[str]) -> Stats:
                  by_name(remote))
 
 
-def _table(title: str, tallies: Dict[str, Tally], empty: str) -> List[str]:
+def _table(title: str, tallies: Dict[str, Tally], empty: str, label: Callable[[str], str] = str) -> List[str]:
+    """A table of ``tallies`` under ``title``, each row named by ``label(key)`` (``empty``: said when there is none)."""
     if not tallies:
         return [empty]
-    width = max(len(title), *(len(k) for k in tallies))
-    lines = [f"{title:<{width}}  matches: won lost abandoned   rounds: won drawn lost"]
+    labels = {key: label(key) for key in tallies}
+    width = max(len(title), *(len(k) for k in labels.values()))
+    lines = [_("{title}  matches: won lost abandoned   rounds: won drawn lost").format(title=f"{title:<{width}}")]
     for key, t in tallies.items():
         m, r = t.matches, t.rounds
         helped = "" if not t.helped else "  " + ngettext(
             "({n} round with helps)", "({n} rounds with helps)", t.helped).format(n=t.helped)
-        lines.append(f"{key:<{width}}  {m['won']:>12} {m['lost']:>4} {m['abandoned']:>9}   "
+        lines.append(f"{labels[key]:<{width}}  {m['won']:>12} {m['lost']:>4} {m['abandoned']:>9}   "
                      f"{r['won']:>11} {r['drawn']:>5} {r['lost']:>4}{helped}")
     return lines
 
@@ -176,12 +182,12 @@ def stats_text(result: Stats, empty: Optional[str] = None) -> str:
     """The tables (``empty``: why there is no file to read, said instead when there is nothing)."""
     if empty and not (result.players or result.computer or result.remote):
         return history_text((), empty)
-    lines = _table("player", result.players, "no named players yet (play with --names NAME1,NAME2)")
+    lines = _table(_("player"), result.players, _("no named players yet (play with --names NAME1,NAME2)"))
     lines.append("")
-    lines += _table("v computer", result.computer, "no games against the computer yet")
+    lines += _table(_("v computer"), result.computer, _("no games against the computer yet"), level_name)
     if result.remote:
         lines.append("")
-        lines += _table("remote player", result.remote, "")
+        lines += _table(_("remote player"), result.remote, "")
     return "\n".join(lines)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Callable, Optional, TextIO
 
+from ..i18n import _
+
 ERASE = "\r\x1b[K"
 """Back to the start of the line, and clear it."""
 
@@ -24,7 +26,8 @@ class ProgressLine:
     def __init__(self, stream: TextIO, *, every: float = 0.1, clock: Callable[[], float] = time.monotonic,
                  text: Optional[Callable[[int, int, int], str]] = None) -> None:
         self.stream = stream
-        self.text = text or (lambda done, total, nodes: f"solving: {done}/{total} columns, {nodes:,} positions")
+        self.text = text or (lambda done, total, nodes: _("solving: {done}/{total} columns, {nodes:,} "
+                                                          "positions").format(done=done, total=total, nodes=nodes))
         """``(done, total, nodes) -> the line`` (default: the solver's columns and positions)."""
         self.enabled = stream.isatty()
         self.every = every

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Tuple
 from gamelib.jsonvalue import JSON, JSONObject
 
 from ..errors import ConfigError, SearchAborted
+from ..i18n import N_, _, ngettext
 from ..records import MatchRecord, RoundRecord
 from ..rules import Board
 from .history import helps_text, players_json
@@ -57,6 +58,9 @@ UNSOLVED = "unsolved"
 MARKS = (BEST, ONLY_MOVE, INACCURACY, MISTAKE, BLUNDER, UNSOLVED)
 CHANGED = (MISTAKE, BLUNDER)
 """The marks of a move that changed the outcome: the key moments."""
+MARK_WORDS: Dict[str, str] = {BEST: N_("best"), ONLY_MOVE: N_("only move"), INACCURACY: N_("inaccuracy"),
+                              MISTAKE: N_("mistake"), BLUNDER: N_("blunder"), UNSOLVED: N_("not solved in time")}
+"""Each mark (a value: ``review --json``'s ``mark``) as the table says it."""
 
 Scorer = Callable[[Board, float], Dict[int, int]]
 """``(board, seconds) -> {column: exact score}``; raises :class:`SearchAborted` when out of time."""
@@ -276,9 +280,10 @@ def _signed(score: Optional[int]) -> str:
 
 def mark_text(move: MoveReview) -> str:
     """The mark as the table says it: ``mistake (missed win)``, ``not solved in time``."""
-    if move.mark == UNSOLVED:
-        return "not solved in time"
-    return f"{move.mark} (missed win)" if move.missed_win else move.mark
+    word = _(MARK_WORDS[move.mark])
+    if move.mark != UNSOLVED and move.missed_win:
+        return _("{mark} (missed win)").format(mark=word)
+    return word
 
 
 def text(review: Review, graph: str = "") -> str:
@@ -292,13 +297,16 @@ def text_parts(review: Review) -> Tuple[str, str]:
     match, rnd = review.match, review.round
     names = {seat: match.label(seat) for seat in (1, 2)}
     width = max(6, *(len(n) for n in names.values()))
-    lines = [f"round {rnd.id} (match {match.id}, round {rnd.number}): {names[1]} v {names[2]}, "
-             f"{match.columns}x{match.rows}, {names[rnd.starter]} started, moves {rnd.moves}"
-             + (f", {helps_text(rnd)}" if rnd.helped else "")]
+    lines = [_("round {id} (match {match}, round {number}): {one} v {two}, {columns}x{rows}, {starter} started, "
+               "moves {moves}").format(id=rnd.id, match=match.id, number=rnd.number, one=names[1], two=names[2],
+                                       columns=match.columns, rows=match.rows, starter=names[rnd.starter],
+                                       moves=rnd.moves)
+             + (_(", {helps}").format(helps=helps_text(rnd)) if rnd.helped else "")]
     bests = ["" if m.scores is None else f"{','.join(str(c + 1) for c in m.best_columns)} ({_signed(m.best_score)})"
              for m in review.moves]
     best_width = max([10] + [len(b) + 1 for b in bests])
-    lines.append(f"{'move':>4}  {'player':<{width}}  {'col':>3}  {'score':>5}  {'best':<{best_width}}  mark")
+    lines.append(f"{_('move'):>4}  {_('player'):<{width}}  {_('col'):>3}  {_('score'):>5}  "
+                 f"{_('best'):<{best_width}}  {_('mark')}")
     for m, best in zip(review.moves, bests):
         lines.append(f"{m.ply:>4}  {names[m.seat]:<{width}}  {m.column + 1:>3}  {_signed(m.score):>5}  "
                      f"{best:<{best_width}}  {mark_text(m)}")
@@ -309,19 +317,22 @@ def summary_text(name: str, s: Summary) -> str:
     """``Ann: 20 moves, 15 best (2 only moves), 3 inaccuracies, 1 mistake, 1 blunder, 2 missed wins;
     accuracy 75% (best in 15 of 20 solved moves)`` (only moves, missed wins and unsolved ones
     said only when there are some)."""
-    accuracy = ("no move solved, no accuracy" if s.accuracy is None else
-                f"accuracy {s.accuracy:.0f}% (best in {s.best} of {_count(s.solved, 'solved move')})")
-    only = f" ({_count(s.only_moves, 'only move')})" if s.only_moves else ""
-    missed = f", {_count(s.missed_wins, 'missed win')}" if s.missed_wins else ""
-    unsolved = f", {s.unsolved} not solved" if s.unsolved else ""
-    return (f"{name}: {_count(s.moves, 'move')}, {s.best} best{only}, "
-            f"{_count(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, {_count(s.mistakes, 'mistake')}, "
-            f"{_count(s.blunders, 'blunder')}{missed}{unsolved}; {accuracy}")
-
-
-def _count(n: int, one: str, many: str = "") -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
+    accuracy = (_("no move solved, no accuracy") if s.accuracy is None else
+                ngettext("accuracy {accuracy:.0f}% (best in {best} of {n} solved move)",
+                         "accuracy {accuracy:.0f}% (best in {best} of {n} solved moves)", s.solved).format(
+                    accuracy=s.accuracy, best=s.best, n=s.solved))
+    only = ngettext(" ({n} only move)", " ({n} only moves)", s.only_moves).format(n=s.only_moves) \
+        if s.only_moves else ""
+    missed = ngettext(", {n} missed win", ", {n} missed wins", s.missed_wins).format(n=s.missed_wins) \
+        if s.missed_wins else ""
+    unsolved = _(", {n} not solved").format(n=s.unsolved) if s.unsolved else ""
+    return _("{name}: {moves}, {best} best{only}, {inaccuracies}, {mistakes}, {blunders}{missed}{unsolved}; "
+             "{accuracy}").format(
+        name=name, moves=ngettext("{n} move", "{n} moves", s.moves).format(n=s.moves), best=s.best, only=only,
+        inaccuracies=ngettext("{n} inaccuracy", "{n} inaccuracies", s.inaccuracies).format(n=s.inaccuracies),
+        mistakes=ngettext("{n} mistake", "{n} mistakes", s.mistakes).format(n=s.mistakes),
+        blunders=ngettext("{n} blunder", "{n} blunders", s.blunders).format(n=s.blunders),
+        missed=missed, unsolved=unsolved, accuracy=accuracy)
 
 
 def summary_json(s: Summary) -> JSONObject:

@@ -47,6 +47,7 @@ from gamelib.stepper import Stepper
 from gamelib.waiting import animate
 
 from ..errors import C4Error
+from ..i18n import N_, _
 from ..match import render, words
 from ..match.controller import Timing, start_column
 from ..records import MatchRecord, RoundRecord
@@ -93,8 +94,11 @@ class TrainingResult:
     @property
     def line(self) -> str:
         """``training (round 12): 2 of 3 right``, and ``, left after 1 of 3`` when up ended it early."""
-        left = "" if self.tried == self.total else f", left after {self.tried} of {self.total}"
-        return f"training (round {self.round_id}): {self.right} of {self.tried} right{left}"
+        if self.tried == self.total:
+            return _("training (round {round}): {right} of {tried} right").format(
+                round=self.round_id, right=self.right, tried=self.tried)
+        return _("training (round {round}): {right} of {tried} right, left after {tried} of {total}").format(
+            round=self.round_id, right=self.right, tried=self.tried, total=self.total)
 
 
 def positions(review: Review) -> List[MoveReview]:
@@ -185,7 +189,7 @@ class Training:
         return words.Seat(seat, side.colour, side.name, side.level, Kind.COMPUTER if side.level else Kind.STICK)
 
     def _goal(self) -> str:
-        return "win" if (self.move.best_score or 0) > 0 else "draw"
+        return words.WIN if (self.move.best_score or 0) > 0 else words.DRAW_GOAL
 
     def _said(self, status: Status) -> None:
         self.backend.say(status)
@@ -243,7 +247,7 @@ class Training:
         steps[-1] = (landed, seconds + t.landed)  # the token stays where it landed a moment
         if not right:
             steps.append((result_frame(score, self.palette.player(after.to_move), self.palette), t.result))
-        for _ in range(t.lit_blinks):
+        for _blink in range(t.lit_blinks):
             steps.append((lit_frame(self.board, move.keeping, self.palette, True), t.lit))
             steps.append((lit_frame(self.board, move.keeping, self.palette, False), t.lit))
         steps.append((lit_frame(self.board, move.keeping, self.palette, True), t.after))
@@ -254,14 +258,14 @@ class Training:
     def _result(self, score: int) -> str:
         """``wins``, ``draws`` or ``loses (Bob wins in 3)``: what a tried move leads to."""
         if score > 0:
-            return "wins"
+            return _("wins")
         if score == 0:
-            return "draws"
+            return _("draws")
         opponent = 3 - self.move.seat
         text = self.review.match.label(opponent)
         stones = self.move.ply  # the stones on the board once the tried token is down
-        _, moves = ending(self.review.cells, stones, -score)
-        return f"loses ({text} wins in {moves})"
+        _shown, moves = ending(self.review.cells, stones, -score)
+        return _("loses ({who} wins in {moves})").format(who=text, moves=moves)
 
     def _selecting(self) -> None:
         self.state = State.SELECTING
@@ -302,9 +306,9 @@ ICON = picture((
 """A board with two columns lit in red (the right moves) and a white question mark."""
 
 NAME = "Connect 4 training"
-NO_GAMES = "NO GAMES"
-NO_MISTAKES = "NO MISTAKES"
-"""What scrolls when there is nothing to train on."""
+NO_GAMES = N_("NO GAMES")
+NO_MISTAKES = N_("NO MISTAKES")
+"""What scrolls when there is nothing to train on (translated where it scrolls)."""
 
 
 class Left(Exception):
@@ -373,7 +377,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         log.warning("no rounds to train on: %s", exc)
         found = []
     if not found:
-        scroll(backend, NO_GAMES, _COLOURS.text)
+        scroll(backend, _(NO_GAMES), _COLOURS.text)
         return None
     try:
         review = pick(backend, found, reviewer)
@@ -381,7 +385,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         backend.clear()
         return None
     if review is None:
-        scroll(backend, NO_MISTAKES, _COLOURS.text)
+        scroll(backend, _(NO_MISTAKES), _COLOURS.text)
         return None
     result = train(backend, review, timing)
     print(result.line, flush=True)

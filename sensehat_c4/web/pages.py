@@ -27,8 +27,10 @@ from urllib.parse import parse_qs
 
 from gamelib.web.http import HttpError, Request, Response, Route
 from gamelib.web.pages import Link, Pages, file_routes
+from gamelib.web.words import PageWords
 
-from ..records import MAX_ID, MatchRecord, Records, RecordsError, RoundRecord
+from ..i18n import CATALOGUE, N_, _
+from ..records import MAX_ID, MatchRecord, NotRecorded, Records, RecordsError, RoundRecord
 from ..rules import Board, Layout
 from ..study import review
 from ..study.history import helps_text, history_json, match_result, round_result
@@ -45,9 +47,14 @@ FILES = {
     "/replay/*": ("round.html", "text/html; charset=utf-8"),
     "/history.js": ("history.js", "text/javascript; charset=utf-8"),
     "/round.js": ("round.js", "text/javascript; charset=utf-8"),
+    "/records.js": ("records.js", "text/javascript; charset=utf-8"),
     "/records.css": ("records.css", "text/css; charset=utf-8"),
 }
 """The pages' files: URL path -> (file in ``static/``, type)."""
+WORDS = ("/records-words.js", ("history.html", "round.html", "records.js", "history.js", "round.js"))
+"""The pages' words (:class:`gamelib.web.words.PageWords`): the script's path, and the files whose words it holds."""
+TITLE = N_("Games played")
+"""The live page's link to the history."""
 
 LIMIT, MOST = 20, 200
 """``/api/history``'s matches: by default, and at most."""
@@ -98,13 +105,13 @@ class Reviews:
         (and it is queued, if it was not); an :class:`HttpError` 503 if the queue is full."""
         with self._lock:
             if self._stop.is_set():
-                raise HttpError(503, "busy", "the server is stopping")
+                raise HttpError(503, "busy", _("the server is stopping"))
             if rnd.id in self._done:
                 self._done.move_to_end(rnd.id)
                 return 200, self._done[rnd.id]
-            if rnd.id != self._working and rnd.id not in [r.id for _, r in self._waiting]:
+            if rnd.id != self._working and rnd.id not in [r.id for _match, r in self._waiting]:
                 if len(self._waiting) >= self.queue_size:
-                    raise HttpError(503, "busy", "other reviews are being made: try again in a moment",
+                    raise HttpError(503, "busy", _("other reviews are being made: try again in a moment"),
                                     headers=(("Retry-After", "2"),))
                 self._waiting.append((match, rnd))
                 self._start()
@@ -118,7 +125,7 @@ class Reviews:
             if ident in self._done:
                 self._done.move_to_end(ident)
                 return 200, self._done[ident]
-            for _, rnd in self._waiting:
+            for _match, rnd in self._waiting:
                 if rnd.id == ident:
                     return self._state(rnd)
             return None if ident != self._working else (202, self._position(ident))
@@ -131,7 +138,7 @@ class Reviews:
         if ident == self._working:
             done, total = self._progress
             return {"round": ident, "done": done, "total": total, "waiting": 0}
-        ids = [r.id for _, r in self._waiting]
+        ids = [r.id for _match, r in self._waiting]
         return {"round": ident, "done": 0, "total": total, "waiting": ids.index(ident) + (self._working is not None)}
 
     def _start(self) -> None:
@@ -190,7 +197,7 @@ def _limit(request: Request) -> int:
     values = parse_qs(request.query).get("limit", [str(LIMIT)])
     value = _number(values[-1], MOST)
     if value is None:
-        raise HttpError(400, "bad_request", f"limit must be a whole number from 1 to {MOST}")
+        raise HttpError(400, "bad_request", _("limit must be a whole number from 1 to {most}").format(most=MOST))
     return value
 
 
@@ -201,7 +208,8 @@ def _ident(request: Request) -> str:
         return ident
     number = _number(ident, MAX_ID)
     if number is None:
-        raise HttpError(400, "bad_request", f"not a round ID: {ident[:20]!r} (a number from the history, or last)")
+        raise HttpError(400, "bad_request", _("not a round ID: {ident} (a number from the history, or last)").format(
+            ident=repr(ident[:20])))
     return str(number)
 
 
@@ -214,22 +222,22 @@ class RecordsPages:
 
     def pages(self) -> Pages:
         routes = file_routes(STATIC, FILES) + [
+            PageWords(CATALOGUE, STATIC, WORDS[1]).route(WORDS[0]),
             Route("GET", "/api/history", self.history),
             Route("GET", "/api/round/*", self.round),
             Route("GET", "/api/review/*", self.review),
         ]
-        return Pages(routes, (Link("/history", "Games played"),), self.reviews.close)
+        return Pages(routes, (Link("/history", TITLE),), self.reviews.close, CATALOGUE)
 
     def _read(self, read: Callable[[Records], Any]) -> Tuple[Any, List[str]]:
         try:
             with Records(self.db) as stored:
                 return read(stored), stored.notes
-        except RecordsError as exc:   # said without the file's path: the page is for anyone on the LAN
-            message = str(exc)
-            if message.startswith(("no round ", "no rounds", "no games")):
-                raise HttpError(404, "not_found", message.split(" in /")[0].split(" (")[0]) from None
-            log.warning("the games database cannot be read: %s", message)
-            raise HttpError(500, "records", "the games database cannot be read (the game's log says why)") from None
+        except NotRecorded as exc:   # said without the file's path: the page is for anyone on the LAN
+            raise HttpError(404, "not_found", exc.shown) from None
+        except RecordsError as exc:
+            log.warning("the games database cannot be read: %s", exc)
+            raise HttpError(500, "records", _("the games database cannot be read (the game's log says why)")) from None
 
     def history(self, request: Request) -> Response:
         """``GET /api/history?limit=N``: the last N matches (20; at most 200), as ``history --json``."""
@@ -245,7 +253,7 @@ class RecordsPages:
 
     def round(self, request: Request) -> Response:
         """``GET /api/round/ID``: the round and its match, as ``history --json`` has them."""
-        match, rnd, _ = self._round(request)
+        match, rnd, _notes = self._round(request)
         entry = _worded(replace(match, rounds=(rnd,)), history_json([replace(match, rounds=(rnd,))])[0])
         found = entry.pop("rounds")[0]
         for partial in ("score", "result_text"):   # of this round alone: not the match's
@@ -257,7 +265,7 @@ class RecordsPages:
         ident = _ident(request)
         known = self.reviews.known(int(ident)) if ident != "last" else None   # polls read no database
         if known is None:
-            match, rnd, _ = self._round(request)
+            match, rnd, _notes = self._round(request)
             known = self.reviews.ask(match, rnd)
         status, body = known
         return Response.json(body, status)

@@ -1,6 +1,8 @@
 // The web view: the LEDs live (an event stream of frames and the game's words), a seat with the
 // PIN (this phone's, 4 digits, or the pairing PIN, 8: spaces typed between its groups of four are left
-// out), and the joystick.  Uses only the documented API (docs/API.md); no library, no build step.
+// out), and the joystick.  Uses only the documented API (docs/API.md); no library, no build step.  Its words
+// come from /page-words.js (_, ngettext, format: the catalogue in the page's language, gamelib/web/words.py);
+// the API's values (phases, kinds, error codes) are mapped to words here.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -10,8 +12,28 @@
   const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down", Enter: "middle", " ": "middle" };
   const HOLD_SECONDS = 3;  // the pairing gesture: the stick's middle held this long (gamelib.backends.base.PAIR_HOLD)
   const LONG_WAIT = 20;    // seconds: a wait for this phone's PIN long enough to suggest the gesture
-  const HOLD = `At the Pi, hold the middle of the stick for ${HOLD_SECONDS} seconds: the LEDs show an 8-digit PIN ` +
-    "for any phone at once. Type it here.";
+  const HOLD = format(_("At the Pi, hold the middle of the stick for {seconds} seconds: the LEDs show an 8-digit PIN for any phone at once. Type it here."),
+    { seconds: HOLD_SECONDS });
+  // what the page says for each refusal of the API (its "error" code: docs/API.md)
+  const REFUSED = {
+    bad_pin: _("Wrong PIN: read it on the LEDs, or ask for a new one."),
+    no_pin: _("No PIN is waiting for this phone: ask for one (the LEDs scroll it)."),
+    tried: _("This phone has had its one try at this pairing PIN: hold the middle of the stick at the Pi again for a new one."),
+    bad_token: _("No seat goes with this page: take a seat with the PIN."),
+    lan: _("This game is played with another Pi over the LAN: watch only."),
+    not_your_turn: _("Not your turn."),
+    rate: _("Too many presses at once: slow down."),
+    busy: _("The game is busy: try again in a moment."),
+    offline: _("No connection to the game."),
+  };
+  function refused(reply) {
+    const left = reply.data.tries_left;
+    if (reply.data.error === "bad_pin" && left > 0) {
+      return format(ngettext("Wrong PIN: read it on the LEDs ({n} try left).", "Wrong PIN: read it on the LEDs ({n} tries left).",
+        left), { n: left });
+    }
+    return REFUSED[reply.data.error] || format(_("Refused ({status})."), { status: reply.status });
+  }
 
   const cssColour = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   let LEDS = cssColour("--leds");          // behind the LEDs (/palette.css, made from gamelib/palette.py)
@@ -76,8 +98,8 @@
   // -- the words -----------------------------------------------------------------------
   function label(s) {
     if (!s) return "";
-    if (s.level) return `computer (${s.level})`;
-    return s.name || `player ${s.seat}`;
+    if (s.level) return format(_("computer ({level})"), { level: s.level });
+    return s.name || format(_("player {seat}"), { seat: s.seat });
   }
 
   function who(s) {
@@ -87,11 +109,11 @@
     dot.className = "swatch";
     dot.style.background = s.colour;
     span.append(dot, label(s));
-    if (s.kind === "phone") span.append(" \u00b7 phone");
+    if (s.kind === "phone") span.append(" \u00b7 " + _("phone"));
     if (s.seat === seat) {
       const you = document.createElement("span");
       you.className = "you";
-      you.textContent = " (you)";
+      you.textContent = " " + _("(you)");
       span.append(you);
     }
     return span;
@@ -107,21 +129,33 @@
     const s = status || {};
     const seats = s.seats || [];
     $("game").textContent = s.game ? `\u00b7 ${s.game}` : "";
-    $("text").textContent = status ? s.text : "waiting for the game\u2026";
-    canvas.setAttribute("aria-label", `the LEDs: ${status ? s.text : "off"}`);
+    $("text").textContent = status ? s.text : _("waiting for the game\u2026");
+    canvas.setAttribute("aria-label", format(_("the LEDs: {text}"), { text: status ? s.text : _("off") }));
     row("turn", s.turn ? who(seats[s.turn - 1]) : null);
     const players = [];
     seats.forEach((x, k) => { if (k) players.push(", "); players.push(who(x)); });
     row("players", ...players);
-    row("score", s.score ? `${s.score[0]} \u2013 ${s.score[1]}` + (s.round ? ` (round ${s.round})` : "") : null);
+    row("score", s.score ? `${s.score[0]} \u2013 ${s.score[1]}` + (s.round ? " " + format(_("(round {round})"),
+      { round: s.round }) : "") : null);
     row("board", s.board || null);
     let result = null;
     if (s.phase === "result") {
-      if (s.result === "round" && s.winner) result = `${label(seats[s.winner - 1])} wins the round`;
-      else if (s.result === "draw") result = "a draw";
+      if (s.result === "round" && s.winner) result = format(_("{name} wins the round"), { name: label(seats[s.winner - 1]) });
+      else if (s.result === "draw") result = _("a draw");
       else result = s.text;
     }
     row("result", result);
+    // a puzzle being played (phase "puzzle"): its id and date, the stones left, the try, and the streak
+    const puzzle = s.phase === "puzzle" && typeof s.puzzle === "string";
+    let state = null;
+    if (puzzle) {
+      if (s.solved) state = _("solved");
+      else if (s.right === false) state = format(_("column {column} was wrong"), { column: s.tried });
+      else state = format(ngettext("{n} stone left", "{n} stones left", s.left), { n: s.left });
+    }
+    row("puzzle", puzzle ? format(_("{puzzle} of {date}: win within {n} \u00b7 {state} \u00b7 try {try}"),
+                                  { puzzle: s.puzzle, date: s.date, n: s.n, state: state, try: s.try }) : null);
+    row("streak", puzzle && Number.isInteger(s.streak) ? format(ngettext("{n} day", "{n} days", s.streak), { n: s.streak }) : null);
     $("stick").classList.toggle("your-turn", !!seat && s.turn === seat);
   }
 
@@ -146,17 +180,17 @@
     const mine = seats[seat - 1];
     // a state sent before we sat (still on its way) says the seat is free: only a newer one counts
     const current = seating && (seating.version || 0) >= since;
-    if (seat && mine && !mine.taken && current) { lose("Your seat ended with the match: take a seat again to play on."); return; }
+    if (seat && mine && !mine.taken && current) { lose(_("Your seat ended with the match: take a seat again to play on.")); return; }
     const colour = (n) => { const s = status && status.seats && status.seats[n - 1]; return s ? ` (${s.colour})` : ""; };
-    $("seat-text").textContent = seat ? `You play seat ${seat}.` : "Play from here: take a seat.";
+    $("seat-text").textContent = seat ? format(_("You play seat {seat}."), { seat }) : _("Play from here: take a seat.");
     $("seat").classList.toggle("seated", !!seat);
     $("seat-buttons").hidden = !!seat || !!asking;
     $("pin-form").hidden = !!seat || !asking;
     $("leave").hidden = !seat;
     for (const n of [1, 2]) {
       const taken = seats[n - 1] && seats[n - 1].taken;
-      $(`sit-${n}`).textContent = `Player ${n}` + (taken ? " (on a phone)" : "");
-      $(`sit-${n}`).title = `take seat ${n}${colour(n)}`;
+      $(`sit-${n}`).textContent = format(taken ? _("Player {seat} (on a phone)") : _("Player {seat}"), { seat: n });
+      $(`sit-${n}`).title = format(_("take seat {seat}"), { seat: n }) + colour(n);
     }
     for (const d of DIRECTIONS) $(d).disabled = !seat;
   }
@@ -171,7 +205,7 @@
       try { data = await reply.json(); } catch (e) { /* an empty or non-JSON body */ }
       return { status: reply.status, data };
     } catch (e) {
-      return { status: 0, data: { message: "no connection to the game" } };
+      return { status: 0, data: { error: "offline" } };
     }
   }
 
@@ -180,16 +214,19 @@
     $("pin").value = "";
     panel();
     $("pin").focus();
-    message("The PIN scrolls across the LEDs: type it here.");
+    message(_("The PIN scrolls across the LEDs: type it here."));
     const reply = await post("/api/pin", {});
-    if (reply.status === 202 && reply.data.seconds >= LONG_WAIT) {
-      message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first). ${HOLD}`);
-    } else if (reply.status === 202 && reply.data.seconds > 0) {
-      message(`The PIN scrolls across the LEDs in about ${reply.data.seconds} s (others asked first): type it here.`);
+    const seconds = reply.data.seconds;
+    if (reply.status === 202 && seconds >= LONG_WAIT) {
+      message(format(_("The PIN scrolls across the LEDs in about {seconds} s (others asked first)."), { seconds }) +
+        " " + HOLD);
+    } else if (reply.status === 202 && seconds > 0) {
+      message(format(_("The PIN scrolls across the LEDs in about {seconds} s (others asked first): type it here."),
+        { seconds }));
     } else if (reply.status === 503) {
-      message(`Too many devices are waiting for a PIN. ${HOLD}`);
+      message(_("Too many devices are waiting for a PIN.") + " " + HOLD);
     } else if (reply.status !== 202) {
-      message(reply.data.message || `refused (${reply.status})`);
+      message(refused(reply));
     }
   }
 
@@ -200,7 +237,7 @@
       token = reply.data.token; seat = reply.data.seat; since = reply.data.version || 0; asking = 0;
       remember(); message(""); reconnect();
     } else {
-      message(reply.data.message || `refused (${reply.status})`);
+      message(refused(reply));
     }
     panel(); words();
   }
@@ -214,16 +251,15 @@
     if (!seat) return;
     const reply = await post("/api/press", { token, direction });
     if (reply.status === 202) { message(""); return; }
-    if (reply.status === 403) lose("Your seat ended (the match is over, or another phone took it).");
-    else if (reply.status === 409) message("Not your turn.");
-    else message(reply.data.message || `refused (${reply.status})`);
+    if (reply.status === 403) lose(_("Your seat ended (the match is over, or another phone took it)."));
+    else message(refused(reply));
   }
 
   // -- the connection --------------------------------------------------------------------
   function live(ok) {
     const c = $("connection");
     c.className = ok ? "live" : (retries ? "lost" : "connecting");
-    c.textContent = ok ? "live" : (retries ? "connection lost: reconnecting\u2026" : "connecting\u2026");
+    c.textContent = ok ? _("live") : (retries ? _("connection lost: reconnecting\u2026") : _("connecting\u2026"));
     document.body.classList.toggle("lost", !ok && retries > 0);
   }
 

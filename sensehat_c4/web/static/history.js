@@ -1,5 +1,6 @@
 // The games played: the recorded matches, newest first (GET /api/history, as `sensehat-c4 history`), each
-// round with links to its review and its replay.  No library, no build step (docs/API.md).
+// round with links to its review and its replay.  No library, no build step (docs/API.md).  Its words come from
+// /records-words.js (_, ngettext, format) and the players' and results' from /records.js.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -21,30 +22,32 @@
 
   function when(text) {
     const date = new Date(text);
-    return isNaN(date) ? text : date.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    // in the page's language (the words script set it), as the browser's Intl writes dates there
+    return isNaN(date) ? text : date.toLocaleString([document.documentElement.lang || "en"], { dateStyle: "medium", timeStyle: "short" });
   }
 
   function player(match, seat) {
-    return el("span", "player", swatch(match.players[seat].colour), match.labels[seat]);
+    return el("span", "player", swatch(match.players[seat].colour), playerLabel(match.players[seat], Number(seat)));
   }
 
   function length(round) {
     const seconds = Math.max(0, (new Date(round.ended) - new Date(round.started)) / 1000) || 0;
     const moves = round.moves.length;
-    return `${moves} ${moves === 1 ? "move" : "moves"}, ${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+    return format(ngettext("{n} move, {time}", "{n} moves, {time}", moves),
+      { n: moves, time: `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}` });
   }
 
   function roundItem(match, round) {
-    const review = el("a", "review", "review");
+    const review = el("a", "review", _("review"));
     review.href = `/review/${round.round}`;
-    const replay = el("a", "replay", "replay");
+    const replay = el("a", "replay", _("replay"));
     replay.href = `/replay/${round.round}`;
     const item = el("li", "round",
-      el("span", "number", `Round ${round.number}`),
-      el("span", "first", `${match.labels[round.starter]} first`),
-      el("span", "result", round.result_text),
+      el("span", "number", format(_("Round {number}"), { number: round.number })),
+      el("span", "first", format(_("{name} first"), { name: playerLabel(match.players[String(round.starter)], round.starter) })),
+      el("span", "result", roundResult(match, round)),
       el("span", "length", length(round)),
-      ...(round.helps_text ? [el("span", "helps", round.helps_text)] : []),
+      ...(helpsText(round) ? [el("span", "helps", helpsText(round))] : []),
       el("span", "links", review, replay));
     item.dataset.round = String(round.round);
     return item;
@@ -53,8 +56,8 @@
   function matchItem(match) {
     const title = el("h2", "",
       el("span", "when", `${when(match.started)} · `),
-      player(match, "1"), " v ", player(match, "2"),
-      ` · ${match.result_text} `,
+      player(match, "1"), " " + _("v") + " ", player(match, "2"),
+      ` · ${matchResult(match)} `,
       el("span", "size", `(${match.board[0]}x${match.board[1]})`));
     const item = el("li", "match", title, el("ol", "rounds", ...match.rounds.map((r) => roundItem(match, r))));
     item.dataset.match = String(match.match);
@@ -62,19 +65,19 @@
   }
 
   async function load() {
-    $("message").textContent = "loading\u2026";
+    $("message").textContent = _("loading\u2026");
     try {
       const reply = await fetch(`/api/history?limit=${limit}`, { cache: "no-store" });
       const data = await reply.json();
-      if (!reply.ok) { $("message").textContent = data.message || `refused (${reply.status})`; return; }
+      if (!reply.ok) { $("message").textContent = refused(reply.status, data); return; }
       $("matches").replaceChildren(...data.matches.map(matchItem));
-      const skipped = data.skipped.length ? ` (${data.skipped.length} damaged rows left out)` : "";
-      const count = data.matches.length === 1 ? "the last match" : `the last ${data.matches.length} matches`;
-      $("message").textContent = data.matches.length ? `${count}${skipped}`
-        : `no matches recorded yet${skipped}`;
+      const n = data.skipped.length;
+      const skipped = n ? " " + format(ngettext("({n} damaged row left out)", "({n} damaged rows left out)", n), { n }) : "";
+      const count = format(ngettext("the last match", "the last {n} matches", data.matches.length), { n: data.matches.length });
+      $("message").textContent = (data.matches.length ? count : _("no matches recorded yet")) + skipped;
       $("more").hidden = data.matches.length < limit || limit >= 200;
     } catch (e) {
-      $("message").textContent = "no connection to the game";
+      $("message").textContent = _("no connection to the game");
     }
   }
 

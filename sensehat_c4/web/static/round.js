@@ -1,7 +1,9 @@
 // A round's review (/review/ID) or replay (/replay/ID): the board stepping through the moves, and for a review
 // the outcome after each move as a graph (move over it, or tap it, and the board follows), the key moments,
 // every move's mark and each player's summary.  Reads GET /api/round/ID, then polls GET /api/review/ID (202:
-// how far the review is; 200: the review, as `sensehat-c4 review --json`).  No library, no build step.
+// how far the review is; 200: the review, as `sensehat-c4 review --json`).  No library, no build step.  Its
+// words come from /records-words.js (_, ngettext, format), the players' and results' from /records.js; the
+// review's values (marks) are mapped to words here.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -45,7 +47,11 @@
   // the board's player 1 moved first: the starter's seat
   const seatOf = (player) => (player === 1 ? round.starter : 3 - round.starter);
   const colourOf = (player) => match.players[String(seatOf(player))].colour;
-  const labelOf = (seat) => match.labels[String(seat)];
+  const labelOf = (seat) => playerLabel(match.players[String(seat)], Number(seat));
+  const MARKS = {   // the review's marks (values of the API) in words
+    best: _("best"), "only move": _("only move"), inaccuracy: _("inaccuracy"), mistake: _("mistake"),
+    blunder: _("blunder"), unsolved: _("not solved in time"),
+  };
   const signed = (score) => (score === null || score === undefined ? "?" : score > 0 ? `+${score}` : String(score));
 
   // -- the board -----------------------------------------------------------------------------
@@ -79,7 +85,8 @@
       }
     }
     board.replaceChildren(...nodes);
-    board.setAttribute("aria-label", `the board after ${ply} of ${moves.length} moves`);
+    board.setAttribute("aria-label", format(ngettext("the board after {n} of {total} move", "the board after {n} of {total} moves",
+      moves.length), { n: ply, total: moves.length }));
     board.dataset.ply = String(ply);
   }
 
@@ -104,32 +111,35 @@
 
   // -- the words -----------------------------------------------------------------------------
   function outcome(value) {
-    if (!value) return "not solved";
-    if (value.score === 0) return "a draw";
+    if (!value) return _("not solved");
+    if (value.score === 0) return _("a draw");
     const winner = labelOf(value.score > 0 ? round.starter : 3 - round.starter);
-    return value.in === 0 ? `${winner} has won` : `${winner} wins in ${value.in}`;
+    return value.in === 0 ? format(_("{name} has won"), { name: winner })
+      : format(_("{name} wins in {n}"), { name: winner, n: value.in });
   }
 
   function markText(move) {
-    if (move.mark === "unsolved") return "not solved in time";
-    return move.missed_win ? `${move.mark} (missed win)` : move.mark;
+    const mark = MARKS[move.mark] || move.mark;
+    return move.missed_win ? format(_("{mark} (missed win)"), { mark }) : mark;
   }
 
   function describe() {
     const parts = [];
-    if (ply === 0) parts.push("The empty board.");
+    if (ply === 0) parts.push(_("The empty board."));
     else {
-      const played = `Move ${ply}: ${labelOf(seatOf(ply % 2 === 1 ? 1 : 2))} played column ${moves[ply - 1] + 1}`;
+      const said = { n: ply, name: labelOf(seatOf(ply % 2 === 1 ? 1 : 2)), column: moves[ply - 1] + 1 };
       const move = review && review.review[ply - 1];
-      if (!move) parts.push(`${played}.`);
+      if (!move) parts.push(format(_("Move {n}: {name} played column {column}."), said));
       else if (move.mark === "best" || move.mark === "only move" || !move.best.length) {
-        parts.push(`${played} (${signed(move.score)}): ${markText(move)}.`);
+        parts.push(format(_("Move {n}: {name} played column {column} ({score}): {mark}."),
+          { ...said, score: signed(move.score), mark: markText(move) }));
       } else {
-        parts.push(`${played} (${signed(move.score)}): ${markText(move)}; best ${move.best.join(", ")} ` +
-          `(${signed(move.best_score)}).`);
+        parts.push(format(_("Move {n}: {name} played column {column} ({score}): {mark}; best {best} ({best_score})."),
+          { ...said, score: signed(move.score), mark: markText(move), best: move.best.join(", "),
+            best_score: signed(move.best_score) }));
       }
     }
-    if (review) parts.push(`Now: ${outcome(review.values[ply])}.`);
+    if (review) parts.push(format(_("Now: {outcome}."), { outcome: outcome(review.values[ply]) }));
     $("position").textContent = parts.join(" ");
   }
 
@@ -146,15 +156,15 @@
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
-    $("play").textContent = "\u25B6\uFE0E play";
-    $("play").setAttribute("aria-label", "play");
+    $("play").textContent = "\u25B6\uFE0E " + _("play");
+    $("play").setAttribute("aria-label", _("play"));
   }
 
   function play() {
     if (timer) { stop(); return; }
     if (ply === moves.length) select(0);
-    $("play").textContent = "\u23F8\uFE0E pause";
-    $("play").setAttribute("aria-label", "pause");
+    $("play").textContent = "\u23F8\uFE0E " + _("pause");
+    $("play").setAttribute("aria-label", _("pause"));
     timer = setInterval(() => { select(ply + 1); if (ply === moves.length) stop(); }, PLAY_MS);
   }
 
@@ -200,14 +210,17 @@
     });
     nodes.push(svg("line", { class: "cursor", id: "cursor", x1: 0, x2: 0, y1: top + 2, y2: bottom - 11 }));
     graph.replaceChildren(...nodes);
-    graph.setAttribute("aria-label", `the outcome after each move, for ${labelOf(round.starter)} (who started): ` +
-      `${review.key_moments.length} key moments`);
+    graph.setAttribute("aria-label", format(ngettext(
+      "the outcome after each move, for {name} (who started): {n} key moment",
+      "the outcome after each move, for {name} (who started): {n} key moments", review.key_moments.length),
+    { name: labelOf(round.starter), n: review.key_moments.length }));
     $("graph-box").hidden = false;
     const caption = $("graph-caption");
     caption.replaceChildren(
-      "Up: ", swatch(colourOf(1)), `${labelOf(round.starter)} wins; `,
-      "down: ", swatch(colourOf(2)), `${labelOf(3 - round.starter)} wins; the line: a draw. `,
-      "A taller bar: a nearer win. ! marks a move that changed the outcome. Move over the graph (or tap it).");
+      _("Up:") + " ", swatch(colourOf(1)), format(_("{name} wins;"), { name: labelOf(round.starter) }) + " ",
+      _("down:") + " ", swatch(colourOf(2)), format(_("{name} wins;"), { name: labelOf(3 - round.starter) }) + " " +
+      _("the line: a draw.") + " ",
+      _("A taller bar: a nearer win. ! marks a move that changed the outcome. Move over the graph (or tap it)."));
     cursor();
   }
 
@@ -228,7 +241,7 @@
   // -- the table and the summary ---------------------------------------------------------------
   function drawTable() {
     const rows = review.review.map((move) => {
-      const mark = el("td", `mark mark-${move.mark.replace(" ", "-")}`, markText(move));
+      const mark = el("td", ["mark", `mark-${move.mark.replace(" ", "-")}`].join(" "), markText(move));   // its class: the value
       const row = el("tr", "",
         el("td", "num", String(move.ply)),
         el("td", "", swatch(match.players[String(move.player)].colour), labelOf(move.player)),
@@ -245,14 +258,17 @@
     overflow();
     const lines = ["1", "2"].map((seat) => {
       const s = review.summary[seat];
-      const accuracy = s.accuracy === null ? "no move solved" : `accuracy ${Math.round(s.accuracy)}%`;
-      const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-      const only = s.only_moves ? ` (${count(s.only_moves, "only move", "only moves")})` : "";
-      const missed = s.missed_wins ? `, ${count(s.missed_wins, "missed win", "missed wins")}` : "";
+      const accuracy = s.accuracy === null ? _("no move solved")
+        : format(_("accuracy {percent}%"), { percent: Math.round(s.accuracy) });
+      const count = (text, n) => format(text, { n });
+      const only = s.only_moves ? " " + count(ngettext("({n} only move)", "({n} only moves)", s.only_moves), s.only_moves) : "";
+      const parts = [count(ngettext("{n} inaccuracy", "{n} inaccuracies", s.inaccuracies), s.inaccuracies),
+        count(ngettext("{n} mistake", "{n} mistakes", s.mistakes), s.mistakes),
+        count(ngettext("{n} blunder", "{n} blunders", s.blunders), s.blunders)];
+      if (s.missed_wins) parts.push(count(ngettext("{n} missed win", "{n} missed wins", s.missed_wins), s.missed_wins));
+      if (s.unsolved) parts.push(count(_("{n} not solved"), s.unsolved));
       return el("p", "", swatch(match.players[seat].colour), `${labelOf(Number(seat))}: ${accuracy} \u00b7 ` +
-        `${s.best} best${only}, ${count(s.inaccuracies, "inaccuracy", "inaccuracies")}, ` +
-        `${count(s.mistakes, "mistake", "mistakes")}, ${count(s.blunders, "blunder", "blunders")}${missed}` +
-        (s.unsolved ? `, ${s.unsolved} not solved` : ""));
+        count(_("{n} best"), s.best) + only + ", " + parts.join(", "));
     });
     $("summary").replaceChildren(...lines);
   }
@@ -279,7 +295,7 @@
       reply = await fetch(`/api/review/${round.round}`, { cache: "no-store" });
       data = await reply.json();
     } catch (e) {
-      progress("no connection to the game: trying again\u2026", 0, 1);
+      progress(_("no connection to the game: trying again\u2026"), 0, 1);
       setTimeout(poll, 2000);
       return;
     }
@@ -288,15 +304,17 @@
       $("progress-box").hidden = true;
       drawGraph(); drawTable(); select(ply);
     } else if (reply.status === 202) {
-      const text = data.waiting ? `waiting for ${data.waiting} other ${data.waiting === 1 ? "review" : "reviews"}\u2026`
-        : `reviewing: move ${Math.min(data.done + 1, data.total)} of ${data.total}`;
+      const text = data.waiting
+        ? format(ngettext("waiting for {n} other review\u2026", "waiting for {n} other reviews\u2026", data.waiting),
+          { n: data.waiting })
+        : format(_("reviewing: move {n} of {total}"), { n: Math.min(data.done + 1, data.total), total: data.total });
       progress(text, data.done, data.total);
       setTimeout(poll, 300);
     } else if (reply.status === 503) {
-      progress(data.message || "busy: trying again\u2026", 0, 1);
+      progress(_("busy: trying again\u2026"), 0, 1);
       setTimeout(poll, 1000 * (Number(reply.headers.get("Retry-After")) || 2));
     } else {
-      progress(data.message || `refused (${reply.status})`, 0, 1);
+      progress(refused(reply.status, data), 0, 1);
     }
   }
 
@@ -304,20 +322,26 @@
     try {
       const reply = await fetch(`/api/round/${encodeURIComponent(ident)}`, { cache: "no-store" });
       const data = await reply.json();
-      if (!reply.ok) { $("title").textContent = data.message || `refused (${reply.status})`; $("round").hidden = true; return; }
+      if (!reply.ok) { $("title").textContent = refused(reply.status, data); $("round").hidden = true; return; }
       match = data.match; round = data.round;
     } catch (e) {
-      $("title").textContent = "no connection to the game";
+      $("title").textContent = _("no connection to the game");
       return;
     }
     moves = Array.from(round.moves, (c) => Number(c) - 1);
-    const what = mode === "review" ? "Review" : "Replay";
-    document.title = `${what} of round ${round.round} \u00b7 Connect 4`;
-    $("title").textContent = `${what}: round ${round.round} (match ${match.match}, round ${round.number})`;
-    $("players").replaceChildren(swatch(match.players["1"].colour), labelOf(1), " v ", swatch(match.players["2"].colour),
-      labelOf(2), ` \u00b7 ${match.board[0]}x${match.board[1]} \u00b7 ${labelOf(round.starter)} first \u00b7 ` +
-      `${round.result_text} (${moves.length} moves${round.helps_text ? `, ${round.helps_text}` : ""})`);
-    $("other").textContent = mode === "review" ? "Replay" : "Review";
+    const said = { round: round.round, match: match.match, number: round.number };
+    document.title = format(mode === "review" ? _("Review of round {round}") : _("Replay of round {round}"), said) +
+      " \u00b7 Connect 4";
+    $("title").textContent = format(mode === "review" ? _("Review: round {round} (match {match}, round {number})")
+      : _("Replay: round {round} (match {match}, round {number})"), said);
+    const helps = helpsText(round);
+    const result = { result: roundResult(match, round), n: moves.length, helps };
+    $("players").replaceChildren(swatch(match.players["1"].colour), labelOf(1), " " + _("v") + " ",
+      swatch(match.players["2"].colour), labelOf(2), ` \u00b7 ${match.board[0]}x${match.board[1]} \u00b7 ` +
+      format(_("{name} first"), { name: labelOf(round.starter) }) + " \u00b7 " +
+      format(helps ? ngettext("{result} ({n} move, {helps})", "{result} ({n} moves, {helps})", moves.length)
+        : ngettext("{result} ({n} move)", "{result} ({n} moves)", moves.length), result));
+    $("other").textContent = mode === "review" ? _("Replay") : _("Review");
     $("other").href = `/${mode === "review" ? "replay" : "review"}/${round.round}`;
     $("ply").max = String(moves.length);
     select(mode === "replay" ? 0 : moves.length);

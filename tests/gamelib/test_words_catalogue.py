@@ -1,0 +1,216 @@
+"""The words' catalogues: the committed templates are what ``tools/words extract`` makes from the code
+now, every placeholder is named, and a language compiled with Babel changes what the launcher and the
+terminal say (then English again), while a page's own language leaves the process's alone."""
+import gettext
+import os
+import re
+import shutil
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from gamelib import i18n
+from gamelib.backends.mock import MockBackend
+from gamelib.backends.terminal_screen import hint, plain_keys, too_small_message
+from gamelib.launcher import cli
+from gamelib.launcher.menu import Launcher
+from gamelib.status import ENTER, LEFT_RIGHT
+from sensehat_c4 import i18n as game_words
+
+ROOT = Path(__file__).resolve().parents[2]
+DOMAINS = ("gamelib", "sensehat_c4")
+ARGPARSE_FIELDS = {"%(default)s", "%(prog)s"}
+"""The named fields argparse itself fills in a help string: allowed beside ``{name}`` ones."""
+
+
+def template(domain: str) -> Path:
+    return ROOT / domain / "locale" / f"{domain}.pot"
+
+
+def test_the_committed_templates_are_what_extract_makes_from_the_code(tmp_path):
+    """A word added (or changed) without ``tools/words extract`` fails here."""
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "words"), "extract", "--output", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for domain in DOMAINS:
+        made = (tmp_path / f"{domain}.pot").read_text(encoding="utf-8")
+        assert made == template(domain).read_text(encoding="utf-8"), \
+            f"{template(domain).relative_to(ROOT)} is not what the code holds now: run tools/words extract"
+
+
+def test_the_templates_hold_the_launchers_words_without_dates_or_line_numbers():
+    text = template("gamelib").read_text(encoding="utf-8")
+    assert 'msgid "no names kept"' in text and 'msgid "arrows and Enter (or space) play, q quits"' in text
+    assert "#: gamelib/launcher/cli.py\n" in text               # the file, not the line
+    assert '"POT-Creation-Date: 2000-01-01 00:00+0000\\n"' in text and "Generated-By" not in text
+
+
+def fields(message: str) -> list:
+    """The ``{...}`` fields of ``message`` (as str.format reads them)."""
+    return [name for _, name, _, _ in string.Formatter().parse(message) if name is not None]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_placeholder_in_a_word_is_named(domain):
+    """``{name}``, never ``{}``, ``{0}``, ``%s`` or ``%d``: a translation may put them in any order."""
+    with template(domain).open("rb") as f:
+        catalogue = read_po(f)
+    bad = []
+    for message in catalogue:
+        for text in (message.id if isinstance(message.id, tuple) else (message.id,)):
+            if not text:
+                continue
+            unnamed = [name for name in fields(text) if not name.isidentifier()]
+            printf = [field for field in re.findall(r"%(?:\([a-z]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxX]", text)
+                      if field not in ARGPARSE_FIELDS]
+            if unnamed or printf:
+                bad.append(text)
+    assert not bad, f"placeholders without names (use {{name}} and .format(name=...)): {bad}"
+
+
+def test_the_placeholder_check_catches_what_it_should():
+    assert fields("{name} to move, {n} left") == ["name", "n"]
+    assert [name.isidentifier() for name in fields("{} and {0}")] == [False, False]
+
+
+XX_GAMELIB = {
+    "no names kept": "xx-no-names",
+    "arrows and Enter (or space) play, q quits": "xx-arrows-enter-q",
+    "arrows, Enter; q quits": "xx-short",
+    "Enter": "Entrer",
+    "left/right": "gauche/droite",
+    "Too small. q quits.": "xx-small",
+    "no games are installed": "xx-no-games",
+    "{item} (hold {up} {hold} s: system menu)": "xx {item}: {up} {hold} s",
+    "menu: {item}": "xx-menu: {item}",
+}
+XX_GAME = {"a word of the game": "xx-word-of-the-game"}
+
+
+def compile_language(localedir: Path, language: str, domain: str, words: dict) -> Path:
+    """``words`` as ``localedir/language/LC_MESSAGES/domain.mo``, through Babel's .po and .mo writers."""
+    catalogue = Catalog(locale=language, domain=domain)
+    for english, translated in words.items():
+        catalogue.add(english, translated)
+    folder = localedir / language / "LC_MESSAGES"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / f"{domain}.po").open("wb") as f:
+        write_po(f, catalogue)
+    with (folder / f"{domain}.po").open("rb") as f:
+        written = read_po(f, locale=language, domain=domain)
+    with (folder / f"{domain}.mo").open("wb") as f:
+        write_mo(f, written)
+    return folder / f"{domain}.mo"
+
+
+@pytest.fixture
+def xx(tmp_path, monkeypatch):
+    """A test language, ``xx``, compiled for both domains into a folder of its own ($GAMELIB_LOCALEDIR);
+    English chosen again after."""
+    compile_language(tmp_path / "locale", "xx", "gamelib", XX_GAMELIB)
+    compile_language(tmp_path / "locale", "xx", "sensehat_c4", XX_GAME)
+    monkeypatch.setenv(i18n.LOCALEDIR_ENV, str(tmp_path / "locale"))
+    yield
+    i18n.choose(None)
+
+
+def no_games_caption() -> str:
+    return Launcher(MockBackend(), [], None).words().caption
+
+
+def test_a_language_chosen_changes_the_launchers_and_the_terminals_words_then_english_again(xx, tmp_path,
+                                                                                            monkeypatch, capsys):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("LANGUAGE", "en")
+    english = no_games_caption()
+    assert english == "no games are installed (hold ↑ 2 s: system menu)"
+
+    i18n.choose(["xx"])
+    assert cli.main(["names"]) == 0 and capsys.readouterr().out == "xx-no-names\n"
+    assert no_games_caption() == "xx xx-no-games: ↑ 2 s"               # a whole sentence, its fields in place
+    assert Launcher(MockBackend(), [], None).words().text == "xx-menu: xx-no-games"
+    assert hint(80, pairing=False) == "xx-arrows-enter-q" and hint(12, pairing=False) == "xx-short"
+    assert too_small_message(20, 1) == ["xx-small"]                       # the longest that fits
+    assert f"{ENTER}: yes" == "Entrer: yes" and ENTER == "Enter"          # the key's name; its value stays
+    assert plain_keys(f"{LEFT_RIGHT} browse") == "gauche/droite browse"
+    assert game_words._("a word of the game") == "xx-word-of-the-game"   # the game's own domain
+    assert i18n._("a word of the game") == "a word of the game"           # ... which gamelib's does not hold
+    assert i18n._("not in any catalogue") == "not in any catalogue"       # what xx lacks stays English
+
+    i18n.choose(None)
+    assert cli.main(["names"]) == 0 and capsys.readouterr().out == "no names kept\n"
+    assert no_games_caption() == english and hint(80, pairing=False) == "arrows and Enter (or space) play, q quits"
+    assert f"{ENTER}: yes" == "Enter: yes" and game_words._("a word of the game") == "a word of the game"
+
+
+def test_a_pages_own_language_leaves_the_processs_alone(xx, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    page = i18n.CATALOGUE.translations(["xx", "en"])
+    assert page.gettext("no names kept") == "xx-no-names"
+    assert i18n.chosen() is None and i18n._("no names kept") == "no names kept"
+    assert game_words.CATALOGUE.translations(["xx"]).gettext("a word of the game") == "xx-word-of-the-game"
+    assert i18n.CATALOGUE.translations(["fr"]).gettext("no names kept") == "no names kept"   # no catalogue: English
+    assert no_games_caption() == "no games are installed (hold ↑ 2 s: system menu)"
+
+
+def test_a_language_without_the_folder_is_english(monkeypatch):
+    monkeypatch.setenv(i18n.LOCALEDIR_ENV, "/nonexistent/locale")
+    i18n.choose(["xx"])
+    try:
+        assert i18n._("no names kept") == "no names kept" and hint(80, pairing=False) == "arrows and Enter (or space) play, q quits"
+    finally:
+        i18n.choose(None)
+
+
+def source_copy(destination: Path) -> Path:
+    """What the build reads: setup.py, setup.cfg, pyproject.toml, README.md and both packages (no built files)."""
+    for name in ("setup.py", "setup.cfg", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, destination / name)
+    for package in DOMAINS:
+        shutil.copytree(ROOT / package, destination / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.sha256", "*.mo", "fr", "xx"))
+    return destination
+
+
+def build_py(source: Path, *, babel: bool) -> subprocess.CompletedProcess:
+    """``setup.py build_py`` of ``source`` into ``source/out``; without Babel importable if ``babel`` is false."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if not babel:   # a package called babel that cannot be imported, first on the path
+        (source / "nobabel" / "babel").mkdir(parents=True)
+        (source / "nobabel" / "babel" / "__init__.py").write_text("raise ImportError('No module named babel')\n")
+        environment["PYTHONPATH"] = str(source / "nobabel")
+    return subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", "out"], cwd=source,
+                          env=environment, capture_output=True, text=True, timeout=300)
+
+
+def test_the_build_compiles_each_language_with_babel_and_ships_it_with_the_templates(tmp_path):
+    source = source_copy(tmp_path)
+    compile_language(tmp_path / "gamelib" / "locale", "fr", "gamelib", {"no names kept": "aucun nom gardé"})
+    (tmp_path / "gamelib" / "locale" / "fr" / "LC_MESSAGES" / "gamelib.mo").unlink()   # the build makes its own
+    done = build_py(source, babel=True)
+    assert done.returncode == 0, done.stderr
+    built = tmp_path / "out" / "gamelib" / "locale"
+    assert (built / "gamelib.pot").read_bytes() == template("gamelib").read_bytes()
+    assert (tmp_path / "out" / "sensehat_c4" / "locale" / "sensehat_c4.pot").is_file()
+    french = gettext.translation("gamelib", str(built), languages=["fr"])
+    assert french.gettext("no names kept") == "aucun nom gardé"
+    assert not (tmp_path / "gamelib" / "locale" / "fr" / "LC_MESSAGES" / "gamelib.mo").exists()   # not in the sources
+
+
+def test_a_build_without_babel_fails_only_when_there_is_a_language_to_compile(tmp_path):
+    (tmp_path / "bare").mkdir()
+    done = build_py(source_copy(tmp_path / "bare"), babel=False)
+    assert done.returncode == 0, done.stderr                               # no .po: Babel is not needed
+    (tmp_path / "fr").mkdir()
+    source = source_copy(tmp_path / "fr")
+    compile_language(source / "gamelib" / "locale", "fr", "gamelib", {"no names kept": "aucun nom gardé"})
+    done = build_py(source, babel=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == ("error: Babel is needed to compile the words' catalogues "
+                                                    "(No module named babel): pip install Babel")

@@ -1,0 +1,97 @@
+"""Helpers for tests of the games database: a ticking fake wall clock and a few recorded matches."""
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Callable, List, Optional
+
+from gamelib.colours import RED, YELLOW
+from sensehat_c4.records import Owner, Recorder, Side
+from sensehat_c4.rules import Board
+
+START = datetime(2026, 11, 23, 14, 0, 0, tzinfo=timezone.utc)
+
+
+def ticking(start: datetime = START, step: float = 60.0) -> Callable[[], datetime]:
+    """A wall clock that moves ``step`` seconds each time it is read."""
+    now = [start - timedelta(seconds=step)]
+
+    def clock() -> datetime:
+        now[0] += timedelta(seconds=step)
+        return now[0]
+
+    return clock
+
+
+ANN = Side(RED, name="Ann")
+BOB = Side(YELLOW, name="Bob")
+
+
+def record_match(recorder: Recorder, rounds: List[str], *, sides=(ANN, BOB), winner: Optional[int] = 1,
+                 abandoned_moves: Optional[str] = None, columns: int = 7, rows: int = 6,
+                 backend: str = "mock") -> None:
+    """One match as the match loop records it: rounds alternate their starter (seat 1 first)."""
+    recorder.start_match(sides, columns=columns, rows=rows, backend=backend)
+    number = 0
+    for number, moves in enumerate(rounds, start=1):
+        recorder.start_round()
+        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(moves, columns, rows))
+    if abandoned_moves is not None:
+        number += 1
+        recorder.start_round()
+        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(abandoned_moves, columns, rows))
+    recorder.end_match(winner)
+
+
+GONE = Owner("an-earlier-boot", 4242, 17)
+"""A process that is gone: the game a power cut stopped (the pid may well be running now)."""
+
+
+def interrupted_match(path: Path, rounds: List[str], *, sides=(ANN, BOB), columns: int = 7, rows: int = 6,
+                      starts: str = "alternate", wins: int = 2, backend: str = "mock",
+                      owner: Owner = GONE) -> None:
+    """A match as a game left it when the power went: each round's moves committed one by one
+    (starters by ``starts``: ``alternate``, ``p1`` or ``p2``), never ended."""
+    recorder = Recorder(path, clock=ticking(), owner=owner)
+    recorder.start_match(sides, columns=columns, rows=rows, backend=backend, starts=starts, wins=wins)
+    for number, moves in enumerate(rounds, start=1):
+        starter = (1 if number % 2 else 2) if starts == "alternate" else int(starts[1])
+        recorder.start_round()
+        board = Board(columns, rows)
+        for char in moves:
+            board.play(int(char) - 1)
+            recorder.played(number, starter, board)
+    recorder.close()
+
+
+def rows(path: Path, sql: str) -> List[tuple]:
+    conn = sqlite3.connect(str(path))
+    try:
+        return [tuple(r) for r in conn.execute(sql)]
+    finally:
+        conn.close()
+
+
+def foreign(path: Path, application_id: int = 0) -> bytes:
+    """Another program's SQLite file (its own table, and ``application_id`` if given); its bytes."""
+    conn = sqlite3.connect(str(path))
+    conn.execute(f"PRAGMA application_id = {application_id}")
+    conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    conn.execute("INSERT INTO notes (text) VALUES ('milk')")
+    conn.commit()
+    conn.close()
+    return path.read_bytes()
+
+
+def many_matches(path: Path, matches: int = 40) -> bytes:
+    """``path`` with ``matches`` two-round matches, its write-ahead log folded in; its bytes."""
+    recorder = Recorder(path, clock=ticking())
+    for _ in range(matches):
+        record_match(recorder, ["1212121", "4455667"])
+    recorder.close()
+    rows(path, "PRAGMA wal_checkpoint(TRUNCATE)")
+    return path.read_bytes()
+
+
+HARD = Side(YELLOW, level="hard", seconds=1.0)

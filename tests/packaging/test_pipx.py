@@ -1,0 +1,88 @@
+"""A way in on a Pi (README, docs/guide/pi-install.md): ``pipx install --system-site-packages .``, with Debian's pipx.
+
+A copy of this tree is installed by ``pipx`` (Debian 12's 1.1.0, run by the system's Python) into
+a pipx home of the test's own; the programs it puts on its ``bin`` directory must answer: the
+version with the native core (built by the install), ``analyse``, and ``doctor``, whose Python is
+the venv pipx made, and which sees the system's packages (where Raspberry Pi OS's
+``python3-sense-hat`` is): a module of ``/usr/lib/python3/dist-packages`` imports in that venv.
+Needs ``pipx`` (``.ci/install-package-deps``) and the package index (``h11``, ``zeroconf``,
+``setuptools``); skipped without pipx (failed under CI).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ci_needs import require
+
+from sensehat_c4 import __version__
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+SYSTEM_SITE = "/usr/lib/python3/dist-packages"
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+"""Debian's PATH: its pipx and python3, not a venv's or a pyenv's."""
+
+
+@pytest.fixture(scope="module")
+def pipx_bin(tmp_path_factory):
+    require([] if shutil.which("pipx", path=PATH) else ["pipx"], "pipx is missing", ".ci/install-package-deps")
+    work = tmp_path_factory.mktemp("pipx")
+    source = work / "sensehat-c4"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
+                                                                "__pycache__", ".pytest_cache", "_c4core.so*"))
+    env = {"PATH": PATH, "HOME": str(work / "home"), "PIPX_HOME": str(work / "pipx"),
+           "PIPX_BIN_DIR": str(work / "bin"), "LANG": "C.UTF-8"}
+    env.update({k: v for k, v in os.environ.items() if k.startswith(("PIP_", "http_", "https_", "no_proxy"))})
+    done = subprocess.run(["pipx", "install", "--system-site-packages", str(source)], env=env, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return work / "bin", work / "pipx" / "venvs" / "sensehat-c4"
+
+
+def test_pipx_puts_both_programs_on_its_path(pipx_bin):
+    bin_dir, _ = pipx_bin
+    assert sorted(p.name for p in bin_dir.iterdir()) == ["gamelib", "sensehat-c4"]
+
+
+def test_the_version_with_the_native_core_built_by_the_install(pipx_bin):
+    bin_dir, _ = pipx_bin
+    done = subprocess.run([str(bin_dir / "sensehat-c4"), "--version"], capture_output=True, text=True, check=True)
+    assert done.stdout == f"sensehat-c4 {__version__} (solver core: native)\n"
+
+
+def test_analyse_as_this_tree_does(pipx_bin):
+    bin_dir, _ = pipx_bin
+    for args in (["analyse", "4453"], ["analyse", "4453", "--solve", "--json"]):
+        here = subprocess.run([sys.executable, "-m", "sensehat_c4", *args], capture_output=True, text=True,
+                              check=True, cwd=REPO).stdout
+        assert subprocess.run([str(bin_dir / "sensehat-c4"), *args], capture_output=True, text=True,
+                              check=True).stdout == here
+
+
+def test_the_venv_sees_the_systems_packages(pipx_bin):
+    """Where ``sudo apt install sense-hat`` puts ``sense_hat``: a module the system has there (Debian's
+    ``installer``, which the package's build needs) imports in pipx's venv."""
+    _, venv = pipx_bin
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    done = subprocess.run([str(venv / "bin" / "python"), "-c", "import installer; print(installer.__file__)"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.startswith(SYSTEM_SITE + "/")
+
+
+def test_doctor_runs_from_pipx(pipx_bin):
+    bin_dir, venv = pipx_bin
+    done = subprocess.run([str(bin_dir / "sensehat-c4"), "doctor", "--json", "--backend", "terminal"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    report = json.loads(done.stdout)
+    found = {c["check"]: c for c in report["checks"]}
+    assert done.returncode == 1 and found["terminal"]["status"] == "fail"   # not a terminal: exit 1
+    assert found["python"]["detail"].endswith(f"({venv}/bin/python)")
+    assert found["core"]["status"] == "ok" and found["core"]["detail"].startswith(f"native ({venv}/lib/")
+    assert found["zeroconf"]["status"] == "ok"

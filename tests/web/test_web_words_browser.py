@@ -1,0 +1,126 @@
+"""Every word the web pages show comes from the catalogues, in the language the browser asks for: with a
+pseudo-translation (every message wrapped in ``[!...!]``, a gettext ``NullTranslations`` put in both
+catalogues for the language ``eo``) and Chromium asking for ``eo`` (``tests/browser.py``), the live page
+(a seat asked for), the games played, a round's review (made) and its replay show no English outside
+the brackets in ``document.body.innerText``, nor in the title.
+
+What is not the pages' words, and so stays as it is (:data:`NOT_WORDS`): the players' names, the game's
+name, the game's own sentence (the Pi's words, in the Pi's language: its ``text``), numbers, scores, board
+sizes, column digits, signs and symbols, and dates (the browser's ``Intl`` writes them in the page's
+language).  The Pi's own language stays English throughout.
+"""
+import re
+import time
+
+import pytest
+from browser import start, text, wait
+from ci_needs import require
+from pseudo_words import Pseudo
+from web_client import Console
+
+import browser
+from gamelib import i18n
+from gamelib.status import Status
+from gamelib.web import words
+from gamelib.web.address import Address
+from gamelib.web.server import WebServer
+from records_data import ANN, BOB, record_match, ticking
+from sensehat_c4 import i18n as c4_i18n
+from sensehat_c4.records import Recorder
+from sensehat_c4.web import pages as webpages
+
+pytestmark = pytest.mark.slow
+
+SHORT, LONG = "1122334", "4344744673633212217741661367327622115555"
+SAID = "Ann to move: the game's own words"
+"""The game's sentence (the Pi's words, in the Pi's language: not the page's)."""
+NOT_WORDS = {"Ann", "Bob", "Connect"}
+"""Names: the players' and the game's."""
+DECORATED = re.compile(r"\[!((?:(?!\[!|!\]).)*)!\]", re.S)
+
+
+def bare_words(shown: str) -> set:
+    """The words of ``shown`` outside every ``[!...!]`` (inner ones first: a name inside a message)."""
+    shown = shown.replace(SAID, "")
+    while True:
+        stripped = DECORATED.sub(" ", shown)
+        if stripped == shown:
+            break
+        shown = stripped
+    return set(re.findall(r"[^\W\d_]{2,}", shown)) - NOT_WORDS
+
+
+def body(driver) -> str:
+    return driver.execute_script("return document.body.innerText")
+
+
+def check(driver, where, leave_out=None):
+    shown = body(driver).replace(leave_out, "") if leave_out else body(driver)
+    assert bare_words(shown) == set(), f"{where}: English not from the catalogue in {shown!r}"
+    title = driver.execute_script("return document.title")
+    assert title.startswith("[!") and bare_words(title) == set(), (where, title)
+    assert driver.execute_script("return document.documentElement.lang") == "eo"
+
+
+def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tmp_path, monkeypatch):
+    require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
+            ".ci/install-browser-deps")
+    monkeypatch.setattr(words, "offered", lambda catalogue: frozenset({"eo"}))
+    for catalogue in (i18n.CATALOGUE, c4_i18n.CATALOGUE):
+        monkeypatch.setattr(catalogue, "translations", lambda languages=None, real=catalogue.translations:
+                            Pseudo() if languages and languages[0] == "eo" else real(languages))
+    db = tmp_path / "games.db"
+    record_match(Recorder(db, clock=ticking()), [SHORT, LONG], sides=(ANN, BOB))
+    server = WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.RecordsPages(db).pages()]).start()
+    server.feed.shown([(0, 0, 0)] * 64)
+    server.feed.said(Status("playing", SAID, turn=1, seats=(
+        {"seat": 1, "name": "Ann", "colour": "#ff0000", "kind": "stick"},
+        {"seat": 2, "level": "hard", "colour": "#ffff00", "kind": "computer"}),
+        details={"game": "Connect 4", "score": [1, 0], "round": 2, "board": "7x6"}))
+    driver = start(phone=False)
+    try:
+        driver.execute_cdp_cmd("Network.setUserAgentOverride", {
+            "userAgent": driver.execute_script("return navigator.userAgent"), "acceptLanguage": "eo"})
+        base = f"http://127.0.0.1:{server.port}"
+        driver.get(base + "/")
+        wait(driver, lambda: text(driver, "connection") == "[!live!]", "the page to connect, in its words")
+        wait(driver, lambda: SAID in text(driver, "text"), "the game's words")
+        wait(driver, lambda: [a.text for a in driver.find_elements("css selector", "#links a")] == ["[!Games played!]"],
+             "the link to the games played")
+        assert text(driver, "turn") == "Ann" and text(driver, "sit-1") == "[!Player 1!]"
+        assert text(driver, "score") == "1 \u2013 0 [!(round 2)!]"
+        assert "[!computer (hard)!]" in text(driver, "players")
+        check(driver, "the live page")
+        driver.find_element("id", "sit-1").click()                      # a seat asked for: the PIN's words
+        wait(driver, lambda: text(driver, "seat-message") == "[!The PIN scrolls across the LEDs: type it here.!]",
+             "the seat's words")
+        check(driver, "the live page, a seat asked for")
+
+        driver.get(base + "/history")
+        wait(driver, lambda: len(driver.find_elements("css selector", ".round")) == 2, "the two rounds")
+        assert text(driver, "message") == "[!the last match!]"
+        second = driver.find_element("css selector", '.round[data-round="2"]')
+        assert [s.text for s in second.find_elements("css selector", "span")][:4] == [
+            "[!Round 2!]", "[!Bob first!]", "[!Ann won!]", "[!40 moves, 1:00!]"]
+        when = driver.find_element("css selector", ".when").text      # the browser's date, in the page's language
+        check(driver, "the games played", leave_out=when)
+
+        driver.get(base + "/review/1")
+        wait(driver, lambda: driver.find_element("id", "graph-box").is_displayed(), "the review", timeout=120)
+        wait(driver, lambda: text(driver, "position").startswith("[!Move 7:"), "the last move described")
+        assert text(driver, "title") == "[!Review: round 1 (match 1, round 1)!]"
+        assert len(driver.find_elements("css selector", "#move-rows tr")) == 7
+        check(driver, "a round's review")
+
+        driver.get(base + "/replay/2")
+        wait(driver, lambda: text(driver, "position") == "[!The empty board.!]", "the replay")
+        driver.find_element("id", "play").click()
+        wait(driver, lambda: text(driver, "play") == "\u23F8\uFE0E [!pause!]", "playing")
+        time.sleep(1.0)
+        check(driver, "a round's replay")
+        severe = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert severe == []
+        assert i18n.CATALOGUE.translations().gettext("live") == "live"   # the Pi's own language: English still
+    finally:
+        driver.quit()
+        server.close()
