@@ -304,7 +304,6 @@ LOADS_IO = {
     "gamelib.backends.terminal_input": "os <- gamelib.backends.inbox <- gamelib.backends.base",
     "gamelib.lan.screens": "os <- gamelib.backends.inbox <- gamelib.backends.base <- gamelib.scroll",
     "gamelib.web.seating": "asyncio, socket <- gamelib.web.http",
-    "sensehat_c4.match.words": "pathlib <- sensehat_c4.i18n (the catalogue's directory)",
 }
 """Pure modules whose own code does no I/O but whose imports load a module that does (through what)."""
 

@@ -851,7 +851,7 @@ def test_a_version_1_file_is_migrated_and_its_matches_in_play_kept_as_abandoned(
             (3, "playing", "alternate", 2), (2, "playing", "alternate", 2), (1, "finished", "alternate", 2)]
     recorder = Recorder(path, clock=ticking())
     assert recorder.interrupted() is None   # version 1 kept no round in play, nor who starts: none is resumed
-    assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)] == [(4,)]
+    assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)]
     assert rows(path, "SELECT id, status, ended, pid, starts, wins, owner FROM matches") == [
         (1, "finished", "2026-01-01T10:05:00Z", None, "alternate", 2, None),
         (2, "abandoned", "2026-01-02T10:04:00Z", None, "alternate", 2, None),   # its last round's end

@@ -17,7 +17,7 @@ from sensehat_c4.records import migrations
 from sensehat_c4.rules import Board
 from sensehat_c4.study import history, review
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HARD = Side(YELLOW, level="hard", seconds=8.0)
 
 
@@ -29,13 +29,14 @@ def rows(path, sql):
         conn.close()
 
 
-def version_3(path):
-    """A file as version 3 left it: one finished match against hard, two rounds."""
+def version_3(path, version=3):
+    """A file as version 3 left it: one finished match against hard, two rounds (``version`` 4: with the
+    puzzles' table, one day played)."""
     conn = sqlite3.connect(str(path))
-    for script in migrations.MIGRATIONS[:3]:
+    for script in migrations.MIGRATIONS[:version]:
         conn.executescript(script)
     conn.executescript(f"""
-        PRAGMA user_version = 3; PRAGMA application_id = {records.APPLICATION_ID};
+        PRAGMA user_version = {version}; PRAGMA application_id = {records.APPLICATION_ID};
         INSERT INTO matches (started, ended, status, winner, columns, rows, backend, p1_name, p1_colour,
                              p2_level, p2_seconds, p2_colour)
             VALUES ('2026-01-01T10:00:00Z', '2026-01-01T10:09:00Z', 'finished', 1, 7, 6, 'hat', 'Ann', '#ff0000',
@@ -46,22 +47,35 @@ def version_3(path):
                    (1, 2, 2, '2121212', 'win', 2, '[[2, 1], [2, 2], [2, 3], [2, 4]]',
                     '2026-01-01T10:03:00Z', '2026-01-01T10:04:00Z');
     """)
+    if version >= 4:
+        conn.executescript("""
+            INSERT INTO puzzles (day, puzzle, n, tries, solved_on, started, ended)
+                VALUES ('2026-01-02', '2-0462', 2, 3, '2026-01-02', '2026-01-02T09:00:00Z', '2026-01-02T09:05:00Z');
+        """)
     conn.close()
 
 
-def test_a_version_3_file_reads_as_it_is_then_is_migrated_to_4(tmp_path):
+def test_the_rounds_helps_are_the_fifth_version():
+    assert migrations.SCHEMA_VERSION == 5 == len(migrations.MIGRATIONS)
+    assert {column: migrations.ADDED[column] for column in ("level", "hints", "takebacks")} == {
+        "level": (5, "NULL"), "hints": (5, "0"), "takebacks": (5, "0")}
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_an_older_file_reads_as_it_is_then_is_migrated_to_the_latest(tmp_path, version):
     path = tmp_path / "games.db"
-    version_3(path)
+    version_3(path, version)
     with Records(path) as stored:                   # read as it is: no level, no helps
         assert [(r.level, r.hints, r.takebacks) for r in stored.matches()[0].rounds] == [(None, 0, 0), (None, 0, 0)]
+        assert [p.puzzle for p in stored.puzzles()] == ([] if version == 3 else ["2-0462"])
         assert stored.notes == []
-    assert rows(path, "PRAGMA user_version") == [(3,)]
+    assert rows(path, "PRAGMA user_version") == [(version,)]
     recorder = Recorder(path, clock=ticking())
     assert recorder.interrupted() is None           # opened for writing: migrated
     recorder.close()
-    assert migrations.SCHEMA_VERSION == 4
-    assert rows(path, "PRAGMA user_version") == [(4,)]
+    assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)]
     assert rows(path, "SELECT number, level, hints, takebacks FROM rounds") == [(1, None, 0, 0), (2, None, 0, 0)]
+    assert rows(path, "SELECT day, puzzle, tries FROM puzzles") == ([] if version == 3 else [("2026-01-02", "2-0462", 3)])
     assert rows(path, "PRAGMA integrity_check") == [("ok",)]
     with pytest.raises(sqlite3.IntegrityError):     # the counts are never negative
         conn = sqlite3.connect(str(path))
@@ -126,6 +140,7 @@ def test_history_says_each_rounds_level_and_helps(helped):
 
 def test_stats_mark_the_rounds_played_with_helps(helped):
     done = run("stats", "--db", str(helped))
+    assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[-2:] == [
         "v computer  matches: won lost abandoned   rounds: won drawn lost",
         "match-me               0    0         1             1     0    1  (1 round with helps)"]
