@@ -35,7 +35,7 @@ from ..errors import BackendError, QuitRequested
 from ..i18n import N_, _
 from .base import Backend, Direction, StickEvent
 from .device import Waitable
-from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, KeyDecoder, KeyRepeat
+from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, UP_DOWN, KeyDecoder, KeyRepeat
 from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
 
 NOT_A_TERMINAL = N_("the terminal backend needs a terminal: standard input and output must both be one "
@@ -415,6 +415,9 @@ class TerminalDevice:
                 raise KeyboardInterrupt
             if key == PAIR:
                 self._pair()      # the pairing gesture, as holding Enter for PAIR_HOLD seconds makes it
+                continue
+            if key == UP_DOWN:    # the stick's gesture up, then down (a take-back in Connect 4 with helps on)
+                self._queue(self._repeat.key(Direction.UP, now) + self._repeat.key(Direction.DOWN, now))
                 continue
             assert isinstance(key, Direction)
             self._queue(self._repeat.key(key, now))

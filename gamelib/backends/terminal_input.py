@@ -52,13 +52,16 @@ ESCAPE_WAIT = 0.05
 QUIT = "quit"
 INTERRUPT = "interrupt"
 PAIR = "pair"
+UP_DOWN = "up-down"
 Key = Union[Direction, str]
-"""A :class:`Direction`, :data:`QUIT` (``q``), :data:`PAIR` (``p``: the pairing gesture) or :data:`INTERRUPT`
-(Ctrl+C)."""
+"""A :class:`Direction`, :data:`QUIT` (``q``), :data:`PAIR` (``p``: the pairing gesture), :data:`UP_DOWN` (``u``
+or Backspace: up then down, Connect 4's take-back with helps on) or :data:`INTERRUPT` (Ctrl+C).  ``h`` is
+the middle (Connect 4's hint with helps on), as Enter is."""
 
 _ARROWS = {"A": Direction.UP, "B": Direction.DOWN, "C": Direction.RIGHT, "D": Direction.LEFT}
 _SINGLE = {b"\r": Direction.MIDDLE, b"\n": Direction.MIDDLE, b" ": Direction.MIDDLE,
-           b"q": QUIT, b"Q": QUIT, b"p": PAIR, b"P": PAIR, b"\x03": INTERRUPT}
+           b"h": Direction.MIDDLE, b"H": Direction.MIDDLE, b"u": UP_DOWN, b"U": UP_DOWN, b"\x7f": UP_DOWN,
+           b"\x08": UP_DOWN, b"q": QUIT, b"Q": QUIT, b"p": PAIR, b"P": PAIR, b"\x03": INTERRUPT}
 
 
 class KeyDecoder:

@@ -17,7 +17,8 @@ from .. import __version__
 from ..errors import ConfigError
 from ..i18n import N_, _
 from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
-from ..match.opponents import NAMES as OPPONENTS, Opponent
+from ..match.opponents import HUMAN, Opponent
+from ..match.opponents import NAMES as OPPONENTS
 from ..rules import FIRST_CHOICES
 from .common import PROG, add_board, add_db, add_threads, positive_int, seconds, use_threads
 
@@ -88,9 +89,15 @@ def play_parser() -> Parser:
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help=_("who starts each round (default: alternate, player 1 first)"))
     parser.add_argument("--opponent", choices=OPPONENTS, default=None,
-                        help=_("human (two players) or the computer's level, weakest first (docs/guide/"
-                               "computer.md says how each plays); without this option the players choose with the "
-                               "joystick before each match (2P, then levels 1-{levels})").format(levels=len(LEVELS)))
+                        help=_("human (two players), the computer's level, weakest first (docs/guide/"
+                               "computer.md says how each plays), or match-me (a level that steps up or down after "
+                               "each round to meet your strength); without this option the players choose with the "
+                               "joystick before each match (2P, then levels 1-{levels}, then M)").format(
+                                   levels=len(LEVELS)))
+    parser.add_argument("--helps", choices=("on", "off"), default=None,
+                        help=_("hints and take-backs against the computer (middle: a hint; up then down: take "
+                               "back your last move); without this option they are chosen with the joystick after "
+                               "the board size, and are off with --opponent"))
     parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
                         help=_("which player the computer is (default: 2; alternate swaps every match)"))
     parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
@@ -183,6 +190,8 @@ def run(argv: Sequence[str]) -> int:
     except ConfigError as exc:
         parser.error(str(exc))
     opponent = None if args.opponent is None else Opponent.parse(args.opponent)   # argparse checked the word
+    if args.helps == "on" and opponent == HUMAN:
+        parser.error(_("--helps on: hints and take-backs are against the computer (not with --opponent human)"))
     if opponent is not None and args.board and args.board not in opponent.sizes():
         offered = " ".join(str(size) for size in opponent.sizes())
         parser.error(_("--opponent {level} plays on the boards {offered} only (not {board})").format(
@@ -233,7 +242,7 @@ def run(argv: Sequence[str]) -> int:
             else:
                 play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
                              size=args.board, think=args.think, matches=args.matches, report=report,
-                             recorder=recorder)
+                             recorder=recorder, helps=None if args.helps is None else args.helps == "on")
     finally:
         for line in after:
             notice(line)

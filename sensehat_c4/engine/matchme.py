@@ -10,7 +10,7 @@ way: a person as weak as the lowest level, or as strong as the highest, then pla
 that level rather than being pushed past it and back.  Around the person's strength it then
 goes up and down a level at a time, so the person scores about half the points: each level
 scores about a quarter against the next one up (``benchmarks/ladder.py --match-me``
-measures it with the ladder's own levels as the players; ``tests/test_engine_matchme.py``
+measures it with the ladder's own levels as the players; ``tests/engine/test_engine_matchme.py``
 checks that it settles within 10 rounds from any start).
 
 Pure: no I/O, no clock, no randomness; the match loop tells it each round's result.
@@ -23,7 +23,11 @@ from typing import Sequence, Tuple
 
 from ..errors import ConfigError
 
-__all__ = ["MatchMe", "Round", "FAST_AFTER", "FAST_STEP", "LEAVE_END_AFTER"]
+__all__ = ["MatchMe", "Round", "FAST_AFTER", "FAST_STEP", "LEAVE_END_AFTER", "NAME"]
+
+NAME = "match-me"
+"""Its name: what ``--opponent`` takes and a match's record keeps as the computer's level (each round
+keeps the level it played)."""
 
 FAST_AFTER = 3
 """From this many rounds in a row going the same way, the steps are :data:`FAST_STEP` levels."""

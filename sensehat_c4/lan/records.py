@@ -56,9 +56,11 @@ class RecordTee:
             self.recorder.start_round()
         self.send({"event": "round", "match": self.matches})
 
-    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None:
-        if self.recorder is not None:
-            self.recorder.played(number, starter, board, match_winner=match_winner)
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
+               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+        if self.recorder is not None:   # (no computer and no helps over the LAN: the match passes them on all the same)
+            self.recorder.played(number, starter, board, match_winner=match_winner, level=level, hints=hints,
+                                 takebacks=takebacks)
         move: JSONObject = {"number": number, "starter": starter, "moves": board.notation()}
         if self._match is not None:
             rounds = [r for r in self._match["rounds"] if r["number"] != number]

@@ -1,4 +1,5 @@
-"""Choosing before a match with the joystick: the opponent (``2P`` or levels 1-9), then the board size.
+"""Choosing before a match with the joystick: the opponent (``2P``, levels 1-9 or ``M``, *match me*), then the
+board size, then (against the computer) the helps: ``-`` none, ``H`` hints and take-backs.
 
 Left/right browse (with wrap-around; held, at the game's pace), down or middle
 chooses, up backs out: on the backend's own stick (another source's presses, a phone's, do
@@ -27,7 +28,7 @@ from gamelib.stepper import Stepper
 from ..i18n import N_, _
 from ..rules import Size
 from . import render, words
-from .opponents import HUMAN, LAN, OPPONENTS, Opponent
+from .opponents import HUMAN, LAN, MATCH_ME, OPPONENTS, Opponent
 
 _COLOURS = PALETTES[DEFAULT]
 LEVEL_COLOURS: Tuple[RGB, ...] = _COLOURS.levels
@@ -37,12 +38,15 @@ Entry = Optional[Opponent]
 """An entry of the opponent chooser: an opponent, or ``None`` for ``?`` (the rules, no opponent)."""
 CHOICES: Sequence[Tuple[Entry, str, RGB]] = ((HUMAN, "2P", _COLOURS.text),) + tuple(
     (opponent, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
-    for number, opponent in enumerate(OPPONENTS[1:], start=1)) + ((LAN, "", _COLOURS.lan), (None, "?", _COLOURS.text))
+    for number, opponent in enumerate(OPPONENTS[1:-1], start=1)) + (
+    (MATCH_ME, "M", _COLOURS.text), (LAN, "", _COLOURS.lan), (None, "?", _COLOURS.text))
 """Each opponent with its label on the matrix and the label's colour: ``2P``, then the
-levels of the levels table numbered from 1; then the LAN (a picture: waves); last ``?``, the
+levels of the levels table numbered from 1, then ``M``, *match me* (its level steps with each round),
+in the order of :data:`~.opponents.OPPONENTS`; then the LAN (a picture: waves); last ``?``, the
 rules (no opponent)."""
 RULES_INDEX = len(CHOICES) - 1
 LAN_INDEX = len(CHOICES) - 2
+MATCH_ME_INDEX = len(CHOICES) - 3
 
 LAN_ICON = ("........",
             "..CCCC..",
@@ -107,7 +111,8 @@ def browse(backend: Backend, frames: Sequence[Frame], index: int,
 
 def choose_opponent(backend: Backend, default: Opponent = HUMAN,
                     offered: Sequence[Opponent] = OPPONENTS, *, lan: bool = True) -> Optional[Opponent]:
-    """Let the players pick :data:`~.opponents.HUMAN` or a level among ``offered``, or (if ``lan``)
+    """Let the players pick :data:`~.opponents.HUMAN`, a level or :data:`~.opponents.MATCH_ME` among
+    ``offered``, or (if ``lan``)
     :data:`~.opponents.LAN`;
     ``None`` if they push up (back).  Choosing ``?`` scrolls the rules, then the choice goes on
     from ``?``."""
@@ -146,3 +151,19 @@ def choose_size(backend: Backend, offered: Sequence[Size], default: Size = Size(
     chosen = browse(backend, [size_frame(size) for size in offered], start,
                     [words.choosing_size(size, offered) for size in offered])
     return None if chosen is None else offered[chosen]
+
+
+HELPS_CHOICES: Sequence[Tuple[bool, str]] = ((False, "-"), (True, "H"))
+"""The helps chooser's entries and their labels: none (``-``), hints and take-backs (``H``)."""
+
+
+def choose_helps(backend: Backend, default: bool = False) -> Optional[bool]:
+    """Let the person choose hints and take-backs against the computer (off first unless ``default``);
+    ``None`` if they push up (back)."""
+    frames = []
+    for index, (_on, label) in enumerate(HELPS_CHOICES):
+        pixels = centred_text(label, _COLOURS.text, _COLOURS.background)
+        pixels[place(index, len(HELPS_CHOICES))] = _COLOURS.text
+        frames.append(pixels)
+    chosen = browse(backend, frames, 1 if default else 0, [words.choosing_helps(on) for on, _ in HELPS_CHOICES])
+    return None if chosen is None else HELPS_CHOICES[chosen][0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from gamelib.seats import Kind
 
@@ -23,7 +23,7 @@ from ..rules import Board
 from .opponents import Opponent
 from .players import Player
 
-__all__ = ["DEFAULT_SECONDS", "LEVELS", "PERFECT_SECONDS", "Computer", "Thinker", "computer_for"]
+__all__ = ["DEFAULT_SECONDS", "LEVELS", "PERFECT_SECONDS", "Computer", "Thinker", "computer_for", "middle"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,11 @@ def computer_for(opponent: Opponent, plays: str, match_number: int,
         return None
     player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
     return Computer(opponent.level, player=player, seconds=seconds)
+
+
+def middle(levels: Sequence[str]) -> str:
+    """Where *match me* starts the first time: the middle of ``levels`` (rounded down)."""
+    return levels[(len(levels) - 1) // 2]
 
 
 class _Search:

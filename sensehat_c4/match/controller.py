@@ -12,14 +12,21 @@ puts there (a phone, another Pi).  A player that moves by presses has the
 itself has ``THINKING``, polled when the backend is woken and at each step of
 the indicator.  The stick at the backend (:data:`~gamelib.backends.base.STICK`)
 may always ask to abandon; another source only on its own turn.
+
+Helps (:attr:`MatchOptions.helps`, a person at the stick against the computer): middle asks for
+a hint (the solver's best column blinks in the cursor row and the cursor is left over it; down
+drops), and down while the abandon question blinks (up, then down) takes back the person's last
+move and the computer's reply; up, up still abandons.  Both are counted in the round's record.
+*Match me* (:attr:`MatchOptions.match_me`): after each round the computer's level steps up or
+down the ladder by the person's result (:class:`~..engine.matchme.MatchMe`).
 """
 from __future__ import annotations
 
 import enum
 import logging
 import random
-from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from dataclasses import dataclass, field, replace
+from typing import Callable, Dict, Iterable, List, Optional, Tuple, TypedDict
 
 from gamelib.animation import Animation
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
@@ -30,6 +37,7 @@ from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 from gamelib.waiting import DUE, wait
 
+from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
 from ..errors import ConfigError
 from ..i18n import _
 from ..records import MatchRecorder, Side
@@ -82,6 +90,15 @@ class Timing:
     """How long the resume question shows the interrupted board each time (:mod:`.resume`)."""
     resume_score: float = 1.0
     """How long it shows the match's score in between."""
+    hint_blink: float = 0.25
+    """Half a blink of a hint's column in the cursor row."""
+    hint_blinks: int = 3
+    hint_poll: float = 0.1
+    """How often a hint's search is asked for its answer (it also wakes the match when it has one)."""
+
+
+HINT_SECONDS = 2.0
+"""The solver's budget for a hint (its best move found so far is shown when it runs out)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +122,10 @@ class MatchOptions:
     """The board's size (default 7 columns by 6 rows)."""
     names: Tuple[Optional[str], Optional[str]] = (None, None)
     """Player 1's and player 2's names (a seat the computer plays keeps none)."""
+    helps: bool = False
+    """Hints and take-backs for the person at the stick playing :attr:`computer`."""
+    match_me: Optional[MatchMe] = None
+    """*Match me*: steps :attr:`computer`'s level after each round (it starts at the computer's level)."""
 
     @property
     def player_names(self) -> Tuple[Optional[str], Optional[str]]:
@@ -117,6 +138,8 @@ class MatchOptions:
                 choices=", ".join(FIRST_CHOICES), first=self.first))
         if self.wins < 1:
             raise ConfigError(_("a match needs at least one round win"))
+        if self.match_me is not None and (self.computer is None or self.computer.level != self.match_me.level):
+            raise ConfigError(_("match me plays the computer at its own level"))
 
 
 def seat_names(names: Tuple[Optional[str], Optional[str]],
@@ -170,6 +193,10 @@ class Resumed:
     """The seat that started (or starts) that round."""
     moves: str = ""
     """Its moves so far (solver notation; empty: the round has not started)."""
+    hints: int = 0
+    """The hints of that round so far."""
+    takebacks: int = 0
+    """Its take-backs so far."""
 
 
 class State(enum.Enum):
@@ -183,13 +210,22 @@ ThinkerFactory = Callable[[Computer, int], Player]
 """Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
 
 
+class RoundFacts(TypedDict):
+    """What :meth:`~..records.MatchRecorder.played` keeps of a round beside its moves."""
+
+    level: Optional[str]
+    hints: int
+    takebacks: int
+
+
 class Match:
     """The state machine behind :func:`play`.  Call :meth:`run` once."""
 
     def __init__(self, backend: Backend, options: MatchOptions,
                  thinker: Optional[ThinkerFactory] = None, recorder: Optional[MatchRecorder] = None,
                  seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
-                 left: Optional[Callable[[MatchResult], None]] = None) -> None:
+                 left: Optional[Callable[[MatchResult], None]] = None,
+                 hinter: Optional[ThinkerFactory] = None) -> None:
         self.backend = backend
         self.left = left
         self.options = options
@@ -226,6 +262,16 @@ class Match:
         self._think_tick = 0
         self._make_thinker: ThinkerFactory = thinker or (
             lambda computer, seed: Thinker(computer, seed, wake=self.backend.wake))
+        self._make_hinter: ThinkerFactory = hinter or (
+            lambda computer, seed: Thinker(computer, seed, wake=self.backend.wake))
+        self._hint: Optional[Player] = None
+        """The search of a hint asked for in this turn, until it answers."""
+        self.hints = 0
+        """Hints shown in the round in play."""
+        self.takebacks = 0
+        """Take-backs in the round in play."""
+        self._stepped: Optional[Round] = None
+        """The last round's result for the person, which moves a match me opponent."""
         self._presses: Dict[Direction, Callable[[StickEvent], None]] = {
             Direction.DOWN: self._press_drop, Direction.MIDDLE: self._press_drop,
             Direction.UP: self._press_abandon}
@@ -257,6 +303,7 @@ class Match:
                     self._on_event(got)
                 elif self.state in (State.SELECTING, State.THINKING):
                     self._check_move()  # woken (a player's move may be ready), or a deadline came: ask
+                    self._poll_hint()
             return self.result
         except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
             if self.result is None:
@@ -267,6 +314,7 @@ class Match:
             raise
         finally:
             self.seats.attach(None)
+            self._drop_hint()
             if self._mover is not None:
                 self._mover.cancel()
             if self.result is None:  # left some other way (Ctrl+C, SIGTERM): the match is abandoned
@@ -320,7 +368,9 @@ class Match:
         sides = []
         for seat in (1, 2):
             colour = self.options.colours[seat - 1]
-            if computer is not None and self._computer_seat(seat):
+            if computer is not None and self._computer_seat(seat) and self.options.match_me is not None:
+                sides.append(Side(colour, level=MATCH_ME, seconds=computer.seconds))
+            elif computer is not None and self._computer_seat(seat):
                 sides.append(Side(colour, level=computer.level, seconds=computer.budget))
             else:
                 sides.append(Side(colour, name=self._names()[seat - 1], remote=self.player(seat).kind is Kind.REMOTE))
@@ -346,11 +396,15 @@ class Match:
             computer = self.options.computer if self._computer_seat(seat) else None
             seats.append(words.Seat(seat, self.options.colours[seat - 1], self._names()[seat - 1],
                                     computer.level if computer is not None else None,
-                                    Kind.COMPUTER if computer is not None else self.player(seat).kind))
+                                    Kind.COMPUTER if computer is not None else self.player(seat).kind,
+                                    match_me=computer is not None and self.options.match_me is not None,
+                                    helps=self._helps_seat(seat)))
         turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
+        helps = (self.hints, self.takebacks) if self.options.helps and self.options.computer is not None else None
         self.backend.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
-                                     result=result, summary=summary))
+                                     result=result, summary=summary, helps=helps,
+                                     take_back=phase == words.CONFIRMING and self._helping()))
 
     def _record_move(self) -> None:
         """Commit the move just played (with the round's result, and the match's if it decides it)."""
@@ -362,7 +416,18 @@ class Match:
             seat = self._player(outcome.winner)
             if self.score[seat - 1] + 1 >= self.options.wins:
                 decided = seat
-        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided)
+        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, **self._round_facts())
+
+    def _round_facts(self) -> RoundFacts:
+        """What the records keep of the round beside its moves: the computer's level, the helps used."""
+        computer = self.options.computer
+        level = computer.level if computer is not None and self._computer_seat(computer.player) else None
+        return RoundFacts(level=level, hints=self.hints, takebacks=self.takebacks)
+
+    def _record_helps(self) -> None:
+        """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
+        if self.recorder is not None and (self.board.ply or self.takebacks):
+            self.recorder.played(self.rounds, self.starter, self.board, **self._round_facts())
 
     def _record_end(self, winner: Optional[int]) -> None:
         """Keep the match's end (its round in play is kept as abandoned, if it had a move)."""
@@ -385,7 +450,12 @@ class Match:
                 self._ask_abandon(STICK)
         elif self.state is State.CONFIRMING:
             if event.action is Action.PRESSED and event.source in (STICK, self._confirm_by):
-                self._abandon() if event.direction is Direction.UP else self._cancel_confirm()
+                if event.direction is Direction.UP:
+                    self._abandon()
+                elif event.direction is Direction.DOWN and self._helping():
+                    self._take_back()
+                else:
+                    self._cancel_confirm()
         # State.ANIMATING: dropped, never replayed
 
     def _due(self) -> Optional[float]:
@@ -393,7 +463,10 @@ class Match:
         return self._animation.deadline if self.state is State.ANIMATING else self._deadline
 
     def _on_deadline(self) -> None:
-        if self.state is State.ANIMATING:
+        if self.state is State.SELECTING:   # a hint being searched: ask it
+            self._deadline = None
+            self._poll_hint()
+        elif self.state is State.ANIMATING:
             self._animation.advance()
         elif self.state is State.THINKING:
             self._think()
@@ -412,6 +485,8 @@ class Match:
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
+        elif event.action is Action.PRESSED and event.direction is Direction.MIDDLE and self._helping():
+            self._ask_hint()
         elif event.action is Action.PRESSED and event.direction in self._presses:
             self._presses[event.direction](event)
 
@@ -441,6 +516,7 @@ class Match:
                                               self.timing.flashes, self.timing.flash), self._resume)
             return
         self.board.play(column)
+        self._drop_hint()
         self._mover, self._reseat = None, False
         # the fall's first frame is the token still in the cursor row, as the cursor showed it; the
         # move is committed while it is up, so every frame that shows it moved is after the commit
@@ -455,6 +531,8 @@ class Match:
         self.state = State.SELECTING
         self._say()           # the words first: a phone that presses once it sees the cursor is in its turn
         self._show_cursor()
+        if self._hint is not None:   # a hint still searched (the question came and went): ask it again soon
+            self._deadline = self.backend.now() + self.timing.hint_poll
 
     def _cancel_confirm(self) -> None:
         if self._reseat:
@@ -516,6 +594,72 @@ class Match:
         self._think_tick += 1
         self._deadline = now + self.timing.think_tick
 
+    # -- helps (a person at the stick against the computer) -----------------------
+
+    def _helps_seat(self, seat: int) -> bool:
+        """True if ``seat`` gets helps: the options give them, the computer plays the other seat, and
+        the stick plays this one."""
+        computer = self.options.computer
+        return (self.options.helps and computer is not None and computer.player != seat
+                and self._computer_seat(computer.player) and self.seats[seat] is None)
+
+    def _helping(self) -> bool:
+        """True if the player to move gets helps now (the stick's own turn)."""
+        mover = self._mover
+        return (mover is not None and mover.source == STICK and mover.kind is Kind.STICK
+                and self._helps_seat(self._seat_to_move()))
+
+    def _ask_hint(self) -> None:
+        """Start the solver's search for the best column (once a turn at a time); it blinks when found."""
+        if self._hint is not None:
+            return
+        computer = Computer("perfect", player=self._seat_to_move(), seconds=HINT_SECONDS)
+        self._hint = self._make_hinter(computer, self.rng.randrange(2 ** 32))
+        self._hint.start(self.board.copy())
+        self._poll_hint()
+
+    def _poll_hint(self) -> None:
+        """The hint's answer, if it has one: its column blinks in the cursor row, the cursor is left there."""
+        hint = self._hint
+        if hint is None or self.state is not State.SELECTING:
+            return
+        column = hint.poll()
+        if column is None:
+            self._deadline = self.backend.now() + self.timing.hint_poll
+            return
+        self._hint, self._deadline = None, None
+        if not (0 <= column < self.board.columns and self.board.can_play(column)):
+            log.warning("the hint chose column %r, which cannot be played; ignored", column)
+            return
+        self.hints += 1
+        self._record_helps()
+        self.cursor = column
+        t = self.timing
+        lit = render.board_frame(self.board, self.palette, cursor=column)
+        dark = render.board_frame(self.board, self.palette)
+        self._say()
+        self._animate([(lit, t.hint_blink), (dark, t.hint_blink)] * t.hint_blinks, self._resume)
+
+    def _drop_hint(self) -> None:
+        """Forget the hint being searched (the turn ended)."""
+        if self._hint is not None:
+            self._hint.cancel()
+            self._hint = None
+
+    def _take_back(self) -> None:
+        """Undo the person's last move and the computer's reply (nothing to undo: play on)."""
+        if self.board.ply < 2:
+            self._cancel_confirm()
+            return
+        self._drop_hint()
+        if self._mover is not None:
+            self._mover.cancel()
+        self.board.pop()
+        self.board.pop()
+        self.takebacks += 1
+        self._record_helps()
+        self._new_turn()
+
     def _abandon(self) -> None:
         self._deadline = None
         self._animation.stop()
@@ -535,10 +679,25 @@ class Match:
 
     def _new_round(self) -> None:
         self.rounds += 1
+        self._step_match_me()
         self._start_round(round_starter(self.options.first, self.rounds, self.rng), "")
+
+    def _step_match_me(self) -> None:
+        """A match me opponent takes the last round's result: the computer plays its next level."""
+        computer, ladder, result = self.options.computer, self.options.match_me, self._stepped
+        self._stepped = None
+        if computer is None or ladder is None or result is None:
+            return
+        level = ladder.after(result)
+        if level != computer.level:
+            self.options = replace(self.options, computer=replace(computer, level=level))
+            if self._defaults[computer.player - 1] is not None:
+                self._defaults[computer.player - 1] = None   # the next turn's thinker plays the new level
 
     def _start_round(self, starter: int, moves: str) -> None:
         """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
+        if self.resumed is None or self.rounds != self.resumed.round:
+            self.hints, self.takebacks = 0, 0
         self.starter = starter
         self.palette = for_round(self.options.colours, starter, self.options.palette)
         self.board = self.options.size.board() if not moves else Board.from_moves(
@@ -551,9 +710,11 @@ class Match:
         """A resumed match: the score, the round and its moves as they were; the player to move's turn."""
         self.score = [resumed.score[0], resumed.score[1]]
         self.rounds = resumed.round
+        self.hints, self.takebacks = resumed.hints, resumed.takebacks
         self._start_round(resumed.starter, resumed.moves)
 
     def _new_turn(self) -> None:
+        self._drop_hint()
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._deadline = None
@@ -564,6 +725,10 @@ class Match:
         if outcome is None:
             self._new_turn()
             return
+        computer = self.options.computer
+        if computer is not None:
+            won = None if outcome.winner is None else self._player(outcome.winner)
+            self._stepped = Round.DRAWN if won is None else Round.LOST if won == computer.player else Round.WON
         t = self.timing
         if outcome.winner is None:
             self._say(words.RESULT, result=words.DRAW)
@@ -610,7 +775,8 @@ class Match:
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,
          thinker: Optional[ThinkerFactory] = None, recorder: Optional[MatchRecorder] = None,
          seats: Optional[Seats] = None, resumed: Optional[Resumed] = None,
-         left: Optional[Callable[[MatchResult], None]] = None) -> MatchResult:
+         left: Optional[Callable[[MatchResult], None]] = None,
+         hinter: Optional[ThinkerFactory] = None) -> MatchResult:
     """Play one best-of-three match on ``backend`` and return how it ended.
 
     The LEDs are left clear.  The backend stays open (the caller owns it).
@@ -619,6 +785,6 @@ def play(backend: Backend, options: Optional[MatchOptions] = None, *,
     in the seats (a phone, another Pi); ``resumed`` takes up an interrupted match where it
     was (its recorder already :meth:`~..records.Recorder.resume`-d it).  ``left`` is told the
     abandoned match's result when ``q`` leaves it (:class:`~gamelib.errors.QuitRequested`, which
-    then goes on up).
+    then goes on up).  ``hinter`` makes the solver's player that finds a hint (tests script it).
     """
-    return Match(backend, options or MatchOptions(), thinker, recorder, seats, resumed, left).run()
+    return Match(backend, options or MatchOptions(), thinker, recorder, seats, resumed, left, hinter).run()

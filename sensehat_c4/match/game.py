@@ -15,20 +15,21 @@ import contextlib
 import itertools
 from pathlib import Path
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.games import Choices, Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
 
+from ..engine.matchme import MatchMe, Round
 from ..errors import BoardSizeError
 from ..lan.game import play_lan
-from ..records import Recorder
+from ..records import MatchRecord, Recorder, Records, RecordsError
 from ..rules import Size
-from .chooser import choose_opponent, choose_size
-from .computer import Computer, computer_for
-from .opponents import HUMAN, OPPONENTS, Opponent, OpponentKind, opponents_for
+from .chooser import choose_helps, choose_opponent, choose_size
+from .computer import LEVELS, Computer, computer_for, middle
+from .opponents import HUMAN, MATCH_ME, OPPONENTS, Opponent, OpponentKind, ladder_for, opponents_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .players import Seats, follow
 from .report import Names, print_result
@@ -56,16 +57,19 @@ Report = Callable[[int, Optional[Computer], MatchResult], None]
 
 _launched = itertools.count(1)
 """Numbers the matches played from the launcher over its run (one match a launch)."""
+LEVEL_NAMES = tuple(LEVELS)
+"""The ladder's levels, weakest first."""
 
 
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[Opponent] = None,
                  computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
-                 recorder: Optional[Recorder] = None, seats: Optional[Seats] = None) -> int:
+                 recorder: Optional[Recorder] = None, seats: Optional[Seats] = None,
+                 helps: Optional[bool] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
-    ``opponent`` (:data:`~.opponents.HUMAN` or a level) fixes the opponent; without it the chooser
+    ``opponent`` (:data:`~.opponents.HUMAN`, a level or :data:`~.opponents.MATCH_ME`) fixes the opponent; without it the chooser
     asks before each match, starting from the last choice.  ``size`` fixes the board
     size; without it, and unless ``opponent`` is fixed (then the size is
     ``options.size``), the size chooser asks after the opponent, starting from
@@ -80,6 +84,11 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     through the web view) is followed into them, and emptied when each match ends: a
     seat taken that way is for the match being played or the next one.
 
+    ``helps`` (hints and take-backs against the computer) fixes them on or off; without it they
+    are asked after the size when the opponent was chosen on the LEDs (up there goes back to the
+    opponent), and off when ``opponent`` is fixed.  *Match me* (:data:`~.opponents.MATCH_ME`) starts
+    each match where the person's last match me left off (:func:`match_me_start`).
+
     With a ``recorder``, a match a power cut or a crash interrupted comes first, whatever
     the options say (:func:`~.resume.pending`): resumed, it is played as it was stored and
     counts as the first match; up there abandons it, and the loop starts as usual.
@@ -89,7 +98,8 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     try:
         return _play_matches(backend, options, opponent=opponent, computer_plays=computer_plays, think=think,
                              matches=matches, back_leaves=back_leaves, report=report, size=size,
-                             default_size=default_size, chosen_size=chosen_size, recorder=recorder, seats=seats)
+                             default_size=default_size, chosen_size=chosen_size, recorder=recorder, seats=seats,
+                             helps=helps)
     finally:
         stop_following()
 
@@ -97,10 +107,12 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[Opponent],
                   computer_plays: str, think: Optional[float], matches: int, back_leaves: bool,
                   report: Optional[Report], size: Optional[Size], default_size: Size,
-                  chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats) -> int:
+                  chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats,
+                  helps: Optional[bool] = None) -> int:
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
-    played, last, last_size = 0, opponent or HUMAN, default_size
+    played, last, last_size, last_helps = 0, opponent or HUMAN, default_size, False
+    ladder: Optional[MatchMe] = None   # match me as the last match left it (if the records cannot say)
     interrupted = pending(backend, recorder, base, seats=seats) if recorder is not None else None
     if interrupted is not None:
         try:
@@ -130,16 +142,84 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
             last_size = board
             if chosen_size is not None:
                 chosen_size(board)
-        computer = computer_for(chosen, computer_plays, played + 1, think)
+        against_computer = chosen.kind is not OpponentKind.HUMAN
+        helped = bool(helps) and against_computer
+        if against_computer and helps is None and opponent is None:
+            asked = choose_helps(backend, last_helps)
+            if asked is None:  # up: back to the opponent
+                continue
+            helped = last_helps = asked
+        me: Optional[MatchMe] = None
+        if chosen.kind is OpponentKind.MATCH_ME:
+            levels = ladder_for(board)
+            computer = computer_for(Opponent.computer(middle(levels)), computer_plays, played + 1, think)
+            assert computer is not None
+            person = base.names[2 - computer.player]
+            me = ladder = match_me_start(recorder, person, levels, ladder)
+            computer = replace(computer, level=ladder.level)
+        else:
+            computer = computer_for(chosen, computer_plays, played + 1, think)
         try:
-            result = play_match(backend, replace(base, computer=computer, size=board), recorder=recorder, seats=seats,
-                                left=_told(report, played + 1, computer))
+            result = play_match(backend, replace(base, computer=computer, size=board, helps=helped, match_me=me),
+                                recorder=recorder, seats=seats, left=_told(report, played + 1, computer))
         finally:
             backend.seats.clear()   # the phones' seats were for this match
         played += 1
         if report is not None:
             report(played, computer, result)
     return played
+
+
+MATCH_ME_LOOKED_AT = 200
+"""How many of the last matches :func:`match_me_start` looks through for the person's last match me."""
+
+
+def match_me_start(recorder: Optional[Recorder], person: Optional[str], levels: Sequence[str],
+                   last: Optional[MatchMe] = None) -> MatchMe:
+    """*Match me* for a match on ``levels`` against ``person`` (a name, or ``None``): from the level
+    after the last round of that person's last match me in the records (the level it played, stepped
+    by its result), else from ``last`` (this process's), else from the middle of ``levels``.  A level
+    the board does not offer is taken as the nearest one it does."""
+    found: Optional[Tuple[str, Optional[Round]]] = None
+    if recorder is not None and recorder.failed is None:
+        try:
+            with Records(recorder.path) as stored:
+                found = _last_match_me(stored.matches(MATCH_ME_LOOKED_AT), person)
+        except RecordsError:
+            found = None
+    if found is None and last is not None:
+        found = (last.level, None)
+    if found is None:
+        return MatchMe.starting(levels, middle(levels))
+    level, result = found
+    ladder = MatchMe.starting(levels, _nearest(level, levels))
+    if result is not None:
+        ladder.after(result)
+    return ladder
+
+
+def _last_match_me(matches: Sequence[MatchRecord], person: Optional[str]) -> Optional[Tuple[str, Optional[Round]]]:
+    """The level of the newest match me round played against ``person`` and its result for them."""
+    for match in matches:   # newest first
+        for seat, side in enumerate(match.sides, start=1):
+            other = match.sides[2 - seat]
+            if side.level != MATCH_ME.name or other.level is not None or other.name != person:
+                continue
+            for rnd in reversed(match.rounds):
+                if rnd.level is None or rnd.level not in LEVEL_NAMES:
+                    continue
+                if rnd.result == "win":
+                    return rnd.level, Round.LOST if rnd.winner == seat else Round.WON
+                return rnd.level, Round.DRAWN if rnd.result == "draw" else None
+    return None
+
+
+def _nearest(level: str, levels: Sequence[str]) -> str:
+    """``level`` if ``levels`` has it, else the one of ``levels`` nearest it on the ladder."""
+    if level in levels:
+        return level
+    rank = LEVEL_NAMES.index(level)
+    return min(levels, key=lambda name: (abs(LEVEL_NAMES.index(name) - rank), LEVEL_NAMES.index(name)))
 
 
 def _told(report: Optional[Report], number: int, computer: Optional[Computer]) -> Optional[Callable[[MatchResult], None]]:

@@ -34,7 +34,9 @@ from ..i18n import _
 from ..records import MatchRecord, Recorder
 from ..rules import Board, Size
 from . import render, words
-from .computer import Computer
+from ..engine.matchme import MatchMe, Round
+from .computer import Computer, middle
+from .opponents import MATCH_ME, ladder_for
 from .controller import MatchOptions, Resumed, round_starter, start_column
 from .players import Kind, Seats
 
@@ -77,16 +79,26 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
     sides = record.sides
     if any(side.remote for side in sides):   # the other Pi gave it up long ago (it abandons it after a while)
         raise NotResumable(_("it was played with another Pi over the LAN"))
-    computer = None
+    computer, ladder = None, None
     for seat, side in enumerate(sides, start=1):
         if side.level is None:
             continue
         if computer is not None:
             raise NotResumable(_("both of its seats are the computer's"))
+        level = side.level
         try:
-            computer = Computer(side.level, player=seat, seconds=side.seconds)
-        except ConfigError as exc:
-            raise NotResumable(str(exc)) from None
+            if level == MATCH_ME.name:   # match me: on at the level of its last round (stepped, if it ended)
+                levels = ladder_for(Size(record.columns, record.rows))
+                played = [r for r in record.rounds if r.level in levels]
+                ladder = MatchMe.starting(levels, str(played[-1].level) if played else middle(levels))
+                last = record.rounds[-1] if record.rounds else None
+                if last is not None and played and last is played[-1] and last.result in ("win", "draw"):
+                    ladder.after(Round.DRAWN if last.result == "draw" else
+                                 Round.LOST if last.winner == seat else Round.WON)
+                level = ladder.level
+            computer = Computer(level, player=seat, seconds=side.seconds)
+        except (ConfigError, IndexError) as exc:
+            raise NotResumable(str(exc) or _("match me has no levels on its board")) from None
     score = record.score
     if max(score) >= record.wins:
         raise NotResumable(_("its score {first}-{second} already decides it").format(first=score[0], second=score[1]))
@@ -95,12 +107,12 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
         raise NotResumable(_("a round before its last is still in play"))
     if rounds and rounds[-1].result == "playing":
         last = rounds[-1]
-        resumed = Resumed(score, last.number, last.starter, last.moves)
+        resumed = Resumed(score, last.number, last.starter, last.moves, last.hints, last.takebacks)
     else:
         number = (rounds[-1].number if rounds else 0) + 1
         resumed = Resumed(score, number, round_starter(record.starts, number, rng or random.Random()))
     options = replace(base or MatchOptions(), colours=(sides[0].colour, sides[1].colour), first=record.starts, wins=record.wins,
-                      computer=computer, size=Size(record.columns, record.rows),
+                      computer=computer, size=Size(record.columns, record.rows), match_me=ladder,
                       names=(sides[0].name, sides[1].name))
     return Interrupted(record, options, resumed)
 

@@ -40,7 +40,7 @@ from typing import Callable, Dict, Optional, Sequence, Tuple
 from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
 from gamelib.jsonvalue import JSONObject
 from gamelib.seats import Kind
-from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
+from gamelib.status import DOWN, ENTER, LEFT_RIGHT, UP, Status
 
 from ..engine import rungs
 from ..i18n import N_, _, ngettext
@@ -92,15 +92,24 @@ weakest first; a horizon's plies are the ladder's own (:data:`~..engine.rungs.RU
 uniformly random player at 0 (docs/BENCHMARKS.md, *The ladder*); a stone ahead is one ply, either player's."""
 
 
-_OPPONENTS = {OpponentKind.HUMAN: N_("2 players"), OpponentKind.LAN: N_("over the LAN")}
+MATCH_ME_WORDS = N_("steps up the ladder after each round you win and down after each you lose, "
+                    "so it meets your strength")
+"""How *match me* plays (the chooser's text, and in English its detail ``about``)."""
+CHOOSING_HELPS = "choosing helps"
+HELPS_OFF, HELPS_ON = N_("helps: none"), N_("helps: hints and take-backs")
+"""The helps chooser's two labels (in English, its details' ``choice`` and ``choices``)."""
+
+_OPPONENTS = {OpponentKind.HUMAN: N_("2 players"), OpponentKind.LAN: N_("over the LAN"),
+              OpponentKind.MATCH_ME: N_("computer: match me")}
 RULES_LABEL = N_("rules")
 COMPUTER_LABEL = N_("computer: {number} {level}")
 
 
 def opponent_label(opponent: Optional[Opponent], *, value: bool = False) -> str:
     """``2 players`` for two people, ``computer: 3 steady`` for a level (its number on the ladder, as
-    the LEDs show it, and its name), ``over the LAN`` for another Pi, ``rules`` for ``None`` (the rules):
-    in the words of the moment, or as written with ``value`` (the details' values)."""
+    the LEDs show it, and its name), ``computer: match me`` for *match me*, ``over the LAN`` for another
+    Pi, ``rules`` for ``None`` (the rules): in the words of the moment, or as written with ``value`` (the
+    details' values)."""
     word: Callable[[str], str] = str if value else _
     if opponent is None:
         return word(RULES_LABEL)
@@ -119,12 +128,15 @@ def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opp
     for a level the text says how it plays (:func:`about`), and so does the detail ``about``
     (:data:`LEVEL_WORDS`, in English: a value)."""
     label = opponent_label(choice)
+    match_me = choice is not None and choice.kind is OpponentKind.MATCH_ME
     level = None if choice is None else choice.level
     details = {"game": GAME, "choice": opponent_label(choice, value=True),
                "choices": [opponent_label(o, value=True) for o in offered]}
-    if level is not None:
+    if match_me:
+        details["about"] = MATCH_ME_WORDS
+    elif level is not None:
         details["about"] = LEVEL_WORDS[level]
-    words = None if level is None else about(level)
+    words = _(MATCH_ME_WORDS) if match_me else None if level is None else about(level)
     text = (_("choosing the opponent: {label}: {about}").format(label=label, about=words) if words is not None
             else _("choosing the opponent: {label}").format(label=label))
     return Status(CHOOSING_OPPONENT, text, _("{label} ({browse})").format(label=label, browse=_browse()), details)
@@ -142,6 +154,24 @@ def choosing_size(size: Size, offered: Sequence[Size]) -> Status:
                   {"game": GAME, "choice": str(size), "choices": [str(s) for s in offered]})
 
 
+def choosing_helps(on: bool) -> Status:
+    """The helps chooser showing hints and take-backs ``on`` or off."""
+    label = _(HELPS_ON) if on else _(HELPS_OFF)
+    about = _("middle shows a hint, up then down takes a move back") if on else _("no hints, no take-backs")
+    return Status(CHOOSING_HELPS, _("choosing helps: {label}: {about}").format(label=label, about=about),
+                  _("{label} ({browse}, {up} back)").format(label=label, browse=_browse(), up=UP),
+                  {"game": GAME, "choice": HELPS_ON if on else HELPS_OFF, "helps": on, "choices": [HELPS_OFF, HELPS_ON]})
+
+
+def helps_counts(hints: int, takebacks: int) -> str:
+    """``2 hints, 1 take-back`` (``no helps used`` for none)."""
+    if not hints and not takebacks:
+        return _("no helps used")
+    return _("{hints}, {takebacks}").format(
+        hints=ngettext("{n} hint", "{n} hints", hints).format(n=hints),
+        takebacks=ngettext("{n} take-back", "{n} take-backs", takebacks).format(n=takebacks))
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who plays a seat, as the words name them."""
@@ -152,6 +182,10 @@ class Seat:
     level: Optional[str] = None
     """The computer's level when the computer plays the seat."""
     kind: Kind = Kind.STICK
+    match_me: bool = False
+    """The computer is *match me*: :attr:`level` is the level it plays this round."""
+    helps: bool = False
+    """The person at this seat has hints and take-backs."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", Kind(self.kind))
@@ -160,6 +194,10 @@ class Seat:
     def label(self) -> str:
         """``Ann (red)``, ``computer (easy, yellow)`` or ``player 1 (red)``."""
         colour = colour_word(self.colour)
+        if self.level is not None and self.match_me:
+            return _("computer (match me: {number} {level}, {colour})").format(
+                number=rungs.number(self.level) if self.level in rungs.BY_NAME else "?",
+                level=level_name(self.level), colour=colour)
         if self.level is not None:
             return _("computer ({level}, {colour})").format(level=level_name(self.level), colour=colour)
         return _("{owner} ({colour})").format(owner=self.owner, colour=colour)
@@ -179,12 +217,19 @@ class Seat:
             return _("waiting for {owner} ({colour}) at the other Pi").format(owner=self.owner, colour=colour)
         if self.level is not None or self.kind is Kind.COMPUTER:
             return _("{label} thinking").format(label=self.label)
+        if self.helps:
+            return _("{label} to move: {choose} choose, {drop} drops, {hint} or h: a hint, {up} then {down} "
+                     "or u: take back, {leave} abandons").format(label=self.label, choose=LEFT_RIGHT, drop=DOWN,
+                                                                 hint=ENTER, up=UP, down=DOWN, leave=UP)
         return _("{label} to move: {choose} choose, {drop} drops, {leave} abandons").format(
             label=self.label, choose=LEFT_RIGHT, drop=ENTER, leave=UP)
 
     def as_json(self) -> JSONObject:
-        return {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
-                "level": self.level, "kind": self.kind}
+        found: JSONObject = {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
+                             "level": self.level, "kind": self.kind}
+        if self.match_me:
+            found["match_me"] = True
+        return found
 
 
 ROUND, DRAW, MATCH, ABANDONED = "round", "draw", "match", "abandoned"
@@ -198,10 +243,12 @@ def _where(number: int, score: Tuple[int, int], size: Size) -> str:
 
 def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int],
           turn: Optional[int] = None, winner: Optional[int] = None, result: Optional[str] = None,
-          summary: str = "") -> Status:
+          summary: str = "", helps: Optional[Tuple[int, int]] = None, take_back: bool = False) -> Status:
     """The match in ``phase``: ``playing``/``thinking`` (``turn`` to move), ``confirming``, or
     ``result`` (``result``: ``round``, ``draw``, ``match`` or ``abandoned``; ``summary`` is the
-    match's one line for the last two)."""
+    match's one line for the last two).  ``helps``: the round's hints and take-backs so far, when the
+    person has helps (said in the text and the details ``hints``, ``takebacks``); ``take_back``: down
+    takes back while the abandon question is asked."""
     where = _where(number, score, size)
     if phase == PLAYING and turn is not None:
         text = _("{where}: {label} to move").format(where=where, label=seats[turn - 1].label)
@@ -209,6 +256,11 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     elif phase == THINKING and turn is not None:
         text = _("{where}: {label} is thinking").format(where=where, label=seats[turn - 1].label)
         caption = seats[turn - 1].turn()
+    elif phase == CONFIRMING and take_back:
+        text = _("{where}: abandon the match? up again to confirm, down takes back your last move").format(
+            where=where)
+        caption = _("abandon the match? {up} again: yes, {down}: take back your last move, another key: "
+                    "play on").format(up=UP, down=DOWN)
     elif phase == CONFIRMING:
         text = _("{where}: abandon the match? up again to confirm").format(where=where)
         caption = _("abandon the match? {up} again: yes, another key: play on").format(up=UP)
@@ -220,9 +272,12 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
         caption = _("round {number}: a draw").format(number=number)
     else:
         text = caption = summary
-    return Status(phase, text, caption or None, {
-        "game": GAME, "board": str(size), "round": number, "score": list(score), "winner": winner, "result": result},
-        turn=turn, seats=tuple(seat.as_json() for seat in seats))
+    details: JSONObject = {"game": GAME, "board": str(size), "round": number, "score": list(score),
+                           "winner": winner, "result": result}
+    if helps is not None:
+        text = _("{text} ({helps})").format(text=text, helps=helps_counts(*helps))
+        details.update(hints=helps[0], takebacks=helps[1])
+    return Status(phase, text, caption or None, details, turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
 
 def as_guest(status: Status, mine: Optional[int]) -> Status:

@@ -93,15 +93,25 @@ CREATE TABLE puzzles (
 """Version 4: the days' puzzles played (``sensehat-c4 puzzle``, the launcher's *puzzle of the day*), one row a
 date: its tries, and the date it was first solved on (the streak counts the days solved on the day)."""
 
-MIGRATIONS: Sequence[str] = (_V1, _V2, _V3, _V4)
+_V5 = """
+ALTER TABLE rounds ADD COLUMN level TEXT;
+ALTER TABLE rounds ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
+ALTER TABLE rounds ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0 CHECK (takebacks >= 0)
+"""
+"""Version 5: a round keeps the computer's level it was played at (``level``: a *match me* match's changes
+from round to round; ``NULL`` between two people and in older files), and the hints and take-backs the
+person used in it (helps on; 0 before)."""
+
+MIGRATIONS: Sequence[str] = (_V1, _V2, _V3, _V4, _V5)
 """``MIGRATIONS[v]`` turns a file at ``user_version`` v into v + 1 (0 is a new, empty file)."""
 SCHEMA_VERSION = len(MIGRATIONS)
 ADDED: Mapping[str, Tuple[int, str]] = {"starts": (2, "'alternate'"), "wins": (2, "2"),
-                                        "p1_remote": (3, "0"), "p2_remote": (3, "0")}
-"""The match columns later versions added: the version that added each, and what an older file's matches
+                                        "p1_remote": (3, "0"), "p2_remote": (3, "0"),
+                                        "level": (5, "NULL"), "hints": (5, "0"), "takebacks": (5, "0")}
+"""The columns later versions added (``matches``' and, from version 5, ``rounds``'): the version that added each, and what an older file's matches
 were (``--first`` and best of three were the defaults version 1 could not keep; nobody played from
-another Pi before version 3).  The readers read an older file as it is, without migrating it."""
-FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - set(ADDED) | {"pid"}, "rounds": set(ROUND_COLUMNS)}
+another Pi before version 3; no round kept its level, hints or take-backs before version 5).  The readers read an older file as it is, without migrating it."""
+FIRST_TABLES = {"matches": set(MATCH_COLUMNS) - set(ADDED) | {"pid"}, "rounds": set(ROUND_COLUMNS) - set(ADDED)}
 """The tables (and their columns) of the first version, which set no ``application_id``."""
 
 

@@ -1,7 +1,7 @@
 """What a match records, as a protocol: :class:`MatchRecorder`.
 
 The match (:mod:`sensehat_c4.match.controller`) calls only these four methods, at its start,
-at each round's start, after each move and at its end.  :class:`~.writer.Recorder` provides
+at each round's start, after each move (or take-back) and at its end.  :class:`~.writer.Recorder` provides
 them (into the games database); so does the LAN host's :class:`~sensehat_c4.lan.records.RecordTee`
 (into its recorder, and each call to the guest), with no common base class.  A recorder never
 raises into the game.
@@ -26,9 +26,11 @@ class MatchRecorder(Protocol):
     def start_round(self) -> None:
         """A new round of the match being kept."""
 
-    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None:
-        """Round ``number`` (started by seat ``starter``) is ``board`` now: a move was played
-        (``match_winner``: the seat it made the match's winner)."""
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
+               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+        """Round ``number`` (started by seat ``starter``) is ``board`` now: a move was played, or
+        taken back (``match_winner``: the seat it made the match's winner; ``level``: the computer's
+        level this round; ``hints``, ``takebacks``: the round's so far)."""
 
     def end_match(self, winner: Optional[int]) -> None:
         """The match ended (``winner``: its seat; ``None``: abandoned)."""

@@ -37,6 +37,8 @@ RESULTS = ("playing", "win", "draw", "abandoned")
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
 _SHOWN = 40
 """At most this many characters of a bad value are quoted in a report."""
+MAX_HELPS = 10_000
+"""The most hints (or take-backs) a round can keep: more is a damaged row."""
 
 
 class Row(Protocol):
@@ -108,6 +110,17 @@ class RoundRecord:
     started: datetime
     ended: datetime
     """When it ended; for a round still ``playing``, and an ``abandoned`` one, its last move."""
+    level: Optional[str] = None
+    """The computer's level played in this round (``None``: two people, or a file older than version 5)."""
+    hints: int = 0
+    """Hints shown to the person in this round."""
+    takebacks: int = 0
+    """Take-backs in this round (each the person's last move and the computer's reply)."""
+
+    @property
+    def helped(self) -> bool:
+        """True if the person had a hint or a take-back in this round."""
+        return bool(self.hints or self.takebacks)
 
     def seat(self, board_player: int) -> int:
         """The seat that was the board's player ``board_player`` (1 moved first) in this round."""
@@ -307,7 +320,14 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
             else:
                 said = _("result {result} and winner {winner}, but the moves end in {end} for seat {seat}")
             raise _Wrong(said.format(result=result, winner=winner, end=replayed[0], seat=replayed[1]))
-        if result == "playing" and not moves:
+        hints, takebacks = _typed(row, "hints", int), _typed(row, "takebacks", int)
+        for column, value in (("hints", hints), ("takebacks", takebacks)):
+            if not 0 <= value <= MAX_HELPS:
+                raise _Wrong(_("{column} {value} is not a count").format(column=column, value=value))
+        level = _typed(row, "level", str, null=True)
+        if level is not None and not WORD.fullmatch(level):
+            raise _Wrong(_("level {level} is not a level").format(level=quoted(level)))
+        if result == "playing" and not moves and not takebacks:  # a take-back may undo a round's every move
             raise _Wrong(_("result playing without a move"))
         if result == "playing" and match.status != "playing":
             raise _Wrong(_("result playing in a match {status}").format(status=match.status))
@@ -323,7 +343,8 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
     except _Wrong as why:
         raise BadRow("rounds", ident, str(why)) from None
     return RoundRecord(id=ident, match_id=match.id, number=number, starter=starter, moves=moves, result=result,
-                       winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended)
+                       winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended,
+                       level=level, hints=hints, takebacks=takebacks)
 
 
 # -- the days' puzzles (version 4) -----------------------------------------------------------------

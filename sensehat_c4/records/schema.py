@@ -71,6 +71,13 @@ class RoundRow:
     """JSON ``[[column, row], ...]``, 1-based, sorted."""
     started: str
     ended: str
+    level: Optional[str] = None
+    """The computer's level played this round (``None``: two people); a *match me* match's changes
+    from round to round."""
+    hints: int = 0
+    """Hints the person asked for and was shown this round (helps on)."""
+    takebacks: int = 0
+    """Take-backs this round: each undid the person's last move and the computer's reply."""
 
 
 @dataclass(frozen=True)

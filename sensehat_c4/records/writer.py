@@ -60,7 +60,7 @@ class _End(NamedTuple):
 
 
 _ABANDONED = _End(status="abandoned", winner=None, ended=None)
-_ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended")
+_ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended", "level", "hints", "takebacks")
 """What a round's next move changes in its row (found by its match and number)."""
 
 
@@ -220,9 +220,11 @@ class Recorder:
         """Note when the round's first move could be made."""
         self._round_started = self.clock()
 
-    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None:
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
+               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
         """Commit round ``number`` as ``board`` holds it after a move (``playing`` until it is won or
-        drawn); ``match_winner``: the seat this move won the match for, committed with it."""
+        drawn), or after a take-back; ``match_winner``: the seat this move won the match for, committed
+        with it; ``level``: the computer's level this round; ``hints``, ``takebacks``: the round's so far."""
         match = self._current
         if match is None:
             return
@@ -238,7 +240,8 @@ class Recorder:
         started = now if self._round_started is None else timestamp(self._round_started)
         match.rounds[number] = ROUNDS.row(
             id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result,
-            winner=winner, winning_cells=json.dumps(expected_cells(board)), started=started, ended=now)
+            winner=winner, winning_cells=json.dumps(expected_cells(board)), started=started, ended=now,
+            level=level, hints=hints, takebacks=takebacks)
         if outcome is not None:
             self._round_started = None
         if match_winner is not None:

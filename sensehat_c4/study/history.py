@@ -13,8 +13,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from gamelib.app import one_line
 from gamelib.jsonvalue import JSONObject
 
-from ..match.words import level_name
 from ..i18n import N_, _, ngettext
+from ..match.opponents import MATCH_ME
+from ..match.words import helps_counts, level_name
 from ..records import MatchRecord, RoundRecord, timestamp
 
 
@@ -49,6 +50,21 @@ def round_result(match: MatchRecord, rnd: RoundRecord) -> str:
     return _({"draw": N_("draw"), "playing": N_("in play")}.get(rnd.result, N_("abandoned")))
 
 
+def helps_text(rnd: RoundRecord) -> str:
+    """``2 hints, 1 take-back`` for a round with helps, else empty."""
+    return helps_counts(rnd.hints, rnd.takebacks) if rnd.helped else ""
+
+
+def round_extras(match: MatchRecord, rnd: RoundRecord) -> str:
+    """What ``history`` adds to a round's line: the level a *match me* round was played at, the helps."""
+    extras = []
+    if rnd.level is not None and any(side.level == MATCH_ME.name for side in match.sides):
+        extras.append(_("at {level}").format(level=level_name(rnd.level)))
+    if rnd.helped:
+        extras.append(helps_text(rnd))
+    return "".join(f", {extra}" for extra in extras)
+
+
 def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) -> str:
     """Newest match first; under each match its rounds, with the IDs ``replay`` and ``review`` take
     (``empty``: why there is no file to read, said when there is no match)."""
@@ -64,7 +80,7 @@ def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) ->
         for rnd in match.rounds:
             lines.append(_("  round {id:<5} {started}  {starter} first, {result} ({length})").format(
                 id=rnd.id, started=_local(rnd.started, "%H:%M"), starter=match.label(rnd.starter),
-                result=round_result(match, rnd), length=_length(rnd)))
+                result=round_result(match, rnd), length=_length(rnd) + round_extras(match, rnd)))
     return "\n".join(lines)
 
 
@@ -81,7 +97,8 @@ def history_json(matches: Sequence[MatchRecord]) -> List[JSONObject]:
         "backend": m.backend, "players": players_json(m),
         "rounds": [{"round": r.id, "number": r.number, "started": timestamp(r.started),
                     "ended": timestamp(r.ended), "starter": r.starter, "moves": r.moves, "result": r.result,
-                    "winner": r.winner, "winning_cells": [[c + 1, row + 1] for c, row in r.cells]}
+                    "winner": r.winner, "winning_cells": [[c + 1, row + 1] for c, row in r.cells],
+                    "level": r.level, "hints": r.hints, "takebacks": r.takebacks}
                    for r in m.rounds],
     } for m in matches]
 
@@ -95,6 +112,8 @@ class Tally:
 
     matches: Dict[str, int] = field(default_factory=lambda: {"won": 0, "lost": 0, "abandoned": 0})
     rounds: Dict[str, int] = field(default_factory=lambda: {"won": 0, "drawn": 0, "lost": 0})
+    helped: int = 0
+    """Rounds (won, drawn or lost) played with a hint or a take-back: marked, as they count with help."""
 
     def add(self, match: MatchRecord, seat: int) -> None:
         if match.status == "abandoned":
@@ -102,6 +121,8 @@ class Tally:
         elif match.status == "finished":
             self.matches["won" if match.winner == seat else "lost"] += 1
         for rnd in match.rounds:
+            if rnd.helped and rnd.result in ("draw", "win"):
+                self.helped += 1
             if rnd.result == "draw":
                 self.rounds["drawn"] += 1
             elif rnd.result == "win":
@@ -150,8 +171,10 @@ def _table(title: str, tallies: Dict[str, Tally], empty: str, label: Callable[[s
     lines = [_("{title}  matches: won lost abandoned   rounds: won drawn lost").format(title=f"{title:<{width}}")]
     for key, t in tallies.items():
         m, r = t.matches, t.rounds
+        helped = "" if not t.helped else "  " + ngettext(
+            "({n} round with helps)", "({n} rounds with helps)", t.helped).format(n=t.helped)
         lines.append(f"{labels[key]:<{width}}  {m['won']:>12} {m['lost']:>4} {m['abandoned']:>9}   "
-                     f"{r['won']:>11} {r['drawn']:>5} {r['lost']:>4}")
+                     f"{r['won']:>11} {r['drawn']:>5} {r['lost']:>4}{helped}")
     return lines
 
 
@@ -170,7 +193,8 @@ def stats_text(result: Stats, empty: Optional[str] = None) -> str:
 
 def stats_json(result: Stats) -> JSONObject:
     def tallies(group: Dict[str, Tally]) -> Dict[str, Any]:
-        return {k: {"matches": dict(t.matches), "rounds": dict(t.rounds)} for k, t in group.items()}
+        return {k: {"matches": dict(t.matches), "rounds": dict(t.rounds), "helped": t.helped}
+                for k, t in group.items()}
 
     return {"players": tallies(result.players), "computer": tallies(result.computer), "remote": tallies(result.remote)}
 

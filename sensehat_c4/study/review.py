@@ -44,7 +44,7 @@ from ..errors import ConfigError, SearchAborted
 from ..i18n import N_, _, ngettext
 from ..records import MatchRecord, RoundRecord
 from ..rules import Board
-from .history import players_json
+from .history import helps_text, players_json
 
 if TYPE_CHECKING:
     from ..engine.oracle import Oracle
@@ -300,7 +300,8 @@ def text_parts(review: Review) -> Tuple[str, str]:
     lines = [_("round {id} (match {match}, round {number}): {one} v {two}, {columns}x{rows}, {starter} started, "
                "moves {moves}").format(id=rnd.id, match=match.id, number=rnd.number, one=names[1], two=names[2],
                                        columns=match.columns, rows=match.rows, starter=names[rnd.starter],
-                                       moves=rnd.moves)]
+                                       moves=rnd.moves)
+             + (_(", {helps}").format(helps=helps_text(rnd)) if rnd.helped else "")]
     bests = ["" if m.scores is None else f"{','.join(str(c + 1) for c in m.best_columns)} ({_signed(m.best_score)})"
              for m in review.moves]
     best_width = max([10] + [len(b) + 1 for b in bests])
@@ -361,7 +362,7 @@ def as_json(review: Review) -> JSONObject:
     return {
         "round": rnd.id, "match": match.id, "number": rnd.number, "board": [match.columns, match.rows],
         "players": players_json(match), "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result,
-        "winner": rnd.winner,
+        "winner": rnd.winner, "hints": rnd.hints, "takebacks": rnd.takebacks,
         "review": [{"ply": m.ply, "player": m.seat, "column": m.column + 1, "score": m.score,
                     "best_score": m.best_score, "best": [c + 1 for c in m.best_columns],
                     "keeping": [c + 1 for c in m.keeping], "mark": m.mark, "missed_win": m.missed_win,

@@ -33,7 +33,7 @@ from ..i18n import CATALOGUE, N_, _
 from ..records import MAX_ID, MatchRecord, NotRecorded, Records, RecordsError, RoundRecord
 from ..rules import Board, Layout
 from ..study import review
-from ..study.history import history_json, match_result, round_result
+from ..study.history import helps_text, history_json, match_result, round_result
 
 if TYPE_CHECKING:
     from ..engine.oracle import Oracle
@@ -278,6 +278,7 @@ def _worded(match: MatchRecord, entry: Dict[str, Any]) -> Dict[str, Any]:
     entry["result_text"] = match_result(match)
     for rnd, shown in zip(match.rounds, entry["rounds"]):
         shown["result_text"] = round_result(match, rnd)
+        shown["helps_text"] = helps_text(rnd)
     return entry
 
 

@@ -20,8 +20,10 @@ with open(sys.argv[1], "w") as out:
     json.dump({"code": code, "modules": sorted(sys.modules)}, out)
 """
 
-LIGHT_ENGINE = {"sensehat_c4.engine", "sensehat_c4.engine.rungs", "sensehat_c4.engine.threads"}
-"""The engine's package (its ``__init__`` imports nothing), the ladder's table and the bounds of ``--threads``."""
+LIGHT_ENGINE = {"sensehat_c4.engine", "sensehat_c4.engine.matchme", "sensehat_c4.engine.rungs",
+                "sensehat_c4.engine.threads"}
+"""The engine's package (its ``__init__`` imports nothing), match me's steps (pure), the ladder's table and the
+bounds of ``--threads``."""
 CORE_CHECK = {"sensehat_c4.engine.cores", "sensehat_c4.engine.native", "sensehat_c4.engine.solver",
               "sensehat_c4.engine.position", "sensehat_c4.engine.limit"}
 """What ``--version`` loads to say which solver core runs (the native library is loaded to know)."""

@@ -243,6 +243,11 @@ def board(moves="4453", cursor=3, palette=P):
     return render.board_frame(Board.from_moves(moves), palette, cursor=cursor)
 
 
+def shows(frame):
+    """A condition for ``PtyProgram.wait_for``: the terminal's LEDs show ``frame``."""
+    return lambda program: leds(program.screen) == hex_colours(frame)
+
+
 def start(sandbox, *args, env=TRUECOLOR, columns=40, lines=16):
     """``sensehat-c4 ARGS`` in a terminal; no Sense HAT and no emulator to be found."""
     base = child_env(sandbox)

@@ -47,6 +47,18 @@ def factory(backend, column=0, delay=0.3):
     return lambda computer, seed: ClockThinker(backend, column, delay)
 
 
+def answering(backend, columns, delay=0.3):
+    """A thinker factory whose players answer ``columns`` in turn (one each turn), ``delay`` after they start."""
+    answers = iter(columns)
+
+    class Next(ClockThinker):
+        def start(self, board):
+            super().start(board)
+            self.column = next(answers)
+
+    return lambda computer, seed: Next(backend, None, delay)
+
+
 def answer(thinker, within=10.0):
     """Poll like the controller until the thinker answers (a real wait: the search is real)."""
     give_up = time.monotonic() + within

@@ -86,7 +86,8 @@ def test_both_files_keep_the_match_with_the_other_side_remote(tmp_path):
         "remote player  matches: won lost abandoned   rounds: won drawn lost",
         "Bob                       1    0         0             2     0    0"]
     assert json.loads(run("stats", "--json", "--db", str(host_db)).stdout)["remote"] == {
-        "Ann": {"matches": {"won": 0, "lost": 1, "abandoned": 0}, "rounds": {"won": 0, "drawn": 0, "lost": 2}}}
+        "Ann": {"matches": {"won": 0, "lost": 1, "abandoned": 0}, "rounds": {"won": 0, "drawn": 0, "lost": 2},
+                "helped": 0}}
     assert json.loads(run("history", "--json", "--db", str(host_db)).stdout)[0]["players"]["2"] == {
         "name": "Ann", "level": None, "seconds": None, "colour": "#ffff00", "remote": True}
 
@@ -189,7 +190,7 @@ def test_the_guest_records_the_winner_its_own_board_gives_not_the_hosts_word(tmp
         "the host says the match was won by player 2, its moves say abandoned: recorded as the moves say"]
     stats = json.loads(run("stats", "--json", "--db", str(tmp_path / "g.db")).stdout)
     assert stats["remote"] == {"Bob": {"matches": {"won": 0, "lost": 0, "abandoned": 1},
-                                       "rounds": {"won": 1, "drawn": 0, "lost": 0}}}
+                                       "rounds": {"won": 1, "drawn": 0, "lost": 0}, "helped": 0}}
 
 
 def test_a_match_won_on_the_guests_board_is_won_whatever_the_host_says_of_it(tmp_path):

@@ -26,7 +26,7 @@ from sensehat_c4.errors import ConfigError
 from sensehat_c4.lan.remote import RemotePlayer
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
-from sensehat_c4.match.opponents import HUMAN, LAN, NAMES, OPPONENTS, Opponent, OpponentKind
+from sensehat_c4.match.opponents import HUMAN, LAN, MATCH_ME, NAMES, OPPONENTS, Opponent, OpponentKind
 from sensehat_c4.records import Side
 from sensehat_c4.rules import Board, Layout
 from scripted import moves
@@ -58,11 +58,12 @@ def test_mypy_refuses_each_fake_that_does_not_fit(tmp_path):
     path = ROOT / "tests/helpers/contracts/misfits.py"
     marked = {n for n, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# refused")}
     errors = mypy(path, tmp_path)
-    assert len(marked) == 6
+    assert len(marked) == 7
     assert {int(re.match(r"[^:]+:(\d+):", line).group(1)) for line in errors} == marked
     said = "\n".join(errors)
     for refusal in ('"NoNullWindow", variable has type "Core"', '"ColumnScores", variable has type "Core"',
-                    '"Forgetful", variable has type "MatchRecorder"', '"Nameless"; expected "RemoteSession"',
+                    '"Forgetful", variable has type "MatchRecorder"',
+                    '"Helpless", variable has type "MatchRecorder"', '"Nameless"; expected "RemoteSession"',
                     'type "str"; expected "Opponent | None"', 'for + ("None")'):
         assert refusal in said
 
@@ -81,7 +82,8 @@ def test_a_fake_core_plugged_in_where_cores_are_made_answers_the_oracle(monkeypa
 
 
 def test_a_fake_recorder_keeps_a_match_s_calls():
-    """Any object with the four methods records a match (the LAN's RecordTee is one, with no base class)."""
+    """Any object with the four methods records a match (the LAN's RecordTee is one, with no base class);
+    a round with no computer keeps no level and no helps."""
     mock = MockBackend()
     mock.tap("down")                            # seat 1 drops in column 4
     mock.tap("up", "up", at=mock._cursor + 1)   # seat 2 asks to abandon, and confirms
@@ -90,7 +92,7 @@ def test_a_fake_recorder_keeps_a_match_s_calls():
     assert result == MatchResult(None, (0, 0), True, 1)
     assert calls.calls == [
         ("start_match", (Side((255, 0, 0)), Side((255, 255, 0))), 7, 6, "mock", "alternate", 2),
-        ("start_round",), ("played", 1, 1, "4", None), ("end_match", None)]
+        ("start_round",), ("played", 1, 1, "4", None, None, 0, 0), ("end_match", None)]
 
 
 def test_a_remote_session_is_what_has_a_source_and_gone():
@@ -109,12 +111,15 @@ def test_an_opponent_is_parsed_once_from_its_word_and_gives_it_back():
     assert Opponent.parse("lan") == LAN and LAN.kind is OpponentKind.LAN and LAN not in OPPONENTS
     steady = Opponent.parse("steady")
     assert (steady.kind, steady.level, steady.name) == (OpponentKind.COMPUTER, "steady", "steady")
-    with pytest.raises(ConfigError, match=r"^the opponent is human, lan or a level: easy, .*perfect \(not 'rules'\)$"):
+    assert Opponent.parse("match-me") == MATCH_ME and MATCH_ME.kind is OpponentKind.MATCH_ME and MATCH_ME.level is None
+    with pytest.raises(ConfigError, match=r"^the opponent is human, match-me, lan or a level: easy, .*perfect \(not 'rules'\)$"):
         Opponent.parse("rules")
     with pytest.raises(ConfigError, match=r"^level must be one of easy, .* \(not 'godlike'\)$"):
         Opponent.computer("godlike")
     with pytest.raises(ConfigError, match=r"^only the computer has a level \(not human\)$"):
         Opponent(OpponentKind.HUMAN, "easy")
+    with pytest.raises(ConfigError, match=r"^only the computer has a level \(not match-me\)$"):
+        Opponent(OpponentKind.MATCH_ME, "easy")    # match me's level is the match's, round by round
 
 
 # -- the one wait ---------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
 
 def test_the_chooser_starts_from_the_last_choice():
     mock = MockBackend()
-    mock.tap("right", "right", "middle", "middle", "up", "up")   # 2P -> 1 -> 2: casual; 7x6; abandon
-    mock.tap("left", "middle", "middle", at=10)             # from 2 (casual) -> 1: easy; 7x6
+    mock.tap("right", "right", "middle", "middle", "middle", "up", "up")  # 2P -> 1 -> 2: casual; 7x6; no helps; abandon
+    mock.tap("left", "middle", "middle", "middle", at=10)   # from 2 (casual) -> 1: easy; 7x6; no helps
     mock.tap("up", "up", at=11)
     reports = []
     assert play_matches(mock, matches=2, report=lambda *report: reports.append(report)) == 2

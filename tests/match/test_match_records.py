@@ -50,9 +50,9 @@ def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_pat
          "Ann", None, None, "#ff0000", "Bob", None, None, "#ffff00", None, "alternate", 2, None, 0, 0)]
     assert rows(path, "SELECT * FROM rounds") == [
         (1, 1, 1, 1, "4545454", "win", 1, "[[4, 1], [4, 2], [4, 3], [4, 4]]",
-         "2026-11-23T14:01:00Z", "2026-11-23T14:08:00Z"),
+         "2026-11-23T14:01:00Z", "2026-11-23T14:08:00Z", None, 0, 0),
         (2, 1, 2, 2, "14142424", "win", 1, "[[4, 1], [4, 2], [4, 3], [4, 4]]",
-         "2026-11-23T14:09:00Z", "2026-11-23T14:17:00Z")]
+         "2026-11-23T14:09:00Z", "2026-11-23T14:17:00Z", None, 0, 0)]
     # after the winner's colour: "ANN" scrolls in red, one column every 80 ms, then the LEDs clear
     fill = max(i for i, (_, f) in enumerate(mock.frames) if f == (RED,) * 64)
     scrolled = [list(f) for _, f in mock.frames][fill + 1:-1]

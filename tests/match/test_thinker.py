@@ -73,11 +73,12 @@ def test_the_levels_table_is_what_every_part_offers():
 
     names = ("easy", "casual", "steady", "medium", "tough", "hard", "expert", "master", "perfect")
     assert tuple(LEVELS) == names
-    assert opponents.NAMES == tuple(o.name for o in opponents.OPPONENTS) == ("human",) + names
+    assert opponents.NAMES == tuple(o.name for o in opponents.OPPONENTS) == ("human",) + names + ("match-me",)
     opponent = next(a for a in cli.play_parser()._actions if a.dest == "opponent")
     assert tuple(opponent.choices) == opponents.NAMES
     assert [(entry and entry.name or "rules", label) for entry, label, _ in chooser.CHOICES] == [
-        ("human", "2P")] + [(name, str(number)) for number, name in enumerate(names, 1)] + [("lan", ""), ("rules", "?")]
+        ("human", "2P")] + [(name, str(number)) for number, name in enumerate(names, 1)] + [
+        ("match-me", "M"), ("lan", ""), ("rules", "?")]
 
 
 def test_default_budgets():

@@ -192,7 +192,7 @@ def test_the_issues_examples_are_one_line_and_the_rest_is_shown(db):
                                                  "#rrggbb (and its rounds)\nsensehat-c4 stats: skipped rounds row 2: "
                                                  f"winning_cells 'x' are not the moves' {ROUND_2}\n")
     assert json.loads(done.stdout)["players"]["Ann"] == {"matches": {"won": 1, "lost": 0, "abandoned": 0},
-                                                          "rounds": {"won": 2, "drawn": 0, "lost": 0}}
+                                                          "rounds": {"won": 2, "drawn": 0, "lost": 0}, "helped": 0}
     damage(db, "UPDATE rounds SET starter = 0 WHERE id = 3")
     done = run("review", "last", "--json", "--time-limit", "0.01", "--db", str(db))
     assert done.returncode == 1

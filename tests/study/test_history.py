@@ -66,9 +66,10 @@ def test_history_as_json(db):
         "rounds": [
             {"round": 4, "number": 1, "started": "2026-11-23T14:09:00Z", "ended": "2026-11-23T14:10:00Z",
              "starter": 1, "moves": "1212121", "result": "win", "winner": 1,
-             "winning_cells": [[1, 1], [1, 2], [1, 3], [1, 4]]},
+             "winning_cells": [[1, 1], [1, 2], [1, 3], [1, 4]], "level": None, "hints": 0, "takebacks": 0},
             {"round": 5, "number": 2, "started": "2026-11-23T14:11:00Z", "ended": "2026-11-23T14:12:00Z",
-             "starter": 2, "moves": "44", "result": "abandoned", "winner": None, "winning_cells": []}]}
+             "starter": 2, "moves": "44", "result": "abandoned", "winner": None, "winning_cells": [], "level": None,
+             "hints": 0, "takebacks": 0}]}
 
 
 def test_stats_per_player_and_against_each_level(db):
@@ -86,13 +87,16 @@ def test_stats_per_player_and_against_each_level(db):
     ]
     assert json.loads(run("stats", "--json", "--db", str(db)).stdout) == {
         "players": {
-            "Ann": {"matches": {"won": 1, "lost": 0, "abandoned": 1}, "rounds": {"won": 3, "drawn": 0, "lost": 1}},
-            "Bob": {"matches": {"won": 0, "lost": 1, "abandoned": 0}, "rounds": {"won": 1, "drawn": 0, "lost": 2}},
-            "Cy": {"matches": {"won": 0, "lost": 1, "abandoned": 0}, "rounds": {"won": 0, "drawn": 0, "lost": 2}}},
+            "Ann": {"matches": {"won": 1, "lost": 0, "abandoned": 1},
+                   "rounds": {"won": 3, "drawn": 0, "lost": 1}, "helped": 0},
+            "Bob": {"matches": {"won": 0, "lost": 1, "abandoned": 0},
+                   "rounds": {"won": 1, "drawn": 0, "lost": 2}, "helped": 0},
+            "Cy": {"matches": {"won": 0, "lost": 1, "abandoned": 0}, "rounds": {"won": 0, "drawn": 0, "lost": 2}, "helped": 0}},
         "computer": {
-            "hard": {"matches": {"won": 0, "lost": 0, "abandoned": 1}, "rounds": {"won": 1, "drawn": 0, "lost": 0}},
+            "hard": {"matches": {"won": 0, "lost": 0, "abandoned": 1}, "rounds": {"won": 1, "drawn": 0, "lost": 0},
+                     "helped": 0},
             "perfect": {"matches": {"won": 0, "lost": 1, "abandoned": 0},
-                        "rounds": {"won": 0, "drawn": 0, "lost": 2}}},
+                        "rounds": {"won": 0, "drawn": 0, "lost": 2}, "helped": 0}},
         "remote": {}, "puzzles": {"played": 0, "solved": 0, "on_the_day": 0, "tries": 0, "streak": 0}}
 
 
@@ -173,6 +177,6 @@ def test_a_match_in_play_or_interrupted_shows_its_round_in_play(tmp_path):
         "  round 2     14:09  Bob first, in play (4 moves, 4:00)"]
     assert json.loads(run("history", "--json", "--db", str(path)).stdout)[0]["rounds"][1]["result"] == "playing"
     assert json.loads(run("stats", "--json", "--db", str(path)).stdout)["players"]["Ann"] == {
-        "matches": {"won": 0, "lost": 0, "abandoned": 0}, "rounds": {"won": 1, "drawn": 0, "lost": 0}}
+        "matches": {"won": 0, "lost": 0, "abandoned": 0}, "rounds": {"won": 1, "drawn": 0, "lost": 0}, "helped": 0}
     _, rnd, notes = load_round(path, "last")   # what replay and review take: the round in play too
     assert (rnd.id, rnd.moves, rnd.result, notes) == (2, "4453", "playing", [])

@@ -132,7 +132,7 @@ def test_history_is_the_history_command_s_with_its_words(tmp_path):
     for match in expected:
         match.update(labels={"1": "Ann", "2": "Bob"}, result_text="Ann wins 2-0")
         for rnd, text in zip(match["rounds"], ("Ann won", "Ann won")):
-            rnd["result_text"] = text
+            rnd.update(result_text=text, helps_text="")
     assert data == {"matches": expected, "skipped": []}
 
 
@@ -143,7 +143,7 @@ def test_a_round_and_its_match(tmp_path):
         assert data["round"] == {"round": 2, "number": 2, "started": "2026-11-23T14:03:00Z",
                                  "ended": "2026-11-23T14:04:00Z", "starter": 2, "moves": LONG, "result": "win",
                                  "winner": 1, "winning_cells": [[2, 1], [3, 2], [4, 3], [4, 4], [5, 4], [6, 4], [7, 4]],
-                                 "result_text": "Ann won"}
+                                 "level": None, "hints": 0, "takebacks": 0, "result_text": "Ann won", "helps_text": ""}
         assert data["match"]["labels"] == {"1": "Ann", "2": "Bob"} and data["match"]["board"] == [7, 6]
         assert "score" not in data["match"]          # a match read with one of its rounds: no score
         assert (call(port, "GET", "/api/round/9").status, call(port, "GET", "/api/round/9").json()) == (

@@ -47,6 +47,7 @@
       el("span", "first", format(_("{name} first"), { name: playerLabel(match.players[String(round.starter)], round.starter) })),
       el("span", "result", roundResult(match, round)),
       el("span", "length", length(round)),
+      ...(helpsText(round) ? [el("span", "helps", helpsText(round))] : []),
       el("span", "links", review, replay));
     item.dataset.round = String(round.round);
     return item;

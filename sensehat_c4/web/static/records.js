@@ -43,3 +43,14 @@ function refused(status, data) {
   };
   return words[data && data.error] || format(_("Refused ({status})."), { status });
 }
+
+// "2 hints, 1 take-back" for a round played with helps (its hints and takebacks), else ""
+function helpsText(round) {
+  const hints = round.hints || 0;
+  const takebacks = round.takebacks || 0;
+  if (!hints && !takebacks) return "";
+  return format(_("{hints}, {takebacks}"), {
+    hints: format(ngettext("{n} hint", "{n} hints", hints), { n: hints }),
+    takebacks: format(ngettext("{n} take-back", "{n} take-backs", takebacks), { n: takebacks }),
+  });
+}

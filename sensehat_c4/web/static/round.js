@@ -334,11 +334,13 @@
       " \u00b7 Connect 4";
     $("title").textContent = format(mode === "review" ? _("Review: round {round} (match {match}, round {number})")
       : _("Replay: round {round} (match {match}, round {number})"), said);
+    const helps = helpsText(round);
+    const result = { result: roundResult(match, round), n: moves.length, helps };
     $("players").replaceChildren(swatch(match.players["1"].colour), labelOf(1), " " + _("v") + " ",
       swatch(match.players["2"].colour), labelOf(2), ` \u00b7 ${match.board[0]}x${match.board[1]} \u00b7 ` +
       format(_("{name} first"), { name: labelOf(round.starter) }) + " \u00b7 " +
-      format(ngettext("{result} ({n} move)", "{result} ({n} moves)", moves.length),
-        { result: roundResult(match, round), n: moves.length }));
+      format(helps ? ngettext("{result} ({n} move, {helps})", "{result} ({n} moves, {helps})", moves.length)
+        : ngettext("{result} ({n} move)", "{result} ({n} moves)", moves.length), result));
     $("other").textContent = mode === "review" ? _("Replay") : _("Review");
     $("other").href = `/${mode === "review" ? "replay" : "review"}/${round.round}`;
     $("ply").max = String(moves.length);

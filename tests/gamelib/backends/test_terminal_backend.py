@@ -19,7 +19,7 @@ from pyte.graphics import FG_BG_256
 
 from emu_sandbox import child_env
 from frames import in_order, turned
-from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size, TRUECOLOR, start, board
+from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size, TRUECOLOR, start, board, shows
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import STICK, Action, Direction
@@ -130,6 +130,11 @@ def test_a_failure_while_opening_gives_the_terminal_back(term):
                    (Direction.MIDDLE, Action.PRESSED), (Direction.MIDDLE, Action.RELEASED)]),
     (b"\x1b[B\x1b[B\x1b[B", [(Direction.DOWN, Action.PRESSED), (Direction.DOWN, Action.HELD),
                              (Direction.DOWN, Action.HELD), (Direction.DOWN, Action.RELEASED)]),
+    (b"h", [(Direction.MIDDLE, Action.PRESSED), (Direction.MIDDLE, Action.RELEASED)]),    # a hint (helps on)
+    (b"u", [(Direction.UP, Action.PRESSED), (Direction.UP, Action.RELEASED),             # a take-back (helps on):
+            (Direction.DOWN, Action.PRESSED), (Direction.DOWN, Action.RELEASED)]),       # up, then down
+    (b"\x7f", [(Direction.UP, Action.PRESSED), (Direction.UP, Action.RELEASED),          # Backspace: the same
+                (Direction.DOWN, Action.PRESSED), (Direction.DOWN, Action.RELEASED)]),
 ])
 def test_keys_are_stick_events(term, data, expected):
     with term.backend() as backend:
@@ -320,10 +325,6 @@ def test_auto_with_no_terminal_says_what_is_missing(monkeypatch):
 
 
 
-def shows(frame):
-    return lambda program: leds(program.screen) == hex_colours(frame)
-
-
 def play_moves(program, moves, palette=P):
     """Play ``moves`` (1-based columns) with the arrow keys and Enter or space, waiting for each frame."""
     for ply, move in enumerate(moves):
@@ -393,7 +394,7 @@ def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
             said.append(status(program))
         assert said == [f"{label} {browse}"[:40].strip() for label in (
             [f"computer: {number} {name}" for number, name in enumerate(LEVELS, 1)]
-            + ["over the LAN", "rules", "2 players"])]
+            + ["computer: match me", "over the LAN", "rules", "2 players"])]
         program.press("enter")
         program.wait_for(shows(size_frame(Size())), what="the size chooser")
         program.wait_for(lambda p: status(p) == "board size: 7x6 (←/→ browse, Enter choos")

@@ -2,8 +2,8 @@
 import pytest
 
 from gamelib.backends.base import PAIR_HOLD, Action, Direction, StickEvent
-from gamelib.backends.terminal_input import (FOLLOW, INTERRUPT, PAIR, QUIT, REPEAT_DELAY, REPEAT_WINDOW, KeyDecoder,
-                                             KeyRepeat)
+from gamelib.backends.terminal_input import (FOLLOW, INTERRUPT, PAIR, QUIT, REPEAT_DELAY, REPEAT_WINDOW, UP_DOWN,
+                                             KeyDecoder, KeyRepeat)
 from gamelib.stepper import Stepper
 
 U, D, L, R, M = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.MIDDLE
@@ -17,7 +17,8 @@ P, H, X = Action.PRESSED, Action.HELD, Action.RELEASED
     (b"\r\n ", [M, M, M]),                                  # Enter (either byte) and space
     (b"q", [QUIT]), (b"Q", [QUIT]), (b"\x03", [INTERRUPT]),
     (b"p", [PAIR]), (b"P", [PAIR]),                        # the pairing gesture's key
-    (b"x1\x1b[H\x1b[15~\x1bOP\x7f\t", []),                  # letters, Home, F5, F1, backspace, tab: nothing
+    (b"x1\x1b[H\x1b[15~\x1bOP\t", []),                      # letters, Home, F5, F1, tab: nothing
+    (b"hHuU\x7f\x08", [M, M, UP_DOWN, UP_DOWN, UP_DOWN, UP_DOWN]),  # hint: the middle; u, Backspace: up then down
     (b"\x1bx\x1b[C", [R]),                                  # Alt+x, then right
     (b"\x1b\x1b[A", [U]),                                   # Escape, then up
 ])

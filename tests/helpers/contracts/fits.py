@@ -53,8 +53,9 @@ class Calls:
     def start_round(self) -> None:
         self.calls.append(("start_round",))
 
-    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None:
-        self.calls.append(("played", number, starter, board.notation(), match_winner))
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
+               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+        self.calls.append(("played", number, starter, board.notation(), match_winner, level, hints, takebacks))
 
     def end_match(self, winner: Optional[int]) -> None:
         self.calls.append(("end_match", winner))

@@ -50,7 +50,21 @@ class Forgetful:
 
     def start_round(self) -> None: ...
 
+    def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
+               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None: ...
+
+
+class Helpless:
+    """A recorder whose ``played`` keeps no level, hints or take-backs (schema 3's)."""
+
+    def start_match(self, sides: object, *, columns: int, rows: int, backend: str,
+                    starts: str = "alternate", wins: int = 2) -> None: ...
+
+    def start_round(self) -> None: ...
+
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None: ...
+
+    def end_match(self, winner: Optional[int]) -> None: ...
 
 
 class Nameless:
@@ -62,6 +76,7 @@ class Nameless:
 core: Core = NoNullWindow()  # refused
 other: Core = ColumnScores()  # refused
 recorder: MatchRecorder = Forgetful()  # refused
+helpless: MatchRecorder = Helpless()  # refused
 player = RemotePlayer(Nameless())  # refused
 play_matches(MockBackend(), opponent="human")  # refused
 level = Opponent.computer("easy").level + "!"  # refused
