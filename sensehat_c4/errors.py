@@ -4,11 +4,14 @@ They live under :class:`gamelib.errors.GamelibError` with the errors every game
 shares (:class:`~gamelib.errors.ConfigError`, :class:`~gamelib.errors.BackendError`),
 which are re-exported here.  Each error also inherits the built-in it
 resembles, so callers may catch either (``except ValueError`` works for a bad
-move list).
+move list).  Their messages are the game's words (:mod:`.i18n`), in the language of the moment they are
+raised.
 """
 from __future__ import annotations
 
 from gamelib.errors import BackendError, ConfigError, GamelibError
+
+from .i18n import _
 
 __all__ = ["BackendError", "BoardSizeError", "C4Error", "ConfigError", "IllegalMoveError", "MoveListError",
            "NativeCoreError", "SearchAborted"]
@@ -36,7 +39,7 @@ class MoveListError(IllegalMoveError):
         self.position = position
         self.move = move
         self.reason = reason
-        super().__init__(f"move {position} ({move!r}): {reason}")
+        super().__init__(_("move {position} ({move!r}): {reason}").format(position=position, move=move, reason=reason))
 
 
 class SearchAborted(C4Error, TimeoutError):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import FrozenSet, List, Optional, Tuple
 
 from .errors import BoardSizeError, IllegalMoveError, MoveListError
+from .i18n import _
 
 Cell = Tuple[int, int]
 """A board cell as ``(column, row)``, 0-based, row 0 at the bottom."""
@@ -60,16 +61,17 @@ class Size(Layout):
 
     def __post_init__(self) -> None:
         if not (MIN_COLUMNS <= self.columns <= MAX_COLUMNS and MIN_ROWS <= self.rows <= MAX_ROWS):
-            raise BoardSizeError(f"board {self.columns}x{self.rows} is not offered: boards have "
-                                 f"{MIN_COLUMNS}-{MAX_COLUMNS} columns and {MIN_ROWS}-{MAX_ROWS} rows "
-                                 f"(e.g. 6x5)")
+            raise BoardSizeError(_("board {columns}x{rows} is not offered: boards have {min_columns}-{max_columns} "
+                                   "columns and {min_rows}-{max_rows} rows (e.g. 6x5)").format(
+                columns=self.columns, rows=self.rows, min_columns=MIN_COLUMNS, max_columns=MAX_COLUMNS,
+                min_rows=MIN_ROWS, max_rows=MAX_ROWS))
 
     @classmethod
     def parse(cls, text: str) -> "Size":
         """``"6x5"`` -> ``Size(6, 5)``; raises :class:`BoardSizeError` for anything else."""
         match = re.fullmatch(r"\s*([0-9]{1,2})\s*[xX]\s*([0-9]{1,2})\s*", text)
         if match is None:
-            raise BoardSizeError(f"board size {text!r} is not COLUMNSxROWS (e.g. 7x6 or 6x5)")
+            raise BoardSizeError(_("board size {text!r} is not COLUMNSxROWS (e.g. 7x6 or 6x5)").format(text=text))
         return cls(int(match.group(1)), int(match.group(2)))
 
     def board(self) -> "Board":
@@ -116,8 +118,8 @@ class Board:
 
     def __init__(self, columns: int = COLUMNS, rows: int = ROWS) -> None:
         if not (1 <= columns <= 9 and rows >= 1):
-            raise BoardSizeError("a board has 1 to 9 columns (one digit each in a move list) "
-                                 "and at least one row")
+            raise BoardSizeError(_("a board has 1 to 9 columns (one digit each in a move list) "
+                                   "and at least one row"))
         self.columns = columns
         self.rows = rows
         self.layout = Layout(columns, rows)
@@ -140,12 +142,12 @@ class Board:
         board = cls(columns, rows)
         for position, char in enumerate(text, start=1):
             if not ("1" <= char <= "9") or int(char) > columns:
-                raise MoveListError(position, char, f"not a column: use digits 1-{columns}")
+                raise MoveListError(position, char, _("not a column: use digits 1-{columns}").format(columns=columns))
             column = int(char) - 1
             if board.is_over:
-                raise MoveListError(position, char, "the game is already over")
+                raise MoveListError(position, char, _("the game is already over"))
             if board._heights[column] >= rows:
-                raise MoveListError(position, char, f"column {char} is full")
+                raise MoveListError(position, char, _("column {column} is full").format(column=char))
             board.push(column)
         return board
 
@@ -174,11 +176,12 @@ class Board:
     def play(self, column: int) -> int:
         """Drop a token for the player to move into ``column`` (0-based); return its row."""
         if not 0 <= column < self.columns:
-            raise IllegalMoveError(f"column {column + 1} is not on the board (1-{self.columns})")
+            raise IllegalMoveError(_("column {column} is not on the board (1-{columns})").format(
+                column=column + 1, columns=self.columns))
         if self.is_over:
-            raise IllegalMoveError("the game is already over")
+            raise IllegalMoveError(_("the game is already over"))
         if self._heights[column] >= self.rows:
-            raise IllegalMoveError(f"column {column + 1} is full")
+            raise IllegalMoveError(_("column {column} is full").format(column=column + 1))
         return self.push(column)
 
     def push(self, column: int) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, Optional, Protocol, Tuple
 
 from ..errors import ConfigError, NativeCoreError
+from ..i18n import _
 from . import native
 from .limit import Budget
 from .position import Position, Shape
@@ -57,7 +58,7 @@ def new_solver(shape: Shape, *, table_bits: Optional[int] = None, leaf: Optional
     core's (``None``: :func:`.native.default_threads`); the Python core searches with one.
     """
     if core not in (None,) + CORES:
-        raise ConfigError(f"the solver core is one of {', '.join(CORES)} (not {core!r})")
+        raise ConfigError(_("the solver core is one of {cores} (not {core!r})").format(cores=", ".join(CORES), core=core))
     if core == "native" or (core is None and native.library() is not None):
         try:
             return native.NativeSolver(shape, table_bits=table_bits, leaf=leaf, leaf_ply=leaf_ply, threads=threads)

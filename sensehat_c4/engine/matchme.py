@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, Tuple
 
 from ..errors import ConfigError
+from ..i18n import _
 
 __all__ = ["MatchMe", "Round", "FAST_AFTER", "FAST_STEP", "LEAVE_END_AFTER", "NAME"]
 
@@ -57,7 +58,8 @@ class MatchMe:
     def __post_init__(self) -> None:
         self.levels = tuple(self.levels)
         if self.level not in self.levels:
-            raise ConfigError(f"match me starts from one of {', '.join(self.levels)} (not {self.level!r})")
+            raise ConfigError(_("match me starts from one of {levels} (not {level!r})").format(
+                levels=", ".join(self.levels), level=self.level))
 
     @classmethod
     def starting(cls, levels: Sequence[str], start: str) -> "MatchMe":

@@ -8,6 +8,7 @@ import time
 from typing import Dict, Optional
 
 from ..errors import ConfigError, IllegalMoveError, SearchAborted
+from ..i18n import _
 from ..rules import Board
 from .levels import LEVELS, Search
 from .limit import Limit
@@ -28,9 +29,9 @@ def choose_move(board: Board, level: str, *, limit: Limit = Limit(), seed: Optio
     is over, :class:`ConfigError` for an unknown level.
     """
     if level not in LEVELS:
-        raise ConfigError(f"level must be one of {', '.join(LEVELS)} (not {level!r})")
+        raise ConfigError(_("level must be one of {levels} (not {level!r})").format(levels=", ".join(LEVELS), level=level))
     if board.is_over:
-        raise IllegalMoveError("the game is already over")
+        raise IllegalMoveError(_("the game is already over"))
     started = time.monotonic()
     search = Search(Position.of(board), random.Random(seed), limit, limit.start(), oracle)
     result = LEVELS[level].play(search)

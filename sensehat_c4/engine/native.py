@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..errors import ConfigError, NativeCoreError, SearchAborted
+from ..i18n import _
 from .limit import Budget
 from .position import Shape
 from .solver import CHECK_EVERY, Solver, check_size, table_bits_for
@@ -98,7 +99,7 @@ def use_threads(threads: Optional[int]) -> None:
     """The threads every native solver made from now on takes (``--threads``); ``None``: the default."""
     global _chosen_threads
     if threads is not None and threads_of(threads) is None:
-        raise ConfigError(f"the native core takes 1 to {MAX_THREADS} threads (not {threads})")
+        raise ConfigError(_("the native core takes 1 to {most} threads (not {threads})").format(most=MAX_THREADS, threads=threads))
     _chosen_threads = threads
 
 
@@ -113,8 +114,8 @@ def default_threads() -> int:
         chosen = threads_of(text)
         if chosen is not None:
             return chosen
-        log.warning("%s is a number of threads from 1 to %d (not %r): the default is taken", THREADS_ENV,
-                    MAX_THREADS, text[:20])
+        log.warning(_("{name} is a number of threads from 1 to {most} (not {text!r}): the default is taken").format(
+            name=THREADS_ENV, most=MAX_THREADS, text=text[:20]))
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux

@@ -24,6 +24,7 @@ from functools import partial
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from ..errors import ConfigError, SearchAborted
+from ..i18n import _
 from ..rules import STANDARD, Layout
 from . import book12 as book12_module
 from .book12 import Book12
@@ -67,13 +68,14 @@ class Oracle:
                  core: Optional[str] = None, *, strategy: Optional[StrategyBook] = None,
                  table_bits: Optional[int] = None, threads: Optional[int] = None) -> None:
         if book12 is not None and shape.layout != STANDARD:
-            raise ConfigError(f"the 12-ply book is for the 7 x 6 board only (not {shape.width} x {shape.height})")
+            raise ConfigError(_("the 12-ply book is for the 7 x 6 board only (not {columns} x {rows})").format(
+                columns=shape.width, rows=shape.height))
         if openings is not None and (openings.layout.columns, openings.layout.rows) != (shape.width, shape.height):
-            raise ConfigError(f"that opening book is for {openings.layout.columns} x {openings.layout.rows}, "
-                              f"not {shape.width} x {shape.height}")
+            raise ConfigError(_("that opening book is for {book_columns} x {book_rows}, not {columns} x {rows}").format(
+                book_columns=openings.layout.columns, book_rows=openings.layout.rows, columns=shape.width, rows=shape.height))
         if strategy is not None and (strategy.layout.columns, strategy.layout.rows) != (shape.width, shape.height):
-            raise ConfigError(f"that strategy book is for {strategy.layout.columns} x {strategy.layout.rows}, "
-                              f"not {shape.width} x {shape.height}")
+            raise ConfigError(_("that strategy book is for {book_columns} x {book_rows}, not {columns} x {rows}").format(
+                book_columns=strategy.layout.columns, book_rows=strategy.layout.rows, columns=shape.width, rows=shape.height))
         self.shape = shape
         self.openings = openings
         self.book12 = book12
@@ -102,8 +104,9 @@ class Oracle:
     def check(self, position: Position) -> None:
         """Raise :class:`ConfigError` if ``position`` is of another board size than this oracle's."""
         if position.shape is not self.shape:
-            raise ConfigError(f"this oracle plays on {self.shape.width} x {self.shape.height}, "
-                              f"not {position.shape.width} x {position.shape.height}")
+            raise ConfigError(_("this oracle plays on {columns} x {rows}, not {other_columns} x {other_rows}").format(
+                columns=self.shape.width, rows=self.shape.height, other_columns=position.shape.width,
+                other_rows=position.shape.height))
 
     # -- scores ---------------------------------------------------------------
 
@@ -206,7 +209,7 @@ class Oracle:
     def _book_choice(self, position: Position, kids: List[Kid], rng: random.Random, proofs: "Proofs",
                      budget: Budget) -> SearchResult:
         """Every move's score from the books (and searches at most 3 plies deep); a best one."""
-        for column, _ in kids:
+        for column, _child in kids:
             proofs.exact(column, self.child_score(position, column, budget))
         best = max(proofs.low.values())
         column = rng.choice(sorted(c for c, s in proofs.low.items() if s == best))

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from ..errors import ConfigError, IllegalMoveError
+from ..i18n import _
 from ..rules import STANDARD, Board
 from .limit import Limit
 from .oracle import Oracle, default_oracle
@@ -154,7 +155,7 @@ def daily(day: date, *, path: Path = PATH) -> Puzzle:
     """The puzzle of ``day``: the same on every Pi (see the module's docstring)."""
     choice = puzzles(n_of(day), path=path)
     if not choice:
-        raise ConfigError(f"no puzzle of n = {n_of(day)} in {path}")
+        raise ConfigError(_("no puzzle of n = {n} in {path}").format(n=n_of(day), path=path))
     digest = int.from_bytes(hashlib.sha256(day.isoformat().encode("ascii")).digest(), "big")
     return playable(choice[digest % len(choice)], path)
 
@@ -193,15 +194,15 @@ def check(puzzle: Puzzle, played: Sequence[int], column: int, *, limit: Limit = 
     not the solver's turn or ``column`` cannot be played, :class:`~sensehat_c4.errors.SearchAborted`
     if ``limit`` runs out (the searches are at most a few stones deep: milliseconds)."""
     if len(played) % 2:
-        raise IllegalMoveError("it is the defence's move, not the solver's")
+        raise IllegalMoveError(_("it is the defence's move, not the solver's"))
     board = position(puzzle, played)
     if board.is_over:
-        raise IllegalMoveError("the puzzle is over")
+        raise IllegalMoveError(_("the puzzle is over"))
     left = stones_left(puzzle, played)
     if left < 1:
-        raise IllegalMoveError("the puzzle has no stones left")
+        raise IllegalMoveError(_("the puzzle has no stones left"))
     if not board.can_play(column):
-        raise IllegalMoveError(f"column {column + 1} is full")
+        raise IllegalMoveError(_("column {column} is full").format(column=column + 1))
     here = Position.of(board)
     shape = here.shape
     if here.column_move(column) & shape.winning_cells(here.current, here.mask):
@@ -220,10 +221,10 @@ def defence(puzzle: Puzzle, played: Sequence[int], *, limit: Limit = Limit(),
     """The defence's move after ``played`` (an odd number of moves, the solver's last one right):
     one that holds out longest, the lowest column among equals (0-based)."""
     if len(played) % 2 == 0:
-        raise IllegalMoveError("it is the solver's move, not the defence's")
+        raise IllegalMoveError(_("it is the solver's move, not the defence's"))
     board = position(puzzle, played)
     if board.is_over:
-        raise IllegalMoveError("the puzzle is over")
+        raise IllegalMoveError(_("the puzzle is over"))
     here = Position.of(board)
     shape = here.shape
     oracle = oracle or default_oracle(STANDARD)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, NamedTuple, Optional, Tuple
 
+from ..i18n import N_
 from ..rules import SIZES, Size
 
 DEFAULT_SECONDS = 1.0
@@ -35,11 +36,6 @@ stones (``data/book-WxH.bin``) 8x4, 7x5 and 6x6, and with its book of the first 
 only with its strategy book (:data:`STRATEGY_BOOK_SIZES`, where ``data/strategy-8x6.bin`` is
 shipped): without it its first moves take minutes (``benchmarks/sizes.py``; docs/guide/computer.md,
 "Perfect on other board sizes")."""
-
-
-def N_(message: str) -> str:  # noqa: N802 (the marker Babel extracts: the engine imports no words module)
-    """Marks ``message`` for the game's catalogue (:func:`sensehat_c4.i18n.N_`)."""
-    return message
 
 
 class Horizon(NamedTuple):

@@ -75,6 +75,7 @@ from array import array
 from typing import Callable, Optional, Tuple
 
 from ..errors import ConfigError, SearchAborted
+from ..i18n import _
 from .limit import Budget
 from .position import Position, Shape, popcount
 
@@ -99,9 +100,9 @@ def check_size(shape: Shape) -> None:
     """Refuse (:class:`ConfigError`) a board too big for the solver.  Every core takes the
     same sizes, so what the engine offers does not depend on which core runs."""
     if shape.width * shape.stride > MAX_KEY_BITS:
-        raise ConfigError(f"the exact solver handles boards of up to {MAX_KEY_BITS} bits "
-                          f"(columns x (rows + 1)); {shape.width} x {shape.height} needs "
-                          f"{shape.width * shape.stride}")
+        raise ConfigError(_("the exact solver handles boards of up to {most} bits (columns x (rows + 1)); "
+                            "{columns} x {rows} needs {bits}").format(most=MAX_KEY_BITS, columns=shape.width,
+                                                                    rows=shape.height, bits=shape.width * shape.stride))
 
 
 def table_bits_for(shape: Shape) -> int:
@@ -115,7 +116,8 @@ def tag_shift(shape: Shape, table_bits: int) -> int:
     """How far a key is shifted for its tag in a table of ``2**table_bits + 9`` slots: 0 while the
     key fits the tag's bits (every board up to 7 x 6 and 8 x 5), so the tag is the key itself."""
     if not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
-        raise ConfigError(f"the table has 2**{MIN_TABLE_BITS} to 2**{MAX_TABLE_BITS} slots (not 2**{table_bits})")
+        raise ConfigError(_("the table has 2**{least} to 2**{most} slots (not 2**{bits})").format(
+            least=MIN_TABLE_BITS, most=MAX_TABLE_BITS, bits=table_bits))
     shift = max(0, shape.width * shape.stride + 1 - TAG_BITS)
     assert shift <= table_bits  # the slot tells apart the keys that share a tag
     return shift

@@ -202,10 +202,11 @@ def breaking(rule, where) -> list:
                   for bad in [rule(ours(imported))] if bad)
 
 
-def test_the_rules_core_imports_only_the_standard_library_and_its_errors():
+def test_the_rules_core_imports_only_the_standard_library_its_errors_and_the_words():
     path, imported = ALL["sensehat_c4.rules"]
-    assert ours(imported) == {"sensehat_c4.errors"}
-    assert ours(ALL["sensehat_c4.errors"][1]) == {"gamelib.errors"}
+    assert ours(imported) == {"sensehat_c4.errors", "sensehat_c4.i18n"}
+    assert ours(ALL["sensehat_c4.errors"][1]) - {"sensehat_c4.i18n", "sensehat_c4.i18n._"} == {"gamelib.errors"}
+    assert ours(ALL["sensehat_c4.i18n"][1]) <= {"gamelib.i18n", "gamelib.i18n.N_", "gamelib.i18n.Catalogue"}
     if hasattr(sys, "stdlib_module_names"):   # Python 3.10+
         others = {name.split(".")[0] for name in imported} - set(PACKAGES) - set(sys.stdlib_module_names)
         assert not others, f"rules.py imports {others}"
@@ -225,8 +226,8 @@ def test_the_web_view_imports_neither_the_lan_nor_the_launcher():
                     lambda n: n.startswith("gamelib.web")) == []
 
 
-def test_the_engine_imports_only_the_rules_core_and_the_errors():
-    allowed = ("sensehat_c4.engine", "sensehat_c4.rules", "sensehat_c4.errors")
+def test_the_engine_imports_only_the_rules_core_the_errors_and_the_words():
+    allowed = ("sensehat_c4.engine", "sensehat_c4.rules", "sensehat_c4.errors", "sensehat_c4.i18n")
     assert breaking(lambda o: {m for m in o if not m.startswith(allowed)},
                     lambda n: n.startswith("sensehat_c4.engine")) == []
 

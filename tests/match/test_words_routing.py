@@ -218,18 +218,19 @@ def test_a_bad_argument_s_message_is_in_words(decorated, capsys, argv):
     assert " ".join(FRAME.sub("", residue(err)).split()) == prog + ":", err
 
 
-@pytest.mark.parametrize("argv, english", [
-    (["analyse", "--board", "9x9"], "board 9x9 is not offered: boards have 4-8 columns and 4-6 rows (e.g. 6x5)"),
-    (["analyse", "4459"], "move 4 ('9'): not a column: use digits 1-7"),
+@pytest.mark.parametrize("argv, decorated_words", [
+    (["analyse", "--board", "9x9"], "[!board 9x9 is not offered: boards have 4-8 columns and 4-6 rows (e.g. 6x5)!]"),
+    (["analyse", "4459"], "[!move 4 ('9'): [!not a column: use digits 1-7!]!]"),
+    (["analyse", "4444444"], "[!move 7 ('4'): [!column 4 is full!]!]"),
 ])
-def test_the_rules_errors_are_not_yet_words(decorated, capsys, argv, english):
-    """The known exception: the rules core's errors (:mod:`sensehat_c4.rules`, :mod:`sensehat_c4.errors`)
-    and the engine's say English, because those modules import no words module (tests/test_docs.py: the
-    rules core imports only its errors, the errors only gamelib's, the engine only the rules and the
-    errors).  Translating them needs typed reasons, worded at the command line's boundary."""
+def test_the_rules_errors_are_words(decorated, capsys, argv, decorated_words):
+    """The rules core's errors (:mod:`sensehat_c4.rules`, :mod:`sensehat_c4.errors`) are the game's words,
+    worded where they are raised (the rules core and its errors import the game's words module, which
+    imports only gamelib's: tests/docs/test_docs.py)."""
     assert run(argv) == 2
     err = capsys.readouterr().err
-    assert english in err and f"[!{english}" not in err, err   # inside gamelib's (decorated) frame, itself not a word
+    assert decorated_words in err, err
+    assert residue(err).replace("sensehat-c4 analyse:", "").strip() == "", err
 
 
 def test_the_records_commands_say_words_and_keep_their_json_values(decorated, capsys, tmp_path):
