@@ -82,6 +82,14 @@ class Game:
     """True if ``play`` takes the game's :class:`Choices` after the backend."""
     web: Optional[Callable[[], Pages]] = None
     """``web()``: the game's pages for the web view (a :class:`gamelib.web.pages.Pages`), or ``None``."""
+    words: Optional[Callable[[str], str]] = None
+    """The game's own catalogue (its ``_``): ``name`` is English, marked ``N_()`` where the game defines it,
+    and shown as ``words(name)`` (:attr:`title`); ``None``: shown as it is."""
+
+    @property
+    def title(self) -> str:
+        """The name as a player reads it, in the words of the moment."""
+        return self.words(self.name) if self.words is not None else self.name
 
     def run(self, backend: Backend, choices: Choices) -> None:
         """Play once on ``backend``: with ``choices`` if the game remembers, else without."""
@@ -102,7 +110,8 @@ class Entry:
 
     @property
     def name(self) -> str:
-        return self.game.name if self.game is not None else self.key
+        """What the menu shows: the game's :attr:`Game.title`, or the entry point's name."""
+        return self.game.title if self.game is not None else self.key
 
 
 def as_game(obj: Any) -> Game:
@@ -119,7 +128,10 @@ def as_game(obj: Any) -> Game:
     web = getattr(obj, "web", None)
     if web is not None and not callable(web):
         raise TypeError(_("game {name}: web must be a function giving its pages").format(name=repr(name)))
-    return Game(name, picture, play, bool(getattr(obj, "remembers", False)), web)
+    words = getattr(obj, "words", None)
+    if words is not None and not callable(words):
+        raise TypeError(_("game {name}: words must be a function giving a word's translation").format(name=repr(name)))
+    return Game(name, picture, play, bool(getattr(obj, "remembers", False)), web, words)
 
 
 def load(key: str, loader: Callable[[], Any]) -> Entry:

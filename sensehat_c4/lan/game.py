@@ -12,11 +12,10 @@ from gamelib.games import Choices, Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..match.chooser import browse, choose_size
 from ..match.controller import MatchOptions
 from ..match.report import print_result
-from ..match.words import GAME as NAME
 from ..records import Recorder
 from ..rules import Size
 from .play import host, join
@@ -93,5 +92,5 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
                         notice=lambda line: log.info("%s", line))
 
 
-GAME = Game(name=f"{NAME} over the LAN", icon=ICON, play=play_lan, remembers=True)
+GAME = Game(name=N_("Connect 4 over the LAN"), icon=ICON, play=play_lan, remembers=True, words=_)
 """The launcher's entry (``connect4-lan`` in the ``gamelib.games`` entry points)."""

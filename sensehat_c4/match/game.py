@@ -24,6 +24,7 @@ from gamelib.palette import DEFAULT, PALETTES
 
 from ..engine.matchme import MatchMe, Round
 from ..errors import BoardSizeError
+from ..i18n import _
 from ..lan.game import play_lan
 from ..records import MatchRecord, Recorder, Records, RecordsError
 from ..rules import Size
@@ -264,4 +265,4 @@ def web_pages(db: Optional[Path] = None) -> Pages:
     return pages(db)
 
 
-GAME = Game(name=NAME, icon=ICON, play=play, remembers=True, web=web_pages)
+GAME = Game(name=NAME, icon=ICON, play=play, remembers=True, web=web_pages, words=_)

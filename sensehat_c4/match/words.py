@@ -47,8 +47,9 @@ from ..i18n import N_, _, ngettext
 from ..rules import Size
 from .opponents import Opponent, OpponentKind
 
-GAME = "Connect 4"
-"""The game's name: the details' ``game`` (a value) and the name a lobby shows (a name, not translated)."""
+GAME = N_("Connect 4")
+"""The game's name: the details' ``game`` (a value) and the name a lobby shows (a name, not translated);
+the launcher's menu shows it through the catalogue (:attr:`gamelib.games.Game.title`)."""
 BROWSE = N_("{browse} browse, {choose} chooses")
 """Said beside the choosers' labels (``browse`` and ``choose`` are the keys)."""
 

@@ -48,7 +48,7 @@ from gamelib.stepper import Stepper
 from ..engine.limit import Limit
 from ..engine.puzzles import Puzzle, Verdict, check, daily, defence, stones_left
 from ..errors import C4Error
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..match import render, words
 from ..match.controller import Timing, start_column
 from ..records import PuzzleRecord, Recorder, Records, streak
@@ -397,7 +397,7 @@ ICON = picture((
 ), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second})
 """Red to move over the one column that wins: the fourth in the bottom row."""
 
-NAME = "puzzle of the day"
+NAME = N_("puzzle of the day")
 
 
 def play(backend: Backend, *, path: Optional[Path] = None, today: Callable[[], date] = date.today,
@@ -415,5 +415,5 @@ def play(backend: Backend, *, path: Optional[Path] = None, today: Callable[[], d
     return result
 
 
-GAME = Game(name=NAME, icon=ICON, play=play)
+GAME = Game(name=NAME, icon=ICON, play=play, words=_)
 """``connect4-puzzle`` under ``gamelib.games``."""

@@ -305,7 +305,7 @@ ICON = picture((
 ), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second, "W": _COLOURS.text})
 """A board with two columns lit in red (the right moves) and a white question mark."""
 
-NAME = "Connect 4 training"
+NAME = N_("Connect 4 training")
 NO_GAMES = N_("NO GAMES")
 NO_MISTAKES = N_("NO MISTAKES")
 """What scrolls when there is nothing to train on (translated where it scrolls)."""
@@ -392,4 +392,4 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
     return result
 
 
-GAME = Game(name=NAME, icon=ICON, play=play)
+GAME = Game(name=NAME, icon=ICON, play=play, words=_)

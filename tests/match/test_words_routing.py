@@ -271,3 +271,17 @@ def test_the_puzzle_and_analyse_say_words(decorated, capsys, argv):
     out = capsys.readouterr().out
     board = re.compile(r"^[.XO]+$", re.MULTILINE)     # the board's rows: marks, not words
     assert OPEN in out and re.findall(r"[A-Za-z]{2,}", board.sub("", residue(out))) == [], residue(out)
+
+
+def test_the_launcher_names_the_games_in_words_and_keeps_their_names_as_values(decorated):
+    from gamelib.games import Entry
+    from sensehat_c4.lan.game import GAME as LAN
+    from sensehat_c4.match.game import GAME
+    from sensehat_c4.study.puzzle import GAME as PUZZLE
+    from sensehat_c4.study.training import GAME as TRAINING
+
+    games = (GAME, LAN, TRAINING, PUZZLE)
+    assert [Entry("key", game).name for game in games] == [
+        "[!Connect 4!]", "[!Connect 4 over the LAN!]", "[!Connect 4 training!]", "[!puzzle of the day!]"]
+    assert [game.name for game in games] == ["Connect 4", "Connect 4 over the LAN", "Connect 4 training",
+                                             "puzzle of the day"]
