@@ -24,6 +24,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Optional, Set, Tuple
 
+from ..i18n import _
 from ..rules import STANDARD
 from .position import shape_of
 
@@ -100,7 +101,7 @@ def installed() -> "Optional[Book12]":
         why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
         if (str(path), why) not in _warned:
             _warned.add((str(path), why))
-            log.warning("the 12-ply book %s cannot be used: %s; going on without it", path, why)
+            log.warning(_("the 12-ply book {path} cannot be used: {why}; going on without it").format(path=path, why=why))
         return None
 
 

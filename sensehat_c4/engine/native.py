@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..errors import ConfigError, NativeCoreError, SearchAborted
-from ..i18n import _
+from ..i18n import N_, _
 from .limit import Budget
 from .position import Shape
 from .solver import CHECK_EVERY, Solver, check_size, table_bits_for
@@ -128,6 +128,11 @@ MAX_LIBRARY_BYTES = 4 * 1024 * 1024
 MAX_DIGEST_BYTES = 4096
 
 
+def cannot_load(path: Path, why: str) -> NativeCoreError:
+    """The library (or its checksum file) at ``path`` cannot be loaded, and ``why``, in words."""
+    return NativeCoreError(_("cannot load {path}: {why}").format(path=path, why=why))
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The whole of ``path`` if it is a regular file of at most ``limit`` bytes.  A FIFO or a device is
     refused without reading from it (opened non-blocking, so a FIFO without a writer does not hang);
@@ -135,13 +140,13 @@ def read_regular(path: Path, limit: int) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise NativeCoreError(f"cannot load {path}: {exc.strerror or exc}") from None
+        raise cannot_load(path, exc.strerror or str(exc)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise NativeCoreError(f"cannot load {path}: not a regular file")
+            raise cannot_load(path, _("not a regular file"))
         if info.st_size > limit:
-            raise NativeCoreError(f"cannot load {path}: {info.st_size} bytes, more than a library's {limit}")
+            raise cannot_load(path, _("{size} bytes, more than a library's {limit}").format(size=info.st_size, limit=limit))
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, limit + 1 - size)
@@ -150,12 +155,12 @@ def read_regular(path: Path, limit: int) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
         if size > limit:
-            raise NativeCoreError(f"cannot load {path}: more than a library's {limit} bytes")
+            raise cannot_load(path, _("more than a library's {limit} bytes").format(limit=limit))
         return b"".join(chunks)
     except NativeCoreError:  # an OSError too: already says why
         raise
     except OSError as exc:
-        raise NativeCoreError(f"cannot load {path}: {exc.strerror or exc}") from None
+        raise cannot_load(path, exc.strerror or str(exc)) from None
     finally:
         os.close(fd)
 
@@ -169,15 +174,15 @@ def check_file(path: Path, data: bytes) -> None:
         text = read_regular(digest, MAX_DIGEST_BYTES)
     except NativeCoreError as exc:
         if not digest.exists():
-            raise NativeCoreError(f"cannot load {path}: no {digest.name} beside it (build it again: "
-                                  "pip install .)") from None
-        raise NativeCoreError(f"cannot load {path}: its checksum file: {exc}") from None
+            raise cannot_load(path, _("no {name} beside it (build it again: pip install .)").format(
+                name=digest.name)) from None
+        raise cannot_load(path, _("its checksum file: {error}").format(error=exc)) from None
     try:
         expected = text.decode("ascii").split()[0]
     except (UnicodeDecodeError, IndexError):
-        raise NativeCoreError(f"cannot load {path}: {digest.name} holds no SHA-256") from None
+        raise cannot_load(path, _("{name} holds no SHA-256").format(name=digest.name)) from None
     if hashlib.sha256(data).hexdigest() != expected.lower():
-        raise NativeCoreError(f"cannot load {path}: it does not match {digest.name} (damaged?)")
+        raise cannot_load(path, _("it does not match {name} (damaged?)").format(name=digest.name))
     if sys.platform.startswith("linux"):
         check_elf(path, data)
 
@@ -185,17 +190,18 @@ def check_file(path: Path, data: bytes) -> None:
 def check_elf(path: Path, data: bytes) -> None:
     """Refuse a file that is not a whole ELF library of this Python's word size and byte order."""
     if data[:4] != b"\x7fELF" or len(data) < 6 or data[4] not in (1, 2) or data[5] not in (1, 2):
-        raise NativeCoreError(f"cannot load {path}: not an ELF library")
+        raise cannot_load(path, _("not an ELF library"))
     bits, order = 32 * data[4], "<" if data[5] == 1 else ">"
     if bits != 8 * struct.calcsize("P") or order != ("<" if sys.byteorder == "little" else ">"):
         endian = "little" if order == "<" else "big"
-        raise NativeCoreError(f"cannot load {path}: built for another machine ({bits}-bit, {endian}-endian)")
+        raise cannot_load(path, _("built for another machine ({bits}-bit, {endian}-endian)").format(bits=bits, endian=endian))
     word = "Q" if bits == 64 else "I"
     header = order + "16xHHI" + 3 * word + "IHHHHHH"  # e_ident .. e_shstrndx
     program = order + ("IIQQQQQQ" if bits == 64 else "IIIIIIII")  # one program header
     if len(data) < struct.calcsize(header):
-        raise NativeCoreError(f"cannot load {path}: cut short")
-    _, _, _, _, phoff, shoff, _, _, phentsize, phnum, shentsize, shnum, _ = struct.unpack_from(header, data)
+        raise cannot_load(path, _("cut short"))
+    _type, _machine, _version, _entry, phoff, shoff, _flags, _size, phentsize, phnum, shentsize, shnum, _names = \
+        struct.unpack_from(header, data)
     ends = [shoff + shnum * shentsize, phoff + phnum * phentsize]
     for at in range(phoff, min(phoff + phnum * phentsize, len(data) - struct.calcsize(program) + 1), phentsize):
         fields = struct.unpack_from(program, data, at)
@@ -203,10 +209,10 @@ def check_elf(path: Path, data: bytes) -> None:
             offset, size = (fields[2], fields[5]) if bits == 64 else (fields[1], fields[4])
             ends.append(offset + size)
     if max(ends) > len(data):
-        raise NativeCoreError(f"cannot load {path}: cut short ({len(data)} bytes of {max(ends)})")
+        raise cannot_load(path, _("cut short ({size} bytes of {needed})").format(size=len(data), needed=max(ends)))
 
 
-LOADER_SILENT = "the dynamic loader refused it (its message could not be read)"
+LOADER_SILENT = N_("the dynamic loader refused it (its message could not be read)")
 
 
 def load_library(path: Path) -> ctypes.CDLL:
@@ -216,15 +222,15 @@ def load_library(path: Path) -> ctypes.CDLL:
         lib = ctypes.CDLL(str(path))
     except (OSError, ValueError) as exc:  # a loader message that is not UTF-8 is a UnicodeDecodeError
         # (Python 3.10 and older raise OSError() instead: the loader's message is lost)
-        raise NativeCoreError(f"cannot load {path}: {str(exc) or LOADER_SILENT}") from None
+        raise cannot_load(path, str(exc) or _(LOADER_SILENT)) from None
     for name, (args, result) in _SIGNATURES.items():
         try:
             function = getattr(lib, name)
         except AttributeError:
-            raise NativeCoreError(f"{path} has no {name}()") from None
+            raise NativeCoreError(_("{path} has no {function}()").format(path=path, function=name)) from None
         function.argtypes, function.restype = args, result
     if lib.c4_abi() != ABI:
-        raise NativeCoreError(f"{path} speaks ABI {lib.c4_abi()}, this package {ABI}")
+        raise NativeCoreError(_("{path} speaks ABI {abi}, this package {ours}").format(path=path, abi=lib.c4_abi(), ours=ABI))
     return lib
 
 
@@ -251,7 +257,7 @@ def _find() -> Optional[ctypes.CDLL]:
     try:
         return load_library(path)
     except NativeCoreError as exc:
-        log.warning("native solver core not used (%s); the Python core runs", exc)
+        log.warning(_("native solver core not used ({error}); the Python core runs").format(error=exc))
         return None
 
 
@@ -271,12 +277,12 @@ class NativeSolver(Solver):
             threads = default_threads()
         lib = lib or library()
         if lib is None:
-            raise NativeCoreError(f"the native solver core is not available (not built, or {PURE_ENV} is set)")
+            raise NativeCoreError(_("the native solver core is not available (not built, or {name} is set)").format(name=PURE_ENV))
         handle = lib.c4_new(shape.width, shape.height, table_bits, CHECK_EVERY, ETC_BELOW, MIRROR_BELOW) \
             if shape.stride == shape.height + 1 else None
         if not handle:
-            raise NativeCoreError(f"the native core cannot make a {shape.width} x {shape.height} solver "
-                                  f"with 2**{table_bits} slots")
+            raise NativeCoreError(_("the native core cannot make a {columns} x {rows} solver with 2**{bits} slots").format(
+                columns=shape.width, rows=shape.height, bits=table_bits))
         self.shape = shape
         self.leaf = leaf
         self.leaf_ply = leaf_ply if leaf is not None else -1

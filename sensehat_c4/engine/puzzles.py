@@ -101,18 +101,19 @@ def parse(text: str) -> Tuple[Puzzle, ...]:
     used (:func:`daily`), so that reading the file stays quick on a Pi."""
     lines = text.splitlines()
     if not lines or lines[0].split() != [MAGIC, str(VERSION), f"{STANDARD.columns}x{STANDARD.rows}"]:
-        raise ConfigError(f"not a puzzle file of version {VERSION} (its first line is {lines[0][:40]!r})"
-                          if lines else "an empty puzzle file")
+        raise ConfigError(_("not a puzzle file of version {version} (its first line is {line!r})").format(
+            version=VERSION, line=lines[0][:40]) if lines else _("an empty puzzle file"))
     counts: Dict[int, int] = {}
     found = []
     for number, line in enumerate(lines[1:], start=2):
         match = LINE.fullmatch(line)
         if match is None:
-            raise ConfigError(f"puzzle file line {number}: not N TRIES MOVES SOLUTION LINE ({line[:60]!r})")
+            raise ConfigError(_("puzzle file line {number}: not N TRIES MOVES SOLUTION LINE ({line!r})").format(
+                number=number, line=line[:60]))
         n_text, tries, moves, solution, solved = match.groups()
         n, moves = int(n_text), "" if moves == "-" else moves
         if solution != solved[0] or len(solved) != 2 * n - 1:
-            raise ConfigError(f"puzzle file line {number}: not a puzzle ({line[:60]!r})")
+            raise ConfigError(_("puzzle file line {number}: not a puzzle ({line!r})").format(number=number, line=line[:60]))
         counts[n] = counts.get(n, 0) + 1
         found.append(Puzzle(n, counts[n], moves, solved, float(tries)))
     return tuple(found)
@@ -123,10 +124,11 @@ def playable(puzzle: Puzzle, path: Path = PATH) -> Puzzle:
     try:
         board = Board.from_moves(puzzle.moves + puzzle.line)
     except IllegalMoveError as exc:
-        raise ConfigError(f"puzzle {puzzle.ident} of {path} cannot be played: {exc}") from None
+        raise ConfigError(_("puzzle {puzzle} of {path} cannot be played: {error}").format(
+            puzzle=puzzle.ident, path=path, error=exc)) from None
     outcome = board.outcome
     if outcome is None or outcome.winner != puzzle.to_move:
-        raise ConfigError(f"puzzle {puzzle.ident} of {path}: its line does not win")
+        raise ConfigError(_("puzzle {puzzle} of {path}: its line does not win").format(puzzle=puzzle.ident, path=path))
     return puzzle
 
 
@@ -141,7 +143,7 @@ def puzzles(n: Optional[int] = None, *, path: Path = PATH) -> Tuple[Puzzle, ...]
             try:
                 _loaded[path] = parse(zlib.decompress(path.read_bytes()).decode("utf-8"))
             except (OSError, zlib.error, UnicodeDecodeError) as exc:
-                raise ConfigError(f"the puzzles cannot be read from {path}: {exc}") from None
+                raise ConfigError(_("the puzzles cannot be read from {path}: {error}").format(path=path, error=exc)) from None
         every = _loaded[path]
     return every if n is None else tuple(p for p in every if p.n == n)
 

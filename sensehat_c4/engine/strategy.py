@@ -25,6 +25,7 @@ import zlib
 from pathlib import Path
 from typing import List, Optional, Tuple
 
+from ..i18n import _
 from ..rules import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Layout, Size
 from .position import Position, shape_of
 from .rungs import STRATEGY_BOOK_SIZES
@@ -143,10 +144,11 @@ def installed(layout: Layout) -> Optional[StrategyBook]:
     try:
         book = StrategyBook(path)
     except (OSError, ValueError) as exc:
-        log.warning("strategy book not used (%s)", exc)
+        log.warning(_("strategy book not used ({error})").format(error=exc))
         return None
     if (book.layout.columns, book.layout.rows) != (layout.columns, layout.rows):
-        log.warning("strategy book not used (%s: for %dx%d)", path, book.layout.columns, book.layout.rows)
+        log.warning(_("strategy book not used ({path}: for {columns}x{rows})").format(
+            path=path, columns=book.layout.columns, rows=book.layout.rows))
         return None
     return book
 
