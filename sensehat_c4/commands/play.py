@@ -79,7 +79,8 @@ DESCRIPTION = N_("Connect 4 on the Sense HAT's LEDs and joystick. Left/right mov
 def play_parser() -> Parser:
     from . import COMMANDS  # noqa: PLC0415 (the table imports this module)
 
-    rows = "\n".join(f"  {PROG} {c.usage:<16} {_(c.summary)}" for c in COMMANDS)
+    rows = "\n".join("  {prog} {usage:<16} {summary}".format(prog=PROG, usage=c.usage, summary=_(c.summary))
+                     for c in COMMANDS)
     parser = Parser(prog=PROG, description=textwrap.fill(_(DESCRIPTION), 78),
                     epilog=_("commands (each takes --help):\n{rows}").format(rows=rows),
                     formatter_class=argparse.RawDescriptionHelpFormatter)

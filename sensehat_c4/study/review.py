@@ -305,8 +305,10 @@ def text_parts(review: Review) -> Tuple[str, str]:
     bests = ["" if m.scores is None else f"{','.join(str(c + 1) for c in m.best_columns)} ({_signed(m.best_score)})"
              for m in review.moves]
     best_width = max([10] + [len(b) + 1 for b in bests])
-    lines.append(f"{_('move'):>4}  {_('player'):<{width}}  {_('col'):>3}  {_('score'):>5}  "
-                 f"{_('best'):<{best_width}}  {_('mark')}")
+    heads = (_("move"), _("player"), _("col"), _("score"), _("best"), _("mark"))   # never inside an f-string:
+    # Python 3.12's tokenizer shows Babel the calls in an f-string, older ones do not (the templates would differ)
+    lines.append("{0:>4}  {1:<{width}}  {2:>3}  {3:>5}  {4:<{best_width}}  {5}".format(
+        *heads, width=width, best_width=best_width))
     for m, best in zip(review.moves, bests):
         lines.append(f"{m.ply:>4}  {names[m.seat]:<{width}}  {m.column + 1:>3}  {_signed(m.score):>5}  "
                      f"{best:<{best_width}}  {mark_text(m)}")
