@@ -22,7 +22,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
          "--metrics-recording-only", "--no-default-browser-check")
 
-AXE = Path(__file__).resolve().parent.parent / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[2] / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 """axe-core, the accessibility checker, as ``.ci/install-browser-deps`` installs it from the npm registry (a cache
 beside the venv: nothing is downloaded at test time)."""
 WCAG_AA = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
