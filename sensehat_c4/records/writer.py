@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from gamelib.app import one_line
 
@@ -81,6 +81,21 @@ class _Pending:
     @property
     def dirty(self) -> bool:
         return bool(self.rounds) or self.end is not None
+
+
+@contextlib.contextmanager
+def immediate(conn: sqlite3.Connection, busy: float) -> Iterator[sqlite3.Connection]:
+    """A write transaction taken at once (``BEGIN IMMEDIATE``, waiting up to ``busy`` seconds for another
+    writer), committed when the block ends, rolled back if it raises (the error goes on)."""
+    conn.execute(f"PRAGMA busy_timeout = {round(busy * 1000)}")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 class Recorder:
@@ -154,15 +169,8 @@ class Recorder:
         assert self._conn is not None
         conn = self._conn
         try:
-            conn.execute(f"PRAGMA busy_timeout = {round(self.move_busy * 1000)}")
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(conn, self.move_busy):
                 found = self._claim(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
         except sqlite3.OperationalError as exc:
             if not is_busy(exc):
                 self._give_up(exc)
@@ -278,18 +286,12 @@ class Recorder:
                   "solved_on = COALESCE(solved_on, excluded.solved_on), ended = excluded.ended")
         try:
             conn = self._open(self.busy)
-            conn.execute(f"PRAGMA busy_timeout = {round(self.busy * 1000)}")
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(conn, self.busy):
                 conn.execute(upsert, values)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
         except sqlite3.OperationalError as exc:
             if is_busy(exc):
-                log.warning("a puzzle's try was not recorded: %s (%s)", why(exc), one_line(str(self.path)))
+                log.warning(_("a puzzle's try was not recorded: {why} ({path})").format(
+                    why=why(exc), path=one_line(str(self.path))))
             else:
                 self._give_up(exc)
             return False
@@ -362,17 +364,13 @@ class Recorder:
         conn = self._open(busy)
         work = [m for m in self._queue if m.dirty]
         ids = [m.id for m in work]
-        conn.execute(f"PRAGMA busy_timeout = {round(busy * 1000)}")
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            for match in work:
-                _write_match(conn, match)
-            conn.execute("COMMIT")
+            with immediate(conn, busy):
+                for match in work:
+                    _write_match(conn, match)
         except BaseException:
             for match, ident in zip(work, ids):
                 match.id = ident  # the match row was not written either
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
             raise
         for match in work:
             match.row, match.end = None, None
