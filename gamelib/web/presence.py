@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
+from ..i18n import _
 from ..seats import Sitter
 from .feed import Feed
 from .limits import Limits
@@ -63,8 +64,8 @@ class Presence:
         gone_at = self._missing[1] + self.limits.phone_gone_seconds
         leave_at = gone_at + self.limits.phone_away_seconds
         if now >= leave_at:
-            log.info("the phone in seat %d closed its page on its turn %.0f s ago: the seat is back with the stick",
-                     sitter.seat, now - self._missing[1])
+            log.info(_("the phone in seat {seat} closed its page on its turn {seconds:.0f} s ago: the seat is back "
+                       "with the stick").format(seat=sitter.seat, seconds=now - self._missing[1]))
             self._missing = None
             self._cancel()
             self._back()

@@ -119,7 +119,7 @@ class WebServer:
                 address=self.address, seconds=START_SECONDS)) from None
         self.urls = page_urls(self.bound, self.address.host)
         self.console.note(self.note())
-        log.info("web view on %s", ", ".join(self.urls))
+        log.info(_("web view on {urls}").format(urls=", ".join(self.urls)))
         return self
 
     def _run(self, loop: asyncio.AbstractEventLoop, ready: threading.Event) -> None:
@@ -174,7 +174,7 @@ class WebServer:
             try:
                 page.close()
             except Exception:  # a game's pages must not keep the server up
-                log.error("closing a game's web pages failed", exc_info=True)
+                log.error(_("closing a game's web pages failed"), exc_info=True)
         loop, thread = self.loop, self._thread
         if loop is None or thread is None:
             return

@@ -629,7 +629,7 @@ class Match:
             return
         self._hint, self._deadline = None, None
         if not (0 <= column < self.board.columns and self.board.can_play(column)):
-            log.warning("the hint chose column %r, which cannot be played; ignored", column)
+            log.warning(_("the hint chose column {column!r}, which cannot be played; ignored").format(column=column))
             return
         self.hints += 1
         self._record_helps()

@@ -139,7 +139,7 @@ class RecordsKeeper:
         try:
             return next((p.tries for p in self._played() if p.day == self.day), 0)
         except C4Error as exc:
-            log.warning("the puzzles played cannot be read: %s", exc)
+            log.warning(_("the puzzles played cannot be read: {error}").format(error=exc))
             return 0
 
     def tried(self, solved: bool) -> Optional[int]:
@@ -149,7 +149,7 @@ class RecordsKeeper:
         try:
             return streak(self._played(), today)
         except C4Error as exc:
-            log.warning("the puzzles played cannot be read: %s", exc)
+            log.warning(_("the puzzles played cannot be read: {error}").format(error=exc))
             return None
 
     def close(self) -> None:

@@ -374,7 +374,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
     try:
         found = candidates(path)
     except C4Error as exc:  # a database that cannot be read: as if there were no games
-        log.warning("no rounds to train on: %s", exc)
+        log.warning(_("no rounds to train on: {error}").format(error=exc))
         found = []
     if not found:
         scroll(backend, _(NO_GAMES), _COLOURS.text)

@@ -236,7 +236,7 @@ class RecordsPages:
         except NotRecorded as exc:   # said without the file's path: the page is for anyone on the LAN
             raise HttpError(404, "not_found", exc.shown) from None
         except RecordsError as exc:
-            log.warning("the games database cannot be read: %s", exc)
+            log.warning(_("the games database cannot be read: {error}").format(error=exc))
             raise HttpError(500, "records", _("the games database cannot be read (the game's log says why)")) from None
 
     def history(self, request: Request) -> Response:
