@@ -156,7 +156,7 @@ def test_a_pages_own_language_leaves_the_processs_alone(xx, monkeypatch):
     assert page.gettext("no names kept") == "xx-no-names"
     assert i18n.chosen() is None and i18n._("no names kept") == "no names kept"
     assert game_words.CATALOGUE.translations(["xx"]).gettext("a word of the game") == "xx-word-of-the-game"
-    assert i18n.CATALOGUE.translations(["fr"]).gettext("no names kept") == "no names kept"   # no catalogue: English
+    assert i18n.CATALOGUE.translations(["zz"]).gettext("no names kept") == "no names kept"   # no catalogue: English
     assert no_games_caption() == "no games are installed (hold ↑ 2 s: system menu)"
 
 
