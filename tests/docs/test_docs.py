@@ -27,7 +27,7 @@ GUIDE = sorted((ROOT / "docs" / "guide").glob("*.md"))
 PACKAGES = ("gamelib", "sensehat_c4")
 LISTED = PACKAGES + ("benchmarks", "tools", ".ci", "debian", "docs/guide")
 """The folders whose every file the tree lists."""
-BUILT = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info)(/|$)|\.pyc$|(^|/)_c4core\.so")
+BUILT = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info)(/|$)|\.pyc$|\.mo$|(^|/)_c4core\.so")
 """What a build or a run leaves in the tree: not the repository's files."""
 
 
