@@ -169,13 +169,14 @@ def test_a_language_without_the_folder_is_english(monkeypatch):
         i18n.choose(None)
 
 
-def source_copy(destination: Path) -> Path:
-    """What the build reads: setup.py, setup.cfg, pyproject.toml, README.md and both packages (no built files)."""
+def source_copy(destination: Path, *, languages: bool = True) -> Path:
+    """What the build reads: setup.py, setup.cfg, pyproject.toml, README.md and both packages (no built files;
+    without the languages' .po files when ``languages`` is false)."""
     for name in ("setup.py", "setup.cfg", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, destination / name)
+    left_out = ("__pycache__", "*.so", "*.sha256", "*.mo", "fr", "xx") + (() if languages else ("*.po",))
     for package in DOMAINS:
-        shutil.copytree(ROOT / package, destination / package,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.sha256", "*.mo", "fr", "xx"))
+        shutil.copytree(ROOT / package, destination / package, ignore=shutil.ignore_patterns(*left_out))
     return destination
 
 
@@ -206,7 +207,7 @@ def test_the_build_compiles_each_language_with_babel_and_ships_it_with_the_templ
 
 def test_a_build_without_babel_fails_only_when_there_is_a_language_to_compile(tmp_path):
     (tmp_path / "bare").mkdir()
-    done = build_py(source_copy(tmp_path / "bare"), babel=False)
+    done = build_py(source_copy(tmp_path / "bare", languages=False), babel=False)
     assert done.returncode == 0, done.stderr                               # no .po: Babel is not needed
     (tmp_path / "fr").mkdir()
     source = source_copy(tmp_path / "fr")
