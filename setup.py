@@ -6,8 +6,9 @@ symbols.  A missing compiler or a failed build is a warning, not an error (the p
 core runs), and ``SENSEHAT_C4_PURE_PYTHON=1`` skips the build.
 
 The catalogues (``<package>/locale/LANG/LC_MESSAGES/<domain>.po``) are compiled by Babel into the
-build, beside the modules: Babel is needed to build only when a ``.po`` file is there (an editable
-install compiles them with ``tools/words compile``).
+build, beside the modules (an editable install, ``pip install -e``, compiles them beside their ``.po`` in
+the source tree, where its modules are loaded from); Babel is needed to build only when a ``.po`` file is
+there.
 """
 import hashlib
 import os
@@ -49,7 +50,7 @@ class build_py_with_words(build_py):
         except ImportError as exc:
             raise SystemExit(f"error: Babel is needed to compile the words' catalogues ({exc}): pip install Babel") from exc
         for po, mo in catalogues:
-            target = os.path.join(self.build_lib, mo)
+            target = mo if self.editable() else os.path.join(self.build_lib, mo)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(po, "rb") as source:
                 catalogue = read_po(source, domain=os.path.basename(po)[:-3])
@@ -57,8 +58,13 @@ class build_py_with_words(build_py):
                 write_mo(compiled, catalogue)
             print(f"compiled {po} -> {target}")
 
+    def editable(self):
+        """Whether this is an editable install's build (setuptools 64+): its modules are the source tree's."""
+        return bool(getattr(self, "editable_mode", False))
+
     def get_outputs(self, include_bytecode=1):
-        return super().get_outputs(include_bytecode) + [os.path.join(self.build_lib, mo) for _, mo in self.catalogues()]
+        built = [] if self.editable() else [os.path.join(self.build_lib, mo) for _, mo in self.catalogues()]
+        return super().get_outputs(include_bytecode) + built
 
 
 class build_plain_library(build_ext):
