@@ -60,6 +60,11 @@ NO_BYTECODE_ENV = "PYTHONDONTWRITEBYTECODE"
 """Taken out of the environment of the test processes and of every program they start: with it (some
 machines set it) each process compiled every module it imports and rewrote every test module's asserts
 afresh, some 20 s of the fast tier's CPU here (docs/BENCHMARKS.md, *Tests*)."""
+TESTS_LANGUAGE = {"LANGUAGE": "en"}
+"""The tests' language, set for the test processes and every program they start: English (the messages as
+written), whatever the machine's own (``LANG=fr_FR.UTF-8`` would otherwise make the game speak French to
+tests that read English: ``LANGUAGE`` comes first in gettext's order); a test of another language chooses
+it (``--language``, ``gamelib.i18n.choose``, its own ``LANGUAGE``) itself."""
 DIST = "loadfile"
 """A test file goes whole to one process, its tests in their order: a module-scoped fixture (a booted
 Debian, a built book) is made once, and a file whose tests go on from the one before (the boot test's
@@ -74,6 +79,7 @@ def pytest_cmdline_main(config):
     pytest-xdist that is a usage error before :func:`pytest_configure` could say what is missing);
     by :data:`DIST` unless it says ``--dist``."""
     os.environ.pop(NO_BYTECODE_ENV, None)
+    os.environ.update(TESTS_LANGUAGE)
     if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
         return
     if config.option.numprocesses is None and not config.option.tx:
