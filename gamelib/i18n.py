@@ -116,3 +116,31 @@ CATALOGUE = Catalogue.beside("gamelib", __file__)
 _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext
 pgettext = CATALOGUE.pgettext
+
+SOURCE_LANGUAGE = "en"
+"""The language the messages are written in: spoken with no catalogue."""
+def languages() -> Tuple[str, ...]:
+    """The languages the program speaks: English and each with a compiled catalogue of gamelib's words
+    (in the package, or in ``$GAMELIB_LOCALEDIR``), sorted; what ``--language``, the launcher's setting
+    and the web page's switch offer.  A language is added by its catalogues alone."""
+    import os  # noqa: PLC0415 (see Catalogue.translations)
+
+    found = {SOURCE_LANGUAGE}
+    for folder in (os.environ.get(LOCALEDIR_ENV, ""), CATALOGUE.localedir):
+        if folder and os.path.isdir(folder):
+            found.update(name for name in os.listdir(folder)
+                         if os.path.isfile(os.path.join(folder, name, "LC_MESSAGES", CATALOGUE.domain + ".mo")))
+    return tuple(sorted(found))
+
+
+def own_name(language: str) -> str:
+    """``language``'s name in itself (``Français`` for ``fr``), as its catalogue says."""
+    # each catalogue translates this message as its own language's name
+    return CATALOGUE.translations([language]).pgettext("the language's own name", "English")
+
+
+def one_of(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``, in the process's language."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("{some} or {last}").format(some=", ".join(words[:-1]), last=words[-1])

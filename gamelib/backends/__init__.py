@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import BackendError, ConfigError, SetupError
-from ..i18n import N_, _
+from ..i18n import N_, _, one_of
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
 
@@ -278,8 +278,8 @@ def add_arguments(parser: "argparse.ArgumentParser") -> None:
     parser.add_argument("--palette", choices=tuple(PALETTES), default=DEFAULT_PALETTE,
                         help=_("the colours of the LEDs and the web pages: {default} (the default), or {others}, "
                                "chosen to stay apart with colour blindness (the launcher: its saved setting "
-                               "unless given)").format(default=DEFAULT_PALETTE, others=" or ".join(
-                                   name for name in PALETTES if name != DEFAULT_PALETTE)))
+                               "unless given)").format(default=DEFAULT_PALETTE, others=one_of(
+                                   [name for name in PALETTES if name != DEFAULT_PALETTE])))
 
 
 def from_args(args: "argparse.Namespace", notice: Optional[Notice] = None) -> Backend:
