@@ -17,7 +17,7 @@ import sys
 from typing import Any, Callable, Iterable, NoReturn, Optional, Sequence, TextIO, Tuple, Type, cast
 
 from .errors import GamelibError, OutputClosed, OutputError, QuitRequested, SetupError, UsageError
-from .i18n import _
+from .i18n import CATALOGUE, N_, _
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -138,8 +138,37 @@ class _LastResort(logging.Handler):
         report(self.prog, f"{record.levelname}: {message}")
 
 
+ARGPARSE_WORDS = (
+    N_("usage: "), N_("options"), N_("optional arguments"), N_("positional arguments"), N_("subcommands"),
+    N_("show this help message and exit"), N_("show program's version number and exit"), N_("%(heading)s:"),
+    N_(" (default: %(default)s)"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"), N_("expected one argument"), N_("expected at most one argument"),
+    N_("expected at least one argument"), N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"), N_("not allowed with argument %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"), N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"), N_("ignored explicit argument %r"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"), N_("can't open '%(filename)s': %(error)s"),
+)
+"""argparse's own words a person reads (its help's frame, its errors), as each Python from 3.9 to 3.13
+writes them: Python ships no catalogue for them, so they are in gamelib's (its programmers' errors, which
+name a parser's mistakes, are left in English).  :class:`Parser` has argparse look them up there."""
+
+
+def speak_argparse() -> None:
+    """Has argparse look its words up in gamelib's catalogue, in the process's language (argparse calls
+    the module's ``_``/``ngettext`` when it builds a parser, formats help and reports an error; with no
+    translation a message is argparse's own English)."""
+    argparse._ = CATALOGUE.gettext  # type: ignore[attr-defined]  # (argparse's private names: no stub)
+    argparse.ngettext = CATALOGUE.ngettext  # type: ignore[attr-defined]
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (and exit 2)."""
+    """An argument parser whose errors are one line (and exit 2), and whose every word, argparse's own
+    too (``usage:``, ``options:``), is in the process's language."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        speak_argparse()
+        super().__init__(*args, **kwargs)
 
     def parse_args(self, args: Optional[Sequence[str]] = None,  # type: ignore[override]
                    namespace: Optional[argparse.Namespace] = None) -> argparse.Namespace:

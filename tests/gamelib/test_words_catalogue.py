@@ -5,6 +5,7 @@ import ast
 import gettext
 import os
 import re
+import runpy
 import shutil
 import string
 import subprocess
@@ -16,7 +17,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from gamelib import i18n
+from gamelib import app, i18n
 from gamelib.backends.mock import MockBackend
 from gamelib.backends.terminal_screen import hint, plain_keys, too_small_message
 from gamelib.launcher import cli
@@ -59,13 +60,14 @@ def fields(message: str) -> list:
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_placeholder_in_a_word_is_named(domain):
-    """``{name}``, never ``{}``, ``{0}``, ``%s`` or ``%d``: a translation may put them in any order."""
+    """``{name}``, never ``{}``, ``{0}``, ``%s`` or ``%d``: a translation may put them in any order (argparse's
+    own words are as argparse writes them)."""
     with template(domain).open("rb") as f:
         catalogue = read_po(f)
     bad = []
     for message in catalogue:
         for text in (message.id if isinstance(message.id, tuple) else (message.id,)):
-            if not text:
+            if not text or text in app.ARGPARSE_WORDS:
                 continue
             unnamed = [name for name in fields(text) if not name.isidentifier()]
             printf = [field for field in re.findall(r"%(?:\([a-z]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxX]", text)
@@ -238,3 +240,80 @@ def test_no_word_is_looked_up_inside_an_f_string():
     found = {str(path.relative_to(ROOT)): words_in_f_strings(path.read_text())
              for package in ("gamelib", "sensehat_c4") for path in sorted((ROOT / package).rglob("*.py"))}
     assert {path: lines for path, lines in found.items() if lines} == {}
+
+
+WORDS_TOOL = runpy.run_path(str(ROOT / "tools" / "words"), run_name="words")
+SHIPPED = ("fr", "id")
+"""The languages in the tree besides English."""
+
+
+def test_every_shipped_language_translates_every_message_with_its_placeholders():
+    """``tools/words check``: each .po of each language holds every message of its template, none fuzzy or
+    empty, each with its msgid's placeholders (and formats); the count is the template's."""
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "words"), "check"], capture_output=True, text=True,
+                          timeout=120)
+    counts = {}
+    for domain in DOMAINS:
+        with template(domain).open("rb") as f:
+            counts[domain] = sum(1 for message in read_po(f) if message.id)
+    assert done.stdout.splitlines() == [f"{domain}/locale/{language}/LC_MESSAGES/{domain}.po: {counts[domain]} "
+                                        "messages, 0 problems" for domain in DOMAINS for language in SHIPPED]
+    assert done.returncode == 0 and i18n.languages() == ("en",) + SHIPPED
+
+
+def test_the_check_finds_each_kind_of_mistake(tmp_path):
+    catalogue = Catalog(locale="nl", domain="gamelib")                     # two forms in every Babel
+    catalogue.add("{name} to move", "{naam} is aan zet")                    # another placeholder
+    catalogue.add("no names kept", "")                                      # empty
+    catalogue.add("rules", "regels", flags=["fuzzy"])                       # fuzzy
+    catalogue.add(("{n} round", "{n} rounds"), ("{n} ronde", ""))          # a form empty
+    catalogue.add("%(prog)s failed: %s", "%(prog)s: mislukt")              # a %-placeholder lost
+    catalogue.add("{n:d} left", "{n:d} over }")                             # str.format refuses it
+    catalogue.add("gone", "weg")                                            # no longer in the template
+    pot = Catalog(domain="gamelib")
+    for message in ("{name} to move", "no names kept", "rules", ("{n} round", "{n} rounds"), "%(prog)s failed: %s",
+                    "{n:d} left", "new word"):
+        pot.add(message)
+    for path, written in ((tmp_path / "nl.po", catalogue), (tmp_path / "t.pot", pot)):
+        with path.open("wb") as f:
+            write_po(f, written)
+    count, found = WORDS_TOOL["check_catalogue"](tmp_path / "nl.po", tmp_path / "t.pot")
+    assert count == 7
+    assert found == ["missing: 'new word'", "not in the template: 'gone'",
+                     "placeholders not the msgid's: '{name} to move' -> '{naam} is aan zet'",
+                     "msgstr[0] empty: 'no names kept'", "fuzzy: 'rules'", "msgstr[1] empty: '{n} rounds'",
+                     "placeholders not the msgid's: '%(prog)s failed: %s' -> '%(prog)s: mislukt'",
+                     "does not format (Single '}' encountered in format string): '{n:d} over }'"]
+
+
+def test_each_language_names_itself_and_says_or_its_way(monkeypatch):
+    assert [i18n.own_name(language) for language in i18n.languages()] == ["English", "Français", "Bahasa Indonesia"]
+    try:
+        assert i18n.one_of(["a", "b", "c"]) == "a, b or c" and i18n.one_of(["a"]) == "a" and i18n.one_of([]) == ""
+        i18n.choose(["fr"])
+        assert i18n.one_of(["a", "b", "c"]) == "a, b ou c"
+        i18n.choose(["id"])
+        assert i18n.one_of(["a", "b"]) == "a atau b"
+    finally:
+        i18n.choose(None)
+
+
+def french(*arguments: str) -> subprocess.CompletedProcess:
+    """``sensehat-c4 ARGUMENTS`` with ``LANGUAGE=fr``."""
+    return subprocess.run([sys.executable, "-m", "sensehat_c4", *arguments], capture_output=True, text=True,
+                          env={**os.environ, "LANGUAGE": "fr", "COLUMNS": "100"}, timeout=60)
+
+
+def test_argparses_own_words_are_in_the_players_language_too():
+    """``usage:``, the ``-h`` line and argparse's errors: Python ships no catalogue for them; gamelib's has them."""
+    shown = french("--help")
+    assert shown.returncode == 0
+    lines = shown.stdout.splitlines()
+    assert lines[0].startswith("usage : sensehat-c4 [-h] ")
+    assert "  -h, --help            affiche cette aide et quitte" in lines
+    refused = french("--opponent", "nope")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("sensehat-c4: erreur : argument --opponent : choix invalide : 'nope' (choisir "
+                                     "parmi 'human', 'easy',")
+    assert french("history", "--limit").stderr == ("sensehat-c4 history: erreur : argument --limit : un argument est "
+                                                   "attendu (voir --help)\n")

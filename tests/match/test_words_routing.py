@@ -143,8 +143,10 @@ def test_the_other_screens_say_words(decorated):
 SYNTAX = re.compile(r"[\[\](){},|:]*(?:-{1,2}[a-z0-9-]+|[A-Z0-9\[][A-Z0-9_:,\[\]x-]*|\{[^}]*\}|\.\.\.)[\[\](){},|:]*")
 """An option's own syntax in a help line: ``--colors``, ``P1,P2``, ``[HOST:]PORT``, ``COLSxROWS``,
 ``YYYY-MM-DD``, ``{p1,p2,alternate}``."""
-ARGPARSE = ("usage:", "options:", "optional arguments:", "positional arguments:", "show this help message and exit")
-"""argparse's own words (not translated by the game: argparse's catalogue is Python's)."""
+HEADING = ":"
+"""What is left of a help section's heading (``[!options!]:``): argparse's own words are gamelib's
+(``gamelib.app.ARGPARSE_WORDS``), decorated like the rest, but only Python 3.13's argparse looks its
+heading's colon up."""
 
 
 def gamelib_helps(parser: argparse.ArgumentParser) -> List[str]:
@@ -163,7 +165,10 @@ def escaped(out: str, prog: str, allowed: List[str]) -> List[str]:
     found = []
     usage = False
     for line in residue(out).splitlines():
-        usage = line.startswith("usage:") or (usage and line.startswith(" ") and line.strip() != "")
+        # the usage line: what is left of ``[!usage: !]PROG [-h] ...``, and the lines it goes on to
+        usage = line.startswith(prog + " ") or (usage and line.startswith(" ") and line.strip() != "")
+        if line.strip() == HEADING:
+            continue
         rest = line
         for words_of_theirs in sorted(allowed, key=len, reverse=True):
             rest = rest.replace(words_of_theirs, "")
@@ -185,7 +190,7 @@ def test_every_command_s_help_is_in_words(decorated, capsys, command):
     probe = argparse.ArgumentParser()
     backends.add_arguments(probe)
     web.add_argument(probe)
-    assert escaped(out, prog, list(ARGPARSE) + gamelib_helps(probe)) == []
+    assert escaped(out, prog, gamelib_helps(probe)) == []
     assert OPEN in out
 
 
