@@ -11,3 +11,29 @@ class Pseudo(gettext.NullTranslations):
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return f"[!{singular if n == 1 else plural}!]"
+
+
+def compile_pseudo(localedir, language: str = "xx") -> None:
+    """A catalogue of ``language`` for both domains in ``localedir`` (gettext's layout, for
+    ``$GAMELIB_LOCALEDIR``): every message of the committed templates as ``[!message!]`` (each plural form
+    too), compiled with Babel: the pseudo-language a whole program speaks, as a shipped language is."""
+    from pathlib import Path
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[2]
+    for domain in ("gamelib", "sensehat_c4"):
+        with (root / domain / "locale" / f"{domain}.pot").open("rb") as f:
+            catalogue = read_po(f, locale="en", domain=domain)
+        for message in catalogue:
+            if not message.id:
+                continue
+            if isinstance(message.id, tuple):
+                message.string = tuple(f"[!{form}!]" for form in message.id)
+            else:
+                message.string = f"[!{message.id}!]"
+        folder = Path(localedir) / language / "LC_MESSAGES"
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / f"{domain}.mo").open("wb") as f:
+            write_mo(f, catalogue)
