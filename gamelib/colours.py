@@ -5,7 +5,7 @@ import re
 from typing import Dict, Iterable, Optional, Tuple
 
 from .errors import ConfigError
-from .i18n import _
+from .i18n import N_, _
 
 RGB = Tuple[int, int, int]
 
@@ -22,10 +22,12 @@ PURPLE: RGB = (128, 0, 255)
 PINK: RGB = (255, 96, 160)
 
 NAMES: Dict[str, RGB] = {
-    "black": BLACK, "white": WHITE, "red": RED, "green": GREEN, "blue": BLUE,
-    "yellow": YELLOW, "orange": ORANGE, "cyan": CYAN, "magenta": MAGENTA,
-    "purple": PURPLE, "pink": PINK,
+    N_("black"): BLACK, N_("white"): WHITE, N_("red"): RED, N_("green"): GREEN, N_("blue"): BLUE,
+    N_("yellow"): YELLOW, N_("orange"): ORANGE, N_("cyan"): CYAN, N_("magenta"): MAGENTA,
+    N_("purple"): PURPLE, N_("pink"): PINK,
 }
+"""The colours known by name: the names ``--colors`` takes (English, as values are), each a word of
+gamelib's catalogue where a player reads it (``_(colour_name(rgb))``)."""
 
 
 HEX = re.compile(r"#[0-9a-f]{6}")

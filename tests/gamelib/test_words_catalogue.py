@@ -317,3 +317,20 @@ def test_argparses_own_words_are_in_the_players_language_too():
                                      "parmi 'human', 'easy',")
     assert french("history", "--limit").stderr == ("sensehat-c4 history: erreur : argument --limit : un argument est "
                                                    "attendu (voir --help)\n")
+
+
+def test_the_colours_names_are_words_and_stay_values_for_colors():
+    """A player reads ``Ann (rouge)``; ``--colors red,yellow`` takes the English names (values)."""
+    from gamelib.colours import NAMES, RED, parse_colour
+    from sensehat_c4.match.words import colour_word
+
+    with template("gamelib").open("rb") as f:
+        assert set(NAMES) <= {message.id for message in read_po(f)}
+    try:
+        i18n.choose(["fr"])
+        assert (colour_word(RED), colour_word((255, 255, 0)), colour_word((1, 2, 3))) == ("rouge", "jaune", "#010203")
+        assert parse_colour("red") == RED
+        i18n.choose(["id"])
+        assert colour_word(RED) == "merah"
+    finally:
+        i18n.choose(None)
