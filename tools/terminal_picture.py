@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Take README's picture of the game in a terminal (``docs/images/terminal.png``).
+"""Take README's picture of the game in a terminal (``docs/images/terminal.png``; in a language,
+``--language fr``: README's French section's ``docs/images/terminal-fr.png``).
 
 Runs ``sensehat-c4 --backend terminal`` in a pseudo-terminal (24-bit colour, UTF-8),
 plays a few moves with the arrow keys, reads the screen through ``pyte`` (as the
@@ -8,6 +9,7 @@ terminal with that font shows.  Needs the test extra and Pillow::
 
     .venv/bin/pip install pillow
     .venv/bin/python tools/terminal_picture.py docs/images/terminal.png
+    .venv/bin/python tools/terminal_picture.py --language fr --columns 76 docs/images/terminal-fr.png
 """
 from __future__ import annotations
 
@@ -60,10 +62,12 @@ def paint(screen, path: str, size: int = 20) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("output", help="the PNG to write")
+    parser.add_argument("--language", default="en", help="the game's language (LANGUAGE), e.g. fr (default: en)")
+    parser.add_argument("--columns", type=int, default=62, help="the terminal's width: the turn's line whole (default: 62)")
     args = parser.parse_args()
     env = child_env(tempfile.mkdtemp(prefix="c4picture-"))
-    env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8")
-    program = PtyProgram(game("--opponent", "human"), columns=62, lines=15, env=env)   # the turn's line whole
+    env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8", LANGUAGE=args.language)
+    program = PtyProgram(game("--opponent", "human"), columns=args.columns, lines=15, env=env)
     try:
         program.pump(1.5)
         for move in MOVES:
