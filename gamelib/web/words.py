@@ -113,7 +113,7 @@ def cookie_language(header: Optional[str], choices: Collection[str]) -> Optional
     (ignored, as if not there)."""
     if not header or len(header) > MOST_COOKIE_HEADER or not header.isascii():
         return None
-    for pair in re.split("[;,]", header, MOST_COOKIES)[:MOST_COOKIES]:
+    for pair in re.split("[;,]", header, maxsplit=MOST_COOKIES)[:MOST_COOKIES]:
         name, equals, value = pair.partition("=")
         if equals and name.strip() == COOKIE:
             value = value.strip()
