@@ -72,9 +72,11 @@ class _Speak(argparse.Action):
         speak(str(values))
 
 
-def add_argument(parser: argparse.ArgumentParser, default: Optional[str] = AUTO, more: str = "") -> None:
-    """``--language LANG`` (``more``: words added to its help, translated already)."""
-    parser.add_argument(OPTION, type=check, action=_Speak, default=default, metavar="LANG",
-                        help=_("the language of every word: {auto} (the default: the environment's LANGUAGE, "
-                               "LC_ALL, LC_MESSAGES or LANG) or {languages}{more}").format(
-                                   auto=AUTO, languages=one_of(list(languages())), more=more))
+def add_argument(parser: argparse.ArgumentParser, *, saved: bool = False) -> None:
+    """``--language LANG``, :data:`AUTO` by default; ``saved``: ``None`` by default, the launcher's saved
+    setting (:attr:`gamelib.launcher.settings.Settings.language`)."""
+    parser.add_argument(OPTION, type=check, action=_Speak, default=None if saved else AUTO, metavar="LANG",
+                        help=_("the language of every word: {auto} (the environment's: the first of LANGUAGE, "
+                               "LC_ALL, LC_MESSAGES and LANG that is set) or {languages} (default: {default})").format(
+                                   auto=AUTO, languages=one_of(list(languages())),
+                                   default=_("the saved setting, else auto") if saved else AUTO))

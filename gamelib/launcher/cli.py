@@ -54,7 +54,7 @@ def menu_parser() -> app.Parser:
                         "'gamelib install-service', 'gamelib uninstall-service'."))
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None, palette=None)  # None: the saved setting
-    language.add_argument(parser, default=None, more=_(" (default: the saved setting, else auto)"))
+    language.add_argument(parser, saved=True)
     add_launcher_options(parser)
     served = parser.add_mutually_exclusive_group()
     web.add_argument(served)
