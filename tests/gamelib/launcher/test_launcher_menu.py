@@ -389,6 +389,69 @@ def test_the_colours_item_shows_each_palette_and_applies_and_saves_it(tmp_path):
         "colours: green-pink (←/→ browse, Enter changes, ↑ back)"]
 
 
+FR_F = "\n".join([".....C..", "........", "CCC.CC..", "C...C.C.", "CC..CC..", "C...C.C.", "C...C.C.", "........"])
+"""The language item (fifth: its place dot) with "Français" scrolling by: its F and R in full."""
+CA_F = "\n".join([".....C..", "........", "..CC..C.", ".C...C.C", ".C...CCC", "..CC.C.C", "..C..C.C", "........"])
+"""... then its Ç (the cedilla on the bottom row) and A."""
+
+
+def test_the_language_item_scrolls_each_languages_own_name_and_applies_and_saves_it(tmp_path):
+    store = SettingsFile(tmp_path / "settings.json")
+    mock = MockBackend()
+    mock.hold("up", 2.1)
+    mock.tap("left", "middle", "middle")                        # the language (auto), then English, then French
+    mock.wait_until(mock._cursor + 5.0)                         # its name scrolls by, and again
+    mock.tap("right", "right", "right", "middle")               # wraps to brightness, rotation, quit
+    assert Launcher(mock, three(), NO_IDLE, store=store).run() == QUIT
+    assert [letters(f) for _, f in list(mock.frames)[1:8]] == [LIGHT_HI, *language_steps("auto", 4),
+                                                               *language_steps("English", 4)]
+    french = [letters(f) for t, f in mock.frames if 2.9 <= t < 8.15]   # from the second middle to the next press
+    assert len(french) == 66                                    # a step each 0.08 s for 5.25 s
+    steps = Scrolling("Français", CYAN, marks={5: CYAN})
+    assert len(steps) == 40                                     # 32 columns of text, and 8 to leave
+    assert french == [letters(steps[i % 40][0]) for i in range(66)]     # the name entering at the right, and again
+    assert french[7] == FR_F and french[23] == CA_F
+    assert french[39] == letters(picture([".....C.."] + ["........"] * 7, COLOURS)) and french[40] == french[0]
+    assert [(round(t, 2), s.caption) for t, s in mock.statuses][1:] == [
+        (2.2, "brightness: high (←/→ browse, Enter switches, ↑ back)"),
+        (2.5, "language: auto (←/→ browse, Enter changes, ↑ back)"),
+        (2.7, "language: English (←/→ browse, Enter changes, ↑ back)"),
+        (2.9, "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)"),   # at once, and said once while it scrolls
+        (8.15, "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)"),
+        (8.35, "rotation : 0 (←/→ parcourir, Entrée tourner, ↑ retour)"),
+        (8.55, "quitter (←/→ parcourir, Entrée quitter, ↑ retour)")]
+    assert store.load() == Settings(language="fr")
+    assert json.loads(store.path.read_text()) == {"language": "fr", "low_light": False, "rotation": 0}
+    again = MockBackend()
+    again.hold("up", 2.1)
+    again.tap("left", "middle", "middle")                       # Indonesian, then auto (the environment's: English)
+    again.tap("right", "right", "right", "middle")
+    assert Launcher(again, three(), NO_IDLE, settings=store.load(), store=store).run() == QUIT
+    assert [s.caption for _, s in again.statuses][:5] == [
+        "A (←/→ parcourir, Entrée jouer, tiens ↑ 2 s : menu système)",        # the saved language at start
+        "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)",
+        "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)",
+        "bahasa: Bahasa Indonesia (←/→ memilih, Enter mengganti, ↑ kembali)",
+        "language: auto (←/→ browse, Enter changes, ↑ back)"]
+    assert [letters(f) for t, f in again.frames if round(t, 2) == 2.5] == language_steps("Français", 4, 1)
+    assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}   # auto: left out
+
+
+def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys):
+    mock = MockBackend()
+    mock.tap("middle")                                          # launch Connect 4
+    mock.tap("middle", "middle")                                # 2P, 7x6
+    mock.tap("up", "up")                                        # abandon, confirm
+    quit_menu(mock)
+    Launcher(mock, [c4_entry()], NO_IDLE, settings=Settings(language="id")).run()
+    assert [s.caption for _, s in mock.statuses][1:5] == [
+        "2 pemain (←/→ melihat-lihat, Enter memilih)",
+        "ukuran papan: 7x6 (←/→ melihat-lihat, Enter memilih, ↑ kembali)",
+        "giliran pemain 1 (merah): ←/→ memilih, Enter menjatuhkan, ↑ membatalkan",
+        "batalkan pertandingan? ↑ lagi: ya, tombol lain: lanjut main"]
+    assert capsys.readouterr().out == "pertandingan 1: dibatalkan saat 0-0\n"
+
+
 def test_bad_options():
     with pytest.raises(ConfigError, match="^dim-after must be 0"):
         LauncherOptions(dim_after=-1)
