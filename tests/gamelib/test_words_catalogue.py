@@ -334,3 +334,25 @@ def test_the_colours_names_are_words_and_stay_values_for_colors():
         assert colour_word(RED) == "merah"
     finally:
         i18n.choose(None)
+
+
+def test_an_editable_install_compiles_the_catalogues_beside_their_po(tmp_path):
+    """README's ``pip install -e``: setuptools' PEP 660 hook (what pip calls) builds no package folder of
+    its own, so the build writes each .mo beside its .po, where the modules load from: the game speaks
+    the system's language straight after README's command."""
+    (tmp_path / "source").mkdir()
+    source = source_copy(tmp_path / "source")
+    for domain in DOMAINS:                      # source_copy leaves French out for the tests' own "fr"
+        shutil.copytree(ROOT / domain / "locale" / "fr", source / domain / "locale" / "fr",
+                        ignore=shutil.ignore_patterns("*.mo"))
+    (tmp_path / "wheel").mkdir()
+    done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                           "print(build_meta.build_editable(sys.argv[1]))", str(tmp_path / "wheel")],
+                          cwd=source, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "SENSEHAT_C4_PURE_PYTHON": "1"})
+    assert done.returncode == 0, done.stderr
+    for language, word in (("fr", "Français"), ("id", "Bahasa Indonesia")):
+        for domain in DOMAINS:
+            assert (source / domain / "locale" / language / "LC_MESSAGES" / f"{domain}.mo").is_file()
+        compiled = gettext.translation("gamelib", str(source / "gamelib" / "locale"), languages=[language])
+        assert compiled.pgettext("the language's own name", "English") == word
