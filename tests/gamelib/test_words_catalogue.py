@@ -313,9 +313,11 @@ def test_argparses_own_words_are_in_the_players_language_too():
     assert "  -h, --help            affiche cette aide et quitte" in lines
     refused = french("--opponent", "nope")
     assert refused.returncode == 2 and refused.stdout == ""
+    # Python 3.9 and 3.10 write "argument X: message" without looking it up (3.11 on do)
+    refused.stderr = re.sub(r"argument (--[a-z]+):", r"argument \1 :", refused.stderr)
     assert refused.stderr.startswith("sensehat-c4: erreur : argument --opponent : choix invalide : 'nope' (choisir "
                                      "parmi 'human', 'easy',")
-    assert french("history", "--limit").stderr == ("sensehat-c4 history: erreur : argument --limit : un argument est "
+    assert re.sub(r"argument (--[a-z]+):", r"argument \1 :", french("history", "--limit").stderr) == ("sensehat-c4 history: erreur : argument --limit : un argument est "
                                                    "attendu (voir --help)\n")
 
 
