@@ -59,7 +59,8 @@ class build_py_with_words(build_py):
             print(f"compiled {po} -> {target}")
 
     def editable(self):
-        """Whether this is an editable install's build (setuptools 64+): its modules are the source tree's."""
+        """Whether this is an editable install's build (setuptools 64+, which pip's isolated build fetches): its
+        modules are the source tree's."""
         return bool(getattr(self, "editable_mode", False))
 
     def get_outputs(self, include_bytecode=1):

@@ -9,7 +9,7 @@ import sys
 from importlib import metadata
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
 
-from .. import app, backends, web
+from .. import app, backends, language, web
 from ..errors import ConfigError
 from ..games import GROUP, Entry, discover
 from ..i18n import N_, _
@@ -54,6 +54,7 @@ def menu_parser() -> app.Parser:
                         "'gamelib install-service', 'gamelib uninstall-service'."))
     backends.add_arguments(parser)
     parser.set_defaults(rotation=None, low_light=None, palette=None)  # None: the saved setting
+    language.add_argument(parser, saved=True)
     add_launcher_options(parser)
     served = parser.add_mutually_exclusive_group()
     web.add_argument(served)
@@ -77,8 +78,9 @@ def run_menu(argv: Sequence[str]) -> int:
         store = SettingsFile(default_path())
         saved = store.load()
         overrides = {k: v for k, v in (("rotation", args.rotation), ("low_light", args.low_light),
-                                       ("palette", args.palette)) if v is not None}
+                                       ("palette", args.palette), ("language", args.language)) if v is not None}
         settings = dataclasses.replace(saved, **overrides)
+        language.speak(settings.language)
         entries = discover()
         if not entries:
             log.warning(_("no games are installed (entry-point group {group})").format(group=GROUP))
@@ -107,8 +109,9 @@ def game_pages(entries: Sequence[Entry]) -> List[Pages]:
 
 def run_list(argv: Sequence[str]) -> int:
     """``gamelib list``: each game's key and name, or why it cannot be loaded (escaped: one line each)."""
-    app.Parser(prog=f"{PROG} list", description=_("List the installed games (exit 1 if one cannot be loaded).")) \
-        .parse_args(argv)
+    parser = app.Parser(prog=f"{PROG} list", description=_("List the installed games (exit 1 if one cannot be loaded)."))
+    language.add_argument(parser)
+    parser.parse_args(argv)
     quiet = logging.NullHandler()  # the reasons are printed below, one line each, without tracebacks
     logging.getLogger("gamelib").addHandler(quiet)
     try:
@@ -128,6 +131,7 @@ def run_names(argv: Sequence[str]) -> int:
                         "Show, set or clear the players' names the launcher "
                         "keeps in its settings and hands to the games it starts (a game's winner's name "
                         "scrolls on the LEDs)."))
+    language.add_argument(parser)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("names", nargs="?", metavar="NAME1,NAME2", help=_("one or two names to keep"))
     group.add_argument("--clear", action="store_true", help=_("forget the names"))
@@ -164,6 +168,7 @@ def service_parser(command: str) -> app.Parser:
         _("Install the launcher as a systemd unit started at boot (system unit: needs root, runs as "
           "--user NAME), or as a user unit (--user-unit), and start it.") if installing else
         _("Stop, disable and remove the launcher's systemd unit.")))
+    language.add_argument(parser)
     group = parser.add_mutually_exclusive_group()
     if installing:
         group.add_argument("--user", metavar="NAME", help=_("who the system unit runs as "
@@ -225,10 +230,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] and argv[0] in COMMANDS:
         command, rest = argv[0], argv[1:]
-        return app.run(lambda: COMMANDS[command](rest), f"{PROG} {command}")
+        return app.run(lambda: speaking(argv, lambda: COMMANDS[command](rest)), f"{PROG} {command}")
     if argv[:1] and argv[0][:1] not in ("", "-"):
-        return app.run(lambda: unknown(argv[0]), PROG)
-    return app.run(lambda: run_menu(argv), PROG)
+        return app.run(lambda: speaking(argv, lambda: unknown(argv[0])), PROG)
+    return app.run(lambda: speaking(argv, lambda: run_menu(argv)), PROG)
+
+
+def speaking(argv: Sequence[str], run: Callable[[], int]) -> int:
+    """``run()`` in the language ``argv``'s ``--language`` names, chosen before a parser is built (its help
+    is translated then); the menu then speaks its setting (:attr:`Settings.language`) unless given."""
+    language.speak_from_argv(argv)
+    return run()
 
 
 def unknown(name: str) -> int:

@@ -3,13 +3,15 @@
 Screens: ``GAMES`` (each game's icon; left/right browse with wrap-around, middle
 or down launches, up held for :attr:`LauncherOptions.hold` seconds opens the
 system menu), ``SYSTEM`` (brightness, rotation, quit, power off when
-allowed, and the palette: a small board in its colours, middle or down for the next; up goes back) and ``CONFIRM`` (power off? middle or down confirms).
+allowed, the palette: a small board in its colours, middle or down for the next, and the language: its name in
+itself scrolling by, middle or down for the next; up goes back) and ``CONFIRM`` (power off? middle or down confirms).
 Orthogonal to the screen, the idle level: ``AWAKE``, ``DIM`` (colours scaled
 down) and ``BLANK`` (LEDs off).  The event that wakes the menu does nothing else.
 
 The loop waits on the backend with a timeout taken from the next deadline
 (dimming, blanking, the power-off question running out); when the LEDs are
-blank there is no deadline and it blocks until the stick moves.  Nothing
+blank there is no deadline and it blocks until the stick moves (while the language item is shown its
+name scrolls, one step a deadline).  Nothing
 recurses: a game runs inside one call and the loop goes on when it returns.
 Each screen is said in words too (:meth:`Launcher.words`: the game's name, the
 system menu's item), for a mirror.
@@ -29,8 +31,10 @@ from ..font import centred_text
 from ..games import Choices, Entry
 from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed, picture
 from ..matrix import PIXELS
-from ..i18n import _
+from ..i18n import _, languages, own_name
+from ..language import AUTO, speak
 from ..palette import DEFAULT, PALETTES, Palette
+from ..scroll import Scrolling
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
 from ..waiting import DUE, wait
@@ -101,7 +105,12 @@ class Idle(enum.Enum):
     BLANK = "blank"
 
 
-LIGHT, ROTATION, PALETTE = "light", "rotation", "palette"
+LIGHT, ROTATION, PALETTE, LANGUAGE = "light", "rotation", "palette", "language"
+
+
+def language_name(language: str) -> str:
+    """How the language item names ``language``: its name in itself, or auto in the words of the moment."""
+    return _("auto") if language == AUTO else own_name(language)
 
 
 class Launcher:
@@ -128,7 +137,7 @@ class Launcher:
         self.failed: Set[str] = set()
         """Keys of the games whose last run raised (they show the error icon)."""
         self.system_items: List[str] = [LIGHT, ROTATION, QUIT] + ([POWEROFF] if self.options.allow_poweroff else []) \
-            + [PALETTE]
+            + [PALETTE, LANGUAGE]
         self.system_index = 0
         self.poweroff_failed = False
         self.result: Optional[str] = None
@@ -136,6 +145,11 @@ class Launcher:
         self._up_since: Optional[float] = None
         self._stepper = Stepper(self.options.repeat)
         self._confirm_until = 0.0
+        self._scrolling: Optional[Scrolling] = None
+        """The language item's name scrolling by (while that item is shown and the LEDs are on)."""
+        self._scroll_text = ""
+        self._scroll_step = 0
+        self._scroll_due = 0.0
         back = partial(self._open, Screen.GAMES)
         cancel = partial(self._open, Screen.SYSTEM)
         self._presses: Dict[Screen, Dict[Direction, Callable[[], None]]] = {
@@ -150,7 +164,7 @@ class Launcher:
         """Back from a game and the stick not moved since."""
         self._items: Dict[str, Callable[[], None]] = {
             LIGHT: self._toggle_light, ROTATION: self._turn, QUIT: self._quit, POWEROFF: self._ask_power_off,
-            PALETTE: self._next_palette}
+            PALETTE: self._next_palette, LANGUAGE: self._next_language}
         """What choosing each system menu item does."""
 
     # -- the loop -------------------------------------------------------------
@@ -176,16 +190,23 @@ class Launcher:
             candidates.append(self._last_input + o.dim_after)
         if self.idle is not Idle.BLANK and o.blank_after > 0:
             candidates.append(self._last_input + o.blank_after)
+        if self._scrolling is not None:
+            candidates.append(self._scroll_due)
         return min(candidates) if candidates else None
 
     def _on_deadline(self, now: float) -> None:
         o = self.options
         if self.screen is Screen.CONFIRM and now >= self._confirm_until:
             self.screen = Screen.SYSTEM
-        elif o.blank_after > 0 and now >= self._last_input + o.blank_after:
+        elif self.idle is not Idle.BLANK and o.blank_after > 0 and now >= self._last_input + o.blank_after:
             self.idle = Idle.BLANK
-        else:
+        elif self.idle is Idle.AWAKE and o.dim_after > 0 and now >= self._last_input + o.dim_after:
             self.idle = Idle.DIM
+        elif self._scrolling is not None and now >= self._scroll_due:
+            self._scroll_step = (self._scroll_step + 1) % len(self._scrolling)
+            self._scroll_due += self._scrolling.speed
+            self._show_frame()  # the words stay the same: said once, not each step
+            return
         self._show()
 
     def _on_event(self, event: StickEvent) -> None:
@@ -292,6 +313,11 @@ class Launcher:
         now = names.index(self.settings.palette) if self.settings.palette in names else -1
         self._change(palette=names[(now + 1) % len(names)])
 
+    def _next_language(self) -> None:
+        choices = [AUTO, *languages()]
+        now = choices.index(self.settings.language) if self.settings.language in choices else 0
+        self._change(language=choices[(now + 1) % len(choices)])
+
     def _quit(self) -> None:
         self.result = QUIT
 
@@ -325,6 +351,7 @@ class Launcher:
         if self.backend.low_light != self.settings.low_light:
             self.backend.low_light = self.settings.low_light
         self.backend.palette = self.settings.palette
+        speak(self.settings.language)
 
     # -- what the LEDs show ---------------------------------------------------------
 
@@ -350,6 +377,9 @@ class Launcher:
             pixels = centred_text(f"R{self.settings.rotation // 90}", colour)
         elif item == PALETTE:
             pixels = palette_picture(PALETTES.get(self.settings.palette, _COLOURS))
+        elif item == LANGUAGE:
+            scrolling = self._scrolling or Scrolling(language_name(self.settings.language), colour)
+            pixels = scrolling.pixels(self._scroll_step if self._scrolling is not None else 0)
         elif item == QUIT:
             colour = _COLOURS.warning
             pixels = centred_text("Q", colour)
@@ -371,12 +401,14 @@ class Launcher:
             item = {LIGHT: _("brightness: low") if self.settings.low_light else _("brightness: high"),
                     ROTATION: _("rotation: {degrees}").format(degrees=self.settings.rotation), QUIT: _("quit"),
                     PALETTE: _("colours: {name}").format(name=self.settings.palette),
+                    LANGUAGE: _("language: {name}").format(name=language_name(self.settings.language)),
                     POWEROFF: _("shut down (it failed last time)") if self.poweroff_failed else _("shut down")
                     }[chosen]
             caption = {LIGHT: _("{item} ({left_right} browse, {enter} switches, {up} back)"),
                        ROTATION: _("{item} ({left_right} browse, {enter} turns, {up} back)"),
                        QUIT: _("{item} ({left_right} browse, {enter} quits, {up} back)"),
                        PALETTE: _("{item} ({left_right} browse, {enter} changes, {up} back)"),
+                       LANGUAGE: _("{item} ({left_right} browse, {enter} changes, {up} back)"),
                        POWEROFF: _("{item} ({left_right} browse, {enter} shuts down, {up} back)"),
                        }[chosen].format(item=item, **keys)
         elif not self.entries:
@@ -394,15 +426,32 @@ class Launcher:
             caption = _("the LEDs are off: any key wakes them")
         return Status("menu", text, caption, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
 
+    def _scroll(self) -> None:
+        """Start the language item's name scrolling from its first step when that item comes up (or its
+        language changes, or the LEDs come back on); stop it when the item goes or the LEDs go off."""
+        shown = (self.screen is Screen.SYSTEM and self.system_items[self.system_index] == LANGUAGE
+                 and self.idle is not Idle.BLANK)
+        text = language_name(self.settings.language) if shown else None
+        if text is None:
+            self._scrolling = None
+        elif self._scrolling is None or self._scroll_text != text:
+            self._scrolling, self._scroll_text = Scrolling(text, _COLOURS.menu), text
+            self._scroll_step = 0
+            self._scroll_due = self.backend.now() + self._scrolling.speed
+
     def _show(self) -> None:
+        self._scroll()
+        self._show_frame()
+        words = self.words()
+        # just back from a game: no caption, so the terminal keeps the game's last line (its match's
+        # result) under the board until the stick moves
+        self.backend.say(replace(words, caption=None) if self._after_game else words)
+
+    def _show_frame(self) -> None:
         if self.idle is Idle.BLANK:
             self.backend.show([_COLOURS.background] * PIXELS)
         elif self.idle is Idle.DIM:
             self.backend.show(dimmed(self.frame()))
         else:
             self.backend.show(self.frame())
-        words = self.words()
-        # just back from a game: no caption, so the terminal keeps the game's last line (its match's
-        # result) under the board until the stick moves
-        self.backend.say(replace(words, caption=None) if self._after_game else words)
 

@@ -4,7 +4,8 @@ The file is ``$XDG_CONFIG_HOME/gamelib/settings.json`` (``~/.config/gamelib/...`
 when the variable is unset), a JSON object such as
 ``{"low_light": false, "names": ["Ann", "Bob"], "palette": "purple-yellow", "rotation": 90}`` (``names``:
 the players' names the launcher hands to its games, see :mod:`gamelib.players`; set with ``gamelib names``;
-``palette``: one of :data:`gamelib.palette.PALETTES`, left out for the default).  Writes are atomic (a temporary file
+``palette``: one of :data:`gamelib.palette.PALETTES`, left out for the default; ``language``: ``"fr"``, one of
+:func:`gamelib.i18n.languages`, left out for ``auto``, the environment's).  Writes are atomic (a temporary file
 in the same directory, then ``os.replace``), so a power cut leaves the old file
 or the new one, never half of one; temporaries left by a write that was cut
 short are removed at start.  Whatever a file holds, starting never fails: a
@@ -28,7 +29,8 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from ..backends.base import check_rotation
 from ..errors import ConfigError
 from ..files import atomic_write, config_home, remove_stale_temporaries
-from ..i18n import _
+from ..i18n import _, languages
+from ..language import AUTO
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
 from ..players import parse_names
 
@@ -58,6 +60,9 @@ class Settings:
     palette: str = DEFAULT_PALETTE
     """The palette the LEDs and the web pages show (:data:`gamelib.palette.PALETTES`), handed to the games
     with the backend (:attr:`~gamelib.backends.base.Backend.palette`)."""
+    language: str = AUTO
+    """The language the launcher and the games it starts speak: :data:`~gamelib.language.AUTO` (the environment's)
+    or one of :func:`gamelib.i18n.languages` (:func:`gamelib.language.speak`)."""
 
     @classmethod
     def from_json(cls, data: Any) -> "Settings":
@@ -69,7 +74,8 @@ class Settings:
         if not isinstance(low_light, bool):
             raise ValueError(_("low_light must be true or false (not {value})").format(value=reprlib.repr(low_light)))
         return cls(low_light=low_light, rotation=check_rotation(rotation), games=_games(data.get("games", {})),
-                   names=check_names(data.get("names", [])), palette=_palette(data.get("palette", cls.palette)))
+                   names=check_names(data.get("names", [])), palette=_palette(data.get("palette", cls.palette)),
+                   language=_language(data.get("language", cls.language)))
 
 
 def _palette(value: Any) -> str:
@@ -78,6 +84,14 @@ def _palette(value: Any) -> str:
     if not isinstance(value, str) or len(value) > MAX_NAME:
         raise ValueError(_("palette must be a palette's name (not {value})").format(value=reprlib.repr(value)))
     return value if value in PALETTES else DEFAULT_PALETTE
+
+
+def _language(value: Any) -> str:
+    """The ``language`` setting: a language's code; one this installation does not speak (a catalogue since
+    removed, a hand-made value) is auto, anything but a short string a ``ValueError``."""
+    if not isinstance(value, str) or len(value) > MAX_NAME:
+        raise ValueError(_("language must be a language's code (not {value})").format(value=reprlib.repr(value)))
+    return value if value in languages() else AUTO
 
 
 def _games(data: Any) -> Dict[str, Dict[str, str]]:
@@ -202,6 +216,8 @@ class SettingsFile:
                 del data["names"]  # a file without names reads as before names existed
             if settings.palette == DEFAULT_PALETTE:
                 del data["palette"]  # likewise without a palette
+            if settings.language == AUTO:
+                del data["language"]  # and without a language
             atomic_write(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
         except OSError as exc:
             return str(exc)

@@ -13,15 +13,16 @@ with its ``run`` and one row here.
 (``sensehat-c4 COMMAND: message``, control characters escaped) and an exit code:
 :data:`EXITS` maps our error types to codes (the rest as :func:`gamelib.app.run`
 does: a setup error 78, a usage error 2, any other error of ours 1, Ctrl+C 130,
-SIGTERM 143); bad arguments are one line and exit 2 from the parser.
+SIGTERM 143); bad arguments are one line and exit 2 from the parser.  ``--language`` (every command
+has it, :mod:`gamelib.language`) is read from the arguments before anything is said.
 """
 from __future__ import annotations
 
 import importlib
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
-from gamelib import app
+from gamelib import app, language
 
 from ..errors import MoveListError, SearchAborted
 from ..i18n import N_, _
@@ -89,5 +90,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     command, rest = find(args)
     if command is COMMANDS[0] and args and args[0] not in (command.name, *command.aliases) \
             and args[0][:1] not in ("", "-"):
-        return app.run(lambda: unknown(args[0]), PROG, exits=EXITS)
-    return app.run(lambda: command.run(rest), command.prog, exits=EXITS)
+        return app.run(lambda: speaking(args, lambda: unknown(args[0])), PROG, exits=EXITS)
+    return app.run(lambda: speaking(args, lambda: command.run(rest)), command.prog, exits=EXITS)
+
+
+def speaking(args: Sequence[str], run: Callable[[], int]) -> int:
+    """``run()`` in the language ``args``' ``--language`` names, chosen before any parser is built (its
+    help is translated then)."""
+    language.speak_from_argv(args)
+    return run()

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from gamelib import app
+from gamelib import app, language
 from gamelib.app import Parser
 
 from ..engine.threads import MAX_THREADS, THREADS_ENV, threads_of
@@ -61,8 +61,10 @@ def done(command: str, notes: List[str]) -> int:
 
 
 def parser(command: str, description: str) -> Parser:
-    """A subcommand's parser (``sensehat-c4 COMMAND``)."""
-    return Parser(prog=f"{PROG} {command}", description=description)
+    """A subcommand's parser (``sensehat-c4 COMMAND``), with ``--language``."""
+    made = Parser(prog=f"{PROG} {command}", description=description)
+    language.add_argument(made)
+    return made
 
 
 def add_db(parser: Parser) -> None:

@@ -5,7 +5,7 @@ import argparse
 import textwrap
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
-from gamelib import app, backends, web
+from gamelib import app, backends, language, web
 from gamelib.app import Parser
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
 from gamelib.lan import DEFAULT_PORT
@@ -128,6 +128,7 @@ def play_parser() -> Parser:
                      help=_("play a game another Pi offers: the games found on the LAN scroll by (left/right, "
                             "middle asks), or go straight to HOST (default port {port}) where multicast is "
                             "blocked").format(port=DEFAULT_PORT))
+    language.add_argument(parser)
     parser.add_argument("--version", action=VersionAction)
     return parser
 

@@ -47,11 +47,11 @@ def test_a_game_in_a_terminal_speaks_only_the_catalogues_words(sandbox, pseudo, 
                     env={**TRUECOLOR, **pseudo}, columns=200)
     seen = []
     try:
-        program.wait_for(lambda p: "[![!Ann (red)!] to move: ←/→ choose, [!Enter!] drops, ↑ abandons!]"
+        program.wait_for(lambda p: "[![!Ann ([!red!])!] to move: ←/→ choose, [!Enter!] drops, ↑ abandons!]"
                          in screen_text(p), what="Ann's turn, in the pseudo-language")
         seen.append(screen_text(program))
         program.press("down")                                      # Ann drops in column 4; the computer replies
-        program.wait_for(lambda p: "[![!Ann (red)!] to move" in screen_text(p) and "thinking" not in screen_text(p)
+        program.wait_for(lambda p: "[![!Ann ([!red!])!] to move" in screen_text(p) and "thinking" not in screen_text(p)
                          and program.output.count(b"to move") >= 2, what="Ann's second turn", timeout=20)
         seen.append(screen_text(program))
         program.press("up")                                        # the abandon question

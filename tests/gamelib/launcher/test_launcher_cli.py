@@ -113,6 +113,25 @@ def test_palette_on_the_command_line_applies_for_the_run_and_is_not_saved(config
     assert mock.palette == PURPLE_YELLOW                        # the saved one
 
 
+def test_language_on_the_command_line_applies_for_the_run_and_is_not_saved(config, mock):
+    config.save(Settings(language="fr"))
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")                        # quit
+    assert cli.main(["--language", "id", "--log-level", "error"]) == 0
+    assert mock.statuses[0][1].caption == "Connect 4 (←/→ memilih, Enter bermain, tahan ↑ 2 dtk: menu sistem)"
+    assert json.loads(config.path.read_text()) == {"language": "fr", "low_light": False, "rotation": 0}
+    mock.statuses.clear()
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert cli.main(["--log-level", "error"]) == 0
+    assert mock.statuses[0][1].caption == "Puissance 4 (←/→ parcourir, Entrée jouer, tiens ↑ 2 s : menu système)"
+    mock.statuses.clear()
+    mock.hold("up", 2.1)
+    mock.tap("right", "right", "middle")
+    assert cli.main(["--language", "auto", "--log-level", "error"]) == 0       # the environment's (the tests': English)
+    assert mock.statuses[0][1].caption == "Connect 4 (←/→ browse, Enter plays, hold ↑ 2 s: system menu)"
+
+
 def test_a_corrupt_settings_file_is_reported_once_and_the_menu_starts(config, mock, capsys):
     config.path.parent.mkdir(parents=True)
     config.path.write_text("{not json")

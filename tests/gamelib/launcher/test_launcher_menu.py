@@ -16,6 +16,7 @@ from gamelib.icons import ERROR_ICON, POWER_ICON, dimmed, picture
 from gamelib.launcher.menu import NO_GAMES, POWEROFF, QUIT, Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
 from gamelib.palette import DEFAULT, GREEN_PINK, PALETTES, PURPLE_YELLOW
+from gamelib.scroll import Scrolling
 from sensehat_c4.match import game as c4
 from sensehat_c4.match import render
 from sensehat_c4.match.chooser import choice_frame
@@ -90,6 +91,13 @@ def quit_menu(mock):
 
 def shown(mock):
     return [letters(f) for _, f in mock.frames]
+
+
+def language_steps(text, place, count=3):
+    """The language item's first ``count`` frames (3: the item while the stick rests 0.2 s on it): ``text``
+    (its name) scrolling in from the right one column each 0.08 s, the place dot at ``place``."""
+    steps = Scrolling(text, CYAN, marks={1 + place: CYAN})
+    return [letters(steps[i][0]) for i in range(count)]
 
 
 NO_IDLE = LauncherOptions(dim_after=0, blank_after=0)
@@ -318,7 +326,7 @@ def test_power_off_asks_first_and_runs_the_command():
     ran = []
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "left", "middle")                          # wraps to the colours, then power off; asks
+    mock.tap("left", "left", "left", "middle")                  # wraps to the language, the colours, then power off; asks
     mock.tap("left")                                            # anything else: no
     mock.tap("middle")                                          # asks again
     mock.wait_until(mock._cursor + 6.0)                         # no answer: gives up after 5 s
@@ -327,57 +335,121 @@ def test_power_off_asks_first_and_runs_the_command():
     result = Launcher(mock, three(), options, run=lambda cmd: ran.append(tuple(cmd)) or 0).run()
     assert result == POWEROFF and ran == [("off", "now")]
     power = POWER_ICON[:4] + (RED,) + POWER_ICON[5:]
-    assert shown(mock)[1:9] == [LIGHT_HI, COLOURS_F.replace("....C...", ".....C..", 1), letters(power), SURE, letters(power), SURE, letters(power), SURE]
-    gave_up = mock.frames[7][0] - mock.frames[6][0]
+    assert shown(mock)[1:12] == [LIGHT_HI, *language_steps("auto", 5), COLOURS_F.replace("....C...", ".....C..", 1),
+                                 letters(power), SURE, letters(power), SURE, letters(power), SURE]
+    gave_up = mock.frames[10][0] - mock.frames[9][0]
     assert gave_up == pytest.approx(5.0)
 
 
 def test_a_failed_power_off_shows_the_error_icon(caplog):
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "left", "middle", "middle")
+    mock.tap("left", "left", "left", "middle", "middle")
     mock.tap("left", "middle")                                  # quit
     options = LauncherOptions(dim_after=0, blank_after=0, allow_poweroff=True)
     with caplog.at_level(logging.ERROR, logger="gamelib"):
         assert Launcher(mock, three(), options, run=lambda cmd: 1).run() == QUIT
     failed = ERROR_ICON[:4] + (RED,) + ERROR_ICON[5:]
-    assert shown(mock)[5] == letters(failed)
+    assert shown(mock)[8] == letters(failed)
     assert [r.getMessage() for r in caplog.records] == [
         "systemctl poweroff failed (exit status 1); see docs/guide/autostart.md, 'Shutting down from the menu'"]
 
 
-def test_without_allow_poweroff_the_system_menu_has_four_entries():
+def test_without_allow_poweroff_the_system_menu_has_five_entries():
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "left", "middle")                          # wraps to the colours, then quit
+    mock.tap("left", "left", "left", "middle")                  # wraps to the language, the colours, then quit
     assert Launcher(mock, three(), NO_IDLE).run() == QUIT
-    assert shown(mock)[1:] == [LIGHT_HI, COLOURS_F, QUIT_F]
+    assert shown(mock)[1:] == [LIGHT_HI, *language_steps("auto", 4), COLOURS_F, QUIT_F]
 
 
 def test_the_colours_item_shows_each_palette_and_applies_and_saves_it(tmp_path):
     store = SettingsFile(tmp_path / "settings.json")
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "middle", "middle")                        # the colours: the next palette, twice
-    mock.tap("right", "right", "right", "middle")               # quit
+    mock.tap("left", "left", "middle", "middle")                # the colours: the next palette, twice
+    mock.tap("right", "right", "right", "right", "middle")      # quit
     assert Launcher(mock, three(), NO_IDLE, store=store).run() == QUIT
     assert list(PALETTES) == [DEFAULT, PURPLE_YELLOW, GREEN_PINK]
-    assert [letters(f) for _, f in list(mock.frames)[1:3]] == [LIGHT_HI, COLOURS_F]
+    assert [letters(f) for _, f in list(mock.frames)[1:6]] == [LIGHT_HI, *language_steps("auto", 4), COLOURS_F]
     purple, yellow, green = PALETTES[PURPLE_YELLOW].first, PALETTES[PURPLE_YELLOW].second, PALETTES[PURPLE_YELLOW].field
     cyan, black = PALETTES[DEFAULT].menu, PALETTES[DEFAULT].background
-    assert mock.frames[3][1] == picture("....C... ........ .GGGGGG. .GGGGGG. .GGYGGG. .GPYPGG. .YPPYPY. ........".split(),
+    assert mock.frames[6][1] == picture("....C... ........ .GGGGGG. .GGGGGG. .GGYGGG. .GPYPGG. .YPPYPY. ........".split(),
                                         {"C": cyan, "G": green, "Y": yellow, "P": purple, ".": black})
-    assert mock.frames[4][1][16 + 1] == PALETTES[GREEN_PINK].field
+    assert mock.frames[7][1][16 + 1] == PALETTES[GREEN_PINK].field
     assert mock.palette == GREEN_PINK                           # the LEDs' setting, which games and the web view read
     assert store.load() == Settings(palette=GREEN_PINK)
     assert json.loads(store.path.read_text()) == {"low_light": False, "palette": GREEN_PINK, "rotation": 0}
     again = MockBackend()
     again.hold("up", 2.1)
-    again.tap("left", "left", "middle")                         # the colours item, then quit
+    again.tap("left", "left", "left", "middle")                 # the language, the colours, then quit
     assert Launcher(again, three(), NO_IDLE, settings=store.load()).run() == QUIT
     assert again.palette == GREEN_PINK                          # the saved setting applies at start
     assert [s.caption for _, s in again.statuses if s.details.get("item", "").startswith("colours")] == [
         "colours: green-pink (←/→ browse, Enter changes, ↑ back)"]
+
+
+FR_F = "\n".join([".....C..", "........", "CCC.CC..", "C...C.C.", "CC..CC..", "C...C.C.", "C...C.C.", "........"])
+"""The language item (fifth: its place dot) with "Français" scrolling by: its F and R in full."""
+CA_F = "\n".join([".....C..", "........", "..CC..C.", ".C...C.C", ".C...CCC", "..CC.C.C", "..C..C.C", "........"])
+"""... then its Ç (the cedilla on the bottom row) and A."""
+
+
+def test_the_language_item_scrolls_each_languages_own_name_and_applies_and_saves_it(tmp_path):
+    store = SettingsFile(tmp_path / "settings.json")
+    mock = MockBackend()
+    mock.hold("up", 2.1)
+    mock.tap("left", "middle", "middle")                        # the language (auto), then English, then French
+    mock.wait_until(mock._cursor + 5.0)                         # its name scrolls by, and again
+    mock.tap("right", "right", "right", "middle")               # wraps to brightness, rotation, quit
+    assert Launcher(mock, three(), NO_IDLE, store=store).run() == QUIT
+    assert [letters(f) for _, f in list(mock.frames)[1:8]] == [LIGHT_HI, *language_steps("auto", 4),
+                                                               *language_steps("English", 4)]
+    french = [letters(f) for t, f in mock.frames if 2.9 <= t < 8.15]   # from the second middle to the next press
+    assert len(french) == 66                                    # a step each 0.08 s for 5.25 s
+    steps = Scrolling("Français", CYAN, marks={5: CYAN})
+    assert len(steps) == 40                                     # 32 columns of text, and 8 to leave
+    assert french == [letters(steps[i % 40][0]) for i in range(66)]     # the name entering at the right, and again
+    assert french[7] == FR_F and french[23] == CA_F
+    assert french[39] == letters(picture([".....C.."] + ["........"] * 7, COLOURS)) and french[40] == french[0]
+    assert [(round(t, 2), s.caption) for t, s in mock.statuses][1:] == [
+        (2.2, "brightness: high (←/→ browse, Enter switches, ↑ back)"),
+        (2.5, "language: auto (←/→ browse, Enter changes, ↑ back)"),
+        (2.7, "language: English (←/→ browse, Enter changes, ↑ back)"),
+        (2.9, "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)"),   # at once, and said once while it scrolls
+        (8.15, "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)"),
+        (8.35, "rotation : 0 (←/→ parcourir, Entrée tourner, ↑ retour)"),
+        (8.55, "quitter (←/→ parcourir, Entrée quitter, ↑ retour)")]
+    assert store.load() == Settings(language="fr")
+    assert json.loads(store.path.read_text()) == {"language": "fr", "low_light": False, "rotation": 0}
+    again = MockBackend()
+    again.hold("up", 2.1)
+    again.tap("left", "middle", "middle")                       # Indonesian, then auto (the environment's: English)
+    again.tap("right", "right", "right", "middle")
+    assert Launcher(again, three(), NO_IDLE, settings=store.load(), store=store).run() == QUIT
+    assert [s.caption for _, s in again.statuses][:5] == [
+        "A (←/→ parcourir, Entrée jouer, tiens ↑ 2 s : menu système)",        # the saved language at start
+        "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)",
+        "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)",
+        "bahasa: Bahasa Indonesia (←/→ memilih, Enter mengganti, ↑ kembali)",
+        "language: auto (←/→ browse, Enter changes, ↑ back)"]
+    assert [letters(f) for t, f in again.frames if round(t, 2) == 2.5] == language_steps("Français", 4, 1)
+    assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}   # auto: left out
+
+
+def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys):
+    mock = MockBackend()
+    mock.tap("middle")                                          # launch Connect 4
+    mock.tap("middle", "middle")                                # 2P, 7x6
+    mock.tap("up", "up")                                        # abandon, confirm
+    quit_menu(mock)
+    Launcher(mock, [c4_entry()], NO_IDLE, settings=Settings(language="id")).run()
+    assert [s.caption for _, s in mock.statuses][1:5] == [
+        "2 pemain (←/→ melihat-lihat, Enter memilih)",
+        "ukuran papan: 7x6 (←/→ melihat-lihat, Enter memilih, ↑ kembali)",
+        "giliran pemain 1 (merah): ←/→ memilih, Enter menjatuhkan, ↑ membatalkan",
+        "batalkan pertandingan? ↑ lagi: ya, tombol lain: lanjut main"]
+    assert capsys.readouterr().out == "pertandingan 1: dibatalkan saat 0-0\n"
 
 
 def test_bad_options():

@@ -237,3 +237,28 @@ def test_the_palette_is_kept_left_out_when_default_and_a_name_this_version_lacks
             assert store.load() == Settings()
         assert [r.getMessage() for r in caplog.records] == [
             f"the settings file {store.path} is corrupt ({reason}); kept it as {store.backup} and went back to the defaults"]
+
+
+def test_the_language_is_kept_left_out_when_auto_and_one_this_installation_lacks_is_auto(tmp_path, caplog):
+    store = SettingsFile(tmp_path / "settings.json")
+    store.save(Settings(language="id"))
+    assert json.loads(store.path.read_text()) == {"language": "id", "low_light": False, "rotation": 0}
+    assert store.load() == Settings(language="id")
+    store.save(Settings(language="auto"))
+    assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}
+    assert store.load().language == "auto"
+    for lacking in ("de", "xx", "", "FR", "fr_FR", "../fr"):             # no catalogue of it: the environment's
+        store.path.write_text(json.dumps({"language": lacking, "rotation": 90}))
+        with caplog.at_level(logging.WARNING, logger="gamelib"):
+            assert store.load() == Settings(rotation=90, language="auto")
+        assert caplog.records == [] and not store.backup.exists()
+    for bad, reason in (('{"language": 3}', "language must be a language's code (not 3)"),
+                        ('{"language": ["fr"]}', "language must be a language's code (not ['fr'])"),
+                        ('{"language": "%s"}' % ("x" * 65),
+                         "language must be a language's code (not 'xxxxxxxxxxxx...xxxxxxxxxxxxx')")):
+        store.path.write_text(bad)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="gamelib"):
+            assert store.load() == Settings()                             # language auto, as every other default
+        assert [r.getMessage() for r in caplog.records] == [
+            f"the settings file {store.path} is corrupt ({reason}); kept it as {store.backup} and went back to the defaults"]

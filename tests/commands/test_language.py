@@ -1,0 +1,118 @@
+"""The language each command speaks, with the real catalogues, in child processes: gettext's order from
+the environment (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) unless ``--language`` names one,
+read before the parsers are built (their help is in it); a bad value is one line and exit 2."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gamelib import language
+
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+USAGE = {"en": "usage: sensehat-c4 [-h] ", "fr": "usage : sensehat-c4 [-h] ", "id": "penggunaan: sensehat-c4 [-h] "}
+DESCRIPTION = {"en": "Connect 4 on the Sense HAT's LEDs and joystick. Left/right move, down or",
+               "fr": "Puissance 4 sur les LED et le joystick du Sense HAT. Gauche/droite pour",
+               "id": "Connect 4 di LED dan joystick Sense HAT. Kiri/kanan menggeser, bawah atau"}
+"""The first line of the play command's description in each language (80 columns)."""
+
+
+def run(module, *args, **variables):
+    """``python -m module args`` with only ``variables`` of the locale's (the tests' LANGUAGE=en removed)."""
+    env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES}
+    env.update(variables, COLUMNS="80")
+    return subprocess.run([sys.executable, "-m", module, *args], env=env, capture_output=True, text=True, timeout=60)
+
+
+def speaks(proc):
+    """The language of ``sensehat-c4 --help``'s output (its usage line and description), checked whole."""
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    lines = proc.stdout.splitlines()
+    found = [code for code, usage in USAGE.items() if lines[0].startswith(usage)]
+    assert len(found) == 1, lines[0]
+    assert DESCRIPTION[found[0]] in lines, proc.stdout
+    return found[0]
+
+
+@pytest.mark.parametrize(("variables", "expected"), [
+    ({}, "en"),                                                               # nothing set: the messages as written
+    ({"LANG": "fr_FR.UTF-8"}, "fr"),
+    ({"LANG": "id_ID.UTF-8"}, "id"),
+    ({"LANGUAGE": "id", "LANG": "fr_FR.UTF-8"}, "id"),                        # LANGUAGE first
+    ({"LANGUAGE": "fr:id", "LC_ALL": "id_ID.UTF-8"}, "fr"),                   # LANGUAGE's list, best first
+    ({"LANGUAGE": "de:id", "LANG": "fr_FR.UTF-8"}, "id"),                     # a language without catalogue: the next
+    ({"LC_ALL": "fr_FR.UTF-8", "LANG": "id_ID.UTF-8"}, "fr"),                 # LC_ALL over LANG
+    ({"LC_ALL": "id_ID.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8"}, "id"),          # LC_ALL over LC_MESSAGES
+    ({"LC_MESSAGES": "fr_FR.UTF-8", "LANG": "id_ID.UTF-8"}, "fr"),            # LC_MESSAGES over LANG
+    ({"LC_MESSAGES": "id_ID.UTF-8", "LANG": "fr_FR.UTF-8"}, "id"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),                                          # no catalogue: English
+])
+def test_gettexts_order_from_the_environment(variables, expected):
+    assert speaks(run("sensehat_c4", "--help", **variables)) == expected
+
+
+ALL_SET = {"LANGUAGE": "id", "LC_ALL": "fr_FR.UTF-8", "LC_MESSAGES": "id_ID.UTF-8", "LANG": "fr_FR.UTF-8"}
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["--language", "en", "--help"], "en"),
+    (["--language", "fr", "--help"], "fr"),
+    (["--help", "--language", "fr"], "fr"),                                   # read before the parser is built
+    (["--language=en", "--help"], "en"),
+    (["--lang", "en", "--help"], "en"),                                       # argparse's abbreviation
+    (["--language", "fr", "--language", "en", "--help"], "en"),               # the last one, as argparse
+    (["--language", "auto", "--help"], "id"),                                 # the environment's: LANGUAGE=id
+])
+def test_language_over_the_environment(args, expected):
+    assert speaks(run("sensehat_c4", *args, **ALL_SET)) == expected
+
+
+def test_each_subcommand_takes_language():
+    proc = run("sensehat_c4", "stats", "--language", "fr", "--help")
+    assert proc.returncode == 0 and proc.stdout.startswith("usage : sensehat-c4 stats [-h] [--language LANG]")
+    assert "Victoires, nuls et défaites" in proc.stdout
+    proc = run("sensehat_c4", "nosuch", "--language", "id")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == ("sensehat-c4: galat: perintah 'nosuch' tidak dikenal: perintahnya play, analyse, history, "
+                           "stats, replay, review, doctor, puzzle (lihat --help)\n")
+
+
+def test_a_bad_language_is_one_line_and_exit_2_in_the_language_of_the_moment():
+    for args, variables, line in (
+            (["--language", "xx"], {}, "sensehat-c4: error: argument --language: must be auto, en, fr or id "
+                                       "(not 'xx') (see --help)"),
+            (["--language", "xx", "--help"], {}, "sensehat-c4: error: argument --language: must be auto, en, fr or id "
+                                                 "(not 'xx') (see --help)"),
+            (["--language=", "--help"], {}, "sensehat-c4: error: argument --language: must be auto, en, fr or id "
+                                            "(not '') (see --help)"),
+            (["--language", "FR"], {"LANG": "fr_FR.UTF-8"}, "sensehat-c4: erreur : argument --language : doit être "
+                                                            "auto, en, fr ou id (pas 'FR') (voir --help)"),
+            (["history", "--language", "fr_FR"], {}, "sensehat-c4 history: error: argument --language: must be auto, "
+                                                     "en, fr or id (not 'fr_FR') (see --help)"),
+            (["--language"], {}, "sensehat-c4: error: argument --language: expected one argument (see --help)")):
+        proc = run("sensehat_c4", *args, **variables)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", line + "\n"), args
+
+
+def test_the_launcher_takes_language_too():
+    proc = run("gamelib", "--language", "fr", "--help", LANGUAGE="id")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("usage : gamelib [-h] ")
+    assert "Un menu des jeux Sense HAT installés sur les LED : gauche/droite pour" in proc.stdout.splitlines()
+    proc = run("gamelib", "names", "--language", "id", "--help")
+    assert proc.stdout.startswith("penggunaan: gamelib names [-h] [--language LANG]")
+    proc = run("gamelib", "--language", "xx")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", "gamelib: error: argument --language: must be auto, en, fr or id (not 'xx') (see --help)\n")
+
+
+def test_from_argv_reads_what_the_parser_will():
+    assert language.from_argv(["--board", "6x5", "--language", "fr"]) == "fr"
+    assert language.from_argv(["--language=id"]) == "id"
+    assert language.from_argv(["--langu", "id", "--language", "xx"]) == "id"    # a bad one is the parser's to report
+    assert language.from_argv(["--", "--language", "fr"]) is None               # after --: not an option
+    assert language.from_argv(["--lan", "fr"]) is None                          # --lan is another option
+    assert language.from_argv(["--language"]) is None
+    assert language.from_argv(["--languages", "fr"]) is None
