@@ -437,7 +437,8 @@ def test_the_language_item_scrolls_each_languages_own_name_and_applies_and_saves
     assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}   # auto: left out
 
 
-def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys):
+def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys, monkeypatch):
+    monkeypatch.setattr(c4, "_launched", itertools.count(1))   # the launcher's matches, counted from 1
     mock = MockBackend()
     mock.tap("middle")                                          # launch Connect 4
     mock.tap("middle", "middle")                                # 2P, 7x6
@@ -491,7 +492,7 @@ def test_connect4_chooser_up_goes_back_to_the_menu():
 @pytest.fixture
 def launcher_matches(monkeypatch):
     """The launcher's match numbers from 1 (they count over the process's run)."""
-    monkeypatch.setattr(c4, "_launched", itertools.count(1), raising=False)
+    monkeypatch.setattr(c4, "_launched", itertools.count(1))
 
 
 def test_connect4_prints_each_launchs_result_numbered_and_the_chooser_starts_at_2p(capsys, launcher_matches):
