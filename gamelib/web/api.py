@@ -23,7 +23,7 @@ from .http import HttpError, Reply, Request, Response, Route, StreamReply
 from .limits import Limits
 from .presence import Presence
 from .seating import Seating
-from .words import PageWords, Speaker
+from .words import VARY, PageWords, Speaker
 
 if TYPE_CHECKING:
     from .pages import Pages
@@ -213,7 +213,7 @@ class WebApp:
 
         return Response.json({"links": [{"path": link.path, "title": title(pages, link.title)}
                                          for pages in self.pages for link in pages.links]},
-                             headers=(("Vary", "Accept-Language"),))
+                             headers=(("Vary", VARY),))
 
     def state(self, request: Request) -> Response:
         """``GET /api/state``: the frame on the LEDs and the state in words."""

@@ -1,17 +1,22 @@
 """The web pages' words: each page speaks the language its browser asks for, from the catalogues.
 
-A page's language comes from its request's ``Accept-Language`` (:func:`accepted`: bounded, every tag
-checked, anything odd ignored) among the languages a catalogue has (:func:`offered`), and never
-changes the Pi's own (:meth:`gamelib.i18n.Catalogue.translations`).  The words reach the page as a
+A page's language is the reader's own choice first: the ``lang`` cookie the pages' language switch sets
+(:func:`cookie_language`: bounded, only a language of :func:`gamelib.i18n.languages`, anything else
+ignored), then its request's ``Accept-Language`` (:func:`accepted`: bounded, every tag checked, anything
+odd ignored), among the languages a catalogue has (:func:`offered`), then English; it never changes the
+Pi's own (:meth:`gamelib.i18n.Catalogue.translations`).  The words reach the page as a
 script (:class:`PageWords`, one per set of pages: ``/page-words.js``, Connect 4's ``/records-words.js``)
 made from the catalogue for that language: only the messages the pages use, found in their files as
 Babel finds them (:func:`html_messages` for the HTML's text, :func:`js_messages` for the ``_("...")``
 and ``ngettext("...", "...", n)`` calls of the scripts), as JSON, with the small functions the
-scripts call (``_``, ``ngettext``, ``format``) and the step that puts the words into the HTML.
+scripts call (``_``, ``ngettext``, ``format``) the step that puts the words into the HTML, and the language switch every page shows in its header
+(:data:`RUNTIME`'s end: a labelled ``<select>`` of the program's languages, each named in itself).
 Values of the API (phases, marks, error codes) are never translated: the scripts map them to words.
 
-``pybabel extract`` reads the HTML with :func:`extract_html` (``[gamelib.web.words:extract_html:
-**/static/*.html]`` in a ``babel.cfg``) and the scripts with Babel's own ``javascript`` extractor.
+``pybabel extract`` reads the HTML with :func:`extract_html` (a ``babel.cfg``'s ``[extractors]`` names it,
+``html = gamelib.web.words:extract_html``, and ``[html: web/static/**.html]`` uses it: Babel reads a section
+named ``[module:function: pattern]`` as the method ``module`` and the pattern ``function: pattern``, which
+matches no file) and the scripts with Babel's own ``javascript`` extractor.
 """
 from __future__ import annotations
 
@@ -26,7 +31,8 @@ from pathlib import Path
 from typing import (IO, Any, Collection, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
                     Tuple)
 
-from ..i18n import LOCALEDIR_ENV, Catalogue
+from .. import i18n
+from ..i18n import LOCALEDIR_ENV, N_, Catalogue
 from .http import Request, Response, Route
 
 MOST_HEADER = 512
@@ -38,6 +44,21 @@ MOST_LANGUAGES = 4
 PLURALS = 200
 """``ngettext``'s form is sent for every n below this; n beyond takes the form of ``100 + n % 100`` (every
 gettext plural rule looks at n, n % 10 and n % 100 only, and tells no n above 100 from its class there)."""
+
+COOKIE = "lang"
+"""The cookie that holds the reader's language (``lang=fr``), set by the pages' language switch (:data:`RUNTIME`)."""
+MOST_COOKIE_HEADER = 4096
+"""A ``Cookie`` header longer than this is not read at all (a browser's cookie for one site is at most that)."""
+MOST_COOKIES = 32
+"""Cookies read from a ``Cookie`` header, from the first; the rest are ignored."""
+MOST_COOKIE_VALUE = 16
+"""A ``lang`` value longer than this is ignored unread (a language's code is a few letters)."""
+VARY = "Accept-Language, Cookie"
+"""What an answer in the page's language depends on (its ``Vary``)."""
+LABEL = N_("Language")
+"""The language switch's label, in the page's language."""
+KEPT = 365 * 24 * 3600
+"""How long the browser keeps the reader's choice (seconds: a year)."""
 
 _TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8}){0,3}")
 _Q = re.compile(r"[qQ]=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)")
@@ -85,6 +106,21 @@ def _gettext_name(tag: str) -> str:
 
 
 
+def cookie_language(header: Optional[str], choices: Collection[str]) -> Optional[str]:
+    """The language of ``choices`` the reader chose, from a request's ``Cookie`` ``header`` (its first
+    :data:`COOKIE` cookie among the first :data:`MOST_COOKIES`), or ``None``: none chosen, or a header
+    longer than :data:`MOST_COOKIE_HEADER` or not ASCII, or a value that is not exactly one of ``choices``
+    (ignored, as if not there)."""
+    if not header or len(header) > MOST_COOKIE_HEADER or not header.isascii():
+        return None
+    for pair in re.split("[;,]", header, maxsplit=MOST_COOKIES)[:MOST_COOKIES]:
+        name, equals, value = pair.partition("=")
+        if equals and name.strip() == COOKIE:
+            value = value.strip()
+            return value if len(value) <= MOST_COOKIE_VALUE and value in choices else None
+    return None
+
+
 def offered(catalogue: Catalogue) -> FrozenSet[str]:
     """The languages ``catalogue`` has a compiled catalogue for, in its folder or ``$GAMELIB_LOCALEDIR``
     (read once by whoever asks: the server reads no disk for a request)."""
@@ -98,10 +134,11 @@ def offered(catalogue: Catalogue) -> FrozenSet[str]:
     return frozenset(found)
 
 
-def page_language(header: Optional[str], languages: Collection[str]) -> Optional[str]:
+def page_language(header: Optional[str], languages: Collection[str], chosen: Optional[str] = None) -> Optional[str]:
     """The language of ``languages`` a page asking with ``header`` gets (``fr_CH`` asked: ``fr_CH``, else
-    ``fr``), or ``None``: English (asked for first, or nothing asked for is there)."""
-    for name in accepted(header):
+    ``fr``), the reader's ``chosen`` one (:func:`cookie_language`) asked for before the header's, or
+    ``None``: English (asked for first, or nothing asked for is there)."""
+    for name in ((chosen,) if chosen else ()) + accepted(header):
         base = name.split("_")[0]
         if base == "en":
             return None
@@ -206,14 +243,39 @@ function format(text, values) {
     for (const node of document.querySelectorAll(`[${name}]`)) node.setAttribute(name, _(fold(node.getAttribute(name))));
   }
 })();
+// the language switch, at the end of the page's header: the reader's choice kept in a cookie (the server
+// reads it before Accept-Language), the page loaded again in it
+(() => {
+  const header = document.querySelector("body > header");
+  if (!header || SWITCH.choices.length < 2) return;
+  const box = document.createElement("div");
+  box.className = "language";
+  const label = document.createElement("label");
+  label.htmlFor = "language";
+  label.textContent = SWITCH.label;
+  const select = document.createElement("select");
+  select.id = "language";
+  for (const [code, name] of SWITCH.choices) {
+    const option = new Option(name, code, code === SWITCH.chosen, code === SWITCH.chosen);
+    option.lang = code.replace("_", "-");
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    document.cookie = `${SWITCH.cookie}=${select.value}; Path=/; SameSite=Strict; Max-Age=${SWITCH.kept}`;
+    location.reload();
+  });
+  box.append(label, select);
+  header.append(box);
+})();
 """
-"""What every words script runs after its ``WORDS`` (``_``, ``ngettext``, ``format`` and the HTML's words)."""
+"""What every words script runs after its ``WORDS`` and ``SWITCH`` (``_``, ``ngettext``, ``format``, the HTML's
+words, and the language switch)."""
 
 
 class PageWords:
     """``GET`` of a script with the words of the pages in ``files`` (HTML and scripts in ``directory``) from
     ``catalogue``, in the language each request asks for; made once per language (at most one per
-    language ``catalogue`` has, and English) and served with an ETag and ``Vary: Accept-Language``."""
+    language ``catalogue`` has, and English) and served with an ETag and ``Vary`` (:data:`VARY`)."""
 
     def __init__(self, catalogue: Catalogue, directory: Path, files: Sequence[str]) -> None:
         self.speaker = Speaker(catalogue)
@@ -246,16 +308,26 @@ class PageWords:
         return {"lang": (language or "en").replace("_", "-"),
                 "m": {message: text for message, text in singles.items() if text != message}, "p": plurals}
 
+    def switch(self, language: Optional[str]) -> Dict[str, Any]:
+        """The language switch of a page in ``language``: its label (in ``language``), the program's languages
+        (``[code, its own name]``), the one shown (the page's, or its base: ``fr`` for ``fr_CH``), and its cookie."""
+        choices = self.speaker.choices
+        base = (language or i18n.SOURCE_LANGUAGE).split("_")[0]
+        shown = language if language in choices else base if base in choices else i18n.SOURCE_LANGUAGE
+        label = i18n.CATALOGUE.translations([language] if language is not None else []).gettext(LABEL)
+        return {"label": label, "choices": [[code, i18n.own_name(code)] for code in choices], "chosen": shown,
+                "cookie": COOKIE, "kept": KEPT}
+
     def script(self, language: Optional[str]) -> Tuple[bytes, str]:
         """The script for ``language`` and its ETag (made at its first request)."""
         with self._lock:
             made = self._made.get(language)
         if made is None:
-            data = json.dumps(self.words(language), ensure_ascii=True, sort_keys=True, separators=(",", ":")).replace(
-                "<", "\\u003c")   # no "</script>" in it, wherever it is read
+            data, switch = (json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":")).replace(
+                "<", "\\u003c") for value in (self.words(language), self.switch(language)))   # no "</script>" in it
             body = (f"// the pages' words ({language or 'en'}), from the catalogue {self.speaker.catalogue.domain}\n"
                     '"use strict";\n'
-                    f"const WORDS = {data};\nconst PLURALS = {PLURALS};\n"
+                    f"const WORDS = {data};\nconst PLURALS = {PLURALS};\nconst SWITCH = {switch};\n"
                     f"const ATTRIBUTES = {json.dumps(list(_TRANSLATED_ATTRIBUTES))};" + RUNTIME).encode()
             made = body, '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
             with self._lock:
@@ -264,7 +336,7 @@ class PageWords:
 
     def serve(self, request: Request) -> Response:
         body, etag = self.script(self.speaker.language(request))
-        headers = (("ETag", etag), ("Cache-Control", "no-cache"), ("Vary", "Accept-Language"))
+        headers = (("ETag", etag), ("Cache-Control", "no-cache"), ("Vary", VARY))
         if request.header("if-none-match") == etag:
             return Response(304, headers=headers)
         return Response(200, body, "text/javascript; charset=utf-8", headers)
@@ -274,15 +346,19 @@ class PageWords:
 
 
 class Speaker:
-    """A catalogue, and the languages it has (read once), for the requests of pages."""
+    """A catalogue, the languages it has and the program's (:func:`gamelib.i18n.languages`, the switch's
+    choices), read once, for the requests of pages."""
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
         self.languages = offered(catalogue)
+        self.choices: Tuple[str, ...] = i18n.languages()
 
     def language(self, request: Request) -> Optional[str]:
-        """The language of the page asking with ``request`` (``None``: English)."""
-        return page_language(request.header("accept-language"), self.languages)
+        """The language of the page asking with ``request`` (``None``: English): the reader's choice (its
+        ``lang`` cookie), then its ``Accept-Language``."""
+        return page_language(request.header("accept-language"), self.languages,
+                             cookie_language(request.header("cookie"), self.choices))
 
     def translations(self, language: Optional[str]) -> gettext.NullTranslations:
         """The catalogue's words in ``language`` (``None``: English, the messages as written)."""

@@ -5,8 +5,8 @@ catalogues for the language ``eo``) and Chromium asking for ``eo`` (``tests/brow
 the brackets in ``document.body.innerText``, nor in the title.
 
 What is not the pages' words, and so stays as it is (:data:`NOT_WORDS`): the players' names, the game's
-name, the game's own sentence (the Pi's words, in the Pi's language: its ``text``), numbers, scores, board
-sizes, column digits, signs and symbols, and dates (the browser's ``Intl`` writes them in the page's
+name, the game's own sentence (the Pi's words, in the Pi's language: its ``text``), the language switch's
+choices (each language named in itself), numbers, scores, board sizes, column digits, signs and symbols, and dates (the browser's ``Intl`` writes them in the page's
 language).  The Pi's own language stays English throughout.
 """
 import re
@@ -34,8 +34,8 @@ pytestmark = pytest.mark.slow
 SHORT, LONG = "1122334", "4344744673633212217741661367327622115555"
 SAID = "Ann to move: the game's own words"
 """The game's sentence (the Pi's words, in the Pi's language: not the page's)."""
-NOT_WORDS = {"Ann", "Bob", "Connect"}
-"""Names: the players' and the game's."""
+NOT_WORDS = {"Ann", "Bob", "Connect"} | {word for code in i18n.languages() for word in i18n.own_name(code).split()}
+"""Names: the players', the game's, and the languages' in the switch (each in itself)."""
 DECORATED = re.compile(r"\[!((?:(?!\[!|!\]).)*)!\]", re.S)
 
 

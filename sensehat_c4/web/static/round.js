@@ -279,6 +279,8 @@
     const scrolls = box.scrollWidth > box.clientWidth + 1;
     $("table-frame").classList.toggle("more", scrolls && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
     $("table-hint").hidden = !scrolls;
+    // a region that scrolls is reached with the keyboard too (its arrows scroll it), and only then
+    if (scrolls) box.setAttribute("tabindex", "0"); else box.removeAttribute("tabindex");
   }
 
   // -- loading ---------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The web pages' words (``gamelib/web/words.py``): ``Accept-Language`` read strictly and bounded (hostile
 headers give English), the messages found in the pages' HTML and scripts as Babel finds them, the words
-script served per language (``Vary``, ETag, escaped JSON, plural forms), and the API's error codes and
-the links' titles kept apart from words."""
+script served per language (``Vary``, ETag, escaped JSON, plural forms), the reader's own choice (the
+``lang`` cookie of the pages' language switch: before ``Accept-Language``, read strictly, hostile cookies
+ignored, never the Pi's language), and the API's error codes and the links' titles kept apart from words."""
 from __future__ import annotations
 
 import gettext
@@ -37,9 +38,9 @@ class Plural(gettext.NullTranslations):
         return f"{form}:{singular}"
 
 
-def request(language=None, etag=None) -> Request:
+def request(language=None, etag=None, cookie=None) -> Request:
     headers = {**({"accept-language": language} if language is not None else {}),
-               **({"if-none-match": etag} if etag else {})}
+               **({"if-none-match": etag} if etag else {}), **({"cookie": cookie} if cookie is not None else {})}
     return Request("GET", "/page-words.js", "", headers, b"", "127.0.0.1")
 
 
@@ -162,7 +163,7 @@ def test_the_babel_config_names_the_pages_files():
     c4_cfg = (ROOT / "sensehat_c4" / "locale" / "babel.cfg").read_text()
     for cfg in (gamelib_cfg, c4_cfg):
         assert "[javascript: web/static/**.js]" in cfg
-        assert "[gamelib.web.words:extract_html: web/static/**.html]" in cfg
+        assert "[extractors]\nhtml = gamelib.web.words:extract_html\n" in cfg and "[html: web/static/**.html]" in cfg
 
 
 # -- the words script --------------------------------------------------------------------------
@@ -187,7 +188,7 @@ def test_english_sends_no_words_and_each_language_its_own_script(monkeypatch):
     english = served.serve(request("en-US,eo;q=0.5"))
     assert english.status == 200 and english.content_type == "text/javascript; charset=utf-8"
     assert data_of(english) == {"lang": "en", "m": {}, "p": {}}
-    assert ("Vary", "Accept-Language") in english.headers and ("Cache-Control", "no-cache") in english.headers
+    assert ("Vary", "Accept-Language, Cookie") in english.headers and ("Cache-Control", "no-cache") in english.headers
     assert served.serve(request(None)).body == english.body == served.serve(request("fr;q=2")).body
     pseudo = served.serve(request("eo"))
     data = data_of(pseudo)
@@ -200,7 +201,7 @@ def test_english_sends_no_words_and_each_language_its_own_script(monkeypatch):
     etag = dict(pseudo.headers)["ETag"]
     assert etag != dict(english.headers)["ETag"]
     again = served.serve(request("eo", etag=etag))
-    assert again.status == 304 and again.body == b"" and ("Vary", "Accept-Language") in again.headers
+    assert again.status == 304 and again.body == b"" and ("Vary", "Accept-Language, Cookie") in again.headers
 
 
 def test_the_plural_forms_go_by_n_as_the_catalogue_says(monkeypatch):
@@ -240,6 +241,103 @@ def test_the_scripts_are_made_once_per_language(monkeypatch):
     assert made == ["eo", None]          # every other header is one of the two
 
 
+# -- the reader's choice: the lang cookie ------------------------------------------------------------
+
+CHOICES = ("en", "fr", "id")
+
+
+@pytest.mark.parametrize("header, chosen", [
+    ("lang=fr", "fr"),
+    ("theme=dark; lang=id; other=1", "id"),
+    ("  lang = en  ", "en"),
+    ("a=1, lang=fr", "fr"),                             # two Cookie headers, as the server joins them
+    (None, None),
+    ("", None),
+    ("lang=de", None),                                  # not a language of the program
+    ("lang=FR", None), ("lang=fr_FR", None), ('lang="fr"', None), ("Lang=fr", None), ("lang", None),
+    ("lang=fr\x00", None), ("lang=fr\x1b[31m", None), ("lang=\x7ffr", None), ("lang=fr\r\nX-A: b", None),
+    ("lang=fran\u00e7ais", None), ("lang=fr; x=\u00e9", None),    # not ASCII: the whole header ignored
+    ("lang=" + "f" * 17, None),
+    ("lang=zz; lang=fr", None),                         # the first lang cookie decides
+    ("x=1; " * 32 + "lang=fr", None),                   # beyond the 32 cookies read
+    ("x=1; " * 31 + "lang=fr", "fr"),
+    ("lang=fr; pad=" + "x" * 4096, None),              # a header beyond 4096 characters is not read
+    ("=" * 4000, None), (";" * 4000, None),
+])
+def test_the_lang_cookie_is_read_strictly(header, chosen):
+    assert words.cookie_language(header, CHOICES) == chosen
+
+
+def test_the_choice_comes_first_then_accept_language_then_english():
+    speaker = words.Speaker(i18n.CATALOGUE)
+    assert speaker.choices == i18n.languages() == ("en", "fr", "id")
+    assert {"fr", "id"} <= speaker.languages
+
+    def spoken(cookie, header):
+        return speaker.language(request(header, cookie=cookie))
+
+    assert spoken("lang=id", "fr") == "id"
+    assert spoken("lang=en", "fr") is None                # English chosen, over the browser's French
+    assert spoken("lang=fr", None) == "fr"
+    assert spoken(None, "fr-CH,id;q=0.5") == "fr"
+    assert spoken("lang=de", "id") == "id"                # an unknown choice: as if none
+    assert spoken("lang=" + "x" * 5000, "id") == "id" and spoken("lang=fr\x00", "id") == "id"
+    assert spoken("lang=de", None) is None and spoken(None, None) is None
+
+
+def switch_of(response: Response):
+    text = response.body.decode()
+    start = text.index("const SWITCH = ") + len("const SWITCH = ")
+    return json.loads(text[start:text.index(";\nconst ATTRIBUTES")])
+
+
+def test_the_words_script_follows_the_readers_choice_and_never_the_pis_language():
+    before = i18n.chosen()
+    served = words.PageWords(c4_i18n.CATALOGUE, C4_STATIC, webpages.WORDS[1])
+    indonesian = served.serve(request("fr", cookie="lang=id"))
+    assert indonesian.status == 200 and ("Vary", "Accept-Language, Cookie") in indonesian.headers
+    assert data_of(indonesian)["lang"] == "id"
+    assert data_of(indonesian)["m"]["Games played"] == "Permainan yang sudah dimainkan"
+    assert switch_of(indonesian) == {
+        "label": "Bahasa", "chosen": "id", "cookie": "lang", "kept": 365 * 24 * 3600,
+        "choices": [["en", "English"], ["fr", "Fran\u00e7ais"], ["id", "Bahasa Indonesia"]]}
+    french = served.serve(request("fr", cookie="lang=xx"))        # an unknown choice: the browser's French
+    assert data_of(french)["lang"] == "fr" and data_of(french)["m"]["Games played"] == "Parties jou\u00e9es"
+    assert switch_of(french)["label"] == "Langue" and switch_of(french)["chosen"] == "fr"
+    swiss = served.serve(request("fr-CH"))                        # fr_CH spoken as fr: the switch shows fr
+    assert data_of(swiss)["lang"] in ("fr", "fr-CH") and switch_of(swiss)["chosen"] == "fr"
+    english = served.serve(request("fr", cookie="lang=en"))
+    assert data_of(english) == {"lang": "en", "m": {}, "p": {}} and switch_of(english)["label"] == "Language"
+    assert switch_of(english)["chosen"] == "en"
+    etag = dict(indonesian.headers)["ETag"]
+    assert served.serve(request(None, etag=etag, cookie="lang=id")).status == 304
+    assert served.serve(request(None, etag=etag, cookie="lang=fr")).status == 200   # another choice: another script
+    assert i18n.chosen() == before                                # the Pi's own language: as it was
+    assert i18n.CATALOGUE.gettext("Language") == "Language"
+    assert c4_i18n.CATALOGUE.gettext("Games played") == "Games played"
+
+
+def test_the_links_follow_the_readers_choice_over_the_network(tmp_path):
+    before = i18n.chosen()
+    with WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.pages(tmp_path / "games.db")]) as server:
+        def title(*headers):
+            reply = call(server.port, "GET", "/api/pages", headers=list(headers))
+            assert reply.status == 200 and reply.headers.get("vary") == "Accept-Language, Cookie"
+            return reply.json()["links"][0]["title"]
+
+        assert title(("Accept-Language", "fr"), ("Cookie", "lang=id")) == "Permainan yang sudah dimainkan"
+        assert title(("Accept-Language", "id"), ("Cookie", "lang=fr")) == "Parties jou\u00e9es"
+        assert title(("Accept-Language", "fr"), ("Cookie", "lang=en")) == "Games played"
+        assert title(("Accept-Language", "id"), ("Cookie", "lang=fr\x01")) == "Permainan yang sudah dimainkan"
+        assert title(("Accept-Language", "fr"), ("Cookie", "; ".join(f"c{n}=1" for n in range(40)) + "; lang=id")) == (
+            "Parties jou\u00e9es")
+        assert title(("Cookie", "lang=" + "i" * 3000)) == "Games played"
+        script = call(server.port, "GET", "/page-words.js", headers=[("Cookie", "lang=fr")])
+        assert script.status == 200 and b'"lang":"fr"' in script.body and b'"label":"Langue"' in script.body
+    assert i18n.chosen() == before
+    assert c4_i18n.CATALOGUE.gettext("Games played") == "Games played"
+
+
 # -- the API: codes apart from words, titles in the page's language ---------------------------------
 
 
@@ -257,13 +355,13 @@ def test_the_live_page_links_to_the_games_played_in_its_own_language(tmp_path, m
     with WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.pages(tmp_path / "games.db")]) as server:
         reply = call(server.port, "GET", "/api/pages", headers=[("Accept-Language", "eo")])
         assert reply.json() == {"links": [{"path": "/history", "title": "[!Games played!]"}]}
-        assert reply.headers.get("vary") == "Accept-Language"
+        assert reply.headers.get("vary") == "Accept-Language, Cookie"
         english = call(server.port, "GET", "/api/pages", headers=[("Accept-Language", "en,eo;q=0.5")])
         assert english.json() == {"links": [{"path": "/history", "title": "Games played"}]}
         assert c4_i18n.CATALOGUE.translations().gettext("Games played") == "Games played"   # the Pi's: English
         for path in ("/page-words.js", "/records-words.js"):
             script = call(server.port, "GET", path, headers=[("Accept-Language", "eo")])
-            assert script.status == 200 and script.headers.get("vary") == "Accept-Language"
+            assert script.status == 200 and script.headers.get("vary") == "Accept-Language, Cookie"
 
 
 def test_a_round_not_recorded_is_a_404_by_its_type_not_its_words(tmp_path):
