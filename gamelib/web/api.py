@@ -204,15 +204,17 @@ class WebApp:
 
     def links(self, request: Request) -> Response:
         """``GET /api/pages``: the pages a game adds (its history...), for the page's header, their titles in
-        the page's language."""
+        the page's language; and the words of the games' values (:attr:`Pages.values`) in it, where they differ."""
         speakers = dict((id(pages), speaker) for pages, speaker in self._speakers)
 
         def title(pages: "Pages", text: str) -> str:
             speaker = speakers.get(id(pages))
             return text if speaker is None else speaker.translations(speaker.language(request)).gettext(text)
 
+        shown = {value: title(pages, message) for pages in self.pages for value, message in pages.values.items()}
         return Response.json({"links": [{"path": link.path, "title": title(pages, link.title)}
-                                         for pages in self.pages for link in pages.links]},
+                                         for pages in self.pages for link in pages.links],
+                              "words": {value: words for value, words in shown.items() if words != value}},
                              headers=(("Vary", VARY),))
 
     def state(self, request: Request) -> Response:

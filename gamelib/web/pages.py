@@ -41,6 +41,10 @@ class Pages:
     links: Sequence[Link] = ()
     close: Callable[[], None] = field(default=_nothing)
     catalogue: Optional[Catalogue] = None
+    values: Mapping[str, str] = field(default_factory=dict)
+    """Values of the live state that are this game's words, each with its message in ``catalogue`` (Connect
+    4's ``game``, ``"Connect 4"``, and its seats' ``level``, ``"easy"``): ``/api/pages`` gives each in the
+    page's language, and the live page shows that instead of the value (values stay English in the API)."""
 
 
 def file_routes(directory: Path, table: Mapping[str, Tuple[str, str]]) -> List[Route]:

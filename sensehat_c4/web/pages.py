@@ -29,7 +29,9 @@ from gamelib.web.http import HttpError, Request, Response, Route
 from gamelib.web.pages import Link, Pages, file_routes
 from gamelib.web.words import PageWords
 
+from ..engine import rungs
 from ..i18n import CATALOGUE, N_, _
+from ..match.words import GAME
 from ..records import MAX_ID, MatchRecord, NotRecorded, Records, RecordsError, RoundRecord
 from ..rules import Board, Layout
 from ..study import review
@@ -53,6 +55,8 @@ FILES = {
 """The pages' files: URL path -> (file in ``static/``, type)."""
 WORDS = ("/records-words.js", ("history.html", "round.html", "records.js", "history.js", "round.js"))
 """The pages' words (:class:`gamelib.web.words.PageWords`): the script's path, and the files whose words it holds."""
+SHOWN_VALUES = {GAME: GAME, **rungs.NAMES}
+"""The live state's values that are the game's words: its name and its levels' (``/api/pages``' ``words``)."""
 TITLE = N_("Games played")
 """The live page's link to the history."""
 
@@ -227,7 +231,7 @@ class RecordsPages:
             Route("GET", "/api/round/*", self.round),
             Route("GET", "/api/review/*", self.review),
         ]
-        return Pages(routes, (Link("/history", TITLE),), self.reviews.close, CATALOGUE)
+        return Pages(routes, (Link("/history", TITLE),), self.reviews.close, CATALOGUE, values=SHOWN_VALUES)
 
     def _read(self, read: Callable[[Records], Any]) -> Tuple[Any, List[str]]:
         try:

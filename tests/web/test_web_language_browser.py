@@ -74,6 +74,7 @@ def test_a_reader_chooses_the_pages_language_and_the_pi_speaks_its_own(tmp_path)
         assert facts(driver) == ("fr", "en direct", "Au tour de", "Score", "Joueur 1", ["Parties jou\u00e9es"])
         assert switch(driver) == ("Langue", CHOICES, "fr")
         assert text(driver, "text") == "replay of round 2: move 4 of 7"      # the Pi's words, as the Pi says them
+        assert said.details["game"] == "Connect 4" and text(driver, "game") == "\u00b7 Puissance 4"   # the game's value, shown
 
         driver.get(base + "/history")
         wait(driver, lambda: len(driver.find_elements("css selector", ".round")) == 2, "the two rounds")

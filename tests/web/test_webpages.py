@@ -82,7 +82,8 @@ def test_the_pages_files_are_served_with_the_live_page_s_headers(tmp_path):
         page = call(port, "GET", "/review/2")
         assert page.body == (ROOT / "sensehat_c4" / "web" / "static" / "round.html").read_bytes()
         assert call(port, "GET", "/review/2", headers=(("If-None-Match", page.headers["etag"]),)).status == 304
-        assert call(port, "GET", "/api/pages").json() == {"links": [{"path": "/history", "title": "Games played"}]}
+        assert call(port, "GET", "/api/pages").json() == {"links": [{"path": "/history", "title": "Games played"}],
+                                                          "words": {}}   # English: every value is its own word
         for path in ("/review/", "/review", "/history/2", "/review/2/3", "/static/round.js"):
             assert call(port, "GET", path).status == 404, path
         assert call(port, "POST", "/api/review/2", {}).status == 405
@@ -91,7 +92,7 @@ def test_the_pages_files_are_served_with_the_live_page_s_headers(tmp_path):
 
 def test_the_live_page_links_nothing_without_a_game_s_pages():
     with WebServer(Console(), Address("127.0.0.1", 0)) as server:
-        assert call(server.port, "GET", "/api/pages").json() == {"links": []}
+        assert call(server.port, "GET", "/api/pages").json() == {"links": [], "words": {}}
         assert call(server.port, "GET", "/history").status == 404
 
 

@@ -96,9 +96,14 @@
   }
 
   // -- the words -----------------------------------------------------------------------
+  let valueWords = {};   // the game's values in the page's language (/api/pages' "words": "Connect 4", "easy")
+  function shown(value) {
+    return Object.prototype.hasOwnProperty.call(valueWords, value) ? valueWords[value] : value;
+  }
+
   function label(s) {
     if (!s) return "";
-    if (s.level) return format(_("computer ({level})"), { level: s.level });
+    if (s.level) return format(_("computer ({level})"), { level: shown(s.level) });
     return s.name || format(_("player {seat}"), { seat: s.seat });
   }
 
@@ -128,7 +133,7 @@
   function words() {
     const s = status || {};
     const seats = s.seats || [];
-    $("game").textContent = s.game ? `\u00b7 ${s.game}` : "";
+    $("game").textContent = s.game ? `\u00b7 ${shown(s.game)}` : "";
     $("text").textContent = status ? s.text : _("waiting for the game\u2026");
     canvas.setAttribute("aria-label", format(_("the LEDs: {text}"), { text: status ? s.text : _("off") }));
     row("turn", s.turn ? who(seats[s.turn - 1]) : null);
@@ -300,6 +305,7 @@
     try {
       const reply = await fetch("/api/pages", { cache: "no-store" });
       const data = await reply.json();
+      if (data.words && typeof data.words === "object") { valueWords = data.words; words(); }
       $("links").replaceChildren(...data.links.map((link) => {
         const a = document.createElement("a");
         a.href = link.path;

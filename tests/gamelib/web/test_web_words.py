@@ -332,6 +332,10 @@ def test_the_links_follow_the_readers_choice_over_the_network(tmp_path):
         assert title(("Accept-Language", "fr"), ("Cookie", "; ".join(f"c{n}=1" for n in range(40)) + "; lang=id")) == (
             "Parties jou\u00e9es")
         assert title(("Cookie", "lang=" + "i" * 3000)) == "Games played"
+        shown = call(server.port, "GET", "/api/pages", headers=[("Accept-Language", "fr")]).json()["words"]
+        assert (shown["Connect 4"], shown["easy"], shown["perfect"], "medium" in shown) == (
+            "Puissance 4", "facile", "parfait", True)
+        assert call(server.port, "GET", "/api/pages", headers=[("Cookie", "lang=id")]).json()["words"]["easy"] == "mudah"
         script = call(server.port, "GET", "/page-words.js", headers=[("Cookie", "lang=fr")])
         assert script.status == 200 and b'"lang":"fr"' in script.body and b'"label":"Langue"' in script.body
     assert i18n.chosen() == before
@@ -354,10 +358,11 @@ def test_the_live_page_links_to_the_games_played_in_its_own_language(tmp_path, m
                         lambda languages=None: Pseudo() if languages and languages[0] == "eo" else real(languages))
     with WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.pages(tmp_path / "games.db")]) as server:
         reply = call(server.port, "GET", "/api/pages", headers=[("Accept-Language", "eo")])
-        assert reply.json() == {"links": [{"path": "/history", "title": "[!Games played!]"}]}
+        assert reply.json()["links"] == [{"path": "/history", "title": "[!Games played!]"}]
+        assert reply.json()["words"]["Connect 4"] == "[!Connect 4!]" and reply.json()["words"]["easy"] == "[!easy!]"
         assert reply.headers.get("vary") == "Accept-Language, Cookie"
         english = call(server.port, "GET", "/api/pages", headers=[("Accept-Language", "en,eo;q=0.5")])
-        assert english.json() == {"links": [{"path": "/history", "title": "Games played"}]}
+        assert english.json() == {"links": [{"path": "/history", "title": "Games played"}], "words": {}}
         assert c4_i18n.CATALOGUE.translations().gettext("Games played") == "Games played"   # the Pi's: English
         for path in ("/page-words.js", "/records-words.js"):
             script = call(server.port, "GET", path, headers=[("Accept-Language", "eo")])
