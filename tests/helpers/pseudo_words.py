@@ -1,6 +1,8 @@
 """A pseudo-language for tests: every word a catalogue gives wrapped in ``[!...!]``, so English that
 escaped the catalogue shows bare."""
 import gettext
+import re
+from typing import AbstractSet
 
 
 class Pseudo(gettext.NullTranslations):
@@ -37,3 +39,17 @@ def compile_pseudo(localedir, language: str = "xx") -> None:
         folder.mkdir(parents=True, exist_ok=True)
         with (folder / f"{domain}.mo").open("wb") as f:
             write_mo(f, catalogue)
+
+
+DECORATED = re.compile(r"\[!((?:(?!\[!|!\]).)*)!\]", re.S)
+
+
+def bare_words(shown: str, names: AbstractSet[str] = frozenset()) -> set:
+    """The words of ``shown`` outside every ``[!...!]`` (inner ones first: a value inside a message), but
+    ``names`` (a player's, the game's): English that escaped the catalogue."""
+    while True:
+        stripped = DECORATED.sub(" ", shown)
+        if stripped == shown:
+            break
+        shown = stripped
+    return set(re.findall(r"[^\W\d_]{2,}", shown)) - set(names)

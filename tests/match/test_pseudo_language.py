@@ -9,22 +9,16 @@ import subprocess
 import sys
 
 import pytest
+import pseudo_words
 from pseudo_words import compile_pseudo
 from pty_terminal import TRUECOLOR, start
 
-DECORATED = re.compile(r"\[!((?:(?!\[!|!\]).)*)!\]", re.S)
 NOT_WORDS = {"Ann", "sensehat"}
 """A player's name and the program's."""
 
 
 def bare_words(shown: str) -> set:
-    """The words of ``shown`` outside every ``[!...!]`` (inner ones first: a value inside a message)."""
-    while True:
-        stripped = DECORATED.sub(" ", shown)
-        if stripped == shown:
-            break
-        shown = stripped
-    return set(re.findall(r"[^\W\d_]{2,}", shown)) - NOT_WORDS
+    return pseudo_words.bare_words(shown, NOT_WORDS)
 
 
 def test_bare_words_finds_english_outside_the_brackets():

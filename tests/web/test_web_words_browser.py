@@ -9,12 +9,12 @@ name, the game's own sentence (the Pi's words, in the Pi's language: its ``text`
 choices (each language named in itself), numbers, scores, board sizes, column digits, signs and symbols, and dates (the browser's ``Intl`` writes them in the page's
 language).  The Pi's own language stays English throughout.
 """
-import re
 import time
 
 import pytest
 from browser import start, text, wait
 from ci_needs import require
+import pseudo_words
 from pseudo_words import Pseudo
 from web_client import Console
 
@@ -36,18 +36,11 @@ SAID = "Ann to move: the game's own words"
 """The game's sentence (the Pi's words, in the Pi's language: not the page's)."""
 NOT_WORDS = {"Ann", "Bob", "Connect"} | {word for code in i18n.languages() for word in i18n.own_name(code).split()}
 """Names: the players', the game's, and the languages' in the switch (each in itself)."""
-DECORATED = re.compile(r"\[!((?:(?!\[!|!\]).)*)!\]", re.S)
 
 
 def bare_words(shown: str) -> set:
-    """The words of ``shown`` outside every ``[!...!]`` (inner ones first: a name inside a message)."""
-    shown = shown.replace(SAID, "")
-    while True:
-        stripped = DECORATED.sub(" ", shown)
-        if stripped == shown:
-            break
-        shown = stripped
-    return set(re.findall(r"[^\W\d_]{2,}", shown)) - NOT_WORDS
+    """The words of ``shown`` outside every ``[!...!]``, but names and the game's own sentence."""
+    return pseudo_words.bare_words(shown.replace(SAID, ""), NOT_WORDS)
 
 
 def body(driver) -> str:
@@ -89,7 +82,7 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
              "the link to the games played")
         assert text(driver, "turn") == "Ann" and text(driver, "sit-1") == "[!Player 1!]"
         assert text(driver, "score") == "1 \u2013 0 [!(round 2)!]"
-        assert "[!computer (hard)!]" in text(driver, "players")
+        assert "[!computer ([!hard!])!]" in text(driver, "players")             # the level's value: a word too
         check(driver, "the live page")
         driver.find_element("id", "sit-1").click()                      # a seat asked for: the PIN's words
         wait(driver, lambda: text(driver, "seat-message") == "[!The PIN scrolls across the LEDs: type it here.!]",
