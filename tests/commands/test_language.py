@@ -2,6 +2,7 @@
 the environment (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) unless ``--language`` names one,
 read before the parsers are built (their help is in it); a bad value is one line and exit 2."""
 import os
+import re
 import subprocess
 import sys
 
@@ -93,7 +94,9 @@ def test_a_bad_language_is_one_line_and_exit_2_in_the_language_of_the_moment():
                                                      "en, fr or id (not 'fr_FR') (see --help)"),
             (["--language"], {}, "sensehat-c4: error: argument --language: expected one argument (see --help)")):
         proc = run("sensehat_c4", *args, **variables)
-        assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", line + "\n"), args
+        # Python 3.9 and 3.10 write "argument X: message" without looking it up (3.11 on do)
+        said = re.sub(r"argument --language: doit", "argument --language : doit", proc.stderr)
+        assert (proc.returncode, proc.stdout, said) == (2, "", line + "\n"), args
 
 
 def test_the_launcher_takes_language_too():
