@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import gettext
 import threading
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Optional, Sequence, Set, Tuple
 
 LOCALEDIR_ENV = "GAMELIB_LOCALEDIR"
 """A folder of compiled catalogues looked in before each package's own (gettext's layout)."""
@@ -88,6 +88,20 @@ class Catalogue:
                 self._cache[(chosen_languages, override)] = found
         return found
 
+    def languages(self) -> FrozenSet[str]:
+        """The languages this domain has a compiled catalogue for, in its folder or ``$GAMELIB_LOCALEDIR``."""
+        import os  # noqa: PLC0415 (see translations)
+
+        found: Set[str] = set()
+        for folder in (os.environ.get(LOCALEDIR_ENV, ""), self.localedir):
+            try:
+                names = os.listdir(folder) if folder else []
+            except OSError:
+                continue
+            found.update(name for name in names
+                         if os.path.isfile(os.path.join(folder, name, "LC_MESSAGES", self.domain + ".mo")))
+        return frozenset(found)
+
     def gettext(self, message: str) -> str:
         """``message`` in the process's language."""
         return self.translations().gettext(message)
@@ -123,14 +137,7 @@ def languages() -> Tuple[str, ...]:
     """The languages the program speaks: English and each with a compiled catalogue of gamelib's words
     (in the package, or in ``$GAMELIB_LOCALEDIR``), sorted; what ``--language``, the launcher's setting
     and the web page's switch offer.  A language is added by its catalogues alone."""
-    import os  # noqa: PLC0415 (see Catalogue.translations)
-
-    found = {SOURCE_LANGUAGE}
-    for folder in (os.environ.get(LOCALEDIR_ENV, ""), CATALOGUE.localedir):
-        if folder and os.path.isdir(folder):
-            found.update(name for name in os.listdir(folder)
-                         if os.path.isfile(os.path.join(folder, name, "LC_MESSAGES", CATALOGUE.domain + ".mo")))
-    return tuple(sorted(found))
+    return tuple(sorted({SOURCE_LANGUAGE} | CATALOGUE.languages()))
 
 
 def own_name(language: str) -> str:

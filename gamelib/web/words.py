@@ -3,7 +3,7 @@
 A page's language is the reader's own choice first: the ``lang`` cookie the pages' language switch sets
 (:func:`cookie_language`: bounded, only a language of :func:`gamelib.i18n.languages`, anything else
 ignored), then its request's ``Accept-Language`` (:func:`accepted`: bounded, every tag checked, anything
-odd ignored), among the languages a catalogue has (:func:`offered`), then English; it never changes the
+odd ignored), among the languages a catalogue has (:meth:`gamelib.i18n.Catalogue.languages`), then English; it never changes the
 Pi's own (:meth:`gamelib.i18n.Catalogue.translations`).  The words reach the page as a
 script (:class:`PageWords`, one per set of pages: ``/page-words.js``, Connect 4's ``/records-words.js``)
 made from the catalogue for that language: only the messages the pages use, found in their files as
@@ -24,15 +24,13 @@ import gettext
 import hashlib
 import html.parser
 import json
-import os
 import re
 import threading
 from pathlib import Path
-from typing import (IO, Any, Collection, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
-                    Tuple)
+from typing import (IO, Any, Collection, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple)
 
 from .. import i18n
-from ..i18n import LOCALEDIR_ENV, N_, Catalogue
+from ..i18n import N_, Catalogue
 from .http import Request, Response, Route
 
 MOST_HEADER = 512
@@ -104,8 +102,6 @@ def _gettext_name(tag: str) -> str:
     return language.lower() + (f"_{region.upper()}" if region else "")
 
 
-
-
 def cookie_language(header: Optional[str], choices: Collection[str]) -> Optional[str]:
     """The language of ``choices`` the reader chose, from a request's ``Cookie`` ``header`` (its first
     :data:`COOKIE` cookie among the first :data:`MOST_COOKIES`), or ``None``: none chosen, or a header
@@ -121,26 +117,13 @@ def cookie_language(header: Optional[str], choices: Collection[str]) -> Optional
     return None
 
 
-def offered(catalogue: Catalogue) -> FrozenSet[str]:
-    """The languages ``catalogue`` has a compiled catalogue for, in its folder or ``$GAMELIB_LOCALEDIR``
-    (read once by whoever asks: the server reads no disk for a request)."""
-    found: Set[str] = set()
-    for localedir in (Path(catalogue.localedir), Path(os.environ.get(LOCALEDIR_ENV) or catalogue.localedir)):
-        try:
-            folders = list(localedir.iterdir())
-        except OSError:
-            continue
-        found.update(folder.name for folder in folders if (folder / "LC_MESSAGES" / f"{catalogue.domain}.mo").is_file())
-    return frozenset(found)
-
-
 def page_language(header: Optional[str], languages: Collection[str], chosen: Optional[str] = None) -> Optional[str]:
     """The language of ``languages`` a page asking with ``header`` gets (``fr_CH`` asked: ``fr_CH``, else
     ``fr``), the reader's ``chosen`` one (:func:`cookie_language`) asked for before the header's, or
     ``None``: English (asked for first, or nothing asked for is there)."""
     for name in ((chosen,) if chosen else ()) + accepted(header):
         base = name.split("_")[0]
-        if base == "en":
+        if base == i18n.SOURCE_LANGUAGE:
             return None
         for candidate in (name, base):
             if candidate in languages:
@@ -351,7 +334,7 @@ class Speaker:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
-        self.languages = offered(catalogue)
+        self.languages = catalogue.languages()
         self.choices: Tuple[str, ...] = i18n.languages()
 
     def language(self, request: Request) -> Optional[str]:

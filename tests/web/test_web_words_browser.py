@@ -21,7 +21,6 @@ from web_client import Console
 import browser
 from gamelib import i18n
 from gamelib.status import Status
-from gamelib.web import words
 from gamelib.web.address import Address
 from gamelib.web.server import WebServer
 from records_data import ANN, BOB, record_match, ticking
@@ -58,7 +57,7 @@ def check(driver, where, leave_out=None):
 def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tmp_path, monkeypatch):
     require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
             ".ci/install-browser-deps")
-    monkeypatch.setattr(words, "offered", lambda catalogue: frozenset({"eo"}))
+    monkeypatch.setattr(i18n.Catalogue, "languages", lambda catalogue: frozenset({"eo"}))
     for catalogue in (i18n.CATALOGUE, c4_i18n.CATALOGUE):
         monkeypatch.setattr(catalogue, "translations", lambda languages=None, real=catalogue.translations:
                             Pseudo() if languages and languages[0] == "eo" else real(languages))

@@ -91,14 +91,14 @@ def test_the_page_language_is_one_a_catalogue_has_and_english_when_asked_first()
     assert words.page_language("it,fr;q=0.1", have) == "fr"
 
 
-def test_offered_lists_the_compiled_catalogues_only(tmp_path, monkeypatch):
-    monkeypatch.delenv(words.LOCALEDIR_ENV, raising=False)
+def test_a_catalogue_lists_its_compiled_languages_only(tmp_path, monkeypatch):
+    monkeypatch.delenv(i18n.LOCALEDIR_ENV, raising=False)
     for language, name in (("fr", "gamelib.mo"), ("de", "other.mo"), ("it", "gamelib.po")):
         (tmp_path / language / "LC_MESSAGES").mkdir(parents=True)
         (tmp_path / language / "LC_MESSAGES" / name).write_bytes(b"")
     (tmp_path / "notes.txt").write_text("not a language")
-    assert words.offered(i18n.Catalogue("gamelib", tmp_path)) == {"fr"}
-    assert words.offered(i18n.Catalogue("gamelib", tmp_path / "gone")) == frozenset()
+    assert i18n.Catalogue("gamelib", str(tmp_path)).languages() == {"fr"}
+    assert i18n.Catalogue("gamelib", str(tmp_path / "gone")).languages() == frozenset()
 
 
 # -- the messages ------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_the_babel_config_names_the_pages_files():
 
 
 def page_words(monkeypatch, translations, directory=GAMELIB_STATIC, files=api.WORDS[1], catalogue=i18n.CATALOGUE):
-    monkeypatch.setattr(words, "offered", lambda catalogue: frozenset({"eo"}))
+    monkeypatch.setattr(i18n.Catalogue, "languages", lambda catalogue: frozenset({"eo"}))
     real = catalogue.translations
     monkeypatch.setattr(catalogue, "translations",
                         lambda languages=None: translations if languages and languages[0] == "eo" else real(languages))
@@ -352,7 +352,7 @@ def test_a_wrong_pin_says_how_many_tries_are_left_as_a_value(monkeypatch):
 
 
 def test_the_live_page_links_to_the_games_played_in_its_own_language(tmp_path, monkeypatch):
-    monkeypatch.setattr(words, "offered", lambda catalogue: frozenset({"eo"}))
+    monkeypatch.setattr(i18n.Catalogue, "languages", lambda catalogue: frozenset({"eo"}))
     real = c4_i18n.CATALOGUE.translations
     monkeypatch.setattr(c4_i18n.CATALOGUE, "translations",
                         lambda languages=None: Pseudo() if languages and languages[0] == "eo" else real(languages))
