@@ -9,7 +9,7 @@ terminal with that font shows.  Needs the test extra and Pillow::
 
     .venv/bin/pip install pillow
     .venv/bin/python tools/terminal_picture.py docs/images/terminal.png
-    .venv/bin/python tools/terminal_picture.py --language fr --columns 76 docs/images/terminal-fr.png
+    .venv/bin/python tools/terminal_picture.py --language fr --columns 66 docs/images/terminal-fr.png
 """
 from __future__ import annotations
 

@@ -37,7 +37,6 @@ from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from gamelib.animation import Animation, Step
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
-from gamelib.colours import colour_name
 from gamelib.games import Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
@@ -293,7 +292,7 @@ class PuzzlePlay:
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._show()
-        self.backend.say(playing(self.day, self.puzzle, colour_name(self.palette.player(self.puzzle.to_move)),
+        self.backend.say(playing(self.day, self.puzzle, words.colour_word(self.palette.player(self.puzzle.to_move)),
                                  stones_left(self.puzzle, self.played), self.attempt, self.streak))
 
     def _show(self) -> None:

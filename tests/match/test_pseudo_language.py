@@ -71,3 +71,19 @@ def test_the_commands_say_only_the_catalogues_words(pseudo, tmp_path, argv, stat
     assert done.returncode == status and "[!" in done.stdout + done.stderr
     board_rows = re.compile(r"^[.XO]+$", re.M)
     assert bare_words(board_rows.sub("", done.stdout)) == set() and bare_words(done.stderr.replace("sensehat-c4 analyse", "")) == set()
+
+
+def test_the_puzzle_in_a_terminal_speaks_only_the_catalogues_words(sandbox, pseudo, tmp_path):
+    program = start(sandbox, "puzzle", "--date", "2026-11-27", "--db", str(tmp_path / "g.db"),
+                    env={**TRUECOLOR, **pseudo}, columns=200)
+    try:
+        program.wait_for(lambda p: "win within 5 stones!]" in screen_text(p), what="the puzzle's turn, in the "
+                         "pseudo-language")
+        shown = screen_text(program)
+        program.press("q")
+        program.finish()
+    finally:
+        program.close()
+    assert bare_words(shown) == set(), shown
+    # a value inside a message is a word too: the colour's name, looked up (bare_words cannot see inside)
+    assert "[![!red!] to move: win within 5 stones!]" in shown, shown
