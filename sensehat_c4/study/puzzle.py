@@ -49,9 +49,10 @@ from ..engine.puzzles import Puzzle, Verdict, check, daily, defence, stones_left
 from ..errors import C4Error
 from ..i18n import N_, _, ngettext
 from ..match import render, words
-from ..match.controller import Timing, start_column
+from ..match.controller import start_column
 from ..records import PuzzleRecord, Recorder, Records, streak
 from ..rules import Board
+from .training import StudyTiming
 
 log = logging.getLogger(__name__)
 
@@ -60,16 +61,9 @@ PHASE = "puzzle"
 
 
 @dataclass(frozen=True)
-class PuzzleTiming(Timing):
-    """The puzzle's pace, in seconds (the game's :class:`~..match.controller.Timing`, and these)."""
-
-    landed: float = 0.4
-    """A wrong token stays where it landed before the right column shows."""
-    lit: float = 0.3
-    """Half a blink of the right column at the cursor row."""
-    lit_blinks: int = 3
-    scroll: float = 0.08
-    """One column's step of the streak scrolling at the end."""
+class PuzzleTiming(StudyTiming):
+    """The puzzle's pace: :class:`~.training.StudyTiming` (a wrong token stays where it landed, then the right
+    columns blink at the cursor row; the streak scrolls at the end)."""
 
 
 @dataclass(frozen=True)

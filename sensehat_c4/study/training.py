@@ -66,20 +66,27 @@ LOSS, DRAW = "L", "D"
 
 
 @dataclass(frozen=True)
-class TrainingTiming(Timing):
-    """The training's pace, in seconds (the game's :class:`~..match.controller.Timing`, and these)."""
+class StudyTiming(Timing):
+    """The pace of a position to find a move in (training's and the puzzle's), in seconds: the game's
+    :class:`~..match.controller.Timing`, and these."""
 
     landed: float = 0.4
     """The tried token stays where it landed before the verdict."""
-    result: float = 1.5
-    """How long a wrong move's result (``L`` or ``D``) shows."""
     lit: float = 0.3
     """Half a blink of the right columns."""
     lit_blinks: int = 3
+    scroll: float = 0.08
+    """One column's step of the words scrolled at the end (training's count, the puzzle's streak)."""
+
+
+@dataclass(frozen=True)
+class TrainingTiming(StudyTiming):
+    """The training's pace: :class:`StudyTiming`, and these."""
+
+    result: float = 1.5
+    """How long a wrong move's result (``L`` or ``D``) shows."""
     after: float = 0.6
     """The right columns stay lit this long before the next position."""
-    scroll: float = 0.08
-    """One column's step of the count at the end."""
 
 
 @dataclass(frozen=True)
