@@ -175,7 +175,8 @@ def html_messages(source: str) -> List[Tuple[int, str]]:
 
 def extract_html(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
                  options: Mapping[str, Any]) -> Iterator[Tuple[int, Optional[str], str, List[str]]]:
-    """Babel's extraction method for the pages' HTML (``[gamelib.web.words:extract_html: **/static/*.html]``)."""
+    """Babel's extraction method for the pages' HTML (babel.cfg: ``[extractors] html = gamelib.web.words:extract_html``,
+    then ``[html: web/static/**.html]``)."""
     for line, message in html_messages(fileobj.read().decode(options.get("encoding", "utf-8"))):
         yield line, None, message, []
 

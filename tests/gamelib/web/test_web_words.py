@@ -158,6 +158,20 @@ def test_no_script_shows_a_server_message_or_a_literal_sentence(script):
             ("/api/", "rgb(")) or text in MARKS, f"{script.name}: a sentence not through the catalogue: {text!r}"
 
 
+@pytest.mark.parametrize("page", [GAMELIB_STATIC / "index.html", C4_STATIC / "history.html", C4_STATIC / "round.html"],
+                         ids=lambda path: path.name)
+def test_every_word_of_a_page_is_in_its_packages_template(page):
+    """What the words script looks up in a page is in the template its package's babel.cfg made (a mapping
+    that names no file leaves the pages' words English in every language)."""
+    from babel.messages.pofile import read_po
+
+    domain = "gamelib" if page.is_relative_to(GAMELIB_STATIC) else "sensehat_c4"
+    with (ROOT / domain / "locale" / f"{domain}.pot").open("rb") as f:
+        template = {message.id for message in read_po(f)}
+    texts = [text for _line, text in words.html_messages(page.read_text(encoding="utf-8"))]
+    assert texts and [text for text in texts if text not in template] == []
+
+
 def test_the_babel_config_names_the_pages_files():
     gamelib_cfg = (ROOT / "gamelib" / "locale" / "babel.cfg").read_text()
     c4_cfg = (ROOT / "sensehat_c4" / "locale" / "babel.cfg").read_text()
