@@ -36,6 +36,8 @@ def refusal(colour: RGB, board: Palette = PALETTES[DEFAULT]) -> Optional[str]:
     return None
 
 
+HELPS = {"on": True, "off": False}
+"""``--helps``' words and what each means (``None``, not given: chosen with the joystick)."""
 PLAYER_COLOUR_NAMES = [name for name, colour in NAMES.items() if refusal(colour) is None]
 
 
@@ -95,7 +97,7 @@ def play_parser() -> Parser:
                                "each round to meet your strength); without this option the players choose with the "
                                "joystick before each match (2P, then levels 1-{levels}, then M)").format(
                                    levels=len(LEVELS)))
-    parser.add_argument("--helps", choices=("on", "off"), default=None,
+    parser.add_argument("--helps", choices=tuple(HELPS), default=None,
                         help=_("hints and take-backs against the computer (middle: a hint; up then down: take "
                                "back your last move); without this option they are chosen with the joystick after "
                                "the board size, and are off with --opponent"))
@@ -192,7 +194,8 @@ def run(argv: Sequence[str]) -> int:
     except ConfigError as exc:
         parser.error(str(exc))
     opponent = None if args.opponent is None else Opponent.parse(args.opponent)   # argparse checked the word
-    if args.helps == "on" and opponent == HUMAN:
+    helps = None if args.helps is None else HELPS[args.helps]                     # likewise
+    if helps and opponent == HUMAN:
         parser.error(_("--helps on: hints and take-backs are against the computer (not with --opponent human)"))
     if opponent is not None and args.board and args.board not in opponent.sizes():
         offered = " ".join(str(size) for size in opponent.sizes())
@@ -244,7 +247,7 @@ def run(argv: Sequence[str]) -> int:
             else:
                 play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
                              size=args.board, think=args.think, matches=args.matches, report=report,
-                             recorder=recorder, helps=None if args.helps is None else args.helps == "on")
+                             recorder=recorder, helps=helps)
     finally:
         for line in after:
             notice(line)
