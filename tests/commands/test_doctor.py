@@ -12,26 +12,33 @@ real in ``test_deb``, on a booted Debian).  A port is taken by a real socket on 
 """
 from __future__ import annotations
 
+import grp
 import importlib
 import json
 import os
 import re
+import shlex
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 import pytest
+from as_nobody import NOBODY, in_child
 from fake_kernel import DATABASE, Kernel, in_fake_kernel, usable
 from records_damage import damage, games_file
+from records_data import record_match, ticking
 
 from gamelib import doctor as gdoctor
 from gamelib.doctor import Status, System
 from sensehat_c4 import commands
 from sensehat_c4.commands import checks as cdoctor
 from sensehat_c4.engine import book12, native
+from sensehat_c4.records import Recorder, Records
 
 TESTS = Path(__file__).resolve().parents[1] / "helpers"
 ROOT = TESTS.parents[1]
@@ -236,6 +243,157 @@ def test_a_sound_database(tmp_path):
     code, out, _ = doctor_in(Kernel(database=good), "--backend", "hat", "--json", scratch=scratch)
     assert code == 0
     assert line(checks(out)["records"]) == f"✓ games database: {DATABASE}: 3 matches, writable, quick_check ok"
+
+
+# -- the games database as the game writes it, as its owner (root writes whatever the modes say) ----
+
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run a child as nobody")
+NOBODY_GROUP = grp.getgrgid(NOBODY).gr_name
+
+
+@pytest.fixture
+def nobodys():
+    """A folder ``nobody`` owns, in a directory everyone may enter (``tmp_path`` lies under a root-only one)."""
+    top = Path(tempfile.mkdtemp())
+    os.chmod(top, 0o755)
+    folder = top / "c4"
+    folder.mkdir()
+    os.chown(folder, NOBODY, NOBODY)
+    yield folder
+    shutil.rmtree(top)
+
+
+def beside(folder: Path) -> List[Tuple[str, str]]:
+    """The files in ``folder``: name and mode (``-r--r--r--``)."""
+    return sorted((p.name, oct(p.stat().st_mode & 0o777)) for p in folder.iterdir())
+
+
+def play_records(db: Path) -> Optional[str]:
+    """As ``nobody``: a match recorded as the match loop records it; why recording stopped (``None``: it did not)."""
+    def play():
+        recorder = Recorder(db, clock=ticking())
+        record_match(recorder, ["1212121"])
+        recorder.close()
+        return recorder.failed
+    return in_child(play)[0]
+
+
+def doctor_as_nobody(db: Path, *args: str) -> Tuple[int, str, str]:
+    """``sensehat-c4 doctor --backend terminal --db DB ARGS`` as ``nobody``: exit code, out, err."""
+    warm_up()
+    return in_child(lambda: commands.main(["doctor", "--backend", "terminal", "--db", str(db), *args]))
+
+
+def records_line(db: Path) -> str:
+    return line(checks(doctor_as_nobody(db, "--json")[1])["records"])
+
+
+def run_fix(fix: str) -> None:
+    """Each command of a fix (``sudo chown ...``, then ``chmod u+w ...``) as the fix says: ``sudo`` as root,
+    the rest as ``nobody``."""
+    for command in fix.split(", then "):
+        argv = shlex.split(command)
+        if argv[0] == "sudo":
+            subprocess.run(argv[1:], check=True)
+        else:
+            assert in_child(lambda: subprocess.run(argv, check=False).returncode)[0] == 0
+
+
+@as_root
+@pytest.mark.parametrize("reader", [["doctor", "--backend", "terminal"], ["history"], ["stats"]], ids=lambda r: r[0])
+def test_a_read_only_database_read_then_made_writable_records_the_next_game(nobodys, reader):
+    """The issue's sequence: ``games.db`` 444, doctor (or history, stats), ``chmod 644 games.db``, a game: it records.
+    Reading used to leave ``games.db-wal`` and ``games.db-shm`` of mode 444 beside it, and the game then said
+    'attempt to write a readonly database'."""
+    db = nobodys / "games.db"
+    assert play_records(db) is None
+    os.chmod(db, 0o444)
+    warm_up()
+    importlib.import_module(f"sensehat_c4.commands.{reader[0]}")
+    code, out, err = in_child(lambda: commands.main([*reader, "--db", str(db)]))
+    assert (code, err) == (1 if reader[0] == "doctor" else 0, "")
+    assert beside(nobodys) == [("games.db", "0o444")]             # nothing left beside it
+    assert records_line(db) == (f"✗ games database: {db}: 1 matches, quick_check ok, but nobody cannot write {db} "
+                                f"(nobody:{NOBODY_GROUP} r--r--r--); fix: chmod u+w {db}")
+    assert beside(nobodys) == [("games.db", "0o444")]
+    os.chmod(db, 0o644)
+    assert records_line(db) == f"✓ games database: {db}: 1 matches, writable, quick_check ok"
+    assert play_records(db) is None
+    with Records(db) as stored:
+        assert len(stored.matches()) == 2
+
+
+@as_root
+def test_side_files_an_earlier_reader_left_read_only_are_named_with_the_fix_that_works(nobodys):
+    """A database of 644 beside a ``-wal`` and ``-shm`` of 444 (as ``history`` of an earlier version left them):
+    doctor names both, its fix run as it is written lets the game record."""
+    db = nobodys / "games.db"
+    assert play_records(db) is None
+    os.chmod(db, 0o444)
+    def old_read():   # what the reader did: mode=ro, whatever the file's mode
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        conn.execute("SELECT COUNT(*) FROM matches").fetchone()
+        conn.close()
+    in_child(old_read)
+    os.chmod(db, 0o644)
+    assert beside(nobodys) == [("games.db", "0o644"), ("games.db-shm", "0o444"), ("games.db-wal", "0o444")]
+    found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+    # SQLite gives an empty -wal the database's mode when it opens it; the -shm keeps its own
+    assert beside(nobodys) == [("games.db", "0o644"), ("games.db-shm", "0o444"), ("games.db-wal", "0o644")]
+    assert line(found) == (f"✗ games database: {db}: 1 matches, quick_check ok, but nobody cannot write {db}-shm "
+                           f"(nobody:{NOBODY_GROUP} r--r--r--); fix: chmod u+w {db}-shm")
+    assert play_records(db) == "attempt to write a readonly database"   # what the game says before the fix
+    run_fix(found["fix"])
+    assert play_records(db) is None
+    assert records_line(db) == f"✓ games database: {db}: 2 matches, writable, quick_check ok"
+
+
+@as_root
+def test_a_folder_of_the_user_without_its_write_bit_gets_chmod(nobodys):
+    db = nobodys / "games.db"
+    os.chmod(nobodys, 0o555)
+    found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+    assert line(found) == (f"✗ games database: {db} cannot be made: nobody cannot write {nobodys} "
+                           f"(nobody:{NOBODY_GROUP} r-xr-xr-x); fix: chmod u+w {nobodys}")
+    run_fix(found["fix"])
+    assert play_records(db) is None
+    os.chmod(nobodys, 0o555)
+    found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+    assert line(found) == (f"✗ games database: {db}: 1 matches, quick_check ok, but nobody cannot write {nobodys} "
+                           f"(nobody:{NOBODY_GROUP} r-xr-xr-x); fix: chmod u+w {nobodys}")
+    run_fix(found["fix"])
+    assert play_records(db) is None
+
+
+@as_root
+def test_a_database_another_user_owns_gets_chown_and_then_chmod_if_it_needs_it(nobodys):
+    db = nobodys / "games.db"
+    assert play_records(db) is None
+    for matches, mode, shown, fix in ((1, 0o644, "rw-r--r--", f"sudo chown nobody {db}"),
+                                      (2, 0o444, "r--r--r--", f"sudo chown nobody {db}, then chmod u+w {db}")):
+        os.chown(db, 0, 0)
+        os.chmod(db, mode)
+        found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+        assert line(found) == (f"✗ games database: {db}: {matches} matches, quick_check ok, but nobody cannot write "
+                               f"{db} (root:root {shown}); fix: {fix}")
+        assert beside(nobodys) == [("games.db", oct(mode))]
+        run_fix(found["fix"])
+        assert play_records(db) is None
+
+
+def test_a_database_a_game_is_writing_is_writable(tmp_path, monkeypatch):
+    db = tmp_path / "games.db"
+    record_match(Recorder(db, clock=ticking()), ["1212121"])
+    monkeypatch.setattr(cdoctor, "WRITE_BUSY_SECONDS", 0.05)
+    game = sqlite3.connect(db, isolation_level=None)
+    game.execute("BEGIN IMMEDIATE")   # a move being written
+    try:
+        busy = cdoctor.check_records(System(), db)
+    finally:
+        game.execute("ROLLBACK")
+        game.close()
+    assert busy.line() == f"✓ games database: {db}: 1 matches, quick_check ok; another program is writing it now (a game?)"
+    assert cdoctor.check_records(System(), db).line() == f"✓ games database: {db}: 1 matches, writable, quick_check ok"
 
 
 # -- the checks with their OS boundary given ------------------------------------------------------
