@@ -27,10 +27,13 @@ from gamelib import backends
 from gamelib.doctor import (MDNS_PORT, Check, Choice, Report, Status, System, check_driver, check_i2c, check_leds,
                             check_port, check_python, check_sense_hat, check_service, check_stick, check_terminal,
                             check_zeroconf, fail, find_emulator, ok, verdict)
+from gamelib.install import BITBULLY_DATABASES
 from gamelib.lan import DEFAULT_PORT
 from gamelib.launcher.service import TEMPLATE_UNIT, UNIT
 
 from ..engine import native
+from ..engine.book12 import ENV_VAR as BOOK12_ENV
+from ..engine.book12 import FILE_NAME as BOOK12_FILE
 from ..engine.book12 import Book12
 from ..engine.book12 import default_path as book12_path
 from ..engine.openings import PATH as BOOK8
@@ -54,7 +57,9 @@ WORDS: Dict[str, str] = {
     "core.refused.fix": N_("install sensehat-c4 again (it builds the library and its checksum)"),
     "book.ok": N_("7x6 up to 8 stones ({entries} positions), {sizes} other sizes; 12-ply book: {book12}"),
     "book.12.installed": N_("{path}"),
-    "book.12.missing": N_("not installed (optional: pip install bitbully-databases, Python 3.10+)"),
+    "book.12.missing": N_("not installed (optional: {command}, Python 3.10+)"),
+    "book.12.missing.debian": N_("not installed (optional; Debian has no package of it: ${variable} can name a copy "
+                                 "of {name})"),
     "book.12.broken": N_("{path} cannot be used: {error}"),
     "book.12.fix": N_("unset $SENSEHAT_C4_BOOK12 or point it at book_12ply_distances.dat"),
     "book.broken": N_("{path}: {error}"),
@@ -110,8 +115,9 @@ def check_core(environ: Mapping[str, str]) -> Check:
     return _ok("core", say("core.native", path=path, digest=digest[:12], digest_file=path.name + native.DIGEST_SUFFIX))
 
 
-def check_books() -> Check:
-    """The shipped books load; the 12-ply book, if one is named or installed, can be used."""
+def check_books(system: System) -> Check:
+    """The shipped books load; the 12-ply book, if one is named or installed, can be used (if not, how this
+    install adds it)."""
     try:
         entries = OpeningBook(BOOK8).entries
     except (OSError, ValueError) as exc:
@@ -120,7 +126,10 @@ def check_books() -> Check:
     sizes = len(list(BOOK8.parent.glob("book-*x*.bin")))
     path = book12_path()
     if path is None:
-        return _ok("book", say("book.ok", entries=entries, sizes=sizes, book12=say("book.12.missing")))
+        command = system.install().add(BITBULLY_DATABASES)
+        missing = (say("book.12.missing", command=command) if command else
+                   say("book.12.missing.debian", variable=BOOK12_ENV, name=BOOK12_FILE))
+        return _ok("book", say("book.ok", entries=entries, sizes=sizes, book12=missing))
     try:
         Book12(path).close()
     except (OSError, ValueError, OverflowError) as exc:
@@ -272,7 +281,7 @@ def examine(system: System, *, backend: Optional[str] = None, db: Optional[Path]
     checks: List[Check] = [
         check_python(system), check_sense_hat(system), leds, check_stick(system), check_driver(system, leds),
         check_i2c(system), emulator, check_terminal(system),
-        check_core(system.environ), check_books(), check_records(system, db),
+        check_core(system.environ), check_books(system), check_records(system, db),
         *check_service(system, [(UNIT, False), (TEMPLATE_UNIT.replace("@.", f"@{user}."), False), (UNIT, True)]),
         check_port(system, "web_port", socket.SOCK_STREAM, DEFAULT_PORT, "port.used.fix"),
         check_port(system, "mdns_port", socket.SOCK_DGRAM, MDNS_PORT, "mdns.used.fix"),
