@@ -186,7 +186,7 @@ class Check:
 
     def line(self, *, utf8: bool = True) -> str:
         """``✓ LEDs: /dev/fb1 (RPi-Sense FB), writable``; a failure ends with ``; fix: ...`` (what is only
-        not there and not needed keeps its fix to the JSON)."""
+        not needed keeps its fix to the JSON)."""
         mark = MARKS[self.status][0 if utf8 else 1]
         if self.fix and self.status is Status.FAIL:
             return _("{mark} {label}: {detail}; fix: {fix}").format(mark=mark, label=self.label, detail=self.detail,

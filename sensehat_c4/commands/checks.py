@@ -176,12 +176,17 @@ def _refusal(place: Path) -> Optional[OSError]:
 
 
 def blocked_places(places: Sequence[Path]) -> List[Blocked]:
-    """The places of ``places`` this process cannot write."""
+    """The places of ``places`` this process cannot write (one gone meanwhile, a ``-wal`` a game closing
+    removed, is not in the way)."""
     found = []
     for place in places:
         error = _refusal(place)
-        if error is not None:
+        if error is None or isinstance(error, FileNotFoundError):
+            continue
+        try:
             found.append(Blocked(place, error, os.stat(place)))
+        except FileNotFoundError:
+            continue
     return found
 
 
