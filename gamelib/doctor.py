@@ -6,7 +6,9 @@ Each check is a function of a :class:`System`, the OS boundary (files under ``/s
 nothing else: :func:`verdict` then says whether the chosen way to play works (the backend
 that ``--backend``, ``$GAMELIB_BACKEND`` or ``auto`` picks, as :mod:`gamelib.backends` would),
 and turns what is only *absent* and not needed for it into ``SKIP`` (no emulator on a Pi that
-plays on its HAT is no fault).
+plays on its HAT is no fault; nor is a ``sense_hat`` library, missing or broken, where there is no HAT).
+A fix that installs something names the command for how the game was installed
+(:mod:`gamelib.install`: apt, pipx or a venv's pip).
 
 What is looked for is what the libraries look for: the LED framebuffer by its name in
 ``/sys/class/graphics/fb*/name`` (``sense_hat`` and ``auto`` do the same), the joystick by
@@ -39,9 +41,11 @@ from importlib import metadata
 from types import ModuleType
 from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
+from . import install
 from .backends import AUTO, auto_choice, nothing_to_play_on
 from .backends.senselib import HAT_FB_NAME
 from .i18n import N_, _
+from .install import SENSE_EMU, ZEROCONF, Install
 
 STICK_NAME = "Raspberry Pi Sense HAT Joystick"
 """The joystick's input device name (what ``sense_hat`` looks for)."""
@@ -58,7 +62,8 @@ class Status(Enum):
     OK = "ok"
     FAIL = "fail"
     SKIP = "skip"
-    """Not there and not needed, or not checked (the line says why)."""
+    """Not needed by the way to play (not there; or the HAT's library where there is no HAT), or not checked
+    (the line says why)."""
 
 
 MARKS = {Status.OK: ("✓", "ok"), Status.FAIL: ("✗", "XX"), Status.SKIP: ("–", "--")}
@@ -87,11 +92,12 @@ WORDS: Dict[str, str] = {
     "module.ok": N_("{version} ({where})"),
     "module.missing": N_("not installed"),
     "module.broken": N_("cannot be imported: {error}"),
-    "sense_hat.fix": N_("sudo apt install sense-hat"),
-    "sense_hat.venv.fix": N_("sudo apt install sense-hat, and use a venv made with --system-site-packages "
-                             "(or pipx install --system-site-packages)"),
-    "sense_hat.hidden.fix": N_("the system has sense_hat but this Python does not see it: use a venv made with "
-                               "--system-site-packages (or pipx install --system-site-packages)"),
+    "sense_hat.fix": N_("sudo apt install python3-sense-hat"),
+    "sense_hat.venv.fix": N_("{apt}, then {command} (this venv does not see the system's packages)"),
+    "sense_hat.hidden.fix": N_("{command} (the system has sense_hat, and this venv does not see the system's "
+                               "packages)"),
+    "sense_hat.unneeded": N_("{detail} (only the Sense HAT needs it, not {backend})"),
+    "sense_hat.unneeded.none": N_("{detail} (only the Sense HAT needs it, and none was found)"),
     "leds.ok": N_("{device} ({name}), writable"),
     "leds.missing": N_("the kernel shows no '{hat_fb_name}' framebuffer (no Sense HAT, or its driver is not loaded)"),
     "leds.missing.fix": N_("check the HAT is seated (the rainbow at power-on goes off once the driver has it); "
@@ -123,7 +129,6 @@ WORDS: Dict[str, str] = {
     "emulator.window.missing": N_("not on the PATH"),
     "emulator.running": N_("running (pid {pid})"),
     "emulator.stopped": N_("not running"),
-    "emulator.library.fix": N_("pip install sense-emu (on Raspberry Pi OS: sudo apt install sense-emu-tools)"),
     "emulator.window.fix": N_("sudo apt install sense-emu-tools (see docs/guide/emulator.md)"),
     "emulator.start.fix": N_("start sense_emu_gui on a desktop"),
     "terminal.ok": N_("standard input and output are a terminal"),
@@ -143,10 +148,10 @@ WORDS: Dict[str, str] = {
     "port.used.fix": N_("another program (or a launcher's unit started with --web) serves there: stop it, "
                         "or choose another port: --web PORT"),
     "mdns.used.fix": N_("another program holds UDP 5353 for itself (avahi-daemon shares it)"),
-    "zeroconf.fix": N_("sudo apt install python3-zeroconf, or pip install zeroconf (for the game between two Pis)"),
+    "zeroconf.fix": N_("{command} (for the game between two Pis)"),
     "play.ok": N_("{backend} ({how})"),
     "play.broken": N_("{backend} ({how}) does not work here: see the lines marked above"),
-    "play.none": N_("nothing to play on ({how}): {why}"),
+    "play.none": N_("nothing to play on ({how}): {found}"),
     "play.unknown": N_("{backend} ({how}) is not a backend"),
     "play.unknown.fix": N_("use one of: {names}"),
     "how.default": N_("auto-detected"),
@@ -181,7 +186,7 @@ class Check:
 
     def line(self, *, utf8: bool = True) -> str:
         """``✓ LEDs: /dev/fb1 (RPi-Sense FB), writable``; a failure ends with ``; fix: ...`` (what is only
-        not there and not needed keeps its fix to the JSON)."""
+        not needed keeps its fix to the JSON)."""
         mark = MARKS[self.status][0 if utf8 else 1]
         if self.fix and self.status is Status.FAIL:
             return _("{mark} {label}: {detail}; fix: {fix}").format(mark=mark, label=self.label, detail=self.detail,
@@ -323,8 +328,9 @@ class System:
                 return folder
         return None
 
-    def in_venv(self) -> bool:
-        return sys.prefix != sys.base_prefix
+    def install(self) -> Install:
+        """How this program was installed (:mod:`gamelib.install`): what a fix's command is."""
+        return install.this()
 
     # programs
     def which(self, program: str) -> Optional[str]:
@@ -414,12 +420,25 @@ def check_module(system: System, name: str, check: str, distribution: str,
 
 
 def check_sense_hat(system: System) -> Check:
-    def fix() -> str:
-        if system.system_has("sense_hat"):
-            return say("sense_hat.hidden.fix")
-        return say("sense_hat.venv.fix" if system.in_venv() else "sense_hat.fix")
+    return check_module(system, "sense_hat", "sense_hat", "sense-hat", lambda: sense_hat_fix(system))[0]
 
-    return check_module(system, "sense_hat", "sense_hat", "sense-hat", fix)[0]
+
+def sense_hat_fix(system: System) -> str:
+    """Raspberry Pi OS's package, which the system's Python sees (and a venv made with
+    ``--system-site-packages``); a venv that does not see it is made to (``sense_hat`` needs ``RTIMU``,
+    which only the system has)."""
+    found = system.install()
+    apt = say("sense_hat.fix")
+    if found.system_site:
+        return apt
+    if system.system_has("sense_hat"):
+        return say("sense_hat.hidden.fix", command=found.with_system_site())
+    return say("sense_hat.venv.fix", apt=apt, command=found.with_system_site())
+
+
+def add_command(system: System, library: install.Library) -> str:
+    """The command that adds ``library`` to this install (apt's, pipx's or the venv's pip)."""
+    return system.install().add(library) or ""
 
 
 def find_by_name(system: System, pattern: str, name_file: str, wanted: str) -> Optional[str]:
@@ -497,15 +516,17 @@ class Emulator:
     library: bool
     window: Optional[str]
     pid: Optional[int]
+    add: str = ""
+    """The command that installs the library here."""
 
 
 def find_emulator(system: System) -> Tuple[Check, Emulator]:
     """The emulator: its library, its window program on the PATH, a running one.  Works if the library is
     there and an emulator runs or its window can be started here (a desktop)."""
-    library, _ = check_module(system, "sense_emu", "emulator", "sense-emu", lambda: say("emulator.library.fix"))
+    library, _ = check_module(system, "sense_emu", "emulator", "sense-emu", lambda: add_command(system, SENSE_EMU))
     window = system.which("sense_emu_gui")
     pid = system.emulator_pid() if library.status is Status.OK else None
-    found = Emulator(library.status is Status.OK, window, pid)
+    found = Emulator(library.status is Status.OK, window, pid, add_command(system, SENSE_EMU))
     detail = say("emulator.parts", library=library.detail,
                  window=say("emulator.window.found", path=window) if window else say("emulator.window.missing"),
                  running=say("emulator.running", pid=pid) if pid is not None else say("emulator.stopped"))
@@ -580,7 +601,8 @@ def check_port(system: System, name: str, kind: int, port: int, fix_key: str) ->
 
 
 def check_zeroconf(system: System) -> Check:
-    return check_module(system, "zeroconf", "zeroconf", "zeroconf", lambda: say("zeroconf.fix"))[0]
+    return check_module(system, "zeroconf", "zeroconf", "zeroconf",
+                        lambda: say("zeroconf.fix", command=add_command(system, ZEROCONF)))[0]
 
 
 # -- the verdict ----------------------------------------------------------------------------------
@@ -643,26 +665,40 @@ def leds_entry_found(found: Mapping[str, Check]) -> bool:
     return not (leds.status is Status.FAIL and leds.absent)
 
 
+def backend_name(chosen: str) -> str:
+    """``the Sense HAT``, ``this terminal``...; another backend by its name."""
+    return say(f"backend.{chosen}") if f"backend.{chosen}" in WORDS else chosen
+
+
 def verdict(checks: List[Check], choice: Choice, emulator: Emulator) -> Report:
-    """Mark what the chosen way to play needs, turn what is only absent and not needed into ``SKIP``, and add
-    the last line: the way to play, and whether it works."""
+    """Mark what the chosen way to play needs, turn what is only absent and not needed into ``SKIP`` (and
+    the ``sense_hat`` library where there is no HAT, working or not: saying so), and add the last line:
+    the way to play, and whether it works."""
     found = {check.name: check for check in checks}
     chosen = chosen_backend(choice, found, emulator)
     needs = NEEDS.get(chosen or "", frozenset())
+    hat_here = leds_entry_found(found)
     marked = []
     for check in checks:
         needed = check.name in needs
-        if check.status is Status.FAIL and check.absent and not needed:
-            check = replace(check, status=Status.SKIP)
+        if check.status is Status.FAIL and not needed:
+            if check.name == "sense_hat":
+                if not hat_here:   # a HAT that is here needs it, whatever this way to play
+                    check = replace(check, status=Status.SKIP, detail=(
+                        say("sense_hat.unneeded", detail=check.detail, backend=backend_name(chosen)) if chosen
+                        else say("sense_hat.unneeded.none", detail=check.detail)))
+            elif check.absent:
+                check = replace(check, status=Status.SKIP)
         marked.append(replace(check, needed=needed))
     if chosen is None:
         emu = found.get("emulator")
-        line = fail("play", say("play.none", how=choice.how(), why=nothing_to_play_on(bool(emu and emulator.library))))
+        nothing, fix = nothing_to_play_on(bool(emu and emulator.library), add_emulator=emulator.add)
+        line = fail("play", say("play.none", how=choice.how(), found=nothing), fix)
     elif chosen not in NEEDS and chosen not in choice.registered:
         line = fail("play", say("play.unknown", backend=chosen, how=choice.how()),
                     say("play.unknown.fix", names=", ".join(choice.registered)))
     else:
-        name = say(f"backend.{chosen}") if f"backend.{chosen}" in WORDS else chosen
+        name = backend_name(chosen)
         broken = [check for check in marked if check.needed and check.status is not Status.OK]
         line = (fail("play", say("play.broken", backend=name, how=choice.how())) if broken
                 else ok("play", say("play.ok", backend=name, how=choice.how())))

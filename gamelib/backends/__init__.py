@@ -27,6 +27,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
+from .. import install
 from ..errors import BackendError, ConfigError, SetupError
 from ..i18n import N_, _, one_of
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
@@ -226,7 +227,8 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     choice = auto_choice(hat=hat, emulator_running=pid is not None, terminal=terminal,
                          window=installed and senselib.can_start_window())
     if choice is None:
-        raise BackendError(nothing_to_play_on(installed))
+        found, fix = nothing_to_play_on(installed, add_emulator=install.this().add(install.SENSE_EMU) or "")
+        raise BackendError(_("{found}: {fix}").format(found=found, fix=fix))
     notice(_(AUTO_NOTICES[choice, pid is not None]).format(pid=pid))
     backend = _open_named(choice, rotation, low_light)
     after = AUTO_AFTER.get(choice)
@@ -235,15 +237,16 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     return backend
 
 
-def nothing_to_play_on(emu_installed: bool) -> str:
-    """Why ``auto`` found nothing, and what to do (the emulator library installed or not)."""
+def nothing_to_play_on(emu_installed: bool, *, add_emulator: str) -> Tuple[str, str]:
+    """What ``auto`` found (nothing), and what to do (the emulator library installed or not; if not,
+    ``add_emulator``: the command that installs it here, as :mod:`gamelib.install` says)."""
     if emu_installed:
-        return _("no Sense HAT found, the emulator is not running and this is not a terminal: run it in a "
-                 "terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is "
-                 "in the 'video' and 'input' groups")
-    return _("no Sense HAT found, the emulator is not installed and this is not a terminal: run it in a "
-             "terminal, or pip install sense-emu and start sense_emu_gui, or on a Pi check the HAT "
-             "and the 'video' and 'input' groups")
+        return (_("no Sense HAT found, the emulator is not running and this is not a terminal"),
+                _("run it in a terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this "
+                  "user is in the 'video' and 'input' groups"))
+    return (_("no Sense HAT found, the emulator is not installed and this is not a terminal"),
+            _("run it in a terminal, or {command} and start sense_emu_gui, or on a Pi check the HAT and the "
+              "'video' and 'input' groups").format(command=add_emulator))
 
 
 def resolve(name: Optional[str] = None) -> Tuple[str, str]:

@@ -1,8 +1,8 @@
 """``sensehat-c4 doctor``: what this machine has of what the game needs, one line each, with the fixes.
 
 The checks are :mod:`sensehat_c4.commands.checks`'s (and :mod:`gamelib.doctor`'s); this module
-prints them: ``✓``, ``✗`` (with ``; fix: ...``) or ``–`` (not there and not needed, or not
-checked), ``ok``/``XX``/``--`` where the output cannot take those marks, or one JSON object
+prints them: ``✓``, ``✗`` (with ``; fix: ...``) or ``–`` (not needed here, or not checked),
+``ok``/``XX``/``--`` where the output cannot take those marks, or one JSON object
 with ``--json``.  The last line is the way to play (``--backend``, ``$GAMELIB_BACKEND`` or
 ``auto``) and whether it works: the exit code is 0 only then, else 1.
 """
@@ -31,7 +31,7 @@ def marks_fit(stream: TextIO) -> bool:
 
 def run(argv: Sequence[str]) -> int:
     args_parser = parser("doctor", _("Check what this machine has of what the game needs, one line each: ✓ works, "
-                                     "✗ broken (with the fix), – not there and not needed. Exit 0 only when the way "
+                                     "✗ broken (with the fix), – not needed here or not checked. Exit 0 only when the way "
                                      "to play (--backend, $GAMELIB_BACKEND or auto) works."))
     args_parser.add_argument("--backend", choices=backends.names(), default=None,
                              help=_("the way to play to judge (default: ${variable}, else what auto picks)").format(

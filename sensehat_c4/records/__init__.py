@@ -20,7 +20,8 @@ is never touched); a damaged games database is renamed ``games.db.corrupt-<time>
 and a new one started.  A match left ``playing`` by a process
 that is gone (:class:`Owner`, :mod:`.owner`) was interrupted: :meth:`Recorder.interrupted` finds it for
 the game to resume.  :class:`Records` reads (:mod:`.reader`), for the ``history``, ``stats``, ``replay`` and
-``review`` commands: each row is checked as it is read (:mod:`.rows`), a row that makes
+``review`` commands, leaving nothing beside the file that the game cannot write (no ``-wal`` or
+``-shm`` of a read-only file's mode, or another user's): each row is checked as it is read (:mod:`.rows`), a row that makes
 no sense is skipped and reported in one line (:attr:`Records.notes`), and what cannot be
 read at all raises :class:`RecordsError`.
 

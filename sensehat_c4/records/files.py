@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from pathlib import Path
-from typing import Mapping, Optional, Set
+from typing import Mapping, Optional, Set, Tuple
 
 from gamelib.app import one_line
 from gamelib.files import data_home
@@ -88,6 +89,25 @@ def connect(path: Path, *, busy: float, query: Optional[str] = None) -> sqlite3.
     conn.row_factory = sqlite3.Row
     conn.text_factory = _decode
     return conn
+
+
+SIDE_SUFFIXES = ("-wal", "-shm")
+"""The files SQLite keeps beside a database in WAL mode while it is open (the log, the shared index)."""
+
+
+def side_files(path: Path) -> Tuple[Path, ...]:
+    """The ``-wal`` and ``-shm`` files of the database at ``path``."""
+    return tuple(path.with_name(path.name + suffix) for suffix in SIDE_SUFFIXES)
+
+
+def side_files_usable(path: Path) -> bool:
+    """True if the ``-wal`` and ``-shm`` files a connection of this process would make beside ``path`` are
+    files its owner's game can write.  SQLite gives them the database's mode and, when it runs as root,
+    the database's owner (else this process's): a database its owner may not write (``444``) gets
+    ``444`` side files, which stop the game once the database is writable again; one read by another
+    user gets side files its owner cannot write."""
+    info = os.stat(path)
+    return bool(info.st_mode & stat.S_IWUSR) and os.geteuid() in (0, info.st_uid)
 
 
 def _quote(part: str) -> str:

@@ -22,7 +22,7 @@ from gamelib.app import one_line
 
 from ..i18n import _
 from .files import (BUSY_SECONDS, NotOurs, NotRecorded, RecordsError, cannot_open, check_header, connect,
-                    default_path, identify, is_corrupt, why)
+                    default_path, identify, is_corrupt, side_files, side_files_usable, why)
 from .migrations import ADDED, is_newer
 from .rows import BadRow, MatchRecord, PuzzleRecord, RoundRecord, match_from_row, puzzle_from_row, quoted, round_from_row
 from .schema import MATCHES, MAX_ID, PUZZLES, ROUNDS, Table
@@ -230,19 +230,25 @@ class Records:
                                  "it").format(path=self.path, version=version))
 
     def _open(self) -> sqlite3.Connection:
-        """Read-only, taking no space: ``mode=ro``; where SQLite cannot make its ``-shm`` file
-        beside the database (a read-only directory, a full disk), a copy made elsewhere if the
-        ``-wal`` holds rounds, else the file as it is (``immutable``)."""
-        try:
-            self._conn = connect(self.path, busy=BUSY_SECONDS, query="mode=ro")
-            self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            return self._conn
-        except sqlite3.Error as exc:
-            self.close()
-            if not cannot_open(exc) or not os.access(self.path, os.R_OK):
-                raise
-            why = one_line(str(exc))
-        wal = self.path.with_name(self.path.name + "-wal")
+        """Read-only, taking no space, and leaving nothing beside the file that the game cannot use:
+        ``mode=ro`` where its ``-wal`` and ``-shm`` are there (a game has it open, or left them) or
+        where those SQLite would make are files its owner's game can write (:func:`~.files.side_files_usable`);
+        else, and where SQLite cannot make them (a read-only directory, a full disk), a copy made
+        elsewhere if the ``-wal`` holds rounds, else the file as it is (``immutable``: no lock, no file
+        made; with no ``-wal``, everything is in the file)."""
+        wal, shm = side_files(self.path.resolve())
+        if (wal.exists() and shm.exists()) or side_files_usable(self.path):
+            try:
+                self._conn = connect(self.path, busy=BUSY_SECONDS, query="mode=ro")
+                self._conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                return self._conn
+            except sqlite3.Error as exc:
+                self.close()
+                if not cannot_open(exc) or not os.access(self.path, os.R_OK):
+                    raise
+                why = one_line(str(exc))
+        else:
+            why = _("its owner's game could not write the files SQLite would make beside it")
         if wal.exists() and wal.stat().st_size > 0:
             try:
                 self._conn = self._copied(wal)

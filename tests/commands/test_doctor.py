@@ -12,26 +12,34 @@ real in ``test_deb``, on a booted Debian).  A port is taken by a real socket on 
 """
 from __future__ import annotations
 
+import grp
 import importlib
 import json
 import os
 import re
+import shlex
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 import pytest
+from as_nobody import NOBODY, in_child
 from fake_kernel import DATABASE, Kernel, in_fake_kernel, usable
 from records_damage import damage, games_file
+from records_data import record_match, ticking
 
 from gamelib import doctor as gdoctor
 from gamelib.doctor import Status, System
+from gamelib.install import Install, Kind
 from sensehat_c4 import commands
 from sensehat_c4.commands import checks as cdoctor
 from sensehat_c4.engine import book12, native
+from sensehat_c4.records import Recorder, Records
 
 TESTS = Path(__file__).resolve().parents[1] / "helpers"
 ROOT = TESTS.parents[1]
@@ -132,10 +140,16 @@ def test_no_framebuffer_and_auto_finds_nothing_to_play_on():
     found = checks(out)
     assert code == 1 and json.loads(out)["backend"] == {"asked": "auto", "from": "default", "chosen": None}
     assert found["leds"]["status"] == "skip"   # not there, and auto did not need it
-    assert line(found["play"]) == (
+    assert (found["play"]["detail"], found["play"]["fix"]) == (
+        "nothing to play on (auto-detected): no Sense HAT found, the emulator is not running and this is not a "
+        "terminal",
+        "run it in a terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT and that this user is in "
+        "the 'video' and 'input' groups")
+    code, out, _ = doctor_in(Kernel(leds=False, stick=False))
+    assert code == 1 and out.splitlines()[-1] == (
         "✗ way to play: nothing to play on (auto-detected): no Sense HAT found, the emulator is not running and "
-        "this is not a terminal: run it in a terminal, start sense_emu_gui on a desktop, or on a Pi check the HAT "
-        "and that this user is in the 'video' and 'input' groups")
+        "this is not a terminal; fix: run it in a terminal, start sense_emu_gui on a desktop, or on a Pi check the "
+        "HAT and that this user is in the 'video' and 'input' groups")
 
 
 @needs_namespace
@@ -194,7 +208,7 @@ def test_sense_hat_not_installed():
     code, out, _ = doctor_in(Kernel(), "--backend", "hat", "--json", sense_hat=False)
     assert code == 1
     assert checks(out)["sense_hat"]["status"] == "fail" and checks(out)["sense_hat"]["detail"] == "not installed"
-    assert checks(out)["sense_hat"]["fix"].startswith("sudo apt install sense-hat")
+    assert checks(out)["sense_hat"]["fix"] == gdoctor.sense_hat_fix(System())   # as this install needs it (below)
 
 
 @needs_namespace
@@ -236,6 +250,157 @@ def test_a_sound_database(tmp_path):
     code, out, _ = doctor_in(Kernel(database=good), "--backend", "hat", "--json", scratch=scratch)
     assert code == 0
     assert line(checks(out)["records"]) == f"✓ games database: {DATABASE}: 3 matches, writable, quick_check ok"
+
+
+# -- the games database as the game writes it, as its owner (root writes whatever the modes say) ----
+
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run a child as nobody")
+NOBODY_GROUP = grp.getgrgid(NOBODY).gr_name
+
+
+@pytest.fixture
+def nobodys():
+    """A folder ``nobody`` owns, in a directory everyone may enter (``tmp_path`` lies under a root-only one)."""
+    top = Path(tempfile.mkdtemp())
+    os.chmod(top, 0o755)
+    folder = top / "c4"
+    folder.mkdir()
+    os.chown(folder, NOBODY, NOBODY)
+    yield folder
+    shutil.rmtree(top)
+
+
+def beside(folder: Path) -> List[Tuple[str, str]]:
+    """The files in ``folder``: name and mode (``-r--r--r--``)."""
+    return sorted((p.name, oct(p.stat().st_mode & 0o777)) for p in folder.iterdir())
+
+
+def play_records(db: Path) -> Optional[str]:
+    """As ``nobody``: a match recorded as the match loop records it; why recording stopped (``None``: it did not)."""
+    def play():
+        recorder = Recorder(db, clock=ticking())
+        record_match(recorder, ["1212121"])
+        recorder.close()
+        return recorder.failed
+    return in_child(play)[0]
+
+
+def doctor_as_nobody(db: Path, *args: str) -> Tuple[int, str, str]:
+    """``sensehat-c4 doctor --backend terminal --db DB ARGS`` as ``nobody``: exit code, out, err."""
+    warm_up()
+    return in_child(lambda: commands.main(["doctor", "--backend", "terminal", "--db", str(db), *args]))
+
+
+def records_line(db: Path) -> str:
+    return line(checks(doctor_as_nobody(db, "--json")[1])["records"])
+
+
+def run_fix(fix: str) -> None:
+    """Each command of a fix (``sudo chown ...``, then ``chmod u+w ...``) as the fix says: ``sudo`` as root,
+    the rest as ``nobody``."""
+    for command in fix.split(", then "):
+        argv = shlex.split(command)
+        if argv[0] == "sudo":
+            subprocess.run(argv[1:], check=True)
+        else:
+            assert in_child(lambda: subprocess.run(argv, check=False).returncode)[0] == 0
+
+
+@as_root
+@pytest.mark.parametrize("reader", [["doctor", "--backend", "terminal"], ["history"], ["stats"]], ids=lambda r: r[0])
+def test_a_read_only_database_read_then_made_writable_records_the_next_game(nobodys, reader):
+    """The issue's sequence: ``games.db`` 444, doctor (or history, stats), ``chmod 644 games.db``, a game: it records.
+    Reading used to leave ``games.db-wal`` and ``games.db-shm`` of mode 444 beside it, and the game then said
+    'attempt to write a readonly database'."""
+    db = nobodys / "games.db"
+    assert play_records(db) is None
+    os.chmod(db, 0o444)
+    warm_up()
+    importlib.import_module(f"sensehat_c4.commands.{reader[0]}")
+    code, out, err = in_child(lambda: commands.main([*reader, "--db", str(db)]))
+    assert (code, err) == (1 if reader[0] == "doctor" else 0, "")
+    assert beside(nobodys) == [("games.db", "0o444")]             # nothing left beside it
+    assert records_line(db) == (f"✗ games database: {db}: 1 matches, quick_check ok, but nobody cannot write {db} "
+                                f"(nobody:{NOBODY_GROUP} r--r--r--); fix: chmod u+w {db}")
+    assert beside(nobodys) == [("games.db", "0o444")]
+    os.chmod(db, 0o644)
+    assert records_line(db) == f"✓ games database: {db}: 1 matches, writable, quick_check ok"
+    assert play_records(db) is None
+    with Records(db) as stored:
+        assert len(stored.matches()) == 2
+
+
+@as_root
+def test_side_files_an_earlier_reader_left_read_only_are_named_with_the_fix_that_works(nobodys):
+    """A database of 644 beside a ``-wal`` and ``-shm`` of 444 (as ``history`` of an earlier version left them):
+    doctor names both, its fix run as it is written lets the game record."""
+    db = nobodys / "games.db"
+    assert play_records(db) is None
+    os.chmod(db, 0o444)
+    def old_read():   # what the reader did: mode=ro, whatever the file's mode
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        conn.execute("SELECT COUNT(*) FROM matches").fetchone()
+        conn.close()
+    in_child(old_read)
+    os.chmod(db, 0o644)
+    assert beside(nobodys) == [("games.db", "0o644"), ("games.db-shm", "0o444"), ("games.db-wal", "0o444")]
+    found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+    # SQLite gives an empty -wal the database's mode when it opens it; the -shm keeps its own
+    assert beside(nobodys) == [("games.db", "0o644"), ("games.db-shm", "0o444"), ("games.db-wal", "0o644")]
+    assert line(found) == (f"✗ games database: {db}: 1 matches, quick_check ok, but nobody cannot write {db}-shm "
+                           f"(nobody:{NOBODY_GROUP} r--r--r--); fix: chmod u+w {db}-shm")
+    assert play_records(db) == "attempt to write a readonly database"   # what the game says before the fix
+    run_fix(found["fix"])
+    assert play_records(db) is None
+    assert records_line(db) == f"✓ games database: {db}: 2 matches, writable, quick_check ok"
+
+
+@as_root
+def test_a_folder_of_the_user_without_its_write_bit_gets_chmod(nobodys):
+    db = nobodys / "games.db"
+    os.chmod(nobodys, 0o555)
+    found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+    assert line(found) == (f"✗ games database: {db} cannot be made: nobody cannot write {nobodys} "
+                           f"(nobody:{NOBODY_GROUP} r-xr-xr-x); fix: chmod u+w {nobodys}")
+    run_fix(found["fix"])
+    assert play_records(db) is None
+    os.chmod(nobodys, 0o555)
+    found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+    assert line(found) == (f"✗ games database: {db}: 1 matches, quick_check ok, but nobody cannot write {nobodys} "
+                           f"(nobody:{NOBODY_GROUP} r-xr-xr-x); fix: chmod u+w {nobodys}")
+    run_fix(found["fix"])
+    assert play_records(db) is None
+
+
+@as_root
+def test_a_database_another_user_owns_gets_chown_and_then_chmod_if_it_needs_it(nobodys):
+    db = nobodys / "games.db"
+    assert play_records(db) is None
+    for matches, mode, shown, fix in ((1, 0o644, "rw-r--r--", f"sudo chown nobody {db}"),
+                                      (2, 0o444, "r--r--r--", f"sudo chown nobody {db}, then chmod u+w {db}")):
+        os.chown(db, 0, 0)
+        os.chmod(db, mode)
+        found = checks(doctor_as_nobody(db, "--json")[1])["records"]
+        assert line(found) == (f"✗ games database: {db}: {matches} matches, quick_check ok, but nobody cannot write "
+                               f"{db} (root:root {shown}); fix: {fix}")
+        assert beside(nobodys) == [("games.db", oct(mode))]
+        run_fix(found["fix"])
+        assert play_records(db) is None
+
+
+def test_a_database_a_game_is_writing_is_writable(tmp_path, monkeypatch):
+    db = tmp_path / "games.db"
+    record_match(Recorder(db, clock=ticking()), ["1212121"])
+    monkeypatch.setattr(cdoctor, "WRITE_BUSY_SECONDS", 0.05)
+    game = sqlite3.connect(db, isolation_level=None)
+    game.execute("BEGIN IMMEDIATE")   # a move being written
+    try:
+        busy = cdoctor.check_records(System(), db)
+    finally:
+        game.execute("ROLLBACK")
+        game.close()
+    assert busy.line() == f"✓ games database: {db}: 1 matches, quick_check ok; another program is writing it now (a game?)"
+    assert cdoctor.check_records(System(), db).line() == f"✓ games database: {db}: 1 matches, writable, quick_check ok"
 
 
 # -- the checks with their OS boundary given ------------------------------------------------------
@@ -359,7 +524,7 @@ def test_the_native_core_loaded_forced_off_refused_and_missing(monkeypatch, tmp_
 
 
 def test_the_books():
-    check = cdoctor.check_books()
+    check = cdoctor.check_books(System())
     assert check.status is Status.OK
     assert re.fullmatch(r"7x6 up to 8 stones \(113934 positions\), 4 other sizes; 12-ply book: .+", check.detail)
 
@@ -368,7 +533,7 @@ def test_a_12_ply_book_that_is_not_one(monkeypatch, tmp_path):
     junk = tmp_path / "book.dat"
     junk.write_bytes(b"\1\2\3")
     monkeypatch.setenv("SENSEHAT_C4_BOOK12", str(junk))
-    assert cdoctor.check_books().line() == (
+    assert cdoctor.check_books(System()).line() == (
         f"✗ opening books: 7x6 up to 8 stones (113934 positions), 4 other sizes; 12-ply book: {junk} cannot be "
         f"used: its size, 3, is not a multiple of {book12.RECORD}; fix: unset $SENSEHAT_C4_BOOK12 or point it at "
         "book_12ply_distances.dat")
@@ -435,3 +600,130 @@ def test_every_word_is_in_one_table_and_every_word_of_the_table_is_said():
         patterns = [re.compile(re.sub(r"\{[^}]*\}", r"[\\w.-]+", key.replace(".", r"\.")) + "$") for key in literals]
         unused = [key for key in table if not key.startswith("label.") and not any(p.match(key) for p in patterns)]
         assert unused == [], f"{module.name}'s table has words nothing says"
+
+
+# -- fixes that fit the install; the HAT's library where there is no HAT -------------------------------
+
+
+class Installed(Machine):
+    """A machine without a HAT whose program was installed as ``found`` says, lacking ``missing`` modules
+    (``RTIMU``: ``sense_hat`` is there but cannot be imported), the system's Python having ``sense_hat`` if
+    ``system_has``."""
+
+    def __init__(self, found: Install, missing=("sense_hat", "sense_emu", "zeroconf"), *, system_has: bool = False,
+                 terminal: bool = True, hat: bool = False) -> None:
+        super().__init__(terminal=terminal)
+        self.found = found
+        self.missing = missing
+        self.has = system_has
+        self.hat = hat
+
+    def install(self):
+        return self.found
+
+    def module(self, name):
+        if name in self.missing:
+            raise ModuleNotFoundError(f"No module named '{name}'", name=name)
+        if name == "sense_hat" and "RTIMU" in self.missing:
+            raise ModuleNotFoundError("No module named 'RTIMU'", name="RTIMU")
+        return super().module(name)
+
+    def system_has(self, module):
+        return "/usr/lib/python3/dist-packages" if self.has else None
+
+    def glob(self, pattern):   # the HAT's framebuffer shown by the kernel (its node missing), or nothing
+        return ["/sys/class/graphics/fb1"] if self.hat and pattern == "/sys/class/graphics/fb*" else []
+
+    def read_name(self, path):
+        return "RPi-Sense FB" if path == "/sys/class/graphics/fb1/name" else None
+
+    def emulator_pid(self):
+        return None
+
+
+PIPX = Path("/home/pi/.local/pipx/venvs/sensehat-c4")
+VENV = Path("/home/pi/sensehat-c4/.venv")
+INSTALLS = {
+    "deb": Install(Kind.DEBIAN, Path("/usr")),
+    "system": Install(Kind.SYSTEM, Path("/usr")),
+    "pipx": Install(Kind.PIPX, PIPX, True, "/home/pi/sensehat-c4"),
+    "pipx-alone": Install(Kind.PIPX, PIPX, False, "/home/pi/sensehat-c4"),
+    "venv": Install(Kind.VENV, VENV, True),
+    "venv-alone": Install(Kind.VENV, VENV, False),
+}
+APT = {"sense_hat": "sudo apt install python3-sense-hat",
+       "emulator": "sudo apt install python3-sense-emu sense-emu-tools",
+       "zeroconf": "sudo apt install python3-zeroconf (for the game between two Pis)",
+       "book": "not installed (optional; Debian has no package of it: $SENSEHAT_C4_BOOK12 can name a copy of "
+               "book_12ply_distances.dat)",
+       "play": "run it in a terminal, or sudo apt install python3-sense-emu sense-emu-tools and start "
+               "sense_emu_gui, or on a Pi check the HAT and the 'video' and 'input' groups"}
+PIPX_FIXES = {"emulator": "pipx inject sensehat-c4 sense-emu",
+              "zeroconf": "pipx inject sensehat-c4 zeroconf (for the game between two Pis)",
+              "book": "not installed (optional: pipx inject sensehat-c4 bitbully-databases, Python 3.10+)",
+              "play": "run it in a terminal, or pipx inject sensehat-c4 sense-emu and start sense_emu_gui, or on a Pi "
+                      "check the HAT and the 'video' and 'input' groups"}
+VENV_FIXES = {"emulator": f"{VENV}/bin/pip install sense-emu",
+              "zeroconf": f"{VENV}/bin/pip install zeroconf (for the game between two Pis)",
+              "book": f"not installed (optional: {VENV}/bin/pip install bitbully-databases, Python 3.10+)",
+              "play": f"run it in a terminal, or {VENV}/bin/pip install sense-emu and start sense_emu_gui, or on a Pi "
+                      "check the HAT and the 'video' and 'input' groups"}
+FIXES = {
+    "deb": APT,
+    "system": APT,
+    "pipx": {"sense_hat": "sudo apt install python3-sense-hat", **PIPX_FIXES},
+    "pipx-alone": {"sense_hat": "sudo apt install python3-sense-hat, then pipx install --force --system-site-packages "
+                                "/home/pi/sensehat-c4 (this venv does not see the system's packages)", **PIPX_FIXES},
+    "venv": {"sense_hat": "sudo apt install python3-sense-hat", **VENV_FIXES},
+    "venv-alone": {"sense_hat": f"sudo apt install python3-sense-hat, then python3 -m venv --system-site-packages {VENV} "
+                                "(this venv does not see the system's packages)", **VENV_FIXES},
+}
+
+
+@pytest.mark.parametrize("kind", INSTALLS)
+def test_each_fix_that_installs_something_fits_how_the_game_was_installed(monkeypatch, tmp_path, kind):
+    """A .deb's user is never told to pip install into the system's Python, a venv's gets its own pip, pipx's
+    ``pipx inject``; ``sense_hat`` (which needs Raspberry Pi OS's RTIMU) comes from apt, and a venv that cannot
+    see it is made to."""
+    monkeypatch.delenv("GAMELIB_BACKEND", raising=False)
+    monkeypatch.delenv("SENSEHAT_C4_BACKEND", raising=False)
+    monkeypatch.delenv("SENSEHAT_C4_BOOK12", raising=False)
+    monkeypatch.setattr(cdoctor, "book12_path", lambda: None)
+    report = cdoctor.examine(Installed(INSTALLS[kind], terminal=False), db=tmp_path / "games.db")
+    found = {check.name: check for check in report.checks}
+    assert {name: found[name].fix for name in ("sense_hat", "emulator", "zeroconf", "play")} == {
+        name: FIXES[kind][name] for name in ("sense_hat", "emulator", "zeroconf", "play")}
+    assert found["book"].detail.endswith("; 12-ply book: " + FIXES[kind]["book"])
+    assert found["play"].line() == ("✗ way to play: nothing to play on (auto-detected): no Sense HAT found, the "
+                                    f"emulator is not installed and this is not a terminal; fix: {FIXES[kind]['play']}")
+
+
+def test_a_venv_that_does_not_see_the_systems_sense_hat_is_made_to():
+    for kind, command in (("venv-alone", f"python3 -m venv --system-site-packages {VENV}"),
+                          ("pipx-alone", "pipx install --force --system-site-packages /home/pi/sensehat-c4")):
+        assert gdoctor.check_sense_hat(Installed(INSTALLS[kind], system_has=True)).fix == (
+            f"{command} (the system has sense_hat, and this venv does not see the system's packages)")
+
+
+@pytest.mark.parametrize("missing, detail", [(("sense_hat",), "not installed"),
+                                             (("RTIMU",), "cannot be imported: No module named 'RTIMU'")])
+def test_without_a_hat_its_library_is_not_needed_and_says_what_needs_it(monkeypatch, tmp_path, missing, detail):
+    monkeypatch.delenv("GAMELIB_BACKEND", raising=False)
+    monkeypatch.delenv("SENSEHAT_C4_BACKEND", raising=False)
+    deb = INSTALLS["deb"]
+    report = cdoctor.examine(Installed(deb, missing), db=tmp_path / "games.db")
+    found = {check.name: check for check in report.checks}
+    assert (report.chosen, report.works) == ("terminal", True)
+    assert found["sense_hat"].line() == f"– sense_hat library: {detail} (only the Sense HAT needs it, not this terminal)"
+    assert found["sense_hat"].as_json() == {
+        "check": "sense_hat", "label": "sense_hat library", "status": "skip", "needed": False,
+        "detail": f"{detail} (only the Sense HAT needs it, not this terminal)",
+        "fix": "sudo apt install python3-sense-hat"}
+    nothing = cdoctor.examine(Installed(deb, missing, terminal=False), db=tmp_path / "games.db")
+    assert nothing.chosen is None and [c.line() for c in nothing.checks if c.name == "sense_hat"] == [
+        f"– sense_hat library: {detail} (only the Sense HAT needs it, and none was found)"]
+    # a HAT the kernel shows needs its library, whichever way to play is asked for
+    for backend in (None, "terminal"):
+        with_hat = cdoctor.examine(Installed(deb, missing, hat=True), backend=backend, db=tmp_path / "games.db")
+        assert [c.line() for c in with_hat.checks if c.name == "sense_hat"] == [
+            f"✗ sense_hat library: {detail}; fix: sudo apt install python3-sense-hat"]

@@ -213,6 +213,10 @@ def test_doctor_on_the_pi_finds_the_hat(machine, installed):
         "native (/usr/lib/python3/dist-packages/sensehat_c4/engine/_c4core.so; sha256 ")
     assert found["zeroconf"]["detail"] == "0.47.3 (/usr/lib/python3/dist-packages/zeroconf)"
     assert found["service"]["detail"] == f"{UNIT}: disabled, inactive (dead)"
+    # the fixes are the Debian package's: apt, never pip into the system's Python
+    assert found["emulator"]["fix"] == "sudo apt install python3-sense-emu sense-emu-tools"
+    assert found["book"]["detail"].endswith("; 12-ply book: not installed (optional; Debian has no package of it: "
+                                            "$SENSEHAT_C4_BOOK12 can name a copy of book_12ply_distances.dat)")
 
 
 def test_the_packaged_unit_starts_the_launcher(machine, installed):

@@ -86,3 +86,10 @@ def test_doctor_runs_from_pipx(pipx_bin):
     assert found["python"]["detail"].endswith(f"({venv}/bin/python)")
     assert found["core"]["status"] == "ok" and found["core"]["detail"].startswith(f"native ({venv}/lib/")
     assert found["zeroconf"]["status"] == "ok"
+    # its fixes are pipx's: what pipx's own metadata says it installed, and pipx inject
+    assert found["emulator"]["fix"] == "pipx inject sensehat-c4 sense-emu"
+    told = subprocess.run([str(venv / "bin" / "python"), "-c", "from gamelib import install; i = install.this(); "
+                           "print(i.kind.value, i.system_site, i.source, i.with_system_site(), sep='|')"],
+                          capture_output=True, text=True, check=True)
+    source = venv.parents[2] / "sensehat-c4"
+    assert told.stdout == f"pipx|True|{source}|pipx install --force --system-site-packages {source}\n"

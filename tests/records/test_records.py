@@ -7,16 +7,19 @@ import logging
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
+from as_nobody import NOBODY, in_child
 from records_data import ANN, BOB, GONE, foreign, interrupted_match, many_matches, record_match, rows, ticking
 from sensehat_c4 import records
 from sensehat_c4.records import migrations, reader, schema, writer
@@ -680,6 +683,56 @@ def test_a_read_only_directory_with_rounds_in_the_wal_reads_them_all(tmp_path, m
                     "some rounds may be missing: games.db-wal holds rounds not yet in games.db, and it can be "
                     "neither read here (unable to open database file) nor copied ([Errno 28] No space left on device)"])
                 monkeypatch.undo()
+
+
+@pytest.fixture
+def open_folder():
+    """A folder everyone may write in (as ``/tmp``), under one everyone may enter (``tmp_path`` is root's only)."""
+    top = Path(tempfile.mkdtemp())
+    os.chmod(top, 0o755)
+    folder = top / "shared"
+    folder.mkdir()
+    os.chmod(folder, 0o1777)
+    yield folder
+    shutil.rmtree(top)
+
+
+def read_as(uid: int, path: Path):
+    """The rounds' moves and notes as :class:`Records` reads them in a process of ``uid``."""
+    if uid == 0:
+        return moves_read(path)
+    return in_child(lambda: moves_read(path), uid)[0]
+
+
+@pytest.mark.skipif(not ROOT, reason="needs root, to read as nobody and to give files to nobody")
+def test_reading_makes_no_file_beside_the_database_that_its_owners_game_cannot_write(open_folder):
+    """SQLite gives the ``-wal`` and ``-shm`` it makes the database's mode, and this process's owner (root's
+    connections give them the database's owner): a reader makes them only where they are its owner's to write,
+    and reads the rounds a game left in its ``-wal`` where they are there already."""
+    path = open_folder / "games.db"
+    with contextlib.closing(Recorder(path, clock=ticking())) as recorder:
+        record_match(recorder, ["1212121"])
+    for owner, mode, reader_uid in ((NOBODY, 0o444, NOBODY),   # its owner, a file it may not write
+                                    (0, 0o644, NOBODY),        # another user's, in a folder both may write in
+                                    (NOBODY, 0o444, 0)):       # root, a file its owner may not write
+        os.chown(path, owner, owner)
+        os.chmod(path, mode)
+        assert read_as(reader_uid, path) == (["1212121"], [])
+        assert sorted(p.name for p in open_folder.iterdir()) == ["games.db"], (owner, mode, reader_uid)
+    os.chmod(path, 0o644)   # root reading nobody's writable file: what it makes is nobody's, as the file
+    assert read_as(0, path) == (["1212121"], [])
+    assert {(p.name, p.stat().st_uid, p.stat().st_mode & 0o777) for p in open_folder.iterdir()} <= {
+        ("games.db", NOBODY, 0o644), ("games.db-wal", NOBODY, 0o644), ("games.db-shm", NOBODY, 0o644)}
+    path.unlink()
+    for extra in open_folder.iterdir():
+        extra.unlink()
+    left_in_wal(path)     # a game's files as a power cut left them: read through, whatever the database's mode
+    for extra in open_folder.iterdir():
+        os.chown(extra, NOBODY, NOBODY)
+    os.chmod(path, 0o444)
+    assert read_as(NOBODY, path) == (ALL_12, [])
+    assert [(p.name, p.stat().st_mode & 0o777) for p in sorted(open_folder.iterdir())] == [
+        ("games.db", 0o444), ("games.db-shm", 0o644), ("games.db-wal", 0o644)]
 
 
 def no_room(*args, **kwargs):
