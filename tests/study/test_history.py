@@ -38,7 +38,7 @@ def test_history_lists_matches_newest_first_with_their_rounds(db):
     done = run("history", "--db", str(db))
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
-        "match 3  2026-11-23 14:14  Cy v computer perfect (8 s)  computer perfect (8 s) wins 2-0  (6x5, hat)",
+        "match 3  2026-11-23 14:14  Cy v computer perfect (8 s)  computer perfect (8 s) wins 2-0  (6x5, Sense HAT)",
         "  round 6     14:15  Cy first, computer perfect (8 s) won (8 moves, 1:00)",
         "  round 7     14:17  computer perfect (8 s) first, computer perfect (8 s) won (7 moves, 1:00)",
         "match 2  2026-11-23 14:08  Ann v computer hard (1 s)  abandoned at 1-0  (7x6, mock)",

@@ -454,7 +454,7 @@ def test_the_web_page_shows_the_puzzle_being_played(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--date", "2026-02-30", "--backend", "terminal"],
-     "argument --date: not a date YYYY-MM-DD (day is out of range for month): '2026-02-30'"),
+     "argument --date: not a date YYYY-MM-DD: '2026-02-30' (that month has 28 days)"),
     (["--backend", "bogus"], "argument --backend: invalid choice: 'bogus' (choose from 'auto', 'hat', 'emu', 'terminal')"),
     (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
 ])

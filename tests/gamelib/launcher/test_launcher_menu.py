@@ -448,9 +448,9 @@ def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys, monkeypa
     assert [s.caption for _, s in mock.statuses][1:5] == [
         "2 pemain (←/→ melihat-lihat, Enter memilih)",
         "ukuran papan: 7x6 (←/→ melihat-lihat, Enter memilih, ↑ kembali)",
-        "giliran pemain 1 (merah): ←/→ memilih, Enter menjatuhkan, ↑ membatalkan",
-        "batalkan pertandingan? ↑ lagi: ya, tombol lain: lanjut main"]
-    assert capsys.readouterr().out == "pertandingan 1: dibatalkan saat 0-0\n"
+        "giliran pemain 1 (merah): ←/→ memilih, Enter menjatuhkan, ↑ menghentikan",
+        "hentikan pertandingan? ↑ lagi: ya, tombol lain: lanjut main"]
+    assert capsys.readouterr().out == "pertandingan 1: dihentikan saat 0-0\n"
 
 
 def test_bad_options():
