@@ -435,3 +435,45 @@ def test_every_word_is_in_one_table_and_every_word_of_the_table_is_said():
         patterns = [re.compile(re.sub(r"\{[^}]*\}", r"[\\w.-]+", key.replace(".", r"\.")) + "$") for key in literals]
         unused = [key for key in table if not key.startswith("label.") and not any(p.match(key) for p in patterns)]
         assert unused == [], f"{module.name}'s table has words nothing says"
+
+
+class WithoutLibraries(System):
+    """A machine where sense_hat cannot be imported (``RTIMU``, which it needs, is missing) and neither sense_emu nor
+    zeroconf is installed."""
+
+    def module(self, name):
+        if name == "sense_hat":
+            raise ModuleNotFoundError("No module named 'RTIMU'", name="RTIMU")
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+    def which(self, program):
+        return None
+
+    def system_has(self, module):
+        return None
+
+    def in_venv(self):
+        return False
+
+
+@pytest.mark.parametrize("language, missing, broken", [
+    ("en", "not installed", "cannot be imported: No module named 'RTIMU'"),
+    ("fr", "pas installée", "ne peut pas être importée : No module named 'RTIMU'"),      # la bibliothèque
+    ("id", "tidak terpasang", "tidak bisa diimpor: No module named 'RTIMU'"),
+])
+def test_a_library_not_installed_or_not_importable_is_said_of_a_library(language, missing, broken):
+    """One English text said of a library is looked up in that context (msgctxt ``a library``): French agrees it
+    with ``la bibliothèque``."""
+    from gamelib import i18n
+
+    i18n.choose([language])
+    try:
+        sense_hat = gdoctor.check_sense_hat(WithoutLibraries())
+        emulator, _found = gdoctor.find_emulator(WithoutLibraries())
+        zeroconf = gdoctor.check_zeroconf(WithoutLibraries())
+        library = gdoctor.WORDS["emulator.parts"]
+    finally:
+        i18n.choose(None)
+    assert (sense_hat.detail, zeroconf.detail) == (broken, missing)
+    assert emulator.detail.startswith(i18n.CATALOGUE.translations([language]).gettext(library).split("{library}")[0]
+                                      + missing)
