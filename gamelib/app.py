@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import shlex
 import signal
 import sys
-from typing import Any, Callable, Iterable, NoReturn, Optional, Sequence, TextIO, Tuple, Type, cast
+import textwrap
+from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, TextIO, Tuple, Type, cast
 
 from .errors import GamelibError, OutputClosed, OutputError, QuitRequested, SetupError, UsageError
 from .i18n import CATALOGUE, N_, _
@@ -162,12 +164,48 @@ def speak_argparse() -> None:
     argparse.ngettext = CATALOGUE.ngettext  # type: ignore[attr-defined]
 
 
+_KEPT = "\x00"
+"""Stands for a space no line may break at while help is wrapped (no help text holds it)."""
+_UNBREAKABLE = re.compile(r" (?=[:;?!\u00bb])|(?<=\u00ab) ")
+"""The spaces French typography sets before ``: ; ? ! »`` and after ``«``: a line must not break there."""
+
+
+def fill(text: str, width: int) -> str:
+    """``text`` wrapped to ``width`` columns as :func:`textwrap.fill` does, but no line starts with ``: ; ? !``
+    or ``»`` (nor ends with ``«``): the space French sets before them is not a place to break."""
+    return textwrap.fill(_UNBREAKABLE.sub(_KEPT, text), width).replace(_KEPT, " ")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's, wrapping as :func:`fill` does (a French help never has a line starting with ``:``)."""
+
+    def _split_lines(self, text: str, width: int) -> List[str]:
+        return [line.replace(_KEPT, " ") for line in super()._split_lines(_UNBREAKABLE.sub(_KEPT, text), width)]
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return super()._fill_text(_UNBREAKABLE.sub(_KEPT, text), width, indent).replace(_KEPT, " ")
+
+    def start_section(self, heading: Optional[str]) -> None:
+        if heading and sys.version_info < (3, 13):   # argparse adds a bare ':' (3.13 asks for "%(heading)s:")
+            said = _("%(heading)s:") % {"heading": heading}
+            heading = said[:-1] if said.endswith(":") else said   # French: "options :"
+        super().start_section(heading)
+
+
+class RawDescriptionHelpFormatter(HelpFormatter):
+    """:class:`HelpFormatter` with the description and epilog as written (lines already made: :func:`fill`)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "".join(indent + line for line in text.splitlines(keepends=True))
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit 2), and whose every word, argparse's own
-    too (``usage:``, ``options:``), is in the process's language."""
+    too (``usage:``, ``options:``), is in the process's language, its help wrapped by :class:`HelpFormatter`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         speak_argparse()
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
     def parse_args(self, args: Optional[Sequence[str]] = None,  # type: ignore[override]

@@ -44,7 +44,7 @@ from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence,
 from . import install
 from .backends import AUTO, auto_choice, nothing_to_play_on
 from .backends.senselib import HAT_FB_NAME
-from .i18n import N_, _
+from .i18n import N_, NP_, Word, _, said
 from .install import SENSE_EMU, ZEROCONF, Install
 
 STICK_NAME = "Raspberry Pi Sense HAT Joystick"
@@ -70,7 +70,7 @@ MARKS = {Status.OK: ("✓", "ok"), Status.FAIL: ("✗", "XX"), Status.SKIP: ("�
 """Each status's mark: in UTF-8, and elsewhere."""
 
 
-WORDS: Dict[str, str] = {
+WORDS: Dict[str, Word] = {
     # the labels, in the order of the lines
     "label.python": N_("Python"),
     "label.sense_hat": N_("sense_hat library"),
@@ -90,8 +90,8 @@ WORDS: Dict[str, str] = {
     "python.old": N_("{version} ({executable}) is older than 3.9"),
     "python.old.fix": N_("install Python 3.9 or newer"),
     "module.ok": N_("{version} ({where})"),
-    "module.missing": N_("not installed"),
-    "module.broken": N_("cannot be imported: {error}"),
+    "module.missing": NP_("a library", "not installed"),
+    "module.broken": NP_("a library", "cannot be imported: {error}"),
     "sense_hat.fix": N_("sudo apt install python3-sense-hat"),
     "sense_hat.venv.fix": N_("{apt}, then {command} (this venv does not see the system's packages)"),
     "sense_hat.hidden.fix": N_("{command} (the system has sense_hat, and this venv does not see the system's "
@@ -124,7 +124,6 @@ WORDS: Dict[str, str] = {
     "i2c.missing.fix": N_("sudo raspi-config nonint do_i2c 0, then reboot"),
     "i2c.denied": N_("{device} cannot be opened by {user} ({owner}:{group} {mode})"),
     "emulator.parts": N_("library {library}; window {window}; {running}"),
-    "emulator.library.missing": N_("not installed"),
     "emulator.window.found": N_("{path}"),
     "emulator.window.missing": N_("not on the PATH"),
     "emulator.running": N_("running (pid {pid})"),
@@ -162,12 +161,14 @@ WORDS: Dict[str, str] = {
     "backend.terminal": N_("this terminal"),
 }
 """Every word the checks say, in English (marked for the catalogue, shown through :func:`say`); ``{names}``
-are filled in with :meth:`str.format`.  The keys are the program's, never shown."""
+are filled in with :meth:`str.format`.  A word one English text says of more than one noun is marked with
+its context (``NP_("a library", ...)``: each language agrees it with that noun).  The keys are the program's,
+never shown."""
 
 
 def say(key: str, **fields: object) -> str:
     """The words of ``key`` in the language of the moment, with ``fields`` filled in (and the devices' names)."""
-    return _(WORDS[key]).format(**{"hat_fb_name": HAT_FB_NAME, "stick_name": STICK_NAME, **fields})
+    return said(WORDS[key]).format(**{"hat_fb_name": HAT_FB_NAME, "stick_name": STICK_NAME, **fields})
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,13 @@ another package makes its own :class:`Catalogue` the same way.  Catalogues live 
 
 In a module::
 
-    from gamelib.i18n import N_, _, ngettext
+    from gamelib.i18n import N_, NP_, _, ngettext, pgettext
 
     TITLE = N_("players")          # marked for extraction; translated where it is shown
     print(_("{name} to move").format(name=name))
     print(ngettext("{n} round", "{n} rounds", n).format(n=n))
+    print(pgettext("a library", "not installed"))   # one English word, agreed with its noun elsewhere
+    MISSING = NP_("a library", "not installed")    # the same, marked at import: said(MISSING) where shown
 
 The language is the process's: gettext's own order from the environment (``LANGUAGE``,
 ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) until :func:`choose` names one (``--language``, the
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import gettext
 import threading
-from typing import Dict, FrozenSet, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 LOCALEDIR_ENV = "GAMELIB_LOCALEDIR"
 """A folder of compiled catalogues looked in before each package's own (gettext's layout)."""
@@ -57,6 +59,24 @@ def N_(message: str) -> str:  # noqa: N802 (gettext's conventional name, which B
     """Marks ``message`` for extraction without translating it (a constant made at import, translated
     with ``_()`` where it is shown, in the language of that moment)."""
     return message
+
+
+class Contexted(NamedTuple):
+    """A message and its context (gettext's ``msgctxt``), marked at import with :func:`NP_`: one English text that
+    a language says in more than one way (``not installed``: of a library, feminine in French)."""
+
+    context: str
+    message: str
+
+
+Word = Union[str, Contexted]
+"""A message marked for later (:func:`N_`), or one with its context (:func:`NP_`): :meth:`Catalogue.said` says either."""
+
+
+def NP_(context: str, message: str) -> Contexted:  # noqa: N802 (N_'s sibling, extracted as pgettext by tools/words)
+    """Marks ``message`` in ``context`` for extraction (as ``pgettext(context, message)``) without translating it; a
+    table of words holds it, and :meth:`Catalogue.said` says it where it is shown."""
+    return Contexted(context, message)
 
 
 class Catalogue:
@@ -114,6 +134,10 @@ class Catalogue:
         """``message`` in the process's language where ``context`` tells apart two meanings of one English word."""
         return self.translations().pgettext(context, message)
 
+    def said(self, word: Word) -> str:
+        """A word marked with :func:`N_` or :func:`NP_` (its context), in the process's language."""
+        return self.pgettext(*word) if isinstance(word, Contexted) else self.gettext(word)
+
     @classmethod
     def beside(cls, domain: str, module: str) -> "Catalogue":
         """The catalogue of ``domain`` in the ``locale`` folder beside ``module`` (a package's ``__file__``)."""
@@ -130,6 +154,7 @@ CATALOGUE = Catalogue.beside("gamelib", __file__)
 _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext
 pgettext = CATALOGUE.pgettext
+said = CATALOGUE.said
 
 SOURCE_LANGUAGE = "en"
 """The language the messages are written in: spoken with no catalogue."""

@@ -28,7 +28,7 @@ from typing import Deque, List, Mapping, Optional, Type
 
 from ..app import one_line
 from ..files import state_home
-from ..i18n import _
+from ..i18n import _, ngettext
 from . import PROG
 
 FORMAT = "{prog}: %(levelname)s: %(message)s"
@@ -213,12 +213,16 @@ class LauncherLog:
         lines = []
         if dropped:
             if why is None or written >= dropped:
-                fate = _("{count} earlier line(s) logged while the board was shown are in {path}")
+                fate = ngettext("{count} earlier line logged while the board was shown is in {path}",
+                                "{count} earlier lines logged while the board was shown are in {path}", dropped)
             elif written == 0:
-                fate = _("{count} earlier line(s) logged while the board was shown were not kept")
+                fate = ngettext("{count} earlier line logged while the board was shown was not kept",
+                                "{count} earlier lines logged while the board was shown were not kept", dropped)
             else:
-                fate = _("{count} earlier line(s) logged while the board was shown were not all kept "
-                         "(the first {written} are in {path})")
+                fate = ngettext("{count} earlier line logged while the board was shown was not all kept "
+                                "(the first {written} are in {path})",
+                                "{count} earlier lines logged while the board was shown were not all kept "
+                                "(the first {written} are in {path})", dropped)
             lines.append(self.prog + ": " + fate.format(count=dropped, written=written, path=path))
         lines.extend(kept.lines)
         lines.append(self.prog + ": " + _("the lines above were logged while the board filled the terminal ({where})").format(

@@ -29,7 +29,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from ..backends.base import check_rotation
 from ..errors import ConfigError
 from ..files import atomic_write, config_home, remove_stale_temporaries
-from ..i18n import _, languages
+from ..i18n import _, languages, ngettext
 from ..language import AUTO
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
 from ..players import parse_names
@@ -143,8 +143,9 @@ class SettingsFile:
         """
         removed = remove_stale_temporaries(self.path)
         if removed:
-            log.info(_("removed {count} temporary file(s) left beside {path} by a write that was cut short").format(
-                count=len(removed), path=self.path))
+            log.info(ngettext("removed {count} temporary file left beside {path} by a write that was cut short",
+                              "removed {count} temporary files left beside {path} by a write that was cut short",
+                              len(removed)).format(count=len(removed), path=self.path))
         try:
             raw = self._read()
         except FileNotFoundError:

@@ -8,8 +8,10 @@ Pi's own (:meth:`gamelib.i18n.Catalogue.translations`).  The words reach the pag
 script (:class:`PageWords`, one per set of pages: ``/page-words.js``, Connect 4's ``/records-words.js``)
 made from the catalogue for that language: only the messages the pages use, found in their files as
 Babel finds them (:func:`html_messages` for the HTML's text, :func:`js_messages` for the ``_("...")``
-and ``ngettext("...", "...", n)`` calls of the scripts), as JSON, with the small functions the
-scripts call (``_``, ``ngettext``, ``format``) the step that puts the words into the HTML, and the language switch every page shows in its header
+and ``ngettext("...", "...", n)`` calls of the scripts), and the words of the values the pages show (a
+game's table from each value to its message: Connect 4's levels, ``match-me``), as JSON, with the small
+functions the scripts call (``_``, ``ngettext``, ``format``, ``word`` for a value) the step that puts the
+words into the HTML, and the language switch every page shows in its header
 (:data:`RUNTIME`'s end: a labelled ``<select>`` of the program's languages, each named in itself).
 Values of the API (phases, marks, error codes) are never translated: the scripts map them to words.
 
@@ -27,6 +29,7 @@ import json
 import re
 import threading
 from pathlib import Path
+from types import MappingProxyType
 from typing import (IO, Any, Collection, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple)
 
 from .. import i18n
@@ -208,6 +211,8 @@ function ngettext(singular, plural, n) {
   if (!found) return count === 1 ? singular : plural;
   return found[0][Number(found[1][count < PLURALS ? count : 100 + count % 100])];
 }
+// a value of the API the page shows (a level's name, "match-me") in words: its message, else the value (a name)
+function word(value) { return Object.prototype.hasOwnProperty.call(WORDS.v, value) ? WORDS.v[value] : value; }
 // "{name} to move" with {name: "Ann"}: the placeholders as Python's str.format names them
 function format(text, values) {
   return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -259,10 +264,13 @@ words, and the language switch)."""
 class PageWords:
     """``GET`` of a script with the words of the pages in ``files`` (HTML and scripts in ``directory``) from
     ``catalogue``, in the language each request asks for; made once per language (at most one per
-    language ``catalogue`` has, and English) and served with an ETag and ``Vary`` (:data:`VARY`)."""
+    language ``catalogue`` has, and English) and served with an ETag and ``Vary`` (:data:`VARY`).
+    ``values``: the values of the API the pages show, each with its message (the script's ``word(value)``)."""
 
-    def __init__(self, catalogue: Catalogue, directory: Path, files: Sequence[str]) -> None:
+    def __init__(self, catalogue: Catalogue, directory: Path, files: Sequence[str],
+                 values: Mapping[str, str] = MappingProxyType({})) -> None:
         self.speaker = Speaker(catalogue)
+        self.values = dict(values)
         singles: List[str] = []
         plurals: List[Tuple[str, str]] = []
         for name in files:
@@ -280,7 +288,8 @@ class PageWords:
 
     def words(self, language: Optional[str]) -> Dict[str, Any]:
         """The messages in ``language`` that differ from English: ``{"lang", "m": {message: words},
-        "p": {singular: [forms, the form's index for each n below PLURALS]}}``."""
+        "p": {singular: [forms, the form's index for each n below PLURALS]}, "v": {value: words}}`` (each value
+        whose words are not the value itself, English too: ``match-me`` is ``match me``)."""
         found = self.speaker.translations(language)
         singles = {message: found.gettext(message) for message in self.messages}
         plurals: Dict[str, List[Any]] = {}
@@ -289,8 +298,10 @@ class PageWords:
             if said != [singular if n == 1 else plural for n in range(PLURALS)]:
                 forms = list(dict.fromkeys(said))
                 plurals[singular] = [forms, "".join(str(forms.index(text)) for text in said)]
+        values = {value: found.gettext(message) for value, message in self.values.items()}
         return {"lang": (language or "en").replace("_", "-"),
-                "m": {message: text for message, text in singles.items() if text != message}, "p": plurals}
+                "m": {message: text for message, text in singles.items() if text != message}, "p": plurals,
+                "v": {value: text for value, text in values.items() if text != value}}
 
     def switch(self, language: Optional[str]) -> Dict[str, Any]:
         """The language switch of a page in ``language``: its label (in ``language``), the program's languages

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from gamelib import app, backends, language, web
@@ -83,9 +82,9 @@ def play_parser() -> Parser:
 
     rows = "\n".join("  {prog} {usage:<16} {summary}".format(prog=PROG, usage=c.usage, summary=_(c.summary))
                      for c in COMMANDS)
-    parser = Parser(prog=PROG, description=textwrap.fill(_(DESCRIPTION), 78),
+    parser = Parser(prog=PROG, description=app.fill(_(DESCRIPTION), 78),
                     epilog=_("commands (each takes --help):\n{rows}").format(rows=rows),
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+                    formatter_class=app.RawDescriptionHelpFormatter)
     backends.add_arguments(parser)
     parser.add_argument("--colors", "--colours", dest="colours", default=DEFAULT_COLOURS, metavar="P1,P2",
                         help=_("the players' colours, names or hex (default: %(default)s)"))
@@ -144,9 +143,10 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: Optional[str] = None) -> None:
-        from ..engine.cores import core_name  # noqa: PLC0415 (loads the native core, if any)
+        from ..engine.cores import WORDS, core_name  # noqa: PLC0415 (loads the native core, if any)
 
-        print(_("{prog} {version} (solver core: {core})").format(prog=PROG, version=__version__, core=core_name()))
+        print(_("{prog} {version} (solver core: {core})").format(prog=PROG, version=__version__,
+                                                                  core=_(WORDS[core_name()])))
         parser.exit()
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from datetime import date
+from calendar import monthrange
+from datetime import MINYEAR, date
 from typing import Sequence
 
 from gamelib.jsonvalue import JSONObject
@@ -45,15 +46,22 @@ DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 
 
 def iso_date(text: str) -> date:
-    """An argparse ``type``: a date written ``YYYY-MM-DD`` (ASCII digits, a day that exists)."""
+    """An argparse ``type``: a date written ``YYYY-MM-DD`` (ASCII digits, a day that exists); what is wrong
+    with another is said in our words once (never :class:`datetime.date`'s, which are English)."""
     match = DATE.fullmatch(text)
-    try:
-        if match is None:
-            raise ValueError(_("not YYYY-MM-DD"))
-        return date(*(int(part) for part in match.groups()))
-    except ValueError as exc:   # ours, or the date's own words (Python's, in English)
-        raise argparse.ArgumentTypeError(_("not a date YYYY-MM-DD ({error}): {text!r}").format(
-            error=exc, text=text)) from None
+    if match is None:
+        raise argparse.ArgumentTypeError(_("not a date YYYY-MM-DD: {text!r}").format(text=text))
+    year, month, day = (int(part) for part in match.groups())
+    if year < MINYEAR:
+        raise argparse.ArgumentTypeError(_("not a date YYYY-MM-DD: {text!r} (the years start at 0001)").format(
+            text=text))
+    if not 1 <= month <= 12:
+        raise argparse.ArgumentTypeError(_("not a date YYYY-MM-DD: {text!r} (a month is 01 to 12)").format(text=text))
+    days = monthrange(year, month)[1]
+    if not 1 <= day <= days:
+        raise argparse.ArgumentTypeError(_("not a date YYYY-MM-DD: {text!r} (that month has {days} days)").format(
+            text=text, days=days))
+    return date(year, month, day)
 
 
 def as_json(day: date, puzzle: Puzzle) -> JSONObject:

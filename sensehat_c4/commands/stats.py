@@ -25,8 +25,10 @@ def puzzles_text(summary: Dict[str, Any]) -> str:
     """``puzzles: 3 played, 2 solved (2 on the day) in 5 tries; streak: 2 days``."""
     days = ngettext("{n} day", "{n} days", summary["streak"]).format(n=summary["streak"])
     tries = ngettext("{n} try", "{n} tries", summary["tries"]).format(n=summary["tries"])
-    return _("puzzles: {played} played, {solved} solved ({on_the_day} on the day) in {tries}; streak: {days}").format(
-        played=summary["played"], solved=summary["solved"], on_the_day=summary["on_the_day"], tries=tries, days=days)
+    played = ngettext("{n} played", "{n} played", summary["played"]).format(n=summary["played"])
+    solved = ngettext("{n} solved", "{n} solved", summary["solved"]).format(n=summary["solved"])
+    return _("puzzles: {played}, {solved} ({on_the_day} on the day) in {tries}; streak: {days}").format(
+        played=played, solved=solved, on_the_day=summary["on_the_day"], tries=tries, days=days)
 
 
 def run(argv: Sequence[str]) -> int:

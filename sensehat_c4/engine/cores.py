@@ -8,10 +8,10 @@ the pure-Python :class:`.solver.Solver`, the reference and the fallback.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional, Protocol, Tuple
+from typing import Callable, Dict, Optional, Protocol, Tuple
 
 from ..errors import ConfigError, NativeCoreError
-from ..i18n import _
+from ..i18n import N_, _
 from . import native
 from .limit import Budget
 from .position import Position, Shape
@@ -21,6 +21,9 @@ Leaf = Callable[[int, int], Optional[int]]
 """``leaf(current, mask)``: the exact score of a position at the leaf ply, or ``None``."""
 
 CORES = ("native", "python")
+WORDS: Dict[str, str] = {"native": N_("native"), "python": N_("python")}
+"""Each core's name (a value: ``--version`` and ``doctor`` say which runs) as people read it, translated where
+it is shown."""
 
 
 class Core(Protocol):

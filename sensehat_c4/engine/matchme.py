@@ -22,13 +22,15 @@ from dataclasses import dataclass, field
 from typing import Sequence, Tuple
 
 from ..errors import ConfigError
-from ..i18n import _
+from ..i18n import N_, _
 
-__all__ = ["MatchMe", "Round", "FAST_AFTER", "FAST_STEP", "LEAVE_END_AFTER", "NAME"]
+__all__ = ["MatchMe", "Round", "FAST_AFTER", "FAST_STEP", "LEAVE_END_AFTER", "NAME", "WORD"]
 
 NAME = "match-me"
 """Its name: what ``--opponent`` takes and a match's record keeps as the computer's level (each round
-keeps the level it played)."""
+keeps the level it played); a value, never shown as it is."""
+WORD = N_("match me")
+"""Its name as people read it (translated where it is shown), as a level's is its rung's ``word``."""
 
 FAST_AFTER = 3
 """From this many rounds in a row going the same way, the steps are :data:`FAST_STEP` levels."""

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from gamelib.errors import GamelibError
 from gamelib.jsonvalue import JSONObject
 
-from ..i18n import _
+from ..i18n import _, pgettext
 from ..match.controller import MatchResult, round_starter
 from ..records import Recorder, Side, hex_colour
 from ..rules import Board, Size
@@ -78,7 +78,7 @@ class RecordTee:
 
 def _ended(winner: Optional[int]) -> str:
     """How a match ended, in the words of a warning: ``abandoned`` or ``won by player 2``."""
-    return _("abandoned") if winner is None else _("won by player {seat}").format(seat=winner)
+    return pgettext("a match", "abandoned") if winner is None else _("won by player {seat}").format(seat=winner)
 
 
 class Nonsense(ValueError):

@@ -4,22 +4,26 @@
 An :class:`Opponent` is made once at the edge, from ``--opponent``'s word (:meth:`Opponent.parse`)
 or by the chooser on the LEDs, and handed on as it is; nothing past the edge compares words.
 Its :attr:`~Opponent.name` is the word again (``human``, a level's name, ``match-me``, ``lan``): what the
-command line takes.  Pure: the levels are the ladder's facts (:data:`~..engine.rungs.RUNGS`).
+command line takes, and what a match's record keeps as the computer's level (:data:`WORDS` says each
+computer's in words: a name is a value, never shown as it is).  Pure: the levels are the ladder's facts
+(:data:`~..engine.rungs.RUNGS`).
 """
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from ..engine.matchme import NAME as MATCH_ME_NAME
+from ..engine.matchme import WORD as MATCH_ME_WORD
 from ..engine.rungs import BY_NAME as LEVELS
+from ..engine.rungs import NAMES as LEVEL_NAMES
 from ..errors import ConfigError
 from ..i18n import _
 from ..rules import SIZES, Size
 
-__all__ = ["HUMAN", "LAN", "MATCH_ME", "NAMES", "OPPONENTS", "Opponent", "OpponentKind", "ladder_for",
-           "opponents_for"]
+__all__ = ["HUMAN", "LAN", "MATCH_ME", "NAMES", "OPPONENTS", "WORDS", "Opponent", "OpponentKind", "ladder_for",
+           "opponents_for", "word"]
 
 
 class OpponentKind(enum.Enum):
@@ -88,6 +92,15 @@ OPPONENTS: Tuple[Opponent, ...] = (HUMAN, *(Opponent.computer(level) for level i
 or *match me*."""
 NAMES: Tuple[str, ...] = tuple(opponent.name for opponent in OPPONENTS)
 """Their words, as ``--opponent`` takes them."""
+WORDS: Dict[str, str] = {**LEVEL_NAMES, MATCH_ME_NAME: MATCH_ME_WORD}
+"""Each computer's name (a level's, or ``match-me``: what a seat's record keeps as its ``level``) and its
+message, the name as people read it (``match me``), translated where it is shown (:func:`word`)."""
+
+
+def word(name: str) -> str:
+    """A computer's name (``easy``, ``match-me``) as people read it, in the words of the moment
+    (:data:`WORDS`); a name not there (another version's, from the records) as it is."""
+    return _(WORDS[name]) if name in WORDS else name
 
 
 def ladder_for(size: Size) -> Tuple[str, ...]:

@@ -45,6 +45,7 @@ from gamelib.status import DOWN, ENTER, LEFT_RIGHT, UP, Status
 from ..engine import rungs
 from ..i18n import N_, _, ngettext
 from ..rules import Size
+from . import opponents
 from .opponents import Opponent, OpponentKind
 
 GAME = N_("Connect 4")
@@ -70,9 +71,9 @@ def _about(level: str, word: Callable[[str], str]) -> str:
 
 
 def level_name(level: str) -> str:
-    """A level's name (``easy``) as a player reads it, in the words of the moment (:data:`~..engine.rungs.NAMES`);
-    a name the ladder does not have (another version's, from the records) as it is."""
-    return _(rungs.NAMES[level]) if level in rungs.NAMES else level
+    """A level's name (``easy``, or *match me*'s ``match-me``) as a player reads it, in the words of the moment
+    (:data:`.opponents.WORDS`); a name not there (another version's, from the records) as it is."""
+    return opponents.word(level)
 
 
 def about(level: str) -> Optional[str]:

@@ -26,9 +26,9 @@ from gamelib.errors import ConfigError
 from gamelib.names import WORD
 from gamelib.players import check_name
 
-from ..engine.rungs import NAMES as LEVEL_NAMES
 from ..errors import C4Error
 from ..i18n import _
+from ..match.opponents import word as computer_word
 from ..rules import FIRST_CHOICES, Board, Cell, Size
 
 STATUSES = ("playing", "finished", "abandoned")
@@ -76,7 +76,7 @@ class Side:
     def label(self, seat: int) -> str:
         """``Ann``, ``player 2``, ``Bob (remote)`` or ``computer hard (1 s)``."""
         if self.level is not None:
-            level = _(LEVEL_NAMES[self.level]) if self.level in LEVEL_NAMES else self.level
+            level = computer_word(self.level)   # a value (match-me): its word
             if self.seconds is None:
                 return _("computer {level}").format(level=level)
             return _("computer {level} ({seconds:g} s)").format(level=level, seconds=self.seconds)

@@ -8,15 +8,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from gamelib.app import one_line
 from gamelib.jsonvalue import JSONObject
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, ngettext, pgettext
 from ..match.opponents import MATCH_ME
 from ..match.words import helps_counts, level_name
 from ..records import MatchRecord, RoundRecord, timestamp
+
+BACKENDS: Dict[str, str] = {"hat": N_("Sense HAT"), "emu": N_("emulator"), "terminal": N_("terminal")}
+"""Each backend's name a match's record keeps (gamelib's, the ``gamelib.backends`` entry points of this
+distribution) and its message, translated where ``history`` shows it (:func:`backend_word`)."""
+
+
+def backend_word(name: str) -> str:
+    """The backend a match was played on (a record's value) as people read it; another package's backend by
+    its name (a name, as a player's)."""
+    return _(BACKENDS[name]) if name in BACKENDS else name
 
 
 def _local(when: datetime, fmt: str) -> str:
@@ -76,7 +86,7 @@ def history_text(matches: Sequence[MatchRecord], empty: Optional[str] = None) ->
     for match in matches:
         lines.append(_("match {id}  {started}  {one} v {two}  {result}  ({columns}x{rows}, {backend})").format(
             id=match.id, started=_local(match.started, "%Y-%m-%d %H:%M"), one=match.label(1), two=match.label(2),
-            result=match_result(match), columns=match.columns, rows=match.rows, backend=match.backend))
+            result=match_result(match), columns=match.columns, rows=match.rows, backend=backend_word(match.backend)))
         for rnd in match.rounds:
             lines.append(_("  round {id:<5} {started}  {starter} first, {result} ({length})").format(
                 id=rnd.id, started=_local(rnd.started, "%H:%M"), starter=match.label(rnd.starter),
@@ -162,19 +172,36 @@ def stats(matches: Sequence[MatchRecord], levels: Sequence[str]) -> Stats:
                  by_name(remote))
 
 
+def _groups() -> List[Tuple[str, List[Tuple[str, str]]]]:
+    """The tables' two groups of columns, in the words of the moment: each group's heading and its columns
+    (a :class:`Tally` count's key and its heading; each word in its group's context, so a language agrees it
+    with matches or rounds)."""
+    return [(_("matches:"), [("won", pgettext("matches", "won")), ("lost", pgettext("matches", "lost")),
+                             ("abandoned", pgettext("matches", "abandoned"))]),
+            (_("rounds:"), [("won", pgettext("rounds", "won")), ("drawn", pgettext("rounds", "drawn")),
+                            ("lost", pgettext("rounds", "lost"))])]
+
+
 def _table(title: str, tallies: Dict[str, Tally], empty: str, label: Callable[[str], str] = str) -> List[str]:
-    """A table of ``tallies`` under ``title``, each row named by ``label(key)`` (``empty``: said when there is none)."""
+    """A table of ``tallies`` under ``title``, each row named by ``label(key)`` (``empty``: said when there is
+    none).  Every column is as wide as its heading (a group's first, with the group's): the words' widths, in
+    any language, and the counts right-aligned under them."""
     if not tallies:
         return [empty]
     labels = {key: label(key) for key in tallies}
     width = max(len(title), *(len(k) for k in labels.values()))
-    lines = [_("{title}  matches: won lost abandoned   rounds: won drawn lost").format(title=f"{title:<{width}}")]
+    groups = _groups()
+    heads = ["   ".join(" ".join([group, *(head for _key, head in columns)]) for group, columns in groups)]
+    widths = [[len(group) + 1 + len(columns[0][1])] + [len(head) for _key, head in columns[1:]]
+              for group, columns in groups]
+    lines = [f"{title:<{width}}  {heads[0]}"]
     for key, t in tallies.items():
-        m, r = t.matches, t.rounds
+        counts = (t.matches, t.rounds)
+        cells = ["   ".join(" ".join(f"{count[column]:>{wide}}" for (column, _head), wide in zip(columns, sizes))
+                           for (_group, columns), sizes, count in zip(groups, widths, counts))]
         helped = "" if not t.helped else "  " + ngettext(
             "({n} round with helps)", "({n} rounds with helps)", t.helped).format(n=t.helped)
-        lines.append(f"{labels[key]:<{width}}  {m['won']:>12} {m['lost']:>4} {m['abandoned']:>9}   "
-                     f"{r['won']:>11} {r['drawn']:>5} {r['lost']:>4}{helped}")
+        lines.append(f"{labels[key]:<{width}}  {cells[0]}{helped}")
     return lines
 
 

@@ -85,14 +85,17 @@ class PuzzleResult:
             tries = ngettext("{n} try", "{n} tries", self.tries).format(n=self.tries)
             return _("{head}: not solved ({tries})").format(head=head, tries=tries)
         text = _("{head}: solved at try {n}").format(head=head, n=self.tries)
-        if self.streak is not None:
-            text += "; " + streak_words(self.streak)
-        return text
+        return text if self.streak is None else with_streak(text, self.streak)
 
 
 def streak_words(days: int) -> str:
     """``streak: 3 days``."""
     return ngettext("streak: {n} day", "streak: {n} days", days).format(n=days)
+
+
+def with_streak(text: str, days: int) -> str:
+    """``text; streak: 3 days`` (in French, a space before the semicolon: one message)."""
+    return _("{text}; {streak}").format(text=text, streak=streak_words(days))
 
 
 class Keeper(Protocol):
@@ -186,7 +189,7 @@ def solved(day: date, puzzle: Puzzle, attempt: int, streak: Optional[int]) -> St
     """The puzzle is solved at try ``attempt``."""
     text = _("puzzle {id} solved at try {n}").format(id=puzzle.ident, n=attempt)
     if streak is not None:
-        text += "; " + streak_words(streak)
+        text = with_streak(text, streak)
     return Status(PHASE, text, text, _details(day, puzzle, 0, attempt, streak, solved=True))
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from gamelib.jsonvalue import JSON, JSONObject
 
@@ -296,7 +296,6 @@ def text_parts(review: Review) -> Tuple[str, str]:
     """The review's table (a heading, then a line per move) and its summary (a line per player)."""
     match, rnd = review.match, review.round
     names = {seat: match.label(seat) for seat in (1, 2)}
-    width = max(6, *(len(n) for n in names.values()))
     lines = [_("round {id} (match {match}, round {number}): {one} v {two}, {columns}x{rows}, {starter} started, "
                "moves {moves}").format(id=rnd.id, match=match.id, number=rnd.number, one=names[1], two=names[2],
                                        columns=match.columns, rows=match.rows, starter=names[rnd.starter],
@@ -304,15 +303,28 @@ def text_parts(review: Review) -> Tuple[str, str]:
              + (_(", {helps}").format(helps=helps_text(rnd)) if rnd.helped else "")]
     bests = ["" if m.scores is None else f"{','.join(str(c + 1) for c in m.best_columns)} ({_signed(m.best_score)})"
              for m in review.moves]
-    best_width = max([10] + [len(b) + 1 for b in bests])
     heads = (_("move"), _("player"), _("col"), _("score"), _("best"), _("mark"))   # never inside an f-string:
     # Python 3.12's tokenizer shows Babel the calls in an f-string, older ones do not (the templates would differ)
-    lines.append("{0:>4}  {1:<{width}}  {2:>3}  {3:>5}  {4:<{best_width}}  {5}".format(
-        *heads, width=width, best_width=best_width))
-    for m, best in zip(review.moves, bests):
-        lines.append(f"{m.ply:>4}  {names[m.seat]:<{width}}  {m.column + 1:>3}  {_signed(m.score):>5}  "
-                     f"{best:<{best_width}}  {mark_text(m)}")
+    rows = [(str(m.ply), names[m.seat], str(m.column + 1), _signed(m.score), best, mark_text(m))
+            for m, best in zip(review.moves, bests)]
+    lines += table(heads, rows, right=(True, False, True, True, False, False), least=(4, 6, 3, 5, 10, 0),
+                   spare=(0, 0, 0, 0, 1, 0))
     return "\n".join(lines), "\n".join(summary_text(names[seat], review.summary(seat)) for seat in (1, 2))
+
+
+def table(heads: Sequence[str], rows: Sequence[Sequence[str]], *, right: Sequence[bool], least: Sequence[int],
+          spare: Sequence[int]) -> List[str]:
+    """``heads`` over ``rows``, columns two spaces apart, each as wide as its heading (its words, in any
+    language) or its widest value and ``spare`` spaces, at least its ``least``; a ``right`` column's cells
+    right-aligned; the last column not padded."""
+    widths = [max(low, len(heads[index]), *(len(row[index]) + more for row in rows))
+              for index, (low, more) in enumerate(zip(least, spare))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(cell.rjust(wide) if on_right else cell.ljust(wide)
+                         for cell, wide, on_right in zip(cells, widths, right)).rstrip()
+
+    return [line(heads), *(line(row) for row in rows)]
 
 
 def summary_text(name: str, s: Summary) -> str:
@@ -327,10 +339,11 @@ def summary_text(name: str, s: Summary) -> str:
         if s.only_moves else ""
     missed = ngettext(", {n} missed win", ", {n} missed wins", s.missed_wins).format(n=s.missed_wins) \
         if s.missed_wins else ""
-    unsolved = _(", {n} not solved").format(n=s.unsolved) if s.unsolved else ""
-    return _("{name}: {moves}, {best} best{only}, {inaccuracies}, {mistakes}, {blunders}{missed}{unsolved}; "
+    unsolved = ngettext(", {n} not solved", ", {n} not solved", s.unsolved).format(n=s.unsolved) if s.unsolved else ""
+    return _("{name}: {moves}, {best}{only}, {inaccuracies}, {mistakes}, {blunders}{missed}{unsolved}; "
              "{accuracy}").format(
-        name=name, moves=ngettext("{n} move", "{n} moves", s.moves).format(n=s.moves), best=s.best, only=only,
+        name=name, moves=ngettext("{n} move", "{n} moves", s.moves).format(n=s.moves),
+        best=ngettext("{n} best", "{n} best", s.best).format(n=s.best), only=only,
         inaccuracies=ngettext("{n} inaccuracy", "{n} inaccuracies", s.inaccuracies).format(n=s.inaccuracies),
         mistakes=ngettext("{n} mistake", "{n} mistakes", s.mistakes).format(n=s.mistakes),
         blunders=ngettext("{n} blunder", "{n} blunders", s.blunders).format(n=s.blunders),

@@ -50,6 +50,7 @@ from ..errors import C4Error
 from ..i18n import N_, _
 from ..match import render, words
 from ..match.controller import Timing, start_column
+from ..match.opponents import MATCH_ME
 from ..records import MatchRecord, RoundRecord
 from ..rules import Board
 from .review import CHANGED, MoveReview, Review, ending, review_round
@@ -193,6 +194,8 @@ class Training:
     def _seat(self) -> words.Seat:
         seat = self.move.seat
         side = self.match.sides[seat - 1]
+        if side.level == MATCH_ME.name and self.round.level is not None:   # match me: the level of that round
+            return words.Seat(seat, side.colour, level=self.round.level, kind=Kind.COMPUTER, match_me=True)
         return words.Seat(seat, side.colour, side.name, side.level, Kind.COMPUTER if side.level else Kind.STICK)
 
     def _goal(self) -> str:

@@ -31,6 +31,7 @@ from gamelib.web.words import PageWords
 
 from ..engine import rungs
 from ..i18n import CATALOGUE, N_, _
+from ..match import opponents
 from ..match.words import GAME
 from ..records import MAX_ID, MatchRecord, NotRecorded, Records, RecordsError, RoundRecord
 from ..rules import Board, Layout
@@ -57,6 +58,9 @@ WORDS = ("/records-words.js", ("history.html", "round.html", "records.js", "hist
 """The pages' words (:class:`gamelib.web.words.PageWords`): the script's path, and the files whose words it holds."""
 SHOWN_VALUES = {GAME: GAME, **rungs.NAMES}
 """The live state's values that are the game's words: its name and its levels' (``/api/pages``' ``words``)."""
+RECORDS_VALUES = opponents.WORDS
+"""The records' values the pages show, each with its message (a seat's ``level``: a level's name or
+``match-me``): the words script's ``word(value)``."""
 TITLE = N_("Games played")
 """The live page's link to the history."""
 
@@ -226,7 +230,7 @@ class RecordsPages:
 
     def pages(self) -> Pages:
         routes = file_routes(STATIC, FILES) + [
-            PageWords(CATALOGUE, STATIC, WORDS[1]).route(WORDS[0]),
+            PageWords(CATALOGUE, STATIC, WORDS[1], RECORDS_VALUES).route(WORDS[0]),
             Route("GET", "/api/history", self.history),
             Route("GET", "/api/round/*", self.round),
             Route("GET", "/api/review/*", self.review),

@@ -727,3 +727,41 @@ def test_without_a_hat_its_library_is_not_needed_and_says_what_needs_it(monkeypa
         with_hat = cdoctor.examine(Installed(deb, missing, hat=True), backend=backend, db=tmp_path / "games.db")
         assert [c.line() for c in with_hat.checks if c.name == "sense_hat"] == [
             f"✗ sense_hat library: {detail}; fix: sudo apt install python3-sense-hat"]
+
+class WithoutLibraries(System):
+    """A machine where sense_hat cannot be imported (``RTIMU``, which it needs, is missing) and neither sense_emu nor
+    zeroconf is installed."""
+
+    def module(self, name):
+        if name == "sense_hat":
+            raise ModuleNotFoundError("No module named 'RTIMU'", name="RTIMU")
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+    def which(self, program):
+        return None
+
+    def system_has(self, module):
+        return None
+
+
+@pytest.mark.parametrize("language, missing, broken", [
+    ("en", "not installed", "cannot be imported: No module named 'RTIMU'"),
+    ("fr", "pas installée", "ne peut pas être importée : No module named 'RTIMU'"),      # la bibliothèque
+    ("id", "tidak terpasang", "tidak bisa diimpor: No module named 'RTIMU'"),
+])
+def test_a_library_not_installed_or_not_importable_is_said_of_a_library(language, missing, broken):
+    """One English text said of a library is looked up in that context (msgctxt ``a library``): French agrees it
+    with ``la bibliothèque``."""
+    from gamelib import i18n
+
+    i18n.choose([language])
+    try:
+        sense_hat = gdoctor.check_sense_hat(WithoutLibraries())
+        emulator, _found = gdoctor.find_emulator(WithoutLibraries())
+        zeroconf = gdoctor.check_zeroconf(WithoutLibraries())
+        library = gdoctor.WORDS["emulator.parts"]
+    finally:
+        i18n.choose(None)
+    assert (sense_hat.detail, zeroconf.detail) == (broken, missing)
+    assert emulator.detail.startswith(i18n.CATALOGUE.translations([language]).gettext(library).split("{library}")[0]
+                                      + missing)

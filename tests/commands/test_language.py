@@ -119,3 +119,43 @@ def test_from_argv_reads_what_the_parser_will():
     assert language.from_argv(["--lan", "fr"]) is None                          # --lan is another option
     assert language.from_argv(["--language"]) is None
     assert language.from_argv(["--languages", "fr"]) is None
+
+
+def helps(monkeypatch, capsys, width):
+    """Every command's --help of both programs, in this process, at ``width`` columns."""
+    from gamelib.launcher import cli as launcher
+    from sensehat_c4 import commands
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    said = []
+    for main, names in ((commands.main, [command.name for command in commands.COMMANDS]),
+                        (launcher.main, ["", *launcher.COMMANDS])):
+        for name in names:
+            try:
+                main([name, "--help"] if name else ["--help"])
+            except SystemExit as done:   # play's --help ends the process itself
+                assert done.code == 0
+            said.append(capsys.readouterr().out)
+    return said
+
+
+@pytest.mark.parametrize("code", language.languages())
+def test_no_help_line_starts_with_the_punctuation_french_spaces(code, monkeypatch, capsys):
+    """French sets a space before ``: ; ? !`` and ``»``: wrapping a help (argparse's, and the play command's
+    description) never breaks there, at any width; argparse's headings take that space too (``options :``,
+    which Pythons before 3.13 write with a bare colon)."""
+    from gamelib import i18n
+
+    i18n.choose([code])
+    try:
+        said = [text for width in (40, 52, 64, 80, 100, 132) for text in helps(monkeypatch, capsys, width)]
+        heading = i18n.CATALOGUE.translations([code]).gettext("%(heading)s:") % {
+            "heading": i18n.CATALOGUE.translations([code]).gettext("options")}
+    finally:
+        i18n.choose(None)
+    from gamelib.launcher import cli as launcher
+    from sensehat_c4 import commands
+
+    lines = [line for text in said for line in text.splitlines()]
+    assert len(said) == 6 * (len(commands.COMMANDS) + 1 + len(launcher.COMMANDS)) and [line for line in lines if re.match(r"\s*[:;?!»]", line)] == []
+    assert all(heading in text.splitlines() for text in said)

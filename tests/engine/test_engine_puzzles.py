@@ -270,6 +270,35 @@ def test_a_bad_date_is_one_line_and_exit_2(value):
     assert lines[-1].startswith("sensehat-c4 puzzle: error: argument --date: not a date YYYY-MM-DD")
 
 
+@pytest.mark.parametrize("value, english, french", [
+    ("2026-13-01", "(a month is 01 to 12)", "(un mois va de 01 à 12)"),
+    ("2026-00-10", "(a month is 01 to 12)", "(un mois va de 01 à 12)"),
+    ("2026-02-29", "(that month has 28 days)", "(ce mois a 28 jours)"),
+    ("2024-02-30", "(that month has 29 days)", "(ce mois a 29 jours)"),
+    ("2026-04-00", "(that month has 30 days)", "(ce mois a 30 jours)"),
+    ("0000-01-01", "(the years start at 0001)", "(les années commencent à 0001)"),
+    ("2026-1-1", "", ""),
+])
+def test_a_bad_date_says_what_is_wrong_once_and_in_the_language_s_words(value, english, french):
+    """What is wrong with a date is said once, in our words: never Python's English (``month must be in 1..12``)."""
+    import argparse
+
+    from gamelib import i18n
+    from sensehat_c4.commands.puzzle import iso_date
+
+    said = {}
+    for code in ("en", "fr"):
+        i18n.choose([code])
+        try:
+            with pytest.raises(argparse.ArgumentTypeError) as refused:
+                iso_date(value)
+        finally:
+            i18n.choose(None)
+        said[code] = str(refused.value)
+    assert said == {"en": f"not a date YYYY-MM-DD: {value!r}" + (f" {english}" if english else ""),
+                    "fr": f"pas une date AAAA-MM-JJ : {value!r}" + (f" {french}" if french else "")}
+
+
 def test_the_shipped_file_is_the_package_s():
     assert PATH.name == "puzzles.bin" and PATH.parent.name == "data" and PATH.is_file()
     assert Board.from_moves(EVERY[0].moves).ply == len(EVERY[0].moves)

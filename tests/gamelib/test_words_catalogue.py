@@ -220,7 +220,7 @@ def test_a_build_without_babel_fails_only_when_there_is_a_language_to_compile(tm
                                                     "(No module named babel): pip install Babel")
 
 
-KEYWORDS = {"_", "N_", "ngettext", "pgettext"}
+KEYWORDS = {"_", "N_", "NP_", "ngettext", "pgettext"}
 
 
 def words_in_f_strings(source: str) -> list:

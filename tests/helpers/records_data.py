@@ -95,3 +95,38 @@ def many_matches(path: Path, matches: int = 40) -> bytes:
 
 
 HARD = Side(YELLOW, level="hard", seconds=1.0)
+
+
+def every_kind(path: Path) -> None:
+    """``path`` holding every kind of game a Pi records, read from the tables: a match against each level of the
+    ladder (``RUNGS``) and one against *match me* (each round at its own level, with helps), two named people and
+    two unnamed ones, a person at another Pi (the LAN), a match abandoned, a drawn round (4x4), an interrupted
+    match (still ``playing``), each backend's name (``history.BACKENDS``), and the day's puzzles tried (one
+    solved, one not).  A phone's seat is recorded as a person at the Pi's backend; training records nothing."""
+    from datetime import date
+
+    from sensehat_c4.engine.matchme import NAME as MATCH_ME
+    from sensehat_c4.engine.rungs import RUNGS
+    from sensehat_c4.study.history import BACKENDS
+
+    backends = list(BACKENDS)
+    recorder = Recorder(path, clock=ticking())
+    for number, rung in enumerate(RUNGS):
+        record_match(recorder, ["1212121", "12121232"], sides=(ANN, Side(YELLOW, level=rung.name, seconds=1.0)),
+                     backend=backends[number % len(backends)])
+    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME, seconds=1.0)), columns=7, rows=6, backend=backends[0])
+    for number, (moves, level) in enumerate(zip(["1212121", "4455667", "2323232"], [rung.name for rung in RUNGS]), 1):
+        recorder.start_round()
+        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(moves, 7, 6), level=level,
+                        hints=number - 1, takebacks=number % 2, match_winner=1 if number == 3 else None)
+    record_match(recorder, ["1212121", "4455667"], sides=(ANN, BOB), backend=backends[1 % len(backends)])
+    record_match(recorder, ["1212121", "4455667"], sides=(Side(RED), Side(YELLOW)), backend=backends[-1])
+    record_match(recorder, ["1212121"], sides=(ANN, Side(YELLOW, name="Bob", remote=True)), winner=None,
+                 abandoned_moves="4455", backend=backends[0])
+    record_match(recorder, ["1234123443214321", "1212121"], sides=(ANN, BOB), columns=4, rows=4, winner=None,
+                 abandoned_moves="", backend=backends[-1])
+    recorder.puzzle_tried(date(2026, 11, 23), "1-0001", 1, solved=True, today=date(2026, 11, 23))
+    recorder.puzzle_tried(date(2026, 11, 24), "2-0002", 2, solved=False, today=date(2026, 11, 24))
+    recorder.close()
+    interrupted_match(path, ["1212121", "445566"], sides=(ANN, Side(YELLOW, level=MATCH_ME, seconds=1.0)),
+                      backend=backends[1 % len(backends)])

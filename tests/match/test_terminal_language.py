@@ -18,8 +18,8 @@ SPOKEN = {
            "Aligne quatre pions pour gagner : à l'horizontale, à la verticale ou en diagonale.  Gauche/droite : "
            "bouger.  Bas ou centre : lâcher.  Haut : partir."),
     "id": ("panah dan Enter (atau spasi) untuk main, q keluar",
-           "2 pemain (←/→ melihat-lihat, Enter memilih)",
-           "aturan (←/→ melihat-lihat, Enter memilih)",
+           "2 pemain (←/→ menggeser, Enter memilih)",
+           "aturan (←/→ menggeser, Enter memilih)",
            "aturan sedang berjalan: tombol apa saja menghentikannya",
            "Empat sejajar menang: mendatar, tegak atau miring.  Kiri/kanan: geser.  Bawah atau tengah: jatuhkan.  "
            "Atas: keluar."),

@@ -133,7 +133,7 @@ def test_history_says_each_rounds_level_and_helps(helped):
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[1:] == [
         "  round 1     14:01  Ann first, Ann won (7 moves, 1:00, at tough, 2 hints, 1 take-back)",
-        "  round 2     14:03  computer match-me first, computer match-me won (7 moves, 1:00, at hard)"]
+        "  round 2     14:03  computer match me first, computer match me won (7 moves, 1:00, at hard)"]
     rounds = json.loads(run("history", "--json", "--db", str(helped)).stdout)[0]["rounds"]
     assert [(r["level"], r["hints"], r["takebacks"]) for r in rounds] == [("tough", 2, 1), ("hard", 0, 0)]
 
@@ -143,7 +143,7 @@ def test_stats_mark_the_rounds_played_with_helps(helped):
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[-2:] == [
         "v computer  matches: won lost abandoned   rounds: won drawn lost",
-        "match-me               0    0         1             1     0    1  (1 round with helps)"]
+        "match me               0    0         1             1     0    1  (1 round with helps)"]
     assert json.loads(run("stats", "--json", "--db", str(helped)).stdout)["computer"] == {
         "match-me": {"matches": {"won": 0, "lost": 0, "abandoned": 1}, "rounds": {"won": 1, "drawn": 0, "lost": 1},
                      "helped": 1}}
@@ -157,6 +157,6 @@ def test_the_review_and_the_web_words_say_the_helps(helped):
     assert history.helps_text(match.rounds[1]) == ""
     reviewed = review.Review(match, rnd, ())
     table, _ = review.text_parts(reviewed)
-    assert table.splitlines()[0] == ("round 1 (match 1, round 1): Ann v computer match-me, 7x6, Ann started, "
+    assert table.splitlines()[0] == ("round 1 (match 1, round 1): Ann v computer match me, 7x6, Ann started, "
                                      "moves 4141414, 2 hints, 1 take-back")
     assert (review.as_json(reviewed)["hints"], review.as_json(reviewed)["takebacks"]) == (2, 1)

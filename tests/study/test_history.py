@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import sqlite3
 import subprocess
@@ -38,7 +39,7 @@ def test_history_lists_matches_newest_first_with_their_rounds(db):
     done = run("history", "--db", str(db))
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
-        "match 3  2026-11-23 14:14  Cy v computer perfect (8 s)  computer perfect (8 s) wins 2-0  (6x5, hat)",
+        "match 3  2026-11-23 14:14  Cy v computer perfect (8 s)  computer perfect (8 s) wins 2-0  (6x5, Sense HAT)",
         "  round 6     14:15  Cy first, computer perfect (8 s) won (8 moves, 1:00)",
         "  round 7     14:17  computer perfect (8 s) first, computer perfect (8 s) won (7 moves, 1:00)",
         "match 2  2026-11-23 14:08  Ann v computer hard (1 s)  abandoned at 1-0  (7x6, mock)",
@@ -180,3 +181,46 @@ def test_a_match_in_play_or_interrupted_shows_its_round_in_play(tmp_path):
         "matches": {"won": 0, "lost": 0, "abandoned": 0}, "rounds": {"won": 1, "drawn": 0, "lost": 0}, "helped": 0}
     _, rnd, notes = load_round(path, "last")   # what replay and review take: the round in play too
     assert (rnd.id, rnd.moves, rnd.result, notes) == (2, "4453", "playing", [])
+
+
+@pytest.mark.parametrize("language", __import__("gamelib.i18n", fromlist=["languages"]).languages())
+def test_the_stats_columns_line_up_in_every_language(tmp_path, language):
+    """Every count ends under the end of its column's heading, in the heading's words of the language shown (the
+    French and Indonesian words are longer than the English)."""
+    from gamelib import i18n
+    from records_data import every_kind
+    from sensehat_c4.match.computer import LEVELS
+    from sensehat_c4.records import Records
+    from sensehat_c4.study import history
+
+    every_kind(tmp_path / "games.db")
+    with Records(tmp_path / "games.db") as stored:
+        result = history.stats(stored.matches(), list(LEVELS))
+    i18n.choose([language])
+    try:
+        lines = history.stats_text(result).splitlines()
+        heads = [head for _group, columns in history._groups() for _key, head in columns]
+    finally:
+        i18n.choose(None)
+    tables = [table.splitlines() for table in "\n".join(lines).split("\n\n")]
+    assert len(tables) == 3 and sum(len(table) - 1 for table in tables) == len(result.players) + len(
+        result.computer) + len(result.remote)
+    for header, *rows in tables:
+        ends, at = [], 0
+        for head in heads:
+            at = header.index(head, at) + len(head)
+            ends.append(at)
+        for row in rows:
+            counts = [found.end() for found in re.finditer(r"\d+", row[:ends[-1]])][-len(heads):]
+            assert counts == ends, (header, row)
+
+
+def test_every_backend_this_distribution_registers_is_said_in_words():
+    """A match's record keeps its backend's name (a value): history says it through ``BACKENDS``, which names
+    every backend of the registry (another package's is shown by its name, as a player's)."""
+    from gamelib import backends
+    from sensehat_c4.study import history
+
+    assert set(history.BACKENDS) == set(backends.names()) - {backends.AUTO}
+    assert (history.backend_word("hat"), history.backend_word("emu"), history.backend_word("theirs")) == (
+        "Sense HAT", "emulator", "theirs")

@@ -454,7 +454,7 @@ def test_the_web_page_shows_the_puzzle_being_played(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--date", "2026-02-30", "--backend", "terminal"],
-     "argument --date: not a date YYYY-MM-DD (day is out of range for month): '2026-02-30'"),
+     "argument --date: not a date YYYY-MM-DD: '2026-02-30' (that month has 28 days)"),
     (["--backend", "bogus"], "argument --backend: invalid choice: 'bogus' (choose from 'auto', 'hat', 'emu', 'terminal')"),
     (["--rotation", "45"], "argument --rotation: invalid choice: 45 (choose from 0, 90, 180, 270)"),
 ])
@@ -471,3 +471,22 @@ def test_the_puzzle_is_drawn_in_the_backend_s_palette(name):
     mock.tap("up", at=1.0)
     PuzzlePlay(mock, DAY, PUZZLE).run()
     assert list(mock.frames[0][1]) == render.board_frame(PUZZLE.board(), PALETTES[name], cursor=3)
+
+
+@pytest.mark.parametrize("code, line, said", [
+    ("en", "puzzle 2-0462 of 2026-11-24: solved at try 2; streak: 3 days", "puzzle 2-0462 solved at try 2; streak: 3 days"),
+    ("fr", "énigme 2-0462 du 2026-11-24 : résolue à l'essai 2 ; série : 3 jours",
+     "énigme 2-0462 résolue à l'essai 2 ; série : 3 jours"),
+    ("id", "teka-teki 2-0462 hari 2026-11-24: terpecahkan pada percobaan 2; beruntun: 3 hari",
+     "teka-teki 2-0462 terpecahkan pada percobaan 2; beruntun: 3 hari"),
+])
+def test_the_solve_and_its_streak_are_one_sentence_in_each_language(code, line, said):
+    """The streak follows the solve in one message (French sets a space before the semicolon)."""
+    from gamelib import i18n
+
+    i18n.choose([code])
+    try:
+        words = (pz.PuzzleResult(DAY, PUZZLE, 2, True, 3).line, pz.solved(DAY, PUZZLE, 2, 3).text)
+    finally:
+        i18n.choose(None)
+    assert words == (line, said)

@@ -331,3 +331,59 @@ def test_the_guide_shows_the_marks_and_the_review_as_the_command_prints_them(tmp
     path, _ = stored(tmp_path, "1122334")
     done = run("review", "1", "--db", str(path), env={**_env(), "PYTHONIOENCODING": "utf-8"})
     assert done.stdout.splitlines() == example
+
+
+@pytest.mark.parametrize("language", __import__("gamelib.i18n", fromlist=["languages"]).languages())
+def test_the_table_s_columns_line_up_in_every_language(tmp_path, language):
+    """Each column is as wide as its heading's words in the language shown (``langkah`` is 7 letters) or its
+    widest value: the numbers end under their heading's end, the names and marks start under theirs."""
+    from gamelib import i18n
+
+    from records_data import ANN
+    from sensehat_c4.records import Side
+
+    _path, (match, rnd) = stored(tmp_path, "4455667", sides=(ANN, Side((255, 255, 0), level="match-me", seconds=1.0)))
+    i18n.choose([language])
+    try:
+        result = review.review_round(match, rnd, seconds=10.0)
+        table = review.text_parts(result)[0].splitlines()[1:]
+        heads = (review._("move"), review._("player"), review._("col"), review._("score"), review._("best"),
+                 review._("mark"))
+        rows = [(str(m.ply), match.label(m.seat), str(m.column + 1), review._signed(m.score),
+                 f"{','.join(str(c + 1) for c in m.best_columns)} ({review._signed(m.best_score)})",
+                 review.mark_text(m)) for m in result.moves]
+    finally:
+        i18n.choose(None)
+    right = (True, False, True, True, False, False)
+
+    def edges(line, cells):
+        found, at = [], 0
+        for cell, on_right in zip(cells, right):
+            start = line.index(cell, at)
+            at = start + len(cell)
+            found.append(at if on_right else start)
+        return found
+
+    assert len(table) == 1 + len(rows) == 8
+    assert all(edges(line, cells) == edges(table[0], heads) for line, cells in zip(table[1:], rows)), table
+
+
+@pytest.mark.parametrize("code, line", [
+    ("en", "Ann: 18 moves, 1 best (1 only move), 0 inaccuracies, 0 mistakes, 0 blunders, 2 not solved; "
+           "accuracy 6% (best in 1 of 16 solved moves)"),
+    ("fr", "Ann : 18 coups, 1 meilleur coup (1 coup unique), 0 imprécision, 0 erreur, 0 gaffe, 2 non résolus ; "
+           "précision 6 % (meilleur coup 1 fois sur 16 coups résolus)"),
+    ("id", "Ann: 18 langkah, 1 terbaik (1 langkah tunggal), 0 kurang tepat, 0 kesalahan, 0 langkah fatal, 2 tidak "
+           "terpecahkan; ketepatan 6% (terbaik di 1 dari 16 langkah terpecahkan)"),
+])
+def test_the_summary_counts_agree_in_each_language(code, line):
+    """Each count of the summary is a plural of its own (French: ``1 meilleur coup``, ``2 non résolus``; no
+    ``meilleur(s)``)."""
+    from gamelib import i18n
+
+    i18n.choose([code])
+    try:
+        said = review.summary_text("Ann", review.Summary(18, 1, 0, 0, 2, only_moves=1))
+    finally:
+        i18n.choose(None)
+    assert said == line

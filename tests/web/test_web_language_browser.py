@@ -89,14 +89,14 @@ def test_a_reader_chooses_the_pages_language_and_the_pi_speaks_its_own(tmp_path)
         wait(driver, lambda: text(driver, "connection") == "langsung", "the live page, in Indonesian")
         wait(driver, lambda: driver.find_elements("css selector", "#links a") != [], "the link, again")
         assert facts(driver) == ("id", "langsung", "Giliran", "Skor", "Pemain 1",
-                                 ["Permainan yang sudah dimainkan"])
+                                 ["Riwayat permainan"])
         assert switch(driver) == ("Bahasa", CHOICES, "id")
         cookie = driver.get_cookie("lang")
         assert (cookie["value"], cookie["path"], cookie["sameSite"]) == ("id", "/", "Strict")
 
         driver.find_element("css selector", "#links a").click()      # moving between pages: the choice kept
         wait(driver, lambda: len(driver.find_elements("css selector", ".round")) == 2, "the games played")
-        assert driver.find_element("tag name", "h1").text == "Permainan yang sudah dimainkan \u00b7 Connect 4"
+        assert driver.find_element("tag name", "h1").text == "Riwayat permainan \u00b7 Connect 4"
         assert text(driver, "message") == "1 pertandingan terakhir"
         assert driver.execute_script("return document.documentElement.lang") == "id"
         assert switch(driver) == ("Bahasa", CHOICES, "id")

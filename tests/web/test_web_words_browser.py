@@ -5,9 +5,11 @@ catalogues for the language ``eo``) and Chromium asking for ``eo`` (``tests/brow
 the brackets in ``document.body.innerText``, nor in the title.
 
 What is not the pages' words, and so stays as it is (:data:`NOT_WORDS`): the players' names, the game's
-name, the game's own sentence (the Pi's words, in the Pi's language: its ``text``), the language switch's
+own sentence (the Pi's words, in the Pi's language: its ``text``), the language switch's
 choices (each language named in itself), numbers, scores, board sizes, column digits, signs and symbols, and dates (the browser's ``Intl`` writes them in the page's
-language).  The Pi's own language stays English throughout.
+language).  The games played, a review and a replay are read over a database of every kind of game
+(``records_data.every_kind``): no stored value (a level's name, ``match-me``) is put into a message as it is
+(``pseudo_words.raw_words``).  The Pi's own language stays English throughout.
 """
 import time
 
@@ -23,31 +25,34 @@ from gamelib import i18n
 from gamelib.status import Status
 from gamelib.web.address import Address
 from gamelib.web.server import WebServer
-from records_data import ANN, BOB, record_match, ticking
+from records_data import every_kind
 from sensehat_c4 import i18n as c4_i18n
-from sensehat_c4.records import Recorder
+from sensehat_c4.records import Records
 from sensehat_c4.web import pages as webpages
 
 pytestmark = pytest.mark.slow
 
-SHORT, LONG = "1122334", "4344744673633212217741661367327622115555"
 SAID = "Ann to move: the game's own words"
 """The game's sentence (the Pi's words, in the Pi's language: not the page's)."""
-NOT_WORDS = {"Ann", "Bob", "Connect"} | {word for code in i18n.languages() for word in i18n.own_name(code).split()}
-"""Names: the players', the game's, and the languages' in the switch (each in itself)."""
+NOT_WORDS = {"Ann", "Bob"} | {word for code in i18n.languages() for word in i18n.own_name(code).split()}
+"""Names: the players', and the languages' in the switch (each in itself)."""
+MESSAGES = pseudo_words.template_messages()
 
 
 def bare_words(shown: str) -> set:
-    """The words of ``shown`` outside every ``[!...!]``, but names and the game's own sentence."""
-    return pseudo_words.bare_words(shown.replace(SAID, ""), NOT_WORDS)
+    """The words of ``shown`` outside every ``[!...!]`` or put into a message as they are (a stored value), but
+    names and the game's own sentence."""
+    return pseudo_words.raw_words(shown.replace(SAID, ""), MESSAGES, NOT_WORDS)
 
 
 def body(driver) -> str:
     return driver.execute_script("return document.body.innerText")
 
 
-def check(driver, where, leave_out=None):
-    shown = body(driver).replace(leave_out, "") if leave_out else body(driver)
+def check(driver, where, leave_out=()):
+    shown = body(driver)
+    for text_left in leave_out:
+        shown = shown.replace(text_left, "")
     assert bare_words(shown) == set(), f"{where}: English not from the catalogue in {shown!r}"
     title = driver.execute_script("return document.title")
     assert title.startswith("[!") and bare_words(title) == set(), (where, title)
@@ -62,7 +67,11 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
         monkeypatch.setattr(catalogue, "translations", lambda languages=None, real=catalogue.translations:
                             Pseudo() if languages and languages[0] == "eo" else real(languages))
     db = tmp_path / "games.db"
-    record_match(Recorder(db, clock=ticking()), [SHORT, LONG], sides=(ANN, BOB))
+    every_kind(db)
+    with Records(db) as stored:
+        matches = stored.matches()
+    rounds = [rnd.id for match in matches for rnd in match.rounds]
+    match_me = next(match for match in matches if match.sides[1].level == "match-me" and match.status == "finished")
     server = WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.RecordsPages(db).pages()]).start()
     server.feed.shown([(0, 0, 0)] * 64)
     server.feed.said(Status("playing", SAID, turn=1, seats=(
@@ -89,22 +98,24 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
         check(driver, "the live page, a seat asked for")
 
         driver.get(base + "/history")
-        wait(driver, lambda: len(driver.find_elements("css selector", ".round")) == 2, "the two rounds")
-        assert text(driver, "message") == "[!the last match!]"
-        second = driver.find_element("css selector", '.round[data-round="2"]')
+        wait(driver, lambda: len(driver.find_elements("css selector", ".round")) == len(rounds), "every round")
+        assert text(driver, "message") == f"[!the last {len(matches)} matches!]"
+        second = driver.find_element("css selector", f'.round[data-round="{match_me.rounds[1].id}"]')
         assert [s.text for s in second.find_elements("css selector", "span")][:4] == [
-            "[!Round 2!]", "[!Bob first!]", "[!Ann won!]", "[!40 moves, 1:00!]"]
-        when = driver.find_element("css selector", ".when").text      # the browser's date, in the page's language
-        check(driver, "the games played", leave_out=when)
+            "[!Round 2!]", "[![!computer [!match me!] (1 s)!] first!]", "[![!computer [!match me!] (1 s)!] won!]",
+            "[!7 moves, 1:00!]"]
+        dates = {node.text for node in driver.find_elements("css selector", ".when")}   # the browser's, in the
+        check(driver, "the games played", leave_out=dates)                              # page's language
 
-        driver.get(base + "/review/1")
+        driver.get(base + f"/review/{match_me.rounds[0].id}")
         wait(driver, lambda: driver.find_element("id", "graph-box").is_displayed(), "the review", timeout=120)
         wait(driver, lambda: text(driver, "position").startswith("[!Move 7:"), "the last move described")
-        assert text(driver, "title") == "[!Review: round 1 (match 1, round 1)!]"
+        assert text(driver, "title") == (f"[!Review: round {match_me.rounds[0].id} (match {match_me.id}, "
+                                         "round 1)!]")
         assert len(driver.find_elements("css selector", "#move-rows tr")) == 7
         check(driver, "a round's review")
 
-        driver.get(base + "/replay/2")
+        driver.get(base + f"/replay/{match_me.rounds[1].id}")
         wait(driver, lambda: text(driver, "position") == "[!The empty board.!]", "the replay")
         driver.find_element("id", "play").click()
         wait(driver, lambda: text(driver, "play") == "\u23F8\uFE0E [!pause!]", "playing")

@@ -137,6 +137,54 @@ def test_history_is_the_history_command_s_with_its_words(tmp_path):
     assert data == {"matches": expected, "skipped": []}
 
 
+NODE_PAGE = """
+const document = {documentElement: {}, createTreeWalker: () => ({nextNode: () => null}),
+                  querySelectorAll: () => [], querySelector: () => null};
+const NodeFilter = {SHOW_TEXT: 4};
+"""
+"""What the words script and records.js need of a page, for node (the words are put into a page that has none)."""
+NODE_SAY = """
+const said = [];
+for (const match of HISTORY.matches) {
+  said.push(playerLabel(match.players["1"], 1), playerLabel(match.players["2"], 2), matchResult(match));
+  for (const round of match.rounds) said.push(roundResult(match, round), helpsText(round));
+}
+console.log(JSON.stringify(said));
+"""
+"""records.js's words for every match and round of /api/history: each player's label, each result, the helps."""
+
+
+def test_the_pages_say_every_stored_value_in_the_page_s_words(tmp_path, monkeypatch):
+    """A database of every kind of game, the pages asked for in the pseudo-language: records.js (run by node, with
+    the words script the server makes) says each player, result and round in words, and no stored value (a
+    level's name, ``match-me``) as it is (history.js and round.js put these into the page: the browser's test,
+    tests/web/test_web_words_browser.py, reads the pages whole)."""
+    import shutil
+
+    import pseudo_words
+    from ci_needs import require
+    from records_data import every_kind
+
+    require([] if shutil.which("node") else ["node"], "records.js is run by node", ".ci/install-browser-deps")
+    pseudo_words.compile_pseudo(tmp_path / "locale")
+    monkeypatch.setenv("GAMELIB_LOCALEDIR", str(tmp_path / "locale"))
+    db = tmp_path / "records" / "games.db"
+    db.parent.mkdir()
+    every_kind(db)
+    with served(db) as (port, _):
+        words = call(port, "GET", "/records-words.js", headers=[("Accept-Language", "xx")]).body.decode()
+        script = call(port, "GET", "/records.js").body.decode()
+        history = call(port, "GET", "/api/history?limit=200").json()
+    assert len(history["matches"]) == 15 and '"match-me":"[!match me!]"' in words
+    program = NODE_PAGE + words + script + f"const HISTORY = {json.dumps(history)};" + NODE_SAY
+    done = subprocess.run(["node", "-e", program], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert "[!computer [!match me!] (1 s)!]" in said and "[!computer [!easy!] (1 s)!]" in said
+    messages = pseudo_words.template_messages()
+    assert {text: raw for text in said if (raw := pseudo_words.raw_words(text, messages, {"Ann", "Bob"}))} == {}
+
+
 def test_a_round_and_its_match(tmp_path):
     with served(record(tmp_path)) as (port, _):
         data = call(port, "GET", "/api/round/2").json()

@@ -1,14 +1,15 @@
 // What the games played and a round's pages both say, from the API's values (GET /api/history's and
 // /api/round's players, status, winner, score and each round's result) in the page's words
-// (/records-words.js: _, ngettext, format).  No library, no build step.
+// (/records-words.js: _, ngettext, format, and word() for a stored value: a level's name, "match-me").  No
+// library, no build step.
 "use strict";
 
 // "Ann", "player 2", "Bob (remote)", "computer hard (1 s)": a player as `sensehat-c4 history` names it
 function playerLabel(player, seat) {
   if (player.level !== null && player.level !== undefined) {
     return player.seconds === null || player.seconds === undefined
-      ? format(_("computer {level}"), { level: player.level })
-      : format(_("computer {level} ({seconds} s)"), { level: player.level, seconds: player.seconds });
+      ? format(_("computer {level}"), { level: word(player.level) })
+      : format(_("computer {level} ({seconds} s)"), { level: word(player.level), seconds: player.seconds });
   }
   const name = player.name || format(_("player {seat}"), { seat });
   return player.remote ? format(_("{name} (remote)"), { name }) : name;

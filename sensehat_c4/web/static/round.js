@@ -266,9 +266,10 @@
         count(ngettext("{n} mistake", "{n} mistakes", s.mistakes), s.mistakes),
         count(ngettext("{n} blunder", "{n} blunders", s.blunders), s.blunders)];
       if (s.missed_wins) parts.push(count(ngettext("{n} missed win", "{n} missed wins", s.missed_wins), s.missed_wins));
-      if (s.unsolved) parts.push(count(_("{n} not solved"), s.unsolved));
-      return el("p", "", swatch(match.players[seat].colour), `${labelOf(Number(seat))}: ${accuracy} \u00b7 ` +
-        count(_("{n} best"), s.best) + only + ", " + parts.join(", "));
+      if (s.unsolved) parts.push(count(ngettext("{n} not solved", "{n} not solved", s.unsolved), s.unsolved));
+      return el("p", "", swatch(match.players[seat].colour), format(_("{name}: {accuracy} \u00b7 {best}{only}, {counts}"),
+        { name: labelOf(Number(seat)), accuracy, best: count(ngettext("{n} best", "{n} best", s.best), s.best), only,
+          counts: parts.join(", ") }));
     });
     $("summary").replaceChildren(...lines);
   }
@@ -333,7 +334,7 @@
     moves = Array.from(round.moves, (c) => Number(c) - 1);
     const said = { round: round.round, match: match.match, number: round.number };
     document.title = format(mode === "review" ? _("Review of round {round}") : _("Replay of round {round}"), said) +
-      " \u00b7 Connect 4";
+      " \u00b7 " + _("Connect 4");   // the game's name in the page's words (Puissance 4)
     $("title").textContent = format(mode === "review" ? _("Review: round {round} (match {match}, round {number})")
       : _("Replay: round {round} (match {match}, round {number})"), said);
     const helps = helpsText(round);

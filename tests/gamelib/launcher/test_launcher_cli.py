@@ -118,7 +118,7 @@ def test_language_on_the_command_line_applies_for_the_run_and_is_not_saved(confi
     mock.hold("up", 2.1)
     mock.tap("right", "right", "middle")                        # quit
     assert cli.main(["--language", "id", "--log-level", "error"]) == 0
-    assert mock.statuses[0][1].caption == "Connect 4 (←/→ memilih, Enter bermain, tahan ↑ 2 dtk: menu sistem)"
+    assert mock.statuses[0][1].caption == "Connect 4 (←/→ menggeser, Enter bermain, tahan ↑ 2 dtk: menu sistem)"
     assert json.loads(config.path.read_text()) == {"language": "fr", "low_light": False, "rotation": 0}
     mock.statuses.clear()
     mock.hold("up", 2.1)

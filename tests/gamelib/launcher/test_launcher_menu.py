@@ -431,7 +431,7 @@ def test_the_language_item_scrolls_each_languages_own_name_and_applies_and_saves
         "A (←/→ parcourir, Entrée jouer, tiens ↑ 2 s : menu système)",        # the saved language at start
         "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)",
         "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)",
-        "bahasa: Bahasa Indonesia (←/→ memilih, Enter mengganti, ↑ kembali)",
+        "bahasa: Bahasa Indonesia (←/→ menggeser, Enter mengganti, ↑ kembali)",
         "language: auto (←/→ browse, Enter changes, ↑ back)"]
     assert [letters(f) for t, f in again.frames if round(t, 2) == 2.5] == language_steps("Français", 4, 1)
     assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}   # auto: left out
@@ -446,11 +446,11 @@ def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys, monkeypa
     quit_menu(mock)
     Launcher(mock, [c4_entry()], NO_IDLE, settings=Settings(language="id")).run()
     assert [s.caption for _, s in mock.statuses][1:5] == [
-        "2 pemain (←/→ melihat-lihat, Enter memilih)",
-        "ukuran papan: 7x6 (←/→ melihat-lihat, Enter memilih, ↑ kembali)",
-        "giliran pemain 1 (merah): ←/→ memilih, Enter menjatuhkan, ↑ membatalkan",
-        "batalkan pertandingan? ↑ lagi: ya, tombol lain: lanjut main"]
-    assert capsys.readouterr().out == "pertandingan 1: dibatalkan saat 0-0\n"
+        "2 pemain (←/→ menggeser, Enter memilih)",
+        "ukuran papan: 7x6 (←/→ menggeser, Enter memilih, ↑ kembali)",
+        "giliran pemain 1 (merah): ←/→ memilih, Enter menjatuhkan, ↑ menghentikan",
+        "hentikan pertandingan? ↑ lagi: ya, tombol lain: lanjut main"]
+    assert capsys.readouterr().out == "pertandingan 1: dihentikan saat 0-0\n"
 
 
 def test_bad_options():

@@ -194,7 +194,7 @@ def test_temporaries_left_by_a_killed_write_are_removed_at_start(tmp_path, caplo
     with caplog.at_level(logging.INFO, logger="gamelib"):      # on, so it stays
         assert store.load() == Settings(rotation=90)
     assert [r.getMessage() for r in caplog.records] == [
-        f"removed 2 temporary file(s) left beside {path} by a write that was cut short"]
+        f"removed 2 temporary files left beside {path} by a write that was cut short"]
     assert sorted(os.listdir(tmp_path)) == sorted([".other.json-abc.tmp", left[2], "settings.json"])
 
 

@@ -201,7 +201,7 @@ def test_english_sends_no_words_and_each_language_its_own_script(monkeypatch):
     served = page_words(monkeypatch, Pseudo())
     english = served.serve(request("en-US,eo;q=0.5"))
     assert english.status == 200 and english.content_type == "text/javascript; charset=utf-8"
-    assert data_of(english) == {"lang": "en", "m": {}, "p": {}}
+    assert data_of(english) == {"lang": "en", "m": {}, "p": {}, "v": {}}
     assert ("Vary", "Accept-Language, Cookie") in english.headers and ("Cache-Control", "no-cache") in english.headers
     assert served.serve(request(None)).body == english.body == served.serve(request("fr;q=2")).body
     pseudo = served.serve(request("eo"))
@@ -311,7 +311,7 @@ def test_the_words_script_follows_the_readers_choice_and_never_the_pis_language(
     indonesian = served.serve(request("fr", cookie="lang=id"))
     assert indonesian.status == 200 and ("Vary", "Accept-Language, Cookie") in indonesian.headers
     assert data_of(indonesian)["lang"] == "id"
-    assert data_of(indonesian)["m"]["Games played"] == "Permainan yang sudah dimainkan"
+    assert data_of(indonesian)["m"]["Games played"] == "Riwayat permainan"
     assert switch_of(indonesian) == {
         "label": "Bahasa", "chosen": "id", "cookie": "lang", "kept": 365 * 24 * 3600,
         "choices": [["en", "English"], ["fr", "Fran\u00e7ais"], ["id", "Bahasa Indonesia"]]}
@@ -321,7 +321,7 @@ def test_the_words_script_follows_the_readers_choice_and_never_the_pis_language(
     swiss = served.serve(request("fr-CH"))                        # fr_CH spoken as fr: the switch shows fr
     assert data_of(swiss)["lang"] in ("fr", "fr-CH") and switch_of(swiss)["chosen"] == "fr"
     english = served.serve(request("fr", cookie="lang=en"))
-    assert data_of(english) == {"lang": "en", "m": {}, "p": {}} and switch_of(english)["label"] == "Language"
+    assert data_of(english) == {"lang": "en", "m": {}, "p": {}, "v": {}} and switch_of(english)["label"] == "Language"
     assert switch_of(english)["chosen"] == "en"
     etag = dict(indonesian.headers)["ETag"]
     assert served.serve(request(None, etag=etag, cookie="lang=id")).status == 304
@@ -339,10 +339,10 @@ def test_the_links_follow_the_readers_choice_over_the_network(tmp_path):
             assert reply.status == 200 and reply.headers.get("vary") == "Accept-Language, Cookie"
             return reply.json()["links"][0]["title"]
 
-        assert title(("Accept-Language", "fr"), ("Cookie", "lang=id")) == "Permainan yang sudah dimainkan"
+        assert title(("Accept-Language", "fr"), ("Cookie", "lang=id")) == "Riwayat permainan"
         assert title(("Accept-Language", "id"), ("Cookie", "lang=fr")) == "Parties jou\u00e9es"
         assert title(("Accept-Language", "fr"), ("Cookie", "lang=en")) == "Games played"
-        assert title(("Accept-Language", "id"), ("Cookie", "lang=fr\x01")) == "Permainan yang sudah dimainkan"
+        assert title(("Accept-Language", "id"), ("Cookie", "lang=fr\x01")) == "Riwayat permainan"
         assert title(("Accept-Language", "fr"), ("Cookie", "; ".join(f"c{n}=1" for n in range(40)) + "; lang=id")) == (
             "Parties jou\u00e9es")
         assert title(("Cookie", "lang=" + "i" * 3000)) == "Games played"
