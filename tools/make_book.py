@@ -302,13 +302,17 @@ def _decide(task: Task, size: Size, table_bits: Optional[int], threads: int) -> 
 
 
 def _worker(size: Size, table_bits: Optional[int], threads: int, tasks: "mp.Queue[Optional[Tuple[int, Task]]]",
-            results: "mp.Queue[Tuple[int, int, Tuple[int, int, float, float, int]]]", index: int) -> None:
-    parent = os.getppid()
+            results: "mp.Queue[Tuple[int, int, Tuple[int, int, float, float, int]]]", index: int,
+            parent: int) -> None:
+    """Decides the tasks ``parent`` (the builder's pid, given by the builder: read here, it would already be
+    init's if the builder died while this process was starting) hands it, until told to stop or orphaned."""
     if sys.platform.startswith("linux"):  # the builder killed (even by SIGKILL): this worker gets SIGTERM
         try:
             ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
+    if os.getppid() != parent:  # the builder died before the line above: no signal will come
+        return
     while True:
         try:
             item = tasks.get(timeout=5)
@@ -399,7 +403,8 @@ def build_strategy_book(size: Size, stones: int, out: Path, table_bits: Optional
     context = mp.get_context("spawn")
     tasks = [context.Queue() for _ in range(jobs)]
     results = context.Queue()
-    workers = [context.Process(target=_worker, args=(size, table_bits, threads, tasks[i], results, i), daemon=True)
+    workers = [context.Process(target=_worker, args=(size, table_bits, threads, tasks[i], results, i, os.getpid()),
+                               daemon=True)
                for i in range(jobs)]
     for worker in workers:
         worker.start()

@@ -176,6 +176,36 @@ def test_the_builder_killed_leaves_no_worker_searching(tmp_path):
     assert (tmp_path / "strategy-8x6.bin.decisions").read_text() == ""
 
 
+def test_a_worker_whose_builder_died_while_it_started_decides_nothing():
+    """A worker started just before its builder was killed sets its death signal too late to get it: it compares
+    its parent with the builder's pid the builder gave it, and stops before taking a task (under load it would
+    otherwise search 8x6's first positions for many minutes, orphaned)."""
+    import ctypes
+    import queue
+
+    tasks: "queue.Queue" = queue.Queue()
+    tasks.put((1, "a task it must not take"))
+    results: "queue.Queue" = queue.Queue()
+    not_its_parent = 0          # init's children are reparented to 1; no process is pid 0
+    try:
+        make_book_module()._worker(Size(8, 6), 16, 1, tasks, results, 0, not_its_parent)
+    finally:
+        ctypes.CDLL(None).prctl(1, 0)     # the death signal it set (on this test's process): none again
+    assert (tasks.qsize(), results.qsize()) == (1, 0)
+
+
+def make_book_module():
+    """tools/make_book.py as a module (it is a script, not in a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "make_book.py"
+    spec = importlib.util.spec_from_file_location("make_book_tool", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def read(path) -> str:
     try:
         return path.read_text()
