@@ -94,6 +94,7 @@ def writable(path: Path, *, make_folders: bool = True) -> Path:
     :class:`Unwritable` says why not.  Nothing but the folders is made; the file is not opened by SQLite
     (whether it is a games database is the writer's to find)."""
     real = _real(path)
+    name = path.name or str(path)   # "." and "" have no name of their own
     try:
         found: Optional[os.stat_result] = os.stat(real)
     except (FileNotFoundError, NotADirectoryError):
@@ -101,9 +102,9 @@ def writable(path: Path, *, make_folders: bool = True) -> Path:
     except OSError as exc:
         raise Unwritable(os_reason(exc)) from None
     if found is not None and stat.S_ISDIR(found.st_mode):
-        raise Unwritable(_("{name} is a directory").format(name=path.name))
+        raise Unwritable(_("{name} is a directory").format(name=name))
     if found is not None and not stat.S_ISREG(found.st_mode):   # a FIFO would hang the open, a device holds no games
-        raise Unwritable(_("{name} is not a regular file").format(name=path.name))
+        raise Unwritable(_("{name} is not a regular file").format(name=name))
     if found is None and missing_folder(real) is not None:
         if not make_folders:
             raise NoFolder(real.parent)

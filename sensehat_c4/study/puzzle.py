@@ -397,7 +397,8 @@ NAME = N_("puzzle of the day")
 def play(backend: Backend, *, path: Optional[Path] = None, today: Callable[[], date] = date.today,
          timing: PuzzleTiming = PuzzleTiming()) -> Optional[PuzzleResult]:
     """The launcher's entry: today's puzzle, its tries kept in the games database (``path``: default the
-    game's); its result line is printed as the match's is."""
+    game's; one that cannot be written is warned of on the LEDs first, :mod:`..match.unrecorded`); its result
+    line is printed as the match's is."""
     day = today()
     puzzle = daily(day)
     keeper = RecordsKeeper(day, puzzle, path, today=today)

@@ -35,6 +35,7 @@ def test_a_directory_a_fifo_and_a_device_are_refused_by_name(tmp_path):
     assert refused(tmp_path / "link.db") == "link.db is a directory"
     assert refused(fifo) == "fifo is not a regular file"
     assert refused(Path("/dev/null")) == "null is not a regular file"
+    assert refused(Path(".")) == refused(Path("")) == ". is a directory"   # no name of its own: the path
 
 
 def test_a_file_or_its_place_that_can_be_written_is_the_file_itself(tmp_path):
