@@ -13,6 +13,11 @@ line (:func:`~sensehat_c4.engine.puzzles.solution_line`) and grade (``tries``: t
 levels 1 to 3, three seeds each, try moves until they find the first one, each try ruling a
 column out; the mean of the tries) are worked out.  The same seed gives the same file with
 either solver core (the scores are exact, and no level's move depends on the clock).
+
+The shipped file must not be rebuilt in place: a puzzle's id is its place among those of its ``n``,
+and the games database names each day's puzzle by its id (a past day must keep its puzzle).  Which
+puzzles a day may get is decided when it is chosen, not here: from ``FAIR_FROM`` on, the fair ones
+(``sensehat_c4.engine.puzzles.fair``); the last line printed counts them.
 """
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sensehat_c4.engine import LEVELS, choose_move, default_oracle
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import Position
-from sensehat_c4.engine.puzzles import MAGIC, MAX_N, PATH, VERSION, solution_line
+from sensehat_c4.engine.puzzles import MAGIC, MAX_N, PATH, VERSION, fair_puzzles, solution_line
 from sensehat_c4.engine.sight import Sight, choose, foresee
 from sensehat_c4.engine.sizebooks import mirror_key
 from sensehat_c4.rules import STANDARD, Board
@@ -138,6 +143,7 @@ def main(argv: List[str]) -> int:
     args.output.write_bytes(data)
     print(f"{args.output}: {len(lines) - 1} puzzles, {len(data)} bytes; {time.monotonic() - started:.0f} s "
           f"({time.process_time() - cpu:.0f} s CPU)", flush=True)
+    print("fair: " + " ".join(f"{n}:{len(fair_puzzles(n, path=args.output))}" for n in found), flush=True)
     return 0
 
 

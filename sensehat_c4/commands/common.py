@@ -12,7 +12,7 @@ from gamelib.app import Parser
 from ..engine.threads import MAX_THREADS, THREADS_ENV, threads_of
 from ..errors import BoardSizeError
 from ..i18n import _
-from ..records import DB_ENV, default_path
+from ..records import DB_ENV, default_path, missing_folder
 from ..rules import Size
 
 PROG = "sensehat-c4"
@@ -72,6 +72,18 @@ def add_db(parser: Parser) -> None:
     parser.add_argument("--db", type=Path, default=None, metavar="PATH",
                         help=_("the games database (default: ${variable}, else {path})").format(
                             variable=DB_ENV, path=default_path({"HOME": "~"})))
+
+
+def check_db_folder(parser: Parser, path: Optional[Path]) -> None:
+    """A game's ``--db``: the folder it names must be there (one line and exit 2 if not, before anything
+    is opened or made): a game makes only the default path's folders, so that a typo does not leave a
+    database where nobody looks."""
+    if path is None:
+        return
+    folder = missing_folder(path)
+    if folder is not None:
+        parser.error(_("--db {path}: the folder {folder} does not exist").format(
+            path=app.one_line(str(path)), folder=app.one_line(str(folder))))
 
 
 def add_round_id(parser: Parser) -> None:

@@ -19,7 +19,7 @@ from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
 from ..match.opponents import HUMAN, Opponent
 from ..match.opponents import NAMES as OPPONENTS
 from ..rules import FIRST_CHOICES
-from .common import PROG, add_board, add_db, add_threads, positive_int, seconds, use_threads
+from .common import PROG, add_board, add_db, add_threads, check_db_folder, positive_int, seconds, use_threads
 
 if TYPE_CHECKING:
     from ..match.controller import MatchResult
@@ -180,6 +180,7 @@ def run(argv: Sequence[str]) -> int:
     from ..lan.remote import default_name  # noqa: PLC0415
     from ..match.controller import MatchOptions, Timing  # noqa: PLC0415
     from ..match.game import play_matches, web_pages  # noqa: PLC0415
+    from ..match import unrecorded  # noqa: PLC0415
     from ..match.report import print_result  # noqa: PLC0415
     from ..records import Recorder  # noqa: PLC0415
     from ..rules import Size  # noqa: PLC0415
@@ -229,25 +230,28 @@ def run(argv: Sequence[str]) -> int:
     after: List[str] = []   # the guest's last words (Bob quit), said once the board has gone (a terminal's own
     #                         screen would take them with it)
 
+    check_db_folder(parser, args.db)
     try:
         # the log (the recorder's one line) routed as the launcher routes its own: never over the board
         with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
-                backends.from_args(args, notice=notice) as backend, \
-                contextlib.closing(Recorder(args.db)) as recorder, \
-                web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
-            if backend.needs_terminal:   # log lines would land on the board
-                logs.aside()
-            if lan_address is not None:
-                lan.host(backend, replace(options, size=args.board or options.size), name=name, recorder=recorder,
-                         address=lan_address, matches=args.matches, notice=notice,
-                         report=lambda number, result, names: print_result(number, None, result, names))
-            elif args.join is not None:
-                lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
-                         report=lambda number, result, names: print_result(number, None, result, names))
-            else:
-                play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
-                             size=args.board, think=args.think, matches=args.matches, report=report,
-                             recorder=recorder, helps=helps)
+                contextlib.closing(Recorder(args.db)) as recorder:
+            recorder.open()   # a file it cannot write is told now, before the board takes the terminal
+            with backends.from_args(args, notice=notice) as backend, \
+                    web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
+                if backend.needs_terminal:   # log lines would land on the board
+                    logs.aside()
+                unrecorded.check(backend, recorder, options.palette)
+                if lan_address is not None:
+                    lan.host(backend, replace(options, size=args.board or options.size), name=name,
+                             recorder=recorder, address=lan_address, matches=args.matches, notice=notice,
+                             report=lambda number, result, names: print_result(number, None, result, names))
+                elif args.join is not None:
+                    lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
+                             report=lambda number, result, names: print_result(number, None, result, names))
+                else:
+                    play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
+                                 size=args.board, think=args.think, matches=args.matches, report=report,
+                                 recorder=recorder, helps=helps)
     finally:
         for line in after:
             notice(line)

@@ -1,7 +1,8 @@
 """``sensehat-c4 puzzle [--date YYYY-MM-DD] [--show | --solution | --json]``: the day's "find the win" puzzle.
 
 The puzzle is :func:`~sensehat_c4.engine.puzzles.daily` of the date (today's, by this
-machine's local clock, without ``--date``): the same on every Pi on that date.  Without
+machine's local clock, without ``--date``): the same on every Pi on that date.  A date after
+today is refused (one line, exit 2): a day's puzzle comes out on its day.  Without
 ``--show``, ``--solution`` or ``--json`` it is played on the chosen backend (``--backend``, as
 the game's) against the computer's best defence, each try kept in the games database
 (:mod:`sensehat_c4.study.puzzle`), its result line printed at the end.  The text
@@ -17,15 +18,16 @@ import json
 import re
 from calendar import monthrange
 from datetime import MINYEAR, date
-from typing import Sequence
+from typing import Callable, Sequence
 
 from gamelib.jsonvalue import JSONObject
 
 from gamelib import app, backends, web
+from gamelib.palette import PALETTES
 
 from ..engine.puzzles import Puzzle, daily
 from ..i18n import N_, _
-from .common import PROG, add_db, parser, show
+from .common import PROG, add_db, check_db_folder, parser, show
 
 WEEKDAYS = (N_("Monday"), N_("Tuesday"), N_("Wednesday"), N_("Thursday"), N_("Friday"), N_("Saturday"),
             N_("Sunday"))
@@ -83,7 +85,8 @@ def text(day: date, puzzle: Puzzle, solution: bool = False) -> str:
     return "\n".join(lines)
 
 
-def run(argv: Sequence[str]) -> int:
+def run(argv: Sequence[str], *, today: Callable[[], date] = date.today) -> int:
+    """The command; ``today()`` is the local date (a test's clock)."""
     args_parser = parser("puzzle", _("The day's puzzle: find the move that wins within N stones "
                                      "(N is 1 on Mondays up to 7 on Sundays)."))
     args_parser.add_argument("--date", type=iso_date, default=None, metavar="YYYY-MM-DD",
@@ -96,33 +99,40 @@ def run(argv: Sequence[str]) -> int:
     add_db(args_parser)
     web.add_argument(args_parser)
     args = args_parser.parse_args(argv)
-    day = args.date or date.today()
+    now = today()
+    day = args.date or now
+    if day > now:
+        args_parser.error(_("argument --date: {date} is after today ({today}): a day's puzzle comes out on "
+                            "its day").format(date=day.isoformat(), today=now.isoformat()))
     puzzle = daily(day)
     if args.json or args.solution or args.show:
         show(json.dumps(as_json(day, puzzle)) if args.json else text(day, puzzle, args.solution))
         return app.EXIT_OK
-    return play(args, day, puzzle)
+    check_db_folder(args_parser, args.db)
+    return play(args, day, puzzle, today)
 
 
-def play(args: argparse.Namespace, day: date, puzzle: Puzzle) -> int:
+def play(args: argparse.Namespace, day: date, puzzle: Puzzle, today: Callable[[], date] = date.today) -> int:
     """Play ``day``'s ``puzzle`` on the backend the options name; its result line is printed at the end."""
     from gamelib.files import state_home  # noqa: PLC0415
     from gamelib.launcher.log import LauncherLog  # noqa: PLC0415
 
+    from ..match import unrecorded  # noqa: PLC0415
     from ..study.puzzle import PuzzlePlay, RecordsKeeper  # noqa: PLC0415
 
     def notice(message: str) -> None:
         app.report(f"{PROG} puzzle", message)
 
-    keeper = RecordsKeeper(day, puzzle, args.db)
+    keeper = RecordsKeeper(day, puzzle, args.db, today=today)
     try:
         # the log (the recorder's one line) routed as the game routes it: never over the board
-        with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
-                backends.from_args(args, notice=notice) as backend, \
-                web.serving(backend, args.web, notice):
-            if backend.needs_terminal:
-                logs.aside()
-            result = PuzzlePlay(backend, day, puzzle, keeper=keeper).run()
+        with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs:
+            keeper.recorder.open()   # a file it cannot write is told now, before the board takes the terminal
+            with backends.from_args(args, notice=notice) as backend, web.serving(backend, args.web, notice):
+                if backend.needs_terminal:
+                    logs.aside()
+                unrecorded.check(backend, keeper.recorder, PALETTES[backend.palette])
+                result = PuzzlePlay(backend, day, puzzle, keeper=keeper).run()
     finally:
         keeper.close()
     show(result.line)

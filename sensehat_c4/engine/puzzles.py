@@ -17,7 +17,14 @@ Puzzles are numbered from 1 within each ``n`` in the file's order: ``3-0042``.
 
 **The day's puzzle** (:func:`daily`) is the same on every Pi on the same date: ``n`` follows
 the week, Monday's wins with the first stone and Sunday's with the seventh, and among the
-puzzles of that ``n`` the day's is number ``sha256(ISO date) mod count`` (from 0).
+puzzles of that ``n`` the day's is number ``sha256(ISO date) mod count`` (from 0).  From
+:data:`FAIR_FROM` on, that is among the *fair* puzzles of that ``n`` only (:func:`fair`: at least
+:data:`MIN_MOVES` legal moves, and :data:`MIN_SAFE` of them that do not lose at once, so that
+finding the move is not a matter of the only column left, or of the only move that does not hand
+the defence a four).  The days before it keep the puzzle they were given since the puzzles
+began (2026-11-26), fair or not: the records name a day's puzzle by its id, and a day played
+again (``--date``) is the same puzzle.  The file itself never changes order: an id is the same
+puzzle for good.
 
 **Solving** (:func:`check`, :func:`defence`) is pure: a board in, a verdict or a column out, the
 exact solver's answer within a :class:`~.limit.Limit`; the LEDs, the terminal and the web
@@ -40,13 +47,20 @@ from ..i18n import _
 from ..rules import STANDARD, Board
 from .limit import Limit
 from .oracle import Oracle, default_oracle
-from .position import Position
+from .position import Position, non_losing, popcount
 
 PATH = Path(__file__).resolve().parent / "data" / "puzzles.bin"
 MAGIC = "C4PZ"
 VERSION = 1
 MAX_N = 7
 """The longest puzzles: the side to move wins with its seventh stone from the position."""
+FAIR_FROM = date(2026, 12, 8)
+"""The first day whose puzzle is chosen among the fair ones (:func:`fair`); every day before it keeps
+the puzzle the first rule gave it (the day after the last one served by that rule)."""
+MIN_MOVES = 3
+"""A fair puzzle has at least this many legal moves ..."""
+MIN_SAFE = 2
+"""... and at least this many that do not lose at once (the defence has no four to make after them)."""
 
 
 @dataclass(frozen=True)
@@ -153,11 +167,48 @@ def n_of(day: date) -> int:
     return day.isoweekday()
 
 
+def fair(puzzle: Puzzle) -> bool:
+    """True if the side to move has at least :data:`MIN_MOVES` legal moves, and at least
+    :data:`MIN_SAFE` of them do not lose at once: after them the defence cannot make four with its
+    next stone (a move that wins at once is one of them).  :class:`IllegalMoveError` if its moves
+    cannot be played."""
+    here = Position.of(puzzle.board())
+    shape = here.shape
+    possible = here.possible
+    if popcount(possible) < MIN_MOVES:
+        return False
+    wins = possible & shape.winning_cells(here.current, here.mask)
+    safe = wins | non_losing(possible, shape.winning_cells(here.opponent, here.mask))
+    return popcount(safe) >= MIN_SAFE
+
+
+_fair: Dict[Tuple[Path, int], Tuple[Puzzle, ...]] = {}
+
+
+def fair_puzzles(n: int, *, path: Path = PATH) -> Tuple[Puzzle, ...]:
+    """The fair puzzles of ``n`` (:func:`fair`), in the file's order (worked out once); a puzzle whose
+    moves cannot be played (a damaged file) is not one."""
+    every = puzzles(n, path=path)
+    with _lock:
+        if (path, n) not in _fair:
+            _fair[path, n] = tuple(p for p in every if _fair_or_not(p))
+        return _fair[path, n]
+
+
+def _fair_or_not(puzzle: Puzzle) -> bool:
+    try:
+        return fair(puzzle)
+    except IllegalMoveError:
+        return False
+
+
 def daily(day: date, *, path: Path = PATH) -> Puzzle:
-    """The puzzle of ``day``: the same on every Pi (see the module's docstring)."""
-    choice = puzzles(n_of(day), path=path)
+    """The puzzle of ``day``: the same on every Pi (see the module's docstring): among the fair
+    puzzles of its ``n`` from :data:`FAIR_FROM` on, among all of them before."""
+    n = n_of(day)
+    choice = fair_puzzles(n, path=path) if day >= FAIR_FROM else puzzles(n, path=path)
     if not choice:
-        raise ConfigError(_("no puzzle of n = {n} in {path}").format(n=n_of(day), path=path))
+        raise ConfigError(_("no puzzle of n = {n} in {path}").format(n=n, path=path))
     digest = int.from_bytes(hashlib.sha256(day.isoformat().encode("ascii")).digest(), "big")
     return playable(choice[digest % len(choice)], path)
 

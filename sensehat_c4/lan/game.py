@@ -13,6 +13,7 @@ from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
 
 from ..i18n import N_, _
+from ..match import unrecorded
 from ..match.chooser import browse, choose_size
 from ..match.controller import MatchOptions
 from ..match.report import print_result
@@ -75,8 +76,9 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
     names = tuple(choices.names) if choices is not None else ()
     name = names[0] if names else default_name()
     with contextlib.ExitStack() as stack:
-        if recorder is None:
+        if recorder is None:   # the launcher's entry: told now if the games cannot be recorded
             recorder = stack.enter_context(contextlib.closing(Recorder()))
+            unrecorded.check(backend, recorder, PALETTES[backend.palette])
         while True:
             role = choose_role(backend)
             if role is None:

@@ -28,6 +28,7 @@ from ..i18n import _
 from ..lan.game import play_lan
 from ..records import MatchRecord, Recorder, Records, RecordsError
 from ..rules import Size
+from . import unrecorded
 from .chooser import choose_helps, choose_opponent, choose_size
 from .computer import LEVELS, Computer, computer_for, middle
 from .opponents import HUMAN, MATCH_ME, OPPONENTS, Opponent, OpponentKind, ladder_for, opponents_for
@@ -252,6 +253,7 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
 
     board = PALETTES[backend.palette]   # the launcher's setting
     with contextlib.closing(Recorder()) as recorder:
+        unrecorded.check(backend, recorder, board)   # told before play if the games cannot be recorded
         play_matches(backend, MatchOptions(names=names, colours=board.players, palette=board), matches=1, back_leaves=True,
                      default_size=default, recorder=recorder, report=report,
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))

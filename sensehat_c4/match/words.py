@@ -20,6 +20,8 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
   ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
   ``kind``: ``stick``, ``computer``, ``phone``...), ``winner`` (the seat, or ``null``) and
   ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``);
+- the warning before play when the games cannot be recorded (phase ``unrecorded``): ``game`` only, the
+  reason in ``text``;
 - the replay (``replay ID``; phase ``replay``): ``round`` (the round's ID), ``move`` (the moves shown)
   and ``moves`` (the round's), ``paused`` and ``ended`` (true or false);
 - training (``review --train``, the launcher's Connect 4 training): ``round`` (the round's
@@ -64,6 +66,7 @@ RESULT = "result"
 RESUME = "resume"
 TRAINING = "training"
 REPLAY = "replay"
+UNRECORDED = "unrecorded"
 
 def _about(level: str, word: Callable[[str], str]) -> str:
     rung = rungs.BY_NAME[level]
@@ -147,6 +150,12 @@ def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opp
 def rules(text: str) -> Status:
     """The rules scrolling across the LEDs (``text``, in words already)."""
     return Status(RULES, text, _("the rules are scrolling: any key stops them"), {"game": GAME})
+
+
+def unrecorded(why: str) -> Status:
+    """The warning scrolling before play: the games are not being recorded, because ``why`` (in words already)."""
+    return Status(UNRECORDED, _("games are not being recorded: {why}").format(why=why),
+                  _("games are not being recorded: {why}; any key goes on").format(why=why), {"game": GAME})
 
 
 def choosing_size(size: Size, offered: Sequence[Size]) -> Status:

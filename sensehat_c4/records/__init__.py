@@ -33,10 +33,12 @@ step by step, in one transaction (:mod:`.migrations`).
 This package's modules, each one job: :mod:`.schema` (the application id, each table's columns as its
 row's dataclass, and the SQL built from them),
 :mod:`.migrations`, :mod:`.files` (where the file is, opening and identifying it, SQLite's
-errors), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.reader`,
+errors), :mod:`.access` (whether this process may write the file at a path, asked before play;
+the operating system's reasons in words), :mod:`.owner`, :mod:`.rows` (the typed rows and their checks), :mod:`.reader`,
 :mod:`.recording` (:class:`MatchRecorder`, what a match records, as a protocol) and
 :mod:`.writer`.  What the rest of the game uses is imported from here.
 """
+from .access import NoFolder, Unwritable, missing_folder, writable
 from .files import BUSY_SECONDS, DB_ENV, NotRecorded, RecordsError, default_path
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .owner import Owner
@@ -49,5 +51,6 @@ from .schema import APPLICATION_ID, MAX_ID
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "MatchRecorder", "NotRecorded", "Owner", "PuzzleRecord", "Recorder", "Records", "RecordsError",
-           "RoundRecord", "Side", "default_path", "hex_colour", "load_round", "streak", "timestamp"]
+           "MatchRecord", "MatchRecorder", "NoFolder", "NotRecorded", "Owner", "PuzzleRecord", "Recorder", "Records", "RecordsError",
+           "RoundRecord", "Side", "Unwritable", "default_path", "hex_colour", "load_round", "missing_folder", "streak",
+           "timestamp", "writable"]

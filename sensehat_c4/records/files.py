@@ -18,6 +18,7 @@ from gamelib.files import data_home
 
 from ..errors import C4Error
 from ..i18n import _
+from .access import os_reason
 from .migrations import FIRST_TABLES, is_newer
 from .rows import BadRow
 from .schema import APPLICATION_ID
@@ -160,8 +161,8 @@ def why(exc: BaseException) -> str:
     """``exc`` as one line (a name SQLite keeps that is not UTF-8: the file is damaged)."""
     if isinstance(exc, UnicodeDecodeError):
         return _("database disk image is malformed (a name in its schema is not UTF-8)")
-    if isinstance(exc, OSError) and exc.strerror:  # the system's words, without "[Errno 36] ... 'path'"
-        return one_line(exc.strerror)
+    if isinstance(exc, OSError) and exc.strerror:  # the system's reason in words, without "[Errno 36] ... 'path'"
+        return os_reason(exc)
     return one_line(str(exc) or type(exc).__name__)
 
 

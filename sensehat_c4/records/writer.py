@@ -25,6 +25,7 @@ from gamelib.app import one_line
 
 from ..i18n import _
 from ..rules import Board
+from .access import writable
 from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, identify, integrity, is_busy,
                     is_corrupt, why)
 from .migrations import is_newer, migrate
@@ -274,13 +275,14 @@ class Recorder:
     def puzzle_tried(self, day: date, puzzle: str, n: int, *, solved: bool, today: date) -> bool:
         """Commit a try of ``day``'s puzzle (id ``puzzle``, of ``n``) that has just ended, ``solved`` or
         not, ``today`` by the local clock: one more try in the day's row (made at its first try), and the
-        date it was first solved on.  True if it is written; like every write, a failure is logged, never
-        raised (a lock held past ``busy`` seconds loses this try's row only)."""
+        date it was first solved on (never before ``day``: a clock set back meanwhile counts it solved on
+        the day, as its readers want it).  True if it is written; like every write, a failure is logged,
+        never raised (a lock held past ``busy`` seconds loses this try's row only)."""
         if self.failed is not None:
             return False
         now = timestamp(self.clock())
         row = PUZZLES.row(id=None, day=day.isoformat(), puzzle=puzzle, n=n, tries=1,
-                          solved_on=today.isoformat() if solved else None, started=now, ended=now)
+                          solved_on=max(today, day).isoformat() if solved else None, started=now, ended=now)
         insert, values = PUZZLES.insert(row)
         upsert = (insert + " ON CONFLICT (day) DO UPDATE SET tries = tries + 1, "
                   "solved_on = COALESCE(solved_on, excluded.solved_on), ended = excluded.ended")
@@ -407,15 +409,7 @@ class Recorder:
     def _open(self, busy: float) -> sqlite3.Connection:
         if self._conn is not None and self._ready:
             return self._conn
-        real = self.path.resolve()  # a symlink is followed: its target is the database
-        if real.is_dir():
-            raise OSError(f"{self.path.name} is a directory")
-        if real.exists() and not real.is_file():  # a FIFO would hang the open, a device holds no games
-            raise OSError(f"{self.path.name} is not a regular file")
-        real.parent.mkdir(parents=True, exist_ok=True)
-        for place in (real.parent, real):  # WAL needs its journal files beside the database
-            if place.exists() and not os.access(place, os.W_OK):
-                raise OSError(f"{place} is read-only")
+        real = writable(self.path)  # a symlink followed; its folders made (a named one's were checked before)
         try:
             return self._prepare(real, busy)
         except (sqlite3.DatabaseError, Damaged, BadRow, UnicodeDecodeError) as exc:

@@ -48,7 +48,7 @@ from ..engine.limit import Limit
 from ..engine.puzzles import Puzzle, Verdict, check, daily, defence, stones_left
 from ..errors import C4Error
 from ..i18n import N_, _, ngettext
-from ..match import render, words
+from ..match import render, unrecorded, words
 from ..match.controller import start_column
 from ..records import PuzzleRecord, Recorder, Records, streak
 from ..rules import Board
@@ -135,7 +135,8 @@ class RecordsKeeper:
         try:
             return next((p.tries for p in self._played() if p.day == self.day), 0)
         except C4Error as exc:
-            log.warning(_("the puzzles played cannot be read: {error}").format(error=exc))
+            if self.recorder.failed is None:   # else its one line said why already
+                log.warning(_("the puzzles played cannot be read: {error}").format(error=exc))
             return 0
 
     def tried(self, solved: bool) -> Optional[int]:
@@ -399,11 +400,13 @@ NAME = N_("puzzle of the day")
 def play(backend: Backend, *, path: Optional[Path] = None, today: Callable[[], date] = date.today,
          timing: PuzzleTiming = PuzzleTiming()) -> Optional[PuzzleResult]:
     """The launcher's entry: today's puzzle, its tries kept in the games database (``path``: default the
-    game's); its result line is printed as the match's is."""
+    game's; one that cannot be written is warned of on the LEDs first, :mod:`..match.unrecorded`); its result
+    line is printed as the match's is."""
     day = today()
     puzzle = daily(day)
     keeper = RecordsKeeper(day, puzzle, path, today=today)
     try:
+        unrecorded.check(backend, keeper.recorder, PALETTES[backend.palette])   # told before play
         result = PuzzlePlay(backend, day, puzzle, keeper=keeper, timing=timing).run()
     finally:
         keeper.close()

@@ -19,9 +19,13 @@ from as_nobody import in_child
 
 from gamelib import backends
 from gamelib.backends.mock import MockBackend
-from records_data import record_match, ticking
+from gamelib.palette import DEFAULT, PALETTES
+from gamelib.scroll import scroll_frames
+from records_data import record_match, rows, ticking
 from sensehat_c4 import cli
+from sensehat_c4.match import render
 from sensehat_c4.records import Recorder
+from sensehat_c4.rules import Board
 from scripted import ROUND_SETTLE, moves
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,29 +98,108 @@ def test_a_fifo_or_a_device_is_refused_at_once(tmp_path, command):
             2, "", f"sensehat-c4 {command[0]}: {path} is not a regular file, not a games database\n")
 
 
-# -- play: the recorder's one line, and the game goes on ------------------------------------------
+# -- play: the recorder's one line and the LEDs' warning before the match, and the game goes on -------
 
 
-def play_one_round(db):
-    """``sensehat-c4 --opponent human --matches 1 --db DB`` on a mock (no ``--db`` if ``None``): player 1
-    wins a round, then up, up."""
+def scrolled(text="GAMES NOT RECORDED"):
+    """The frames of the warning's words scrolling in the palette's warning colour, and how long they take."""
+    colours = PALETTES[DEFAULT]
+    steps = list(scroll_frames(text, colours.warning, colours.background))
+    return [tuple(frame) for frame, _ in steps], sum(seconds for _, seconds in steps)
+
+
+def play_one_round(db, *, warned=True):
+    """``sensehat-c4 --opponent human --matches 1 --db DB`` on a mock (no ``--db`` if ``None``): once the
+    warning has scrolled (if ``warned``), player 1 wins a round, then up, up.  Returns the exit code, what
+    stderr held when the backend was opened, and the backend."""
     backend = MockBackend()
+    if warned:
+        backend.wait_until(scrolled()[1])
     moves(backend, "4545454")
     backend.wait_until(backend._cursor + ROUND_SETTLE)
     backend.tap("up", "up")
+    before = []
+
+    def opened(*args, **kwargs):
+        before.append(sys.stderr.getvalue())
+        return backend
+
     original = backends.open_backend
-    backends.open_backend = lambda *args, **kwargs: backend
+    backends.open_backend = opened
     try:
-        return cli.main(["--opponent", "human", "--matches", "1"] + ([] if db is None else ["--db", db]))
+        code = cli.main(["--opponent", "human", "--matches", "1"] + ([] if db is None else ["--db", db]))
     finally:
         backends.open_backend = original
+    return code, "".join(before), backend
 
 
 PLAYED = "match 1: abandoned at 1-0, player 1 ahead\n"
+WARNING = "sensehat-c4: WARNING: games are not being recorded: {why} ({path})\n"
+
+
+def warned_on_the_leds(backend, why):
+    """The mock's first frames are ``GAMES NOT RECORDED`` scrolling once in the palette's warning colour,
+    said with ``why``; then the match's board."""
+    frames, _ = scrolled()
+    shown = [frame for _, frame in backend.frames]
+    assert shown[:len(frames)] == frames
+    assert list(shown[len(frames)]) == render.board_frame(Board(), PALETTES[DEFAULT], cursor=3)
+    said = backend.statuses[0][1]
+    assert (said.phase, said.text, said.caption) == (
+        "unrecorded", f"games are not being recorded: {why}", f"games are not being recorded: {why}; any key goes on")
+    assert backend.statuses[1][1].phase == "playing"
+
+
+def test_a_press_ends_the_warning_and_plays_nothing(capsys, tmp_path):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    backend = MockBackend()
+    backend.tap("middle", at=1.0)
+    backend.tap("up", "up", at=5.0)
+    original = backends.open_backend
+    backends.open_backend = lambda *args, **kwargs: backend
+    try:
+        code = cli.main(["--opponent", "human", "--matches", "1", "--db", str(folder)])
+    finally:
+        backends.open_backend = original
+    assert (code, capsys.readouterr().out) == (0, "match 1: abandoned at 0-0\n")
+    frames, _ = scrolled()
+    shown = [(round(when, 6), frame) for when, frame in backend.frames]
+    board = tuple(render.board_frame(Board(), PALETTES[DEFAULT], cursor=3))
+    cut = next(i for i, (when, _) in enumerate(shown) if when >= 1.0)
+    assert [f for _, f in shown[:cut]] == frames[:cut] and shown[cut] == (1.0, board)
+    assert [s.phase for _, s in backend.statuses][:3] == ["unrecorded", "playing", "confirming"]
+
+
+def test_play_with_a_db_in_a_folder_that_does_not_exist_is_refused_in_one_line(capsys, tmp_path):
+    """``--db`` names a file in a folder that is not there: refused before anything opens, nothing made."""
+    for path in (tmp_path / "nonexistent" / "dir" / "games.db", tmp_path / "nonexistent" / "games.db"):
+        backend = MockBackend()
+        original = backends.open_backend
+        backends.open_backend = lambda *args, **kwargs: backend
+        try:
+            assert run(capsys, ["--opponent", "human", "--db", str(path)]) == (
+                2, "", f"sensehat-c4: error: --db {path}: the folder {path.parent} does not exist (see --help)\n")
+            assert run(capsys, ["puzzle", "--date", "2026-11-24", "--db", str(path)]) == (
+                2, "", f"sensehat-c4 puzzle: error: --db {path}: the folder {path.parent} does not exist (see --help)\n")
+        finally:
+            backends.open_backend = original
+        assert not backend.frames and list(tmp_path.iterdir()) == []
+
+
+def test_the_default_path_s_folders_are_still_made(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SENSEHAT_C4_DB", "")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "new" / "data"))
+    code, before, backend = play_one_round(None, warned=False)
+    assert (code, before, capsys.readouterr()) == (0, "", (PLAYED, ""))
+    assert backend.statuses[0][1].phase == "playing"
+    assert rows(tmp_path / "new" / "data" / "sensehat-c4" / "games.db", "SELECT moves FROM rounds") == [("4545454",)]
 
 
 @pytest.mark.parametrize("where", ["--db", "SENSEHAT_C4_DB", "XDG_DATA_HOME"])
-def test_play_with_a_name_too_long_logs_one_line_and_plays_on(capsys, monkeypatch, tmp_path, where):
+def test_play_with_a_name_too_long_says_so_before_the_match_and_plays_on(capsys, monkeypatch, tmp_path, where):
+    """A folder whose name is too long: whether it is there cannot be told, so it is no refusal but the
+    system's reason (``--db`` too)."""
     path = tmp_path / LONG / "games.db"
     if where == "SENSEHAT_C4_DB":
         monkeypatch.setenv(where, str(path))
@@ -124,21 +207,35 @@ def test_play_with_a_name_too_long_logs_one_line_and_plays_on(capsys, monkeypatc
         monkeypatch.setenv("SENSEHAT_C4_DB", "")
         monkeypatch.setenv(where, str(tmp_path / LONG))
         path = tmp_path / LONG / "sensehat-c4" / "games.db"
-    assert play_one_round(str(path) if where == "--db" else None) == 0
-    out, err = capsys.readouterr()
-    assert (out, err) == (PLAYED, f"sensehat-c4: WARNING: games are not being recorded: File name too long ({path})\n")
+    warning = WARNING.format(why="File name too long", path=path)
+    code, before, backend = play_one_round(str(path) if where == "--db" else None)
+    assert (code, before, capsys.readouterr()) == (0, warning, (PLAYED, warning))
+    warned_on_the_leds(backend, "File name too long")
 
 
-def test_play_with_a_fifo_logs_one_line_and_plays_on(tmp_path):
+def test_play_with_a_directory_says_so_before_the_match_and_plays_on(capsys, tmp_path):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    warning = WARNING.format(why="adir is a directory", path=folder)
+    code, before, backend = play_one_round(str(folder))
+    assert (code, before, capsys.readouterr()) == (0, warning, (PLAYED, warning))
+    warned_on_the_leds(backend, "adir is a directory")
+
+
+def test_play_with_a_fifo_or_a_device_says_so_before_the_match_and_plays_on(tmp_path):
     """In a child process: SQLite opening a FIFO waits for a writer for ever (it did, here)."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    script = ("import sys; sys.path[:0] = ['tests/helpers', 'tests/commands']; from test_cli_paths import play_one_round; "
-              "sys.exit(play_one_round(sys.argv[1]))")
-    done = subprocess.run([sys.executable, "-c", script, str(fifo)], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
-    assert (done.returncode, done.stdout, done.stderr) == (
-        0, PLAYED, f"sensehat-c4: WARNING: games are not being recorded: fifo is not a regular file ({fifo})\n")
+    script = ("import io, sys; sys.path[:0] = ['tests/helpers', 'tests/commands']; from test_cli_paths import play_one_round; "
+              "sys.stderr = io.StringIO(); code, before, backend = play_one_round(sys.argv[1]); "
+              "print(sys.stderr.getvalue() + repr(before), backend.statuses[0][1].text, file=sys.__stderr__); "
+              "sys.exit(code)")
+    for path in (fifo, Path("/dev/null")):
+        done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=60,
+                              cwd=ROOT)
+        warning = WARNING.format(why=f"{path.name} is not a regular file", path=path)
+        assert (done.returncode, done.stdout, done.stderr) == (
+            0, PLAYED, f"{warning}{warning!r} games are not being recorded: {path.name} is not a regular file\n")
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run a child as nobody")
@@ -149,15 +246,48 @@ def test_play_as_a_user_who_may_not_write_there(shared, tmp_path):
 
     hidden = tmp_path / "games.db"                          # in a directory only root may enter
     odd = tmp_path / "x\n\x1b[31my" / "games.db"            # ... whose name holds a newline and an escape
+    odd.parent.mkdir()
+    open_folder = Path(tempfile.mkdtemp())                  # a directory everyone may write in ...
+    os.chmod(open_folder, 0o777)
+    locked = open_folder / "locked.db"                      # ... holding a file this user may not write
+    locked.write_bytes(b"")
+    os.chmod(locked, 0o444)
     os.chmod(shared, 0o555)                                 # a directory nobody may write in
     try:
         for path, why in ((hidden, "Permission denied"), (odd, "Permission denied"),
-                          (shared / "games.db", f"{shared} is read-only")):
-            got = in_child(lambda: play_one_round(str(path)))
+                          (shared / "games.db", f"{shared} is read-only"), (locked, f"{locked} is read-only")):
+            got = in_child(lambda: play_one_round(str(path))[:2])
             shown = str(path).replace("\n", "\\n").replace("\x1b", "\\x1b")
-            assert got == (0, PLAYED, f"sensehat-c4: WARNING: games are not being recorded: {why} ({shown})\n")
+            warning = WARNING.format(why=why, path=shown)
+            assert got == ((0, warning), PLAYED, warning)
     finally:
         os.chmod(shared, 0o755)
+        shutil.rmtree(open_folder)
+
+
+def test_the_warning_and_the_system_s_reason_are_in_the_player_s_language(capsys, tmp_path):
+    """``--language fr``: the line before the match and the words on the LEDs in French, the operating system's
+    reason (ENAMETOOLONG) too, and the scrolled words."""
+    from gamelib import i18n
+
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    for db, why in ((str(folder), "adir est un dossier"), (str(tmp_path / LONG), "Nom de fichier trop long")):
+        backend = MockBackend()
+        backend.tap("up", "up", at=30.0)
+        original = backends.open_backend
+        backends.open_backend = lambda *args, **kwargs: backend
+        try:
+            code = cli.main(["--language", "fr", "--opponent", "human", "--matches", "1", "--db", db])
+        finally:
+            backends.open_backend = original
+            i18n.choose(None)
+        out, err = capsys.readouterr()
+        assert (code, err) == (0, f"sensehat-c4: WARNING: les parties ne sont pas enregistrées : {why} ({db})\n")
+        said = backend.statuses[0][1]
+        assert (said.phase, said.text) == ("unrecorded", f"les parties ne sont pas enregistrées : {why}")
+        frames, _ = scrolled("PARTIES NON ENREGISTRÉES")
+        assert [f for _, f in backend.frames][:len(frames)] == frames
 
 
 # -- escaped when printed ---------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Puzzles (``engine/puzzles.py``, ``data/puzzles.bin``): the shipped set (1,000 of each n, every one a
 unique win within n, a sample checked by ``bitbully``), the day's choice, solving a puzzle move by
 move, damaged files, and ``sensehat-c4 puzzle``."""
+import functools
+import hashlib
 import json
 import random
 import subprocess
@@ -111,9 +113,7 @@ def test_n_follows_the_week_from_monday_s_one_to_sunday_s_seven():
 
 
 def test_the_day_s_puzzle_is_the_hash_of_its_date_the_same_everywhere():
-    import hashlib
-
-    for day in (date(2026, 11, 24), date(2026, 11, 29), date(2000, 2, 29), date(9999, 12, 31)):
+    for day in (date(2026, 11, 24), date(2026, 11, 29), date(2000, 2, 29)):
         digest = int(hashlib.sha256(day.isoformat().encode()).hexdigest(), 16)
         assert daily(day) == puzzles(n_of(day))[digest % 1100]
     assert daily(date(2026, 11, 24)).ident == PINNED_TUESDAY
@@ -122,6 +122,106 @@ def test_the_day_s_puzzle_is_the_hash_of_its_date_the_same_everywhere():
 
 PINNED_TUESDAY = "2-0462"
 PINNED_SUNDAY = "7-0787"
+STARTED = date(2026, 11, 26)
+"""The day the puzzles began (7596e4f)."""
+LAST_SERVED = date(2026, 12, 7)
+"""The last day the first rule (every puzzle of the day's n) chose the puzzle of: the day the fair rule came."""
+SERVED = {date(2026, 11, 24): "2-0462", date(2026, 11, 26): "4-0227", date(2026, 11, 29): "7-0787",
+          date(2026, 12, 6): "7-0308", date(2026, 12, 7): "1-0914"}
+"""Days' puzzles as ``sensehat-c4 puzzle --date`` printed them at e8ab726 (main before the fair rule); 2026-12-07's has
+one column open."""
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_lines() -> Dict[int, List[str]]:
+    """The shipped file's puzzles, read here as text: n -> their lines, in the file's order (ids from 1)."""
+    lines = zlib.decompress(PATH.read_bytes()).decode("ascii").splitlines()
+    assert lines[0] == "C4PZ 1 7x6"
+    found: Dict[int, List[str]] = {}
+    for line in lines[1:]:
+        found.setdefault(int(line.split()[0]), []).append(line)
+    return found
+
+
+def digest(day: date) -> int:
+    return int.from_bytes(hashlib.sha256(day.isoformat().encode("ascii")).digest(), "big")
+
+
+def first_rule(day: date) -> str:
+    """The day's puzzle id by the rule every day up to :data:`LAST_SERVED` had (e8ab726's ``daily``): number
+    sha256(ISO date) mod count, from 0, among every puzzle of the weekday's n."""
+    n = day.isoweekday()
+    return f"{n}-{digest(day) % len(shipped_lines()[n]) + 1:04d}"
+
+
+def independently_fair(line: str) -> bool:
+    """A puzzle's line judged with the rules core alone: at least 3 legal moves, and at least 2 after which the
+    defence has no move that makes four (the winning move is one: the game is over)."""
+    board = Board.from_moves("" if line.split()[2] == "-" else line.split()[2])
+    legal = board.legal_moves()
+    safe = 0
+    for column in legal:
+        after = board.copy()
+        after.play(column)
+        if after.is_over:
+            safe += 1
+            continue
+        loses = False
+        for reply in after.legal_moves():
+            answered = after.copy()
+            answered.play(reply)
+            loses = loses or (answered.outcome is not None and answered.outcome.winner is not None)
+        safe += not loses
+    return len(legal) >= 3 and safe >= 2
+
+
+@pytest.fixture(scope="module")
+def judged() -> Dict[int, List[bool]]:
+    """Every shipped puzzle judged by :func:`independently_fair`, by n, in the file's order."""
+    return {n: [independently_fair(line) for line in lines] for n, lines in shipped_lines().items()}
+
+
+def test_every_day_served_before_the_fair_rule_keeps_its_puzzle():
+    """Every day from the puzzles' start to the last one served by the first rule, and a sample of older days, give
+    the puzzle they gave then (the records name it by id): the same id, fair or not."""
+    rng = random.Random(7)
+    days = [STARTED + timedelta(days=k) for k in range((LAST_SERVED - STARTED).days + 1)]
+    days += [date(1, 1, 1) + timedelta(days=rng.randrange((STARTED - date(1, 1, 1)).days)) for _ in range(300)]
+    for day in days:
+        assert daily(day).ident == first_rule(day), day
+    for day, ident in SERVED.items():
+        assert daily(day).ident == ident == first_rule(day)
+
+
+def test_from_the_day_after_a_day_s_puzzle_is_chosen_among_the_fair_ones(judged):
+    """From the day after :data:`LAST_SERVED`: number sha256(ISO date) mod count among the fair puzzles of the
+    day's n, in the file's order; the first rule would have given an unfair one on many of those days."""
+    rng = random.Random(8)
+    first = LAST_SERVED + timedelta(days=1)
+    days = [first + timedelta(days=k) for k in range(366)]
+    days += [first + timedelta(days=rng.randrange((date(9999, 12, 31) - first).days)) for _ in range(300)]
+    unfair_before = 0
+    for day in days:
+        n = day.isoweekday()
+        fair_ones = [number for number, fair in enumerate(judged[n], start=1) if fair]
+        assert daily(day).ident == f"{n}-{fair_ones[digest(day) % len(fair_ones)]:04d}", day
+        unfair_before += not judged[n][int(first_rule(day)[2:]) - 1]
+    assert unfair_before > 100
+
+
+def test_the_fair_rule_over_the_whole_set(judged):
+    """``fair()`` is the rule (at least 3 legal moves, 2 that do not lose at once) on every shipped puzzle, and
+    every n keeps hundreds of fair ones; the puzzle of 2026-12-07 (served before the rule) is not one."""
+    from sensehat_c4.engine.puzzles import MIN_MOVES, MIN_SAFE, fair, fair_puzzles
+
+    assert (MIN_MOVES, MIN_SAFE) == (3, 2)
+    for n in range(1, MAX_N + 1):
+        assert [fair(p) for p in puzzles(n)] == judged[n], n
+        assert fair_puzzles(n) == tuple(p for p, ok in zip(puzzles(n), judged[n]) if ok)
+        assert len(fair_puzzles(n)) >= 600
+    assert not fair(daily(date(2026, 12, 7)))
+    one_open = daily(date(2026, 12, 7)).board()
+    assert one_open.legal_moves() == [2]
 
 
 # -- solving --------------------------------------------------------------------------------
@@ -302,3 +402,57 @@ def test_a_bad_date_says_what_is_wrong_once_and_in_the_language_s_words(value, e
 def test_the_shipped_file_is_the_package_s():
     assert PATH.name == "puzzles.bin" and PATH.parent.name == "data" and PATH.is_file()
     assert Board.from_moves(EVERY[0].moves).ply == len(EVERY[0].moves)
+
+
+# -- a day that has not come yet -----------------------------------------------------------------
+
+TODAY = date(2026, 12, 7)
+"""The clock the command is given (a Monday)."""
+
+
+@pytest.mark.parametrize("mode", [["--show"], ["--json"], ["--solution"], []], ids=["show", "json", "solution", "play"])
+@pytest.mark.parametrize("value", ["2026-12-08", "3000-01-01", "9999-12-31"])
+def test_a_day_after_today_is_refused_in_one_line_before_anything_opens(capsys, monkeypatch, mode, value):
+    """Today is the command's clock (local), not the machine's: the refusal does not depend on the real date."""
+    from gamelib import backends
+    from sensehat_c4.commands import puzzle
+
+    monkeypatch.setattr(backends, "open_backend", lambda *a, **k: pytest.fail("a backend was opened"))
+    with pytest.raises(SystemExit) as leaving:
+        puzzle.run(["--date", value, *mode], today=lambda: TODAY)
+    assert leaving.value.code == 2
+    assert capsys.readouterr() == ("", f"sensehat-c4 puzzle: error: argument --date: {value} is after today "
+                                       "(2026-12-07): a day's puzzle comes out on its day (see --help)\n")
+
+
+def test_today_and_the_days_before_are_given(capsys):
+    from sensehat_c4.commands import puzzle
+
+    for day in (TODAY, TODAY - timedelta(days=1), date(1, 1, 1)):
+        assert puzzle.run(["--date", day.isoformat(), "--json"], today=lambda: TODAY) == 0
+        assert json.loads(capsys.readouterr().out)["id"] == daily(day).ident
+    assert puzzle.run(["--json"], today=lambda: TODAY) == 0
+    assert json.loads(capsys.readouterr().out)["date"] == "2026-12-07"
+
+
+def test_a_past_day_s_puzzle_solved_today_counts_solved_and_not_on_the_day(monkeypatch, tmp_path, capsys):
+    """On 2026-12-07, 2026-11-30's puzzle (a Monday's: one stone) solved, and today's: ``stats`` reads both rows
+    (no row skipped), one of them solved on its day."""
+    from gamelib import backends
+    from gamelib.backends.mock import MockBackend
+    from sensehat_c4.commands import puzzle
+
+    path = tmp_path / "games.db"
+    for day in (date(2026, 11, 30), TODAY):
+        mock = MockBackend()
+        steps = daily(day).solution - 3                             # from the middle column
+        mock.tap(*(["right"] * steps if steps > 0 else ["left"] * -steps), "middle")
+        monkeypatch.setattr(backends, "open_backend", lambda *a, **k: mock)
+        assert puzzle.run(["--date", day.isoformat(), "--db", str(path)], today=lambda: TODAY) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"puzzle {daily(date(2026, 11, 30)).ident} of 2026-11-30: solved at try 1; streak: 0 days",
+                   "puzzle 1-0914 of 2026-12-07: solved at try 1; streak: 1 day"]
+    assert main(["stats", "--json", "--db", str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)["puzzles"]
+    assert {k: summary[k] for k in ("played", "solved", "on_the_day", "tries")} == {
+        "played": 2, "solved": 2, "on_the_day": 1, "tries": 2}

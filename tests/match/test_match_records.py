@@ -13,9 +13,10 @@ import pytest
 from emu_sandbox import child_env
 from frames import grid
 from gamelib.backends.mock import MockBackend
-from gamelib.backends.terminal_screen import LEAVE
+from gamelib.backends.terminal_screen import ENTER, LEAVE
 from gamelib.errors import MockExhausted
 from gamelib.colours import BLACK, GREEN, RED, YELLOW
+from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll_frames
 from pty_terminal import PtyProgram, game, hex_colours, leds
 from records_data import rows, ticking
@@ -191,31 +192,42 @@ def test_committed_moves_survive_sigkill_of_the_game(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_recorders_warning_never_lands_on_the_board_and_is_shown_after(tmp_path):
-    """``sensehat-c4 --backend terminal`` routes its log as the launcher does: while the board fills
-    the terminal, to a file (and kept); after, on stderr, one line each (it was written over the LEDs
-    and gone with the board)."""
+@pytest.mark.parametrize("language, why, words, caption", [
+    ("en", "games.db is a directory", "GAMES NOT RECORDED", "games are not being recorded: games.db is a directory; any"),
+    ("fr", "games.db est un dossier", "PARTIES NON ENREGISTRÉES",
+     "les parties ne sont pas enregistrées : games.db est un dossier ; n'importe"),
+], ids=["en", "fr"])
+def test_the_recorders_warning_comes_before_the_match_in_the_terminal_and_on_the_leds(tmp_path, language, why, words,
+                                                                                        caption):
+    """``sensehat-c4 --backend terminal`` with a database it cannot write: the recorder's line is printed
+    before the board takes the terminal (in the player's language), then the LEDs scroll the warning in the
+    palette's warning colour, its words under the board; a key ends it, the match is played unrecorded, and
+    nothing more is said after (no line kept aside while the board was shown)."""
     folder = tmp_path / "games.db"
-    folder.mkdir()   # recording fails at the first round's end
+    folder.mkdir()
     sandbox = tempfile.mkdtemp(prefix="c4log-")
     env = child_env(sandbox)
     env.update({"TERM": "xterm-256color", "COLORTERM": "truecolor", "SENSEHAT_C4_DB": str(folder),
-                "XDG_STATE_HOME": str(tmp_path / "state")})
-    program = PtyProgram(game("--backend", "terminal", "--opponent", "human"), env=env, columns=60, lines=20,
+                "XDG_STATE_HOME": str(tmp_path / "state"), "LANGUAGE": language})
+    colours = PALETTES[DEFAULT]
+    scrolled = [hex_colours(frame) for frame, _ in scroll_frames(words, colours.warning, colours.background)]
+    program = PtyProgram(game("--backend", "terminal", "--opponent", "human"), env=env, columns=80, lines=20,
                          stderr_on_terminal=True)
     try:
+        program.wait_for(lambda p: leds(p.screen) == scrolled[12], what="the warning scrolling")
+        assert caption in program.text()
+        program.press("space")                                   # ends it: no token dropped
         red_wins_round_one(program)
-        program.pump(0.3)
-        assert "recorded" not in program.output.decode(errors="replace")   # not even for a moment
         program.press("q")
         program.finish()
     finally:
         program.close()
         shutil.rmtree(sandbox, ignore_errors=True)
     assert program.process.returncode == 0
-    log = tmp_path / "state" / "sensehat-c4" / "sensehat-c4.log"
-    after = program.output[program.output.rindex(LEAVE.encode()) + len(LEAVE):].decode()
-    warning = f"sensehat-c4: WARNING: games are not being recorded: games.db is a directory ({folder})"
-    assert after.splitlines()[-2:] == [
-        warning, f"sensehat-c4: the lines above were logged while the board filled the terminal (also in {log})"]
-    assert [line[24:] for line in log.read_text().splitlines()] == [warning]
+    output = program.output.decode()
+    before, board = output[:output.index(ENTER)], output[output.index(ENTER):output.rindex(LEAVE)]
+    warning = {"en": "sensehat-c4: WARNING: games are not being recorded: {why} ({path})",
+               "fr": "sensehat-c4: WARNING: les parties ne sont pas enregistrées : {why} ({path})"}[language]
+    assert before.splitlines() == [warning.format(why=why, path=folder)]
+    assert warning.format(why=why, path=folder) not in board + output[output.rindex(LEAVE):]
+    assert (tmp_path / "state" / "sensehat-c4" / "sensehat-c4.log").read_text() == ""   # nothing logged meanwhile

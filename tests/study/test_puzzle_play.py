@@ -21,6 +21,7 @@ from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll_frames
 from pty_terminal import PtyProgram, game, hex_colours, leds
 from records_data import record_match, rows, ticking
+from sensehat_c4 import cli
 from sensehat_c4.engine.puzzles import daily, solution_line
 from sensehat_c4.match import render
 from sensehat_c4.records import Recorder, Records, migrations, streak
@@ -230,6 +231,49 @@ def test_tries_and_days_are_kept_a_row_a_day_and_a_day_solved_twice_counts_once(
     assert [(p.day, p.tries, p.on_the_day) for p in found] == [(day4, 1, True), (day2, 3, True), (day1, 1, True)]
     assert streak(found, day4) == 1
     assert streak(found, day2) == 2
+
+
+def test_a_clock_set_back_during_a_try_still_makes_a_row_its_readers_read(tmp_path, capsys):
+    """The day's puzzle started on 2026-12-09 by the clock, solved once the clock was put back to 2026-12-07:
+    kept as solved on its day (the readers refuse a row solved before its day: ``stats`` skipped it)."""
+    path = tmp_path / "games.db"
+    day, earlier = date(2026, 12, 9), date(2026, 12, 7)
+    clock = iter([earlier, earlier])
+    kept = RecordsKeeper(day, daily(day), path, today=lambda: next(clock),
+                         recorder=Recorder(path, clock=ticking()))
+    assert kept.tried(False) == 0 and kept.tried(True) == 0   # the streak counts up to the clock's today
+    kept.close()
+    assert rows(path, "SELECT day, tries, solved_on FROM puzzles") == [("2026-12-09", 2, "2026-12-09")]
+    with Records(path) as stored:
+        assert [(p.day, p.tries, p.on_the_day) for p in stored.puzzles()] == [(day, 2, True)]
+        assert stored.notes == []
+
+
+def test_the_command_says_an_unusable_db_before_the_puzzle_once(mock, tmp_path, capsys):
+    """``puzzle --db adir``: the recorder's line when the backend opens (the board has not taken the terminal
+    yet), ``GAMES NOT RECORDED`` on the LEDs before the puzzle, and no second line about reading it."""
+    import sys
+
+    from gamelib import backends
+
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    opened = backends.open_backend
+    before = []
+    backends.open_backend = lambda *a, **k: (before.append(sys.stderr.getvalue()), opened())[1]
+    mock.tap("up", at=10.0)
+    try:
+        assert cli.main(["puzzle", "--date", DAY.isoformat(), "--db", str(folder)]) == 0
+    finally:
+        backends.open_backend = opened
+    warning = f"sensehat-c4: WARNING: games are not being recorded: adir is a directory ({folder})\n"
+    assert before == [warning]
+    assert capsys.readouterr() == ("puzzle 2-0462 of 2026-11-24: not solved (0 tries)\n", warning)
+    steps = list(scroll_frames("GAMES NOT RECORDED", P.warning, P.background))
+    shown = [frame for _, frame in mock.frames]
+    assert shown[:len(steps)] == [tuple(frame) for frame, _ in steps]
+    assert list(shown[len(steps)]) == render.board_frame(PUZZLE.board(), P, cursor=3)
+    assert [s.phase for _, s in mock.statuses][:2] == ["unrecorded", "puzzle"]
 
 
 def test_a_file_of_version_3_is_migrated_and_keeps_its_games(tmp_path):
