@@ -208,9 +208,9 @@ function ngettext(singular, plural, n) {
   if (!found) return count === 1 ? singular : plural;
   return found[0][Number(found[1][count < PLURALS ? count : 100 + count % 100])];
 }
-// "{name} to move" with {name: "Ann"}: the placeholders as Python's str.format names them
+// "{name} to move" with {name: "Ann"}: the placeholders as Python's str.format names them ({seconds:g}: a number)
 function format(text, values) {
-  return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  return text.replace(/\{([a-z_]+)(?::g)?\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 (() => {
   document.documentElement.lang = WORDS.lang;
@@ -258,12 +258,14 @@ words, and the language switch)."""
 
 class PageWords:
     """``GET`` of a script with the words of the pages in ``files`` (HTML and scripts in ``directory``) from
-    ``catalogue``, in the language each request asks for; made once per language (at most one per
-    language ``catalogue`` has, and English) and served with an ETag and ``Vary`` (:data:`VARY`)."""
+    ``catalogue``, and the messages ``extra`` (values the scripts say with ``_(value)``: the colours' names), in
+    the language each request asks for; made once per language (at most one per language ``catalogue`` has, and
+    English) and served with an ETag and ``Vary`` (:data:`VARY`)."""
 
-    def __init__(self, catalogue: Catalogue, directory: Path, files: Sequence[str]) -> None:
+    def __init__(self, catalogue: Catalogue, directory: Path, files: Sequence[str], *,
+                 extra: Sequence[str] = ()) -> None:
         self.speaker = Speaker(catalogue)
-        singles: List[str] = []
+        singles: List[str] = list(extra)
         plurals: List[Tuple[str, str]] = []
         for name in files:
             source = (directory / name).read_text(encoding="utf-8")
