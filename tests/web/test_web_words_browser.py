@@ -5,7 +5,7 @@ catalogues for the language ``eo``) and Chromium asking for ``eo`` (``tests/brow
 the brackets in ``document.body.innerText``, nor in the title.
 
 What is not the pages' words, and so stays as it is (:data:`NOT_WORDS`): the players' names, the game's
-name, the game's own sentence (the Pi's words, in the Pi's language: its ``text``), the language switch's
+name, the language switch's
 choices (each language named in itself), numbers, scores, board sizes, column digits, signs and symbols, and dates (the browser's ``Intl`` writes them in the page's
 language).  The Pi's own language stays English throughout.
 """
@@ -32,14 +32,14 @@ pytestmark = pytest.mark.slow
 
 SHORT, LONG = "1122334", "4344744673633212217741661367327622115555"
 SAID = "Ann to move: the game's own words"
-"""The game's sentence (the Pi's words, in the Pi's language: not the page's)."""
+"""The game's sentence (the Pi's words, in the Pi's language): the page says the line in its own words."""
 NOT_WORDS = {"Ann", "Bob", "Connect"} | {word for code in i18n.languages() for word in i18n.own_name(code).split()}
 """Names: the players', the game's, and the languages' in the switch (each in itself)."""
 
 
 def bare_words(shown: str) -> set:
     """The words of ``shown`` outside every ``[!...!]``, but names and the game's own sentence."""
-    return pseudo_words.bare_words(shown.replace(SAID, ""), NOT_WORDS)
+    return pseudo_words.bare_words(shown, NOT_WORDS)
 
 
 def body(driver) -> str:
@@ -66,8 +66,8 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
     server = WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.RecordsPages(db).pages()]).start()
     server.feed.shown([(0, 0, 0)] * 64)
     server.feed.said(Status("playing", SAID, turn=1, seats=(
-        {"seat": 1, "name": "Ann", "colour": "#ff0000", "kind": "stick"},
-        {"seat": 2, "level": "hard", "colour": "#ffff00", "kind": "computer"}),
+        {"seat": 1, "name": "Ann", "colour": "#ff0000", "colour_name": "red", "kind": "stick"},
+        {"seat": 2, "level": "hard", "colour": "#ffff00", "colour_name": "yellow", "kind": "computer"}),
         details={"game": "Connect 4", "score": [1, 0], "round": 2, "board": "7x6"}))
     driver = start(phone=False)
     try:
@@ -76,7 +76,8 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
         base = f"http://127.0.0.1:{server.port}"
         driver.get(base + "/")
         wait(driver, lambda: text(driver, "connection") == "[!live!]", "the page to connect, in its words")
-        wait(driver, lambda: SAID in text(driver, "text"), "the game's words")
+        wait(driver, lambda: text(driver, "text") == "[![!round 2 (1-0, 7x6)!]: [!Ann ([!red!])!] to move!]",
+             "the game's line, in the page's words (never the Pi's sentence)")
         wait(driver, lambda: [a.text for a in driver.find_elements("css selector", "#links a")] == ["[!Games played!]"],
              "the link to the games played")
         assert text(driver, "turn") == "Ann" and text(driver, "sit-1") == "[!Player 1!]"
