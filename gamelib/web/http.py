@@ -251,7 +251,8 @@ its client reading none of its answers or over its rate (:data:`DEAF`); connecte
 :attr:`Limits.fresh_seconds`, nothing received (:data:`FRESH`) or part of a request (:data:`PARTIAL`);
 and, only for a trusted address's new connection, a stranger's event stream (:data:`STREAM`).  A
 connection whose request has reached the machine (read, or waiting in the kernel to be read) and is not
-yet answered never gives way: every request read is answered."""
+yet answered never gives way: every request read is answered (but a request dripping for longer than
+:attr:`Limits.fresh_seconds` is a slow client's, or a slowloris': its next bytes do not save it)."""
 
 
 class HttpServer:
@@ -305,7 +306,9 @@ class HttpServer:
 
     def admit(self, connection: "Connection") -> bool:
         """Count ``connection`` in, making room for it if its address's slots or all the slots are taken
-        (:meth:`room`); False if it is refused."""
+        (:meth:`room`); False if it is refused.  A trusted address's connection is never refused for the
+        strangers': when none of theirs can give way, it comes in over :attr:`Limits.connections` (bounded by
+        :attr:`Limits.per_address`)."""
         counts, limits = self.counts, self.limits
         trusted = self.trusted(connection.peer)
         if counts.by_address.get(connection.peer, 0) >= limits.per_address:
@@ -315,9 +318,11 @@ class HttpServer:
             self._evict(own)
         if counts.total >= limits.connections:
             room = self.room(connection.since, trusted=trusted)
-            if room is None:
+            if room is not None:
+                self._evict(room)
+            elif not trusted:
                 return False
-            self._evict(room)
+            # else: a trusted address's connection comes in over the limit (its address's own limit bounds it)
         counts.total += 1
         counts.by_address[connection.peer] = counts.by_address.get(connection.peer, 0) + 1
         self.connections.add(connection)
@@ -345,9 +350,9 @@ class HttpServer:
                 found.append((rank, other.since, other))
         found.sort(key=lambda item: item[:2])
         for rank, _since, other in found:
-            if rank in (IDLE, DRIPPING, FRESH, PARTIAL) and other.arrived():
+            if rank in (IDLE, FRESH, PARTIAL) and other.arrived():
                 continue    # its request is here, waiting to be read: it will be answered
-            return other
+            return other    # (a request dripping for longer than fresh_seconds is not one arriving)
         return None
 
     def _evict(self, connection: "Connection") -> None:

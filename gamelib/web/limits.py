@@ -26,7 +26,8 @@ class Limits:
     one first, then one dripping a request, then one whose client reads none of its answers, the longest
     waiting first; never a stream or a link to a stranger, nor a trusted address's (a seated phone's, the
     LAN guest's) connection.  A trusted address's new connection may also take a stranger's stream's
-    place.  Only when none can give way: 503 (with ``Retry-After``, the rest of its request read and
+    place, and comes in over this limit if nothing can give way (bounded by :attr:`per_address`).  A
+    stranger's, only when none can give way: 503 (with ``Retry-After``, the rest of its request read and
     thrown away: never a silent close)."""
     per_address: int = 24
     """Connections open at once from one address (a phone, a laptop's tabs); more: 503.  A trusted address's

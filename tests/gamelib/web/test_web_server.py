@@ -14,6 +14,7 @@ from gamelib.errors import ServerError
 from gamelib.web.address import Address
 from gamelib.web.api import palette_files
 from gamelib.web.http import CSP, lan_host
+from gamelib.web.limits import Limits
 from gamelib.web.seating import Seating
 from gamelib.web.server import WebServer
 
@@ -577,6 +578,46 @@ def test_a_seated_phone_s_address_is_held_to_its_own_slots_and_makes_room_among_
         assert status_of(raw(server.port, b"GET /api/state HTTP/1.1\r\nHost: x\r\n\r\n", source="127.0.0.21")) == 503
         for sock in mine + strangers:
             sock.close()
+
+
+class Held:
+    """A connection as ``HttpServer.admit`` sees it: its address, when it began to wait, how readily it gives way
+    (``None``: never: its request is being answered), whether bytes of a request wait in the kernel."""
+
+    def __init__(self, peer, since, rank=None, arrived=False):
+        self.peer, self.since, self.rank, self._arrived = peer, since, rank, arrived
+        self.stream = self.link = None
+        self.trusted_stream = False
+        self.gave_way = False
+
+    def giving_way(self, now):
+        return self.rank
+
+    def arrived(self):
+        return self._arrived
+
+    def give_way(self):
+        self.gave_way = True
+
+
+def test_a_seated_phone_comes_in_over_the_limit_when_no_stranger_s_connection_can_give_way():
+    """Every slot held by strangers' requests being answered (or arriving): a stranger is refused, a seated
+    phone's connection comes in all the same (bounded by its address's limit), and none is cut for it."""
+    from gamelib.web.http import FRESH, IDLE, HttpServer
+
+    server = HttpServer([], Limits(connections=3, per_address=2), trusted=lambda address: address == "127.0.0.20")
+    held = [Held("127.0.0.2", 0.0), Held("127.0.0.3", 0.1, FRESH, arrived=True), Held("127.0.0.4", 0.2)]
+    for connection in held:
+        assert server.admit(connection)
+    assert not server.admit(Held("127.0.0.5", 5.0))                     # a stranger: refused (503)
+    phone = [Held("127.0.0.20", 5.0), Held("127.0.0.20", 5.1)]
+    assert all(server.admit(connection) for connection in phone)        # the phone: in, over the limit
+    assert server.counts.total == 5 and not any(c.gave_way for c in held)
+    third = Held("127.0.0.20", 5.2)
+    assert not server.admit(third)                                      # its own limit: nothing of its own to cut
+    phone[0].rank = IDLE
+    assert server.admit(third) and phone[0].gave_way                     # its own oldest idle gives way
+    assert server.counts.by_address["127.0.0.20"] == 2 and server.evicted == 1
 
 
 def test_a_seated_phone_s_streams_are_not_counted_against_the_strangers_limit():
