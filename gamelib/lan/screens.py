@@ -168,7 +168,7 @@ def found_words(names: Sequence[str], index: int) -> Status:
     return _status(FOUND, _("a game on the LAN: {name} ({number} of {count}; middle asks to play, "
                              "left/right: browse, up: leave)").format(name=name, number=index + 1, count=len(names)),
                    _("{name} ({enter} asks, {left_right} browse)").format(name=name, enter=ENTER, left_right=LEFT_RIGHT),
-                   name=name, choice=name, choices=list(names))
+                   name=name, choice=name, choices=list(names), number=index + 1, count=len(names))
 
 
 def asking_words(name: str) -> Status:

@@ -22,7 +22,7 @@ import enum
 import logging
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Callable, Dict, List, Optional, Sequence, Set
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 
 from ..backends.base import STICK, Action, Backend, Direction, StickEvent
 from ..colours import RGB
@@ -424,7 +424,26 @@ class Launcher:
                 Idle.BLANK: _("menu: {item} (LEDs off)")}[self.idle].format(item=item)
         if self.idle is Idle.BLANK:
             caption = _("the LEDs are off: any key wakes them")
-        return Status("menu", text, caption, {"screen": self.screen.value, "item": item, "idle": self.idle.value})
+        return Status("menu", text, caption, {"screen": self.screen.value, "item": item, "idle": self.idle.value,
+                                              **self._values()})
+
+    def _values(self) -> Dict[str, Any]:
+        """The item shown as values (a page says them in its own language): ``entry`` (the game's ``key``, ``name``
+        as the game gives it, and whether it is ``playable``; ``None`` when no game is installed) on the games'
+        screen; ``setting`` (``light``, ``rotation``, ``palette``, ``language``, ``quit``, ``poweroff``) and
+        ``low_light``, ``rotation``, ``palette``, ``language`` (a code or ``auto``), ``poweroff_failed`` on the
+        system menu's."""
+        if self.screen is Screen.GAMES:
+            if not self.entries:
+                return {"entry": None}
+            entry = self.entries[self.index]
+            return {"entry": {"key": entry.key, "name": entry.game.name if entry.game is not None else entry.key,
+                              "playable": entry.game is not None and entry.key not in self.failed}}
+        if self.screen is Screen.SYSTEM:
+            return {"setting": self.system_items[self.system_index], "low_light": self.settings.low_light,
+                    "rotation": self.settings.rotation, "palette": self.settings.palette,
+                    "language": self.settings.language, "poweroff_failed": self.poweroff_failed}
+        return {}
 
     def _scroll(self) -> None:
         """Start the language item's name scrolling from its first step when that item comes up (or its

@@ -7,6 +7,7 @@ needs the token a seat gave.
 """
 from __future__ import annotations
 
+import gettext
 import hashlib
 import math
 import urllib.parse
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
-from ..colours import hex_colour
+from ..colours import NAMES, hex_colour
 from ..i18n import CATALOGUE, _
 from ..palette import DEFAULT, PALETTES, Palette, css
 from ..seats import SeatTable
@@ -34,12 +35,14 @@ STATIC = Path(__file__).with_name("static")
 FILES: Mapping[str, Tuple[str, str]] = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/page.js": ("page.js", "text/javascript; charset=utf-8"),
+    "/status.js": ("status.js", "text/javascript; charset=utf-8"),
     "/page.css": ("page.css", "text/css; charset=utf-8"),
 }
 """The files served as shipped: URL path -> (file in ``static/``, type).  Nothing else is read from disk
 but the icon's drawing (:func:`palette_files`) and the words' sources (:data:`WORDS`)."""
-WORDS = ("/page-words.js", ("index.html", "page.js"))
-"""The live page's words (:class:`~.words.PageWords`): the script's path, and the files whose words it holds."""
+WORDS = ("/page-words.js", ("index.html", "page.js", "status.js"))
+"""The live page's words (:class:`~.words.PageWords`): the script's path, and the files whose words it holds
+(besides the colours' names, :data:`gamelib.colours.NAMES`, which ``status.js`` says)."""
 ICON = "icon.svg"
 """The page's icon in ``static/``, its colours named by the palette's roles (``{field}``) and filled in."""
 
@@ -160,7 +163,7 @@ class WebApp:
         self._palette_files: Dict[str, Dict[str, StaticFile]] = {}
         self._pins_later = False
         """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
-        self.words = PageWords(CATALOGUE, STATIC, WORDS[1])
+        self.words = PageWords(CATALOGUE, STATIC, WORDS[1], extra=tuple(NAMES))
         self._speakers = [(pages, Speaker(pages.catalogue)) for pages in self.pages if pages.catalogue is not None]
         self.presence = Presence(console, feed, seating, limits, clock=clock, later=later)
 
@@ -207,11 +210,14 @@ class WebApp:
         the page's language; and the words of the games' values (:attr:`Pages.values`) in it, where they differ."""
         speakers = dict((id(pages), speaker) for pages, speaker in self._speakers)
 
-        def title(pages: "Pages", text: str) -> str:
+        def words(pages: "Pages") -> gettext.NullTranslations:
             speaker = speakers.get(id(pages))
-            return text if speaker is None else speaker.translations(speaker.language(request)).gettext(text)
+            return gettext.NullTranslations() if speaker is None else speaker.translations(speaker.language(request))
 
-        shown = {value: title(pages, message) for pages in self.pages for value, message in pages.values.items()}
+        def title(pages: "Pages", text: str) -> str:
+            return words(pages).gettext(text)
+
+        shown = {value: said for pages in self.pages for value, said in pages.said(words(pages)).items()}
         return Response.json({"links": [{"path": link.path, "title": title(pages, link.title)}
                                          for pages in self.pages for link in pages.links],
                               "words": {value: words for value, words in shown.items() if words != value}},

@@ -52,13 +52,14 @@ def phone_frames(colour: RGB) -> List[Tuple[Picture, float]]:
     return [(lit, PHONE_BLINK), ((_COLOURS.background,) * PIXELS, PHONE_BLINK)]
 
 
-def away_words(seat: int, who: str, seconds: float) -> Status:
-    """The game waiting for ``who``'s phone, in ``seat``, for ``seconds`` at most."""
+def away_words(seat: int, who: str, seconds: float, name: Optional[str] = None) -> Status:
+    """The game waiting for ``who``'s phone, in ``seat``, for ``seconds`` at most (``name``: the seat's player's
+    name, the details' ``name``, or ``None``: ``who`` is then ``player N``)."""
     return Status(WAITING, _("waiting for {who}'s phone: its page is closed; seat {seat} goes back to the stick "
                              "in {seconds:g} s (middle: now)").format(who=who, seat=seat, seconds=seconds),
                   _("waiting for {who}'s phone (page closed): {enter} plays it here, or in {seconds:g} s").format(
                       who=who, enter=ENTER, seconds=seconds),
-                  {"phone": seat, "seconds": seconds}, turn=seat)
+                  {"phone": seat, "seconds": seconds, "name": name}, turn=seat)
 
 
 class BackendConsole:
@@ -99,8 +100,12 @@ class BackendConsole:
 
     def who(self, seat: int) -> str:
         """``seat``'s player's name as the game's words give it (``seats[n].name``), else ``player N``."""
+        return self.name(seat) or _("player {seat}").format(seat=seat)
+
+    def name(self, seat: int) -> Optional[str]:
+        """``seat``'s player's name as the game's words give it (``seats[n].name``), if it has one."""
         name = self._seat(seat).get("name")
-        return name if isinstance(name, str) and name else _("player {seat}").format(seat=seat)
+        return name if isinstance(name, str) and name else None
 
     def _seat(self, seat: int) -> Mapping[str, Any]:
         """``seat`` as the game's words describe it (:attr:`~gamelib.status.Status.seats`); empty if they do not."""
@@ -116,7 +121,7 @@ class BackendConsole:
                 take_back()
 
         self._held = self.backend.pause(phone_frames(self.colour(seat)), pressed=pressed,
-                                        status=away_words(seat, self.who(seat), seconds))
+                                        status=away_words(seat, self.who(seat), seconds, self.name(seat)))
 
     def here(self) -> None:
         held, self._held = self._held, None

@@ -12,10 +12,15 @@ requests before the other connections have had their turn; it is not read while 
 than :attr:`~.limits.Limits.send_buffer` bytes of its answers wait (its client does
 not read them: backpressure, with the kernel's send buffer capped too), nor, after
 a ``429``, until its ``Retry-After`` has passed.  When every connection slot is
-taken, a new connection takes the place of the one that has waited longest for a
-request; connections from a trusted address (:attr:`HttpServer.trusted`: a seated
-phone's, the LAN guest's) are never the ones to give way, and may take a
-spectator's stream's place if nothing else can give way.  Every response
+taken, a new connection takes the place of a stranger's that has no request in
+progress (:data:`IDLE` ... :data:`PARTIAL`: idle ones first, the longest waiting first),
+answering it ``503`` in case its request was on its way; a request that has reached
+the machine is always answered.  Connections from a trusted address
+(:attr:`HttpServer.trusted`: a seated phone's, the LAN guest's) are never the ones to
+give way, may take a spectator's stream's place if nothing else can give way, and a
+seated phone's streams are not held to the strangers' :attr:`~.limits.Limits.streams`.
+A connection refused for want of room is answered ``503`` and read until its client
+closes (a lingering close: :attr:`~.limits.Limits.refusing`).  Every response
 carries the security headers (:data:`SECURITY_HEADERS`, a content security
 policy allowing only the page's own files); every request's ``Host`` must be a
 name of the LAN (:func:`lan_host`, against DNS rebinding); and every request that
@@ -34,11 +39,14 @@ server's event loop and must not block.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import http
 import ipaddress
 import json
 import logging
 import socket
+import struct
+import termios
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
@@ -226,12 +234,25 @@ def address_of(peer: object) -> str:
 
 @dataclass
 class Counts:
-    """Connections open now: all, per address, streams and links."""
+    """Connections open now: all, per address, streams (of them, trusted addresses') and links."""
 
     total: int = 0
     streams: int = 0
+    trusted_streams: int = 0
     links: int = 0
     by_address: Dict[str, int] = field(default_factory=dict)
+
+
+IDLE, DRIPPING, DEAF, FRESH, PARTIAL, STREAM = range(6)
+"""How readily a connection gives way to a new one when the slots are all taken, first to last (a
+stranger's; a trusted address's never gives way to a stranger's): waiting for a request for longer than
+:attr:`Limits.fresh_seconds`, with nothing of one received (:data:`IDLE`) or part of one (:data:`DRIPPING`);
+its client reading none of its answers or over its rate (:data:`DEAF`); connected or answered within
+:attr:`Limits.fresh_seconds`, nothing received (:data:`FRESH`) or part of a request (:data:`PARTIAL`);
+and, only for a trusted address's new connection, a stranger's event stream (:data:`STREAM`).  A
+connection whose request has reached the machine (read, or waiting in the kernel to be read) and is not
+yet answered never gives way: every request read is answered (but a request dripping for longer than
+:attr:`Limits.fresh_seconds` is a slow client's, or a slowloris': its next bytes do not save it)."""
 
 
 class HttpServer:
@@ -250,11 +271,15 @@ class HttpServer:
             self.routes.setdefault(route.path, {})[route.method] = route
         self.counts = Counts()
         self.connections: "set[Connection]" = set()
+        self.refusing: "set[Connection]" = set()
+        """Connections refused (their 503 sent), read until they close (:attr:`Limits.refusing`)."""
         self.rates: RateTable[str] = RateTable(limits.requests_per_second, limits.request_burst,
                                                clock=lambda: clock())
         self.trusted = trusted
         self.evicted = 0
         """Connections closed to make room for newer ones."""
+        self.refused = 0
+        """Connections refused for want of room (answered 503)."""
         self.read_buffer = bytearray(limits.read_bytes)
         """Where every connection's reads land (each is taken out at once: one buffer for all)."""
         self._servers: List[asyncio.AbstractServer] = []
@@ -274,41 +299,66 @@ class HttpServer:
             server.close()
         for connection in list(self.connections):
             connection.finish()
+        for connection in list(self.refusing):
+            connection.abort()
 
     # -- what connections call -----------------------------------------------------
 
     def admit(self, connection: "Connection") -> bool:
-        """Count ``connection`` in, making room for it if all the slots are taken; False if it is refused."""
+        """Count ``connection`` in, making room for it if its address's slots or all the slots are taken
+        (:meth:`room`); False if it is refused.  A trusted address's connection is never refused for the
+        strangers': when none of theirs can give way, it comes in over :attr:`Limits.connections` (bounded by
+        :attr:`Limits.per_address`)."""
         counts, limits = self.counts, self.limits
         trusted = self.trusted(connection.peer)
-        if counts.by_address.get(connection.peer, 0) >= limits.per_address and not trusted:
-            return False
-        if counts.total >= limits.connections:
-            room = self._room(trusted)
-            if room is None:
+        if counts.by_address.get(connection.peer, 0) >= limits.per_address:
+            own = self.room(connection.since, among=connection.peer) if trusted else None
+            if own is None:
                 return False
-            self.evicted += 1
-            self.release(room)
-            room.abort()
+            self._evict(own)
+        if counts.total >= limits.connections:
+            room = self.room(connection.since, trusted=trusted)
+            if room is not None:
+                self._evict(room)
+            elif not trusted:
+                return False
+            # else: a trusted address's connection comes in over the limit (its address's own limit bounds it)
         counts.total += 1
         counts.by_address[connection.peer] = counts.by_address.get(connection.peer, 0) + 1
         self.connections.add(connection)
         return True
 
-    def _room(self, trusted: bool) -> Optional["Connection"]:
-        """The connection to close for a new one: of those not trusted, the one waiting longest for a
-        request; for a trusted newcomer, if there is none, the oldest stream (a spectator's)."""
-        waiting: Optional[Connection] = None
-        stream: Optional[Connection] = None
+    def room(self, now: float, *, trusted: bool = False, among: Optional[str] = None) -> Optional["Connection"]:
+        """The connection to close for a new one at ``now``: a stranger's, the first by :data:`IDLE` ...
+        :data:`PARTIAL` (and :data:`STREAM` for a ``trusted`` newcomer), the longest waiting first; only
+        those of the address ``among`` if given (a trusted address making room among its own).  ``None``:
+        none can give way."""
+        trust: Dict[str, bool] = {}
+        found: List[Tuple[int, float, Connection]] = []
         for other in self.connections:
-            if other.done or other.link is not None or self.trusted(other.peer):
-                continue
-            if other.stream is None:
-                if waiting is None or other.since < waiting.since:
-                    waiting = other
-            elif stream is None or other.since < stream.since:
-                stream = other
-        return waiting if waiting is not None or not trusted else stream
+            if among is not None:
+                if other.peer != among:
+                    continue
+            else:
+                known = trust.get(other.peer)
+                if known is None:
+                    known = trust[other.peer] = self.trusted(other.peer)
+                if known:
+                    continue
+            rank = other.giving_way(now)
+            if rank is not None and (rank != STREAM or (trusted and among is None)):
+                found.append((rank, other.since, other))
+        found.sort(key=lambda item: item[:2])
+        for rank, _since, other in found:
+            if rank in (IDLE, FRESH, PARTIAL) and other.arrived():
+                continue    # its request is here, waiting to be read: it will be answered
+            return other    # (a request dripping for longer than fresh_seconds is not one arriving)
+        return None
+
+    def _evict(self, connection: "Connection") -> None:
+        self.evicted += 1
+        self.release(connection)
+        connection.give_way()
 
     def release(self, connection: "Connection") -> None:
         if connection not in self.connections:
@@ -323,6 +373,8 @@ class HttpServer:
             del counts.by_address[connection.peer]
         if connection.stream is not None:
             counts.streams -= 1
+            if connection.trusted_stream:
+                counts.trusted_streams -= 1
         if connection.link is not None:
             counts.links -= 1
 
@@ -355,7 +407,8 @@ class HttpServer:
             reply = route.handle(request)
             if request.method == "HEAD":   # the headers alone: nothing is opened (the connection sees to it)
                 return reply
-            if isinstance(reply, StreamReply) and self.counts.streams >= self.limits.streams:
+            if isinstance(reply, StreamReply) and self.counts.streams - self.counts.trusted_streams >= \
+                    self.limits.streams and not self.trusted(request.peer):
                 raise HttpError(503, "busy", _("too many watchers at once: try again later"),
                                 headers=(("Retry-After", "10"),))
             if isinstance(reply, UpgradeReply) and self.counts.links >= self.limits.links:
@@ -373,7 +426,20 @@ def _headers(extra: Iterable[Tuple[str, str]]) -> List[Tuple[str, str]]:
 CONTENT_LENGTH_DIGITS = 20
 """A longer ``Content-Length`` is malformed (h11 0.15+ says so itself; Debian 12's 0.14 does not)."""
 
-_RAW_CLOSE = b"Connection: close\r\nContent-Length: 0\r\nServer: " + SERVER.encode() + b"\r\n\r\n"
+RETRY_FULL, RETRY_ADDRESS = 2, 10
+"""``Retry-After`` of a connection refused because every slot is taken (they turn over within seconds), and
+because its address has :attr:`Limits.per_address` open."""
+
+
+def refusal(full: bool) -> bytes:
+    """The whole answer to a connection refused for want of room (``full``: every slot is taken; else its
+    address's): 503 ``busy``, JSON as every refusal, ``Connection: close``."""
+    body = json.dumps({"error": "busy", "message": _("too many connections at once: try again later") if full
+                       else _("too many connections from this device at once: close some")}).encode()
+    extra = [("Retry-After", str(RETRY_FULL if full else RETRY_ADDRESS)), ("Cache-Control", "no-store"),
+             ("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Connection", "close")]
+    return (b"HTTP/1.1 503 Service Unavailable\r\n" + b"".join(f"{name}: {value}\r\n".encode()
+                                                              for name, value in _headers(extra)) + b"\r\n" + body)
 
 
 class Stream:
@@ -476,6 +542,9 @@ class Connection(asyncio.BufferedProtocol):
         """Why it is not read now (:data:`WRITING`, :data:`TURN`, :data:`RATE`); read when empty."""
         self._rate_timer: Optional[asyncio.TimerHandle] = None
         self._eof = False
+        self._fd = -1
+        self.trusted_stream = False
+        """Its stream is a trusted address's (not counted against :attr:`Limits.streams`)."""
         self.since = 0.0
         """When it began to wait for its next request (its start, or its last answer): the longest
         waiting gives way first when the slots are all taken."""
@@ -487,16 +556,69 @@ class Connection(asyncio.BufferedProtocol):
         self.transport = transport
         self.peer = address_of(transport.get_extra_info("peername"))
         self.since = asyncio.get_running_loop().time()
+        sock = transport.get_extra_info("socket")
+        self._fd = sock.fileno() if sock is not None else -1
         if not self.server.admit(self):
-            self.done = True
-            transport.write(b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\n" + _RAW_CLOSE)
-            transport.close()
+            self.server.refused += 1
+            self._refuse(full=self.server.counts.by_address.get(self.peer, 0) < self.limits.per_address)
             return
         transport.set_write_buffer_limits(high=self.limits.send_buffer, low=self.limits.send_buffer // 4)
-        sock = transport.get_extra_info("socket")
         if sock is not None:
             _tune(sock, self.limits.send_buffer)
         self._arm(self.limits.request_seconds)
+
+    def _refuse(self, *, full: bool) -> None:
+        """No room: the 503, our end closed, and what the client still sends read and thrown away until it
+        closes (:attr:`Limits.linger_seconds` at most): closing with its request unread would reset the
+        connection before it read its answer."""
+        assert self.transport is not None
+        self.done = True
+        self._disarm()
+        self.transport.write(refusal(full))
+        if len(self.server.refusing) >= self.limits.refusing:
+            self.transport.close()
+            return
+        self.server.refusing.add(self)
+        self.transport.write_eof()
+        self._timer = asyncio.get_running_loop().call_later(self.limits.linger_seconds, self.abort)
+
+    # -- giving way to a new connection ---------------------------------------------------
+
+    def giving_way(self, now: float) -> Optional[int]:
+        """How readily it gives way to a new connection at ``now`` (:data:`IDLE` first ... :data:`STREAM`), or
+        ``None``: never (a link; its requests being answered in turn)."""
+        if self.done or self.link is not None or TURN in self._holds:
+            return None
+        if self.stream is not None:
+            return STREAM
+        if WRITING in self._holds or RATE in self._holds:
+            return DEAF
+        begun = self._received or bool(self.h11.trailing_data[0])
+        if now - self.since < self.limits.fresh_seconds:
+            return PARTIAL if begun else FRESH
+        return DRIPPING if begun else IDLE
+
+    def arrived(self) -> bool:
+        """Bytes from the client wait in the kernel to be read (its request has come: it will be answered)."""
+        if self._fd < 0:
+            return False
+        try:
+            waiting: int = struct.unpack("i", fcntl.ioctl(self._fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return False
+        return waiting > 0
+
+    def give_way(self) -> None:
+        """Close for a newer connection: at once when its client reads nothing (what waits for it would hold
+        the connection); a stream with its last chunk; a connection waiting for a request with a 503
+        (:meth:`_refuse`: its request may be on its way, and is then answered, never cut off unanswered)."""
+        if self.paused or self._holds:
+            self.abort()
+        elif self.stream is None and self.link is None and self.h11.our_state is h11.IDLE \
+                and self.transport is not None:
+            self._refuse(full=True)
+        else:
+            self.finish()
 
     def get_buffer(self, sizehint: int) -> bytearray:
         return self.server.read_buffer
@@ -531,6 +653,7 @@ class Connection(asyncio.BufferedProtocol):
     def connection_lost(self, exc: Optional[Exception]) -> None:
         self.done = True
         self._disarm()
+        self.server.refusing.discard(self)
         if self._stall is not None:
             self._stall.cancel()
         if self._rate_timer is not None:
@@ -727,6 +850,8 @@ class Connection(asyncio.BufferedProtocol):
         self.stream = Stream(self)
         self._chunked = self._head is not None and self._head.http_version == b"1.1"
         self.server.counts.streams += 1
+        self.trusted_stream = self.server.trusted(self.peer)
+        self.server.counts.trusted_streams += self.trusted_stream
         assert self.transport is not None
         self.transport.set_write_buffer_limits(high=self.limits.stream_buffer, low=self.limits.stream_buffer // 4)
         _send_buffer(self.transport, self.limits.stream_buffer)   # a client that reads nothing holds little memory

@@ -22,12 +22,27 @@ class Limits:
 
     connections: int = 200
     """Connections open at once, from everyone (spectators' streams included).  When all are taken, a new
-    one takes the place of the one that has waited longest for a request (idle, or dripping one:
-    never a stream or a link, nor one from a trusted address); a trusted address's (a seated phone's,
-    the LAN guest's) takes a spectator's stream if it must.  Only when none can give way: 503, closed."""
+    one takes the place of a stranger's that has no request in progress (:attr:`fresh_seconds`): an idle
+    one first, then one dripping a request, then one whose client reads none of its answers, the longest
+    waiting first; never a stream or a link to a stranger, nor a trusted address's (a seated phone's, the
+    LAN guest's) connection.  A trusted address's new connection may also take a stranger's stream's
+    place, and comes in over this limit if nothing can give way (bounded by :attr:`per_address`).  A
+    stranger's, only when none can give way: 503 (with ``Retry-After``, the rest of its request read and
+    thrown away: never a silent close)."""
     per_address: int = 24
-    """Connections open at once from one address (a phone, a laptop's tabs); more: 503 (a trusted
-    address is not held to it)."""
+    """Connections open at once from one address (a phone, a laptop's tabs); more: 503.  A trusted address's
+    newest takes the place of its own oldest that has no request in progress instead."""
+    fresh_seconds: float = 1.0
+    """A connection that has received nothing since it opened, or since its last answer, for less than this
+    is not made to give way to a stranger's (its request may be on its way: a phone on Wi-Fi sends it a
+    round trip after connecting); nor is one whose request has reached the machine and waits to be read."""
+    refusing: int = 64
+    """Connections being refused at once (:attr:`connections` or :attr:`per_address` reached): each is sent a
+    503 and its end of the connection closed, then what it still sends is read and thrown away until it
+    closes, for :attr:`linger_seconds` at most (closing a socket with unread data would reset the
+    connection, and the client might never read its 503).  Beyond: closed at once."""
+    linger_seconds: float = 2.0
+    """How long a refused connection's client is given to read its 503 and close."""
     header_bytes: int = 8 * 1024
     """The request line and headers together; more: 431."""
     body_bytes: int = 1024
@@ -37,7 +52,8 @@ class Limits:
     or the end of the previous response; else 408 and closed (a slowloris client gains nothing by
     dripping bytes)."""
     streams: int = 160
-    """Event streams open at once; more: 503."""
+    """Strangers' event streams open at once; more: 503.  A trusted address's (a seated phone's) are not
+    counted and never refused for it (each is bounded by :attr:`per_address`)."""
     stream_buffer: int = 64 * 1024
     """Bytes waiting to go to one stream's client before it counts as behind: it then gets only the
     newest frame and state when it catches up (it never holds up the others, and never costs more)."""

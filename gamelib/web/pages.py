@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, List, Mapping, Optional, Sequence, Tuple
+import gettext
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..i18n import Catalogue
 from .api import load_files, serve_file
 from .http import Request, Response, Route
+
+
+Said = Union[str, Callable[[Callable[[str], str]], str]]
+"""How a value of :attr:`Pages.values` is said: its message, or a function of the catalogue's ``gettext``."""
 
 
 @dataclass(frozen=True)
@@ -41,10 +46,17 @@ class Pages:
     links: Sequence[Link] = ()
     close: Callable[[], None] = field(default=_nothing)
     catalogue: Optional[Catalogue] = None
-    values: Mapping[str, str] = field(default_factory=dict)
+    values: Mapping[str, Said] = field(default_factory=dict)
     """Values of the live state that are this game's words, each with its message in ``catalogue`` (Connect
-    4's ``game``, ``"Connect 4"``, and its seats' ``level``, ``"easy"``): ``/api/pages`` gives each in the
-    page's language, and the live page shows that instead of the value (values stay English in the API)."""
+    4's ``game``, ``"Connect 4"``, and its seats' ``level``, ``"easy"``), or a function making its words from
+    the catalogue's ``gettext`` (a message with fields filled in: how a level plays): ``/api/pages`` gives each
+    in the page's language (:meth:`said`), and the live page shows that instead of the value (values stay
+    English in the API)."""
+
+    def said(self, translations: gettext.NullTranslations) -> Dict[str, str]:
+        """Each of :attr:`values` in the words of ``translations`` (the catalogue in the page's language)."""
+        return {value: translations.gettext(said) if isinstance(said, str) else said(translations.gettext)
+                for value, said in self.values.items()}
 
 
 def file_routes(directory: Path, table: Mapping[str, Tuple[str, str]]) -> List[Route]:

@@ -213,9 +213,9 @@ function ngettext(singular, plural, n) {
 }
 // a value of the API the page shows (a level's name, "match-me") in words: its message, else the value (a name)
 function word(value) { return Object.prototype.hasOwnProperty.call(WORDS.v, value) ? WORDS.v[value] : value; }
-// "{name} to move" with {name: "Ann"}: the placeholders as Python's str.format names them
+// "{name} to move" with {name: "Ann"}: the placeholders as Python's str.format names them ({seconds:g}: a number)
 function format(text, values) {
-  return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  return text.replace(/\{([a-z_]+)(?::g)?\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 (() => {
   document.documentElement.lang = WORDS.lang;
@@ -263,15 +263,16 @@ words, and the language switch)."""
 
 class PageWords:
     """``GET`` of a script with the words of the pages in ``files`` (HTML and scripts in ``directory``) from
-    ``catalogue``, in the language each request asks for; made once per language (at most one per
-    language ``catalogue`` has, and English) and served with an ETag and ``Vary`` (:data:`VARY`).
-    ``values``: the values of the API the pages show, each with its message (the script's ``word(value)``)."""
+    ``catalogue``, and the messages ``extra`` (values the scripts say with ``_(value)``: the colours' names), in
+    the language each request asks for; made once per language (at most one per language ``catalogue`` has, and
+    English) and served with an ETag and ``Vary`` (:data:`VARY`). ``values``: the values of the API the pages
+    show, each with its message (the script's ``word(value)``)."""
 
     def __init__(self, catalogue: Catalogue, directory: Path, files: Sequence[str],
-                 values: Mapping[str, str] = MappingProxyType({})) -> None:
+                 values: Mapping[str, str] = MappingProxyType({}), *, extra: Sequence[str] = ()) -> None:
         self.speaker = Speaker(catalogue)
         self.values = dict(values)
-        singles: List[str] = []
+        singles: List[str] = list(extra)
         plurals: List[Tuple[str, str]] = []
         for name in files:
             source = (directory / name).read_text(encoding="utf-8")

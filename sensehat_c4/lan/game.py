@@ -13,7 +13,7 @@ from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
 
 from ..i18n import N_, _
-from ..match import unrecorded
+from ..match import unrecorded, words
 from ..match.chooser import browse, choose_size
 from ..match.controller import MatchOptions
 from ..match.report import print_result
@@ -94,5 +94,5 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
                         notice=lambda line: log.info("%s", line))
 
 
-GAME = Game(name=N_("Connect 4 over the LAN"), icon=ICON, play=play_lan, remembers=True, words=_)
+GAME = Game(name=words.LAN_GAME, icon=ICON, play=play_lan, remembers=True, words=_)
 """The launcher's entry (``connect4-lan`` in the ``gamelib.games`` entry points)."""

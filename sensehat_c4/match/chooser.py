@@ -129,7 +129,7 @@ def choose_opponent(backend: Backend, default: Opponent = HUMAN,
         if chosen is None or indices[chosen] != RULES_INDEX:
             return None if chosen is None else offered[chosen]
         text = _(RULES)
-        backend.say(words.rules(text))
+        backend.say(words.rules(text, RULES))
         scroll(backend, text, CHOICES[RULES_INDEX][2])  # a press ends it ...
         backend.discard_events()                          # ... and does nothing else
         start = chosen

@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Dict, Optional, Sequence, Tuple
 
-from gamelib.colours import RGB, ColourError, colour_name, hex_colour, parse_colour
+from gamelib.colours import NAMES, RGB, ColourError, colour_name, hex_colour, parse_colour
 from gamelib.jsonvalue import JSONObject
 from gamelib.seats import Kind
 from gamelib.status import DOWN, ENTER, LEFT_RIGHT, UP, Status
@@ -53,6 +53,11 @@ from .opponents import Opponent, OpponentKind
 GAME = N_("Connect 4")
 """The game's name: the details' ``game`` (a value) and the name a lobby shows (a name, not translated);
 the launcher's menu shows it through the catalogue (:attr:`gamelib.games.Game.title`)."""
+LAN_GAME = N_("Connect 4 over the LAN")
+PUZZLE_GAME = N_("puzzle of the day")
+TRAINING_GAME = N_("Connect 4 training")
+"""The names of the package's other games (the launcher's entries: ``connect4-lan``, ``connect4-puzzle``,
+``connect4-training``), here beside :data:`GAME` so a web page can say them without loading those games."""
 BROWSE = N_("{browse} browse, {choose} chooses")
 """Said beside the choosers' labels (``browse`` and ``choose`` are the keys)."""
 
@@ -77,6 +82,11 @@ def level_name(level: str) -> str:
     """A level's name (``easy``, or *match me*'s ``match-me``) as a player reads it, in the words of the moment
     (:data:`.opponents.WORDS`); a name not there (another version's, from the records) as it is."""
     return opponents.word(level)
+
+
+def level_words(level: str, word: Callable[[str], str]) -> str:
+    """How ``level`` plays in the words ``word`` gives (a page's catalogue, :attr:`gamelib.web.pages.Pages.values`)."""
+    return _about(level, word)
 
 
 def about(level: str) -> Optional[str]:
@@ -124,6 +134,15 @@ def opponent_label(opponent: Optional[Opponent], *, value: bool = False) -> str:
                                        level=opponent.name if value else level_name(opponent.name))
 
 
+def opponent_json(opponent: Optional[Opponent]) -> Optional[JSONObject]:
+    """The chooser's opponent as a value (the details' ``opponent``): ``kind`` (``human``, ``computer``,
+    ``match-me``, ``lan``), a level's ``level`` and ``number`` (on the ladder), or ``None`` for the rules."""
+    if opponent is None:
+        return None
+    level = opponent.level
+    return {"kind": opponent.kind.value, "level": level, "number": None if level is None else rungs.number(level)}
+
+
 def _browse() -> str:
     return _(BROWSE).format(browse=LEFT_RIGHT, choose=ENTER)
 
@@ -136,7 +155,7 @@ def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opp
     match_me = choice is not None and choice.kind is OpponentKind.MATCH_ME
     level = None if choice is None else choice.level
     details = {"game": GAME, "choice": opponent_label(choice, value=True),
-               "choices": [opponent_label(o, value=True) for o in offered]}
+               "choices": [opponent_label(o, value=True) for o in offered], "opponent": opponent_json(choice)}
     if match_me:
         details["about"] = MATCH_ME_WORDS
     elif level is not None:
@@ -147,9 +166,10 @@ def choosing_opponent(choice: Optional[Opponent], offered: Sequence[Optional[Opp
     return Status(CHOOSING_OPPONENT, text, _("{label} ({browse})").format(label=label, browse=_browse()), details)
 
 
-def rules(text: str) -> Status:
-    """The rules scrolling across the LEDs (``text``, in words already)."""
-    return Status(RULES, text, _("the rules are scrolling: any key stops them"), {"game": GAME})
+def rules(text: str, message: Optional[str] = None) -> Status:
+    """The rules scrolling across the LEDs (``text``, in words already; ``message``: its message in the catalogue,
+    the details' ``rules``, which a page says in its own language)."""
+    return Status(RULES, text, _("the rules are scrolling: any key stops them"), {"game": GAME, "rules": message})
 
 
 def unrecorded(why: str) -> Status:
@@ -236,11 +256,19 @@ class Seat:
             label=self.label, choose=LEFT_RIGHT, drop=ENTER, leave=UP)
 
     def as_json(self) -> JSONObject:
-        found: JSONObject = {"seat": self.seat, "colour": hex_colour(self.colour), "name": self.name,
-                             "level": self.level, "kind": self.kind}
+        found: JSONObject = {"seat": self.seat, "colour": hex_colour(self.colour), "colour_name": named(self.colour),
+                             "name": self.name, "level": self.level, "kind": self.kind}
         if self.match_me:
             found["match_me"] = True
+            found["number"] = rungs.number(self.level) if self.level in rungs.BY_NAME else None
         return found
+
+
+def named(colour: RGB) -> Optional[str]:
+    """``colour``'s name in the colours' table (:data:`gamelib.colours.NAMES`: ``red``, a value a page says in its
+    language), or ``None`` if it has none (a page then shows its ``#rrggbb``)."""
+    name = colour_name(colour)
+    return name if name in NAMES else None
 
 
 ROUND, DRAW, MATCH, ABANDONED = "round", "draw", "match", "abandoned"
@@ -284,7 +312,7 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     else:
         text = caption = summary
     details: JSONObject = {"game": GAME, "board": str(size), "round": number, "score": list(score),
-                           "winner": winner, "result": result}
+                           "winner": winner, "result": result, "take_back": phase == CONFIRMING and take_back}
     if helps is not None:
         text = _("{text} ({helps})").format(text=text, helps=helps_counts(*helps))
         details.update(hints=helps[0], takebacks=helps[1])
@@ -349,8 +377,6 @@ def replay(round_id: int, shown: int, total: int, *, paused: bool, ended: bool) 
 WIN, DRAW_GOAL = "win", "draw"
 """The training's goals (the details' ``goal``: values, never translated)."""
 _FIND = {WIN: N_("find a move that keeps the win"), DRAW_GOAL: N_("find a move that keeps the draw")}
-_KEEPS = {WIN: (N_("{columns} keeps the win"), N_("{columns} keep the win")),
-          DRAW_GOAL: (N_("{columns} keeps the draw"), N_("{columns} keep the draw"))}
 
 
 def _columns(columns: Sequence[int]) -> str:
@@ -361,14 +387,24 @@ def _columns(columns: Sequence[int]) -> str:
 
 
 def _keeps(goal: str, keeping: Sequence[int]) -> str:
-    one, many = _KEEPS[goal]
-    return ngettext(one, many, len(keeping)).format(columns=_columns(keeping))
+    """``3 keeps the win``, ``2 and 3 keep the draw``: each pair of forms written out in its ``ngettext`` call, so
+    it is extracted as one message with its plural (two ``N_`` marks made two messages no catalogue could say)."""
+    n = len(keeping)
+    said = (ngettext("{columns} keeps the win", "{columns} keep the win", n) if goal == WIN else
+            ngettext("{columns} keeps the draw", "{columns} keep the draw", n))
+    return said.format(columns=_columns(keeping))
+
+
+REVIEWING, POSITION, TRY, DONE = "review", "position", "try", "done"
+"""The training's steps (the details' ``step``: values)."""
+WINS, DRAWS, LOSES = "win", "draw", "loss"
+"""What a tried move leads to (the details' ``outcome``: values)."""
 
 
 def training_review(round_id: int) -> Status:
     """The launcher's training reviewing round ``round_id`` to find positions to train on."""
     text = _("reviewing round {round}").format(round=round_id)
-    return Status(TRAINING, text, text, {"game": GAME, "round": round_id})
+    return Status(TRAINING, text, text, {"game": GAME, "step": REVIEWING, "round": round_id})
 
 
 def training(round_id: int, number: int, total: int, seat: Seat, goal: str, keeping: Sequence[int]) -> Status:
@@ -378,22 +414,35 @@ def training(round_id: int, number: int, total: int, seat: Seat, goal: str, keep
     return Status(TRAINING, _("training {number} of {total}: {label} to move; {find}").format(
                       number=number, total=total, label=seat.label, find=find),
                   _("{number}/{total}: {find}").format(number=number, total=total, find=find),
-                  {"game": GAME, "round": round_id, "position": number, "positions": total, "turn": seat.as_json(),
-                   "goal": goal, "keeping": [c + 1 for c in keeping]})
+                  {"game": GAME, "step": POSITION, "round": round_id, "position": number, "positions": total,
+                   "turn": seat.as_json(), "goal": goal, "keeping": [c + 1 for c in keeping]})
 
 
 def training_try(round_id: int, number: int, total: int, seat: Seat, goal: str, keeping: Sequence[int],
-                 column: int, result: str) -> Status:
+                 column: int, result: str, outcome: Optional[JSONObject] = None) -> Status:
     """The try of ``column`` at position ``number``: ``result`` is what it leads to in words
-    (``wins``, ``draws``, ``loses (Bob wins in 3)``)."""
+    (``wins``, ``draws``, ``loses (Bob wins in 3)``), ``outcome`` the same as values (the details' ``outcome``:
+    ``{"outcome": "loss", "winner": {...}, "moves": 3}``, as :func:`try_outcome` makes it)."""
     right = column in keeping
     text = (_("right: {column} {result}").format(column=column + 1, result=result) if right else
             _("wrong: {column} {result}; {keeps}").format(column=column + 1, result=result,
                                                          keeps=_keeps(goal, keeping)))
     return Status(TRAINING, _("training {number} of {total}: {text}").format(number=number, total=total, text=text),
                   text,
-                  {"game": GAME, "round": round_id, "position": number, "positions": total, "turn": seat.as_json(),
-                   "goal": goal, "keeping": [c + 1 for c in keeping], "tried": column + 1, "right": right})
+                  {"game": GAME, "step": TRY, "round": round_id, "position": number, "positions": total,
+                   "turn": seat.as_json(), "goal": goal, "keeping": [c + 1 for c in keeping], "tried": column + 1,
+                   "right": right, "outcome": outcome})
+
+
+def try_outcome(score: int, *, winner: Optional[JSONObject] = None, moves: Optional[int] = None) -> JSONObject:
+    """What a tried move leads to as values: ``outcome`` (:data:`WINS`, :data:`DRAWS`, :data:`LOSES`: by the sign of
+    ``score``) and, for a loss, the ``winner`` (a side: ``seat``, ``name``, ``level``, ``seconds``, ``remote``) and
+    in how many of its ``moves``."""
+    if score > 0:
+        return {"outcome": WINS}
+    if score == 0:
+        return {"outcome": DRAWS}
+    return {"outcome": LOSES, "winner": winner, "moves": moves}
 
 
 def training_done(round_id: int, right: int, tried: int, total: int) -> Status:
@@ -401,5 +450,5 @@ def training_done(round_id: int, right: int, tried: int, total: int) -> Status:
     text = (_("training over: {right} of {tried} right") if tried == total else
             _("training over: {right} of {tried} right ({total} positions)")).format(right=right, tried=tried,
                                                                                       total=total)
-    return Status(TRAINING, text, text, {"game": GAME, "round": round_id, "positions": total, "right": right,
-                                         "tried": tried})
+    return Status(TRAINING, text, text, {"game": GAME, "step": DONE, "round": round_id, "positions": total,
+                                         "right": right, "tried": tried})

@@ -37,6 +37,7 @@ from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from gamelib.animation import Animation, Step
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
+from gamelib.colours import RGB, hex_colour
 from gamelib.games import Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
@@ -166,13 +167,16 @@ def _task(player: str, left: int) -> str:
                     left).format(player=player, n=left)
 
 
-def playing(day: date, puzzle: Puzzle, player: str, left: int, attempt: int, streak: Optional[int]) -> Status:
-    """The turn of ``player`` (its colour's name) in the puzzle, ``left`` stones to win with, at try ``attempt``."""
+def playing(day: date, puzzle: Puzzle, player: str, left: int, attempt: int, streak: Optional[int],
+            colour: Optional[RGB] = None) -> Status:
+    """The turn of ``player`` (its colour's name; ``colour``: the colour itself, the details' ``colour`` and
+    ``colour_name``) in the puzzle, ``left`` stones to win with, at try ``attempt``."""
     task = _task(player, left)
     text = _("puzzle {id}, try {n}: {task}").format(id=puzzle.ident, n=attempt, task=task)
     caption = _("{task}; {keys}: choose, {enter}: drop, {up}: leave").format(task=task, keys=LEFT_RIGHT, enter=ENTER,
                                                                             up=UP)
-    return Status(PHASE, text, caption, _details(day, puzzle, left, attempt, streak))
+    shown = {} if colour is None else {"colour": hex_colour(colour), "colour_name": words.named(colour)}
+    return Status(PHASE, text, caption, _details(day, puzzle, left, attempt, streak, **shown))
 
 
 def wrong(day: date, puzzle: Puzzle, column: int, right: List[int], attempt: int, streak: Optional[int]) -> Status:
@@ -290,8 +294,9 @@ class PuzzlePlay:
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._show()
-        self.backend.say(playing(self.day, self.puzzle, words.colour_word(self.palette.player(self.puzzle.to_move)),
-                                 stones_left(self.puzzle, self.played), self.attempt, self.streak))
+        colour = self.palette.player(self.puzzle.to_move)
+        self.backend.say(playing(self.day, self.puzzle, words.colour_word(colour), stones_left(self.puzzle, self.played),
+                                 self.attempt, self.streak, colour))
 
     def _show(self) -> None:
         self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
@@ -394,7 +399,7 @@ ICON = picture((
 ), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second})
 """Red to move over the one column that wins: the fourth in the bottom row."""
 
-NAME = N_("puzzle of the day")
+NAME = words.PUZZLE_GAME
 
 
 def play(backend: Backend, *, path: Optional[Path] = None, today: Callable[[], date] = date.today,

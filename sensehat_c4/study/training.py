@@ -38,6 +38,7 @@ from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.games import Game
+from gamelib.jsonvalue import JSONObject
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES, for_round
 from gamelib.scroll import scroll, scroll_frames
@@ -262,7 +263,7 @@ class Training:
             steps.append((lit_frame(self.board, move.keeping, self.palette, False), t.lit))
         steps.append((lit_frame(self.board, move.keeping, self.palette, True), t.after))
         self._said(words.training_try(self.round.id, self.index + 1, len(self.positions), self._seat(),
-                                      self._goal(), move.keeping, column, self._result(score)))
+                                      self._goal(), move.keeping, column, self._result(score), self._outcome(score)))
         self._animation.play(steps, self._next)
 
     def _result(self, score: int) -> str:
@@ -276,6 +277,16 @@ class Training:
         stones = self.move.ply  # the stones on the board once the tried token is down
         _shown, moves = ending(self.review.cells, stones, -score)
         return _("loses ({who} wins in {moves})").format(who=text, moves=moves)
+
+    def _outcome(self, score: int) -> JSONObject:
+        """:meth:`_result` as values (:func:`~..match.words.try_outcome`)."""
+        if score >= 0:
+            return words.try_outcome(score)
+        opponent = 3 - self.move.seat
+        side = self.review.match.sides[opponent - 1]
+        _shown, moves = ending(self.review.cells, self.move.ply, -score)
+        return words.try_outcome(score, moves=moves, winner={
+            "seat": opponent, "name": side.name, "level": side.level, "seconds": side.seconds, "remote": side.remote})
 
     def _selecting(self) -> None:
         self.state = State.SELECTING
@@ -315,7 +326,7 @@ ICON = picture((
 ), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second, "W": _COLOURS.text})
 """A board with two columns lit in red (the right moves) and a white question mark."""
 
-NAME = N_("Connect 4 training")
+NAME = words.TRAINING_GAME
 NO_GAMES = N_("NO GAMES")
 NO_MISTAKES = N_("NO MISTAKES")
 """What scrolls when there is nothing to train on (translated where it scrolls)."""

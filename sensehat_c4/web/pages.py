@@ -21,17 +21,19 @@ import collections
 import logging
 import threading
 from dataclasses import replace
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional, Tuple
 from urllib.parse import parse_qs
 
 from gamelib.web.http import HttpError, Request, Response, Route
-from gamelib.web.pages import Link, Pages, file_routes
+from gamelib.web.pages import Link, Pages, Said, file_routes
 from gamelib.web.words import PageWords
 
 from ..engine import rungs
 from ..i18n import CATALOGUE, N_, _
-from ..match import opponents
+from ..match import opponents, words
+from ..match.chooser import RULES
 from ..match.words import GAME
 from ..records import MAX_ID, MatchRecord, NotRecorded, Records, RecordsError, RoundRecord
 from ..rules import Board, Layout
@@ -56,8 +58,12 @@ FILES = {
 """The pages' files: URL path -> (file in ``static/``, type)."""
 WORDS = ("/records-words.js", ("history.html", "round.html", "records.js", "history.js", "round.js"))
 """The pages' words (:class:`gamelib.web.words.PageWords`): the script's path, and the files whose words it holds."""
-SHOWN_VALUES = {GAME: GAME, **rungs.NAMES}
-"""The live state's values that are the game's words: its name and its levels' (``/api/pages``' ``words``)."""
+SHOWN_VALUES: Dict[str, Said] = {
+    **{name: name for name in (GAME, words.LAN_GAME, words.PUZZLE_GAME, words.TRAINING_GAME)}, **rungs.NAMES,
+    words.MATCH_ME_WORDS: words.MATCH_ME_WORDS, RULES: RULES,
+    **{words.LEVEL_WORDS[rung.name]: functools.partial(words.level_words, rung.name) for rung in rungs.RUNGS}}
+"""The live state's values that are the game's words (``/api/pages``' ``words``): the games' names (the launcher's
+menu names them), its levels' names and how each plays (the opponent chooser's ``about``), and the rules."""
 RECORDS_VALUES = opponents.WORDS
 """The records' values the pages show, each with its message (a seat's ``level``: a level's name or
 ``match-me``): the words script's ``word(value)``."""

@@ -65,8 +65,8 @@ def test_the_level_steps_after_each_round_and_each_round_keeps_its_own(tmp_path)
     assert thinking[0].text == "round 1 (0-0, 7x6): computer (match me: 5 tough, yellow) is thinking"
     assert [s for s in thinking if s.details["round"] == 2][0].text == \
         "round 2 (1-0, 7x6): computer (match me: 6 hard, yellow) is thinking"
-    assert thinking[0].seats[1] == {"seat": 2, "colour": "#ffff00", "name": None, "level": "tough",
-                                    "kind": "computer", "match_me": True}
+    assert thinking[0].seats[1] == {"seat": 2, "colour": "#ffff00", "colour_name": "yellow", "name": None,
+                                    "level": "tough", "kind": "computer", "match_me": True, "number": 5}
     with Records(path) as stored:
         match = stored.matches()[0]
     assert [r.level for r in match.rounds] == ["tough", "hard", "tough"]

@@ -79,8 +79,9 @@ def test_two_scripted_players_play_a_whole_round_through_the_protocol():
     assert said == [f"round 1 (0-0, 7x6): player {1 + ply % 2} ({'red' if ply % 2 == 0 else 'yellow'}) is thinking"
                     for ply in range(7)] + ["player 1 wins 1-0"]
     last = mock.statuses[-1][1].as_json()
-    assert last["seats"] == [{"seat": 1, "colour": "#ff0000", "name": None, "level": None, "kind": "remote"},
-                             {"seat": 2, "colour": "#ffff00", "name": None, "level": None, "kind": "remote"}]
+    assert last["seats"] == [
+        {"seat": 1, "colour": "#ff0000", "colour_name": "red", "name": None, "level": None, "kind": "remote"},
+        {"seat": 2, "colour": "#ffff00", "colour_name": "yellow", "name": None, "level": None, "kind": "remote"}]
     assert (last["phase"], last["result"], last["winner"], last["score"]) == ("result", "match", 1, [1, 0])
 
 

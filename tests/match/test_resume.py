@@ -385,8 +385,9 @@ def test_the_question_in_words():
         "text": "resume? an interrupted match, round 3 (1-1, 6x5): computer (hard, yellow) to move "
                 "(middle or down: resume, up: start afresh)",
         "game": "Connect 4", "board": "6x5", "round": 3, "score": [1, 1], "turn": 2,
-        "seats": [{"seat": 1, "colour": "#ff0000", "name": "Ann", "level": None, "kind": "stick"},
-                  {"seat": 2, "colour": "#ffff00", "name": None, "level": "hard", "kind": "computer"}],
+        "seats": [{"seat": 1, "colour": "#ff0000", "colour_name": "red", "name": "Ann", "level": None, "kind": "stick"},
+                  {"seat": 2, "colour": "#ffff00", "colour_name": "yellow", "name": None, "level": "hard",
+                   "kind": "computer"}],
         "choices": ["resume", "start afresh"]}
 
 

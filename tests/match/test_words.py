@@ -32,10 +32,12 @@ def test_the_choosers_words():
     assert words.choosing_opponent(Opponent.computer("easy"), OFFERED) == Status(
         "choosing opponent", f"choosing the opponent: computer: 1 easy: {about}",
         "computer: 1 easy (←/→ browse, Enter chooses)",
-        {"game": "Connect 4", "choice": "computer: 1 easy", "choices": LABELS, "about": about})
+        {"game": "Connect 4", "choice": "computer: 1 easy", "choices": LABELS,
+         "opponent": {"kind": "computer", "level": "easy", "number": 1}, "about": about})
     assert words.choosing_opponent(HUMAN, OFFERED) == Status(
         "choosing opponent", "choosing the opponent: 2 players", "2 players (←/→ browse, Enter chooses)",
-        {"game": "Connect 4", "choice": "2 players", "choices": LABELS})
+        {"game": "Connect 4", "choice": "2 players", "choices": LABELS,
+         "opponent": {"kind": "human", "level": None, "number": None}})
     assert words.choosing_size(Size(6, 5), SIZES[:3]).as_json() == {
         "phase": "choosing size", "text": "choosing the board size: 6x5", "caption": "board size: 6x5 (←/→ browse, Enter chooses, ↑ back)",
         "game": "Connect 4", "choice": "6x5", "choices": ["4x4", "5x4", "6x4"]}
@@ -91,8 +93,10 @@ def test_the_match_says_whose_turn_the_result_and_the_score():
     assert mock.statuses[1][1].as_json() == {
         "phase": "thinking", "text": f"round 1 (0-0, 7x6): {computer} is thinking", "caption": f"{computer} thinking",
         "game": "Connect 4", "board": "7x6", "round": 1, "score": [0, 0], "turn": 2, "winner": None, "result": None,
-        "seats": [{"seat": 1, "colour": "#ff0000", "name": "Ann", "level": None, "kind": "stick"},
-                  {"seat": 2, "colour": "#ffff00", "name": None, "level": "easy", "kind": "computer"}]}
+        "take_back": False,
+        "seats": [{"seat": 1, "colour": "#ff0000", "colour_name": "red", "name": "Ann", "level": None, "kind": "stick"},
+                  {"seat": 2, "colour": "#ffff00", "colour_name": "yellow", "name": None, "level": "easy",
+                   "kind": "computer"}]}
     won = mock.statuses[7][1].as_json()
     assert (won["phase"], won["result"], won["winner"], won["score"], won["turn"]) == ("result", "round", 1, [1, 0], None)
     assert mock.statuses[-1][1].as_json()["result"] == "abandoned"

@@ -127,7 +127,8 @@ def test_a_wrong_move_shows_the_right_column_then_another_try_solves_it(tmp_path
     assert mock.statuses[3][1].as_json() == {
         "phase": "puzzle", "text": "puzzle 2-0462, try 2: yellow to move: win with this stone",
         "caption": "yellow to move: win with this stone; ←/→: choose, Enter: drop, ↑: leave", "game": "Connect 4",
-        "puzzle": "2-0462", "date": "2026-11-24", "n": 2, "left": 1, "try": 2, "streak": 0}
+        "puzzle": "2-0462", "date": "2026-11-24", "n": 2, "left": 1, "try": 2, "streak": 0, "colour": "#ffff00",
+        "colour_name": "yellow"}
     assert rows(tmp_path / "games.db", "SELECT * FROM puzzles") == [
         (1, "2026-11-24", "2-0462", 2, 2, "2026-11-24", "2026-11-23T14:00:00Z", "2026-11-23T14:01:00Z")]
 

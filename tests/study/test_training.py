@@ -111,7 +111,7 @@ def test_a_right_try_lights_the_right_columns_then_the_next_position_comes(tmp_p
     bob = words.Seat(2, YELLOW, "Bob")
     assert said == [
         (0.0, words.training(1, 1, 5, words.Seat(1, RED, "Ann"), "win", (3,))),
-        (1.0, words.training_try(1, 1, 5, words.Seat(1, RED, "Ann"), "win", (3,), 3, "wins")),
+        (1.0, words.training_try(1, 1, 5, words.Seat(1, RED, "Ann"), "win", (3,), 3, "wins", words.try_outcome(1))),
         (round(now, 6), words.training(1, 2, 5, bob, "win", (1, 2, 3, 5))),
     ]
     assert said[0][1].text == "training 1 of 5: Ann (red) to move; find a move that keeps the win"
@@ -119,8 +119,9 @@ def test_a_right_try_lights_the_right_columns_then_the_next_position_comes(tmp_p
     assert said[1][1].text == "training 1 of 5: right: 4 wins"
     assert said[2][1].as_json() == {
         "phase": "training", "text": "training 2 of 5: Bob (yellow) to move; find a move that keeps the win",
-        "caption": "2/5: find a move that keeps the win", "game": "Connect 4", "round": 1, "position": 2,
-        "positions": 5, "turn": {"seat": 2, "colour": "#ffff00", "name": "Bob", "level": None, "kind": "stick"},
+        "caption": "2/5: find a move that keeps the win", "game": "Connect 4", "step": "position", "round": 1,
+        "position": 2, "positions": 5, "turn": {"seat": 2, "colour": "#ffff00", "colour_name": "yellow", "name": "Bob",
+                                                "level": None, "kind": "stick"},
         "goal": "win", "keeping": [2, 3, 4, 6]}
 
 

@@ -5,7 +5,9 @@ games played in French, the exact words of the ``.po`` files; it chooses Bahasa 
 labelled ``<select>`` of the program's languages, each named in itself, with its ``lang``): the live page,
 the games played and a round's review are then in Indonesian (the choice kept in the ``lang`` cookie, over
 the browser's French); and the game's process speaks English all along: its words on the LEDs (a
-:class:`~gamelib.status.Status` made now by Connect 4's own words) and :func:`gamelib.i18n.chosen`.
+:class:`~gamelib.status.Status` made now by Connect 4's own words) and :func:`gamelib.i18n.chosen`, while the
+page says the game's line in its own language.  The whole program, in English in a terminal, and a French
+page reading each turn, the abandon question and the match's end in French.
 """
 import pytest
 from browser import start, text, wait
@@ -73,7 +75,8 @@ def test_a_reader_chooses_the_pages_language_and_the_pi_speaks_its_own(tmp_path)
         wait(driver, lambda: driver.find_elements("css selector", "#links a") != [], "the link to the games played")
         assert facts(driver) == ("fr", "en direct", "Au tour de", "Score", "Joueur 1", ["Parties jou\u00e9es"])
         assert switch(driver) == ("Langue", CHOICES, "fr")
-        assert text(driver, "text") == "replay of round 2: move 4 of 7"      # the Pi's words, as the Pi says them
+        assert text(driver, "text") == said_in("fr", lambda: c4_words.replay(2, 4, 7, paused=False, ended=False)) \
+            == "revoir manche 2 : coup 4 sur 7"                            # the page's language, not the Pi's
         assert said.details["game"] == "Connect 4" and text(driver, "game") == "\u00b7 Puissance 4"   # the game's value, shown
 
         driver.get(base + "/history")
@@ -109,7 +112,8 @@ def test_a_reader_chooses_the_pages_language_and_the_pi_speaks_its_own(tmp_path)
 
         server.feed.said(c4_words.replay(2, 5, 7, paused=False, ended=False))   # the Pi goes on in English
         driver.get(base + "/")
-        wait(driver, lambda: text(driver, "text") == "replay of round 2: move 5 of 7", "the Pi's words")
+        fifth = said_in("id", lambda: c4_words.replay(2, 5, 7, paused=False, ended=False))
+        wait(driver, lambda: text(driver, "text") == fifth, "the game's line, in Indonesian")
         assert text(driver, "connection") == "langsung"
         severe = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert severe == []
@@ -119,3 +123,80 @@ def test_a_reader_chooses_the_pages_language_and_the_pi_speaks_its_own(tmp_path)
     assert said.text == c4_words.replay(2, 4, 7, paused=False, ended=False).text == "replay of round 2: move 4 of 7"
     assert i18n.chosen() == before
     assert (i18n.CATALOGUE.gettext("live"), c4_i18n.CATALOGUE.gettext("Games played")) == ("live", "Games played")
+
+
+RECORD_LINES = """
+window.lines = [];
+new MutationObserver(() => window.lines.push([document.getElementById("text").textContent,
+                                             document.getElementById("result").textContent]))
+  .observe(document.getElementById("words"), {childList: true, subtree: true, characterData: true});
+"""
+"""Keeps every line and result the live page shows (``window.lines``), however briefly."""
+
+
+def said_in(language, make):
+    """What the Pi would say (a status's ``text``) if it spoke ``language``."""
+    i18n.choose([language])
+    try:
+        return make().text
+    finally:
+        i18n.choose(None)
+
+
+def test_the_pi_in_english_and_a_french_page_reading_the_game_s_line_in_french(sandbox, tmp_path):
+    """The issue: the live page's line was the Pi's sentence (``round 1 (0-0, 7x6): Zoé (red) to move`` on a French
+    page).  The whole program, in English in a terminal, with Zoé and Bob; Chromium asking for French reads each
+    turn, the abandon question and the round's end in French, worded by the page from the state's values, while
+    the terminal's line under the board stays English."""
+    require(browser.missing(), "the browser test needs Chromium, chromedriver and Selenium",
+            ".ci/install-browser-deps")
+    from pty_terminal import start as start_program
+
+    from gamelib.colours import RED, YELLOW
+    from sensehat_c4.rules import Size
+
+    program = start_program(sandbox, "--backend", "terminal", "--opponent", "human", "--names", "Zoé,Bob",
+                            "--web", "127.0.0.1:0", env={"TERM": "xterm-256color", "COLORTERM": "truecolor",
+                                                         "LANG": "C.UTF-8", "LANGUAGE": "en"}, columns=60, lines=16)
+    seats = (c4_words.Seat(1, RED, "Zoé"), c4_words.Seat(2, YELLOW, "Bob"))
+
+    def line(phase, **options):
+        return lambda: c4_words.match(phase, seats, size=Size(7, 6), number=1, score=(0, 0), **options)
+
+    driver = start(phone=True)
+    try:
+        program.wait_for(lambda p: any("web: http://127.0.0.1:" in row for row in p.screen.display),
+                         what="the web line under the board")
+        port = next(row.split("127.0.0.1:")[1].split("/")[0] for row in program.screen.display if "web: http" in row)
+        driver.execute_cdp_cmd("Network.setUserAgentOverride", {
+            "userAgent": driver.execute_script("return navigator.userAgent"), "acceptLanguage": "fr"})
+        driver.get(f"http://127.0.0.1:{port}/")
+        zoe = said_in("fr", line(c4_words.PLAYING, turn=1))
+        assert zoe == "manche 1 (0-0, 7x6) : Zoé (rouge) joue"
+        wait(driver, lambda: text(driver, "text") == zoe, "Zoé's turn, in French")
+        assert driver.find_element("id", "leds").get_attribute("aria-label") == f"les LED : {zoe}"
+        assert any("Zoé (red) to move" in row for row in program.screen.display)    # the Pi: English
+        driver.save_screenshot(str(tmp_path / "web-fr-status.png"))
+
+        program.press("down")                                                     # Zoé drops in column 4
+        bob = said_in("fr", line(c4_words.PLAYING, turn=2))
+        wait(driver, lambda: text(driver, "text") == bob, "Bob's turn, in French")
+        assert bob == "manche 1 (0-0, 7x6) : Bob (jaune) joue"
+        program.press("up")                                                       # Bob asks to abandon
+        question = said_in("fr", line(c4_words.CONFIRMING))
+        wait(driver, lambda: text(driver, "text") == question, "the abandon question, in French")
+        assert question == "manche 1 (0-0, 7x6) : abandonner le match ? haut encore pour confirmer"
+        driver.execute_script(RECORD_LINES)                                       # every line the page shows
+        program.press("up")                                                       # yes: the match is over
+        ended = said_in("fr", lambda: c4_words.match(c4_words.RESULT, seats, size=Size(7, 6), number=1,
+                                                     score=(0, 0), result=c4_words.ABANDONED,
+                                                     summary=c4_words._("abandoned at {high}-{low}").format(high=0, low=0)))
+        assert ended == "abandonn\u00e9 \u00e0 0-0"
+        wait(driver, lambda: [ended, ended] in driver.execute_script("return window.lines"),
+             "the match's end, in French (the line and the result)")
+        severe = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert severe == []
+    finally:
+        driver.quit()
+        program.close()
+    assert i18n.chosen() is None

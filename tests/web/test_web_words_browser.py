@@ -5,7 +5,7 @@ catalogues for the language ``eo``) and Chromium asking for ``eo`` (``tests/brow
 the brackets in ``document.body.innerText``, nor in the title.
 
 What is not the pages' words, and so stays as it is (:data:`NOT_WORDS`): the players' names, the game's
-own sentence (the Pi's words, in the Pi's language: its ``text``), the language switch's
+own sentence (the Pi's words, in the Pi's language: its ``text``, which the page no longer shows), the language switch's
 choices (each language named in itself), numbers, scores, board sizes, column digits, signs and symbols, and dates (the browser's ``Intl`` writes them in the page's
 language).  The games played, a review and a replay are read over a database of every kind of game
 (``records_data.every_kind``): no stored value (a level's name, ``match-me``) is put into a message as it is
@@ -33,7 +33,7 @@ from sensehat_c4.web import pages as webpages
 pytestmark = pytest.mark.slow
 
 SAID = "Ann to move: the game's own words"
-"""The game's sentence (the Pi's words, in the Pi's language: not the page's)."""
+"""The game's sentence (the Pi's words, in the Pi's language): the page says the line in its own words."""
 NOT_WORDS = {"Ann", "Bob"} | {word for code in i18n.languages() for word in i18n.own_name(code).split()}
 """Names: the players', and the languages' in the switch (each in itself)."""
 MESSAGES = pseudo_words.template_messages()
@@ -41,7 +41,7 @@ MESSAGES = pseudo_words.template_messages()
 
 def bare_words(shown: str) -> set:
     """The words of ``shown`` outside every ``[!...!]`` or put into a message as they are (a stored value), but
-    names and the game's own sentence."""
+    names and the game's own sentence (were it shown)."""
     return pseudo_words.raw_words(shown.replace(SAID, ""), MESSAGES, NOT_WORDS)
 
 
@@ -75,8 +75,8 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
     server = WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.RecordsPages(db).pages()]).start()
     server.feed.shown([(0, 0, 0)] * 64)
     server.feed.said(Status("playing", SAID, turn=1, seats=(
-        {"seat": 1, "name": "Ann", "colour": "#ff0000", "kind": "stick"},
-        {"seat": 2, "level": "hard", "colour": "#ffff00", "kind": "computer"}),
+        {"seat": 1, "name": "Ann", "colour": "#ff0000", "colour_name": "red", "kind": "stick"},
+        {"seat": 2, "level": "hard", "colour": "#ffff00", "colour_name": "yellow", "kind": "computer"}),
         details={"game": "Connect 4", "score": [1, 0], "round": 2, "board": "7x6"}))
     driver = start(phone=False)
     try:
@@ -85,7 +85,8 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
         base = f"http://127.0.0.1:{server.port}"
         driver.get(base + "/")
         wait(driver, lambda: text(driver, "connection") == "[!live!]", "the page to connect, in its words")
-        wait(driver, lambda: SAID in text(driver, "text"), "the game's words")
+        wait(driver, lambda: text(driver, "text") == "[![!round 2 (1-0, 7x6)!]: [!Ann ([!red!])!] to move!]",
+             "the game's line, in the page's words (never the Pi's sentence)")
         wait(driver, lambda: [a.text for a in driver.find_elements("css selector", "#links a")] == ["[!Games played!]"],
              "the link to the games played")
         assert text(driver, "turn") == "Ann" and text(driver, "sit-1") == "[!Player 1!]"

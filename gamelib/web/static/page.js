@@ -2,7 +2,7 @@
 // PIN (this phone's, 4 digits, or the pairing PIN, 8: spaces typed between its groups of four are left
 // out), and the joystick.  Uses only the documented API (docs/API.md); no library, no build step.  Its words
 // come from /page-words.js (_, ngettext, format: the catalogue in the page's language, gamelib/web/words.py);
-// the API's values (phases, kinds, error codes) are mapped to words here.
+// the API's values (phases, kinds, error codes) are mapped to words here, the game's state by /status.js.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -104,7 +104,7 @@
   function label(s) {
     if (!s) return "";
     if (s.level) return format(_("computer ({level})"), { level: shown(s.level) });
-    return s.name || format(_("player {seat}"), { seat: s.seat });
+    return STATUS.name(s.name) || format(_("player {seat}"), { seat: s.seat });
   }
 
   function who(s) {
@@ -134,8 +134,9 @@
     const s = status || {};
     const seats = s.seats || [];
     $("game").textContent = s.game ? `\u00b7 ${shown(s.game)}` : "";
-    $("text").textContent = status ? s.text : _("waiting for the game\u2026");
-    canvas.setAttribute("aria-label", format(_("the LEDs: {text}"), { text: status ? s.text : _("off") }));
+    const line = STATUS.line(status, shown);   // in the page's language, from the state's values (status.js)
+    $("text").textContent = status ? line : _("waiting for the game\u2026");
+    canvas.setAttribute("aria-label", format(_("the LEDs: {text}"), { text: status ? line : _("off") }));
     row("turn", s.turn ? who(seats[s.turn - 1]) : null);
     const players = [];
     seats.forEach((x, k) => { if (k) players.push(", "); players.push(who(x)); });
@@ -147,7 +148,7 @@
     if (s.phase === "result") {
       if (s.result === "round" && s.winner) result = format(_("{name} wins the round"), { name: label(seats[s.winner - 1]) });
       else if (s.result === "draw") result = _("a draw");
-      else result = s.text;
+      else result = STATUS.summary(s);
     }
     row("result", result);
     // a puzzle being played (phase "puzzle"): its id and date, the stones left, the try, and the streak
@@ -186,7 +187,7 @@
     // a state sent before we sat (still on its way) says the seat is free: only a newer one counts
     const current = seating && (seating.version || 0) >= since;
     if (seat && mine && !mine.taken && current) { lose(_("Your seat ended with the match: take a seat again to play on.")); return; }
-    const colour = (n) => { const s = status && status.seats && status.seats[n - 1]; return s ? ` (${s.colour})` : ""; };
+    const colour = (n) => { const s = status && status.seats && status.seats[n - 1]; return s ? ` (${STATUS.colour(s)})` : ""; };
     $("seat-text").textContent = seat ? format(_("You play seat {seat}."), { seat }) : _("Play from here: take a seat.");
     $("seat").classList.toggle("seated", !!seat);
     $("seat-buttons").hidden = !!seat || !!asking;

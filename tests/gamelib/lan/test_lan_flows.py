@@ -136,7 +136,8 @@ def test_the_list_scrolls_each_game_left_right_browse_and_middle_asks():
     assert shown(mock) == bob[:4] + cy[:3] + [BLACK_FRAME]            # 0 ... 0.24, then Cy from 0.3
     assert bob[0][0] == (255, 255, 255) and cy[0][1] == (255, 255, 255)   # the place dots
     assert captions(mock) == ["Bob (Enter asks, ←/→ browse)", "Cy (Enter asks, ←/→ browse)"]
-    assert mock.statuses[1][1].details == {"screen": "found", "name": "Cy", "choice": "Cy", "choices": ["Bob", "Cy"]}
+    assert mock.statuses[1][1].details == {"screen": "found", "name": "Cy", "choice": "Cy", "choices": ["Bob", "Cy"],
+                                           "number": 2, "count": 2}
 
 
 def test_nothing_found_shows_the_green_waves_and_up_leaves():

@@ -561,7 +561,8 @@ def test_each_screen_is_said_in_words():
         "shut down (←/→ browse, Enter shuts down, ↑ back)", "shut down? Enter: yes, ↑: no",
         "shut down (←/→ browse, Enter shuts down, ↑ back)", "quit (←/→ browse, Enter quits, ↑ back)"]
     assert mock.statuses[0][1].as_json() == {"phase": "menu", "text": "menu: A", "caption": f"A ({games})",
-                                             "screen": "games", "item": "A", "idle": "awake"}
+                                             "screen": "games", "item": "A", "idle": "awake",
+                                             "entry": {"key": "a", "name": "A", "playable": True}}
 
 
 def test_idle_is_said_too():

@@ -3,11 +3,15 @@ address of its own): a flood of pipelined requests that are never read slows onl
 wrong PINs never keeps the person at the Pi from seating a phone, nor do 70 addresses keeping the queue for
 PINs full (the pairing gesture seats the owner's phone at once); strangers holding every connection slot
 (idle, or dripping a request, from many addresses, reconnecting when cut) never shut out a seated phone,
-the LAN guest or another client; ``HEAD /api/events`` is headers only."""
+the LAN guest or another client; strangers holding every stream slot, and a grabber asking for more, never
+keep a seated phone from opening its stream again; idle connections from 100 addresses, reopened as soon as
+closed, never leave a fresh client's request unanswered; ``HEAD /api/events`` is headers only."""
 import selectors
+import socket
 import threading
 import time
 
+import h11
 import pytest
 
 from lan_client import LanClient
@@ -23,6 +27,7 @@ from gamelib.web.console import PAIR_TEXT
 from gamelib.web.limits import Limits
 from gamelib.web.seating import HOLD_ADVICE
 from gamelib.web.server import WebServer
+from gamelib.status import Status
 
 PIPELINED = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 1000
 
@@ -455,3 +460,211 @@ def test_the_web_server_s_trust_is_the_seated_phones_and_the_lan_guest_s():
         assert server.trusts("127.0.0.20") and not server.trusts("127.0.0.21")
         console.seats.clear()
         assert not server.trusts("127.0.0.20")
+
+
+# -- a crowd from many addresses: a seated phone reopening its stream, a fresh client ------------------
+
+class Churn:
+    """``per_address`` connections from each of ``sources`` that send nothing and are opened again as soon as the
+    server closes one (reading what it sends first), until :meth:`stop`; ``closed`` counts the closes."""
+
+    def __init__(self, port, sources, per_address):
+        self.port = port
+        self.selector = selectors.DefaultSelector()
+        self.closed = 0
+        self._stop = threading.Event()
+        for source in sources:
+            for _ in range(per_address):
+                self._open(source)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _open(self, source):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.bind((source, 0))
+        sock.connect_ex(("127.0.0.1", self.port))
+        self.selector.register(sock, selectors.EVENT_READ, source)
+
+    def _run(self):
+        while not self._stop.is_set():
+            for key, _ in self.selector.select(0.05):
+                try:
+                    data = key.fileobj.recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    self.closed += 1
+                    self.selector.unregister(key.fileobj)
+                    key.fileobj.close()
+                    self._open(key.data)
+
+    def stop(self):
+        self._stop.set()
+        self.thread.join(5)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+        self.selector.close()
+
+
+class Streams:
+    """Event streams opened from ``source`` (``sources`` in turn) and kept read by one thread; ``refused`` lists
+    the other answers' statuses."""
+
+    def __init__(self, port):
+        self.port = port
+        self.selector = selectors.DefaultSelector()
+        self.lock = threading.Lock()
+        self.refused = []
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def open(self, source, path="/api/events"):
+        """A stream from ``source``: its socket (kept read), or ``None`` and its status in :attr:`refused`."""
+        sock = connect(self.port, source=source, timeout=5.0)
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            head += chunk
+        if not head.startswith(b"HTTP/1.1 200 "):
+            self.refused.append(int(head[9:12]) if head.startswith(b"HTTP/1.1 ") else 0)
+            sock.close()
+            return None
+        sock.setblocking(False)
+        with self.lock:
+            self.selector.register(sock, selectors.EVENT_READ)
+        return sock
+
+    def drop(self, sock):
+        with self.lock:
+            self.selector.unregister(sock)
+        sock.close()
+
+    def _run(self):
+        while not self._stop.is_set():
+            with self.lock:
+                ready = self.selector.select(0) if self.selector.get_map() else []
+            for key, _ in ready:
+                try:
+                    if not key.fileobj.recv(65536):
+                        self.drop(key.fileobj)
+                except BlockingIOError:
+                    pass
+            time.sleep(0.005)
+
+    def stop(self):
+        self._stop.set()
+        self.thread.join(5)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+        self.selector.close()
+
+
+def turn_of(mock, seat):
+    """The game's words: seat ``seat`` to move."""
+    mock.say(Status("playing", f"seat {seat} to move", None, {}, turn=seat))
+
+
+def seated(server, phone, seat):
+    """The phone at ``phone`` asks for a PIN, reads it where the LEDs scroll it, and takes ``seat``: its token."""
+    assert post(server.port, "/api/pin", {}, source=phone).status == 202
+    wait_for(lambda: server.seating.pin_for(phone) is not None)
+    reply = post(server.port, "/api/seat", {"pin": server.seating.pin_for(phone), "seat": seat}, source=phone)
+    assert reply.status == 200, reply.body
+    return reply.json()["token"]
+
+
+def test_strangers_holding_every_stream_never_keep_a_seated_phone_from_opening_its_stream_again():
+    """The issue: 160 streams from 7 addresses and a grabber asking for one more every 20 ms; a seated phone that
+    closed its stream (a locked screen, a reload) was refused 503 each time it came back, its seat went back to
+    the stick and its next press was 403.  Here 12 streams from 3 addresses, the grabber, and the phone on its
+    turn (gone 0.3 s: waited for; 0.7 s more: its seat is the stick's) closing and opening its stream 4 times:
+    never refused, the seat kept, every press taken."""
+    mock = MockBackend()
+    limits = Limits(streams=12, phone_gone_seconds=0.3, phone_away_seconds=0.7)
+    with web.serving(mock, Address("127.0.0.1", 0), limits=limits) as server:
+        phone = "127.0.0.20"
+        token = seated(server, phone, 1)
+        turn_of(mock, 1)
+        streams = Streams(server.port)
+        mine = streams.open(phone, f"/api/events?token={token}")
+        held = [streams.open(f"127.0.2.{n % 3 + 1}") for n in range(11)]      # every stream slot: strangers'
+        grabbed, stop = [], threading.Event()
+
+        def grab():
+            while not stop.is_set():
+                grabbed.append(streams.open("127.0.3.1"))
+                time.sleep(0.02)
+
+        grabber = threading.Thread(target=grab, daemon=True)
+        grabber.start()
+        try:
+            wait_for(lambda: streams.refused.count(503) >= 5)               # the grabber is refused: all taken
+            presses = []
+            for _ in range(4):
+                streams.drop(mine)                                         # the screen locks ...
+                time.sleep(0.2)                                            # ... another takes the free slot
+                mine = streams.open(phone, f"/api/events?token={token}")   # ... and it comes back
+                assert mine is not None, streams.refused[-1]
+                presses.append(post(server.port, "/api/press", {"token": token, "direction": "left"},
+                                    source=phone).status)
+            time.sleep(1.2)                                                # longer than gone + away
+            kept = mock.seats[1] is not None
+            last = post(server.port, "/api/press", {"token": token, "direction": "right"}, source=phone).status
+        finally:
+            stop.set()
+            grabber.join(5)
+            streams.stop()
+        assert None not in held and grabbed.count(None) > 10 and set(streams.refused) == {503}
+        assert kept and presses == [202] * 4 and last == 202
+        assert server.http.counts.streams == 0 or server.http.counts.streams <= limits.streams + 1
+
+
+def fresh_request(port, source):
+    """``GET /api/state`` from ``source`` on a connection of its own: its status, or 0 if closed unanswered."""
+    try:
+        with Client(port, source=source, timeout=5.0) as client:
+            return client.request("GET", "/api/state").status
+    except (OSError, h11.RemoteProtocolError):
+        return 0
+
+
+@pytest.mark.slow
+def test_idle_connections_from_a_hundred_addresses_never_leave_a_fresh_client_s_request_unanswered():
+    """The issue: with the stream slots taken and 100 addresses x 10 idle connections opened again as soon as
+    closed, a fresh client at another address got no answer to 37 of 72 requests (each closed before it was
+    read).  Here the slots left beside 40 strangers' streams are 20, taken by 100 addresses x 3 idle connections
+    reopening at once: every one of the fresh client's 40 requests is answered, and so is every press of a
+    seated phone meanwhile."""
+    mock = MockBackend()
+    limits = Limits(connections=60, streams=40)
+    with web.serving(mock, Address("127.0.0.1", 0), limits=limits) as server:
+        phone = "127.0.0.20"
+        token = seated(server, phone, 1)
+        turn_of(mock, 1)
+        streams = Streams(server.port)
+        mine = streams.open(phone, f"/api/events?token={token}")
+        held = [streams.open(f"127.0.2.{n % 4 + 1}") for n in range(39)]     # and the phone's: 40
+        churn = Churn(server.port, [f"127.1.0.{n}" for n in range(1, 101)], 3)
+        try:
+            wait_for(lambda: churn.closed > 2000, timeout=30)               # they fill the rest, over and over
+            answers, presses = [], []
+            for n in range(40):
+                answers.append(fresh_request(server.port, "127.0.0.30"))
+                if n % 5 == 0:
+                    presses.append(post(server.port, "/api/press", {"token": token, "direction": "left"},
+                                        source=phone).status)
+            closed = churn.closed
+        finally:
+            churn.stop()
+            streams.stop()
+        assert None not in held and mine is not None
+        assert 0 not in answers, answers                                   # every request answered ...
+        assert answers.count(200) >= 36, answers                           # ... nearly all at once
+        assert presses == [202] * 8 and closed > 2000

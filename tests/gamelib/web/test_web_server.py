@@ -14,6 +14,7 @@ from gamelib.errors import ServerError
 from gamelib.web.address import Address
 from gamelib.web.api import palette_files
 from gamelib.web.http import CSP, lan_host
+from gamelib.web.limits import Limits
 from gamelib.web.seating import Seating
 from gamelib.web.server import WebServer
 
@@ -467,14 +468,20 @@ def test_half_open_and_idle_connections_are_closed_after_the_request_time():
 
 
 def closed_by_server(sock, wait=2.0):
-    """True if the server closed ``sock`` (an end of file or a reset) within ``wait`` seconds."""
-    ready, _, _ = select.select([sock], [], [], wait)
-    if not ready:
-        return False
-    try:
-        return sock.recv(65536) == b""
-    except ConnectionResetError:
-        return True
+    """What the server sent ``sock`` before it closed it (an end of file or a reset) within ``wait`` seconds;
+    ``None`` if it did not close it."""
+    got, deadline = b"", time.monotonic() + wait
+    while True:
+        ready, _, _ = select.select([sock], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            return None
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return got
+        if not chunk:
+            return got
+        got += chunk
 
 
 def test_too_many_connections_from_one_address_are_503_and_streams_are_never_crowded_out_by_strangers():
@@ -504,12 +511,128 @@ def test_when_every_slot_is_taken_the_connection_waiting_longest_for_a_request_g
         clients = [Client(server.port, source="127.0.0.9") for _ in range(4)]
         for client in clients:
             assert client.request("GET", "/api/state").status == 200
-        assert [closed_by_server(sock, 1.0 if n < 4 else 0.3) for n, sock in enumerate(idle)] == [True] * 4 + [False] * 2
+        gone = [closed_by_server(sock, 1.0 if n < 4 else 0.3) for n, sock in enumerate(idle)]
+        assert [answer is not None for answer in gone] == [True] * 4 + [False] * 2
+        for answer in gone[:4]:                               # each told so: a request on its way is answered
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nRetry-After: 2\r\n" in head
+            assert head.endswith(b"\r\nConnection: close") and json.loads(body)["error"] == "busy"
         assert server.http.evicted == 4 and server.http.counts.total == 6
         for sock in idle:
             sock.close()
         for client in clients:
             client.close()
+
+
+def test_a_connection_refused_for_want_of_room_reads_its_503_even_with_its_request_already_sent():
+    """Refused at once, a connection whose request has already arrived must still read its answer: closing a
+    socket with unread data resets it, and a client may never see the 503 (a reset throws away what it has
+    not read on some systems; Linux keeps it, so the reset itself is what is looked for here).  The server
+    sends the 503, closes its end and reads on until the client closes."""
+    with served(per_address=2, connections=4) as (server, _):
+        held = [connect(server.port) for _ in range(2)]
+        wait_for(lambda: server.http.counts.total == 2)
+        body = b'{"pin": "1234", "seat": 1}'
+        request = (b"POST /api/seat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        answers, resets = [], 0
+        for _ in range(30):                                   # its request sent before the server even looks
+            sock = connect(server.port)
+            sock.sendall(request * 20)
+            answers.append(read_until_closed(sock, 3))
+            try:                                              # what it sends after: read and thrown away, ...
+                sock.sendall(request)
+                time.sleep(0.02)
+                sock.recv(100)
+                sock.sendall(request)
+                time.sleep(0.02)
+                sock.recv(100)
+            except (ConnectionResetError, BrokenPipeError):   # ... never reset (a reset may lose the answer)
+                resets += 1
+            sock.close()
+        for sock in held:
+            sock.close()
+        for answer in answers:
+            head, _, rest = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nRetry-After: 10\r\n" in head, answer[:80]
+            assert json.loads(rest) == {"error": "busy", "message": "too many connections from this device at once: "
+                                                                       "close some"}
+        assert server.http.refused == 30 and resets == 0
+        wait_for(lambda: not server.http.refusing, timeout=3)                 # each gone once its client closed
+
+
+def test_a_seated_phone_s_address_is_held_to_its_own_slots_and_makes_room_among_them():
+    """A seated phone's address is not refused at ``per_address``: its newest connection takes the place of its
+    own oldest waiting for a request; it never takes a stranger's at that limit."""
+    with served(per_address=3, connections=20) as (server, _):
+        seat(server, 1, source="127.0.0.20")
+        time.sleep(0.05)
+        mine = [connect(server.port, source="127.0.0.20") for _ in range(3)]
+        wait_for(lambda: server.http.counts.by_address.get("127.0.0.20") == 3)
+        with Client(server.port, source="127.0.0.20") as client:      # a fourth: the oldest gives way
+            assert client.request("GET", "/api/state").status == 200
+            assert server.http.counts.by_address["127.0.0.20"] == 3
+            assert closed_by_server(mine[0], 1.0) is not None and closed_by_server(mine[2], 0.2) is None
+        strangers = [connect(server.port, source="127.0.0.21") for _ in range(3)]
+        wait_for(lambda: server.http.counts.by_address.get("127.0.0.21") == 3)
+        assert status_of(raw(server.port, b"GET /api/state HTTP/1.1\r\nHost: x\r\n\r\n", source="127.0.0.21")) == 503
+        for sock in mine + strangers:
+            sock.close()
+
+
+class Held:
+    """A connection as ``HttpServer.admit`` sees it: its address, when it began to wait, how readily it gives way
+    (``None``: never: its request is being answered), whether bytes of a request wait in the kernel."""
+
+    def __init__(self, peer, since, rank=None, arrived=False):
+        self.peer, self.since, self.rank, self._arrived = peer, since, rank, arrived
+        self.stream = self.link = None
+        self.trusted_stream = False
+        self.gave_way = False
+
+    def giving_way(self, now):
+        return self.rank
+
+    def arrived(self):
+        return self._arrived
+
+    def give_way(self):
+        self.gave_way = True
+
+
+def test_a_seated_phone_comes_in_over_the_limit_when_no_stranger_s_connection_can_give_way():
+    """Every slot held by strangers' requests being answered (or arriving): a stranger is refused, a seated
+    phone's connection comes in all the same (bounded by its address's limit), and none is cut for it."""
+    from gamelib.web.http import FRESH, IDLE, HttpServer
+
+    server = HttpServer([], Limits(connections=3, per_address=2), trusted=lambda address: address == "127.0.0.20")
+    held = [Held("127.0.0.2", 0.0), Held("127.0.0.3", 0.1, FRESH, arrived=True), Held("127.0.0.4", 0.2)]
+    for connection in held:
+        assert server.admit(connection)
+    assert not server.admit(Held("127.0.0.5", 5.0))                     # a stranger: refused (503)
+    phone = [Held("127.0.0.20", 5.0), Held("127.0.0.20", 5.1)]
+    assert all(server.admit(connection) for connection in phone)        # the phone: in, over the limit
+    assert server.counts.total == 5 and not any(c.gave_way for c in held)
+    third = Held("127.0.0.20", 5.2)
+    assert not server.admit(third)                                      # its own limit: nothing of its own to cut
+    phone[0].rank = IDLE
+    assert server.admit(third) and phone[0].gave_way                     # its own oldest idle gives way
+    assert server.counts.by_address["127.0.0.20"] == 2 and server.evicted == 1
+
+
+def test_a_seated_phone_s_streams_are_not_counted_against_the_strangers_limit():
+    with served(streams=2) as (server, _):
+        token = seat(server, 1, source="127.0.0.20")
+        strangers = [Events(server.port, source=f"127.0.0.{n}") for n in (2, 3)]
+        refused = Events(server.port, source="127.0.0.4")
+        phone = Events(server.port, source="127.0.0.20", path=f"/api/events?token={token}")
+        again = Events(server.port, source="127.0.0.20")                  # a second tab: the address is trusted
+        assert [s.status for s in strangers] == [200, 200] and refused.status == 503
+        assert (phone.status, again.status) == (200, 200)
+        assert (server.http.counts.streams, server.http.counts.trusted_streams) == (4, 2)
+        for s in strangers + [refused, phone, again]:
+            s.close()
+        wait_for(lambda: server.http.counts.streams == 0 and server.http.counts.trusted_streams == 0)
 
 
 def test_requests_beyond_the_rate_of_one_address_are_429_and_its_connection_waits_out_the_retry():
