@@ -20,11 +20,14 @@ Perfect plays an optimal move drawn among all of them, so it varies only as far 
 allows: for each opponent and way, the number of distinct openings of 8 stones its optimal moves
 allow against that opponent (every optimal move followed at each of its turns, the opponent's
 answers fixed), and over its moves in the games, how many had more than one optimal move and
-their mean number.
+their mean number.  Past the books, perfect looks for its other optimal moves within as many
+positions again as its choice took (``Oracle._optimal``, watched here): the positions its choice
+and that look took (mean and most), and in how many of those moves it found every optimal move.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import sys
@@ -33,7 +36,9 @@ from typing import Dict, List, Sequence, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from sensehat_c4.engine import LEVELS, Oracle, choose_move, move_scores
+from sensehat_c4.engine import LEVELS, Oracle, choose_move, default_oracle, move_scores
+from sensehat_c4.engine import oracle as oracle_module
+from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.cores import core_name
 from sensehat_c4.errors import BoardSizeError
 from sensehat_c4.rules import Board, Size
@@ -57,6 +62,36 @@ class Judge:
 
 
 JUDGE = Judge()
+
+
+class Watch:
+    """Perfect's looks for its other optimal moves (``Oracle._optimal`` wrapped): for each, the positions
+    searched before it and by it, and whether it found every optimal move (the judge's scores say)."""
+
+    def __init__(self) -> None:
+        self.looks: List[Tuple[int, int, bool]] = []
+        self._real = oracle_module.Oracle._optimal
+
+    def __enter__(self) -> "Watch":
+        real, looks = self._real, self.looks
+
+        def watched(oracle: Oracle, kids: List[oracle_module.Kid], column: int, score: int,
+                    proofs: oracle_module.Proofs, budget: Budget) -> List[int]:
+            before = budget.nodes
+            found = real(oracle, kids, column, score, proofs, budget)
+            size = Size(oracle.shape.width, oracle.shape.height)
+            if oracle is not default_oracle(size.board().layout):
+                return found  # a fixed opponent's
+            judge = JUDGE.get(size)
+            every = [c for c, child in kids if -judge.score(child, Budget()) == score]
+            looks.append((before, budget.nodes - before, found == sorted(every)))
+            return found
+
+        oracle_module.Oracle._optimal = watched  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        oracle_module.Oracle._optimal = self._real  # type: ignore[method-assign]
 
 
 def game(size: Size, level: str, opponent: str, level_first: bool, seed: int) -> Tuple[str, List[int]]:
@@ -104,14 +139,16 @@ def report(size: Size, games: int, opponents: Sequence[str], seed: int) -> None:
     print(f"\n{size}: each level against a fixed opponent, {games} games each way: distinct games / distinct "
           f"openings of {OPENING} stones (games where the level's first stone went in the middle column)", flush=True)
     below = [name for name in LEVELS if name != "perfect"]
+    watch = Watch()
     short = []
     optimal: List[int] = []
     for opponent in opponents:
         for level in LEVELS:
             cells = []
             for level_first in (True, False):
-                played = [game(size, level, opponent, level_first, seed * 1_000_000 + (0 if level_first else 1000) + g)
-                          for g in range(games)]
+                with watch if level == "perfect" else contextlib.nullcontext():
+                    played = [game(size, level, opponent, level_first,
+                                   seed * 1_000_000 + (0 if level_first else 1000) + g) for g in range(games)]
                 moves = [m for m, _ in played]
                 if level == "perfect":
                     optimal += [n for _, counts in played for n in counts]
@@ -129,6 +166,13 @@ def report(size: Size, games: int, opponents: Sequence[str], seed: int) -> None:
     several = sum(n > 1 for n in optimal)
     print(f"  perfect's moves in these games: {len(optimal)}, of which {several} had more than one optimal move "
           f"(mean {sum(optimal) / max(1, len(optimal)):.2f} optimal moves a move)", flush=True)
+    looks = watch.looks
+    if looks:
+        print(f"  perfect past the books: {len(looks)} moves; positions for its choice mean "
+              f"{sum(b for b, _, _ in looks) / len(looks):.0f}, most {max(b for b, _, _ in looks)}; for the look for "
+              f"its other optimal moves mean {sum(e for _, e, _ in looks) / len(looks):.0f}, most "
+              f"{max(e for _, e, _ in looks)}; every optimal move found in {sum(a for _, _, a in looks)} of "
+              f"{len(looks)}", flush=True)
     print(f"  below perfect, short of {14 * games // 20} games or {8 * games // 20} openings: "
           f"{', '.join(short) if short else 'none'}", flush=True)
     print(f"  ({time.monotonic() - started:.0f} s wall, this process {time.process_time() - cpu:.0f} s CPU)",
