@@ -229,6 +229,7 @@ class Sight:
         column, known, value = choose(position, found.seen, self.noise, rng)
         if value is not None and scores is not None:
             column, value = vary(position, scores, column, rng)
+            known = found.seen[column]
         score = None if known is None else known.score(position.shape.cells, position.moves)
         return SearchResult(column, "sight" if found.complete else "budget", score=score,
                             value=None if value is None else round(value), depth=horizon)
