@@ -191,6 +191,25 @@ def test_the_same_seed_gives_the_same_move_whatever_the_limit(level, solver):
         assert len(answers) == 1, (level, moves, answers)
 
 
+def seeded_game(level: str, seed: int, book12: bool) -> str:
+    """A whole game of ``level`` (player 1) against medium, every move's seed drawn from ``seed`` as a
+    match's computer player draws them, each side with a new oracle of one thread."""
+    board = Board()
+    rng = random.Random(seed)
+    oracles = (oracle(book12=book12, threads=1), oracle(book12=book12, threads=1))
+    while not board.is_over:
+        mover = board.ply % 2
+        board.play(choose_move(board, (level, "medium")[mover], seed=rng.randrange(2 ** 32),
+                               oracle=oracles[mover]).column)
+    return board.notation()
+
+
+@pytest.mark.parametrize("level", NAMES)
+def test_a_game_s_seed_gives_the_same_game_and_another_seed_another(level, solver):
+    games = [seeded_game(level, seed, book12=solver.book12 is not None) for seed in (5, 5, 6)]
+    assert games[0] == games[1] != games[2], games
+
+
 def fresh(like: Oracle) -> Oracle:
     """A new oracle with ``like``'s books and an empty table."""
     return Oracle(like.shape, like.openings, like.book12)
