@@ -369,6 +369,8 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--cap", type=float, default=30.0, help="with --costs: the longest move (default: 30 s)")
     parser.add_argument("--levels", nargs="*", default=[], help="with --costs: these levels only (default: all)")
     args = parser.parse_args(argv)
+    if min(args.games, args.rounds, args.series) < 1:
+        parser.error("--games, --rounds and --series must be at least 1")
     try:
         sizes = [Size.parse(text) for text in args.board]
     except BoardSizeError as exc:
