@@ -5,7 +5,7 @@ and each level's worst move on every board size.
 Prints figures; it is not a test (shared machines are noisy).
 
     python benchmarks/ladder.py [--board 7x6 6x5] [--games 100] [--slower 1 5] [--jobs 2]
-    python benchmarks/ladder.py --match-me [--rounds 30] [--board 7x6]
+    python benchmarks/ladder.py --match-me [--rounds 30] [--board 7x6] [--starts easy perfect] [--series 20]
     python benchmarks/ladder.py --costs [--board 8x6 ...] [--games 2]
 
 **The round robin** (the default): every neighbouring pair of the ladder as it is offered on
@@ -21,10 +21,11 @@ neighbouring scores (the random player at 0; a pair's score is ``(points + 0.5) 
 1)``, so a whitewash still gives a finite gap), with a 95% interval from 2,000 bootstrap
 resamplings of each pair's games.
 
-**"Match me"** (``--match-me``): each level of the ladder plays ``--rounds`` rounds against the
-"match me" opponent (:mod:`sensehat_c4.engine.matchme`) from every start, the two sides
-starting rounds in turn; it prints after how many rounds the opponent was first within one
-level of the player's own, and the player's score over the rounds after that.
+**"Match me"** (``--match-me``): each level of the ladder plays ``--series`` series of ``--rounds``
+rounds against the "match me" opponent (:mod:`sensehat_c4.engine.matchme`) from each start
+(``--starts``, default every level), the two sides starting rounds in turn; it prints the player's
+score over the rounds (the mean over the series and their range), by which round the opponent was
+first within one level of the player's own, and the player's score over the rounds after that.
 
 **Costs** (``--costs``): each level plays ``--games`` games as each player against each of its
 neighbours, each move limited to ``--cap`` seconds only; its worst move in CPU seconds and
@@ -272,39 +273,49 @@ def _series(job: Tuple[Size, str, str, int, int]) -> Tuple[List[str], List[float
     return series(*job)
 
 
-def report_match_me(size: Size, rounds: int, workers: int, seed: int) -> None:
+def report_match_me(size: Size, rounds: int, workers: int, seed: int, starts: Sequence[str], count: int) -> None:
+    """Each level as a player against "match me" from each of ``starts``, ``count`` series of ``rounds``
+    rounds: its score over the rounds (the mean over the series, and their range), the round of settling
+    (the first against a level within one of the player's own) and the score after it."""
     names = list(LEVELS)
-    jobs = [(size, player, start, rounds, seed * 100 + 10 * p + s)
-            for p, player in enumerate(names) for s, start in enumerate(names)]
+    jobs = [(size, player, start, rounds, ((seed * 10 + p) * 10 + names.index(start)) * 1000 + k)
+            for p, player in enumerate(names) for start in starts for k in range(count)]
     if workers <= 1:
         results = [_series(job) for job in jobs]
     else:
         with ProcessPoolExecutor(workers) as pool:
             results = list(pool.map(_series, jobs))
-    print(f"\n{size}: each level against \"match me\" from every start, {rounds} rounds "
+    print(f"\n{size}: each level against \"match me\" from {', '.join(starts)}: {count} series of {rounds} rounds "
           f"(settled: the opponent within one level of the player's own)", flush=True)
-    worst = 0
+    worst, outside = 0, 0
+    done = iter(results)
     for p, player in enumerate(names):
-        settled, scores, spans = [], [], []
-        for s in range(len(names)):
-            levels, points = results[p * len(names) + s]
-            place = [names.index(level) for level in levels] + [None]
-            at = next((r for r in range(len(levels)) if abs(names.index(levels[r]) - p) <= 1), None)
-            settled.append(at + 1 if at is not None else None)
-            if at is not None:
-                after = points[at:]
-                scores.append(sum(after) / len(after))
-                spans.append((min(x for x in place[at:] if x is not None), max(x for x in place[at:] if x is not None)))
-        firsts = [x for x in settled if x is not None]
-        worst = max([worst] + firsts) if len(firsts) == len(settled) else max(worst, rounds + 1)
-        mean = sum(scores) / len(scores) if scores else float("nan")
-        low = min(a for a, _ in spans) + 1 if spans else 0
-        high = max(b for _, b in spans) + 1 if spans else 0
-        print(f"  {player:<8} (level {p + 1}): round of settling from starts 1-{len(names)}: "
-              f"{' '.join(str(x) if x is not None else '-' for x in settled)}; score after settling "
-              f"{100 * mean:.0f}% (per start {min(scores) * 100:.0f}-{max(scores) * 100:.0f}%); "
-              f"opponent's levels after settling {low}-{high}", flush=True)
+        cells, settled_all, after_all, spans = [], [], [], []
+        for start in starts:
+            scores, settled = [], []
+            for _ in range(count):
+                levels, points = next(done)
+                scores.append(sum(points) / len(points))
+                at = next((r for r in range(len(levels)) if abs(names.index(levels[r]) - p) <= 1), None)
+                settled.append(at + 1 if at is not None else None)
+                if at is not None:
+                    after_all += points[at:]
+                    spans += [names.index(level) for level in levels[at:]]
+            mean = sum(scores) / len(scores)
+            outside += not 0.35 <= mean <= 0.65
+            reached = sorted(x for x in settled if x is not None)
+            worst = max([worst] + reached) if len(reached) == len(settled) else rounds + 1
+            where = (f"settled by round {reached[-1]}" if len(reached) == len(settled)
+                     else f"{len(settled) - len(reached)} of {count} never settled")
+            cells.append(f"from {start} {100 * mean:.0f}%" + (f" ({100 * min(scores):.0f}-{100 * max(scores):.0f}%)"
+                                                                 if count > 1 else "") + f", {where}")
+            settled_all += reached
+        after = f"{100 * sum(after_all) / len(after_all):.0f}%" if after_all else "-"
+        levels_after = f"{min(spans) + 1}-{max(spans) + 1}" if spans else "-"
+        print(f"  {player:<8} (level {p + 1}): score over the {rounds} rounds: {'; '.join(cells)}; "
+              f"score after settling {after}, opponent's levels after settling {levels_after}", flush=True)
     print(f"  latest settling: round {worst}" if worst <= rounds else "  some series never settled", flush=True)
+    print(f"  players whose mean score from a start is outside 35-65%: {outside}", flush=True)
 
 
 # -- costs -----------------------------------------------------------------------------------
@@ -351,10 +362,15 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match-me", action="store_true", help="\"match me\" settling (see above)")
     parser.add_argument("--rounds", type=int, default=30, help="with --match-me: rounds per series (default: 30)")
+    parser.add_argument("--starts", nargs="*", default=list(LEVELS), choices=list(LEVELS), metavar="LEVEL",
+                        help="with --match-me: the levels it starts from (default: every level)")
+    parser.add_argument("--series", type=int, default=1, help="with --match-me: series per player and start (default: 1)")
     parser.add_argument("--costs", action="store_true", help="each level's worst move per size (see above)")
     parser.add_argument("--cap", type=float, default=30.0, help="with --costs: the longest move (default: 30 s)")
     parser.add_argument("--levels", nargs="*", default=[], help="with --costs: these levels only (default: all)")
     args = parser.parse_args(argv)
+    if min(args.games, args.rounds, args.series) < 1:
+        parser.error("--games, --rounds and --series must be at least 1")
     try:
         sizes = [Size.parse(text) for text in args.board]
     except BoardSizeError as exc:
@@ -368,7 +384,7 @@ def main(argv: List[str]) -> int:
         return 0
     for size in sizes:
         if args.match_me:
-            report_match_me(size, args.rounds, args.jobs, args.seed)
+            report_match_me(size, args.rounds, args.jobs, args.seed, args.starts, args.series)
         else:
             report_round_robin(size, args.games, args.pi, args.slower, args.jobs, args.seed)
     return 0

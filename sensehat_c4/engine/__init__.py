@@ -10,8 +10,11 @@ thinks (:mod:`.sight` states the model): at each move it draws a horizon of plie
 range and knows exactly the outcome of every move decided within it (the exact solver's
 searches bounded by the horizon), and judges the others by a heuristic with a noise.  So weaker
 levels miss deep threats before shallow ones, the same position does not always get the same
-move, and a level plays as strongly on every machine unless its budget runs out (with more
-than one thread, which of several equally good moves it plays may depend on their timing).
+move, and a level plays as strongly on every machine unless its budget runs out.  Among moves of
+the same exact score the choice is drawn from the seed: perfect plays any optimal move, the others
+draw again among the moves of their choice's score where the opening book knows them (with more
+than one thread, which of several optimal moves perfect finds in a long search may depend on
+their timing).
 
 Modules: :mod:`.position` (the bitboards of a board, the layout's masks), :mod:`.limit`
 (:class:`Limit` and its running :class:`~.limit.Budget`), :mod:`.result`,

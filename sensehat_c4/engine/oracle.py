@@ -153,6 +153,15 @@ class Oracle:
             progress(len(columns), len(columns), budget.nodes)
         return scores
 
+    def book_scores(self, position: Position) -> Optional[Dict[int, int]]:
+        """``{column: exact score}`` for every legal move if the opening book holds every position
+        after one (no search: the first 8 stones on 7 x 6, a size's own book's stones elsewhere), else
+        ``None``."""
+        if self.openings is None or position.moves + 1 > self.openings.max_ply:
+            return None
+        self.check(position)
+        return {column: self.child_score(position, column, Budget()) for column in position.legal_columns()}
+
     def cheap(self, moves: int) -> bool:
         """True if every move's score after ``moves`` stones comes from a book (or a short search)."""
         after = moves + 1
@@ -165,18 +174,19 @@ class Oracle:
     def choose(self, position: Position, rng: random.Random, budget: Budget) -> SearchResult:
         """A move of optimal value (the fastest win, the longest defence, or a draw kept).
 
-        Ties between optimal moves are split by ``rng`` when every score is known.  The
-        exact search may spend :data:`EXACT_SHARE` of ``budget``; if it runs out, the move
-        is chosen by :meth:`best_known` (``source="budget"``).
+        Any optimal move: ``rng`` draws one uniformly among the optimal moves (past the books,
+        among those proven within :meth:`_optimal`'s allowance; a strategy book's move is the
+        book's).  The exact search may spend :data:`EXACT_SHARE` of ``budget``; if it runs out,
+        the move is chosen by :meth:`best_known` (``source="budget"``).
         """
         self.check(position)
         shape = self.shape
         current, mask, moves = position.current, position.mask, position.moves
         possible = position.possible
         mine = shape.winning_cells(current, mask)
-        for column in shape.order:
-            if possible & shape.column_masks[column] & mine:
-                return SearchResult(column, "win", shape.win_score(moves), optimal=True)
+        wins = [column for column in range(shape.width) if possible & shape.column_masks[column] & mine]
+        if wins:
+            return SearchResult(rng.choice(wins), "win", shape.win_score(moves), optimal=True)
         if self.strategy is not None:
             found = self.strategy.decision(position)
             if found is not None:
@@ -184,9 +194,8 @@ class Oracle:
                 return SearchResult(found[0], "book", found[1], optimal=True)
         theirs = shape.winning_cells(current ^ mask, mask)
         safe = non_losing(possible, theirs)
-        if not safe:  # every move loses at once
-            column = next(c for c in shape.order if possible & shape.column_masks[c])
-            return SearchResult(column, "lost", shape.loss_score(moves), optimal=True)
+        if not safe:  # every move loses at once: all score alike
+            return SearchResult(rng.choice(position.legal_columns()), "lost", shape.loss_score(moves), optimal=True)
         kids = [(column, position.play(column)) for column, _, _ in shape.ranked_moves(current, mask, safe)]
         if len(kids) == 1:
             score = self.known(position)
@@ -199,7 +208,7 @@ class Oracle:
             if self.cheap(moves):
                 result = self._book_choice(position, kids, rng, proofs, exact)
             else:
-                result = self._search_choice(position, kids, proofs, exact)
+                result = self._search_choice(position, kids, proofs, rng, exact)
         except SearchAborted:  # out of time, or stopped
             budget.absorb(exact)
             return self.best_known(position, kids, proofs, budget)
@@ -245,7 +254,8 @@ class Oracle:
             self._memory.clear()
         self._memory[position.current + position.mask] = score
 
-    def _search_choice(self, position: Position, kids: List[Kid], proofs: "Proofs", budget: Budget) -> SearchResult:
+    def _search_choice(self, position: Position, kids: List[Kid], proofs: "Proofs", rng: random.Random,
+                       budget: Budget) -> SearchResult:
         solver = self.solver
         fallback = kids[0][0]
         low, high = self.shape.loss_score(position.moves), self.shape.win_score(position.moves)
@@ -270,7 +280,7 @@ class Oracle:
                 else:
                     drawing = self._first_at_most(kids, 0, proofs, budget, exists=low >= 0)
                     if drawing is not None:
-                        return self._chosen(kids, drawing, 0)
+                        return self._chosen(kids, rng.choice(self._optimal(kids, drawing, 0, proofs, budget)), 0)
                     high = -1
         if exact is None:
             # phase 2: the exact score, probing out from the end nearest to zero first
@@ -293,14 +303,56 @@ class Oracle:
             exact = low if low == high else solver.score(position, budget, window=(low, high))
         first = [k for k in kids if k[0] == fallback] + [k for k in kids if k[0] != fallback]
         column = self._must_find(first, -exact, proofs, budget)
-        return self._chosen(kids, column, exact)
+        return self._chosen(kids, rng.choice(self._optimal(kids, column, exact, proofs, budget)), exact)
+
+    def _optimal(self, kids: List[Kid], column: int, score: int, proofs: "Proofs", budget: Budget) -> List[int]:
+        """``column`` (proven to keep ``score``, the position's exact score) and the other moves proven to
+        keep it, in column order.
+
+        The other moves are tried in rounds with growing node caps (:data:`SCHEDULE`), within as many
+        positions again as the call has searched (at least :data:`CAP`), so looking for them at most about
+        doubles a move's work; the moves not decided within it are left out.  Deterministic: node caps,
+        not the clock (but for the budget's own deadline).
+        """
+        optimal = {column}
+        left = []
+        for other, child in kids:
+            if other == column or proofs.high[other] < score:
+                continue
+            if proofs.low[other] >= score:
+                optimal.add(other)
+            else:
+                left.append((other, child))
+        stop_at = budget.nodes + max(CAP, budget.nodes)
+        for cap in SCHEDULE:
+            for kid in list(left):
+                room = stop_at - budget.nodes
+                if room <= 0:
+                    return sorted(optimal)
+                other, child = kid
+                attempt = budget.capped(room if cap is None else min(cap, room))
+                try:
+                    found = self.solver.at_most(child, -score, attempt)
+                except SearchAborted:
+                    budget.absorb(attempt)
+                    if budget.spent():
+                        return sorted(optimal)
+                    continue
+                budget.absorb(attempt)
+                left.remove(kid)
+                if found:
+                    proofs.at_least(other, score)
+                    optimal.add(other)
+                else:
+                    proofs.at_most(other, score - 1)
+        return sorted(optimal)
 
     def move_of_score(self, position: Position, score: int, budget: Budget) -> int:
         """A column whose move keeps ``score``, the exact score of ``position`` (not over, its side to
         move cannot win at once): what a strategy book stores (``tools/make_book.py``)."""
         shape = self.shape
         safe = non_losing(position.possible, shape.winning_cells(position.opponent, position.mask))
-        if not safe:  # every move loses at once: the one choose() plays
+        if not safe:  # every move loses at once: the first from the centre out
             return next(c for c in shape.order if position.possible & shape.column_masks[c])
         kids = [(column, position.play(column))
                 for column, _, _ in shape.ranked_moves(position.current, position.mask, safe)]

@@ -23,7 +23,12 @@ horizon's range, :class:`Sight`):
 * **Not memorisable.** The horizon and the noise are drawn anew at every move (from the
   seed the caller gives), so the same position does not always get the same move: a line
   that beat a level once need not beat it again.  Where several moves win equally fast, or
-  several defences last as long, one is drawn at random too.
+  several defences last as long, one is drawn at random too.  And where the opening book
+  holds every move's exact score (the first 8 stones on 7 x 6), a move the level judged is
+  drawn again among the moves of the same exact score as its choice (:func:`vary`: the
+  heuristic blurred by :data:`VARIETY`), so its openings vary as much as the scores allow
+  and it plays neither better nor worse for it: the noises alone are too small to vary
+  them from tough up.
 * **The same on every Pi.** A level's move depends on what it knows, not on how long it
   thinks: the work is bounded by the horizon, not by the clock.  The budget of the
   :class:`~.limit.Limit` is only a safety net: if it runs out, the moves not examined yet
@@ -135,6 +140,12 @@ def foresee(oracle: Oracle, position: Position, horizon: int, budget: Budget) ->
     return found
 
 
+VARIETY = 2.0
+"""The noise (the heuristic's units: a third of a threat on its owner's good rows) with which
+:func:`vary` draws among moves of the same exact score: enough that the levels' openings vary
+(``benchmarks/variety.py``), small enough that a move the heuristic likes much less is rare."""
+
+
 def gumbel(rng: random.Random) -> float:
     """A draw of the standard Gumbel distribution: adding ``t`` times one to each value and taking
     the largest is a softmax draw with temperature ``t``."""
@@ -172,6 +183,22 @@ def choose(position: Position, seen: Dict[int, Optional[Known]], noise: float,
     return chosen, seen[chosen], judged
 
 
+def vary(position: Position, scores: Dict[int, int], column: int, rng: random.Random) -> Tuple[int, float]:
+    """A move of the same exact score as ``column`` (``scores``: every legal move's), drawn by the
+    heuristic blurred by :data:`VARIETY`, and its heuristic value."""
+    shape = position.shape
+    best, chosen, judged = -math.inf, column, 0.0
+    for other in sorted(scores):
+        if scores[other] != scores[column]:
+            continue
+        child = position.play(other)
+        value = float(-evaluate(shape, child.current, child.mask, child.moves))
+        blurred = value + VARIETY * gumbel(rng)
+        if blurred > best:
+            best, chosen, judged = blurred, other, value
+    return chosen, judged
+
+
 @dataclass(frozen=True)
 class Sight:
     """A level below perfect: its horizon's range in plies and its noise (see the module's docstring).
@@ -198,7 +225,11 @@ class Sight:
                 # it sees to the end of the game: it knows what perfect knows, and plays as it does
                 return dataclasses.replace(oracle.choose(position, rng, search.budget), depth=horizon)
             found = foresee(oracle, position, horizon, search.budget)
+            scores = oracle.book_scores(position)
         column, known, value = choose(position, found.seen, self.noise, rng)
+        if value is not None and scores is not None:
+            column, value = vary(position, scores, column, rng)
+            known = found.seen[column]
         score = None if known is None else known.score(position.shape.cells, position.moves)
         return SearchResult(column, "sight" if found.complete else "budget", score=score,
                             value=None if value is None else round(value), depth=horizon)

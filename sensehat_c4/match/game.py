@@ -181,7 +181,9 @@ def match_me_start(recorder: Optional[Recorder], person: Optional[str], levels: 
     """*Match me* for a match on ``levels`` against ``person`` (a name, or ``None``): from the level
     after the last round of that person's last match me in the records (the level it played, stepped
     by its result), else from ``last`` (this process's), else from the middle of ``levels``.  A level
-    the board does not offer is taken as the nearest one it does."""
+    the board does not offer is taken as the nearest one it does.  Going on from a series played
+    before, it steps one level at a time; only a new series (from the middle) halves the distance
+    first (:mod:`~..engine.matchme`)."""
     found: Optional[Tuple[str, Optional[Round]]] = None
     if recorder is not None and recorder.failed is None:
         try:
@@ -194,7 +196,7 @@ def match_me_start(recorder: Optional[Recorder], person: Optional[str], levels: 
     if found is None:
         return MatchMe.starting(levels, middle(levels))
     level, result = found
-    ladder = MatchMe.starting(levels, _nearest(level, levels))
+    ladder = MatchMe.starting(levels, _nearest(level, levels), settled=True)   # going on: one level a step
     if result is not None:
         ladder.after(result)
     return ladder

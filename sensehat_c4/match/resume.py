@@ -90,7 +90,7 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
             if level == MATCH_ME.name:   # match me: on at the level of its last round (stepped, if it ended)
                 levels = ladder_for(Size(record.columns, record.rows))
                 played = [r for r in record.rounds if r.level in levels]
-                ladder = MatchMe.starting(levels, str(played[-1].level) if played else middle(levels))
+                ladder = MatchMe.starting(levels, str(played[-1].level) if played else middle(levels), settled=True)
                 last = record.rounds[-1] if record.rounds else None
                 if last is not None and played and last is played[-1] and last.result in ("win", "draw"):
                     ladder.after(Round.DRAWN if last.result == "draw" else

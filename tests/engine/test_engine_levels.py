@@ -13,7 +13,7 @@ from sensehat_c4.engine.levels import LADDER, Search, number
 from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.oracle import Oracle
 from sensehat_c4.engine.position import Position, shape_of
-from sensehat_c4.engine.sight import DRAW, LOSS, WIN, Known, Sight, choose, foresee, known_of
+from sensehat_c4.engine.sight import DRAW, LOSS, WIN, Known, Sight, choose, foresee, known_of, vary
 from sensehat_c4.errors import ConfigError, IllegalMoveError
 from sensehat_c4.match.words import LEVEL_WORDS as WORDS
 from sensehat_c4.rules import SIZES, Board, Size
@@ -191,6 +191,25 @@ def test_the_same_seed_gives_the_same_move_whatever_the_limit(level, solver):
         assert len(answers) == 1, (level, moves, answers)
 
 
+def seeded_game(level: str, seed: int, book12: bool) -> str:
+    """A whole game of ``level`` (player 1) against medium, every move's seed drawn from ``seed`` as a
+    match's computer player draws them, each side with a new oracle of one thread."""
+    board = Board()
+    rng = random.Random(seed)
+    oracles = (oracle(book12=book12, threads=1), oracle(book12=book12, threads=1))
+    while not board.is_over:
+        mover = board.ply % 2
+        board.play(choose_move(board, (level, "medium")[mover], seed=rng.randrange(2 ** 32),
+                               oracle=oracles[mover]).column)
+    return board.notation()
+
+
+@pytest.mark.parametrize("level", NAMES)
+def test_a_game_s_seed_gives_the_same_game_and_another_seed_another(level, solver):
+    games = [seeded_game(level, seed, book12=solver.book12 is not None) for seed in (5, 5, 6)]
+    assert games[0] == games[1] != games[2], games
+
+
 def fresh(like: Oracle) -> Oracle:
     """A new oracle with ``like``'s books and an empty table."""
     return Oracle(like.shape, like.openings, like.book12)
@@ -201,6 +220,62 @@ def test_a_level_whose_budget_runs_out_says_so_and_still_moves(solver):
     solver.solver.reset()
     result = choose_move(board, "tough", limit=Limit(nodes=1), seed=3, oracle=solver)
     assert result.source == "budget" and board.can_play(result.column)
+
+
+# -- variety: among moves of the same exact score -------------------------------------------
+
+@pytest.mark.parametrize("moves", ["445", "44445"])
+@pytest.mark.parametrize("level", ["tough", "hard", "expert"])
+def test_below_perfect_a_level_draws_among_the_moves_of_its_choice_s_exact_score(moves, level, solver):
+    # columns 3 and 6 both score +2 (the best); the others lose to the next stones: the heuristic and
+    # these levels' small noises chose column 3 every time, and now either is drawn
+    board = Board.from_moves(moves)
+    scores = solver.move_scores(Position.of(board), Budget())
+    assert {c for c, s in scores.items() if s == max(scores.values())} == {2, 5}
+    chosen = [choose_move(board, level, seed=seed, oracle=solver).column for seed in range(30)]
+    assert set(chosen) == {2, 5}
+    assert chosen == [choose_move(board, level, seed=seed, oracle=solver).column for seed in range(30)]
+
+
+def test_vary_keeps_the_exact_score_and_reaches_every_move_that_has_it():
+    position = Position.of(Board.from_moves("44444"))      # every move scores -1 (lost with the last stone)
+    scores = {column: -1 for column in range(7)}
+    drawn = [vary(position, scores, 3, random.Random(seed)) for seed in range(200)]
+    assert {column for column, _ in drawn} == set(range(7))
+    assert drawn == [vary(position, scores, 3, random.Random(seed)) for seed in range(200)]   # the seed decides
+    # the heuristic still counts: the middle columns come up more often than the edges
+    count = [sum(column == c for column, _ in drawn) for c in range(7)]
+    assert min(count[2:5]) > max(count[0], count[6])
+    scores = {0: -1, 1: -3, 2: 2, 3: -3, 4: -3, 5: 2, 6: -1}
+    assert {vary(position, scores, 2, random.Random(seed))[0] for seed in range(40)} == {2, 5}
+    assert {vary(position, scores, 1, random.Random(seed))[0] for seed in range(40)} == {1, 3, 4}
+
+
+def test_the_book_scores_every_move_up_to_its_stones_and_no_further(solver):
+    for moves in ("", "4", "4453", "4444442"):           # the children have at most 8 stones: in the book
+        board = Board.from_moves(moves)
+        assert solver.book_scores(Position.of(board)) == solver.move_scores(Position.of(board), Budget())
+    assert solver.book_scores(Position.of(Board.from_moves("44444422"))) is None   # their children: 9 stones
+
+
+def fixed_opening(level: str, opponent: str, level_first: bool, seed: int) -> str:
+    """The first 8 stones of ``level`` (its moves drawn from ``seed``) against ``opponent`` drawing every
+    move from the seed 0: an opponent that answers a position always the same way."""
+    board = Board()
+    rng = random.Random(seed)
+    mine = 0 if level_first else 1
+    while board.ply < 8 and not board.is_over:
+        ours = board.ply % 2 == mine
+        board.play(choose_move(board, level if ours else opponent, seed=rng.randrange(2 ** 32) if ours else 0).column)
+    return board.notation()
+
+
+@pytest.mark.parametrize("level", BELOW_PERFECT)
+def test_against_a_fixed_opponent_a_level_plays_at_least_8_openings_in_20_games_each_way(level):
+    # (the first 8 stones are in the opening book: what a level knows there does not depend on its table)
+    for level_first in (True, False):
+        openings = {fixed_opening(level, "medium", level_first, seed) for seed in range(20)}
+        assert len(openings) >= 8, (level, level_first, sorted(openings))
 
 
 # -- strength --------------------------------------------------------------------------------

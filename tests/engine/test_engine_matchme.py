@@ -1,5 +1,7 @@
-""""Match me" (``engine/matchme.py``): the steps it takes after each round, its bounds, and the
-ladder's own levels as simulated players: from any start it settles within 10 rounds."""
+""""Match me" (``engine/matchme.py``): the steps it takes after each round (halving the distance in
+a new series, then one level at a time), its bounds, players who win below their level and lose above
+it met within a few rounds from either end, and the ladder's own levels as simulated players: from any
+start it settles within 10 rounds."""
 from typing import List, Tuple
 
 import pytest
@@ -13,8 +15,63 @@ NAMES = list(LEVELS)
 SETTLE_WITHIN = 10
 
 
-def test_a_step_after_each_round_and_two_from_the_third_going_the_same_way():
-    opponent = MatchMe.starting(NAMES, "medium")
+W, D, L = Round.WON, Round.DRAWN, Round.LOST
+
+
+@pytest.mark.parametrize("start, results, seen", [
+    # from an end: half the way (4 levels), the same stride on, then halved at each turn
+    ("easy", [W, W, W, L, L, L, W, L], ["tough", "perfect", "perfect",     # 4 up, 4 up, nowhere further
+                                        "perfect", "master",               # turned: the top holds one loss, then 1
+                                        "hard", "expert", "hard"]),        # the stride 2 on, then 1 at each turn
+    ("perfect", [L, L, W, W, W, L], ["tough", "easy",                     # 4 down, 4 down
+                                     "easy", "casual",                    # turned: easy holds one win, then 1 up
+                                     "medium", "steady"]),                # stride 2, then 1
+    # from the middle (a new series in the game): half the way to either end, 2 levels
+    ("tough", [W, W, L, L], ["expert", "perfect", "perfect", "master"]),
+    ("tough", [L, L, W], ["steady", "easy", "easy"]),
+    # from an end, a first round toward it, then one away: it has turned, so the end holds one round
+    ("perfect", [W, L, L], ["perfect", "perfect", "master"]),
+    # a draw moves nothing and turns nothing
+    ("easy", [D, W, D, W], ["easy", "tough", "tough", "perfect"]),
+])
+def test_a_new_series_halves_the_distance_then_halves_its_stride_at_each_turn(start, results, seen):
+    opponent = MatchMe.starting(NAMES, start)
+    assert [opponent.after(result) for result in results] == seen
+
+
+def scripted(player: str, start: str, rounds: int = 10) -> Tuple[List[str], List[float]]:
+    """A player who wins every round against the levels below its own, loses every one against those above,
+    and wins against its own level the rounds it starts (the even ones): the levels played, its points."""
+    opponent = MatchMe.starting(NAMES, start)
+    place = NAMES.index(player)
+    levels: List[str] = []
+    points: List[float] = []
+    for number in range(rounds):
+        here = NAMES.index(opponent.level)
+        won = here < place or (here == place and number % 2 == 0)
+        levels.append(opponent.level)
+        points.append(float(won))
+        opponent.after(Round.WON if won else Round.LOST)
+    return levels, points
+
+
+@pytest.mark.parametrize("player", NAMES)
+@pytest.mark.parametrize("start", ["easy", "perfect"])
+def test_from_either_end_a_player_is_met_within_five_rounds_and_scores_35_to_65_over_ten(player, start):
+    levels, points = scripted(player, start)
+    assert 1 <= settled_at(player, levels) <= 5, levels
+    assert 0.35 <= sum(points) / len(points) <= 0.65, (levels, points)
+
+
+def test_the_weakest_player_from_the_top_is_down_at_the_bottom_in_two_rounds():
+    levels, points = scripted("easy", "perfect", rounds=4)
+    assert levels == ["perfect", "tough", "easy", "easy"] and points == [0, 0, 1, 0]
+    levels, points = scripted("perfect", "easy", rounds=4)
+    assert levels == ["easy", "tough", "perfect", "perfect"] and points == [1, 1, 1, 0]
+
+
+def test_going_on_from_rounds_played_before_it_steps_one_level_and_two_from_the_third_the_same_way():
+    opponent = MatchMe.starting(NAMES, "medium", settled=True)
     results = [Round.WON, Round.WON, Round.WON, Round.WON, Round.LOST, Round.DRAWN, Round.LOST, Round.LOST,
                Round.WON, Round.LOST, Round.LOST, Round.LOST, Round.LOST]
     seen = [opponent.after(result) for result in results]
@@ -27,7 +84,7 @@ def test_a_step_after_each_round_and_two_from_the_third_going_the_same_way():
 
 def test_it_never_leaves_the_levels_it_is_given_and_leaves_an_end_after_two_rounds():
     offered = ("easy", "casual", "steady", "medium", "perfect")     # a size where the middle of the ladder is missing
-    opponent = MatchMe.starting(offered, "casual")
+    opponent = MatchMe.starting(offered, "casual", settled=True)
     assert [opponent.after(Round.LOST) for _ in range(4)] == ["easy"] * 4
     assert [opponent.after(Round.WON) for _ in range(4)] == ["easy", "casual", "medium", "perfect"]
     assert [opponent.after(r) for r in (Round.LOST, Round.DRAWN, Round.LOST, Round.LOST)] == [
@@ -40,7 +97,7 @@ def test_a_start_it_does_not_offer_is_refused():
 
 
 def test_a_result_is_a_round_s_result_only():
-    opponent = MatchMe.starting(NAMES, "medium")
+    opponent = MatchMe.starting(NAMES, "medium", settled=True)
     assert opponent.after(1) == "tough" and opponent.after(-1) == "medium"
     with pytest.raises(ValueError):
         opponent.after(2)

@@ -11,7 +11,7 @@ from scripted import answering
 
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import YELLOW
-from sensehat_c4.engine.matchme import MatchMe
+from sensehat_c4.engine.matchme import MatchMe, Round
 from sensehat_c4.match.chooser import CHOICES, MATCH_ME_INDEX, choice_frame, choose_helps, choose_opponent
 from sensehat_c4.match.computer import LEVELS, Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
@@ -53,7 +53,7 @@ def test_the_level_steps_after_each_round_and_each_round_keeps_its_own(tmp_path)
         return factory(computer, seed)
 
     path = tmp_path / "games.db"
-    ladder = MatchMe.starting(LADDER, "tough")
+    ladder = MatchMe.starting(LADDER, "tough", settled=True)    # going on from rounds before: a level a step
     options = MatchOptions(computer=Computer("tough", player=2), match_me=ladder, names=("Ann", None))
     result = play(mock, options, thinker=thinker, recorder=Recorder(path, clock=ticking()))
     assert result == MatchResult(1, (2, 1), False, 3, ("Ann", None))
@@ -90,6 +90,19 @@ def test_the_next_match_starts_where_the_persons_last_match_me_left_off(tmp_path
     assert match_me_start(recorder, "Ann", small).level == "perfect"            # the nearest on 4x4
     lost = MatchMe.starting(LADDER, "casual")
     assert match_me_start(None, "Ann", LADDER, lost).level == "casual"          # no records: this process's
+    recorder.close()
+
+
+def test_a_new_series_halves_the_distance_and_one_going_on_from_the_records_steps_a_level(tmp_path):
+    recorder = Recorder(tmp_path / "games.db", clock=ticking())
+    new = match_me_start(recorder, "Ann", LADDER)
+    assert (new.level, new.after(Round.LOST)) == ("tough", "steady")            # nothing yet: 2 of the 4 below
+    recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
+    recorder.start_round()
+    recorder.played(1, 2, Board.from_moves("1212121"), level="expert")          # Ann lost to expert
+    recorder.end_match(None)
+    going_on = match_me_start(recorder, "Ann", LADDER)
+    assert (going_on.level, going_on.after(Round.LOST)) == ("hard", "tough")    # one down, and one again
     recorder.close()
 
 
@@ -155,7 +168,7 @@ def test_an_interrupted_match_me_resumes_at_its_last_rounds_level_with_its_count
         record = stored.matches()[0]
     again = interrupted(record)
     assert again.options.computer == Computer("hard", player=2)
-    assert again.options.match_me == MatchMe.starting(LADDER, "hard")
+    assert again.options.match_me == MatchMe.starting(LADDER, "hard", settled=True)   # on: a level a step
     assert (again.resumed.hints, again.resumed.takebacks) == (2, 1)
 
 
