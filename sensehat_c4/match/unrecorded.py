@@ -10,21 +10,24 @@ A lock another program holds is no failure (the moves wait for it): nothing is s
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from gamelib.backends.base import Backend
 from gamelib.palette import Palette
 from gamelib.scroll import scroll
 
 from ..i18n import N_, _
-from ..records import Recorder
+from ..records import Reason, Recorder
 from . import words
 
 WORDS = N_("GAMES NOT RECORDED")
 """What scrolls (translated where it scrolls)."""
 
 
-def warn(backend: Backend, why: str, palette: Palette) -> None:
-    """Say that the games are not being recorded (``why``, in words), and scroll :data:`WORDS` once."""
-    backend.say(words.unrecorded(why))
+def warn(backend: Backend, why: str, palette: Palette, *, reason: Optional[Reason] = None) -> None:
+    """Say that the games are not being recorded (``why``, in words; ``reason``, as values, when it has a code),
+    and scroll :data:`WORDS` once."""
+    backend.say(words.unrecorded(why, reason))
     scroll(backend, _(WORDS), palette.warning, palette.background)
 
 
@@ -33,5 +36,5 @@ def check(backend: Backend, recorder: Recorder, palette: Palette) -> bool:
     recorder.open()
     if recorder.failed is None:
         return True
-    warn(backend, recorder.failed, palette)
+    warn(backend, recorder.failed, palette, reason=recorder.failed_reason)
     return False

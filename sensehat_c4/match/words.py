@@ -20,8 +20,9 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
   ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
   ``kind``: ``stick``, ``computer``, ``phone``...), ``winner`` (the seat, or ``null``) and
   ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``);
-- the warning before play when the games cannot be recorded (phase ``unrecorded``): ``game`` only, the
-  reason in ``text``;
+- the warning before play when the games cannot be recorded (phase ``unrecorded``): ``why`` (the reason in
+  the Pi's words), ``reason`` (its code, a key of :data:`~sensehat_c4.records.access.REASONS`: ``directory``,
+  ``EACCES``..., or ``null`` when only the words say it) and that code's fields (``name``, ``place``, ``folder``);
 - the replay (``replay ID``; phase ``replay``): ``round`` (the round's ID), ``move`` (the moves shown)
   and ``moves`` (the round's), ``paused`` and ``ended`` (true or false);
 - training (``review --train``, the launcher's Connect 4 training): ``round`` (the round's
@@ -37,7 +38,7 @@ in the language of that moment; the phases and the details are values of the API
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, hex_colour, parse_colour
 from gamelib.jsonvalue import JSONObject
@@ -49,6 +50,9 @@ from ..i18n import N_, _, ngettext
 from ..rules import Size
 from . import opponents
 from .opponents import Opponent, OpponentKind
+
+if TYPE_CHECKING:   # the records' package opens files: the words only read its values
+    from ..records.access import Reason
 
 GAME = N_("Connect 4")
 """The game's name: the details' ``game`` (a value) and the name a lobby shows (a name, not translated);
@@ -172,10 +176,12 @@ def rules(text: str, message: Optional[str] = None) -> Status:
     return Status(RULES, text, _("the rules are scrolling: any key stops them"), {"game": GAME, "rules": message})
 
 
-def unrecorded(why: str) -> Status:
-    """The warning scrolling before play: the games are not being recorded, because ``why`` (in words already)."""
+def unrecorded(why: str, reason: Optional[Reason] = None) -> Status:
+    """The warning scrolling before play: the games are not being recorded, because ``why`` (in words already),
+    ``reason`` as values (``None``: only the words say it)."""
+    details = {"game": GAME, "why": why, "reason": None, **(reason.as_json() if reason is not None else {})}
     return Status(UNRECORDED, _("games are not being recorded: {why}").format(why=why),
-                  _("games are not being recorded: {why}; any key goes on").format(why=why), {"game": GAME})
+                  _("games are not being recorded: {why}; any key goes on").format(why=why), details)
 
 
 def choosing_size(size: Size, offered: Sequence[Size]) -> Status:

@@ -38,7 +38,7 @@ the operating system's reasons in words), :mod:`.owner`, :mod:`.rows` (the typed
 :mod:`.recording` (:class:`MatchRecorder`, what a match records, as a protocol) and
 :mod:`.writer`.  What the rest of the game uses is imported from here.
 """
-from .access import NoFolder, Unwritable, missing_folder, writable
+from .access import NoFolder, Reason, Unwritable, missing_folder, writable
 from .files import BUSY_SECONDS, DB_ENV, NotRecorded, RecordsError, default_path
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .owner import Owner
@@ -51,6 +51,6 @@ from .schema import APPLICATION_ID, MAX_ID
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "MatchRecorder", "NoFolder", "NotRecorded", "Owner", "PuzzleRecord", "Recorder", "Records", "RecordsError",
+           "MatchRecord", "MatchRecorder", "NoFolder", "NotRecorded", "Owner", "PuzzleRecord", "Reason", "Recorder", "Records", "RecordsError",
            "RoundRecord", "Side", "Unwritable", "default_path", "hex_colour", "load_round", "missing_folder", "streak",
            "timestamp", "writable"]

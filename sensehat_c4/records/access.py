@@ -14,8 +14,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import string
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, Mapping, Optional
 
 from gamelib.app import one_line
 
@@ -46,6 +48,46 @@ OS_WORDS: Dict[int, str] = {
 English says what it always said), translated where shown."""
 
 
+DIRECTORY = "directory"
+NOT_REGULAR = "not-regular"
+READ_ONLY = "read-only"
+NO_FOLDER = "no-folder"
+
+REASONS: Dict[str, str] = {
+    DIRECTORY: N_("{name} is a directory"),
+    NOT_REGULAR: N_("{name} is not a regular file"),
+    READ_ONLY: N_("{place} is read-only"),
+    NO_FOLDER: N_("the folder {folder} does not exist"),
+    **{errno.errorcode[number]: words for number, words in OS_WORDS.items()},
+}
+"""Every reason the games cannot be written that has a code (a value of the API: ``EACCES``, ``directory``),
+with its message, whose placeholders are the reason's fields (paths as shown, one line).  The live page words
+each code from its own copy of this table (``gamelib/web/static/status.js``; a test keeps the two the same)."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why the games cannot be written, as values: ``code`` (a key of :data:`REASONS`) and ``fields``, the
+    values its message names (``name``, ``place``, ``folder``)."""
+
+    code: str
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        message = REASONS.get(self.code)
+        wanted = {name for _text, name, _spec, _conv in string.Formatter().parse(message or "") if name}
+        if message is None or set(self.fields) != wanted:   # a program's error, not a player's
+            raise ValueError(f"no reason {self.code!r} with fields {sorted(self.fields)}")
+
+    def words(self) -> str:
+        """The reason in the player's words."""
+        return _(REASONS[self.code]).format(**self.fields)
+
+    def as_json(self) -> Dict[str, str]:
+        """``reason`` (the code) and the fields, as a status's details hold them."""
+        return {"reason": self.code, **self.fields}
+
+
 def os_reason(exc: OSError) -> str:
     """``exc``'s reason in the player's words (:data:`OS_WORDS`; the system's own text for another
     ``errno``), one line, without ``[Errno 13]`` or the path."""
@@ -55,15 +97,39 @@ def os_reason(exc: OSError) -> str:
     return one_line(exc.strerror or str(exc) or type(exc).__name__)
 
 
+def os_code(exc: OSError) -> Optional[Reason]:
+    """``exc``'s reason as a value: its ``errno``'s name, when :data:`OS_WORDS` words it (``None`` for another:
+    only the system's own text says it)."""
+    name = errno.errorcode.get(exc.errno) if exc.errno in OS_WORDS else None
+    return Reason(name) if name is not None else None
+
+
 class Unwritable(C4Error, OSError):
-    """The games cannot be written at a path; the message says why, in the player's words."""
+    """The games cannot be written at a path; the message says why, in the player's words, and ``reason`` as
+    values (``None``: the system's own words for an ``errno`` :data:`OS_WORDS` does not have)."""
+
+    def __init__(self, message: str, reason: Optional[Reason] = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    @classmethod
+    def because(cls, code: str, **fields: str) -> "Unwritable":
+        """Refused for the reason ``code`` with its ``fields``, in the player's words."""
+        reason = Reason(code, fields)
+        return cls(reason.words(), reason)
+
+    @classmethod
+    def system(cls, exc: OSError) -> "Unwritable":
+        """Refused for what the operating system answered (:func:`os_reason`, :func:`os_code`)."""
+        return cls(os_reason(exc), os_code(exc))
 
 
 class NoFolder(Unwritable):
     """The folder the games file would be in does not exist (and is not to be made)."""
 
     def __init__(self, folder: Path) -> None:
-        super().__init__(_("the folder {folder} does not exist").format(folder=one_line(str(folder))))
+        reason = Reason(NO_FOLDER, {"folder": one_line(str(folder))})
+        super().__init__(reason.words(), reason)
         self.folder = folder
 
 
@@ -94,34 +160,34 @@ def writable(path: Path, *, make_folders: bool = True) -> Path:
     :class:`Unwritable` says why not.  Nothing but the folders is made; the file is not opened by SQLite
     (whether it is a games database is the writer's to find)."""
     real = _real(path)
-    name = path.name or str(path)   # "." and "" have no name of their own
+    name = one_line(path.name or str(path))   # "." and "" have no name of their own
     try:
         found: Optional[os.stat_result] = os.stat(real)
     except (FileNotFoundError, NotADirectoryError):
         found = None
     except OSError as exc:
-        raise Unwritable(os_reason(exc)) from None
+        raise Unwritable.system(exc) from None
     if found is not None and stat.S_ISDIR(found.st_mode):
-        raise Unwritable(_("{name} is a directory").format(name=name))
+        raise Unwritable.because(DIRECTORY, name=name)
     if found is not None and not stat.S_ISREG(found.st_mode):   # a FIFO would hang the open, a device holds no games
-        raise Unwritable(_("{name} is not a regular file").format(name=name))
+        raise Unwritable.because(NOT_REGULAR, name=name)
     if found is None and missing_folder(real) is not None:
         if not make_folders:
             raise NoFolder(real.parent)
         try:
             real.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise Unwritable(os_reason(exc)) from None
+            raise Unwritable.system(exc) from None
     for place in (real.parent, real):   # WAL needs its journal files beside the database
         try:
             there = place.exists()
         except OSError as exc:
-            raise Unwritable(os_reason(exc)) from None
+            raise Unwritable.system(exc) from None
         if there and not os.access(place, os.W_OK):
-            raise Unwritable(_("{place} is read-only").format(place=place))
+            raise Unwritable.because(READ_ONLY, place=one_line(str(place)))
     if found is not None:
         try:
             os.close(os.open(real, os.O_RDWR | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)))
         except OSError as exc:
-            raise Unwritable(os_reason(exc)) from None
+            raise Unwritable.system(exc) from None
     return real

@@ -18,7 +18,7 @@ from gamelib.files import data_home
 
 from ..errors import C4Error
 from ..i18n import _
-from .access import os_reason
+from .access import Reason, Unwritable, os_code, os_reason
 from .migrations import FIRST_TABLES, is_newer
 from .rows import BadRow
 from .schema import APPLICATION_ID
@@ -164,6 +164,16 @@ def why(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:  # the system's reason in words, without "[Errno 36] ... 'path'"
         return os_reason(exc)
     return one_line(str(exc) or type(exc).__name__)
+
+
+def reason(exc: BaseException) -> Optional[Reason]:
+    """What :func:`why` says, as values, when it has a code (:class:`~.access.Unwritable`'s reason, or an
+    ``errno`` the catalogue words); ``None``: :func:`why`'s words alone say it (SQLite's own, a damaged file)."""
+    if isinstance(exc, Unwritable):
+        return exc.reason
+    if isinstance(exc, OSError) and exc.strerror:
+        return os_code(exc)
+    return None
 
 
 def cannot_open(exc: sqlite3.Error) -> bool:

@@ -25,9 +25,9 @@ from gamelib.app import one_line
 
 from ..i18n import _
 from ..rules import Board
-from .access import writable
+from .access import Reason, writable
 from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, identify, integrity, is_busy,
-                    is_corrupt, why)
+                    is_corrupt, reason, why)
 from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
@@ -126,6 +126,8 @@ class Recorder:
         """The process that writes (kept in each match it plays, so a later one knows if it is gone)."""
         self.failed: Optional[str] = None
         """Why nothing more is recorded (``None`` while recording works)."""
+        self.failed_reason: Optional[Reason] = None
+        """:attr:`failed` as values, when it has a code (:func:`.files.reason`)."""
         self._conn: Optional[sqlite3.Connection] = None
         self._checked = False
         self._ready = False
@@ -398,7 +400,7 @@ class Recorder:
                           "({path})").format(why=why(exc), path=self.path))
 
     def _give_up(self, exc: BaseException, detail: str = "") -> None:
-        self.failed = why(exc)
+        self.failed, self.failed_reason = why(exc), reason(exc)
         self._queue, self._current = [], None
         self.close()
         path = one_line(str(self.path))

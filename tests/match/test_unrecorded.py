@@ -19,12 +19,13 @@ from sensehat_c4.engine.puzzles import daily
 from sensehat_c4.lan.game import play_lan, role_frame
 from sensehat_c4.match import game, render, unrecorded
 from sensehat_c4.match.chooser import choice_frame
-from sensehat_c4.records import Recorder
+from sensehat_c4.records import Reason, Recorder
 from sensehat_c4.study import puzzle as pz
 
 WHY = "adir is a directory"
-SAID = Status("unrecorded", f"games are not being recorded: {WHY}",
-              f"games are not being recorded: {WHY}; any key goes on", {"game": "Connect 4"})
+SAID = Status("unrecorded", f"games are not being recorded: {WHY}", f"games are not being recorded: {WHY}; any key goes on",
+              {"game": "Connect 4", "why": WHY, "reason": "directory", "name": "adir"})
+"""What a directory as the games database says: the reason in words, and as values (its code and the name)."""
 
 
 def scrolled(palette=PALETTES[DEFAULT]):
@@ -43,11 +44,20 @@ def shown(mock):
 @pytest.mark.parametrize("name", sorted(PALETTES))
 def test_the_words_scroll_once_in_the_palette_s_warning_colour_and_say_why(name):
     mock = MockBackend()
-    unrecorded.warn(mock, WHY, PALETTES[name])
+    unrecorded.warn(mock, WHY, PALETTES[name], reason=Reason("directory", {"name": "adir"}))
     steps, _ = scrolled(PALETTES[name])
     assert shown(mock) == steps
     assert any(PALETTES[name].warning in frame for _, frame in steps)
     assert mock.statuses == [(0.0, SAID)]
+
+
+def test_a_reason_without_a_code_is_said_in_words_only():
+    mock = MockBackend()
+    unrecorded.warn(mock, "database is locked", PALETTES[DEFAULT])
+    assert mock.statuses[0][1].as_json() == {
+        "phase": "unrecorded", "text": "games are not being recorded: database is locked",
+        "caption": "games are not being recorded: database is locked; any key goes on",
+        "game": "Connect 4", "why": "database is locked", "reason": None}
 
 
 def test_a_file_that_can_be_written_or_is_locked_a_moment_shows_nothing(tmp_path):

@@ -1,14 +1,17 @@
 // The game's state said in the page's language: the line over the LEDs' facts, worded here from the values of
 // GET /api/state's "status" (docs/API.md: each phase and its fields) with the page's catalogue (/page-words.js:
 // _, ngettext, format), never the Pi's sentence (its "text", in the Pi's language), which only a phase this page
-// does not know shows.  The messages are the Pi's own (sensehat_c4/match/words.py, gamelib's menu, LAN and
-// console), so a page says what the Pi would say in its language.  A name a player typed, and anything another
-// machine sent, is data: its control and format characters taken out, cut to MOST_NAME characters, and put in
-// as text (format fills the placeholders of the message only, never those of what it puts in).
+// does not know shows.  The messages are the Pi's own (sensehat_c4/match/words.py and records/access.py,
+// gamelib's menu, LAN and console), so a page says what the Pi would say in its language.  A name a player typed,
+// a path the Pi names, and anything another machine sent, is data: its control and format characters taken out,
+// cut (MOST_NAME characters for a name), and put in as text (format fills the placeholders of the message only,
+// never those of what it puts in).
 "use strict";
 const STATUS = (() => {
   const MOST_NAME = 12;    // characters of a player's name (gamelib.players.MAX_LENGTH)
   const MOST_DATA = 200;   // characters of another Pi's refusal (as the LAN keeps it: gamelib/lan/flows.py)
+  const MOST_PATH = 255;   // characters of a path the Pi names (a file's own name is at most 255 bytes)
+  const MOST_TEXT = 400;   // characters of the Pi's own words
   const has = (object, key) => object !== null && typeof object === "object" && Object.prototype.hasOwnProperty.call(object, key);
   const number = (value) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 
@@ -181,6 +184,40 @@ const STATUS = (() => {
     return format(_("puzzle {id}, try {n}: {task}"), { ...values, task });
   }
 
+  // -- Connect 4: the games not recorded (sensehat_c4/records/access.py's REASONS, code for code) -------
+  const path = (value) => (typeof value === "string" ? data(value, MOST_PATH) : "?");
+  const REASONS = {
+    "directory": (s) => format(_("{name} is a directory"), { name: path(s.name) }),
+    "not-regular": (s) => format(_("{name} is not a regular file"), { name: path(s.name) }),
+    "read-only": (s) => format(_("{place} is read-only"), { place: path(s.place) }),
+    "no-folder": (s) => format(_("the folder {folder} does not exist"), { folder: path(s.folder) }),
+    "EACCES": () => _("Permission denied"),
+    "EPERM": () => _("Operation not permitted"),
+    "EROFS": () => _("Read-only file system"),
+    "ENOSPC": () => _("No space left on device"),
+    "EDQUOT": () => _("Disk quota exceeded"),
+    "ENAMETOOLONG": () => _("File name too long"),
+    "ENOENT": () => _("No such file or directory"),
+    "ENOTDIR": () => _("Not a directory"),
+    "EISDIR": () => _("Is a directory"),
+    "ELOOP": () => _("Too many levels of symbolic links"),
+    "EEXIST": () => _("File exists"),
+    "EIO": () => _("Input/output error"),
+    "EBUSY": () => _("Device or resource busy"),
+    "ENXIO": () => _("No such device or address"),
+    "EMFILE": () => _("Too many open files"),
+    "ENFILE": () => _("Too many open files in system"),
+    "ENOMEM": () => _("Cannot allocate memory"),
+    "ESTALE": () => _("Stale file handle"),
+  };
+
+  // the reason worded here by its code; a code this page does not know, or none: the Pi's words (`why`)
+  function unrecorded(s) {
+    const why = typeof s.reason === "string" && has(REASONS, s.reason) ? REASONS[s.reason](s) :
+      typeof s.why === "string" ? data(s.why, MOST_TEXT) : null;
+    return why === null ? null : format(_("games are not being recorded: {why}"), { why });
+  }
+
   // -- gamelib: the launcher's menu, the LAN's screens, a phone waited for -------------------------------
   function language(code) {
     if (code === "auto") return _("auto");
@@ -248,6 +285,7 @@ const STATUS = (() => {
     "replay": replay,
     "training": training,
     "puzzle": puzzle,
+    "unrecorded": unrecorded,
     "menu": menu,
     "lan": lan,
     "waiting": waiting,
@@ -257,8 +295,8 @@ const STATUS = (() => {
   function line(s, shown = (value) => value) {
     if (!s || typeof s !== "object") return null;
     const said = has(PHASES, s.phase) ? PHASES[s.phase](s, shown) : null;
-    return said === null ? data(s.text, 400) : said;   // a phase not known here: the Pi's own words
+    return said === null ? data(s.text, MOST_TEXT) : said;   // a phase not known here: the Pi's own words
   }
 
-  return { line, seatLabel, summary, colour, name, PHASES };
+  return { line, seatLabel, summary, colour, name, PHASES, REASONS };
 })();

@@ -1,13 +1,17 @@
 """``gamelib/web/static/status.js``: the live page's line, worded from the state's values in the page's language.
 
 Every phase a status can be in (the Connect 4 choosers, the rules, a match's turns, its abandon question and
-results, the resume question, a replay, training, the day's puzzle; the launcher's menu, the LAN's screens, a
-phone waited for) is made by the code that makes it, with the Pi in English; its JSON goes through the real
+results, the resume question, a replay, training, the day's puzzle, the games not recorded for each reason's
+code and for none; the launcher's menu, the LAN's screens, a phone waited for) is made by the code that makes it, with the Pi in English; its JSON goes through the real
 words script of each language (``/page-words.js``, English, French, Indonesian) and ``status.js`` in Node, with
 Connect 4's values in that language (``/api/pages``' ``words``); the line must be exactly what the Pi itself
-says in that language (the same status made with the Pi speaking it).  Names typed by players are data."""
+says in that language (the same status made with the Pi speaking it).  Names typed by players, and paths, are data."""
+import errno
 import json
+import os
 import shutil
+import sqlite3
+import string
 import subprocess
 from datetime import date
 
@@ -33,6 +37,7 @@ from sensehat_c4.match import chooser, words
 from sensehat_c4.match.controller import MatchResult
 from sensehat_c4.match.game import GAME as C4_GAME
 from sensehat_c4.match.opponents import HUMAN, LAN, MATCH_ME, Opponent
+from sensehat_c4.records import access, files
 from sensehat_c4.rules import SIZES, Size
 from sensehat_c4.study import puzzle
 from sensehat_c4.study.training import GAME as TRAINING
@@ -89,6 +94,26 @@ def _loss_words(label_seat, **side):
     from sensehat_c4.records.rows import Side
     label = Side(YELLOW, side.get("name"), side.get("level"), side.get("seconds"), side.get("remote", False)).label(label_seat)
     return lambda: words._("loses ({who} wins in {moves})").format(who=label, moves=2)
+
+
+GAMES_AT = "/home/pi/Zoé's games/games.db"
+"""The path a reason of the records names."""
+
+
+def _failed(exc):
+    """Phase ``unrecorded`` as a game says it when its recorder gave up for what ``exc()`` raises (made in the
+    language of the moment, as the records make it)."""
+    return lambda: words.unrecorded(files.why(exc()), files.reason(exc()))
+
+
+def _refused(code):
+    """The records refused for reason ``code`` of ``records/access.py``'s table: an errno's by the system's error,
+    else by the records' own refusal, each of its message's fields a path."""
+    if hasattr(errno, code):
+        number = getattr(errno, code)
+        return _failed(lambda: OSError(number, os.strerror(number), GAMES_AT))
+    fields = {name: GAMES_AT for _text, name, _spec, _conv in string.Formatter().parse(access.REASONS[code]) if name}
+    return _failed(lambda: access.Unwritable.because(code, **fields))
 
 
 CASES = {
@@ -168,6 +193,9 @@ CASES = {
     "lan: away": lambda: screens.away_words("Zoé", 90.0),
     "lan: left": lambda: screens.left_words("Zoé", screens.QUIT),
     "lan: gone": lambda: screens.left_words("Zoé", screens.GONE),
+    **{f"unrecorded: {code}": _refused(code) for code in access.REASONS},
+    "unrecorded: SQLite's words, no code": _failed(lambda: sqlite3.OperationalError("database is locked")),
+    "unrecorded: the system's words, no code": _failed(lambda: OSError(errno.ECHILD, os.strerror(errno.ECHILD))),
     "waiting for a phone": lambda: away_words(2, "Bob", 30.0, "Bob"),
     "waiting for a phone without a name": lambda: away_words(2, words._("player {seat}").format(seat=2), 30.0),
 }
@@ -262,7 +290,7 @@ def test_every_phase_a_status_is_made_in_is_worded_by_the_page():
     assert sorted(phases) == sorted(json.loads(done.stdout))
     assert phases >= {words.CHOOSING_OPPONENT, words.CHOOSING_SIZE, words.CHOOSING_HELPS, words.RULES, words.PLAYING,
                       words.THINKING, words.CONFIRMING, words.RESULT, words.RESUME, words.REPLAY, words.TRAINING,
-                      puzzle.PHASE, "menu", screens.PHASE, "waiting"}
+                      words.UNRECORDED, puzzle.PHASE, "menu", screens.PHASE, "waiting"}
     assert say([{"phase": "a game's own", "text": "its \u001b[31mwords"}], "fr") == ["its [31mwords"]
 
 
@@ -294,3 +322,32 @@ def test_a_colour_without_a_name_is_its_code_and_a_named_one_is_in_the_page_s_la
     assert status["seats"][0]["colour_name"] is None and status["seats"][1]["colour_name"] == "yellow"
     assert say([status, dict(status, turn=2)], "fr", values_in("fr")) == [
         "manche 1 (0-0, 7x6) : Zoé (#010203) joue", "manche 1 (0-0, 7x6) : Bob (jaune) joue"]
+
+
+def page_table(name):
+    """The keys of ``status.js``'s table ``name``, read by running it."""
+    require(node_missing(), "Node runs the page's scripts", ".ci/install-browser-deps")
+    source = DOCUMENT + "const WORDS = {m: {}, p: {}};" + STATUS_JS.read_text(encoding="utf-8") + \
+        f"process.stdout.write(JSON.stringify(Object.keys(STATUS.{name})));"
+    done = subprocess.run(["node", "-e", source], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_page_words_every_reason_the_records_give_a_code_and_no_other():
+    assert sorted(page_table("REASONS")) == sorted(access.REASONS)
+
+
+def test_a_reason_the_page_does_not_know_or_none_is_the_pi_s_words_as_data_and_paths_are_data():
+    """A code the page does not know (a later Pi's), or none: the Pi's ``why``, its control characters taken out
+    (no ``why`` either: the Pi's whole line); a path is data: stripped, cut at 255 characters, never a placeholder."""
+    pi_words = words.unrecorded("une raison\u202e \x1b[31mnouvelle\n").as_json()
+    directory = words.unrecorded("x is a directory", access.Reason("directory", {"name": "x"})).as_json()
+    long_path = "/" + "a/" * 200
+    said = say([dict(pi_words, reason="EFUTURE"), pi_words, dict(pi_words, why=None), dict(directory, name=HOSTILE),
+                dict(directory, reason="read-only", place=long_path)], "fr", values_in("fr"))
+    assert said == ["les parties ne sont pas enregistrées : une raison [31mnouvelle",
+                    "les parties ne sont pas enregistrées : une raison [31mnouvelle",
+                    "games are not being recorded: une raison [31mnouvelle",
+                    "les parties ne sont pas enregistrées : <b>{x} ZoéAnn Bob est un dossier",
+                    f"les parties ne sont pas enregistrées : {long_path[:255]} est en lecture seule"]
