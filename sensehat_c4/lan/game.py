@@ -12,7 +12,7 @@ from gamelib.games import Choices, Game
 from gamelib.icons import picture
 from gamelib.palette import DEFAULT, PALETTES
 
-from ..i18n import N_, _
+from ..i18n import _
 from ..match import unrecorded, words
 from ..match.chooser import browse, choose_size
 from ..match.controller import MatchOptions

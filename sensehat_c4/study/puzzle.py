@@ -48,7 +48,7 @@ from gamelib.stepper import Stepper
 from ..engine.limit import Limit
 from ..engine.puzzles import Puzzle, Verdict, check, daily, defence, stones_left
 from ..errors import C4Error
-from ..i18n import N_, _, ngettext
+from ..i18n import _, ngettext
 from ..match import render, unrecorded, words
 from ..match.controller import start_column
 from ..records import PuzzleRecord, Recorder, Records, streak
