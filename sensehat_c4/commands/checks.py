@@ -11,9 +11,13 @@ The words are in one table, :data:`WORDS`, as in :mod:`gamelib.doctor`.
 """
 from __future__ import annotations
 
+import enum
 import hashlib
+import json
 import os
 import socket
+import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional
 
@@ -25,6 +29,7 @@ from gamelib.lan import DEFAULT_PORT
 from gamelib.launcher.service import TEMPLATE_UNIT, UNIT
 
 from ..engine import native
+from ..engine.corefiles import build_failure
 from ..engine.book12 import Book12
 from ..engine.book12 import default_path as book12_path
 from ..engine.openings import PATH as BOOK8
@@ -43,6 +48,13 @@ WORDS: Dict[str, str] = {
     "core.missing": N_("python: the native core was not built (no {path})"),
     "core.missing.fix": N_("perfect searches 50-100 times slower without it: install gcc, then install "
                            "sensehat-c4 again"),
+    "core.not_built": N_("python: the native core did not build when sensehat-c4 was installed ({reason})"),
+    "core.not_built.pipx": N_("install a C compiler and build it again: sudo apt install gcc, then pipx reinstall "
+                              "sensehat-c4"),
+    "core.not_built.editable": N_("install a C compiler and build it again: sudo apt install gcc, then {python} -m "
+                                  "pip install -e {tree}"),
+    "core.not_built.pip": N_("install a C compiler and build it again: sudo apt install gcc, then {python} -m pip "
+                             "install --force-reinstall --no-deps {source}"),
     "core.refused": N_("python: {error}"),
     "core.refused.fix": N_("install sensehat-c4 again (it builds the library and its checksum)"),
     "book.ok": N_("7x6 up to 8 stones ({entries} positions), {sizes} other sizes; 12-ply book: {book12}"),
@@ -80,15 +92,64 @@ def _fail(name: str, detail: str, fix: str = "", *, absent: bool = False) -> Che
     return fail(name, detail, fix, absent=absent, label=_(WORDS[f"label.{name}"]))
 
 
-def check_core(environ: Mapping[str, str]) -> Check:
-    """The native solver core: built, and loaded by the loader's own checks (size, checksum, ELF, ABI)."""
+class Install(enum.Enum):
+    """How this copy of the game was installed: what building the native core again takes."""
+
+    DEBIAN = "debian"
+    PIPX = "pipx"
+    EDITABLE = "editable"
+    PIP = "pip"
+
+
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def install_kind(package: Path = PACKAGE, prefix: str = sys.prefix) -> Install:
+    """The Debian package's modules are the system's (``/usr/lib/python3/dist-packages``); pipx's venv holds its
+    ``pipx_metadata.json``; an editable install's modules are the tree's (in no ``site-packages``)."""
+    parts = package.parts
+    if package.is_relative_to(Path("/usr/lib/python3/dist-packages")):
+        return Install.DEBIAN
+    if (Path(prefix) / "pipx_metadata.json").is_file():
+        return Install.PIPX
+    if "site-packages" not in parts and "dist-packages" not in parts:
+        return Install.EDITABLE
+    return Install.PIP
+
+
+def _installed_from() -> str:
+    """What pip installed this copy from: the folder or file (its ``direct_url.json``), else the name."""
+    try:
+        url = json.loads(metadata.distribution("sensehat-c4").read_text("direct_url.json") or "{}").get("url", "")
+    except (metadata.PackageNotFoundError, ValueError, AttributeError):
+        url = ""
+    return url[len("file://"):] if url.startswith("file://") else "sensehat-c4"
+
+
+def rebuild_fix(kind: Install) -> str:
+    """The commands that build the native core again, for this kind of install."""
+    if kind is Install.DEBIAN:
+        return say("core.refused.fix")
+    if kind is Install.PIPX:
+        return say("core.not_built.pipx")
+    if kind is Install.EDITABLE:
+        return say("core.not_built.editable", python=sys.executable, tree=PACKAGE.parent)
+    return say("core.not_built.pip", python=sys.executable, source=_installed_from())
+
+
+def check_core(environ: Mapping[str, str], *, kind: Optional[Install] = None) -> Check:
+    """The native solver core: built, chosen for this CPU and loaded by the loader's own checks (size, checksum,
+    ELF, CPU, ABI); where the build failed, its reason and the fix for this kind of install."""
     if native.pure_python_forced():
         return _ok("core", say("core.forced", variable=native.PURE_ENV))
     explicit = environ.get(native.LIBRARY_ENV)
-    path = Path(explicit) if explicit else native.LIBRARY
-    if not explicit and not path.exists():
-        return _fail("core", say("core.missing", path=path), say("core.missing.fix"), absent=True)
+    if not explicit and not any(path.exists() for path in native.libraries()):
+        reason = build_failure(native.LIBRARY.parent)
+        if reason is not None:
+            return _fail("core", say("core.not_built", reason=reason), rebuild_fix(kind or install_kind()), absent=True)
+        return _fail("core", say("core.missing", path=native.LIBRARY), say("core.missing.fix"), absent=True)
     try:
+        path = native.choose(environ=environ)
         native.load_library(path)
         digest = hashlib.sha256(native.read_regular(path, native.MAX_LIBRARY_BYTES)).hexdigest()
     except NativeCoreError as exc:
@@ -171,4 +232,4 @@ def examine(system: System, *, backend: Optional[str] = None, db: Optional[Path]
     return verdict(checks, choice, found)
 
 
-__all__ = ["WORDS", "Status", "check_books", "check_core", "check_records", "examine"]
+__all__ = ["WORDS", "Install", "Status", "check_books", "check_core", "check_records", "examine", "install_kind"]
