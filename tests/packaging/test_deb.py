@@ -24,12 +24,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
 import pytest
 from boot_machine import SITE_DIR, FakeHat, Machine, chroot, group_id, overlay, rootfs_tree, unmount, wait_for, \
     what_is_missing
 from ci_needs import require
+from debian_package import build_deb
 
 from gamelib.backends.mock import MockBackend
 from gamelib.backends.senselib import pack_frame
@@ -55,14 +56,6 @@ records (apt's lists and caches, dpkg's database, the logs and the journal, ldco
 install and removal change."""
 
 
-def build_missing() -> List[str]:
-    """What the package's build needs and this machine lacks."""
-    if shutil.which("dpkg-checkbuilddeps") is None:
-        return ["dpkg-dev"]
-    done = subprocess.run(["dpkg-checkbuilddeps"], cwd=REPO, capture_output=True, text=True)
-    return [] if done.returncode == 0 else [done.stderr.strip().split(": ")[-1]]
-
-
 def menu_frame() -> bytes:
     return pack_frame(Launcher(MockBackend(), discover()).frame())
 
@@ -83,16 +76,11 @@ def listing(machine: Machine) -> Dict[str, str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The package built from this tree, and how long the build took."""
+    """The package built from this tree."""
     require(what_is_missing(), "cannot boot a container here, missing", ".ci/install-boot-deps")
-    require(build_missing(), "cannot build the Debian package here, missing", ".ci/install-package-deps")
-    out = tmp_path_factory.mktemp("debs")
-    started = time.monotonic()
-    subprocess.run([str(REPO / "tools" / "build-deb"), "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
-    debs = sorted(out.glob("*.deb"))
-    assert [d.name for d in debs] == [f"sensehat-c4_{__version__}_amd64.deb"]
-    print(f"\ntools/build-deb: {time.monotonic() - started:.0f} s", file=sys.stderr)
-    return debs[0]
+    deb = build_deb(tmp_path_factory.mktemp("debs"))
+    assert deb.name == f"sensehat-c4_{__version__}_amd64.deb"
+    return deb
 
 
 @pytest.fixture(scope="module")
