@@ -84,7 +84,7 @@ def _uleb128(data: bytes, at: int) -> Tuple[int, int]:
             return value, at
         shift += 7
         if shift > 35:
-            raise ValueError("a number too long")
+            raise ValueError(_("a number too long"))
 
 
 def _string_end(data: bytes, at: int, end: int) -> int:
@@ -97,31 +97,31 @@ def attributes(data: bytes) -> Dict[int, int]:
     tag.  :class:`ValueError` if the file is not one or its attributes cannot be read."""
     try:
         if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
-            raise ValueError("not a 32-bit little-endian ELF file")
+            raise ValueError(_("not a 32-bit little-endian ELF file"))
         shoff, = struct.unpack_from("<I", data, 32)
         shentsize, shnum = struct.unpack_from("<HH", data, 46)
         if shentsize < 40:
-            raise ValueError("no section headers")
+            raise ValueError(_("no section headers"))
         for index in range(shnum):
             _name, kind, _flags, _addr, offset, size = struct.unpack_from("<6I", data, shoff + index * shentsize)
             if kind == SHT_ARM_ATTRIBUTES:
                 return _aeabi(data[offset:offset + size], size)
     except (IndexError, struct.error) as exc:
-        raise ValueError("cut short") from exc
-    raise ValueError("no ARM attributes")
+        raise ValueError(_("cut short")) from exc
+    raise ValueError(_("no ARM attributes"))
 
 
 def _aeabi(section: bytes, size: int) -> Dict[int, int]:
     """The file attributes of an ``.ARM.attributes`` section (its vendor ``aeabi``'s, tag ``Tag_File``)."""
     if len(section) != size or section[:1] != b"A":
-        raise ValueError("not an attributes section")
+        raise ValueError(_("not an attributes section"))
     found: Dict[int, int] = {}
     at = 1
     while at < len(section):
         length, = struct.unpack_from("<I", section, at)
         end = at + length
         if length < 5 or end > len(section):
-            raise ValueError("a subsection's length is wrong")
+            raise ValueError(_("a subsection's length is wrong"))
         vendor_end = _string_end(section, at + 4, end)
         if section[at + 4:vendor_end - 1] == b"aeabi":
             inner = vendor_end
@@ -129,7 +129,7 @@ def _aeabi(section: bytes, size: int) -> Dict[int, int]:
                 tag, after = _uleb128(section, inner)
                 inner_length, = struct.unpack_from("<I", section, after)
                 if inner_length < 5 or inner + inner_length > end:
-                    raise ValueError("a subsection's length is wrong")
+                    raise ValueError(_("a subsection's length is wrong"))
                 if tag == TAG_FILE:
                     _file_attributes(section, after + 4, inner + inner_length, found)
                 inner += inner_length
@@ -154,12 +154,12 @@ def needs(data: bytes) -> int:
     :class:`ValueError` if its attributes do not say."""
     found = attributes(data)
     if TAG_CPU_ARCH not in found:
-        raise ValueError("no Tag_CPU_arch")
+        raise ValueError(_("no Tag_CPU_arch"))
     most = 0
     for tag, values in NEEDS.items():
         value = found.get(tag, 0)
         if value not in values:
-            raise ValueError(f"attribute {tag} = {value}, which this check does not know")
+            raise ValueError(_("attribute {tag} = {value}, which this check does not know").format(tag=tag, value=value))
         most = max(most, values[value])
     return most
 

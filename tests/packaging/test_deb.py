@@ -11,7 +11,7 @@ answer (``--version`` with the native core, ``analyse`` as this tree's), ``docto
 the packaged unit (``sensehat-games@pi``) starts the launcher, whose menu the LEDs show, a unit
 made to fail is ``doctor``'s ✗ with its exit status, and ``apt-get remove`` (then ``autoremove``)
 leaves nothing but the user's own files: checked with ``dpkg -L`` and a listing of the whole
-file system before and after.
+file system before and after; systemd lists none of its units afterwards.
 
 Needs what the boot test needs (``.ci/install-boot-deps``) and Debian's build tools
 (``.ci/install-package-deps``); skipped without them (failed under CI).
@@ -177,10 +177,11 @@ def test_the_man_pages_and_the_units_are_in_the_package(machine, installed):
             "/usr/lib/python3/dist-packages/sensehat_c4/engine/_c4core.so"} <= files
     page = machine.run(["sh", "-c", "zcat /usr/share/man/man6/sensehat-c4.6.gz"]).stdout
     assert '.SS "sensehat-c4 doctor"' in page and ".SH \"EXIT STATUS\"" in page
-    # the user's guide beside README (dh_compress gzips the larger pages), which the man pages name
-    guide = sorted(f.rsplit("/", 1)[1] for f in files if f.startswith("/usr/share/doc/sensehat-c4/guide/"))
-    assert [name.replace(".gz", "") for name in guide] == sorted(p.name for p in (REPO / "docs" / "guide").glob("*.md"))
-    assert "/usr/share/doc/sensehat-c4/guide/" in page
+    # the user's guide where it is in the tree, beside README (uncompressed: their links work), which the man
+    # pages name
+    guide = sorted(f.rsplit("/", 1)[1] for f in files if f.startswith("/usr/share/doc/sensehat-c4/docs/guide/"))
+    assert guide == sorted(p.name for p in (REPO / "docs" / "guide").glob("*.md"))
+    assert "/usr/share/doc/sensehat-c4/docs/guide/" in page and "/usr/share/doc/sensehat-c4/README.md" in files
     # installed, not enabled, not started
     assert machine.run(["systemctl", "is-enabled", UNIT], check=False).stdout.strip() == "disabled"
     assert machine.run(["systemctl", "is-active", UNIT], check=False).stdout.strip() == "inactive"
@@ -251,6 +252,9 @@ def test_apt_remove_leaves_nothing_but_the_users_files(machine, installed):
     assert machine.run(["systemctl", "is-active", UNIT], check=False).stdout.strip() in ("inactive", "failed")
     assert machine.hat.frame() == bytes(128)
     assert machine.run(["sh", "-c", "ls /etc/systemd/system/*.wants/ | grep sensehat"], check=False).stdout == ""
+    # and systemd has forgotten its units (postrm's daemon-reload): none listed, none "changed on disk"
+    assert machine.run(["systemctl", "list-units", "--all", "--plain", "--no-legend", "sensehat-games*"]).stdout == ""
+    assert machine.unit_property(UNIT, "NeedDaemonReload") == "no"
     left = [path for path in files if machine.run(["test", "-e", path], check=False).returncode == 0]
     assert left == []
     machine.run(["apt-get", "autoremove", "-y", "-q"], env={"DEBIAN_FRONTEND": "noninteractive"})
