@@ -208,8 +208,8 @@ def cpu_refusal(data: bytes, cpu: Optional[arm.Cpu] = None) -> Optional[str]:
 
 
 def check_cpu(path: Path, data: bytes, *, cpu: Optional[arm.Cpu] = None) -> None:
-    """Refuse 32-bit ARM code the CPU cannot run (an ARMv7 core on an ARMv6 Pi would die of SIGILL: the
-    dynamic loader does not look)."""
+    """Refuse 32-bit ARM code the CPU cannot run (an ARMv7 core on an ARMv6 Pi dies of an illegal instruction
+    or runs astray: the dynamic loader does not look)."""
     why = cpu_refusal(data, cpu)
     if why is not None:
         raise cannot_load(path, why)
@@ -289,7 +289,6 @@ def load_library(path: Path, *, cpu: Optional[arm.Cpu] = None) -> ctypes.CDLL:
 
 _loaded = False
 _library: Optional[ctypes.CDLL] = None
-_path: Optional[Path] = None
 
 
 def library() -> Optional[ctypes.CDLL]:
@@ -301,25 +300,16 @@ def library() -> Optional[ctypes.CDLL]:
     return _library
 
 
-def library_path() -> Optional[Path]:
-    """The file :func:`library` loaded (``None``: the Python core runs)."""
-    return _path if library() is not None else None
-
-
 def _find() -> Optional[ctypes.CDLL]:
-    global _path
     if pure_python_forced():
         return None
     if not os.environ.get(LIBRARY_ENV) and not any(path.exists() for path in libraries()):
         return None  # not built (no compiler at install time): the Python core, quietly
     try:
-        path = choose()
-        found = load_library(path)
+        return load_library(choose())
     except NativeCoreError as exc:
         log.warning(_("native solver core not used ({error}); the Python core runs").format(error=exc))
         return None
-    _path = path
-    return found
 
 
 class NativeSolver(Solver):

@@ -247,12 +247,21 @@ def test_apt_remove_leaves_nothing_but_the_users_files(machine, installed):
     files = [path for path in machine.run(["dpkg", "-L", "sensehat-c4"]).stdout.split()
              if machine.run(["test", "-f", path], check=False).returncode == 0]
     assert len(files) > 100
+    # units systemd keeps loaded: an instance that failed (its user does not exist: its ExecStartPre fails),
+    # wanted by a transient unit that holds it loaded while the package goes
+    ghost, holder = "sensehat-games@ghost.service", "c4-holder.service"
+    machine.run(["systemd-run", f"--unit={holder}", f"--property=Wants={ghost}", "sleep", "infinity"])
+    wait_for("the instance to fail", lambda: machine.unit_property(ghost, "ActiveState") == "failed", START_TIMEOUT)
     machine.run(["apt-get", "remove", "-y", "-q", "sensehat-c4"], env={"DEBIAN_FRONTEND": "noninteractive"})
+    # systemd reloaded once the unit files were gone (postrm): still held, the instance is not-found, not
+    # "changed on disk"; its failure was forgotten (prerm), so once let go it is unloaded
+    assert [machine.unit_property(ghost, p) for p in ("LoadState", "NeedDaemonReload")] == ["not-found", "no"]
+    machine.run(["systemctl", "stop", holder])
     # the running, enabled instance was stopped and disabled, and the LEDs cleared on the way out
     assert machine.run(["systemctl", "is-active", UNIT], check=False).stdout.strip() in ("inactive", "failed")
     assert machine.hat.frame() == bytes(128)
     assert machine.run(["sh", "-c", "ls /etc/systemd/system/*.wants/ | grep sensehat"], check=False).stdout == ""
-    # and systemd has forgotten its units (postrm's daemon-reload): none listed, none "changed on disk"
+    # and systemd has forgotten its units: none listed (as "loaded failed ... changed on disk" were)
     assert machine.run(["systemctl", "list-units", "--all", "--plain", "--no-legend", "sensehat-games*"]).stdout == ""
     assert machine.unit_property(UNIT, "NeedDaemonReload") == "no"
     left = [path for path in files if machine.run(["test", "-e", path], check=False).returncode == 0]
