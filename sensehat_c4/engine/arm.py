@@ -35,12 +35,14 @@ AT_PLATFORM = 15
 MAX_CPUINFO = 65536
 
 TAG_FILE = 1
+TAG_CPU_RAW_NAME = 4
+TAG_CPU_NAME = 5
+TAG_CONFORMANCE = 67
 TAG_CPU_ARCH, TAG_THUMB_ISA_USE, TAG_FP_ARCH, TAG_ADVANCED_SIMD_ARCH = 6, 9, 10, 12
-STRING_TAGS = (4, 5, 67)
-"""Attributes whose value is a NUL-terminated string (``Tag_CPU_raw_name``, ``Tag_CPU_name``,
-``Tag_conformance``); ``Tag_compatibility`` (32) is a number then a string; any other tag from 32 on is
-a string when odd, a number when even (the ARM ABI's addenda)."""
 TAG_COMPATIBILITY = 32
+STRING_TAGS = frozenset({TAG_CPU_RAW_NAME, TAG_CPU_NAME, TAG_CONFORMANCE})
+"""Attributes whose value is a NUL-terminated string; ``Tag_compatibility`` is a number then a string; any
+other tag from 32 on is a string when odd, a number when even (the ARM ABI's addenda)."""
 
 NEEDS: Dict[int, Dict[int, int]] = {
     # Tag_CPU_arch: pre-v4, v4, v4T, v5T, v5TE, v5TEJ, v6, v6KZ (the ARM1176), v6T2 (Thumb-2, which no
