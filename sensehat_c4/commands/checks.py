@@ -145,8 +145,8 @@ def check_core(environ: Mapping[str, str], *, kind: Optional[Install] = None) ->
     explicit = environ.get(native.LIBRARY_ENV)
     if not explicit and not any(path.exists() for path in native.libraries()):
         reason = build_failure(native.LIBRARY.parent)
-        if reason is not None:
-            return _fail("core", say("core.not_built", reason=reason), rebuild_fix(kind or install_kind()), absent=True)
+        if reason is not None:   # (not merely absent: it was to be built, so its fix is shown)
+            return _fail("core", say("core.not_built", reason=reason), rebuild_fix(kind or install_kind()))
         return _fail("core", say("core.missing", path=native.LIBRARY), say("core.missing.fix"), absent=True)
     try:
         path = native.choose(environ=environ)

@@ -346,10 +346,12 @@ def test_without_a_compiler_the_first_run_says_so_once_and_doctor_names_the_fix(
     core = [c for c in json.loads(run("doctor", "--json", "--backend", "terminal").stdout)["checks"]
             if c["check"] == "core"]
     assert [(c["status"], c["detail"], c["fix"]) for c in core] == [(
-        "skip", "python: the native core did not build when sensehat-c4 was installed (command '/nonexistent/cc' "
+        "fail", "python: the native core did not build when sensehat-c4 was installed (command '/nonexistent/cc' "
                 "failed: No such file or directory)",
         f"install a C compiler and build it again: sudo apt install gcc, then {sys.executable} -m pip install -e "
         f"{tree}")]
+    lines = run("doctor", "--backend", "terminal").stdout.splitlines()     # the fix shown, not kept to the JSON
+    assert f"✗ solver core: {core[0]['detail']}; fix: {core[0]['fix']}" in lines
 
 
 def test_the_environment_variable_skips_the_build(tmp_path):

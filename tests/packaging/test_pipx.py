@@ -118,4 +118,4 @@ def test_without_a_compiler_the_first_run_says_so_once_and_doctor_names_pipx_s_f
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, env=env)
     core = [c for c in json.loads(done.stdout)["checks"] if c["check"] == "core"]
     assert [(c["status"], c["fix"]) for c in core] == [
-        ("skip", "install a C compiler and build it again: sudo apt install gcc, then pipx reinstall sensehat-c4")]
+        ("fail", "install a C compiler and build it again: sudo apt install gcc, then pipx reinstall sensehat-c4")]
