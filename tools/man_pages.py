@@ -6,6 +6,11 @@ Each page is help2man's reading of the program's ``--help``, with sections it ca
 added from where each fact lives: every subcommand's own ``--help`` (the commands tables),
 the exit codes (docs/guide/options.md's table), the files and the environment.  The programs run from the
 modules this script finds first on ``sys.path`` (``PYTHONPATH``: the package being built).
+
+help2man reads the help unwrapped (``COLUMNS`` wide): argparse breaks its lines at hyphens, and help2man
+joins a word broken at a hyphen without it (``installservice``).  The page is then set ragged-right
+without hyphenation (:func:`tidy`), and a list of choices may break after a comma, so that ``man`` never
+warns that it cannot adjust or break a line (``tests/packaging/test_man_pages.py`` renders each page).
 """
 from __future__ import annotations
 
@@ -26,14 +31,14 @@ SUMMARIES = {
 FILES = {
     "sensehat-c4": [("~/.local/share/sensehat-c4/games.db", "every game played ($XDG_DATA_HOME; --db, "
                                                             "$SENSEHAT_C4_DB name another)"),
-                    ("/usr/share/doc/sensehat-c4/README.md.gz", "the start"),
-                    ("/usr/share/doc/sensehat-c4/guide/", "the user's guide, a page a topic")],
+                    ("/usr/share/doc/sensehat-c4/README.md", "the start"),
+                    ("/usr/share/doc/sensehat-c4/docs/guide/", "the user's guide, a page a topic")],
     "gamelib": [("~/.config/gamelib/settings.json", "the launcher's settings ($XDG_CONFIG_HOME)"),
                 ("/lib/systemd/system/sensehat-games@.service", "the packaged system unit: "
                                                                  "sudo systemctl enable --now sensehat-games@USER"),
                 ("/usr/lib/systemd/user/sensehat-games.service", "the packaged user unit"),
-                ("/usr/share/doc/sensehat-c4/README.md.gz", "the start"),
-                ("/usr/share/doc/sensehat-c4/guide/", "the user's guide (launcher.md, autostart.md)")],
+                ("/usr/share/doc/sensehat-c4/README.md", "the start"),
+                ("/usr/share/doc/sensehat-c4/docs/guide/", "the user's guide (launcher.md, autostart.md)")],
 }
 ENVIRONMENT = [("GAMELIB_BACKEND", "the backend when --backend is not given (auto, hat, emu, terminal)"),
                ("SENSEHAT_C4_DB", "the games database"),
@@ -87,6 +92,24 @@ def include(name: str, program: Path) -> str:
     return "\n".join(parts)
 
 
+HELP_COLUMNS = "1000"
+"""The width help2man has argparse write the help in: every paragraph on one line."""
+CHOICES = re.compile(r"\{[^{}\s]*,[^{}\s]*\}")
+
+
+def tidy(page: str) -> str:
+    """help2man's page set ragged-right (``.ad l``) without hyphenation (``.nh``), with a break allowed (``\\:``)
+    after each comma of a ``{a,b,c}`` list of choices."""
+    lines = []
+    for line in page.splitlines():
+        if not line.startswith((".", "'")):
+            line = CHOICES.sub(lambda found: found.group(0).replace(",", ",\\:"), line)
+        lines.append(line)
+        if line.startswith(".TH "):
+            lines += [".ad l", ".nh"]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: List[str]) -> int:
     if len(argv) != 1:
         print("usage: man_pages.py DIRECTORY", file=sys.stderr)
@@ -108,7 +131,8 @@ def main(argv: List[str]) -> int:
             page = out / f"{name}.6"
             subprocess.run(["help2man", "--no-info", "--section=6", f"--version-string={__version__}",
                             f"--name={SUMMARIES[name]}", f"--include={extra}", f"--output={page}", str(program)],
-                           check=True, env={**os.environ, "COLUMNS": "80"}, cwd=work)
+                           check=True, env={**os.environ, "COLUMNS": HELP_COLUMNS}, cwd=work)
+            page.write_text(tidy(page.read_text()))
             print(f"wrote {page}")
     return 0
 

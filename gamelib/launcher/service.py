@@ -103,6 +103,9 @@ def render(template: str, command: Sequence[str], user: Optional[str] = None,
 
 PACKAGED_COMMAND = ("/usr/bin/python3", "-m", "gamelib")
 """How the Debian package's units start the launcher (its modules are the system Python's)."""
+PACKAGED_DOCUMENTATION = "man:gamelib(6) file:/usr/share/doc/sensehat-c4/docs/guide/autostart.md"
+"""The Debian package's units' ``Documentation=`` (``systemctl help``): its man page and the guide's page, both in
+the package (a unit ``install-service`` writes has none: a pip install has neither)."""
 PACKAGED_HEADER = """# The Sense HAT games launcher, from the sensehat-c4 Debian package (installed, not enabled).
 # {what}
 # Rendered from gamelib/launcher/systemd/ by tools/package_units.py when the package is built;
@@ -122,6 +125,8 @@ def packaged_units() -> Dict[str, str]:
       under ``/home/%i``, made as that user before the launcher starts (``install-service`` makes them
       when it installs; here nothing runs at install time);
     * ``user/sensehat-games.service``: the user unit (``systemctl --user enable --now sensehat-games``).
+
+    Both name their documentation (:data:`PACKAGED_DOCUMENTATION`).
     """
     system = render(_body(SYSTEM_TEMPLATE.read_text()), [*PACKAGED_COMMAND, "--backend", SERVICE_BACKEND])
     folders = " ".join(f"/home/%i/{d}" for d in WRITABLE)
@@ -139,11 +144,17 @@ def packaged_units() -> Dict[str, str]:
         lines.append(line)
     system_text = PACKAGED_HEADER.format(
         what="A template: the instance is the user it runs as: sudo systemctl enable --now sensehat-games@pi",
-        unit=UNIT) + "\n".join(lines) + "\n"
+        unit=UNIT) + _documented("\n".join(lines) + "\n")
     user_text = PACKAGED_HEADER.format(
         what="A user unit: systemctl --user enable --now sensehat-games (the user needs the video and input groups)",
-        unit=UNIT) + render(_body(USER_TEMPLATE.read_text()), list(PACKAGED_COMMAND))
+        unit=UNIT) + _documented(render(_body(USER_TEMPLATE.read_text()), list(PACKAGED_COMMAND)))
     return {f"system/{TEMPLATE_UNIT}": system_text, f"user/{UNIT}": user_text}
+
+
+def _documented(unit: str) -> str:
+    """``unit`` with ``Documentation=`` after its ``Description=``."""
+    return re.sub(r"^(Description=.*\n)", lambda found: f"{found.group(1)}Documentation={PACKAGED_DOCUMENTATION}\n",
+                  unit, count=1, flags=re.M)
 
 
 def _body(template: str) -> str:

@@ -27,7 +27,7 @@ from gamelib import app, language
 from ..errors import MoveListError, SearchAborted
 from ..i18n import N_, _
 from ..records import RecordsError
-from .common import PROG, Command, Run
+from .common import PROG, Command, Run, core_notice
 
 __all__ = ["COMMANDS", "EXITS", "EXIT_UNSOLVED", "PROG", "Command", "find", "lazy", "main", "unknown"]
 
@@ -96,6 +96,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def speaking(args: Sequence[str], run: Callable[[], int]) -> int:
     """``run()`` in the language ``args``' ``--language`` names, chosen before any parser is built (its
-    help is translated then)."""
+    help is translated then); first, once per install, the line saying the native core did not build."""
     language.speak_from_argv(args)
+    core_notice()
     return run()

@@ -14,12 +14,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import json
 import os
 import shlex
 import socket
 import sqlite3
 import stat
+import sys
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence
 
@@ -27,7 +30,8 @@ from gamelib import backends
 from gamelib.doctor import (MDNS_PORT, Check, Choice, Report, Status, System, check_driver, check_i2c, check_leds,
                             check_port, check_python, check_sense_hat, check_service, check_stick, check_terminal,
                             check_zeroconf, fail, find_emulator, ok, verdict)
-from gamelib.install import BITBULLY_DATABASES
+from gamelib.install import BITBULLY_DATABASES, Install, Kind
+from gamelib.install import this as this_install
 from gamelib.lan import DEFAULT_PORT
 from gamelib.launcher.service import TEMPLATE_UNIT, UNIT
 
@@ -36,6 +40,7 @@ from ..engine.book12 import ENV_VAR as BOOK12_ENV
 from ..engine.book12 import FILE_NAME as BOOK12_FILE
 from ..engine.book12 import Book12
 from ..engine.book12 import default_path as book12_path
+from ..engine.corefiles import build_failure
 from ..engine.openings import PATH as BOOK8
 from ..engine.openings import OpeningBook
 from ..errors import NativeCoreError
@@ -53,6 +58,13 @@ WORDS: Dict[str, str] = {
     "core.missing": N_("python: the native core was not built (no {path})"),
     "core.missing.fix": N_("perfect searches 50-100 times slower without it: install gcc, then install "
                            "sensehat-c4 again"),
+    "core.not_built": N_("python: the native core did not build when sensehat-c4 was installed ({reason})"),
+    "core.not_built.pipx": N_("install a C compiler and build it again: sudo apt install gcc, then pipx reinstall "
+                              "sensehat-c4"),
+    "core.not_built.editable": N_("install a C compiler and build it again: sudo apt install gcc, then {python} -m "
+                                  "pip install -e {tree}"),
+    "core.not_built.pip": N_("install a C compiler and build it again: sudo apt install gcc, then {python} -m pip "
+                             "install --force-reinstall --no-deps {source}"),
     "core.refused": N_("python: {error}"),
     "core.refused.fix": N_("install sensehat-c4 again (it builds the library and its checksum)"),
     "book.ok": N_("7x6 up to 8 stones ({entries} positions), {sizes} other sizes; 12-ply book: {book12}"),
@@ -99,15 +111,49 @@ def _fail(name: str, detail: str, fix: str = "", *, absent: bool = False) -> Che
     return fail(name, detail, fix, absent=absent, label=_(WORDS[f"label.{name}"]))
 
 
-def check_core(environ: Mapping[str, str]) -> Check:
-    """The native solver core: built, and loaded by the loader's own checks (size, checksum, ELF, ABI)."""
+PACKAGE = Path(__file__).resolve().parents[1]
+"""This package's folder: in a tree (an editable install) it is in no ``site-packages``."""
+
+
+def editable(package: Path = PACKAGE) -> bool:
+    """``package`` is a tree's (``pip install -e``): its modules are in no ``site-packages`` or ``dist-packages``."""
+    return "site-packages" not in package.parts and "dist-packages" not in package.parts
+
+
+def _installed_from() -> str:
+    """What pip installed this copy from: the folder or file (its ``direct_url.json``), else the name."""
+    try:
+        url = json.loads(metadata.distribution("sensehat-c4").read_text("direct_url.json") or "{}").get("url", "")
+    except (metadata.PackageNotFoundError, ValueError, AttributeError):
+        url = ""
+    return url[len("file://"):] if url.startswith("file://") else "sensehat-c4"
+
+
+def rebuild_fix(install: Install, package: Path = PACKAGE) -> str:
+    """The commands that build the native core again, for this install (:mod:`gamelib.install`'s kind; a tree's
+    own, installed with ``pip install -e``, or a copy pip installed from a folder or a file)."""
+    if install.kind is Kind.DEBIAN:
+        return say("core.refused.fix")
+    if install.kind is Kind.PIPX:
+        return say("core.not_built.pipx")
+    if editable(package):
+        return say("core.not_built.editable", python=sys.executable, tree=PACKAGE.parent)
+    return say("core.not_built.pip", python=sys.executable, source=_installed_from())
+
+
+def check_core(environ: Mapping[str, str], *, install: Optional[Install] = None) -> Check:
+    """The native solver core: built, chosen for this CPU and loaded by the loader's own checks (size, checksum,
+    ELF, CPU, ABI); where the build failed, its reason and the fix for this kind of install."""
     if native.pure_python_forced():
         return _ok("core", say("core.forced", variable=native.PURE_ENV))
     explicit = environ.get(native.LIBRARY_ENV)
-    path = Path(explicit) if explicit else native.LIBRARY
-    if not explicit and not path.exists():
-        return _fail("core", say("core.missing", path=path), say("core.missing.fix"), absent=True)
+    if not explicit and not any(path.exists() for path in native.libraries()):
+        reason = build_failure(native.LIBRARY.parent)
+        if reason is not None:   # (not merely absent: it was to be built, so its fix is shown)
+            return _fail("core", say("core.not_built", reason=reason), rebuild_fix(install or this_install()))
+        return _fail("core", say("core.missing", path=native.LIBRARY), say("core.missing.fix"), absent=True)
     try:
+        path = native.choose(environ=environ)
         native.load_library(path)
         digest = hashlib.sha256(native.read_regular(path, native.MAX_LIBRARY_BYTES)).hexdigest()
     except NativeCoreError as exc:
@@ -286,7 +332,7 @@ def examine(system: System, *, backend: Optional[str] = None, db: Optional[Path]
     checks: List[Check] = [
         check_python(system), check_sense_hat(system), leds, check_stick(system), check_driver(system, leds),
         check_i2c(system), emulator, check_terminal(system),
-        check_core(system.environ), check_books(system), check_records(system, db),
+        check_core(system.environ, install=system.install()), check_books(system), check_records(system, db),
         *check_service(system, [(UNIT, False), (TEMPLATE_UNIT.replace("@.", f"@{user}."), False), (UNIT, True)]),
         check_port(system, "web_port", socket.SOCK_STREAM, DEFAULT_PORT, "port.used.fix"),
         check_port(system, "mdns_port", socket.SOCK_DGRAM, MDNS_PORT, "mdns.used.fix"),
@@ -295,4 +341,4 @@ def examine(system: System, *, backend: Optional[str] = None, db: Optional[Path]
     return verdict(checks, choice, found)
 
 
-__all__ = ["WORDS", "Status", "check_books", "check_core", "check_records", "examine"]
+__all__ = ["WORDS", "Status", "check_books", "check_core", "check_records", "editable", "examine", "rebuild_fix"]

@@ -4,11 +4,13 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Mapping, Optional, Sequence, Tuple
 
 from gamelib import app, language
 from gamelib.app import Parser
+from gamelib.files import atomic_write, state_home
 
+from ..engine.corefiles import build_failure, note_path, pure_python_forced
 from ..engine.threads import MAX_THREADS, THREADS_ENV, threads_of
 from ..errors import BoardSizeError
 from ..i18n import _
@@ -50,6 +52,44 @@ def show(text: str) -> None:
     path or a stored value holding a control character (a newline, an escape sequence) or bytes
     that are not text cannot split a line, reach the terminal or fail the write."""
     print("\n".join(app.one_line(line) for line in text.split("\n")))
+
+
+NOTICED = "core-not-built"
+"""The file under ``$XDG_STATE_HOME/sensehat-c4`` that remembers each install whose first run said its native core
+did not build (:func:`core_notice`)."""
+MAX_NOTICED = 20
+
+
+def core_notice(environ: Optional[Mapping[str, str]] = None, folder: Optional[Path] = None) -> None:
+    """The first run of an install whose native core did not build (no compiler: pip and pipx hide the
+    build's warning) says so in one line on stderr, with the fix's command; once per install (the build's
+    note, ``engine/corefiles.py``, by its path and time, remembered in :data:`NOTICED`).  Not when
+    ``$SENSEHAT_C4_PURE_PYTHON`` asks for the Python core.  Costs a ``stat`` when the core is there."""
+    if pure_python_forced(environ):
+        return
+    reason = build_failure() if folder is None else build_failure(folder)
+    if reason is None:
+        return
+    note = note_path() if folder is None else note_path(folder)
+    try:
+        info = note.stat()
+    except OSError:
+        return
+    install = f"{info.st_mtime_ns} {note}"
+    remembered = state_home(environ) / PROG / NOTICED
+    try:
+        seen = remembered.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        seen = []
+    if install in seen:
+        return
+    app.report(PROG, _("the native solver core did not build when sensehat-c4 was installed ({reason}): the "
+                       "pure-Python core plays, and the strong levels think more slowly; "
+                       "'sensehat-c4 doctor' says how to build it").format(reason=reason))
+    try:
+        atomic_write(remembered, "".join(line + "\n" for line in [*seen[-(MAX_NOTICED - 1):], install]))
+    except OSError:
+        pass   # (a home that cannot be written: said again next time)
 
 
 def done(command: str, notes: List[str]) -> int:

@@ -3,9 +3,12 @@
 ``pip install`` builds ``_c4core.so`` next to this module when a C compiler is present
 (``setup.py``); it is a plain shared library, so no Python headers are needed.  Without
 it, or with :data:`PURE_ENV` set, the solver runs its pure-Python negamax, which stays the
-reference.  A library is loaded only if it is a regular file of a sane size whose checksum
+reference.  A build for 32-bit ARM also leaves ``_c4core_armv6.so`` (:data:`ARMV6_NAME`), ARMv6
+code with one thread, for the Pis whose CPU cannot run the first (ARMv7 on armhf): :func:`choose`
+takes the first of :func:`libraries` whose code this CPU runs (:mod:`.arm`), never one it cannot.
+A library is loaded only if it is a regular file of a sane size whose checksum
 file (written by the build) is beside it and matches; one that does not load (no checksum,
-damaged, another architecture, a missing symbol, another ABI) is reported in one log line
+damaged, another architecture or CPU, a missing symbol, another ABI) is reported in one log line
 and the Python core runs.
 
 The C search gives :mod:`.solver`'s answers after fewer positions (``c4core.c`` says how;
@@ -35,23 +38,25 @@ import struct
 import sys
 import weakref
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional, Tuple
 
 from ..errors import ConfigError, NativeCoreError, SearchAborted
 from ..i18n import N_, _
+from . import arm
+from .corefiles import CORE_NAME
+from .corefiles import DIGEST_SUFFIX as DIGEST_SUFFIX  # (the names the loader's users read here)
+from .corefiles import PURE_ENV as PURE_ENV
+from .corefiles import pure_python_forced as pure_python_forced
 from .limit import Budget
 from .position import Shape
 from .solver import CHECK_EVERY, Solver, check_size, table_bits_for
 from .threads import MAX_THREADS, THREADS_ENV, threads_of
 
-PURE_ENV = "SENSEHAT_C4_PURE_PYTHON"
-"""Set (to anything but ``""`` or ``0``) to use the pure-Python core (at install time too: no build)."""
 LIBRARY_ENV = "SENSEHAT_C4_NATIVE_LIB"
-"""An explicit path to the native library (else ``_c4core.so`` next to this module)."""
-LIBRARY = Path(__file__).resolve().with_name("_c4core.so")
-DIGEST_SUFFIX = ".sha256"
-"""The build writes the library's SHA-256 beside it (``_c4core.so.sha256``); a library without
-it, or that no longer matches it (damaged on disk), is not loaded."""
+"""An explicit path to the native library (else the first of :func:`libraries` this CPU runs)."""
+LIBRARY = Path(__file__).resolve().with_name(CORE_NAME)
+ARMV6_NAME = "_c4core_armv6.so"
+"""The core a build for 32-bit ARM leaves beside :data:`LIBRARY` (setup.py): ARMv6 code, one thread."""
 ABI = 3
 """The ``C4_ABI`` of ``c4core.h`` this module speaks."""
 ETC_BELOW = 36
@@ -85,11 +90,6 @@ _SIGNATURES = {
     "c4_halt": ((_ptr,), None),
     "c4_all_nodes": ((_ptr,), _u64),
 }
-
-
-def pure_python_forced() -> bool:
-    """True if :data:`PURE_ENV` asks for the Python core."""
-    return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
 _chosen_threads: Optional[int] = None
@@ -165,10 +165,10 @@ def read_regular(path: Path, limit: int) -> bytes:
         os.close(fd)
 
 
-def check_file(path: Path, data: bytes) -> None:
+def check_file(path: Path, data: bytes, *, cpu: Optional[arm.Cpu] = None) -> None:
     """Refuse what must not reach the dynamic loader: a library without its checksum file beside it or
-    that no longer matches it (damaged on disk), a file cut short (mapping it would end in SIGBUS), or one
-    of another word size."""
+    that no longer matches it (damaged on disk), a file cut short (mapping it would end in SIGBUS), one
+    of another word size, or ARM code this CPU (``cpu``: else this machine's) cannot run."""
     digest = path.with_name(path.name + DIGEST_SUFFIX)
     try:
         text = read_regular(digest, MAX_DIGEST_BYTES)
@@ -185,6 +185,58 @@ def check_file(path: Path, data: bytes) -> None:
         raise cannot_load(path, _("it does not match {name} (damaged?)").format(name=digest.name))
     if sys.platform.startswith("linux"):
         check_elf(path, data)
+    check_cpu(path, data, cpu=cpu)
+
+
+_cpu: Optional[arm.Cpu] = None
+
+
+def this_cpu() -> arm.Cpu:
+    """This machine's CPU as the kernel describes it (:func:`.arm.this_cpu`), read once."""
+    global _cpu
+    if _cpu is None:
+        _cpu = arm.this_cpu()
+    return _cpu
+
+
+def cpu_refusal(data: bytes, cpu: Optional[arm.Cpu] = None) -> Optional[str]:
+    """Why the CPU (``cpu``: else this machine's) cannot run the library ``data``; ``None`` if it can or the
+    library is not 32-bit ARM code (the CPU is then not read)."""
+    if not arm.is_arm32(data):
+        return None
+    return arm.refusal(data, cpu if cpu is not None else this_cpu())
+
+
+def check_cpu(path: Path, data: bytes, *, cpu: Optional[arm.Cpu] = None) -> None:
+    """Refuse 32-bit ARM code the CPU cannot run (an ARMv7 core on an ARMv6 Pi dies of an illegal instruction
+    or runs astray: the dynamic loader does not look)."""
+    why = cpu_refusal(data, cpu)
+    if why is not None:
+        raise cannot_load(path, why)
+
+
+def libraries() -> Tuple[Path, ...]:
+    """The native cores a build may leave, in the order they are tried: :data:`LIBRARY` (on 32-bit ARM,
+    ARMv7 code with threads), then the ARMv6 one beside it."""
+    return (LIBRARY, LIBRARY.with_name(ARMV6_NAME))
+
+
+def choose(*, cpu: Optional[arm.Cpu] = None, environ: Optional[Mapping[str, str]] = None) -> Path:
+    """The native core to load: :data:`LIBRARY_ENV`'s (in ``environ``, else the process's), else the first of
+    :func:`libraries` that is there and whose code the CPU (``cpu``: else this machine's) runs.
+    :class:`NativeCoreError`: none is there, one cannot be read, or the CPU runs none of them (the first's
+    refusal)."""
+    explicit = (os.environ if environ is None else environ).get(LIBRARY_ENV)
+    found = [Path(explicit)] if explicit else [path for path in libraries() if path.exists()]
+    if not found:
+        raise cannot_load(LIBRARY, _("not built"))
+    refused = []
+    for path in found:
+        why = cpu_refusal(read_regular(path, MAX_LIBRARY_BYTES), cpu)
+        if why is None:
+            return path
+        refused.append(cannot_load(path, why))
+    raise refused[0]
 
 
 def check_elf(path: Path, data: bytes) -> None:
@@ -215,9 +267,10 @@ def check_elf(path: Path, data: bytes) -> None:
 LOADER_SILENT = N_("the dynamic loader refused it (its message could not be read)")
 
 
-def load_library(path: Path) -> ctypes.CDLL:
-    """The library at ``path`` with its functions typed; :class:`NativeCoreError` if unusable."""
-    check_file(path, read_regular(path, MAX_LIBRARY_BYTES))
+def load_library(path: Path, *, cpu: Optional[arm.Cpu] = None) -> ctypes.CDLL:
+    """The library at ``path`` with its functions typed; :class:`NativeCoreError` if unusable (``cpu``: the
+    CPU it must run on, else this machine's)."""
+    check_file(path, read_regular(path, MAX_LIBRARY_BYTES), cpu=cpu)
     try:
         lib = ctypes.CDLL(str(path))
     except (OSError, ValueError) as exc:  # a loader message that is not UTF-8 is a UnicodeDecodeError
@@ -250,12 +303,10 @@ def library() -> Optional[ctypes.CDLL]:
 def _find() -> Optional[ctypes.CDLL]:
     if pure_python_forced():
         return None
-    explicit = os.environ.get(LIBRARY_ENV)
-    path = Path(explicit) if explicit else LIBRARY
-    if not explicit and not path.exists():
+    if not os.environ.get(LIBRARY_ENV) and not any(path.exists() for path in libraries()):
         return None  # not built (no compiler at install time): the Python core, quietly
     try:
-        return load_library(path)
+        return load_library(choose())
     except NativeCoreError as exc:
         log.warning(_("native solver core not used ({error}); the Python core runs").format(error=exc))
         return None

@@ -21,11 +21,11 @@ with open(sys.argv[1], "w") as out:
 """
 
 LIGHT_ENGINE = {"sensehat_c4.engine", "sensehat_c4.engine.matchme", "sensehat_c4.engine.rungs",
-                "sensehat_c4.engine.threads"}
-"""The engine's package (its ``__init__`` imports nothing), match me's steps (pure), the ladder's table and the
-bounds of ``--threads``."""
+                "sensehat_c4.engine.threads", "sensehat_c4.engine.corefiles"}
+"""The engine's package (its ``__init__`` imports nothing), match me's steps (pure), the ladder's table, the
+bounds of ``--threads`` and the native core's file names (every command looks whether its build failed)."""
 CORE_CHECK = {"sensehat_c4.engine.cores", "sensehat_c4.engine.native", "sensehat_c4.engine.solver",
-              "sensehat_c4.engine.position", "sensehat_c4.engine.limit"}
+              "sensehat_c4.engine.position", "sensehat_c4.engine.limit", "sensehat_c4.engine.arm"}
 """What ``--version`` loads to say which solver core runs (the native library is loaded to know)."""
 NEVER = ("asyncio", "h11")
 

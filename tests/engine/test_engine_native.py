@@ -294,12 +294,64 @@ def build(tmp_path, **env):
 
 
 def test_no_compiler_or_a_failed_build_is_a_warning_not_an_error(tmp_path):
-    for cc in ("/nonexistent/cc", "false"):
+    for cc, why in (("/nonexistent/cc", "command '/nonexistent/cc' failed: No such file or directory"),
+                    ("false", "command '/usr/bin/false' failed with exit code 1")):
         proc, library = build(tmp_path / cc.strip("/").replace("/", "-"), CC=cc)
         assert proc.returncode == 0, proc.stderr
         assert "WARNING: the native solver core was not built" in proc.stdout
         assert "the pure-Python core will run" in proc.stdout
         assert not library.exists()
+        # the note the first run and doctor read, in the build and (built in place) beside the modules
+        assert library.with_name("_c4core.so.not-built").read_text() == why + "\n"
+        assert [p.read_text() for p in (library.parents[2] / "build").glob("lib*/sensehat_c4/engine/*.not-built")] \
+            == [why + "\n"]
+
+
+def test_a_build_that_works_takes_away_the_note_of_one_that_failed(tmp_path):
+    native_or_skip()
+    proc, library = build(tmp_path, CC="false")
+    assert library.with_name("_c4core.so.not-built").is_file()
+    environ = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=library.parents[2], check=True,
+                   capture_output=True, env=environ, timeout=300)
+    assert library.is_file() and not library.with_name("_c4core.so.not-built").exists()
+    assert list((library.parents[2] / "build").glob("lib*/sensehat_c4/engine/*.not-built")) == []
+
+
+def test_without_a_compiler_the_first_run_says_so_once_and_doctor_names_the_fix(tmp_path):
+    """pip (and pipx) hide setup.py's warning: a copy installed without a compiler says, the first time it runs,
+    that the Python core plays and what to run; once (the state folder remembers this install); doctor's line
+    names the fix for the kind of install (here a tree, as pip install -e leaves it)."""
+    proc, library = build(tmp_path, CC="/nonexistent/cc")
+    tree = library.parents[2]
+    home = tmp_path / "home"
+    environ = {k: v for k, v in os.environ.items() if k not in (native.PURE_ENV, native.LIBRARY_ENV, "XDG_STATE_HOME")}
+    environ.update(HOME=str(home), PYTHONPATH=str(tree))
+
+    def run(*argv, **more):
+        return subprocess.run([sys.executable, "-m", "sensehat_c4", *argv], capture_output=True, text=True,
+                              cwd=tree, env={**environ, **more}, timeout=120)
+
+    notice = ("sensehat-c4: the native solver core did not build when sensehat-c4 was installed (command "
+              "'/nonexistent/cc' failed: No such file or directory): the pure-Python core plays, and the strong "
+              "levels think more slowly; 'sensehat-c4 doctor' says how to build it\n")
+    assert run("--version", **{native.PURE_ENV: "1"}).stderr == ""      # the Python core chosen: nothing to say
+    first, second = run("--version"), run("--version")
+    assert first.stdout == second.stdout == "sensehat-c4 0.1.0 (solver core: python)\n"
+    assert (first.stderr, second.stderr) == (notice, "")
+    assert (home / ".local" / "state" / "sensehat-c4" / "core-not-built").read_text() == \
+        f"{library.with_name('_c4core.so.not-built').stat().st_mtime_ns} {library.with_name('_c4core.so.not-built')}\n"
+    french = run("--version", "--language", "fr", XDG_STATE_HOME=str(tmp_path / "other-state"))
+    assert french.stderr.startswith("sensehat-c4: le cœur natif du solveur ne s'est pas construit")  # in French
+    core = [c for c in json.loads(run("doctor", "--json", "--backend", "terminal").stdout)["checks"]
+            if c["check"] == "core"]
+    assert [(c["status"], c["detail"], c["fix"]) for c in core] == [(
+        "fail", "python: the native core did not build when sensehat-c4 was installed (command '/nonexistent/cc' "
+                "failed: No such file or directory)",
+        f"install a C compiler and build it again: sudo apt install gcc, then {sys.executable} -m pip install -e "
+        f"{tree}")]
+    lines = run("doctor", "--backend", "terminal").stdout.splitlines()     # the fix shown, not kept to the JSON
+    assert f"✗ solver core: {core[0]['detail']}; fix: {core[0]['fix']}" in lines
 
 
 def test_the_environment_variable_skips_the_build(tmp_path):

@@ -11,7 +11,7 @@ answer (``--version`` with the native core, ``analyse`` as this tree's), ``docto
 the packaged unit (``sensehat-games@pi``) starts the launcher, whose menu the LEDs show, a unit
 made to fail is ``doctor``'s ✗ with its exit status, and ``apt-get remove`` (then ``autoremove``)
 leaves nothing but the user's own files: checked with ``dpkg -L`` and a listing of the whole
-file system before and after.
+file system before and after; systemd lists none of its units afterwards.
 
 Needs what the boot test needs (``.ci/install-boot-deps``) and Debian's build tools
 (``.ci/install-package-deps``); skipped without them (failed under CI).
@@ -24,12 +24,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
 import pytest
 from boot_machine import SITE_DIR, FakeHat, Machine, chroot, group_id, overlay, rootfs_tree, unmount, wait_for, \
     what_is_missing
 from ci_needs import require
+from debian_package import build_deb
 
 from gamelib.backends.mock import MockBackend
 from gamelib.backends.senselib import pack_frame
@@ -55,14 +56,6 @@ records (apt's lists and caches, dpkg's database, the logs and the journal, ldco
 install and removal change."""
 
 
-def build_missing() -> List[str]:
-    """What the package's build needs and this machine lacks."""
-    if shutil.which("dpkg-checkbuilddeps") is None:
-        return ["dpkg-dev"]
-    done = subprocess.run(["dpkg-checkbuilddeps"], cwd=REPO, capture_output=True, text=True)
-    return [] if done.returncode == 0 else [done.stderr.strip().split(": ")[-1]]
-
-
 def menu_frame() -> bytes:
     return pack_frame(Launcher(MockBackend(), discover()).frame())
 
@@ -83,16 +76,11 @@ def listing(machine: Machine) -> Dict[str, str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The package built from this tree, and how long the build took."""
+    """The package built from this tree."""
     require(what_is_missing(), "cannot boot a container here, missing", ".ci/install-boot-deps")
-    require(build_missing(), "cannot build the Debian package here, missing", ".ci/install-package-deps")
-    out = tmp_path_factory.mktemp("debs")
-    started = time.monotonic()
-    subprocess.run([str(REPO / "tools" / "build-deb"), "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
-    debs = sorted(out.glob("*.deb"))
-    assert [d.name for d in debs] == [f"sensehat-c4_{__version__}_amd64.deb"]
-    print(f"\ntools/build-deb: {time.monotonic() - started:.0f} s", file=sys.stderr)
-    return debs[0]
+    deb = build_deb(tmp_path_factory.mktemp("debs"))
+    assert deb.name == f"sensehat-c4_{__version__}_amd64.deb"
+    return deb
 
 
 @pytest.fixture(scope="module")
@@ -189,10 +177,11 @@ def test_the_man_pages_and_the_units_are_in_the_package(machine, installed):
             "/usr/lib/python3/dist-packages/sensehat_c4/engine/_c4core.so"} <= files
     page = machine.run(["sh", "-c", "zcat /usr/share/man/man6/sensehat-c4.6.gz"]).stdout
     assert '.SS "sensehat-c4 doctor"' in page and ".SH \"EXIT STATUS\"" in page
-    # the user's guide beside README (dh_compress gzips the larger pages), which the man pages name
-    guide = sorted(f.rsplit("/", 1)[1] for f in files if f.startswith("/usr/share/doc/sensehat-c4/guide/"))
-    assert [name.replace(".gz", "") for name in guide] == sorted(p.name for p in (REPO / "docs" / "guide").glob("*.md"))
-    assert "/usr/share/doc/sensehat-c4/guide/" in page
+    # the user's guide where it is in the tree, beside README (uncompressed: their links work), which the man
+    # pages name
+    guide = sorted(f.rsplit("/", 1)[1] for f in files if f.startswith("/usr/share/doc/sensehat-c4/docs/guide/"))
+    assert guide == sorted(p.name for p in (REPO / "docs" / "guide").glob("*.md"))
+    assert "/usr/share/doc/sensehat-c4/docs/guide/" in page and "/usr/share/doc/sensehat-c4/README.md" in files
     # installed, not enabled, not started
     assert machine.run(["systemctl", "is-enabled", UNIT], check=False).stdout.strip() == "disabled"
     assert machine.run(["systemctl", "is-active", UNIT], check=False).stdout.strip() == "inactive"
@@ -262,11 +251,23 @@ def test_apt_remove_leaves_nothing_but_the_users_files(machine, installed):
     files = [path for path in machine.run(["dpkg", "-L", "sensehat-c4"]).stdout.split()
              if machine.run(["test", "-f", path], check=False).returncode == 0]
     assert len(files) > 100
+    # units systemd keeps loaded: an instance that failed (its user does not exist: its ExecStartPre fails),
+    # wanted by a transient unit that holds it loaded while the package goes
+    ghost, holder = "sensehat-games@ghost.service", "c4-holder.service"
+    machine.run(["systemd-run", f"--unit={holder}", f"--property=Wants={ghost}", "sleep", "infinity"])
+    wait_for("the instance to fail", lambda: machine.unit_property(ghost, "ActiveState") == "failed", START_TIMEOUT)
     machine.run(["apt-get", "remove", "-y", "-q", "sensehat-c4"], env={"DEBIAN_FRONTEND": "noninteractive"})
+    # systemd reloaded once the unit files were gone (postrm): still held, the instance is not-found, not
+    # "changed on disk"; its failure was forgotten (prerm), so once let go it is unloaded
+    assert [machine.unit_property(ghost, p) for p in ("LoadState", "NeedDaemonReload")] == ["not-found", "no"]
+    machine.run(["systemctl", "stop", holder])
     # the running, enabled instance was stopped and disabled, and the LEDs cleared on the way out
     assert machine.run(["systemctl", "is-active", UNIT], check=False).stdout.strip() in ("inactive", "failed")
     assert machine.hat.frame() == bytes(128)
     assert machine.run(["sh", "-c", "ls /etc/systemd/system/*.wants/ | grep sensehat"], check=False).stdout == ""
+    # and systemd has forgotten its units: none listed (as "loaded failed ... changed on disk" were)
+    assert machine.run(["systemctl", "list-units", "--all", "--plain", "--no-legend", "sensehat-games*"]).stdout == ""
+    assert machine.unit_property(UNIT, "NeedDaemonReload") == "no"
     left = [path for path in files if machine.run(["test", "-e", path], check=False).returncode == 0]
     assert left == []
     machine.run(["apt-get", "autoremove", "-y", "-q"], env={"DEBIAN_FRONTEND": "noninteractive"})

@@ -5,6 +5,8 @@ a pipx home of the test's own; the programs it puts on its ``bin`` directory mus
 version with the native core (built by the install), ``analyse``, and ``doctor``, whose Python is
 the venv pipx made, and which sees the system's packages (where Raspberry Pi OS's
 ``python3-sense-hat`` is): a module of ``/usr/lib/python3/dist-packages`` imports in that venv.
+Installed again without a C compiler (pip hides the build's warning), the first run says once that the
+Python core plays and ``doctor`` names pipx's fix.
 Needs ``pipx`` (``.ci/install-package-deps``) and the package index (``h11``, ``zeroconf``,
 ``setuptools``); skipped without pipx (failed under CI).
 """
@@ -30,20 +32,26 @@ PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 """Debian's PATH: its pipx and python3, not a venv's or a pyenv's."""
 
 
-@pytest.fixture(scope="module")
-def pipx_bin(tmp_path_factory):
+def pipx_install(work, **more):
+    """``pipx install --system-site-packages`` of a copy of this tree into ``work`` (``more``: the build's
+    environment): its ``bin`` folder, its venv and the environment to run its programs in."""
     require([] if shutil.which("pipx", path=PATH) else ["pipx"], "pipx is missing", ".ci/install-package-deps")
-    work = tmp_path_factory.mktemp("pipx")
     source = work / "sensehat-c4"
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
-                                                                "__pycache__", ".pytest_cache", "_c4core.so*"))
+                                                                "__pycache__", ".pytest_cache", "_c4core*.so*"))
     env = {"PATH": PATH, "HOME": str(work / "home"), "PIPX_HOME": str(work / "pipx"),
            "PIPX_BIN_DIR": str(work / "bin"), "LANG": "C.UTF-8"}
     env.update({k: v for k, v in os.environ.items() if k.startswith(("PIP_", "http_", "https_", "no_proxy"))})
-    done = subprocess.run(["pipx", "install", "--system-site-packages", str(source)], env=env, capture_output=True,
-                          text=True, timeout=900)
+    done = subprocess.run(["pipx", "install", "--system-site-packages", str(source)], env={**env, **more},
+                          capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
-    return work / "bin", work / "pipx" / "venvs" / "sensehat-c4"
+    return work / "bin", work / "pipx" / "venvs" / "sensehat-c4", env
+
+
+@pytest.fixture(scope="module")
+def pipx_bin(tmp_path_factory):
+    bin_dir, venv, _ = pipx_install(tmp_path_factory.mktemp("pipx"))
+    return bin_dir, venv
 
 
 def test_pipx_puts_both_programs_on_its_path(pipx_bin):
@@ -93,3 +101,28 @@ def test_doctor_runs_from_pipx(pipx_bin):
                           capture_output=True, text=True, check=True)
     source = venv.parents[2] / "sensehat-c4"
     assert told.stdout == f"pipx|True|{source}|pipx install --force --system-site-packages {source}\n"
+
+
+@pytest.fixture(scope="module")
+def pipx_without_compiler(tmp_path_factory):
+    """The copy installed where the build finds no C compiler (``CC``, which the build reads, names none)."""
+    return pipx_install(tmp_path_factory.mktemp("pipx-no-cc"), CC="/nonexistent/cc")
+
+
+def test_without_a_compiler_the_first_run_says_so_once_and_doctor_names_pipx_s_fix(pipx_without_compiler):
+    bin_dir, venv, env = pipx_without_compiler
+    engine = next(venv.glob("lib/python3*/site-packages/sensehat_c4/engine"))
+    why = (engine / "_c4core.so.not-built").read_text()    # (the compiler's error as pip's setuptools words it)
+    assert why.endswith("\n") and "/nonexistent/cc" in why and "No such file or directory" in why
+    runs = [subprocess.run([str(bin_dir / "sensehat-c4"), "--version"], capture_output=True, text=True, env=env)
+            for _ in range(2)]
+    assert [run.stdout for run in runs] == [f"sensehat-c4 {__version__} (solver core: python)\n"] * 2
+    assert [run.stderr for run in runs] == [
+        f"sensehat-c4: the native solver core did not build when sensehat-c4 was installed ({why.strip()}): the "
+        "pure-Python core plays, and the strong levels think more slowly; 'sensehat-c4 doctor' says how to build "
+        "it\n", ""]
+    done = subprocess.run([str(bin_dir / "sensehat-c4"), "doctor", "--json", "--backend", "terminal"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, env=env)
+    core = [c for c in json.loads(done.stdout)["checks"] if c["check"] == "core"]
+    assert [(c["status"], c["fix"]) for c in core] == [
+        ("fail", "install a C compiler and build it again: sudo apt install gcc, then pipx reinstall sensehat-c4")]
