@@ -92,7 +92,6 @@ WORDS: Dict[str, Word] = {
     "module.ok": N_("{version} ({where})"),
     "module.missing": NP_("a library", "not installed"),
     "module.broken": NP_("a library", "cannot be imported: {error}"),
-    "sense_hat.fix": N_("sudo apt install python3-sense-hat"),
     "sense_hat.venv.fix": N_("{apt}, then {command} (this venv does not see the system's packages)"),
     "sense_hat.hidden.fix": N_("{command} (the system has sense_hat, and this venv does not see the system's "
                                "packages)"),
@@ -428,13 +427,12 @@ def sense_hat_fix(system: System) -> str:
     """Raspberry Pi OS's package, which the system's Python sees (and a venv made with
     ``--system-site-packages``); a venv that does not see it is made to (``sense_hat`` needs ``RTIMU``,
     which only the system has)."""
-    found = system.install()
-    apt = say("sense_hat.fix")
-    if found.system_site:
+    apt, command = system.install().add_sense_hat()
+    if command is None:
         return apt
     if system.system_has("sense_hat"):
-        return say("sense_hat.hidden.fix", command=found.with_system_site())
-    return say("sense_hat.venv.fix", apt=apt, command=found.with_system_site())
+        return say("sense_hat.hidden.fix", command=command)
+    return say("sense_hat.venv.fix", apt=apt, command=command)
 
 
 def add_command(system: System, library: install.Library) -> str:

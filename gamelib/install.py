@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 DEBIAN_SITE = Path("/usr/lib/python3/dist-packages")
 """Where Debian's packages (ours, and ``python3-sense-hat``) put their modules."""
@@ -44,6 +44,8 @@ class Library:
     debian: str
 
 
+SENSE_HAT = Library("sense-hat", "python3-sense-hat")
+"""Raspberry Pi OS's: it needs RTIMU, which only the system has (so even a venv takes it from apt)."""
 SENSE_EMU = Library("sense-emu", "python3-sense-emu sense-emu-tools")
 ZEROCONF = Library("zeroconf", "python3-zeroconf")
 BITBULLY_DATABASES = Library("bitbully-databases", "")
@@ -73,6 +75,11 @@ class Install:
         if self.kind is Kind.VENV:
             return f"{shlex.quote(str(self.prefix / 'bin' / 'pip'))} install {library.pypi}"
         return f"sudo apt install {library.debian}" if library.debian else None
+
+    def add_sense_hat(self) -> Tuple[str, Optional[str]]:
+        """The commands that give this install the ``sense_hat`` library: apt's, then (for a venv that does
+        not see the system's packages) the command that makes it see them, else ``None``."""
+        return f"sudo apt install {SENSE_HAT.debian}", None if self.system_site else self.with_system_site()
 
     def with_system_site(self) -> str:
         """The command that makes this venv see the system's packages, keeping what it has."""

@@ -21,6 +21,8 @@ from typing import Any, Callable, Collection, List, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB
 
+from .. import install
+
 from ..errors import BackendError, SetupError
 from ..i18n import N_, _
 from ..matrix import PIXELS
@@ -198,9 +200,12 @@ class HatBackend(SenseLibBackend):
         try:
             from sense_hat import SenseHat  # noqa: PLC0415 (only on a Pi)
         except ImportError as exc:
-            raise SetupError(
-                _("the sense_hat library cannot be imported ({error}): on Raspberry Pi OS run "
-                  "'sudo apt install sense-hat' and use a venv made with --system-site-packages").format(error=exc)) from exc
+            apt, command = install.this().add_sense_hat()
+            raise SetupError((_("the sense_hat library cannot be imported ({error}): on Raspberry Pi OS run {apt}")
+                              if command is None else
+                              _("the sense_hat library cannot be imported ({error}): on Raspberry Pi OS run {apt}, "
+                                "then {command} (this venv does not see the system's packages)")).format(
+                error=exc, apt=apt, command=command)) from exc
         # sense_hat 2.3+ logs a root-logger warning when the HAT has no colour sensor (v1 HATs)
         logging.disable(logging.WARNING)
         try:
@@ -288,7 +293,8 @@ class EmuBackend(SenseLibBackend):
             from sense_emu import SenseHat  # noqa: PLC0415
         except ImportError as exc:
             raise SetupError(
-                _("the sense_emu library is not installed ({error}): pip install sense-emu").format(error=exc)) from exc
+                _("the sense_emu library is not installed ({error}): {command}").format(
+                    error=exc, command=install.this().add(install.SENSE_EMU))) from exc
         spawned = emulator_running() is None  # then SenseHat() starts sense_emu_gui itself
         if spawned and not can_start_window():
             raise BackendError(

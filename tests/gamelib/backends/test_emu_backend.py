@@ -12,6 +12,7 @@ import sys
 import termios
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from sense_emu.screen import GAMMA_DEFAULT, GAMMA_LOW
@@ -26,6 +27,8 @@ from gamelib.backends import senselib
 from gamelib.backends.senselib import EmuBackend
 from gamelib.errors import BackendError, SetupError
 from gamelib.colours import BLACK, RED, YELLOW
+from gamelib import install
+from gamelib.install import Install, Kind
 from sensehat_c4.match import render
 from sensehat_c4.rules import Board
 
@@ -175,12 +178,19 @@ def test_missing_emulator_is_a_clear_error(emu_dir):
         EmuBackend()
 
 
-def test_without_the_library_the_hint_names_it_not_a_game(monkeypatch):
+@pytest.mark.parametrize("found, command", [
+    (Install(Kind.DEBIAN, Path("/usr")), "sudo apt install python3-sense-emu sense-emu-tools"),
+    (Install(Kind.PIPX, Path("/home/pi/.local/pipx/venvs/sensehat-c4")), "pipx inject sensehat-c4 sense-emu"),
+    (Install(Kind.VENV, Path("/home/pi/c4/.venv")), "/home/pi/c4/.venv/bin/pip install sense-emu"),
+])
+def test_without_the_library_the_hint_names_it_as_this_install_adds_it(monkeypatch, found, command):
+    """A Debian package's user is never told to pip install into the system's Python."""
     monkeypatch.setitem(sys.modules, "sense_emu", None)        # as if it were not installed
+    monkeypatch.setattr(install, "this", lambda: found)
     with pytest.raises(SetupError) as info:
         EmuBackend()
     assert str(info.value) == ("the sense_emu library is not installed (import of sense_emu halted; None in "
-                               "sys.modules): pip install sense-emu")
+                               f"sys.modules): {command}")
 
 
 def test_a_window_that_does_not_come_up_says_what_it_needs(emu_dir, monkeypatch, tmp_path):

@@ -14,6 +14,7 @@ import struct
 import sys
 import tempfile
 import types
+from pathlib import Path
 
 import pytest
 from as_nobody import in_child
@@ -21,6 +22,8 @@ from as_nobody import in_child
 from gamelib.backends import senselib
 from gamelib.backends.base import Action, Direction
 from gamelib.errors import BackendError, SetupError
+from gamelib import install
+from gamelib.install import Install, Kind
 
 EVENT = struct.Struct("llHHI")
 USER = "nobody" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
@@ -197,11 +200,22 @@ def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fak
     assert len(gestures) == 1 and 3.0 <= gestures[0] - pressed < 3.6
 
 
-def test_missing_library_says_how_to_install(monkeypatch):
+@pytest.mark.parametrize("found, fix", [
+    (Install(Kind.DEBIAN, Path("/usr")), "sudo apt install python3-sense-hat"),
+    (Install(Kind.VENV, Path("/home/pi/c4/.venv"), True), "sudo apt install python3-sense-hat"),
+    (Install(Kind.VENV, Path("/home/pi/c4/.venv"), False), "sudo apt install python3-sense-hat, then python3 -m venv "
+     "--system-site-packages /home/pi/c4/.venv (this venv does not see the system's packages)"),
+    (Install(Kind.PIPX, Path("/home/pi/.local/pipx/venvs/sensehat-c4"), False, "/home/pi/sensehat-c4"),
+     "sudo apt install python3-sense-hat, then pipx install --force --system-site-packages /home/pi/sensehat-c4 "
+     "(this venv does not see the system's packages)"),
+])
+def test_missing_library_says_how_this_install_gets_it(monkeypatch, found, fix):
     monkeypatch.setitem(sys.modules, "sense_hat", None)
-    with pytest.raises(SetupError, match=r"^the sense_hat library cannot be imported .*sudo apt install "
-                                           r"sense-hat.*--system-site-packages"):
+    monkeypatch.setattr(install, "this", lambda: found)
+    with pytest.raises(SetupError) as info:
         senselib.HatBackend()
+    assert str(info.value) == ("the sense_hat library cannot be imported (import of sense_hat halted; None in "
+                               f"sys.modules): on Raspberry Pi OS run {fix}")
 
 
 @pytest.mark.parametrize("error", [
