@@ -248,8 +248,8 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     """The match in ``phase``: ``playing``/``thinking`` (``turn`` to move), ``confirming``, or
     ``result`` (``result``: ``round``, ``draw``, ``match`` or ``abandoned``; ``summary`` is the
     match's one line for the last two).  ``helps``: the round's hints and take-backs so far, when the
-    person has helps (said in the text and the details ``hints``, ``takebacks``); ``take_back``: down
-    takes back while the abandon question is asked."""
+    person has helps (said in the text, in a turn's caption after its keys, and in the details ``hints``,
+    ``takebacks``); ``take_back``: down takes back while the abandon question is asked."""
     where = _where(number, score, size)
     if phase == PLAYING and turn is not None:
         text = _("{where}: {label} to move").format(where=where, label=seats[turn - 1].label)
@@ -276,7 +276,10 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     details: JSONObject = {"game": GAME, "board": str(size), "round": number, "score": list(score),
                            "winner": winner, "result": result}
     if helps is not None:
-        text = _("{text} ({helps})").format(text=text, helps=helps_counts(*helps))
+        counts = helps_counts(*helps)
+        text = _("{text} ({helps})").format(text=text, helps=counts)
+        if phase in (PLAYING, THINKING) and caption:   # under the board too, after the turn's keys
+            caption = _("{text} ({helps})").format(text=caption, helps=counts)
         details.update(hints=helps[0], takebacks=helps[1])
     return Status(phase, text, caption or None, details, turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
