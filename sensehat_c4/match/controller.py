@@ -161,6 +161,9 @@ class MatchResult:
     rounds: int
     names: Tuple[Optional[str], Optional[str]] = field(default=(None, None), compare=False)
     """The seats' names in the match (a resumed match's are the stored ones)."""
+    number: Optional[int] = field(default=None, compare=False)
+    """The match's number in the records, as ``history`` and the games played call it (its recorder's
+    :attr:`~..records.MatchRecorder.number`); ``None`` when it is not recorded."""
 
     def summary(self, names: Optional[Tuple[Optional[str], Optional[str]]] = None) -> str:
         """One line, the winner's (or leader's) score first: ``player 2 wins 2-1`` (``Bob wins 2-1``
@@ -322,7 +325,8 @@ class Match:
         except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
             if self.result is None:
                 self._record_end(None)
-                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
+                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
+                                          self._number())
                 if self.left is not None:
                     self.left(self.result)
             raise
@@ -418,7 +422,8 @@ class Match:
         self.backend.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
-                                     take_back=phase == words.CONFIRMING and self._helping()))
+                                     take_back=phase == words.CONFIRMING and self._helping(),
+                                     match_number=self._number()))
 
     def _record_move(self) -> None:
         """Commit the move just played (with the round's result, and the match's if it decides it)."""
@@ -442,6 +447,10 @@ class Match:
         """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
         if self.recorder is not None and (self.board.ply or self.takebacks):
             self.recorder.played(self.rounds, self.starter, self.board, **self._round_facts())
+
+    def _number(self) -> Optional[int]:
+        """The match's number in the records (``None``: not written, or no records)."""
+        return None if self.recorder is None else self.recorder.number
 
     def _record_end(self, winner: Optional[int]) -> None:
         """Keep the match's end (its round in play is kept as abandoned, if it had a move)."""
@@ -697,7 +706,8 @@ class Match:
             self._mover = None
         self.backend.clear()
         self._record_end(None)
-        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
+        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
+                                  self._number())
         self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self._names()))
 
     # -- rounds -------------------------------------------------------------
@@ -777,14 +787,15 @@ class Match:
         name = self._names()[winner - 1]
         if name:
             steps += scroll_frames(name, colour, speed=t.name_scroll)
-        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names())
+        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names(),
+                            self._number())
         self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self._names()))
         self._animate(steps, lambda: self._finish(final))
 
     def _finish(self, final: MatchResult) -> None:
         self.backend.clear()
         self._record_end(final.winner)
-        self.result = final
+        self.result = replace(final, number=self._number())   # written by now, if its last move waited for a lock
 
     # -- animations ---------------------------------------------------------
 

@@ -82,20 +82,22 @@ def test_the_match_says_whose_turn_the_result_and_the_score():
         "round 2 (1-0, 7x6): abandon the match? up again to confirm",
         f"round 2 (1-0, 7x6): {ann} to move",
         "round 2 (1-0, 7x6): abandon the match? up again to confirm",
-        "abandoned at 1-0, Ann ahead"]
+        "match not recorded: abandoned at 1-0, Ann ahead"]                   # no records: no number
     ann_keys = f"{ann} to move: ←/→ choose, Enter drops, ↑ abandons"      # the terminal's line: no "stick", no "middle"
     assert [s.caption for _, s in mock.statuses] == [ann_keys, f"{computer} thinking"] * 3 + [
         ann_keys, f"{ann} wins round 1", f"{computer} thinking", ann_keys,
         "abandon the match? ↑ again: yes, another key: play on", ann_keys,
-        "abandon the match? ↑ again: yes, another key: play on", "abandoned at 1-0, Ann ahead"]
+        "abandon the match? ↑ again: yes, another key: play on", "match not recorded: abandoned at 1-0, Ann ahead"]
     assert mock.statuses[1][1].as_json() == {
         "phase": "thinking", "text": f"round 1 (0-0, 7x6): {computer} is thinking", "caption": f"{computer} thinking",
-        "game": "Connect 4", "board": "7x6", "round": 1, "score": [0, 0], "turn": 2, "winner": None, "result": None,
+        "game": "Connect 4", "board": "7x6", "match": None, "round": 1, "score": [0, 0], "turn": 2, "winner": None,
+        "result": None,
         "seats": [{"seat": 1, "colour": "#ff0000", "name": "Ann", "level": None, "kind": "stick"},
                   {"seat": 2, "colour": "#ffff00", "name": None, "level": "easy", "kind": "computer"}]}
     won = mock.statuses[7][1].as_json()
     assert (won["phase"], won["result"], won["winner"], won["score"], won["turn"]) == ("result", "round", 1, [1, 0], None)
-    assert mock.statuses[-1][1].as_json()["result"] == "abandoned"
+    ended = mock.statuses[-1][1].as_json()
+    assert (ended["result"], ended["match"], ended["summary"]) == ("abandoned", None, "abandoned at 1-0, Ann ahead")
 
 
 def test_a_won_match_and_a_draw_are_said():
@@ -114,9 +116,9 @@ def test_a_won_match_and_a_draw_are_said():
     assert (result.winner, result.score) == (1, (2, 1))
     results = [s.text for _, s in mock.statuses if s.phase == "result"]
     assert results == ["round 1 (0-0, 7x6): a draw", "round 2 (0-1, 7x6): Bob (yellow) wins the round",
-                       "round 3 (1-1, 7x6): Ann (red) wins the round", "Ann wins 2-1"]
+                       "round 3 (1-1, 7x6): Ann (red) wins the round", "match not recorded: Ann wins 2-1"]
     assert [s.caption for _, s in mock.statuses if s.phase == "result"] == [
-        "round 1: a draw", "Bob (yellow) wins round 2", "Ann (red) wins round 3", "Ann wins 2-1"]
+        "round 1: a draw", "Bob (yellow) wins round 2", "Ann (red) wins round 3", "match not recorded: Ann wins 2-1"]
 
 
 @pytest.mark.parametrize("kind, name, level, caption", [
