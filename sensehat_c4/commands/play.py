@@ -16,7 +16,7 @@ from gamelib.web.address import Address, argument as web_address
 from .. import __version__
 from ..errors import ConfigError
 from ..i18n import N_, _
-from ..match.chooser import entries_in_words
+from ..match.entries import entries_in_words
 from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
 from ..match.opponents import HUMAN, Opponent
 from ..match.opponents import NAMES as OPPONENTS

@@ -88,7 +88,7 @@ def test_readme_names_the_levels_of_the_ladder_in_order():
 def chooser_tokens():
     """What a document writes for each entry of the opponent chooser (the code's table, ``CHOICES``), in its
     order: each label in backticks, the levels as one run (`` `1`-`9` ``), the LAN's picture as its waves."""
-    from sensehat_c4.match.chooser import CHOICES
+    from sensehat_c4.match.entries import CHOICES
     from sensehat_c4.match.opponents import OpponentKind
 
     tokens, levels = [], []

@@ -77,7 +77,7 @@ def test_the_entries_in_words_are_the_tables_and_the_help_says_them():
     import sys
 
     from sensehat_c4.engine.levels import LADDER
-    from sensehat_c4.match.chooser import CHOICES, MATCH_ME_INDEX, entries_in_words
+    from sensehat_c4.match.entries import CHOICES, MATCH_ME_INDEX, RULES_INDEX, entries_in_words
 
     assert entries_in_words() == (f"2P (two players), 1-{len(LADDER)} (the computer's levels, {LADDER[0].name} to "
                                   f"{LADDER[-1].name}), M (match me), the waves (another Pi over the LAN), ? (the rules)")
