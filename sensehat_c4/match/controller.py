@@ -669,11 +669,8 @@ class Match:
     def _cut_hint(self, event: StickEvent) -> None:
         """A press during a hint's blinks: they end, the cursor stays over the hint's column, and the
         press does what it does while selecting (a move, a drop, the abandon question, another hint)."""
-        self._animation.stop()
+        self._animation.stop()   # (a seat taken meanwhile has no mover: its presses never get here)
         self.state = State.SELECTING
-        if self._reseat:   # another player took the seat meanwhile: their turn, the press was not theirs
-            self._new_turn()
-            return
         if event.direction is Direction.MIDDLE and self._helping():
             self._show_cursor()   # another hint is searched: the cursor meanwhile, as after the blinks
         self._on_event(event)
