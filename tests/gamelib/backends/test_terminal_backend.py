@@ -346,8 +346,9 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
     program = start(sandbox, "--opponent", "human")
     try:
         program.wait_for(shows(board("")), what="the empty board")
-        program.wait_for(lambda p: p.screen.display[12:14] == [f"{SHORT_HINT:^40}", TURN[:40]],   # whose turn,
-                         what="whose turn under the board")                                      # cut to fit
+        program.wait_for(lambda p: below(p.screen)[:3] == [SHORT_HINT, "player 1 (red) to move: ←/→ choose,",
+                                                           "Enter drops, ↑ abandons"],   # whose turn, wrapped to fit
+                         what="whose turn under the board")
         program.press("right")                                     # the cursor moves, and wraps
         program.wait_for(shows(board("", 4)))
         program.press("left", "left", "left", "left", "left")
