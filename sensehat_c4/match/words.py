@@ -15,11 +15,13 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
   level, ``about`` (how it plays, in words);
 - the resume question (phase ``resume``): the match's ``board``, ``round``, ``score``, ``turn``
   and ``seats`` as below, and ``choices`` (``["resume", "start afresh"]``);
-- the match: ``board`` (``"7x6"``), ``round`` (from 1), ``score`` (``[seat 1's, seat
+- the match: ``board`` (``"7x6"``), ``match`` (its number in the records, as ``history`` calls it,
+  or ``null``: not written yet, or not recorded), ``round`` (from 1), ``score`` (``[seat 1's, seat
   2's]``), ``turn`` (the seat to move, or ``null``), ``seats`` (two objects: ``seat``,
   ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
   ``kind``: ``stick``, ``computer``, ``phone``...), ``winner`` (the seat, or ``null``) and
-  ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``);
+  ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``); at the match's end
+  ``summary`` (its one line without its number: the text is :func:`match_line`'s);
 - the replay (``replay ID``; phase ``replay``): ``round`` (the round's ID), ``move`` (the moves shown)
   and ``moves`` (the round's), ``paused`` and ``ended`` (true or false);
 - training (``review --train``, the launcher's Connect 4 training): ``round`` (the round's

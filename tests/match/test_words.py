@@ -155,6 +155,24 @@ def test_the_lan_guest_says_whose_turn_from_its_own_side():
     assert words.as_guest(odd, 2) == Status(words.PLAYING, "x", None, {"turn": 3, "seats": []})
 
 
+def test_the_lan_guest_numbers_the_match_as_its_own_records_do():
+    """The host's words carry its records' number (12); the guest says its own (3), or none (not recorded
+    there), in the detail and in the match's one line at its end, remade from ``summary``."""
+    host, guest = words.Seat(1, (255, 0, 0), "Ann"), words.Seat(2, (255, 255, 0), "Bob", kind="remote")
+    ended = words.match(words.RESULT, (host, guest), size=Size(), number=3, score=(2, 1), winner=1,
+                        result=words.MATCH, summary="Ann wins 2-1", match_number=12)
+    assert (ended.text, ended.caption, ended.details["match"], ended.details["summary"]) == (
+        "match 12: Ann wins 2-1", "match 12: Ann wins 2-1", 12, "Ann wins 2-1")
+    mine = words.as_guest(Status.from_json(ended.as_json()), 2, 3)          # as the guest reads it off the link
+    assert (mine.text, mine.caption, mine.details["match"]) == ("match 3: Ann wins 2-1",) * 2 + (3,)
+    assert words.as_guest(ended, 2, None).text == "match not recorded: Ann wins 2-1"
+    playing = words.match(words.PLAYING, (host, guest), size=Size(), number=1, score=(0, 0), turn=1, match_number=12)
+    assert words.as_guest(playing, 2, 3).details["match"] == 3 and words.as_guest(playing, 2, 3).text == playing.text
+    bare = Status(words.RESULT, "match 12: Ann wins 2-1", None, {"match": 12, "result": "match"})   # no summary
+    assert words.as_guest(bare, 2, 3) == Status(words.RESULT, "match 12: Ann wins 2-1", None, {"match": 3,
+                                                                                             "result": "match"})
+
+
 def test_whose_turn_it_is_and_the_seats_are_typed_fields_the_api_writes_as_keys():
     ann, bob = words.Seat(1, (255, 0, 0), "Ann"), words.Seat(2, (255, 255, 0), "Bob")
     playing = words.match(words.PLAYING, (ann, bob), size=Size(), number=1, score=(0, 0), turn=2)
