@@ -21,7 +21,7 @@ Colour modes (chosen once, by :func:`colour_mode`):
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from gamelib.colours import (BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, PINK, PURPLE, RED, RGB, WHITE,
@@ -74,6 +74,12 @@ def hint(columns: int, pairing: bool) -> str:
     """The key help for a terminal ``columns`` wide (naming ``p`` when ``pairing``)."""
     long, short = (_(PAIR_HINT), _(SHORT_PAIR_HINT)) if pairing else (_(HINT), _(SHORT_HINT))
     return long if len(long) <= columns else short
+
+
+def wrapped(text: str, columns: int) -> List[str]:
+    """``text`` as lines at most ``columns`` wide, broken between words (a word longer than a line, cut):
+    the one way a line under the board fits the terminal's width, whole (one empty line for no text)."""
+    return textwrap.wrap(text, max(1, columns), break_on_hyphens=False) or [""]
 
 
 def plain_keys(text: str) -> str:
@@ -182,7 +188,8 @@ class Layout:
     """False for ``plain`` mode (no cursor movement, nothing placed)."""
     below: int = 2
     """Lines wanted under the box: the hint and the status, the last printed line when a caption
-    hides it from the status line, and the note when there is one."""
+    hides it from the status line, and the note when there is one, each as many lines as it wraps to
+    (:func:`wrapped`)."""
 
     WIDTH = 1 + 1 + 8 * LED_WIDTH + 1
     """The border, a gap before the first LED (each LED has its gap after it), the border."""
@@ -196,6 +203,11 @@ class Layout:
     def extra_lines(self) -> int:
         """How many of the lines under the box fit (0 to :attr:`below`)."""
         return max(0, min(self.below, self.lines - self.HEIGHT))
+
+    @property
+    def room(self) -> int:
+        """How many lines the terminal has under the box (those :attr:`extra_lines` keeps, and any spare)."""
+        return max(0, self.lines - self.top - self.HEIGHT)
 
     @property
     def left(self) -> int:
@@ -260,7 +272,8 @@ class Painter:
 
     def resize(self, columns: int, lines: int) -> str:
         """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
-        self.layout = Layout(columns, lines, self.mode != "plain", 2 + bool(self.printed) + bool(self.note))
+        self.layout = Layout(columns, lines, self.mode != "plain")
+        self.layout = replace(self.layout, below=len(self._below()))
         return "" if self.mode == "plain" else self.full()
 
     def set_low_light(self, value: bool) -> str:
@@ -293,6 +306,7 @@ class Painter:
         if self.mode == "plain":
             return self._plain_block()
         out = [CSI + "0m" + CSI + "2J"]
+        self._fit(self._below())
         layout = self.layout
         if not layout.fits:
             for row, text in enumerate(too_small_message(layout.columns, layout.lines)):
@@ -320,7 +334,7 @@ class Painter:
         as :meth:`words` makes it: words from outside never reach the terminal raw."""
         self.status = text = self.words(text)
         if self.mode == "plain":
-            return text + "\r\n"
+            return "".join(line + "\r\n" for line in wrapped(text, self.layout.columns))
         if self._shown is None or not self.layout.fits:
             return ""
         return self._lines_below()
@@ -345,22 +359,43 @@ class Painter:
         self.note = text = self.words(text)
         if self.mode == "plain":   # the key help was printed once at the start: ``p`` gets a line of its own
             said, self._pairing_said = self._pairing_said, self._pairing_said or self.pairing
-            return (_("p: pair a phone") + "\r\n" if self.pairing and not said else "") + text + "\r\n"
+            lines = ([_("p: pair a phone")] if self.pairing and not said else []) + [text]
+            return "".join(part + "\r\n" for line in lines for part in wrapped(line, self.layout.columns))
         if first:   # one more line under the box: the board moves up half a line
             return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
         if self._shown is None or not self.layout.fits:
             return ""
         return self._lines_below()
 
+    def _below(self) -> List[str]:
+        """The lines under the box, each at most the terminal's width: the key help, the status, the last
+        printed line (an empty line while the status shows it too), the note; each wrapped whole."""
+        columns = self.layout.columns
+        printed = [] if not self.printed else ["" if self.printed == self.status else self.printed]
+        texts = [hint(columns, self.pairing), self.status, *printed] + ([self.note] if self.note else [])
+        return [line for text in texts for line in wrapped(text, columns)]
+
+    def _fit(self, below: List[str]) -> bool:
+        """Make room for ``below`` if the terminal has too few lines under the box: the board moves up for
+        them (as far as it can); True if it moved (then everything is drawn again)."""
+        layout = self.layout
+        if len(below) <= layout.below or len(below) <= layout.room:
+            return False
+        self.layout = replace(layout, below=len(below))
+        return self.layout.top != layout.top
+
     def _lines_below(self) -> str:
+        below = self._below()
+        if self._fit(below):
+            return self.full()
         layout = self.layout
         out = []
-        printed = [] if not self.printed else ["" if self.printed == self.status else self.printed]
-        for k, text in enumerate([hint(layout.columns, self.pairing), self.status, *printed, self.note]
-                                 [:layout.extra_lines]):
+        shown = below[:layout.room]
+        for k in range(layout.room):
             row = layout.top + layout.HEIGHT + k
-            text = text[:layout.columns]
-            out.append(move(row, 0) + CSI + "2K" + move(row, max(0, (layout.columns - len(text)) // 2)) + text)
+            out.append(move(row, 0) + CSI + "2K")
+            if k < len(shown):
+                out.append(move(row, max(0, (layout.columns - len(shown[k])) // 2)) + shown[k])
         return "".join(out)
 
     def _plain_block(self) -> str:

@@ -15,6 +15,7 @@ from gamelib.web.address import Address, argument as web_address
 from .. import __version__
 from ..errors import ConfigError
 from ..i18n import N_, _
+from ..match.entries import entries_in_words
 from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
 from ..match.opponents import HUMAN, Opponent
 from ..match.opponents import NAMES as OPPONENTS
@@ -94,8 +95,7 @@ def play_parser() -> Parser:
                         help=_("human (two players), the computer's level, weakest first (docs/guide/"
                                "computer.md says how each plays), or match-me (a level that steps up or down after "
                                "each round to meet your strength); without this option the players choose with the "
-                               "joystick before each match (2P, then levels 1-{levels}, then M)").format(
-                                   levels=len(LEVELS)))
+                               "joystick before each match, from: {entries}").format(entries=entries_in_words()))
     parser.add_argument("--helps", choices=tuple(HELPS), default=None,
                         help=_("hints and take-backs against the computer (middle: a hint; up then down: take "
                                "back your last move); without this option they are chosen with the joystick after "
@@ -225,7 +225,7 @@ def run(argv: Sequence[str]) -> int:
         notice(unused)
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        print_result(number, computer, result)
+        print_result(computer, result)
 
     after: List[str] = []   # the guest's last words (Bob quit), said once the board has gone (a terminal's own
     #                         screen would take them with it)
@@ -244,10 +244,10 @@ def run(argv: Sequence[str]) -> int:
                 if lan_address is not None:
                     lan.host(backend, replace(options, size=args.board or options.size), name=name,
                              recorder=recorder, address=lan_address, matches=args.matches, notice=notice,
-                             report=lambda number, result, names: print_result(number, None, result, names))
+                             report=lambda number, result, names: print_result(None, result, names))
                 elif args.join is not None:
                     lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
-                             report=lambda number, result, names: print_result(number, None, result, names))
+                             report=lambda number, result, names: print_result(None, result, names))
                 else:
                     play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
                                  size=args.board, think=args.think, matches=args.matches, report=report,

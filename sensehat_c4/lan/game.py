@@ -85,12 +85,12 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
                 return 0
             if role == JOIN:
                 return join(backend, name=name, recorder=recorder, notice=lambda line: log.info("%s", line),
-                            report=lambda number, result, names: print_result(number, None, result, names))
+                            report=lambda number, result, names: print_result(None, result, names))
             board = size or choose_size(backend, HUMAN.sizes(), Size())
             if board is None:
                 continue
             return host(backend, MatchOptions(size=board), name=name, recorder=recorder,
-                        report=lambda number, result, names: print_result(number, None, result, names),
+                        report=lambda number, result, names: print_result(None, result, names),
                         notice=lambda line: log.info("%s", line))
 
 

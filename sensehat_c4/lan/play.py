@@ -26,7 +26,8 @@ GAME_KEY = "connect4"
 """The game's key in the protocol and the mDNS TXT record."""
 
 Report = Callable[[int, MatchResult, Tuple[Optional[str], Optional[str]]], None]
-"""Told of each match the host played: its number (from 1), the result and the seats' names."""
+"""Told of each match played: how many this loop has played with it (from 1), the result (its
+:attr:`~..match.controller.MatchResult.number`: the match's in this Pi's records) and the seats' names."""
 
 
 def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Optional[Recorder] = None,
@@ -156,7 +157,8 @@ def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label
                      check_game=check_game)
     records = GuestRecords(recorder, backend.name, lambda: link.seat, report)
     with link:
-        outcome = visit(backend, link, label, records.take, words=lambda status: as_guest(status, link.seat))
+        outcome = visit(backend, link, label, records.take,
+                        words=lambda status: as_guest(status, link.seat, records.number))
     records.close()
     return outcome, records.matches
 

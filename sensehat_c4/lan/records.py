@@ -74,6 +74,11 @@ class RecordTee:
         self._match = None
         self.send({"event": "end_match", "match": self.matches, "winner": winner})
 
+    @property
+    def number(self) -> Optional[int]:
+        """The host's records' number of the match (its recorder's; ``None`` without one)."""
+        return None if self.recorder is None else self.recorder.number
+
 
 
 def _ended(winner: Optional[int]) -> str:
@@ -144,6 +149,14 @@ class GuestRecords:
         self.started = 0
         self.matches = 0
         """Matches recorded to their end (won, or abandoned at either side), with a move at least."""
+        self._kept = False
+        """The last match started is kept by :attr:`recorder` (so :attr:`number` is its)."""
+
+    @property
+    def number(self) -> Optional[int]:
+        """This Pi's records' number of the match being played, or of the last one once it ended (what its
+        own ``history`` calls it, not the host's); ``None`` until its row is written, and when it is not kept."""
+        return self.recorder.number if self.recorder is not None and self._kept else None
 
     @property
     def size(self) -> Optional[Size]:
@@ -192,8 +205,10 @@ class GuestRecords:
         if self.last is not None and event.match <= self.last:
             raise Nonsense(_("match {match} after match {last}").format(match=event.match, last=self.last))
         if self.started >= MAX_MATCHES:
+            self._kept = False   # this match is not kept: it has no number here
             raise Nonsense(_("more than {matches} matches in one session").format(matches=MAX_MATCHES))
         self.close()
+        self._kept = False
         own = self.seat() or 2
         sides = tuple(Side(colour=colour, name=name, remote=number != own)
                       for number, (colour, name) in enumerate(event.sides, 1))
@@ -202,6 +217,7 @@ class GuestRecords:
         self.started += 1
         if self.recorder is None:
             return
+        self._kept = True
         if event.rounds and self._take_up(match, event.rounds):
             return
         self.recorder.start_match(match.sides, columns=match.size.columns, rows=match.size.rows, backend=self.backend,
@@ -287,8 +303,8 @@ class GuestRecords:
         self.matches += 1
         if self.report is not None:
             score = match.score
-            self.report(MatchResult(match.winner, score, match.winner is None, len(match.rounds), match.names),
-                        match.names)
+            self.report(MatchResult(match.winner, score, match.winner is None, len(match.rounds), match.names,
+                                    self.number), match.names)
 
     def close(self) -> None:
         """The link ended (or another match started): a match still open is kept as the boards say (won,

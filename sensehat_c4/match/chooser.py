@@ -28,25 +28,11 @@ from gamelib.stepper import Stepper
 from ..i18n import N_, _
 from ..rules import Size
 from . import render, words
-from .opponents import HUMAN, LAN, MATCH_ME, OPPONENTS, Opponent
+from .entries import CHOICES as CHOICES, LAN_INDEX as LAN_INDEX, LEVEL_COLOURS as LEVEL_COLOURS  # the table
+from .entries import MATCH_ME_INDEX as MATCH_ME_INDEX, RULES_INDEX as RULES_INDEX, Entry as Entry
+from .opponents import HUMAN, LAN, OPPONENTS, Opponent
 
 _COLOURS = PALETTES[DEFAULT]
-LEVEL_COLOURS: Tuple[RGB, ...] = _COLOURS.levels
-"""The labels' colours, weakest level first, from green to magenta (repeated if there are more levels)."""
-
-Entry = Optional[Opponent]
-"""An entry of the opponent chooser: an opponent, or ``None`` for ``?`` (the rules, no opponent)."""
-CHOICES: Sequence[Tuple[Entry, str, RGB]] = ((HUMAN, "2P", _COLOURS.text),) + tuple(
-    (opponent, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
-    for number, opponent in enumerate(OPPONENTS[1:-1], start=1)) + (
-    (MATCH_ME, "M", _COLOURS.text), (LAN, "", _COLOURS.lan), (None, "?", _COLOURS.text))
-"""Each opponent with its label on the matrix and the label's colour: ``2P``, then the
-levels of the levels table numbered from 1, then ``M``, *match me* (its level steps with each round),
-in the order of :data:`~.opponents.OPPONENTS`; then the LAN (a picture: waves); last ``?``, the
-rules (no opponent)."""
-RULES_INDEX = len(CHOICES) - 1
-LAN_INDEX = len(CHOICES) - 2
-MATCH_ME_INDEX = len(CHOICES) - 3
 
 LAN_ICON = ("........",
             "..CCCC..",

@@ -3,7 +3,9 @@
 The loop waits on the backend with a timeout taken from the next deadline (the
 next animation frame, the next blink), so it never spins and never recurses:
 ten thousand rounds run in constant stack.  Events that arrive while an
-animation or a result is showing are read and dropped.
+animation or a result is showing (a falling token, a full column's flash, the
+winning line, a score) are read and dropped; a hint's blinks (``HINTING``) are
+the exception: a press of the player to move ends them and does what it does.
 
 Each seat is played by a :class:`~.players.Player` (:mod:`.players`): the stick,
 the computer (:class:`~.computer.Thinker`), or whoever :class:`~.players.Seats`
@@ -15,7 +17,7 @@ may always ask to abandon; another source only on its own turn.
 
 Helps (:attr:`MatchOptions.helps`, a person at the stick against the computer): middle asks for
 a hint (the solver's best column blinks in the cursor row and the cursor is left over it; down
-drops), and down while the abandon question blinks (up, then down) takes back the person's last
+drops, during the blinks too), and down while the abandon question blinks (up, then down) takes back the person's last
 move and the computer's reply; up, up still abandons.  Both are counted in the round's record.
 *Match me* (:attr:`MatchOptions.match_me`): after each round the computer's level steps up or
 down the ladder by the person's result (:class:`~..engine.matchme.MatchMe`).
@@ -159,6 +161,9 @@ class MatchResult:
     rounds: int
     names: Tuple[Optional[str], Optional[str]] = field(default=(None, None), compare=False)
     """The seats' names in the match (a resumed match's are the stored ones)."""
+    number: Optional[int] = field(default=None, compare=False)
+    """The match's number in the records, as ``history`` and the games played call it (its recorder's
+    :attr:`~..records.MatchRecorder.number`); ``None`` when it is not recorded."""
 
     def summary(self, names: Optional[Tuple[Optional[str], Optional[str]]] = None) -> str:
         """One line, the winner's (or leader's) score first: ``player 2 wins 2-1`` (``Bob wins 2-1``
@@ -200,11 +205,23 @@ class Resumed:
 
 
 class State(enum.Enum):
-    SELECTING = "selecting"
-    THINKING = "thinking"
-    ANIMATING = "animating"
-    CONFIRMING = "confirming"
+    """What the match is doing, and so what a press does (:meth:`Match._on_event`)."""
 
+    SELECTING = "selecting"
+    """A player who presses chooses a column: left/right move, down drops, up asks to abandon."""
+    THINKING = "thinking"
+    """A player who moves by itself (the computer, another Pi) is to move: only up asks to abandon."""
+    ANIMATING = "animating"
+    """A falling token, a full column's flash, a result: presses are dropped."""
+    HINTING = "hinting"
+    """A hint's column blinks, the cursor over it: a press of the player to move ends the blinks and
+    does what it does while selecting."""
+    CONFIRMING = "confirming"
+    """The abandon question blinks: up abandons, down takes back (with helps), another key plays on."""
+
+
+ANIMATIONS = frozenset({State.ANIMATING, State.HINTING})
+"""The states in which an animation plays (its deadline is the loop's)."""
 
 ThinkerFactory = Callable[[Computer, int], Player]
 """Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
@@ -308,7 +325,8 @@ class Match:
         except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
             if self.result is None:
                 self._record_end(None)
-                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
+                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
+                                          self._number())
                 if self.left is not None:
                     self.left(self.result)
             raise
@@ -404,7 +422,8 @@ class Match:
         self.backend.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
-                                     take_back=phase == words.CONFIRMING and self._helping()))
+                                     take_back=phase == words.CONFIRMING and self._helping(),
+                                     match_number=self._number()))
 
     def _record_move(self) -> None:
         """Commit the move just played (with the round's result, and the match's if it decides it)."""
@@ -428,6 +447,10 @@ class Match:
         """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
         if self.recorder is not None and (self.board.ply or self.takebacks):
             self.recorder.played(self.rounds, self.starter, self.board, **self._round_facts())
+
+    def _number(self) -> Optional[int]:
+        """The match's number in the records (``None``: not written, or no records)."""
+        return None if self.recorder is None else self.recorder.number
 
     def _record_end(self, winner: Optional[int]) -> None:
         """Keep the match's end (its round in play is kept as abandoned, if it had a move)."""
@@ -456,17 +479,20 @@ class Match:
                     self._take_back()
                 else:
                     self._cancel_confirm()
+        elif self.state is State.HINTING:
+            if event.action is Action.PRESSED and self._mover is not None and event.source == self._mover.source:
+                self._cut_hint(event)
         # State.ANIMATING: dropped, never replayed
 
     def _due(self) -> Optional[float]:
         """When the loop has something to do next without a press (``None``: nothing)."""
-        return self._animation.deadline if self.state is State.ANIMATING else self._deadline
+        return self._animation.deadline if self.state in ANIMATIONS else self._deadline
 
     def _on_deadline(self) -> None:
         if self.state is State.SELECTING:   # a hint being searched: ask it
             self._deadline = None
             self._poll_hint()
-        elif self.state is State.ANIMATING:
+        elif self.state in ANIMATIONS:
             self._animation.advance()
         elif self.state is State.THINKING:
             self._think()
@@ -638,7 +664,16 @@ class Match:
         lit = render.board_frame(self.board, self.palette, cursor=column)
         dark = render.board_frame(self.board, self.palette)
         self._say()
-        self._animate([(lit, t.hint_blink), (dark, t.hint_blink)] * t.hint_blinks, self._resume)
+        self._animate([(lit, t.hint_blink), (dark, t.hint_blink)] * t.hint_blinks, self._resume, state=State.HINTING)
+
+    def _cut_hint(self, event: StickEvent) -> None:
+        """A press during a hint's blinks: they end, the cursor stays over the hint's column, and the
+        press does what it does while selecting (a move, a drop, the abandon question, another hint)."""
+        self._animation.stop()   # (a seat taken meanwhile has no mover: its presses never get here)
+        self.state = State.SELECTING
+        if event.direction is Direction.MIDDLE and self._helping():
+            self._show_cursor()   # another hint is searched: the cursor meanwhile, as after the blinks
+        self._on_event(event)
 
     def _drop_hint(self) -> None:
         """Forget the hint being searched (the turn ended)."""
@@ -668,7 +703,8 @@ class Match:
             self._mover = None
         self.backend.clear()
         self._record_end(None)
-        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names())
+        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
+                                  self._number())
         self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self._names()))
 
     # -- rounds -------------------------------------------------------------
@@ -748,21 +784,23 @@ class Match:
         name = self._names()[winner - 1]
         if name:
             steps += scroll_frames(name, colour, speed=t.name_scroll)
-        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names())
+        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names(),
+                            self._number())
         self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self._names()))
         self._animate(steps, lambda: self._finish(final))
 
     def _finish(self, final: MatchResult) -> None:
         self.backend.clear()
         self._record_end(final.winner)
-        self.result = final
+        self.result = replace(final, number=self._number())   # written by now, if its last move waited for a lock
 
     # -- animations ---------------------------------------------------------
 
-    def _animate(self, steps: Iterable[render.Step], then: Callable[[], None]) -> None:
-        """Play ``steps`` (:class:`~gamelib.animation.Animation`); at their end the presses made
-        meanwhile are dropped and ``then`` runs."""
-        self.state = State.ANIMATING
+    def _animate(self, steps: Iterable[render.Step], then: Callable[[], None], *,
+                 state: State = State.ANIMATING) -> None:
+        """Play ``steps`` (:class:`~gamelib.animation.Animation`) in ``state`` (one of :data:`ANIMATIONS`);
+        at their end the presses made meanwhile are dropped and ``then`` runs."""
+        self.state = state
         self._deadline = None
 
         def ended() -> None:

@@ -12,7 +12,6 @@ sensehat_c4.match.game:GAME``), and up on the chooser goes back to the menu.
 from __future__ import annotations
 
 import contextlib
-import itertools
 from pathlib import Path
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
@@ -55,10 +54,9 @@ ICON = picture((
 
 
 Report = Callable[[int, Optional[Computer], MatchResult], None]
-"""Told of each match played: its number (from 1), the computer (``None``: two people), the result."""
+"""Told of each match played: how many this loop has played with it (from 1), the computer (``None``: two
+people), the result (its :attr:`~.controller.MatchResult.number`: the match's in the records)."""
 
-_launched = itertools.count(1)
-"""Numbers the matches played from the launcher over its run (one match a launch)."""
 LEVEL_NAMES = tuple(LEVELS)
 """The ladder's levels, weakest first."""
 
@@ -235,7 +233,7 @@ def _told(report: Optional[Report], number: int, computer: Optional[Computer]) -
 
 def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     """One match from the launcher (up on the chooser goes back to the menu), kept in the records,
-    its result printed like ``sensehat-c4``'s (numbered over the launcher's run).  A match a
+    its result printed like ``sensehat-c4``'s (numbered as the records number it).  A match a
     power cut interrupted is offered first (:func:`~.resume.pending`).
 
     The size chooser starts from the size chosen last time, which the launcher keeps
@@ -251,7 +249,7 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     names: Names = (given[0], given[1])
 
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        print_result(next(_launched), computer, result)
+        print_result(computer, result)
 
     board = PALETTES[backend.palette]   # the launcher's setting
     with contextlib.closing(Recorder()) as recorder:

@@ -15,11 +15,13 @@ The details (``Status.as_json()`` adds ``phase``, ``text`` and ``caption``):
   level, ``about`` (how it plays, in words);
 - the resume question (phase ``resume``): the match's ``board``, ``round``, ``score``, ``turn``
   and ``seats`` as below, and ``choices`` (``["resume", "start afresh"]``);
-- the match: ``board`` (``"7x6"``), ``round`` (from 1), ``score`` (``[seat 1's, seat
+- the match: ``board`` (``"7x6"``), ``match`` (its number in the records, as ``history`` calls it,
+  or ``null``: not written yet, or not recorded), ``round`` (from 1), ``score`` (``[seat 1's, seat
   2's]``), ``turn`` (the seat to move, or ``null``), ``seats`` (two objects: ``seat``,
   ``colour`` as ``#rrggbb``, ``name`` or ``null``, ``level`` (the computer's) or ``null``,
   ``kind``: ``stick``, ``computer``, ``phone``...), ``winner`` (the seat, or ``null``) and
-  ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``);
+  ``result`` (``round``, ``draw``, ``match``, ``abandoned`` or ``null``); at the match's end
+  ``summary`` (its one line without its number: the text is :func:`match_line`'s);
 - the warning before play when the games cannot be recorded (phase ``unrecorded``): ``why`` (the reason in
   the Pi's words), ``reason`` (its code, a key of :data:`~sensehat_c4.records.access.REASONS`: ``directory``,
   ``EACCES``..., or ``null`` when only the words say it) and that code's fields (``name``, ``place``, ``folder``);
@@ -286,14 +288,24 @@ def _where(number: int, score: Tuple[int, int], size: Size) -> str:
                                                                  size=size)
 
 
+def match_line(number: Optional[int], summary: str) -> str:
+    """A match's one line with its number in the records: ``match 3: Ann wins 2-1``, or ``match not
+    recorded: ...`` for a match the records do not keep (``number`` ``None``)."""
+    if number is None:
+        return _("match not recorded: {summary}").format(summary=summary)
+    return _("match {number}: {summary}").format(number=number, summary=summary)
+
+
 def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int],
           turn: Optional[int] = None, winner: Optional[int] = None, result: Optional[str] = None,
-          summary: str = "", helps: Optional[Tuple[int, int]] = None, take_back: bool = False) -> Status:
+          summary: str = "", helps: Optional[Tuple[int, int]] = None, take_back: bool = False,
+          match_number: Optional[int] = None) -> Status:
     """The match in ``phase``: ``playing``/``thinking`` (``turn`` to move), ``confirming``, or
     ``result`` (``result``: ``round``, ``draw``, ``match`` or ``abandoned``; ``summary`` is the
-    match's one line for the last two).  ``helps``: the round's hints and take-backs so far, when the
-    person has helps (said in the text and the details ``hints``, ``takebacks``); ``take_back``: down
-    takes back while the abandon question is asked."""
+    match's one line for the last two, said with ``match_number``, the match's number in the records, or
+    ``None``: not recorded, :func:`match_line`).  ``helps``: the round's hints and take-backs so far, when the
+    person has helps (said in the text, in a turn's caption after its keys, and in the details ``hints``,
+    ``takebacks``); ``take_back``: down takes back while the abandon question is asked."""
     where = _where(number, score, size)
     if phase == PLAYING and turn is not None:
         text = _("{where}: {label} to move").format(where=where, label=seats[turn - 1].label)
@@ -315,20 +327,31 @@ def match(phase: str, seats: Tuple[Seat, Seat], *, size: Size, number: int, scor
     elif result == DRAW:
         text = _("{where}: a draw").format(where=where)
         caption = _("round {number}: a draw").format(number=number)
+    elif result in (MATCH, ABANDONED):
+        text = caption = match_line(match_number, summary)
     else:
         text = caption = summary
-    details: JSONObject = {"game": GAME, "board": str(size), "round": number, "score": list(score),
-                           "winner": winner, "result": result, "take_back": phase == CONFIRMING and take_back}
+    details: JSONObject = {"game": GAME, "board": str(size), "match": match_number, "round": number,
+                           "score": list(score), "winner": winner, "result": result,
+                           "take_back": phase == CONFIRMING and take_back}
+    if result in (MATCH, ABANDONED):
+        details["summary"] = summary
     if helps is not None:
-        text = _("{text} ({helps})").format(text=text, helps=helps_counts(*helps))
+        counts = helps_counts(*helps)
+        text = _("{text} ({helps})").format(text=text, helps=counts)
+        if phase in (PLAYING, THINKING) and caption:   # under the board too, after the turn's keys
+            caption = _("{text} ({helps})").format(text=caption, helps=counts)
         details.update(hints=helps[0], takebacks=helps[1])
     return Status(phase, text, caption or None, details, turn=turn, seats=tuple(seat.as_json() for seat in seats))
 
 
-def as_guest(status: Status, mine: Optional[int]) -> Status:
+def as_guest(status: Status, mine: Optional[int], number: Optional[int] = None) -> Status:
     """The host's words as the guest of a game over the LAN says them: the caption of a turn from the
-    guest's side (its own seat, ``mine``, at its keys; the host's person at the other Pi).  Words that
-    are not a turn, or whose seats cannot be read, keep their text and lose a turn's caption."""
+    guest's side (its own seat, ``mine``, at its keys; the host's person at the other Pi), and the match
+    numbered as the guest's own records number it (``number``; ``None``: not recorded there), in the
+    detail ``match`` and in the match's one line at its end.  Words that are not a turn, or whose seats
+    cannot be read, keep their text and lose a turn's caption."""
+    status = _numbered(status, number)
     if status.phase not in (PLAYING, THINKING):
         return status
     try:
@@ -353,6 +376,20 @@ def as_guest(status: Status, mine: Optional[int]) -> Status:
     elif who.kind is Kind.STICK:
         who = replace(who, kind=Kind.REMOTE)       # the host's player, at the other Pi
     return replace(status, caption=who.turn())
+
+
+def _numbered(status: Status, number: Optional[int]) -> Status:
+    """``status`` (a match's words from another Pi) with the match's number ``number``: the detail ``match``
+    and, at the match's end, its one line made again from the detail ``summary`` (a text that is no
+    summary: the words as they were, without a number)."""
+    if "match" not in status.details:
+        return status
+    details = {**status.details, "match": number}
+    summary = details.get("summary")
+    if status.phase != RESULT or details.get("result") not in (MATCH, ABANDONED):
+        return replace(status, details=details)
+    line = match_line(number, summary) if isinstance(summary, str) else None
+    return replace(status, text=line or status.text, caption=line or status.caption, details=details)
 
 
 def resume(seats: Tuple[Seat, Seat], *, size: Size, number: int, score: Tuple[int, int], turn: int) -> Status:

@@ -1,7 +1,8 @@
 """What a match records, as a protocol: :class:`MatchRecorder`.
 
 The match (:mod:`sensehat_c4.match.controller`) calls only these four methods, at its start,
-at each round's start, after each move (or take-back) and at its end.  :class:`~.writer.Recorder` provides
+at each round's start, after each move (or take-back) and at its end, and reads the match's
+:attr:`~MatchRecorder.number` in the records (the number it says and prints).  :class:`~.writer.Recorder` provides
 them (into the games database); so does the LAN host's :class:`~sensehat_c4.lan.records.RecordTee`
 (into its recorder, and each call to the guest), with no common base class.  A recorder never
 raises into the game.
@@ -34,3 +35,8 @@ class MatchRecorder(Protocol):
 
     def end_match(self, winner: Optional[int]) -> None:
         """The match ended (``winner``: its seat; ``None``: abandoned)."""
+
+    @property
+    def number(self) -> Optional[int]:
+        """The records' number of the match being kept (or of the last one, once ended): what ``history``
+        calls it; ``None`` until its row is written, and for a match that is not kept."""

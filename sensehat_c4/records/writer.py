@@ -134,9 +134,19 @@ class Recorder:
         self._queue: List[_Pending] = []
         """Matches with writes not yet committed (and the current one)."""
         self._current: Optional[_Pending] = None
+        self._numbered: Optional[_Pending] = None
+        """The match last started or resumed (being kept, or ended): :attr:`number` is its row's."""
         self._round_started: Optional[datetime] = None
         self._locked_since: Optional[float] = None
         self._said_locked = False
+
+    @property
+    def number(self) -> Optional[int]:
+        """The records' number of the match being kept, or of the last one once it ended: what ``history``
+        and the games played call it (its row's ``id``).  ``None`` while its row is not written (before its
+        first move; while another program holds the file's lock) and for a match that is not kept (left
+        before a move, or nothing recorded: no database that works)."""
+        return None if self._numbered is None else self._numbered.id
 
     @property
     def pending(self) -> int:
@@ -206,7 +216,7 @@ class Recorder:
 
     def resume(self, match: MatchRecord) -> None:
         """Go on writing ``match`` (one :meth:`interrupted` gave): its next move, its end."""
-        self._current = _Pending(None, match.id)
+        self._current = self._numbered = _Pending(None, match.id)
         self._queue.append(self._current)
         self._round_started = None
 
@@ -224,7 +234,7 @@ class Recorder:
         row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status="playing", winner=None,
                           columns=columns, rows=rows, backend=backend, pid=None, starts=starts, wins=wins,
                           owner=str(self.owner), **sides[0].columns(1), **sides[1].columns(2))
-        self._current = _Pending(row)
+        self._current = self._numbered = _Pending(row)
         self._queue.append(self._current)
 
     def start_round(self) -> None:

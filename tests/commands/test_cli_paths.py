@@ -133,7 +133,9 @@ def play_one_round(db, *, warned=True):
     return code, "".join(before), backend
 
 
-PLAYED = "match 1: abandoned at 1-0, player 1 ahead\n"
+PLAYED = "match not recorded: abandoned at 1-0, player 1 ahead\n"
+"""The match's line when the database cannot be used: no number, as nothing is recorded (docs/guide/records.md)."""
+RECORDED = "match 1: abandoned at 1-0, player 1 ahead\n"
 WARNING = "sensehat-c4: WARNING: games are not being recorded: {why} ({path})\n"
 
 
@@ -162,7 +164,7 @@ def test_a_press_ends_the_warning_and_plays_nothing(capsys, tmp_path):
         code = cli.main(["--opponent", "human", "--matches", "1", "--db", str(folder)])
     finally:
         backends.open_backend = original
-    assert (code, capsys.readouterr().out) == (0, "match 1: abandoned at 0-0\n")
+    assert (code, capsys.readouterr().out) == (0, "match not recorded: abandoned at 0-0\n")
     frames, _ = scrolled()
     shown = [(round(when, 6), frame) for when, frame in backend.frames]
     board = tuple(render.board_frame(Board(), PALETTES[DEFAULT], cursor=3))
@@ -191,7 +193,7 @@ def test_the_default_path_s_folders_are_still_made(capsys, monkeypatch, tmp_path
     monkeypatch.setenv("SENSEHAT_C4_DB", "")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "new" / "data"))
     code, before, backend = play_one_round(None, warned=False)
-    assert (code, before, capsys.readouterr()) == (0, "", (PLAYED, ""))
+    assert (code, before, capsys.readouterr()) == (0, "", (RECORDED, ""))
     assert backend.statuses[0][1].phase == "playing"
     assert rows(tmp_path / "new" / "data" / "sensehat-c4" / "games.db", "SELECT moves FROM rounds") == [("4545454",)]
 

@@ -262,7 +262,7 @@ def test_the_game_s_folders_are_in_no_import_cycle():
 
 
 PURE = ("sensehat_c4.rules", "sensehat_c4.match.render", "sensehat_c4.match.words", "sensehat_c4.match.opponents",
-        "sensehat_c4.study.graph",
+        "sensehat_c4.match.entries", "sensehat_c4.study.graph",
         "sensehat_c4.study.analysis", "sensehat_c4.records.rows", "sensehat_c4.records.schema", "sensehat_c4.lan.messages",
         "gamelib.status", "gamelib.palette", "gamelib.backends.terminal_screen", "gamelib.backends.terminal_input",
         "gamelib.lan.protocol", "gamelib.lan.screens", "gamelib.web.seating")

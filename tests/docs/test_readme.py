@@ -85,6 +85,47 @@ def test_readme_names_the_levels_of_the_ladder_in_order():
     assert f"perfect play: {', '.join(names)} (`1`-`{len(names)}` on the LEDs" in computer
 
 
+def chooser_tokens():
+    """What a document writes for each entry of the opponent chooser (the code's table, ``CHOICES``), in its
+    order: each label in backticks, the levels as one run (`` `1`-`9` ``), the LAN's picture as its waves."""
+    from sensehat_c4.match.entries import CHOICES
+    from sensehat_c4.match.opponents import OpponentKind
+
+    tokens, levels = [], []
+    for entry, label, _colour in CHOICES:
+        if entry is not None and entry.kind is OpponentKind.COMPUTER:
+            levels.append(label)
+            continue
+        if levels:
+            tokens.append(f"`{levels[0]}`-`{levels[-1]}`")
+            levels = []
+        tokens.append("waves" if entry is not None and entry.kind is OpponentKind.LAN else f"`{label}`")
+    return tokens
+
+
+def chooser_places():
+    """Where README and the guide list the opponent chooser's entries: (document, the text of that place)."""
+    readme = README.read_text()
+    options = (GUIDE / "options.md").read_text()
+    return [("README.md", readme[readme.index("1. the opponent:"):readme.index("2. the board size")]),
+            ("playing.md", (GUIDE / "playing.md").read_text().split("## Choosing the opponent")[1].split("## ")[0]),
+            ("launcher.md", next(line for line in (GUIDE / "launcher.md").read_text().splitlines()
+                                 if "asks for the opponent" in line)),
+            ("options.md", next(line for line in options.splitlines() if line.startswith("| `--opponent`")))]
+
+
+@pytest.mark.parametrize("document, text", chooser_places(), ids=[name for name, _ in chooser_places()])
+def test_readme_and_the_guide_name_every_entry_of_the_opponent_chooser_in_its_order(document, text):
+    tokens = chooser_tokens()
+    assert "`M`" in tokens and "waves" in tokens                 # match me and the LAN are entries
+    text = " ".join(text.split())
+    at = 0
+    for token in tokens:
+        found = text.find(token, at)
+        assert found >= 0, f"{document}: {token} missing (or out of the chooser's order) in {text!r}"
+        at = found + len(token)
+
+
 def commands_shown(text: str):
     """``(program, command, options)`` of every ``sensehat-c4 ...`` and ``gamelib ...`` a document shows, in
     its code blocks and in its inline code; ``command`` is ``""`` for the program itself."""

@@ -76,7 +76,7 @@ def test_a_level_added_as_one_row_of_the_ladder_is_played_chosen_and_recorded(tm
     seen = json.loads(child.stdout.splitlines()[-1])
     assert seen["code"] == 0
     assert seen["out"] == "match 1 (computer: novice, player 2): abandoned at 0-0\n", seen
-    assert "{human,novice,easy,casual," in seen["help"] and "levels 1-10" in seen["help"]
+    assert "{human,novice,easy,casual," in seen["help"] and "1-10 (the computer's levels, novice to perfect)" in seen["help"]
     assert seen["offered"][:3] == ["human", "novice", "easy"]
     assert seen["labels"] == ["2P"] + [str(n) for n in range(1, 11)] + ["M", "", "?"]   # the LEDs' chooser: 1-10, match me
     assert seen["lit"] > 10                                       # "10" drawn (two digits fit the matrix)

@@ -182,6 +182,19 @@ def board_origin(screen: pyte.Screen) -> Optional[tuple]:
     return None
 
 
+def below(screen: pyte.Screen) -> List[str]:
+    """The lines under the board's frame, stripped, to the screen's last (empty ones too)."""
+    origin = board_origin(screen)
+    assert origin is not None, "no board on the screen:\n" + "\n".join(screen.display)
+    return [line.strip() for line in screen.display[origin[0] + Layout.HEIGHT:]]
+
+
+def under_help(screen: pyte.Screen) -> str:
+    """What the lines under the key help say, as one text: a status wrapped over several lines joined again
+    (the lines after it, a printed line or a note, with it)."""
+    return " ".join(line for line in below(screen)[1:] if line)
+
+
 def led_cells(screen: pyte.Screen) -> Optional[List[List[pyte.screens.Char]]]:
     """The board's 8 rows of 17 cells inside the border (a gap, then a dot and a gap per LED)."""
     origin = board_origin(screen)

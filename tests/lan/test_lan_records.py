@@ -298,3 +298,44 @@ def test_the_host_checks_every_move_the_guests_presses_out_of_turn_or_into_a_ful
     flash = [tuple(f) for f, _ in render.flash_column(full, 3, palette, YELLOW, 2, 0.1)]
     assert flash[0] in frames and not full.can_play(3)
     assert tuple(render.board_frame(full, palette, cursor=3)) in [f for t, f in mock.frames if t > 9.6]   # still Ann's
+
+
+def test_each_pi_numbers_the_match_as_its_own_records_do_and_the_guest_says_its_own_number(tmp_path):
+    """The host's file keeps three matches already, the guest's one: the same match is the host's match 4 and the
+    guest's match 2, in each Pi's printed line and words (the host's words reach the guest renumbered)."""
+    from records_data import ANN, BOB, record_match
+    from sensehat_c4.match import words
+
+    host_db, guest_db = tmp_path / "host.db", tmp_path / "guest.db"
+    for path, earlier in ((host_db, 3), (guest_db, 1)):
+        recorder = Recorder(path, clock=ticking())
+        for _ in range(earlier):
+            record_match(recorder, ["4545454", "4545454"], sides=(BOB, ANN))
+        recorder.close()
+    mock = MockBackend()
+    bob_wins_two_rounds(mock)
+    reported = []
+    guest = GuestRecords(Recorder(guest_db, clock=ticking()), "hat", lambda: 2,
+                         report=lambda result, names: reported.append(result))
+    said = []
+
+    class Watcher:                                   # what the guest's Pi says: the host's words as it gets them
+        def shown(self, frame):
+            pass
+
+        def said(self, status):
+            said.append(words.as_guest(status, 2, guest.number))
+
+    mock.observe(Watcher())
+    tee = RecordTee(Recorder(host_db, clock=ticking()), guest.take)
+    result = play(mock, MatchOptions(names=("Bob", "Ann")), recorder=tee,  # type: ignore[arg-type]
+                  seats=Seats(second=RemotePlayer(Session())))
+    tee.recorder.close()
+    guest.close()
+    guest.recorder.close()
+    assert (result.number, [r.number for r in reported]) == (4, [2])
+    assert mock.statuses[-1][1].text == "match 4: Bob wins 2-0" and mock.statuses[-1][1].details["match"] == 4
+    assert (said[-1].text, said[-1].caption, said[-1].details["match"]) == ("match 2: Bob wins 2-0",) * 2 + (2,)
+    assert {s.details["match"] for s in said[1:]} == {2}              # every word after its first move: its own
+    with Records(host_db) as host, Records(guest_db) as guest_file:
+        assert (host.matches(1)[0].id, guest_file.matches(1)[0].id) == (4, 2)

@@ -68,3 +68,24 @@ def test_another_sources_presses_do_nothing_here():
     shown = [f for _, f in mock.frames]
     assert shown[:3] == [tuple(choice_frame(0)), tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]
     assert len(shown) > 300 and shown[-2:] == [tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]   # the whole text
+
+
+def test_the_entries_in_words_are_the_tables_and_the_help_says_them():
+    """``--help`` lists the opponent chooser's entries from its table (``CHOICES``), in its order: the levels of
+    the ladder as one run of their labels, match me, the LAN, the rules; a table without a row says so."""
+    import subprocess
+    import sys
+
+    from sensehat_c4.engine.levels import LADDER
+    from sensehat_c4.match.entries import CHOICES, MATCH_ME_INDEX, RULES_INDEX, entries_in_words
+
+    assert entries_in_words() == (f"2P (two players), 1-{len(LADDER)} (the computer's levels, {LADDER[0].name} to "
+                                  f"{LADDER[-1].name}), M (match me), the waves (another Pi over the LAN), ? (the rules)")
+    without = list(CHOICES[:MATCH_ME_INDEX]) + list(CHOICES[MATCH_ME_INDEX + 1:])
+    assert "match me" not in entries_in_words(without) and entries_in_words(without).endswith(", ? (the rules)")
+    three = [CHOICES[0], *CHOICES[1:4], CHOICES[RULES_INDEX]]   # a ladder of three levels
+    assert entries_in_words(three) == (f"2P (two players), 1-3 (the computer's levels, {LADDER[0].name} to "
+                                       f"{LADDER[2].name}), ? (the rules)")
+    shown = subprocess.run([sys.executable, "-m", "sensehat_c4", "--help"], capture_output=True, text=True,
+                           timeout=60).stdout
+    assert f"before each match, from: {entries_in_words()}" in " ".join(shown.split())

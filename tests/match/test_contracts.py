@@ -82,14 +82,15 @@ def test_a_fake_core_plugged_in_where_cores_are_made_answers_the_oracle(monkeypa
 
 
 def test_a_fake_recorder_keeps_a_match_s_calls():
-    """Any object with the four methods records a match (the LAN's RecordTee is one, with no base class);
+    """Any object with the four methods and ``number`` records a match (the LAN's RecordTee is one, with no base class);
     a round with no computer keeps no level and no helps."""
     mock = MockBackend()
     mock.tap("down")                            # seat 1 drops in column 4
     mock.tap("up", "up", at=mock._cursor + 1)   # seat 2 asks to abandon, and confirms
     calls = Calls()
     result = play(mock, MatchOptions(seed=1), recorder=calls)
-    assert result == MatchResult(None, (0, 0), True, 1)
+    assert result == MatchResult(None, (0, 0), True, 1) and result.number == 7   # the number the recorder gives
+    assert mock.statuses[-1][1].text == "match 7: abandoned at 0-0"
     assert calls.calls == [
         ("start_match", (Side((255, 0, 0)), Side((255, 255, 0))), 7, 6, "mock", "alternate", 2),
         ("start_round",), ("played", 1, 1, "4", None, None, 0, 0), ("end_match", None)]

@@ -1,10 +1,10 @@
 """Helps on the real ``sense_emu`` library: the whole program against the computer, a hint from the real
-solver blinking on the emulator's screen, a take-back, and the counts in the records (the emulator's part
-played at its OS boundary by ``emu_sandbox.FakeEmulator``, as in test_emu_backend.py)."""
+solver blinking on the emulator's screen, down during its blinks dropping at once, a take-back, and the
+counts in the records (the emulator's part played at its OS boundary by ``emu_sandbox.FakeEmulator``, as in
+test_emu_backend.py)."""
 import sqlite3
 import subprocess
 import sys
-import time
 
 
 from emu_sandbox import FakeEmulator, child_env, lit
@@ -30,11 +30,12 @@ def test_a_hint_blinks_the_solvers_column_and_a_take_back_clears_both_moves(emu_
             emulator.wait_screen(lambda px: px == lit(render.board_frame(Board(), P, cursor=2)))
             emulator.tap("middle")                                # ... a hint: perfect play's column 4 blinks
             emulator.wait_screen(lambda px: px == lit(render.board_frame(Board(), P)))   # its dark half
-            time.sleep(1.5)                                       # the blink's other halves (1.25 s: a press
-            emulator.wait_screen(lambda px: px == cursor)         # during it is dropped); the cursor over column 4
-            emulator.tap("down")                                  # red drops there; the computer replies
+            emulator.wait_screen(lambda px: px == cursor)         # lit again, the cursor over column 4 ...
+            emulator.tap("down")                                  # ... down during the blinks (1 s to go): red
+            landed = lit(render.board_frame(Board.from_moves("4"), P))   # drops there (a press the blinks dropped
+            emulator.wait_screen(lambda px: px[16:] == landed[16:])      # before: nothing else would drop it)
             replies = [lit(render.board_frame(Board.from_moves(f"4{c}"), P, cursor=3)) for c in range(1, 8)]
-            emulator.wait_screen(lambda px: px in replies, timeout=15)
+            emulator.wait_screen(lambda px: px in replies, timeout=15)   # the computer replies
             emulator.tap("up", "down")                            # take back both moves
             emulator.wait_screen(lambda px: px == cursor)
             emulator.tap("up", "up")                              # abandon

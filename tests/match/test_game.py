@@ -83,6 +83,35 @@ def test_q_mid_match_reports_the_match_abandoned_and_records_it(tmp_path):
         with pytest.raises(QuitRequested):
             play_matches(mock, matches=3, recorder=recorder, report=lambda *report: reports.append(report))
     assert reports == [(1, None, ABANDONED)]
-    assert result_line(*reports[0]) == "match 1: abandoned at 0-0"
+    assert result_line(*reports[0][1:]) == "match 1: abandoned at 0-0"   # as the records number it
     with Records(tmp_path / "games.db") as stored:
         assert [(m.status, m.rounds[0].moves) for m in stored.matches()] == [("abandoned", "4")]
+
+
+def test_the_game_the_leds_words_and_history_number_a_match_as_the_records_do(capsys, mock, games_db, tmp_path):
+    """One numbering: the records' (``history``'s). Two matches are kept already; the one played now is
+    match 3 in the printed line, in the words that end it (what the terminal and the web page show) and in
+    ``history``; a match the records do not keep (no database that works) says so and has no number."""
+    from records_data import record_match, ticking
+    from scripted import run
+
+    with contextlib.closing(Recorder(games_db, clock=ticking())) as earlier:
+        record_match(earlier, ["4545454", "4545454"])
+        record_match(earlier, ["4545454"], abandoned_moves="44", winner=None)
+    mock.tap("down")                                          # a move: the match is kept
+    mock.tap("up", "up", at=2.0)                              # abandoned
+    assert run(capsys, "--opponent", "human", "--matches", "1") == (0, "match 3: abandoned at 0-0\n", "")
+    ended = mock.statuses[-1][1]
+    assert (ended.text, ended.caption, ended.details["match"]) == ("match 3: abandoned at 0-0",) * 2 + (3,)
+    assert [s.details["match"] for _, s in mock.statuses if s.phase == "playing"][:2] == [None, 3]   # from its row
+    code, out, _ = run(capsys, "history")
+    assert code == 0 and out.splitlines()[0].startswith("match 3  ") and "abandoned at 0-0" in out.splitlines()[0]
+
+    (tmp_path / "adir").mkdir()
+    unusable = str(tmp_path / "adir")                         # a folder, not a database: nothing kept, no number
+    mock.tap("down", at=10.0)
+    mock.tap("up", "up", at=12.0)
+    code, out, err = run(capsys, "--opponent", "human", "--matches", "1", "--db", unusable)
+    assert (code, out) == (0, "match not recorded: abandoned at 0-0\n") and "not being recorded" in err
+    ended = mock.statuses[-1][1]
+    assert (ended.text, ended.details["match"]) == ("match not recorded: abandoned at 0-0", None)

@@ -2,6 +2,8 @@
 frames of a hint's blink and of a take-back, the words, and the counts the records keep."""
 import sqlite3
 
+import pytest
+
 from frames import g, grid
 from records_data import ticking
 from scripted import ClockThinker, answering
@@ -78,8 +80,11 @@ def test_middle_asks_the_solver_and_its_column_blinks_in_the_cursor_row_then_the
     assert said[0].text == "round 1 (0-0, 7x6): player 1 (red) to move (no helps used)"
     assert said[-1].text == "round 1 (0-0, 7x6): player 1 (red) to move (1 hint, 0 take-backs)"
     assert said[-1].details["hints"] == 1 and said[-1].details["takebacks"] == 0
-    assert said[0].caption == ("player 1 (red) to move: ←/→ choose, ↓ drops, Enter or h: a hint, ↑ then ↓ or u: "
-                               "take back, ↑ abandons")
+    keys = "player 1 (red) to move: ←/→ choose, ↓ drops, Enter or h: a hint, ↑ then ↓ or u: take back, ↑ abandons"
+    assert said[0].caption == keys + " (no helps used)"
+    assert said[-1].caption == keys + " (1 hint, 0 take-backs)"           # under the board: the round's counts
+    thinking = [s for t, s in mock.statuses if s.phase == "thinking"]
+    assert thinking[-1].caption == "computer (easy, yellow) thinking (1 hint, 0 take-backs)"
     assert rows(path, "SELECT moves, result, level, hints, takebacks FROM rounds") == [("21", "abandoned", "easy", 1, 0)]
     with Records(path) as stored:
         rnd = stored.matches()[0].rounds[0]
@@ -200,3 +205,87 @@ def test_a_hint_asked_before_the_abandon_question_still_blinks_after_it():
     play(mock, HELPS, thinker=answering(mock, [0]), hinter=hinting(mock, 5, delay=1.0))
     tops = [(round(t, 2), grid(f).splitlines()[0]) for t, f in mock.frames if 1.0 <= t < 3.0]
     assert tops[:3] == [(1.2, ".....R.."), (1.45, "........"), (1.7, ".....R..")]
+
+
+# -- a press during a hint's blinks ends them and does what it does ------------------------------------------
+
+LIT = g("""
+    .R......
+    ........
+    BBBBBBB.
+    BBBBBBB.
+    BBBBBBB.
+    BBBBBBB.
+    BBBBBBB.
+    BBBBBBB.
+""")
+
+
+def falling_in_column_2(start):
+    """Red's token falling down column 2 of the empty board from ``start``: the cursor row, the gap row, the
+    six rows (30 ms a row), as (time, grid)."""
+    frames = []
+    for row in range(8):
+        rows = ["........", "........"] + ["BBBBBBB."] * 6
+        line = rows[row]
+        rows[row] = line[:1] + "R" + line[2:]
+        frames.append((round(start + 0.03 * row, 2), "\n".join(rows)))
+    return frames
+
+
+@pytest.mark.parametrize("after", [0.6, 1.0, 1.3])
+def test_a_press_during_a_hints_blinks_ends_them_and_drops_the_token(tmp_path, after):
+    mock = MockBackend()
+    mock.tap("middle", at=0.2)                      # a hint, answered at 0.4: column 2 blinks until 1.9
+    mock.tap("down", at=0.2 + after)                # down 0.6, 1.0 or 1.3 s after the middle: red drops at once
+    mock.tap("up", "up", at=5.0)
+    path = tmp_path / "games.db"
+    play(mock, HELPS, thinker=answering(mock, [0]), hinter=hinting(mock, 1, delay=0.2),
+         recorder=Recorder(path, clock=ticking()))
+    pressed = round(0.2 + after, 2)
+    blinks = [(0.4, LIT), (0.65, g(EMPTY)), (0.9, LIT), (1.15, g(EMPTY)), (1.4, LIT), (1.65, g(EMPTY))]
+    shown = [(round(t, 2), grid(f)) for t, f in mock.frames if 0.2 <= t < pressed + 0.22]
+    assert shown == [(t, f) for t, f in blinks if t < pressed] + falling_in_column_2(pressed)
+    assert rows(path, "SELECT moves, result, hints FROM rounds") == [("21", "abandoned", 1)]   # yellow replied
+
+
+def test_another_press_during_a_hints_blinks_does_what_it_does_too():
+    mock = MockBackend()
+    mock.tap("middle", at=0.2)                      # a hint: column 2 blinks from 0.5
+    mock.tap("right", at=0.8)                       # during its dark half: the blinks end, the cursor moves on
+    mock.tap("middle", at=1.2)                      # a second hint (column 2 again) ...
+    mock.tap("up", at=1.6)                          # ... its blinks cut by up: the question
+    mock.tap("left", at=2.0)                        # play on
+    mock.tap("up", "up", at=3.0)
+    play(mock, HELPS, thinker=answering(mock, [0]), hinter=hinting(mock, 1))
+    third = LIT.replace(".R......", "..R.....", 1)
+    shown = [(round(t, 2), grid(f)) for t, f in mock.frames if 0.2 <= t < 2.3]
+    assert shown == [(0.5, LIT), (0.75, g(EMPTY)), (0.8, third),     # right from the hint's column
+                     (1.5, LIT),                                    # the second hint (asked at 1.2) blinks
+                     (1.6, LIT.replace(".R......", "RRRRRRRR", 1)),  # up: the question blinks the cursor row
+                     (1.85, g(EMPTY)),
+                     (2.0, LIT)]                                    # left plays on: the cursor over the hint
+    said = [s.text for t, s in mock.statuses if s.phase == "playing"]
+    assert said[-1] == "round 1 (0-0, 7x6): player 1 (red) to move (2 hints, 0 take-backs)"
+
+
+def test_presses_during_the_fall_after_a_hint_and_during_the_win_flash_are_still_dropped():
+    mock = MockBackend()
+    for k in range(4):                              # four hints (column 1), each cut short by down: red wins
+        start = 0.2 + 2.0 * k
+        mock.tap("middle", at=start)                # answered at start + 0.3
+        mock.tap("down", at=start + 0.5)            # during the blinks: drops in column 1
+        mock.tap("right", "down", at=start + 0.55, gap=0.05)   # during the fall: dropped
+    won = 6.82                                      # the fourth token lands on row 4 (2 rows + 3 stones under it)
+    mock.tap("left", "down", at=won + 0.3, gap=0.3)            # during the win flash and the score: dropped
+    mock.tap("up", "up", at=won + 6.0)
+    result = play(mock, HELPS, thinker=answering(mock, [1, 1, 1, 6]), hinter=hinting(mock, 0))
+    assert result == MatchResult(None, (1, 0), True, 2)
+    landed = [(round(t, 2), grid(f).splitlines()) for t, f in mock.frames if t < won + 0.01][-1]
+    assert landed == (won, ["........", "........", "BBBBBBB.", "BBBBBBB.",
+                            "RBBBBBB.", "RYBBBBB.", "RYBBBBB.", "RYBBBBB."])   # the replies in column 2, no more
+    flash = [grid(f).splitlines()[4:] for t, f in mock.frames if won + 0.01 < t < won + 1.5]
+    assert flash[:2] == [["BBBBBBB.", "BYBBBBB.", "BYBBBBB.", "BYBBBBB."],
+                         ["RBBBBBB.", "RYBBBBB.", "RYBBBBB.", "RYBBBBB."]]   # the four blink, nothing else moves
+    round2 = [grid(f).splitlines() for t, f in mock.frames if t < won + 6.0][-1]
+    assert round2 == ["...R....", "........"] + ["BBBBBBB."] * 5 + ["BBBBBBY."]   # yellow started round 2

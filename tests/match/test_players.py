@@ -77,7 +77,7 @@ def test_two_scripted_players_play_a_whole_round_through_the_protocol():
     assert [round(t, 6) for t, _ in list(mock.frames)[:8]] == [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.9]  # ticks, aim, fall
     said = [s.text for _, s in mock.statuses]
     assert said == [f"round 1 (0-0, 7x6): player {1 + ply % 2} ({'red' if ply % 2 == 0 else 'yellow'}) is thinking"
-                    for ply in range(7)] + ["player 1 wins 1-0"]
+                    for ply in range(7)] + ["match not recorded: player 1 wins 1-0"]
     last = mock.statuses[-1][1].as_json()
     assert last["seats"] == [
         {"seat": 1, "colour": "#ff0000", "colour_name": "red", "name": None, "level": None, "kind": "remote"},

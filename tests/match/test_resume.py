@@ -3,7 +3,6 @@ exact frames on the mock, resuming every kind of match exactly, up abandoning it
 the launcher's paths.  (Real games killed with SIGKILL in a pty: ``test_resume_kill.py``.)"""
 from __future__ import annotations
 
-import itertools
 import logging
 from datetime import datetime, timezone
 
@@ -16,7 +15,7 @@ from gamelib.launcher import cli as launcher_cli
 from gamelib.launcher.settings import Settings
 from gamelib.scroll import scroll_frames
 from records_data import ANN, BOB, interrupted_match, rows, ticking
-from sensehat_c4.match import game as c4_game, render, resume, words
+from sensehat_c4.match import render, resume, words
 from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.commands import main as c4_main
 from sensehat_c4.match.computer import Computer
@@ -220,8 +219,9 @@ def test_colours_names_and_who_starts_are_the_matchs_and_the_winners_name_scroll
     mock.wait_until(1.0)
     moves(mock, "4545454")                              # round 2: Bob starts and wins: 2-0
     mock.wait_until(mock._cursor + MATCH_SETTLE + 2.0)
-    play_matches(mock, opponent=HUMAN, matches=1, recorder=recorder(games_db), report=print_result)
-    assert capsys.readouterr().out == "match 1: Bob wins 2-0\n"
+    play_matches(mock, opponent=HUMAN, matches=1, recorder=recorder(games_db),
+                 report=lambda played, computer, result: print_result(computer, result))
+    assert capsys.readouterr().out == "match 1: Bob wins 2-0\n"          # the stored match's number
     assert shown(mock, 0.5) == [(0.0, g("""
         ...O....
         ........
@@ -346,7 +346,7 @@ def test_the_command_resumes_the_stored_match_whatever_its_options_say(games_db,
     mock.tap("up", "up")                 # match 2, the command's own (easy, 6x5): left at once
     assert c4_main(["--opponent", "easy", "--board", "6x5", "--names", "Xi,Yu", "--matches", "2"]) == 0
     assert capsys.readouterr().out == ("match 1: Ann wins 2-0\n"
-                                       "match 2 (computer: easy, player 2): abandoned at 0-0\n")
+                                       "match not recorded (computer: easy, player 2): abandoned at 0-0\n")
     assert grid(mock.frames[0][1]) == EMPTY_Y   # the stored 7x6, not --board
     assert rows(games_db, "SELECT id, status, columns, rows, p1_name, p2_name, p2_level FROM matches") == [
         (1, "finished", 7, 6, "Ann", "Bob", None)]   # (match 2, left before a move, leaves nothing)
@@ -354,7 +354,6 @@ def test_the_command_resumes_the_stored_match_whatever_its_options_say(games_db,
 
 def test_connect_4_from_the_launchers_menu_asks_first(config, launcher_mock, games_db, capsys,
                                                      monkeypatch):
-    monkeypatch.setattr(c4_game, "_launched", itertools.count(1))   # the launcher's matches, counted from 1
     config.save(Settings(names=("Cy", "Di")))
     interrupted_match(games_db, ["4545454", "4453"], sides=NAMELESS)   # a match of two players without names
     mock = launcher_mock
@@ -368,7 +367,7 @@ def test_connect_4_from_the_launchers_menu_asks_first(config, launcher_mock, gam
     mock.hold("up", 2.1)
     mock.tap("right", "right", "middle")                 # quit from the system menu
     assert launcher_cli.main(["--log-level", "error"]) == 0
-    assert capsys.readouterr().out == "match 1: player 1 wins 2-1\n"   # the stored match's (nameless) players
+    assert capsys.readouterr().out == "match 1: player 1 wins 2-1\n"   # the stored match's number and players
     launched = next(t for t, s in mock.statuses if s.phase == words.RESUME)
     dark = grid([(0, 0, 0)] * 64)   # the launcher clears the LEDs as it starts a game
     assert [grid(f) for t, f in mock.frames if launched <= t < 3.0] == [dark, BOARD_4453, SCORE_1_0]

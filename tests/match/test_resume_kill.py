@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -327,12 +328,14 @@ def finish(program: PtyProgram, plan: Plan, at: int, where: str, db) -> None:
         steer(program, plan, position)
     winners = [r.winner for r in plan.matches[m]]
     winner = 1 if winners.count(1) == 2 else 2
-    line = f"match 1: player {winner} wins 2-{winners.count(3 - winner)}"
-    program.wait_for(lambda p: line in p.text(), timeout=20, what=f"{line!r} {where}")
+    line = re.compile(rf"match (\d+): player {winner} wins 2-{winners.count(3 - winner)}")
+    program.wait_for(lambda p: line.search(p.text()), timeout=20, what=f"{line.pattern!r} {where}")
+    shown = int(line.search(program.text()).group(1))
     program.press("q")
     program.finish()
     assert program.process.returncode == 0
     match_id = rows(db, "SELECT MAX(id) FROM matches")[0][0]
+    assert shown == match_id                                  # the line numbers the match as the records do
     assert rows(db, f"SELECT status, winner FROM matches WHERE id = {match_id}") == [("finished", winner)]
     assert rows(db, f"SELECT moves, result FROM rounds WHERE match_id = {match_id}") == [
         (rnd.moves, "win") for rnd in plan.matches[m]]

@@ -84,22 +84,23 @@ def test_the_match_says_whose_turn_the_result_and_the_score():
         "round 2 (1-0, 7x6): abandon the match? up again to confirm",
         f"round 2 (1-0, 7x6): {ann} to move",
         "round 2 (1-0, 7x6): abandon the match? up again to confirm",
-        "abandoned at 1-0, Ann ahead"]
+        "match not recorded: abandoned at 1-0, Ann ahead"]                   # no records: no number
     ann_keys = f"{ann} to move: ←/→ choose, Enter drops, ↑ abandons"      # the terminal's line: no "stick", no "middle"
     assert [s.caption for _, s in mock.statuses] == [ann_keys, f"{computer} thinking"] * 3 + [
         ann_keys, f"{ann} wins round 1", f"{computer} thinking", ann_keys,
         "abandon the match? ↑ again: yes, another key: play on", ann_keys,
-        "abandon the match? ↑ again: yes, another key: play on", "abandoned at 1-0, Ann ahead"]
+        "abandon the match? ↑ again: yes, another key: play on", "match not recorded: abandoned at 1-0, Ann ahead"]
     assert mock.statuses[1][1].as_json() == {
         "phase": "thinking", "text": f"round 1 (0-0, 7x6): {computer} is thinking", "caption": f"{computer} thinking",
-        "game": "Connect 4", "board": "7x6", "round": 1, "score": [0, 0], "turn": 2, "winner": None, "result": None,
+        "game": "Connect 4", "board": "7x6", "match": None, "round": 1, "score": [0, 0], "turn": 2, "winner": None, "result": None,
         "take_back": False,
         "seats": [{"seat": 1, "colour": "#ff0000", "colour_name": "red", "name": "Ann", "level": None, "kind": "stick"},
                   {"seat": 2, "colour": "#ffff00", "colour_name": "yellow", "name": None, "level": "easy",
                    "kind": "computer"}]}
     won = mock.statuses[7][1].as_json()
     assert (won["phase"], won["result"], won["winner"], won["score"], won["turn"]) == ("result", "round", 1, [1, 0], None)
-    assert mock.statuses[-1][1].as_json()["result"] == "abandoned"
+    ended = mock.statuses[-1][1].as_json()
+    assert (ended["result"], ended["match"], ended["summary"]) == ("abandoned", None, "abandoned at 1-0, Ann ahead")
 
 
 def test_a_won_match_and_a_draw_are_said():
@@ -118,9 +119,9 @@ def test_a_won_match_and_a_draw_are_said():
     assert (result.winner, result.score) == (1, (2, 1))
     results = [s.text for _, s in mock.statuses if s.phase == "result"]
     assert results == ["round 1 (0-0, 7x6): a draw", "round 2 (0-1, 7x6): Bob (yellow) wins the round",
-                       "round 3 (1-1, 7x6): Ann (red) wins the round", "Ann wins 2-1"]
+                       "round 3 (1-1, 7x6): Ann (red) wins the round", "match not recorded: Ann wins 2-1"]
     assert [s.caption for _, s in mock.statuses if s.phase == "result"] == [
-        "round 1: a draw", "Bob (yellow) wins round 2", "Ann (red) wins round 3", "Ann wins 2-1"]
+        "round 1: a draw", "Bob (yellow) wins round 2", "Ann (red) wins round 3", "match not recorded: Ann wins 2-1"]
 
 
 @pytest.mark.parametrize("kind, name, level, caption", [
@@ -155,6 +156,24 @@ def test_the_lan_guest_says_whose_turn_from_its_own_side():
     assert words.as_guest(result, 2) == result
     odd = Status(words.PLAYING, "x", "Ann (red) to move", {"turn": 3, "seats": []})           # unreadable: no caption
     assert words.as_guest(odd, 2) == Status(words.PLAYING, "x", None, {"turn": 3, "seats": []})
+
+
+def test_the_lan_guest_numbers_the_match_as_its_own_records_do():
+    """The host's words carry its records' number (12); the guest says its own (3), or none (not recorded
+    there), in the detail and in the match's one line at its end, remade from ``summary``."""
+    host, guest = words.Seat(1, (255, 0, 0), "Ann"), words.Seat(2, (255, 255, 0), "Bob", kind="remote")
+    ended = words.match(words.RESULT, (host, guest), size=Size(), number=3, score=(2, 1), winner=1,
+                        result=words.MATCH, summary="Ann wins 2-1", match_number=12)
+    assert (ended.text, ended.caption, ended.details["match"], ended.details["summary"]) == (
+        "match 12: Ann wins 2-1", "match 12: Ann wins 2-1", 12, "Ann wins 2-1")
+    mine = words.as_guest(Status.from_json(ended.as_json()), 2, 3)          # as the guest reads it off the link
+    assert (mine.text, mine.caption, mine.details["match"]) == ("match 3: Ann wins 2-1",) * 2 + (3,)
+    assert words.as_guest(ended, 2, None).text == "match not recorded: Ann wins 2-1"
+    playing = words.match(words.PLAYING, (host, guest), size=Size(), number=1, score=(0, 0), turn=1, match_number=12)
+    assert words.as_guest(playing, 2, 3).details["match"] == 3 and words.as_guest(playing, 2, 3).text == playing.text
+    bare = Status(words.RESULT, "match 12: Ann wins 2-1", None, {"match": 12, "result": "match"})   # no summary
+    assert words.as_guest(bare, 2, 3) == Status(words.RESULT, "match 12: Ann wins 2-1", None, {"match": 3,
+                                                                                             "result": "match"})
 
 
 def test_whose_turn_it_is_and_the_seats_are_typed_fields_the_api_writes_as_keys():

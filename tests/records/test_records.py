@@ -194,6 +194,47 @@ def timed(call, *args, **kwargs) -> float:
     return time.monotonic() - start
 
 
+def test_a_match_s_number_is_its_row_s_once_written_and_none_for_a_match_not_kept(tmp_path):
+    """``Recorder.number``: what ``history`` calls the match (its row's id), from its first move's write until
+    the next match starts; ``None`` before that, for a match left before a move, and without a database."""
+    path = tmp_path / "games.db"
+    record_match(Recorder(path, clock=ticking()), ["1212121"])            # match 1, from another run
+    recorder = Recorder(path, clock=ticking())
+    assert recorder.number is None                                        # nothing started yet
+    recorder.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+    recorder.start_round()
+    assert recorder.number is None                                        # no row before a move
+    recorder.played(1, 1, Board.from_moves("4"))
+    assert recorder.number == 2
+    recorder.end_match(None)
+    assert recorder.number == 2                                           # the match just ended keeps it
+    recorder.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+    assert recorder.number is None
+    recorder.end_match(None)                                              # left before a move: not kept
+    assert recorder.number is None
+    assert rows(path, "SELECT id FROM matches") == [(1,), (2,)]
+    other = sqlite3.connect(str(path), isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")                                      # another program writing a while
+    recorder.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+    recorder.start_round()
+    recorder.played(1, 1, Board.from_moves("4"))
+    assert recorder.number is None                                        # not written yet: no number yet
+    other.execute("ROLLBACK")
+    other.close()
+    recorder.played(1, 1, Board.from_moves("45"))
+    assert recorder.number == 3
+    recorder.close()
+    interrupted_match(tmp_path / "cut.db", ["4545454", "44"])
+    resumed = Recorder(tmp_path / "cut.db", clock=ticking())
+    resumed.resume(resumed.interrupted())
+    assert resumed.number == 1                                            # an interrupted match goes on as itself
+    nowhere = Recorder(tmp_path / "not-a-dir" / "x" / "games.db", clock=ticking())
+    (tmp_path / "not-a-dir").write_text("a file where a folder should be")
+    nowhere.start_match((ANN, BOB), columns=7, rows=6, backend="mock")
+    nowhere.played(1, 1, Board.from_moves("4"))
+    assert (nowhere.failed is not None, nowhere.number) == (True, None)   # no database: no number
+
+
 def test_a_lock_held_a_while_only_delays_the_writes(tmp_path, caplog):
     """Another process's long write (SQLITE_BUSY) is not an error: each move waits at most
     MOVE_BUSY_SECONDS for the lock, keeps what it could not write, and the next write takes it all."""

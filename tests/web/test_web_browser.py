@@ -160,7 +160,7 @@ def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, em
         emulator.tap("up")
         time.sleep(0.3)
         emulator.tap("up")
-        wait(driver, lambda: text(driver, "text") == "abandoned at 1-0, player 2 ahead", "the match's end")
+        wait(driver, lambda: text(driver, "text") == "match 1: abandoned at 1-0, player 2 ahead", "the match's end")
         wait(driver, lambda: text(driver, "seat-text") == "Play from here: take a seat.", "the seat ended")
         out, err = game.communicate(timeout=30)
         assert (game.returncode, out) == (0, "match 1: abandoned at 1-0, player 2 ahead\n")

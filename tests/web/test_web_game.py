@@ -417,7 +417,7 @@ def test_web_on_both_command_lines(capsys, monkeypatch, tmp_path):
         assert cli.main(["--backend", "headless", "--opponent", "human", "--matches", "1",
                          "--web", "127.0.0.1:0"]) == 0
         out, err = capsys.readouterr()
-        assert out == "match 1: abandoned at 0-0\n"
+        assert out == "match not recorded: abandoned at 0-0\n"
         assert re.fullmatch(r"sensehat-c4: web view on http://127\.0\.0\.1:\d+/ \(a phone takes a seat with the "
                             r"PIN the LEDs show\)\n", err)
         with socket.socket() as taken:

@@ -71,6 +71,12 @@ const STATUS = (() => {
     return format(leader ? _("abandoned at {high}-{low}, {who} ahead") : _("abandoned at {high}-{low}"), { who, high, low });
   }
 
+  // the match's line with its number in the Pi's records ("match 3: Ann wins 2-1"; none: not recorded)
+  function matchLine(s) {
+    if (Number.isInteger(s.match)) return format(_("match {number}: {summary}"), { number: s.match, summary: summary(s) });
+    return format(_("match not recorded: {summary}"), { summary: summary(s) });
+  }
+
   function match(s, shown) {
     const at = where(s);
     const turn = seatOf(s, s.turn);
@@ -83,7 +89,7 @@ const STATUS = (() => {
     else if (s.result === "round" && seatOf(s, s.winner)) {
       text = format(_("{where}: {label} wins the round"), { where: at, label: seatLabel(seatOf(s, s.winner), shown) });
     } else if (s.result === "draw") text = format(_("{where}: a draw"), { where: at });
-    else if (s.result === "match" || s.result === "abandoned") text = summary(s);
+    else if (s.result === "match" || s.result === "abandoned") text = matchLine(s);
     else return null;
     if (Number.isInteger(s.hints) && Number.isInteger(s.takebacks)) {
       text = format(_("{text} ({helps})"), { text, helps: helpsCounts(s.hints, s.takebacks) });

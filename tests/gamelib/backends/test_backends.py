@@ -269,7 +269,7 @@ def test_a_new_backend_is_one_registration_everywhere(capsys, monkeypatch, tmp_p
     with backends.registered("headless", headless):
         assert backends.names() == ("auto", "hat", "emu", "terminal", "headless")
         assert cli.main(["--backend", "headless", "--rotation", "90", "--opponent", "human", "--matches", "1"]) == 0
-        assert capsys.readouterr().out == "match 1: abandoned at 0-0\n"
+        assert capsys.readouterr().out == "match not recorded: abandoned at 0-0\n"   # no move: not kept
         assert (opened[0].rotation, opened[0].closed) == (90, True)
         monkeypatch.setenv("GAMELIB_BACKEND", "headless")
         assert launcher_cli.main(["--log-level", "error"]) == 0
@@ -408,7 +408,7 @@ def installed_plugin(tmp_path, monkeypatch):
     backends.rediscover()
 
 
-def test_a_backend_installed_by_another_package_plays_a_match(installed_plugin, capsys, games_db):
+def test_a_backend_installed_by_another_package_plays_a_match(installed_plugin, capsys, games_db, tmp_path):
     """An entry point is the whole registration: --backend takes it, the match plays through it frame
     for frame as on the mock it is built on, and the records name it."""
     assert backends.names() == ("auto", "hat", "emu", "terminal", "scripted")
@@ -423,8 +423,8 @@ def test_a_backend_installed_by_another_package_plays_a_match(installed_plugin, 
 
     reference = MockBackend()                                   # the same match on the mock, opened directly
     three_rounds(reference)
-    with reference:
-        result = play(reference, MatchOptions())
+    with reference, contextlib.closing(Recorder(tmp_path / "reference.db")) as recorder:
+        result = play(reference, MatchOptions(), recorder=recorder)   # recorded too: the words number it 1
     assert (result.winner, result.score) == (2, (1, 2))
     assert list(board.frames) == list(reference.frames) and len(board.frames) > 100
     assert board.statuses == reference.statuses

@@ -281,7 +281,8 @@ def test_q_in_the_terminal_that_started_it_quits_and_gives_the_terminal_back(emu
         assert program.finish() == ""
         assert program.process.returncode == 0
         assert termios.tcgetattr(program.slave) == program.attributes_before
-        assert program.output == b"match 1: abandoned at 0-0\r\n"   # the match's line; nothing typed was echoed
+        assert program.output == b"match not recorded: abandoned at 0-0\r\n"   # the match's line (no move: not kept);
+        # nothing typed was echoed
         assert emulator.pixels() == [BLACK] * 64
     finally:
         program.close()

@@ -19,7 +19,7 @@ from pyte.graphics import FG_BG_256
 
 from emu_sandbox import child_env
 from frames import in_order, turned
-from pty_terminal import PtyProgram, PtyScreen, board_origin, game, hex_colours, history, leds, letters, set_size, TRUECOLOR, start, board, shows
+from pty_terminal import PtyProgram, PtyScreen, below, board_origin, under_help, game, hex_colours, history, leds, letters, set_size, TRUECOLOR, start, board, shows
 
 from gamelib.backends import open_backend
 from gamelib.backends.base import STICK, Action, Direction
@@ -346,8 +346,9 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
     program = start(sandbox, "--opponent", "human")
     try:
         program.wait_for(shows(board("")), what="the empty board")
-        program.wait_for(lambda p: p.screen.display[12:14] == [f"{SHORT_HINT:^40}", TURN[:40]],   # whose turn,
-                         what="whose turn under the board")                                      # cut to fit
+        program.wait_for(lambda p: below(p.screen)[:3] == [SHORT_HINT, "player 1 (red) to move: ←/→ choose,",
+                                                           "Enter drops, ↑ abandons"],   # whose turn, wrapped to fit
+                         what="whose turn under the board")
         program.press("right")                                     # the cursor moves, and wraps
         program.wait_for(shows(board("", 4)))
         program.press("left", "left", "left", "left", "left")
@@ -378,9 +379,9 @@ def test_auto_plays_a_round_in_the_terminal_and_q_quits(sandbox):
 
 def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
     """Under the board, the opponent chooser's item and the keys, then the board size; in play whose
-    turn it is, in which colour, and the keys (each cut to the terminal's 40 columns)."""
+    turn it is, in which colour, and the keys (each wrapped whole to the terminal's 40 columns)."""
     program = start(sandbox)
-    status = lambda p: p.screen.display[13].strip()   # noqa: E731 (the line under the hint, 40 x 16)
+    status = lambda p: under_help(p.screen)   # noqa: E731 (the lines under the hint, 40 x 16)
     browse = "(←/→ browse, Enter chooses)"
     try:
         program.wait_for(shows(choice_frame(0)), what="the opponent chooser")
@@ -392,17 +393,18 @@ def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
             program.wait_for(shows(choice_frame(index % count)), what=f"choice {index % count}")
             program.wait_for(lambda p: status(p) != (said or [f"2 players {browse}"])[-1])
             said.append(status(program))
-        assert said == [f"{label} {browse}"[:40].strip() for label in (
+        assert said == [f"{label} {browse}" for label in (
             [f"computer: {number} {name}" for number, name in enumerate(LEVELS, 1)]
             + ["computer: match me", "over the LAN", "rules", "2 players"])]
         program.press("enter")
         program.wait_for(shows(size_frame(Size())), what="the size chooser")
-        program.wait_for(lambda p: status(p) == "board size: 7x6 (←/→ browse, Enter choos")
+        program.wait_for(lambda p: status(p) == "board size: 7x6 (←/→ browse, Enter chooses, ↑ back)")
+        assert below(program.screen)[1:3] == ["board size: 7x6 (←/→ browse, Enter", "chooses, ↑ back)"]
         program.press("left")
-        program.wait_for(lambda p: status(p) == "board size: 6x6 (←/→ browse, Enter choos")
+        program.wait_for(lambda p: status(p) == "board size: 6x6 (←/→ browse, Enter chooses, ↑ back)")
         program.press("enter")
         program.wait_for(shows(render.board_frame(Board(6, 6), P, cursor=2)), what="the 6x6 board")
-        program.wait_for(lambda p: status(p) == TURN[:40].strip())
+        program.wait_for(lambda p: status(p) == TURN)
         program.press("q")
         assert program.finish() == ("sensehat-c4: no Sense HAT or running emulator found; playing in this "
                                     "terminal (--backend emu opens the emulator window)\n")
@@ -487,7 +489,10 @@ def test_too_small_says_so_and_growing_shows_the_board(sandbox):
         program.wait_for(lambda p: "30 x 9." in p.text(), what="the too-small message again")
         program.resize(50, 20)
         program.wait_for(shows(board("", 2)))
-        assert program.screen.display[4][15:34] == "┌─────────────────┐"   # centred: (20 - 12) // 2, (50 - 19) // 2
+        assert program.screen.display[3][15:34] == "┌─────────────────┐"   # centred: (20 - 13) // 2, (50 - 19) // 2
+        assert below(program.screen)[:3] == ["arrows and Enter (or space) play, q quits",   # the turn: two lines
+                                             "player 1 (red) to move: ←/→ choose, Enter drops, ↑",
+                                             "abandons"]
         program.press("q")
         assert program.finish() == "" and program.process.returncode == 0
     finally:

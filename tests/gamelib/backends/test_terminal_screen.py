@@ -245,3 +245,46 @@ def test_words_from_outside_reach_the_terminal_without_their_control_characters(
     printed = Painter("truecolor")                                 # the last printed line (a result), kept
     printed.set_printed(words)
     assert printed.printed == shown
+
+
+LONG = ("player 1 (red) to move: ←/→ choose, ↓ drops, Enter or h: a hint, ↑ then ↓ or u: take back, ↑ abandons "
+        "(1 hint, 0 take-backs)")
+
+
+def test_a_line_wider_than_the_terminal_wraps_between_words_and_the_next_clears_what_it_left():
+    painter = Painter("truecolor")
+    screen = paint(painter.resize(80, 24), painter.frame(FRAME), painter.set_status(LONG), columns=80, lines=24)
+    top = next(row for row, line in enumerate(screen.display) if line.strip().startswith("┌"))
+    assert top == 6                                                     # (24 - 10 - 2) // 2: as with one line
+    assert [line.rstrip() for line in screen.display[16:19]] == [
+        " " * 19 + HINT,
+        "player 1 (red) to move: ←/→ choose, ↓ drops, Enter or h: a hint, ↑ then ↓ or u:",   # 80 wide, whole
+        " " * 18 + "take back, ↑ abandons (1 hint, 0 take-backs)"]                     # centred, take-backs whole
+    stream = pyte.ByteStream(screen)
+    stream.feed(painter.set_status("abandon the match? ↑ again: yes, another key: play on").encode())
+    assert [line.strip() for line in screen.display[17:19]] == [
+        "abandon the match? ↑ again: yes, another key: play on", ""]       # the second line cleared
+    assert leds(screen) == hex_colours(FRAME)
+
+
+def test_the_board_moves_up_for_wrapped_lines_only_when_the_terminal_has_no_room_for_them():
+    painter = Painter("truecolor")
+    screen = paint(painter.resize(40, 14), painter.frame(FRAME), columns=40)
+    assert screen.display[1].strip().startswith("┌")                   # (14 - 10 - 2) // 2
+    stream = pyte.ByteStream(screen)
+    stream.feed(painter.set_status("Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons").encode())
+    assert screen.display[1].strip().startswith("┌")                   # two lines: there is room for them
+    assert [line.strip() for line in screen.display[11:14]] == [
+        "arrows, Enter; q quits", "Ann (red) to move: ←/→ choose, Enter", "drops, ↑ abandons"]
+    stream.feed(painter.set_status(LONG).encode())                      # four lines: the board goes up a line
+    assert screen.display[0].strip().startswith("┌") and leds(screen) == hex_colours(FRAME)
+    assert [line.strip() for line in screen.display[10:14]] == [        # as many as the terminal has, whole
+        "arrows, Enter; q quits", "player 1 (red) to move: ←/→ choose, ↓", "drops, Enter or h: a hint, ↑ then ↓ or",
+        "u: take back, ↑ abandons (1 hint, 0"]
+
+
+def test_plain_mode_prints_a_long_line_wrapped_to_the_terminal():
+    painter = Painter("plain")
+    painter.resize(40, 24)
+    assert painter.set_status("Ann (red) to move: ←/→ choose, Enter drops, ↑ abandons") == (
+        "Ann (red) to move: ←/→ choose, Enter\r\ndrops, ↑ abandons\r\n")

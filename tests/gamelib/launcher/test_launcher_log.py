@@ -66,8 +66,10 @@ def test_match_results_show_under_the_board_and_after_like_sensehat_c4s(tmp_path
     try:
         for number in (1, 2):
             program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON), what="Connect 4's icon")
-            program.press("enter", "enter", "enter", "up", "up", gap=0.3)   # launch, 2P, 7x6, abandon
-            line = f"match {number}: abandoned at 0-0"
+            program.press("enter", "enter", "enter", "down", gap=0.3)   # launch, 2P, 7x6, a move
+            program.pump(0.5)
+            program.press("up", "up", gap=0.3)                              # abandon
+            line = f"match {number}: abandoned at 0-0"                      # as the records number it
             program.wait_for(lambda p, line=line: under_the_board(p) == line, what=f"{line!r} under the board")
         program.press("q")
         program.finish()

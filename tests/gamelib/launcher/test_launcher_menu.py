@@ -1,5 +1,4 @@
 """Scripted menu sessions on the mock backend (fake clock: no test sleeps), exact frames."""
-import itertools
 import json
 import logging
 import sys
@@ -437,8 +436,7 @@ def test_the_language_item_scrolls_each_languages_own_name_and_applies_and_saves
     assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}   # auto: left out
 
 
-def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys, monkeypatch):
-    monkeypatch.setattr(c4, "_launched", itertools.count(1))   # the launcher's matches, counted from 1
+def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys):
     mock = MockBackend()
     mock.tap("middle")                                          # launch Connect 4
     mock.tap("middle", "middle")                                # 2P, 7x6
@@ -450,7 +448,7 @@ def test_a_game_started_from_the_menu_speaks_the_menus_language(capsys, monkeypa
         "ukuran papan: 7x6 (←/→ menggeser, Enter memilih, ↑ kembali)",
         "giliran pemain 1 (merah): ←/→ memilih, Enter menjatuhkan, ↑ menghentikan",
         "hentikan pertandingan? ↑ lagi: ya, tombol lain: lanjut main"]
-    assert capsys.readouterr().out == "pertandingan 1: dihentikan saat 0-0\n"
+    assert capsys.readouterr().out == "pertandingan tidak tercatat: dihentikan saat 0-0\n"   # left before a move
 
 
 def test_bad_options():
@@ -489,24 +487,21 @@ def test_connect4_chooser_up_goes_back_to_the_menu():
                                                c4.ICON]
 
 
-@pytest.fixture
-def launcher_matches(monkeypatch):
-    """The launcher's match numbers from 1 (they count over the process's run)."""
-    monkeypatch.setattr(c4, "_launched", itertools.count(1))
-
-
-def test_connect4_prints_each_launchs_result_numbered_and_the_chooser_starts_at_2p(capsys, launcher_matches):
+def test_connect4_prints_each_launchs_result_numbered_as_the_records_and_the_chooser_starts_at_2p(capsys):
     mock = MockBackend()
     for _ in range(2):
-        mock.tap("middle", "middle", "middle", "up", "up")     # launch, 2P, 7x6, abandon
+        mock.tap("middle", "middle", "middle", "down")          # launch, 2P, 7x6, a move
+        mock.tap("up", "up", at=mock._cursor + 1.0)             # abandon
+    mock.tap("middle", "middle", "middle", "up", "up")          # launch, 2P, 7x6, abandon before a move
     mock.tap("middle", "up")                                    # launch, and back from the chooser: no match
     quit_menu(mock)
     Launcher(mock, [c4_entry()], NO_IDLE).run()
-    assert capsys.readouterr().out == "match 1: abandoned at 0-0\nmatch 2: abandoned at 0-0\n"
-    assert [f for _, f in mock.frames].count(tuple(choice_frame(0))) == 3   # each launch's chooser starts at 2P
+    assert capsys.readouterr().out == ("match 1: abandoned at 0-0\nmatch 2: abandoned at 0-0\n"
+                                       "match not recorded: abandoned at 0-0\n")   # the records' numbers
+    assert [f for _, f in mock.frames].count(tuple(choice_frame(0))) == 4   # each launch's chooser starts at 2P
 
 
-def test_connect4_finished_match_returns_to_the_menu(capsys, launcher_matches):
+def test_connect4_finished_match_returns_to_the_menu(capsys):
     mock = MockBackend()
     mock.tap("middle", "middle", "middle")                      # launch, 2P, 7x6
     moves(mock, "4545454")                                      # red wins round 1

@@ -41,7 +41,7 @@ class FakeCore:
 
 
 class Calls:
-    """A match's recorder that keeps each call as a tuple (the board as its moves)."""
+    """A match's recorder that keeps each call as a tuple (the board as its moves), and numbers a match 7."""
 
     def __init__(self) -> None:
         self.calls: List[Tuple[object, ...]] = []
@@ -59,6 +59,11 @@ class Calls:
 
     def end_match(self, winner: Optional[int]) -> None:
         self.calls.append(("end_match", winner))
+
+    @property
+    def number(self) -> Optional[int]:
+        """The match's number in these records: 7 once a move was kept (a row written), else none."""
+        return 7 if any(call[0] == "played" for call in self.calls) else None
 
 
 class Session:

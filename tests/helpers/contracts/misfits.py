@@ -53,6 +53,9 @@ class Forgetful:
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
                level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None: ...
 
+    @property
+    def number(self) -> Optional[int]: ...
+
 
 class Helpless:
     """A recorder whose ``played`` keeps no level, hints or take-backs (schema 3's)."""
@@ -65,6 +68,9 @@ class Helpless:
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None) -> None: ...
 
     def end_match(self, winner: Optional[int]) -> None: ...
+
+    @property
+    def number(self) -> Optional[int]: ...
 
 
 class Nameless:
