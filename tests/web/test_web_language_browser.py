@@ -189,11 +189,11 @@ def test_the_pi_in_english_and_a_french_page_reading_the_game_s_line_in_french(s
         driver.execute_script(RECORD_LINES)                                       # every line the page shows
         program.press("up")                                                       # yes: the match is over
         ended = said_in("fr", lambda: c4_words.match(c4_words.RESULT, seats, size=Size(7, 6), number=1,
-                                                     score=(0, 0), result=c4_words.ABANDONED,
+                                                     score=(0, 0), result=c4_words.ABANDONED, match_number=1,
                                                      summary=c4_words._("abandoned at {high}-{low}").format(high=0, low=0)))
-        assert ended == "abandonn\u00e9 \u00e0 0-0"
-        wait(driver, lambda: [ended, ended] in driver.execute_script("return window.lines"),
-             "the match's end, in French (the line and the result)")
+        assert ended == "match 1 : abandonn\u00e9 \u00e0 0-0"   # numbered as the sandbox's records number it
+        wait(driver, lambda: [ended, "abandonn\u00e9 \u00e0 0-0"] in driver.execute_script("return window.lines"),
+             "the match's end, in French (the line with the match's number, and the result)")
         severe = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert severe == []
     finally:
