@@ -113,7 +113,7 @@ WORDS: Dict[str, Word] = {
     "stick.no_node.fix": N_("reboot (udev did not make the device node)"),
     "stick.denied": N_("{device} ({name}) cannot be read by {user} ({owner}:{group} {mode})"),
     "group.fix": N_("sudo usermod -aG {group} {user}, then log in again"),
-    "group.relogin.fix": N_("{user} is in the '{group}' group since this login began: log in again (or reboot)"),
+    "group.relogin.fix": N_("{user} was added to the '{group}' group after this login began: log in again (or reboot)"),
     "driver.answered": N_("gamma ioctls answered (rpisense-fb): low light in the driver"),
     "driver.refused": N_("gamma ioctls refused ({error}): low light in software"),
     "driver.unchecked": N_("not checked: {why}"),

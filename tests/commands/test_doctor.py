@@ -182,7 +182,7 @@ def test_added_to_the_group_but_not_logged_in_again():
     assert code == 1
     assert line(checks(out)["stick"]) == (
         "✗ joystick: /dev/input/event0 (Raspberry Pi Sense HAT Joystick) cannot be read by nobody "
-        "(root:input rw-rw----); fix: nobody is in the 'input' group since this login began: log in again (or reboot)")
+        "(root:input rw-rw----); fix: nobody was added to the 'input' group after this login began: log in again (or reboot)")
 
 
 @needs_namespace
