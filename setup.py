@@ -147,7 +147,21 @@ class build_plain_library(build_ext):
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001 (no compiler, or it failed: the Python core runs)
             print(f"WARNING: the native solver core was not built ({exc}); the pure-Python core will run")
-            self.failures[ext.name] = " ".join(str(exc).split())[:300] or type(exc).__name__
+            self.failures[ext.name] = failure_words(exc)
+
+
+def failure_words(exc):
+    """Why the compiler failed, in one short line, as setuptools before 69 said it (``command 'gcc' failed
+    with exit code 1``, ``command '/x/cc' failed: No such file or directory``); newer ones give the whole
+    command line, or the system's error."""
+    text = " ".join(str(exc).split())
+    found = re.match(r"Command '\['([^']*)'.*' returned non-zero exit status (\d+)", text)
+    if found:
+        return f"command '{found.group(1)}' failed with exit code {found.group(2)}"
+    found = re.fullmatch(r"\[Errno \d+\] (.+): '([^']*)'", text)
+    if found:
+        return f"command '{found.group(2)}' failed: {found.group(1)}"
+    return text[:300] or type(exc).__name__
 
 
 def arm32_flags():
