@@ -40,6 +40,7 @@ from lan_pis import Pi, physical, board  # noqa: E402
 from latency import cpu_seconds  # noqa: E402
 
 from gamelib.lan import screens  # noqa: E402
+from gamelib.palette import palette as default_palette  # noqa: E402
 
 
 def move_to_frame(mover: Pi, watcher: Pi, starter: int, moves: str, count: int) -> List[float]:
@@ -73,7 +74,7 @@ def session(host: Pi, guest: Pi, host_args: List[str], target: str, prefix_host=
     host.start("--lan", *host_args, "--names", "Bob", prefix=prefix_host)
     port = host.port()
     guest.start("--join", target.format(port=port), "--names", "Ann", prefix=prefix_guest)
-    host.shows_any(screens.frames(screens.request("Ann", asker)), timeout=60)
+    host.shows_any(screens.frames(screens.request("Ann", asker, default_palette())), timeout=60)
     host.tap("middle")
     for pi in (host, guest):
         pi.shows(board("", 1), timeout=60)
@@ -133,7 +134,7 @@ def netns(args: argparse.Namespace, tmp: Path) -> None:
             if args.cut:
                 link.faults("cut")
                 cut = time.monotonic()
-                host.shows_any(screens.frames(screens.away()), timeout=30)
+                host.shows_any(screens.frames(screens.away(default_palette())), timeout=30)
                 print(f"cut: the host shows the waiting screen {time.monotonic() - cut:.1f} s after the cut")
                 time.sleep(max(0.0, 30.0 - (time.monotonic() - cut)))
                 link.faults("none")

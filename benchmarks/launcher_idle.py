@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from gamelib.palette import palette as default_palette
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "helpers"))
@@ -59,7 +60,7 @@ def main() -> None:
                  "--dim-after", str(s + 0.5), "--blank-after", str(2 * s + 1.0)], env=env)
             try:
                 emulator.wait_client()
-                emulator.wait_screen(lambda px: px == lit(c4.ICON))
+                emulator.wait_screen(lambda px: px == lit(c4.ICON(default_palette())))
                 time.sleep(0.25)
                 awake = phase(launcher.pid, s)
                 time.sleep(0.5)                     # dims at s + 0.5

@@ -12,7 +12,6 @@ from typing import Dict, List, MutableSequence, Tuple
 
 from .colours import RGB
 from .matrix import PIXELS, SIDE
-from .palette import DEFAULT, PALETTES
 
 WIDTH = 3
 """The width of the digits (most glyphs)."""
@@ -129,8 +128,8 @@ def draw_text(pixels: MutableSequence[RGB], text: str, colour: RGB, x: int = 0, 
         x += len(rows[0]) + 1
 
 
-def centred_text(text: str, colour: RGB, background: RGB = PALETTES[DEFAULT].background) -> List[RGB]:
-    """A whole frame with ``text`` (one or two glyphs) centred."""
+def centred_text(text: str, colour: RGB, background: RGB) -> List[RGB]:
+    """A whole frame with ``text`` (one or two glyphs) centred in ``colour`` on ``background``."""
     pixels: List[RGB] = [background] * PIXELS
     draw_text(pixels, text, colour, x=(SIDE - text_width(text) + 1) // 2, y=(SIDE - HEIGHT + 1) // 2)
     return pixels

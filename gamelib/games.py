@@ -3,7 +3,9 @@
 A game is any object (a module, an instance of :class:`Game`...) with
 
 - ``name``: a short name (for the log and ``gamelib list``),
-- ``icon``: 64 ``(r, g, b)`` pixels shown in the menu,
+- ``icon``: 64 ``(r, g, b)`` pixels shown in the menu, or a function drawing them in a
+  :class:`~gamelib.palette.Palette` (an :class:`~gamelib.icons.Icon`): the menu draws it in the palette
+  shown (:attr:`~gamelib.backends.base.Backend.palette`), checked at load in every palette,
 - ``play(backend)``: plays on the backend it is given and returns when done
   (finished or abandoned).  It must not close the backend.
 - ``remembers`` (optional, default false): if true, the launcher calls
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, 
 from .backends.base import Backend
 from .i18n import _
 from .icons import Picture, check_picture
+from .palette import PALETTES, Palette
 
 if TYPE_CHECKING:
     from .web.pages import Pages
@@ -46,6 +49,8 @@ PlayFunction = Callable[[Backend], object]
 """``play(backend)``: a game that keeps nothing between runs."""
 RememberingPlay = Callable[[Backend, "Choices"], object]
 """``play(backend, choices)``: a game with ``remembers`` set."""
+IconSource = Union[Picture, Callable[[Palette], Picture]]
+"""A game's icon: its pixels, or a function drawing them in a palette."""
 
 
 class Choices:
@@ -76,7 +81,7 @@ class Game:
     """A game as the launcher sees it (games may export one of these, or a module)."""
 
     name: str
-    icon: Picture
+    icon: IconSource
     play: Union[PlayFunction, RememberingPlay]
     remembers: bool = False
     """True if ``play`` takes the game's :class:`Choices` after the backend."""
@@ -90,6 +95,10 @@ class Game:
     def title(self) -> str:
         """The name as a player reads it, in the words of the moment."""
         return self.words(self.name) if self.words is not None else self.name
+
+    def drawn(self, palette: Palette) -> Picture:
+        """The icon in ``palette`` (the backend's, when the menu shows it)."""
+        return self.icon(palette) if callable(self.icon) else self.icon
 
     def run(self, backend: Backend, choices: Choices) -> None:
         """Play once on ``backend``: with ``choices`` if the game remembers, else without."""
@@ -122,7 +131,12 @@ def as_game(obj: Any) -> Game:
     if not callable(play):
         raise TypeError(_("game {name} needs a play(backend) function").format(name=repr(name)))
     try:
-        picture = check_picture(icon)
+        if callable(icon):
+            for palette in PALETTES.values():   # as each palette draws it (any may be chosen)
+                check_picture(icon(palette))
+            picture: IconSource = icon
+        else:
+            picture = check_picture(icon)
     except ValueError as exc:
         raise TypeError(_("game {name}: bad icon: {error}").format(name=repr(name), error=exc)) from None
     web = getattr(obj, "web", None)

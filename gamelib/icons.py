@@ -1,29 +1,44 @@
 """8x8 pictures for menus: drawing them from text, the shared icons, and dimming a frame.
 
-Pure functions and constants, no I/O: games draw their menu icon with
-:func:`picture`, the launcher shows :data:`ERROR_ICON` for a game that cannot be
-played or whose last run raised.
+Pure functions and constants, no I/O: games draw their menu icon with :class:`Icon` (letters
+standing for the palette's roles, drawn in the palette shown when it is shown), the launcher
+shows :data:`ERROR_ICON` for a game that cannot be played or whose last run raised.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence, Tuple, cast
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence, Tuple, cast
 
 from .colours import RGB
 from .i18n import _
 from .matrix import PIXELS, SIDE
-from .palette import DEFAULT, PALETTES
+from .palette import Palette
 
 Picture = Tuple[RGB, ...]
 """64 ``(r, g, b)`` pixels, row by row from the top left (a frame that cannot be changed)."""
 
 
-def picture(rows: Sequence[str], colours: Mapping[str, RGB]) -> Picture:
-    """Eight rows of eight characters -> 64 pixels; ``.`` is black, other letters come from ``colours``."""
+def picture(rows: Sequence[str], colours: Mapping[str, RGB], background: RGB) -> Picture:
+    """Eight rows of eight characters -> 64 pixels; ``.`` is ``background`` (unless ``colours`` says), other
+    letters come from ``colours``."""
     if len(rows) != SIDE or any(len(row) != SIDE for row in rows):
         raise ValueError(_("a picture is eight rows of eight characters"))
-    palette = dict(colours)
-    palette.setdefault(".", PALETTES[DEFAULT].background)
-    return tuple(palette[ch] for row in rows for ch in row)
+    lookup = {".": background, **colours}
+    return tuple(lookup[ch] for row in rows for ch in row)
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A picture whose letters stand for a palette's roles, drawn in the palette shown: ``icon(palette)``.
+
+    ``rows``: eight rows of eight characters; ``roles(palette)``: each letter's colour in it (``.``: the
+    palette's background)."""
+
+    rows: Tuple[str, ...]
+    roles: Callable[[Palette], Mapping[str, RGB]]
+
+    def __call__(self, palette: Palette) -> Picture:
+        return picture(self.rows, self.roles(palette), palette.background)
 
 
 def check_picture(pixels: object) -> Picture:
@@ -44,7 +59,7 @@ def dimmed(frame: Sequence[RGB], divisor: int = 4) -> Picture:
     return tuple(tuple(0 if v == 0 else max(1, v // divisor) for v in pixel) for pixel in frame)  # type: ignore[misc]
 
 
-ERROR_ICON: Picture = picture((
+ERROR_ICON = Icon((
     "RRRRRRRR",
     "R......R",
     "R.R..R.R",
@@ -53,10 +68,10 @@ ERROR_ICON: Picture = picture((
     "R.R..R.R",
     "R......R",
     "RRRRRRRR",
-), {"R": PALETTES[DEFAULT].error})
+), lambda p: {"R": p.error})
 """A red cross in a red box: this game cannot be played, or its last run failed (see the log)."""
 
-POWER_ICON: Picture = picture((
+POWER_ICON = Icon((
     "........",
     "...R....",
     ".R.R.R..",
@@ -65,5 +80,5 @@ POWER_ICON: Picture = picture((
     "R.....R.",
     ".R...R..",
     "..RRR...",
-), {"R": PALETTES[DEFAULT].error})
+), lambda p: {"R": p.error})
 """The power symbol (top row left dark for the menu's position dot): shut the computer down."""

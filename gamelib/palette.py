@@ -9,7 +9,11 @@ one).  The players' roles are the only ones a player chooses (``--colors``; a re
 a stored round's are those recorded): :func:`for_round` puts them in, once per round.
 
 A new palette is one entry of :data:`PALETTES` (its name, a :class:`Palette` with the roles it
-changes); nothing else changes.  Pure: no I/O.
+changes); nothing else changes.  The palette shown is a context given to every screen at run time: the
+place that resolves the user's choice (``--palette``, the launcher's setting) calls :func:`palette` with it and
+sets :attr:`gamelib.backends.base.Backend.palette`, which the screens read when they draw; no module reads
+:data:`PALETTES` at import or as a default argument (``tests/gamelib/test_palette_screens.py`` checks).
+Pure: no I/O.
 """
 from __future__ import annotations
 
@@ -18,6 +22,9 @@ from typing import Dict, Tuple
 
 from .colours import BLACK, BLUE, CYAN, GREEN, MAGENTA, ORANGE, RED, RGB, WHITE, YELLOW
 
+DEFAULT = "default"
+PURPLE_YELLOW = "purple-yellow"
+GREEN_PINK = "green-pink"
 
 @dataclass(frozen=True)
 class PageColours:
@@ -92,6 +99,8 @@ class Palette:
     """A second cue beyond colour: a winning line blinks in its seat's own rhythm (seat 2's twice as fast;
     ``sensehat_c4.match.render.win_blinks``).  The colour-blind palettes have it; the default keeps its
     one steady blink."""
+    name: str = DEFAULT
+    """The palette's name: its key in :data:`PALETTES`, what the web view's state says (``palette``)."""
 
     def player(self, player: int) -> RGB:
         """The colour of the board's player 1 or 2."""
@@ -103,28 +112,26 @@ class Palette:
         return self.first, self.second
 
 
-DEFAULT = "default"
-PURPLE_YELLOW = "purple-yellow"
-GREEN_PINK = "green-pink"
-PALETTES: Dict[str, Palette] = {
-    DEFAULT: Palette(),
+PALETTES: Dict[str, Palette] = {p.name: p for p in (
+    Palette(),
     # For colour vision deficiency, chosen by measurement (benchmarks/palettes.py, docs/BENCHMARKS.md): the
     # players, the empty field, a dark LED and the highlight stay apart for deuteranopia, protanopia and
     # tritanopia, at normal and low light, every lit channel at least 48 (what the LEDs light).
-    PURPLE_YELLOW: Palette(first=(208, 0, 255), second=(255, 255, 0), field=(0, 128, 0), flash=(160, 255, 255),
-                           page=PageColours(field="#0a600a", hole="#041804"), cue=True),
-    GREEN_PINK: Palette(first=(0, 255, 0), second=(160, 128, 128), cue=True),   # the default's blue field
-}
+    Palette(first=(208, 0, 255), second=(255, 255, 0), field=(0, 128, 0), flash=(160, 255, 255),
+            page=PageColours(field="#0a600a", hole="#041804"), cue=True, name=PURPLE_YELLOW),
+    Palette(first=(0, 255, 0), second=(160, 128, 128), cue=True, name=GREEN_PINK),   # the default's blue field
+)}
 """The palettes by name; :data:`DEFAULT` is the one shown unless another is chosen (``--palette``, the
 launcher's system menu)."""
 
 
 def palette(name: str = DEFAULT) -> Palette:
-    """The palette called ``name`` (``KeyError`` if none is)."""
+    """The palette called ``name`` (``KeyError`` if none is): the one resolver of a choice; without one, the
+    default (a backend nobody set: :attr:`gamelib.backends.base.Backend.palette`)."""
     return PALETTES[name]
 
 
-def for_round(colours: Tuple[RGB, RGB], starter: int, base: Palette = PALETTES[DEFAULT]) -> Palette:
+def for_round(colours: Tuple[RGB, RGB], starter: int, base: Palette) -> Palette:
     """A round's palette: ``base`` with seat 1's and seat 2's ``colours`` (as chosen), the board's first
     mover being seat ``starter``."""
     return replace(base, first=colours[starter - 1], second=colours[2 - starter])

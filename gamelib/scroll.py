@@ -16,15 +16,12 @@ from .backends.base import STICK, Action, Backend, StickEvent
 from .colours import RGB
 from .font import HEIGHT, draw_glyph, glyph
 from .matrix import PIXELS, SIDE
-from .palette import DEFAULT, PALETTES
 from .waiting import DUE, wait
 
 SPEED = 0.08
 """Seconds per one-column step (``show_message`` uses 0.1; a little quicker reads as well)."""
 TOP = (8 - HEIGHT + 1) // 2
 """The text's top row: the glyphs sit where the score digits do."""
-_BACKGROUND = PALETTES[DEFAULT].background
-
 
 Step = Tuple[Tuple[RGB, ...], float]
 
@@ -39,7 +36,7 @@ class Scrolling(Sequence[Step]):
     frame (``{index: colour}``: a chooser's place dot).
     """
 
-    def __init__(self, text: str, colour: RGB, background: RGB = _BACKGROUND, *, speed: float = SPEED, y: int = TOP,
+    def __init__(self, text: str, colour: RGB, background: RGB, *, speed: float = SPEED, y: int = TOP,
                  marks: Mapping[int, RGB] = {}) -> None:   # never changed
         self.colour, self.background, self.speed, self.y = colour, background, speed, y
         self.marks = dict(marks)
@@ -85,7 +82,7 @@ class Scrolling(Sequence[Step]):
         return pixels
 
 
-def scroll_frames(text: str, colour: RGB, background: RGB = _BACKGROUND, *, speed: float = SPEED,
+def scroll_frames(text: str, colour: RGB, background: RGB, *, speed: float = SPEED,
                   y: int = TOP) -> Iterator[Tuple[List[RGB], float]]:
     """:class:`Scrolling`'s steps one after another, each frame a new list."""
     steps = Scrolling(text, colour, background, speed=speed, y=y)
@@ -93,7 +90,7 @@ def scroll_frames(text: str, colour: RGB, background: RGB = _BACKGROUND, *, spee
         yield steps.pixels(index), speed
 
 
-def scroll(backend: Backend, text: str, colour: RGB, background: RGB = _BACKGROUND, *,
+def scroll(backend: Backend, text: str, colour: RGB, background: RGB, *,
            speed: float = SPEED, stop_on_press: bool = True) -> bool:
     """Scroll ``text`` on ``backend`` once; True if a press (any direction) ended it early.
 

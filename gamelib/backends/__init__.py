@@ -30,7 +30,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 from .. import install
 from ..errors import BackendError, ConfigError, SetupError
 from ..i18n import N_, _, one_of
-from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES
+from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES, palette
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "Observer", "Picture", "STICK", "StickEvent", "ENV_VAR",
@@ -288,5 +288,5 @@ def add_arguments(parser: "argparse.ArgumentParser") -> None:
 def from_args(args: "argparse.Namespace", notice: Optional[Notice] = None) -> Backend:
     """Open the backend that :func:`add_arguments`'s options ask for (its :attr:`~.base.Backend.palette` too)."""
     backend = open_backend(args.backend, rotation=args.rotation, low_light=args.low_light, notice=notice)
-    backend.palette = getattr(args, "palette", DEFAULT_PALETTE) or DEFAULT_PALETTE
+    backend.palette = palette(getattr(args, "palette", None) or DEFAULT_PALETTE)
     return backend

@@ -47,7 +47,7 @@ from gamelib.colours import BLACK, RGB
 from ..errors import ConfigError
 from ..i18n import _
 from ..matrix import PIXELS, SIDE
-from ..palette import DEFAULT as DEFAULT_PALETTE
+from ..palette import Palette, palette
 from ..seats import SeatTable
 from ..status import Status
 from .device import Clock, Device, Dimmable
@@ -179,9 +179,10 @@ class Backend:
         self._inbox = Inbox()
         self.seats = SeatTable()
         """Which seat another stick plays (a phone's): read by the game, written by the web server."""
-        self.palette: str = DEFAULT_PALETTE
-        """The name of the palette the games draw with (:data:`gamelib.palette.PALETTES`; ``--palette``, the
-        launcher's setting): a setting of the LEDs, read by the game and the web view (its ``/palette.css``)."""
+        self.palette: Palette = palette()
+        """The palette every screen draws with, read when it draws (one of :data:`gamelib.palette.PALETTES`:
+        ``--palette``, the launcher's setting, which may change it between games): a setting of the LEDs, read
+        by the games and the web view (its ``/palette.css``)."""
         self._asked_lock = threading.Lock()
         self._asked_interludes: Deque[Interlude] = deque(maxlen=QUEUED)
         self._asked_first: Optional[Interlude] = None

@@ -103,10 +103,10 @@ def wait_for_guest(backend: Backend, host: LanHost, game: str) -> Optional[Sessi
         showing = asking
         if asking is None:
             backend.say(screens.offering_words(host.name, game))
-            animator.play(screens.offering())
+            animator.play(screens.offering(backend.palette))
         else:
             backend.say(screens.request_words(asking.name, asking.address))
-            animator.play(screens.request(asking.name, asking.address))
+            animator.play(screens.request(asking.name, asking.address, backend.palette))
 
     show(None)
     while True:
@@ -163,10 +163,10 @@ def choose_game(backend: Backend, browser: Browser) -> Optional[Found]:
 def _show_found(backend: Backend, animator: Animator, found: Sequence[Found], index: int) -> None:
     if not found:
         backend.say(screens.searching_words())
-        animator.play(screens.searching())
+        animator.play(screens.searching(backend.palette))
     else:
         backend.say(screens.found_words([f.name for f in found], index))
-        animator.play(screens.found(found[index].name, index, len(found)))
+        animator.play(screens.found(found[index].name, index, len(found), backend.palette))
 
 
 class Outcome(str, Enum):
@@ -206,7 +206,7 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
     played = False
     host = p.outside_name(host_label)
     backend.say(screens.asking_words(host))
-    animator.play(screens.asking())
+    animator.play(screens.asking(backend.palette))
     while True:
         for got in link.take():
             kind = got.kind
@@ -214,7 +214,7 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
                 if state != "asking":
                     state = "asking"
                     backend.say(screens.asking_words(host))
-                    animator.play(screens.asking())
+                    animator.play(screens.asking(backend.palette))
             elif kind in (g.WELCOME, g.RESUMED):
                 host = link.host_name or host
                 state, played = "playing", True
@@ -228,10 +228,10 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
             elif kind == g.DROPPED and state == "playing":
                 state = "away"
                 backend.say(screens.away_words(host, link.limits.away_seconds))
-                animator.play(screens.away())
+                animator.play(screens.away(backend.palette))
             elif kind == g.REFUSED:
                 message = str(got.data.get("message", ""))[:200] or _("{name} said no").format(name=host)
-                play_once(backend, [(screens.REFUSED, screens.REFUSED_SECONDS)],
+                play_once(backend, [(screens.REFUSED(backend.palette), screens.REFUSED_SECONDS)],
                           screens.refused_words(host, message))
                 backend.clear()
                 return Visit(Outcome.REFUSED, message, got.data.get("reason"), played)
@@ -239,11 +239,11 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
                 reason = got.data.get("reason")
                 message = str(got.data.get("message", ""))[:200]
                 if reason == p.QUIT:
-                    play_once(backend, screens.left(host), screens.left_words(host, screens.QUIT))
+                    play_once(backend, screens.left(host, backend.palette), screens.left_words(host, screens.QUIT))
                 backend.clear()
                 return Visit(Outcome.ENDED, message, reason, played)
             elif kind == g.GAVE_UP:
-                play_once(backend, screens.left(host), screens.left_words(host, screens.GONE))
+                play_once(backend, screens.left(host, backend.palette), screens.left_words(host, screens.GONE))
                 backend.clear()
                 return Visit(Outcome.GAVE_UP, _("{why}: the match with {name} is abandoned").format(why=got.data, name=host),
                              p.AWAY, played)

@@ -411,7 +411,7 @@ class LanHost(Observer):
         def pressed(event: StickEvent) -> None:   # the game's thread: up gives up waiting
             if event.direction is Direction.UP:
                 self._call(self._end, session, "abandoned", f"{self.name} abandoned the match")
-        self._held = self.backend.pause(screens.away(), pressed=pressed,
+        self._held = self.backend.pause(screens.away(self.backend.palette), pressed=pressed,
                                        status=screens.away_words(session.name, self.limits.away_seconds))
 
     def _unpause(self) -> None:

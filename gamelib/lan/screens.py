@@ -11,7 +11,8 @@ down, and scroll who left (:func:`left`) when the other side quits.  Each animat
 sequence of ``(frame, seconds)`` steps, played over and over where it waits for someone; a
 scrolling one makes each frame as it is shown (:class:`~gamelib.scroll.Scrolling`), and every
 name is cut to :data:`~.protocol.MAX_NAME` characters, its control characters removed
-(:func:`~.protocol.outside_name`), whoever sent it.
+(:func:`~.protocol.outside_name`), whoever sent it.  Each is drawn in the palette it is given (the
+backend's, :attr:`~gamelib.backends.base.Backend.palette`).
 
 The words (:class:`~gamelib.status.Status`, phase ``lan``): ``details["screen"]`` says which
 of the above (``offering``, ``request``, ``searching``, ``found``, ``asking``, ``refused``,
@@ -24,14 +25,13 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..colours import RGB
 from ..i18n import N_, _
-from ..icons import Picture, picture
-from ..palette import DEFAULT, PALETTES
+from ..icons import Icon, Picture, picture
+from ..palette import Palette
 from ..scroll import Scrolling
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from .protocol import outside_name
 
 Step = Tuple[Picture, float]
-_COLOURS = PALETTES[DEFAULT]
 
 PHASE = "lan"
 OFFERING, REQUEST, SEARCHING, FOUND, ASKING, REFUSED_SCREEN, AWAY, LEFT = (
@@ -59,34 +59,36 @@ _WAVES = ("........",
 """Row 0 stays dark: a chooser puts its place dot there."""
 
 
-def _waves(colour: RGB) -> List[Step]:
+def _waves(colour: RGB, background: RGB) -> List[Step]:
     """The dot, then the dot and the inner wave, then both waves: a sender's sign."""
     steps = []
     for lit in ("C", "BC", "ABC"):
-        colours = {k: (colour if k in lit else _COLOURS.background) for k in "ABC"}
-        steps.append((picture(_WAVES, colours), WAVE_SECONDS))
+        colours = {k: (colour if k in lit else background) for k in "ABC"}
+        steps.append((picture(_WAVES, colours, background), WAVE_SECONDS))
     return steps
 
 
-def offering() -> List[Step]:
-    """The host waits for a guest: the waves, cyan."""
-    return _waves(_COLOURS.lan)
+def offering(palette: Palette) -> List[Step]:
+    """The host waits for a guest: the waves, cyan (``lan``)."""
+    return _waves(palette.lan, palette.background)
 
 
-def searching() -> List[Step]:
-    """The guest looks for games: the waves, green."""
-    return _waves(_COLOURS.join)
+def searching(palette: Palette) -> List[Step]:
+    """The guest looks for games: the waves, green (``join``)."""
+    return _waves(palette.join, palette.background)
 
 
-def request(name: str, address: str) -> Sequence[Step]:
+def request(name: str, address: str, palette: Palette) -> Sequence[Step]:
     """Someone asks to play: ``NAME ADDRESS?`` scrolling, white (the host's middle accepts, up refuses)."""
-    return Scrolling(_("{name} {address}?").format(name=outside_name(name), address=address[:64]), _COLOURS.text)
+    return Scrolling(_("{name} {address}?").format(name=outside_name(name), address=address[:64]), palette.text,
+                     palette.background)
 
 
-def found(name: str, index: int, count: int) -> Sequence[Step]:
+def found(name: str, index: int, count: int, palette: Palette) -> Sequence[Step]:
     """The guest browses the games found: ``name`` scrolling, green, under a dot on the top row for
     its place among ``count`` (at most 8 dots)."""
-    return Scrolling(outside_name(name), _COLOURS.join, marks={min(index, 7): _COLOURS.text} if count > 1 else {})
+    return Scrolling(outside_name(name), palette.join, palette.background,
+                     marks={min(index, 7): palette.text} if count > 1 else {})
 
 
 _HOURGLASS = (".YYYYYY.",
@@ -99,22 +101,22 @@ _HOURGLASS = (".YYYYYY.",
               ".YYYYYY.")
 
 
-def asking() -> List[Step]:
+def asking(palette: Palette) -> List[Step]:
     """The guest waits for the host's answer: an hourglass whose sand falls and falls."""
-    glass, sand, dark = _COLOURS.warning, _COLOURS.sand, _COLOURS.background
+    glass, sand, dark = palette.warning, palette.sand, palette.background
     full = {"Y": glass, "T": sand, "B": dark}
     empty = {"Y": glass, "T": dark, "B": sand}
-    return [(picture(_HOURGLASS, full), BLINK_SECONDS), (picture(_HOURGLASS, empty), BLINK_SECONDS)]
+    return [(picture(_HOURGLASS, full, dark), BLINK_SECONDS), (picture(_HOURGLASS, empty, dark), BLINK_SECONDS)]
 
 
-REFUSED: Picture = picture(("R......R",
-                            ".R....R.",
-                            "..R..R..",
-                            "...RR...",
-                            "...RR...",
-                            "..R..R..",
-                            ".R....R.",
-                            "R......R"), {"R": _COLOURS.error})
+REFUSED = Icon(("R......R",
+                ".R....R.",
+                "..R..R..",
+                "...RR...",
+                "...RR...",
+                "..R..R..",
+                ".R....R.",
+                "R......R"), lambda p: {"R": p.error})
 """The host said no (or could not be asked): a red cross."""
 
 _LINK = ("........",
@@ -127,15 +129,15 @@ _LINK = ("........",
          "........")
 
 
-def away() -> List[Step]:
+def away(palette: Palette) -> List[Step]:
     """The link to the other Pi dropped: two boxes, the link between them blinking red."""
-    return [(picture(_LINK, {"O": _COLOURS.warning, "L": _COLOURS.error}), BLINK_SECONDS),
-            (picture(_LINK, {"O": _COLOURS.warning, "L": _COLOURS.background}), BLINK_SECONDS)]
+    return [(picture(_LINK, {"O": palette.warning, "L": palette.error}, palette.background), BLINK_SECONDS),
+            (picture(_LINK, {"O": palette.warning, "L": palette.background}, palette.background), BLINK_SECONDS)]
 
 
-def left(name: str) -> Sequence[Step]:
+def left(name: str, palette: Palette) -> Sequence[Step]:
     """The other side quit: ``NAME LEFT`` scrolling once, orange."""
-    return Scrolling(_(_LEFT_WORDS[QUIT]).format(name=outside_name(name)), _COLOURS.warning)
+    return Scrolling(_(_LEFT_WORDS[QUIT]).format(name=outside_name(name)), palette.warning, palette.background)
 
 
 def frames(steps: Sequence[Step]) -> List[Picture]:

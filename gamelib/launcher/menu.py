@@ -29,11 +29,11 @@ from ..colours import RGB
 from ..errors import ConfigError, OutputError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
-from ..icons import ERROR_ICON, POWER_ICON, Picture, dimmed, picture
+from ..icons import ERROR_ICON, POWER_ICON, Icon, Picture, dimmed
 from ..matrix import PIXELS
 from ..i18n import _, languages, own_name
 from ..language import AUTO, speak
-from ..palette import DEFAULT, PALETTES, Palette
+from ..palette import PALETTES, Palette, palette
 from ..scroll import Scrolling
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
@@ -46,12 +46,14 @@ log = logging.getLogger("gamelib")
 POWEROFF_COMMAND = ("systemctl", "poweroff")
 QUIT = "quit"
 POWEROFF = "poweroff"
-_COLOURS = PALETTES[DEFAULT]
 
-NO_GAMES: Picture = tuple(centred_text("?", _COLOURS.text))
-"""Shown when no game is installed."""
 
-PALETTE_PICTURE = (
+def no_games(palette: Palette) -> Picture:
+    """Shown when no game is installed: ``?``."""
+    return tuple(centred_text("?", palette.text, palette.background))
+
+
+PALETTE_PICTURE = Icon((
     "........",
     "........",
     ".FFFFFF.",
@@ -60,14 +62,8 @@ PALETTE_PICTURE = (
     ".F121FF.",
     ".211212.",
     "........",
-)
+), lambda p: {"F": p.field, "1": p.first, "2": p.second})
 """The system menu's palette item: a small board in the palette chosen (F the field, 1 and 2 the players)."""
-
-
-def palette_picture(palette: Palette) -> List[RGB]:
-    """:data:`PALETTE_PICTURE` in ``palette``'s colours."""
-    return list(picture(PALETTE_PICTURE, {"F": palette.field, "1": palette.first, "2": palette.second,
-                                          ".": palette.background}))
 
 @dataclass(frozen=True)
 class LauncherOptions:
@@ -350,7 +346,7 @@ class Launcher:
             self.backend.rotation = self.settings.rotation
         if self.backend.low_light != self.settings.low_light:
             self.backend.low_light = self.settings.low_light
-        self.backend.palette = self.settings.palette
+        self.backend.palette = palette(self.settings.palette)   # the context every screen draws with
         speak(self.settings.language)
 
     # -- what the LEDs show ---------------------------------------------------------
@@ -358,34 +354,35 @@ class Launcher:
     def frame(self) -> Picture:
         """The current screen at full brightness."""
         if self.screen is Screen.CONFIRM:
-            return tuple(centred_text("P?", _COLOURS.error))
+            return tuple(centred_text("P?", self.backend.palette.error, self.backend.palette.background))
         if self.screen is Screen.SYSTEM:
             return self._system_frame()
         if not self.entries:
-            return NO_GAMES
+            return no_games(self.backend.palette)
         entry = self.entries[self.index]
         if entry.game is None or entry.key in self.failed:
-            return ERROR_ICON
-        return entry.game.icon
+            return ERROR_ICON(self.backend.palette)
+        return entry.game.drawn(self.backend.palette)
 
     def _system_frame(self) -> Picture:
         item = self.system_items[self.system_index]
-        colour: RGB = _COLOURS.menu
+        shown: Palette = self.backend.palette
+        colour: RGB = shown.menu
         if item == LIGHT:
-            pixels = centred_text("LO" if self.settings.low_light else "HI", colour)
+            pixels = centred_text("LO" if self.settings.low_light else "HI", colour, shown.background)
         elif item == ROTATION:
-            pixels = centred_text(f"R{self.settings.rotation // 90}", colour)
+            pixels = centred_text(f"R{self.settings.rotation // 90}", colour, shown.background)
         elif item == PALETTE:
-            pixels = palette_picture(PALETTES.get(self.settings.palette, _COLOURS))
+            pixels = list(PALETTE_PICTURE(shown))
         elif item == LANGUAGE:
-            scrolling = self._scrolling or Scrolling(language_name(self.settings.language), colour)
+            scrolling = self._scrolling or Scrolling(language_name(self.settings.language), colour, shown.background)
             pixels = scrolling.pixels(self._scroll_step if self._scrolling is not None else 0)
         elif item == QUIT:
-            colour = _COLOURS.warning
-            pixels = centred_text("Q", colour)
+            colour = shown.warning
+            pixels = centred_text("Q", colour, shown.background)
         else:
-            colour = _COLOURS.error
-            pixels = list(ERROR_ICON if self.poweroff_failed else POWER_ICON)
+            colour = shown.error
+            pixels = list((ERROR_ICON if self.poweroff_failed else POWER_ICON)(shown))
         pixels[1 + self.system_index] = colour  # where in the list we are
         return tuple(pixels)
 
@@ -454,7 +451,8 @@ class Launcher:
         if text is None:
             self._scrolling = None
         elif self._scrolling is None or self._scroll_text != text:
-            self._scrolling, self._scroll_text = Scrolling(text, _COLOURS.menu), text
+            self._scrolling, self._scroll_text = Scrolling(text, self.backend.palette.menu,
+                                                                 self.backend.palette.background), text
             self._scroll_step = 0
             self._scroll_due = self.backend.now() + self._scrolling.speed
 
@@ -468,7 +466,7 @@ class Launcher:
 
     def _show_frame(self) -> None:
         if self.idle is Idle.BLANK:
-            self.backend.show([_COLOURS.background] * PIXELS)
+            self.backend.show([self.backend.palette.background] * PIXELS)
         elif self.idle is Idle.DIM:
             self.backend.show(dimmed(self.frame()))
         else:

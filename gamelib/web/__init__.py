@@ -125,8 +125,7 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
     except ImportError as exc:
         raise SetupError(_("--web needs the {package} package: pip install h11").format(
             package=exc.name or "h11")) from None
-    server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages(),
-                       palette=lambda: backend.palette)
+    server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages())
     stop = backend.observe(server.feed)
     gesture: Optional[_Gesture] = None
     server.feed.shown(backend.frame)          # what is up now, for the first page

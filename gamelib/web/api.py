@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from ..colours import NAMES, hex_colour
 from ..i18n import CATALOGUE, _
-from ..palette import DEFAULT, PALETTES, Palette, css
+from ..palette import Palette, css
 from ..seats import SeatTable
 from .feed import Feed
 from .http import HttpError, Reply, Request, Response, Route, StreamReply
@@ -61,6 +61,11 @@ class Console(Protocol):
     """What the server needs from the game's side (a backend, through :mod:`.console`)."""
 
     seats: SeatTable
+
+    @property
+    def palette(self) -> Palette:
+        """The palette the LEDs show now (the backend's, which the launcher's menu may change): the pages' colours
+        follow it, and the state names it (``palette``), so an open page takes the new colours when it changes."""
 
     def press(self, direction: str, source: str) -> bool:
         """A press (and release) of ``direction`` from ``source``'s stick; False if refused (a flood)."""
@@ -110,7 +115,7 @@ PALETTE_FILES = ("/palette.css", "/icon.svg")
 """The files made from the palette shown (:func:`palette_files`)."""
 
 
-def palette_files(palette: Palette = PALETTES[DEFAULT], directory: Path = STATIC) -> Dict[str, StaticFile]:
+def palette_files(palette: Palette, directory: Path = STATIC) -> Dict[str, StaticFile]:
     """The files made once from ``palette``: ``/palette.css`` (the pages' colours as CSS custom properties,
     which ``page.css`` and a game's style sheets use) and ``/icon.svg`` (the board's colours)."""
     roles = {name: hex_colour(getattr(palette, name)) for name in ("background", "field", "first", "second")}
@@ -141,8 +146,7 @@ class WebApp:
                  clock: Callable[[], float], files: Optional[Dict[str, StaticFile]] = None,
                  later: Callable[[float, Callable[[], None]], Any] = lambda delay, call: None,
                  pages: Sequence[Pages] = (), lan: Callable[[], Optional[Offer]] = lambda: None,
-                 seats_closed: Optional[Callable[[], bool]] = None,
-                 palette: Callable[[], str] = lambda: DEFAULT) -> None:
+                 seats_closed: Optional[Callable[[], bool]] = None) -> None:
         self.console = console
         self.pages = tuple(pages)
         self.lan = lan
@@ -157,10 +161,8 @@ class WebApp:
         self._clock = clock
         self._later = later
         self.files = load_files() if files is None else files
-        self.palette = palette
-        """The name of the palette shown now (the backend's, which the launcher's menu may change):
-        ``/palette.css`` and ``/icon.svg`` follow it, made once for each palette (:func:`palette_files`)."""
-        self._palette_files: Dict[str, Dict[str, StaticFile]] = {}
+        self._palette_files: Dict[Palette, Dict[str, StaticFile]] = {}
+        """``/palette.css`` and ``/icon.svg``, made once for each palette the console shows (:func:`palette_files`)."""
         self._pins_later = False
         """A call of :meth:`_scroll_pins` is set for when the next scroll may begin."""
         self.words = PageWords(CATALOGUE, STATIC, WORDS[1], extra=tuple(NAMES))
@@ -199,10 +201,10 @@ class WebApp:
         return serve_file(self.files[request.path], request)
 
     def _palette_file(self, request: Request) -> Response:
-        name = self.palette()
-        made = self._palette_files.get(name)
+        shown = self.console.palette
+        made = self._palette_files.get(shown)
         if made is None:
-            made = self._palette_files[name] = palette_files(PALETTES.get(name, PALETTES[DEFAULT]))
+            made = self._palette_files[shown] = palette_files(shown)
         return serve_file(made[request.path], request)
 
     def links(self, request: Request) -> Response:

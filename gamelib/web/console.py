@@ -14,7 +14,7 @@ from gamelib.colours import RGB, ColourError, parse_colour
 from gamelib.i18n import N_, _
 from gamelib.icons import Picture, picture
 from gamelib.matrix import PIXELS
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.palette import Palette
 from gamelib.scroll import scroll_frames
 from gamelib.status import ENTER, Status
 
@@ -41,15 +41,14 @@ PHONE = (
 """A phone, blinking in its seat's colour while the game waits for it (its page is closed)."""
 PHONE_BLINK = 0.5
 """Half a blink of :data:`PHONE`, in seconds."""
-_COLOURS = PALETTES[DEFAULT]
 WAITING = "waiting"
 """The phase of the words while the game waits for a phone."""
 
 
-def phone_frames(colour: RGB) -> List[Tuple[Picture, float]]:
-    """The steps of the phone blinking in ``colour`` (``(frame, seconds)``)."""
-    lit: Picture = picture(PHONE, {"P": colour})
-    return [(lit, PHONE_BLINK), ((_COLOURS.background,) * PIXELS, PHONE_BLINK)]
+def phone_frames(colour: RGB, palette: Palette) -> List[Tuple[Picture, float]]:
+    """The steps of the phone blinking in ``colour`` on ``palette``'s background (``(frame, seconds)``)."""
+    lit: Picture = picture(PHONE, {"P": colour}, palette.background)
+    return [(lit, PHONE_BLINK), ((palette.background,) * PIXELS, PHONE_BLINK)]
 
 
 def away_words(seat: int, who: str, seconds: float, name: Optional[str] = None) -> Status:
@@ -70,6 +69,11 @@ class BackendConsole:
         self.seats = backend.seats
         self._held: Optional[Pause] = None
 
+    @property
+    def palette(self) -> Palette:
+        """The backend's palette (:attr:`~gamelib.backends.base.Backend.palette`), read when drawing."""
+        return self.backend.palette
+
     def press(self, direction: str, source: str) -> bool:
         """A press and its release from ``source``'s stick; False if the game's queue is full (a flood)."""
         if not self.backend.inject(direction, Action.PRESSED, source=source):
@@ -79,24 +83,26 @@ class BackendConsole:
 
     def show_pin(self, pin: str) -> None:
         """Scroll the PIN on the LEDs only: the web page, which anyone may watch, never shows it."""
-        self.backend.interlude(list(scroll_frames(_(PIN_TEXT).format(pin=pin), _COLOURS.text)))
+        self.backend.interlude(list(scroll_frames(_(PIN_TEXT).format(pin=pin), self.palette.text, self.palette.background)))
 
     def show_pairing(self, pin: str) -> None:
         """Scroll the pairing PIN on the LEDs only, at the game's next wait, ahead of any other scroll and
         cutting short the one playing (the person at the Pi asked for it)."""
-        self.backend.interlude(list(scroll_frames(_(PAIR_TEXT).format(pin=grouped(pin)), _COLOURS.text)), first=True)
+        self.backend.interlude(list(scroll_frames(_(PAIR_TEXT).format(pin=grouped(pin)), self.palette.text,
+                                                self.palette.background)), first=True)
 
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs, and on the page, that a phone took ``seat``."""
-        self.backend.interlude(list(scroll_frames(_(SEATED_TEXT).format(seat=seat), self.colour(seat))), mirrored=True)
+        self.backend.interlude(list(scroll_frames(_(SEATED_TEXT).format(seat=seat), self.colour(seat),
+                                                self.palette.background)), mirrored=True)
 
     def colour(self, seat: int) -> RGB:
         """``seat``'s colour as the game's words give it (``seats[n].colour``), else white."""
         colour = self._seat(seat).get("colour")
         try:
-            return parse_colour(colour) if isinstance(colour, str) else _COLOURS.text
+            return parse_colour(colour) if isinstance(colour, str) else self.palette.text
         except ColourError:
-            return _COLOURS.text
+            return self.palette.text
 
     def who(self, seat: int) -> str:
         """``seat``'s player's name as the game's words give it (``seats[n].name``), else ``player N``."""
@@ -120,7 +126,7 @@ class BackendConsole:
             if event.action is Action.PRESSED and event.direction in (Direction.MIDDLE, Direction.DOWN):
                 take_back()
 
-        self._held = self.backend.pause(phone_frames(self.colour(seat)), pressed=pressed,
+        self._held = self.backend.pause(phone_frames(self.colour(seat), self.palette), pressed=pressed,
                                         status=away_words(seat, self.who(seat), seconds, self.name(seat)))
 
     def here(self) -> None:

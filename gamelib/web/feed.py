@@ -26,15 +26,12 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Tuple
 from ..backends.base import Observer
 from ..colours import RGB
 from ..jsonvalue import JSON, JSONObject
-from ..matrix import PIXELS
-from ..palette import DEFAULT, PALETTES
 from ..seats import Sitter
 from ..status import Status
 from .http import Stream
 from .limits import Limits
 
 Picture = Tuple[RGB, ...]
-BLANK: Picture = (PALETTES[DEFAULT].background,) * PIXELS
 
 FRAME, STATE = "frame", "state"
 RETRY_MS = 1000
@@ -79,12 +76,13 @@ class Watcher:
 class Feed(Observer):
     """The newest frame and state, and the watchers they go to."""
 
-    def __init__(self, limits: Limits = Limits(), *, extra: Callable[[], Dict[str, Any]] = dict) -> None:
+    def __init__(self, limits: Limits = Limits(), *, frame: Picture, extra: Callable[[], Dict[str, Any]] = dict) -> None:
         self.limits = limits
         self.extra = extra
         """Added to every state (the server's seating), read in the event loop."""
         self.loop: Optional[asyncio.AbstractEventLoop] = None
-        self.frame: Picture = BLANK
+        self.frame = frame
+        """The newest frame (at first: the LEDs dark, in the palette shown)."""
         self.seq = 0
         """Frames shown since the feed began; the newest one's number."""
         self.status: Optional[Status] = None

@@ -19,7 +19,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..errors import ServerError
 from ..i18n import _
-from ..palette import DEFAULT
+from ..matrix import PIXELS
 from .address import Address, page_urls
 from .api import Console, Offer, WebApp
 from .feed import Feed
@@ -42,16 +42,14 @@ class WebServer:
 
     def __init__(self, console: Console, address: Address = Address("127.0.0.1", 0), *,
                  limits: Limits = Limits(), seating: Optional[Callable[..., Seating]] = None,
-                 pages: Sequence[Pages] = (), palette: Callable[[], str] = lambda: DEFAULT) -> None:
+                 pages: Sequence[Pages] = ()) -> None:
         self.console = console
-        self.palette = palette
-        """The name of the palette shown now (the backend's): the pages' colours follow it, and the state
-        names it (``palette``), so an open page takes the new colours when it changes."""
         self.pages = tuple(pages)
         """What games add (:class:`~.pages.Pages`): their routes and links; closed with the server."""
         self.address = address
         self.limits = limits
-        self.feed = Feed(limits, extra=lambda: {"seating": self.seating.state(), "palette": self.palette()})
+        self.feed = Feed(limits, frame=(console.palette.background,) * PIXELS,
+                         extra=lambda: {"seating": self.seating.state(), "palette": console.palette.name})
         self.seating = (seating or Seating)(console.seats, limits, pin_changed=self._pin_changed)
         self.bound: List[Tuple[str, int]] = []
         self.urls: List[str] = []
@@ -135,7 +133,7 @@ class WebServer:
         self.feed.start(loop)
         app = WebApp(self.console, self.feed, self.seating, self.limits, clock=loop.time,
                      later=lambda delay, call: loop.call_later(delay, call), pages=self.pages,
-                     lan=lambda: self.lan, seats_closed=lambda: self.seats_closed, palette=self.palette)
+                     lan=lambda: self.lan, seats_closed=lambda: self.seats_closed)
         self.http = HttpServer(app.routes(), self.limits, clock=loop.time, trusted=self.trusts)
         return await self.http.listen(self.address.host, self.address.port)
 

@@ -8,7 +8,7 @@ from gamelib import app, backends, language, web
 from gamelib.app import Parser
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
 from gamelib.lan import DEFAULT_PORT
-from gamelib.palette import DEFAULT, PALETTES, Palette
+from gamelib.palette import Palette, palette
 from gamelib.players import MAX_LENGTH as MAX_NAME
 from gamelib.web.address import Address, argument as web_address
 
@@ -26,11 +26,11 @@ if TYPE_CHECKING:
     from ..match.controller import MatchResult
 
 
-def refusal(colour: RGB, board: Palette = PALETTES[DEFAULT]) -> Optional[str]:
+def refusal(colour: RGB, board: Palette) -> Optional[str]:
     """Why ``colour`` cannot be a player's on ``board``'s field, or ``None``; compared as the LEDs show it
     (#0000fc is the field's blue there, #000003 is dark)."""
     if led_colour(colour) == led_colour(board.field):
-        return _("is the field's blue") if board.field == PALETTES[DEFAULT].field else _("is the field's colour")
+        return _("is the field's blue") if board.field == palette().field else _("is the field's colour")
     if led_colour(colour) == led_colour(board.background):
         return _("is black, which is an empty LED")
     return None
@@ -38,23 +38,24 @@ def refusal(colour: RGB, board: Palette = PALETTES[DEFAULT]) -> Optional[str]:
 
 HELPS = {"on": True, "off": False}
 """``--helps``' words and what each means (``None``, not given: chosen with the joystick)."""
-PLAYER_COLOUR_NAMES = [name for name, colour in NAMES.items() if refusal(colour) is None]
+
+
+def player_colour_names(board: Palette) -> List[str]:
+    """The colours' names a player may choose on ``board`` (those :func:`refusal` lets by)."""
+    return [name for name, colour in NAMES.items() if refusal(colour, board) is None]
 
 
 class _Unset(str):
     """``--colors``' default: the palette's players' colours (told apart from the same words typed)."""
 
 
-DEFAULT_COLOURS = _Unset(",".join(map(colour_name, PALETTES[DEFAULT].players)))
-
-
-def parse_colours(text: str, board: Palette = PALETTES[DEFAULT]) -> Tuple[RGB, RGB]:
+def parse_colours(text: str, board: Palette) -> Tuple[RGB, RGB]:
     """``"red,yellow"`` or ``"#ff0000,#ffff00"`` -> two colours ``board`` can show apart."""
     parts = [p for p in text.split(",")]
     if len(parts) != 2:
         raise ConfigError(_("--colors takes two colours separated by a comma (not {text!r})").format(text=text))
     try:
-        p1, p2 = (parse_colour(p, PLAYER_COLOUR_NAMES) for p in parts)
+        p1, p2 = (parse_colour(p, player_colour_names(board)) for p in parts)
     except ColourError as exc:
         raise ConfigError(_("--colors: {error}").format(error=exc)) from exc
     for seat, colour in ((1, p1), (2, p2)):
@@ -87,7 +88,8 @@ def play_parser() -> Parser:
                     epilog=_("commands (each takes --help):\n{rows}").format(rows=rows),
                     formatter_class=app.RawDescriptionHelpFormatter)
     backends.add_arguments(parser)
-    parser.add_argument("--colors", "--colours", dest="colours", default=DEFAULT_COLOURS, metavar="P1,P2",
+    parser.add_argument("--colors", "--colours", dest="colours", metavar="P1,P2",
+                        default=_Unset(",".join(map(colour_name, palette().players))),   # --palette's default
                         help=_("the players' colours, names or hex (default: %(default)s)"))
     parser.add_argument("--first", choices=FIRST_CHOICES, default="alternate",
                         help=_("who starts each round (default: alternate, player 1 first)"))
@@ -186,10 +188,10 @@ def run(argv: Sequence[str]) -> int:
     from ..rules import Size  # noqa: PLC0415
 
     use_threads(args.threads)
-    board = PALETTES[args.palette]
+    board = palette(args.palette)   # the choice resolved: from_args gives it to the backend
     try:
-        options = MatchOptions(colours=board.players if args.colours is DEFAULT_COLOURS else parse_colours(args.colours, board),
-                               palette=board, first=args.first,
+        options = MatchOptions(colours=None if isinstance(args.colours, _Unset) else parse_colours(args.colours, board),
+                               first=args.first,
                                timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
                                names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
@@ -240,7 +242,7 @@ def run(argv: Sequence[str]) -> int:
                     web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
                 if backend.needs_terminal:   # log lines would land on the board
                     logs.aside()
-                unrecorded.check(backend, recorder, options.palette)
+                unrecorded.check(backend, recorder)
                 if lan_address is not None:
                     lan.host(backend, replace(options, size=args.board or options.size), name=name,
                              recorder=recorder, address=lan_address, matches=args.matches, notice=notice,

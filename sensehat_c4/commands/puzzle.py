@@ -23,7 +23,6 @@ from typing import Callable, Sequence
 from gamelib.jsonvalue import JSONObject
 
 from gamelib import app, backends, web
-from gamelib.palette import PALETTES
 
 from ..engine.puzzles import Puzzle, daily
 from ..i18n import N_, _
@@ -131,7 +130,7 @@ def play(args: argparse.Namespace, day: date, puzzle: Puzzle, today: Callable[[]
             with backends.from_args(args, notice=notice) as backend, web.serving(backend, args.web, notice):
                 if backend.needs_terminal:
                     logs.aside()
-                unrecorded.check(backend, keeper.recorder, PALETTES[backend.palette])
+                unrecorded.check(backend, keeper.recorder)
                 result = PuzzlePlay(backend, day, puzzle, keeper=keeper).run()
     finally:
         keeper.close()

@@ -9,8 +9,8 @@ from typing import List, Optional
 from gamelib.backends.base import Backend
 from gamelib.colours import RGB
 from gamelib.games import Choices, Game
-from gamelib.icons import picture
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.icons import Icon, picture
+from gamelib.palette import Palette
 
 from ..i18n import _
 from ..match import unrecorded, words
@@ -25,7 +25,6 @@ from .remote import default_name
 log = logging.getLogger("sensehat_c4")
 
 OFFER, JOIN = "offer", "join"
-_COLOURS = PALETTES[DEFAULT]
 
 
 _ROLE_ICONS = {
@@ -34,10 +33,11 @@ _ROLE_ICONS = {
 }
 
 
-def role_frame(role: str, index: int) -> List[RGB]:
+def role_frame(role: str, index: int, palette: Palette) -> List[RGB]:
     """The choice between offering a game (cyan waves) and joining one (green), with its place dot."""
-    frame = list(picture(_ROLE_ICONS[role], {"C": _COLOURS.lan, "G": _COLOURS.join, "W": _COLOURS.text}))
-    frame[1 + index] = _COLOURS.lan if role == OFFER else _COLOURS.join
+    frame = list(picture(_ROLE_ICONS[role], {"C": palette.lan, "G": palette.join, "W": palette.text},
+                         palette.background))
+    frame[1 + index] = palette.lan if role == OFFER else palette.join
     return frame
 
 
@@ -50,11 +50,11 @@ def choose_role(backend: Backend) -> Optional[str]:
                             _("offer a game on the LAN (left/right: browse)"), choice="offer", choices=list(roles)),
             screens._status("role", _("play over the LAN: join a game on another Pi (left/right: browse)"),
                             _("join a game on the LAN (left/right: browse)"), choice="join", choices=list(roles))]
-    chosen = browse(backend, [role_frame(role, i) for i, role in enumerate(roles)], 0, said)
+    chosen = browse(backend, [role_frame(role, i, backend.palette) for i, role in enumerate(roles)], 0, said)
     return None if chosen is None else roles[chosen]
 
 
-ICON = picture((
+ICON = Icon((
     "........",
     "..CCCC..",
     ".C....C.",
@@ -63,7 +63,7 @@ ICON = picture((
     "BBBBBBBB",
     "BBRBBBYB",
     "BYRRBYRB",
-), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second, "C": _COLOURS.lan, ".": _COLOURS.background})
+), lambda p: {"B": p.field, "R": p.first, "Y": p.second, "C": p.lan})
 """The launcher's entry: the waves over a small board."""
 
 
@@ -78,7 +78,7 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
     with contextlib.ExitStack() as stack:
         if recorder is None:   # the launcher's entry: told now if the games cannot be recorded
             recorder = stack.enter_context(contextlib.closing(Recorder()))
-            unrecorded.check(backend, recorder, PALETTES[backend.palette])
+            unrecorded.check(backend, recorder)
         while True:
             role = choose_role(backend)
             if role is None:

@@ -60,7 +60,7 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
                 if session.gone:
                     if session.ended in ("quit", "away"):
                         why = _("left") if session.ended == "quit" else _("is gone")
-                        play_once(backend, screens.left(session.name), screens.left_words(session.name, why))
+                        play_once(backend, screens.left(session.name, backend.palette), screens.left_words(session.name, why))
                         backend.clear()
                     break
                 if result.abandoned:

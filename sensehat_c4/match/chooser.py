@@ -6,7 +6,8 @@ chooses, up backs out: on the backend's own stick (another source's presses, a p
 nothing here).  The opponent chooser's last entry, ``?``, scrolls
 :data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser a dot on the top row shows where in the
 list you are (a scroll bar: the first entry at the left, the last at the right); the size chooser shows each size's empty field where the game will
-draw it, under a white lid across its columns.  Like the controller, this is a
+draw it, under a white lid across its columns.  Every frame is drawn in the backend's palette when the chooser
+opens (:attr:`~gamelib.backends.base.Backend.palette`).  Like the controller, this is a
 loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
 Each item shown is said in words too (:mod:`.words`: ``2 players``, ``computer: 1 easy`` up to
 ``computer: 9 perfect``, ``rules``, ``board size: 6x5``), for the terminal's status line and a mirror.
@@ -20,7 +21,7 @@ from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.icons import picture
 from gamelib.matrix import SIDE
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.palette import Palette
 from gamelib.scroll import scroll
 from gamelib.status import Status
 from gamelib.stepper import Stepper
@@ -28,11 +29,9 @@ from gamelib.stepper import Stepper
 from ..i18n import N_, _
 from ..rules import Size
 from . import render, words
-from .entries import CHOICES as CHOICES, LAN_INDEX as LAN_INDEX, LEVEL_COLOURS as LEVEL_COLOURS  # the table
+from .entries import CHOICES as CHOICES, LAN_INDEX as LAN_INDEX  # the table
 from .entries import MATCH_ME_INDEX as MATCH_ME_INDEX, RULES_INDEX as RULES_INDEX, Entry as Entry
 from .opponents import HUMAN, LAN, OPPONENTS, Opponent
-
-_COLOURS = PALETTES[DEFAULT]
 
 LAN_ICON = ("........",
             "..CCCC..",
@@ -60,11 +59,12 @@ def place(index: int, count: int = len(CHOICES)) -> int:
     return index * SIDE // count
 
 
-def choice_frame(index: int) -> List[RGB]:
-    """The label of choice ``index``, with a dot on the top row marking its place."""
-    entry, label, colour = CHOICES[index]
-    pixels = (list(picture(LAN_ICON, {"C": _COLOURS.lan, "W": _COLOURS.text})) if entry == LAN
-              else centred_text(label, colour, _COLOURS.background))
+def choice_frame(index: int, palette: Palette) -> List[RGB]:
+    """The label of choice ``index`` in ``palette``, with a dot on the top row marking its place."""
+    entry, label, role = CHOICES[index]
+    colour = role(palette)
+    pixels = (list(picture(LAN_ICON, {"C": palette.lan, "W": palette.text}, palette.background)) if entry == LAN
+              else centred_text(label, colour, palette.background))
     pixels[place(index)] = colour
     return pixels
 
@@ -105,7 +105,7 @@ def choose_opponent(backend: Backend, default: Opponent = HUMAN,
     indices = [OPPONENTS.index(o) for o in offered] + ([LAN_INDEX] if lan else []) + [RULES_INDEX]
     start = indices.index(OPPONENTS.index(default)) if default in offered else \
         indices.index(LAN_INDEX) if default == LAN and lan else 0
-    frames = [choice_frame(i) for i in indices]
+    frames = [choice_frame(i, backend.palette) for i in indices]
     entries = [CHOICES[i][0] for i in indices]
     said = [words.choosing_opponent(entry, entries) for entry in entries]
     while True:
@@ -116,12 +116,12 @@ def choose_opponent(backend: Backend, default: Opponent = HUMAN,
             return None if chosen is None else offered[chosen]
         text = _(RULES)
         backend.say(words.rules(text, RULES))
-        scroll(backend, text, CHOICES[RULES_INDEX][2])  # a press ends it ...
+        scroll(backend, text, CHOICES[RULES_INDEX][2](backend.palette), backend.palette.background)  # a press ends it ...
         backend.discard_events()                          # ... and does nothing else
         start = chosen
 
 
-def size_frame(size: Size, colours: render.Palette = _COLOURS) -> List[RGB]:
+def size_frame(size: Size, colours: Palette) -> List[RGB]:
     """The empty field of ``size`` where the game draws it, under a white lid across its columns."""
     board = size.board()
     pixels = render.board_frame(board, colours)
@@ -134,7 +134,7 @@ def choose_size(backend: Backend, offered: Sequence[Size], default: Size = Size(
     """Let the players pick a board size among ``offered``, starting from ``default`` (else
     from 7 x 6, else the first); ``None`` if they push up (back)."""
     start = next((offered.index(s) for s in (default, Size()) if s in offered), 0)
-    chosen = browse(backend, [size_frame(size) for size in offered], start,
+    chosen = browse(backend, [size_frame(size, backend.palette) for size in offered], start,
                     [words.choosing_size(size, offered) for size in offered])
     return None if chosen is None else offered[chosen]
 
@@ -146,10 +146,10 @@ HELPS_CHOICES: Sequence[Tuple[bool, str]] = ((False, "-"), (True, "H"))
 def choose_helps(backend: Backend, default: bool = False) -> Optional[bool]:
     """Let the person choose hints and take-backs against the computer (off first unless ``default``);
     ``None`` if they push up (back)."""
-    frames = []
+    frames, shown = [], backend.palette
     for index, (_on, label) in enumerate(HELPS_CHOICES):
-        pixels = centred_text(label, _COLOURS.text, _COLOURS.background)
-        pixels[place(index, len(HELPS_CHOICES))] = _COLOURS.text
+        pixels = centred_text(label, shown.text, shown.background)
+        pixels[place(index, len(HELPS_CHOICES))] = shown.text
         frames.append(pixels)
     chosen = browse(backend, frames, 1 if default else 0, [words.choosing_helps(on) for on, _ in HELPS_CHOICES])
     return None if chosen is None else HELPS_CHOICES[chosen][0]

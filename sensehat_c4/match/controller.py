@@ -34,7 +34,7 @@ from gamelib.animation import Animation
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RGB
 from gamelib.errors import QuitRequested
-from gamelib.palette import DEFAULT, PALETTES, Palette, for_round
+from gamelib.palette import Palette, for_round
 from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 from gamelib.waiting import DUE, wait
@@ -107,10 +107,10 @@ HINT_SECONDS = 2.0
 class MatchOptions:
     """How a match is played."""
 
-    colours: Tuple[RGB, RGB] = PALETTES[DEFAULT].players
-    """Player 1's and player 2's colours."""
-    palette: Palette = PALETTES[DEFAULT]
-    """Every other colour the match shows (a round's palette: :func:`~gamelib.palette.for_round`)."""
+    colours: Optional[Tuple[RGB, RGB]] = None
+    """Player 1's and player 2's colours (``None``: the palette's players, :meth:`players`).  Every other colour
+    the match shows is the backend's palette's (:attr:`~gamelib.backends.base.Backend.palette`; a round's:
+    :func:`~gamelib.palette.for_round`)."""
     first: str = "alternate"
     """Who starts each round: ``p1``, ``p2``, ``alternate`` (p1 starts round 1) or ``random``."""
     wins: int = 2
@@ -133,6 +133,10 @@ class MatchOptions:
     def player_names(self) -> Tuple[Optional[str], Optional[str]]:
         """:attr:`names` with the computer's seat nameless."""
         return seat_names(self.names, self.computer)
+
+    def players(self, palette: Palette) -> Tuple[RGB, RGB]:
+        """Seat 1's and seat 2's colours: :attr:`colours`, else ``palette``'s players (the backend's palette)."""
+        return self.colours if self.colours is not None else palette.players
 
     def __post_init__(self) -> None:
         if self.first not in FIRST_CHOICES:
@@ -255,7 +259,9 @@ class Match:
         self.rounds = 0
         self.board = options.size.board()
         self.starter = 1
-        self.palette = options.palette
+        self.colours = options.players(backend.palette)
+        """Seat 1's and seat 2's colours."""
+        self.palette = backend.palette
         self.cursor = start_column(self.board)
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
@@ -385,7 +391,7 @@ class Match:
         computer = self.options.computer
         sides = []
         for seat in (1, 2):
-            colour = self.options.colours[seat - 1]
+            colour = self.colours[seat - 1]
             if computer is not None and self._computer_seat(seat) and self.options.match_me is not None:
                 sides.append(Side(colour, level=MATCH_ME, seconds=computer.seconds))
             elif computer is not None and self._computer_seat(seat):
@@ -412,7 +418,7 @@ class Match:
         seats = []
         for seat in (1, 2):
             computer = self.options.computer if self._computer_seat(seat) else None
-            seats.append(words.Seat(seat, self.options.colours[seat - 1], self._names()[seat - 1],
+            seats.append(words.Seat(seat, self.colours[seat - 1], self._names()[seat - 1],
                                     computer.level if computer is not None else None,
                                     Kind.COMPUTER if computer is not None else self.player(seat).kind,
                                     match_me=computer is not None and self.options.match_me is not None,
@@ -735,7 +741,7 @@ class Match:
         if self.resumed is None or self.rounds != self.resumed.round:
             self.hints, self.takebacks = 0, 0
         self.starter = starter
-        self.palette = for_round(self.options.colours, starter, self.options.palette)
+        self.palette = for_round(self.colours, starter, self.backend.palette)
         self.board = self.options.size.board() if not moves else Board.from_moves(
             moves, self.options.size.columns, self.options.size.rows)
         if self.recorder is not None and not moves:
@@ -772,7 +778,7 @@ class Match:
             return
         winner = self._player(outcome.winner)
         self.score[winner - 1] += 1
-        colour = self.options.colours[winner - 1]
+        colour = self.colours[winner - 1]
         steps: List[render.Step] = list(render.win_blinks(self.board, outcome.cells, self.palette, winner,
                                                           t.win_blinks, t.win_blink))
         steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
@@ -783,7 +789,7 @@ class Match:
         steps.append((render.fill_frame(colour), t.match_end))
         name = self._names()[winner - 1]
         if name:
-            steps += scroll_frames(name, colour, speed=t.name_scroll)
+            steps += scroll_frames(name, colour, self.palette.background, speed=t.name_scroll)
         final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names(),
                             self._number())
         self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self._names()))

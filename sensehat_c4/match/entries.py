@@ -1,31 +1,45 @@
 """The opponent chooser's entries as a table, and in words: :data:`CHOICES` (each opponent, its label on
-the LEDs, the label's colour, in the chooser's order) and :func:`entries_in_words` (``--help``'s list).
+the LEDs, the label's colour by its role in the palette, in the chooser's order) and :func:`entries_in_words` (``--help``'s list).
 
 Light and pure: the command line reads it before any game is loaded; :mod:`.chooser` draws and browses
 the entries.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.palette import Palette
 
 from ..i18n import N_, _
 from . import words
 from .opponents import HUMAN, LAN, MATCH_ME, OPPONENTS, Opponent, OpponentKind
 
-_COLOURS = PALETTES[DEFAULT]
-LEVEL_COLOURS: Tuple[RGB, ...] = _COLOURS.levels
-"""The labels' colours, weakest level first, from green to magenta (repeated if there are more levels)."""
+Role = Callable[[Palette], RGB]
+"""A label's colour by its role: read off the palette shown when the chooser draws it."""
+
+
+def _text(palette: Palette) -> RGB:
+    return palette.text
+
+
+def _lan(palette: Palette) -> RGB:
+    return palette.lan
+
+
+def level_colour(number: int) -> Role:
+    """Level ``number``'s label colour (from 1): the palette's :attr:`~gamelib.palette.Palette.levels`, weakest
+    first, from green to magenta (repeated if there are more levels)."""
+    return lambda palette: palette.levels[(number - 1) % len(palette.levels)]
+
 
 Entry = Optional[Opponent]
 """An entry of the opponent chooser: an opponent, or ``None`` for ``?`` (the rules, no opponent)."""
-CHOICES: Sequence[Tuple[Entry, str, RGB]] = ((HUMAN, "2P", _COLOURS.text),) + tuple(
-    (opponent, str(number), LEVEL_COLOURS[(number - 1) % len(LEVEL_COLOURS)])
+CHOICES: Sequence[Tuple[Entry, str, Role]] = ((HUMAN, "2P", _text),) + tuple(
+    (opponent, str(number), level_colour(number))
     for number, opponent in enumerate(OPPONENTS[1:-1], start=1)) + (
-    (MATCH_ME, "M", _COLOURS.text), (LAN, "", _COLOURS.lan), (None, "?", _COLOURS.text))
-"""Each opponent with its label on the matrix and the label's colour: ``2P``, then the
+    (MATCH_ME, "M", _text), (LAN, "", _lan), (None, "?", _text))
+"""Each opponent with its label on the matrix and the label's colour's role: ``2P``, then the
 levels of the levels table numbered from 1, then ``M``, *match me* (its level steps with each round),
 in the order of :data:`~.opponents.OPPONENTS`; then the LAN (a picture: waves); last ``?``, the
 rules (no opponent)."""
@@ -40,7 +54,7 @@ ENTRY_WORDS = {OpponentKind.HUMAN: N_("{label} (two players)"),
 """How :func:`entries_in_words` names each kind of entry of :data:`CHOICES` (``None``: the rules)."""
 
 
-def entries_in_words(choices: Sequence[Tuple[Entry, str, RGB]] = CHOICES) -> str:
+def entries_in_words(choices: Sequence[Tuple[Entry, str, Role]] = CHOICES) -> str:
     """The opponent chooser's entries in their order on the LEDs, in words: ``2P (two players), 1-9 (the
     computer's levels, easy to perfect), M (match me), the waves (another Pi over the LAN), ? (the rules)``
     (``--help``'s; made from :data:`CHOICES`, the levels one run of labels)."""

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Backend
 from gamelib.games import Choices, Game
-from gamelib.icons import picture
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.icons import Icon
 
 from ..engine.matchme import MatchMe, Round
 from ..errors import BoardSizeError
@@ -40,7 +39,7 @@ from .words import GAME as NAME
 if TYPE_CHECKING:
     from gamelib.web.pages import Pages
 
-ICON = picture((
+ICON = Icon((
     "...R....",
     "........",
     "BBBBBBBB",
@@ -49,8 +48,8 @@ ICON = picture((
     "BBBYBBBB",
     "BBRYBBBB",
     "BYRRYBRB",
-), {"B": PALETTES[DEFAULT].field, "R": PALETTES[DEFAULT].first, "Y": PALETTES[DEFAULT].second})
-"""A small board with a few tokens, and a red one about to drop."""
+), lambda p: {"B": p.field, "R": p.first, "Y": p.second})
+"""A small board with a few tokens, and a red one about to drop (drawn in the palette shown)."""
 
 
 Report = Callable[[int, Optional[Computer], MatchResult], None]
@@ -251,10 +250,9 @@ def play(backend: Backend, choices: Optional[Choices] = None) -> None:
     def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
         print_result(computer, result)
 
-    board = PALETTES[backend.palette]   # the launcher's setting
     with contextlib.closing(Recorder()) as recorder:
-        unrecorded.check(backend, recorder, board)   # told before play if the games cannot be recorded
-        play_matches(backend, MatchOptions(names=names, colours=board.players, palette=board), matches=1, back_leaves=True,
+        unrecorded.check(backend, recorder)   # told before play if the games cannot be recorded
+        play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,
                      default_size=default, recorder=recorder, report=report,
                      chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
 

@@ -23,7 +23,7 @@ from typing import Collection, Iterator, List, Optional, Tuple
 from gamelib.colours import RGB
 from gamelib.font import HEIGHT as FONT_HEIGHT, centred_text, draw_text, text_width
 from gamelib.matrix import SIDE
-from gamelib.palette import DEFAULT, PALETTES, Palette as Palette  # the colours every function here takes
+from gamelib.palette import Palette as Palette  # the colours every function here takes
 
 from ..rules import Board, Cell
 
@@ -138,7 +138,7 @@ def digit_frame(value: int, colour: RGB, palette: Palette) -> Pixels:
     return centred_text(str(value), colour, palette.background)
 
 
-def score_frame(score: Tuple[int, int], colours: Tuple[RGB, RGB], background: RGB = PALETTES[DEFAULT].background) -> Pixels:
+def score_frame(score: Tuple[int, int], colours: Tuple[RGB, RGB], background: RGB) -> Pixels:
     """A match's score: seat 1's round wins as a digit on the left in its colour, seat 2's on the
     right in its colour, at the height of :func:`digit_frame`'s (a score of 10 or more, which
     only a match of more than 10 wins has, is cut at the edge)."""

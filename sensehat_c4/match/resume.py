@@ -117,25 +117,28 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
     return Interrupted(record, options, resumed)
 
 
-def frames(match: Interrupted) -> List[render.Step]:
-    """The question's two frames and how long each stays up: the board as it was, then the score."""
+def frames(match: Interrupted, shown: render.Palette) -> List[render.Step]:
+    """The question's two frames in the palette ``shown`` and how long each stays up: the board as it was, then
+    the score."""
     options, resumed = match.options, match.resumed
-    colours = options.colours
-    palette = for_round(colours, resumed.starter, options.palette)
+    colours = options.players(shown)
+    palette = for_round(colours, resumed.starter, shown)
     board = match.board
     return [(render.board_frame(board, palette, cursor=start_column(board)), options.timing.resume_board),
             (render.score_frame(resumed.score, colours, palette.background), options.timing.resume_score)]
 
 
-def said(match: Interrupted, seats: Optional[Seats] = None) -> Status:
-    """The question in words (who plays each seat: the computer, whoever ``seats`` puts there, the stick)."""
+def said(match: Interrupted, seats: Optional[Seats] = None, *, shown: render.Palette) -> Status:
+    """The question in words (who plays each seat: the computer, whoever ``seats`` puts there, the stick; its
+    colour, as :func:`frames` draws it in ``shown``)."""
     options = match.options
+    colours = options.players(shown)
     computer = options.computer
     described = []
     for seat in (1, 2):
         player = None if seats is None else seats[seat]
         ours = computer is not None and computer.player == seat and player is None
-        described.append(words.Seat(seat, options.colours[seat - 1], options.names[seat - 1],
+        described.append(words.Seat(seat, colours[seat - 1], options.names[seat - 1],
                                     computer.level if ours and computer is not None else None,
                                     Kind.COMPUTER if ours else player.kind if player is not None else Kind.STICK))
     return words.resume((described[0], described[1]), size=options.size, number=match.resumed.round,
@@ -146,8 +149,8 @@ def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> 
     """Show the question until the stick answers: True (middle or down) resumes, False (up) does not.
     What else was pressed meanwhile is dropped.  The LEDs are left as they are (the resumed match's
     first frame is the question's board; the chooser draws its own)."""
-    steps = frames(match)
-    backend.say(said(match, seats))
+    steps = frames(match, backend.palette)
+    backend.say(said(match, seats, shown=backend.palette))
     shown = 0
     backend.show(steps[shown][0])
     deadline = backend.now() + steps[shown][1]

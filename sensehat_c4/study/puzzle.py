@@ -39,8 +39,7 @@ from gamelib.animation import Animation, Step
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RGB, hex_colour
 from gamelib.games import Game
-from gamelib.icons import picture
-from gamelib.palette import DEFAULT, PALETTES
+from gamelib.icons import Icon
 from gamelib.scroll import scroll_frames
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 from gamelib.stepper import Stepper
@@ -221,15 +220,14 @@ class PuzzlePlay:
     """Plays ``day``'s ``puzzle`` on ``backend``; call :meth:`run` once."""
 
     def __init__(self, backend: Backend, day: date, puzzle: Puzzle, *, keeper: Optional[Keeper] = None,
-                 timing: PuzzleTiming = PuzzleTiming(), limit: Limit = Limit(),
-                 palette: Optional[render.Palette] = None) -> None:
+                 timing: PuzzleTiming = PuzzleTiming(), limit: Limit = Limit()) -> None:
         self.backend = backend
         self.day, self.puzzle = day, puzzle
         self.keeper: Keeper = keeper or NoKeeper()
         self.timing = timing
         self.limit = limit
-        self.palette = palette or PALETTES[backend.palette]
-        """The colours: the backend's palette (``--palette``, the launcher's setting) unless one is given."""
+        self.palette = backend.palette
+        """The colours: the backend's palette (``--palette``, the launcher's setting)."""
         self.state = State.SELECTING
         self.board = puzzle.board()
         self.played: List[int] = []
@@ -385,9 +383,7 @@ def play_puzzle(backend: Backend, day: date, *, keeper: Optional[Keeper] = None,
 
 # -- the launcher's entry ------------------------------------------------------------------------
 
-_COLOURS = PALETTES[DEFAULT]
-
-ICON = picture((
+ICON = Icon((
     "...R....",
     "........",
     "BBBBBBB.",
@@ -396,7 +392,7 @@ ICON = picture((
     "BBBBBBB.",
     "YYYBBBB.",
     "RRRBYBB.",
-), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second})
+), lambda p: {"B": p.field, "R": p.first, "Y": p.second})
 """Red to move over the one column that wins: the fourth in the bottom row."""
 
 NAME = words.PUZZLE_GAME
@@ -411,7 +407,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, today: Callable[[], d
     puzzle = daily(day)
     keeper = RecordsKeeper(day, puzzle, path, today=today)
     try:
-        unrecorded.check(backend, keeper.recorder, PALETTES[backend.palette])   # told before play
+        unrecorded.check(backend, keeper.recorder)   # told before play
         result = PuzzlePlay(backend, day, puzzle, keeper=keeper, timing=timing).run()
     finally:
         keeper.close()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
-from gamelib.palette import PALETTES, for_round
+from gamelib.palette import for_round
 from gamelib.stepper import Stepper
 from gamelib.waiting import animate
 
@@ -46,7 +46,7 @@ class Replay:
         self.timing = timing
         self.round_id = rnd.id
         self.starter = rnd.starter
-        self.palette = for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter, PALETTES[backend.palette])
+        self.palette = for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter, backend.palette)
         self.moves = [int(c) - 1 for c in rnd.moves]
         self.board = Board(match.columns, match.rows)
         self.paused = False

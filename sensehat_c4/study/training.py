@@ -39,8 +39,8 @@ from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.games import Game
 from gamelib.jsonvalue import JSONObject
-from gamelib.icons import picture
-from gamelib.palette import DEFAULT, PALETTES, for_round
+from gamelib.icons import Icon
+from gamelib.palette import for_round
 from gamelib.scroll import scroll, scroll_frames
 from gamelib.seats import Kind
 from gamelib.status import Status
@@ -115,7 +115,7 @@ def positions(review: Review) -> List[MoveReview]:
     return [m for m in review.moves if m.mark in CHANGED]
 
 
-def palette(match: MatchRecord, rnd: RoundRecord, base: render.Palette = PALETTES[DEFAULT]) -> render.Palette:
+def palette(match: MatchRecord, rnd: RoundRecord, base: render.Palette) -> render.Palette:
     """The round's colours: the board's first mover in the starter's colour, the rest ``base``'s (the
     backend's palette)."""
     return for_round((match.sides[0].colour, match.sides[1].colour), rnd.starter, base)
@@ -135,7 +135,7 @@ def lit_frame(board: Board, columns: Sequence[int], colours: render.Palette, lit
     return pixels
 
 
-def result_frame(score: int, opponent: RGB, colours: render.Palette = PALETTES[DEFAULT]) -> List[RGB]:
+def result_frame(score: int, opponent: RGB, colours: render.Palette) -> List[RGB]:
     """A wrong move's result: ``L`` in the opponent's colour (it loses), ``D`` in white (it draws)."""
     if score < 0:
         return centred_text(LOSS, opponent, colours.background)
@@ -164,7 +164,7 @@ class Training:
         self.review = review
         self.timing = timing
         self.match, self.round = review.match, review.round
-        self.palette = palette(self.match, self.round, PALETTES[backend.palette])
+        self.palette = palette(self.match, self.round, backend.palette)
         self.positions = positions(review)
         self.index = 0
         self.tried = 0
@@ -312,9 +312,7 @@ def train(backend: Backend, review: Review, timing: TrainingTiming = TrainingTim
 
 # -- the launcher's entry ---------------------------------------------------------------
 
-_COLOURS = PALETTES[DEFAULT]
-
-ICON = picture((
+ICON = Icon((
     "R.R..WW.",
     ".......W",
     "BBBBBBWB",
@@ -323,7 +321,7 @@ ICON = picture((
     "YBYBBBBB",
     "RBRYBBBB",
     "YYRRYBRB",
-), {"B": _COLOURS.field, "R": _COLOURS.first, "Y": _COLOURS.second, "W": _COLOURS.text})
+), lambda p: {"B": p.field, "R": p.first, "Y": p.second, "W": p.text})
 """A board with two columns lit in red (the right moves) and a white question mark."""
 
 NAME = words.TRAINING_GAME
@@ -366,7 +364,7 @@ def pick(backend: Backend, candidates: Sequence[Candidate], reviewer: Reviewer =
     between two positions) raises :class:`Left`."""
     for match, rnd in candidates:
         progress = _progress(backend, Board.from_moves(rnd.moves, match.columns, match.rows),
-                             palette(match, rnd, PALETTES[backend.palette]))
+                             palette(match, rnd, backend.palette))
         backend.say(words.training_review(rnd.id))
         review = reviewer(match, rnd, progress)
         if positions(review):
@@ -398,7 +396,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         log.warning(_("no rounds to train on: {error}").format(error=exc))
         found = []
     if not found:
-        scroll(backend, _(NO_GAMES), _COLOURS.text)
+        scroll(backend, _(NO_GAMES), backend.palette.text, backend.palette.background)
         return None
     try:
         review = pick(backend, found, reviewer)
@@ -406,7 +404,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
         backend.clear()
         return None
     if review is None:
-        scroll(backend, _(NO_MISTAKES), _COLOURS.text)
+        scroll(backend, _(NO_MISTAKES), backend.palette.text, backend.palette.background)
         return None
     result = train(backend, review, timing)
     print(result.line, flush=True)

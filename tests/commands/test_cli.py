@@ -20,6 +20,7 @@ from gamelib.palette import PALETTES, PURPLE_YELLOW, for_round
 from sensehat_c4.match.computer import computer_for
 from sensehat_c4.match.opponents import Opponent
 from gamelib.backends.mock import MockBackend
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, seat_names
 from scripted import MATCH_SETTLE, ROUND_SETTLE, moves, run
@@ -137,15 +138,15 @@ def test_bad_flags_are_one_line_exit_2(capsys, argv, message):
 
 
 def test_every_name_the_colour_error_offers_is_accepted():
-    assert play_command.PLAYER_COLOUR_NAMES == ["white", "red", "green", "yellow", "orange", "cyan", "magenta",
+    assert play_command.player_colour_names(default_palette()) == ["white", "red", "green", "yellow", "orange", "cyan", "magenta",
                                        "purple", "pink"]
-    for name in play_command.PLAYER_COLOUR_NAMES:
-        assert play_command.parse_colours(f"{name},#123456")[0] == NAMES[name]
+    for name in play_command.player_colour_names(default_palette()):
+        assert play_command.parse_colours(f"{name},#123456", default_palette())[0] == NAMES[name]
 
 
 def test_colours_accept_names_and_hex():
-    assert play_command.parse_colours("green,#ff8800") == ((0, 255, 0), (255, 136, 0))
-    assert play_command.parse_colours(" Orange , f0f") == ((255, 128, 0), (255, 0, 255))
+    assert play_command.parse_colours("green,#ff8800", default_palette()) == ((0, 255, 0), (255, 136, 0))
+    assert play_command.parse_colours(" Orange , f0f", default_palette()) == ((255, 128, 0), (255, 0, 255))
 
 
 def test_unknown_backend_in_environment(capsys, monkeypatch):
@@ -240,9 +241,9 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     code, out, err = run(capsys, "--matches", "1")
     assert (code, out) == (0, "match not recorded: abandoned at 0-0\n")
     shown = [f for _, f in mock.frames]
-    chooser = [tuple(choice_frame(i)) for i in (0, RULES_INDEX, 0)]
+    chooser = [tuple(choice_frame(i, default_palette())) for i in (0, RULES_INDEX, 0)]
     black = (BLACK,) * 64
-    assert shown[:9] == chooser + [black] + chooser[:1] + [black, tuple(size_frame(Size())), black,
+    assert shown[:9] == chooser + [black] + chooser[:1] + [black, tuple(size_frame(Size(), default_palette())), black,
                                                            shown[8]]   # up: back, shown again
     assert grid(shown[0]).splitlines()[:3] == ["W.......", "........", ".WW..WW."]   # "2P" (its place: the first)
     assert grid(shown[8]).splitlines()[0] == "...R...."                          # then the game

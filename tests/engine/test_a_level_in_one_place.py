@@ -64,7 +64,7 @@ print(json.dumps({
     "statuses": [s.caption for _, s in backend.statuses],
     "seats": [side.level for side in match.sides], "moves": match.rounds[0].moves, "wins": wins,
     "labels": [label for _, label, _ in chooser.CHOICES],
-    "lit": sum(pixel != (0, 0, 0) for pixel in chooser.choice_frame(10)),
+    "lit": sum(pixel != (0, 0, 0) for pixel in chooser.choice_frame(10, backend.palette)),
 }))
 '''
 

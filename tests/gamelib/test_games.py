@@ -7,6 +7,7 @@ import pytest
 from gamelib.colours import RED
 from gamelib.games import GROUP, Entry, Game, as_game, discover, entry_points
 from gamelib.icons import check_picture, picture
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import game as c4
 
 ICON = (RED,) * 64
@@ -61,10 +62,10 @@ def test_connect4_is_registered_in_this_environment():
 
 
 def test_the_connect4_icon_is_a_small_board_with_tokens():
-    assert check_picture(c4.ICON) == c4.ICON
-    assert "".join("B" if p == (0, 0, 255) else "." for p in c4.ICON[16:24]) == "BBBBBBBB"
+    assert check_picture(c4.ICON(default_palette())) == c4.ICON(default_palette())
+    assert "".join("B" if p == (0, 0, 255) else "." for p in c4.ICON(default_palette())[16:24]) == "BBBBBBBB"
 
 
 def test_picture_checks_its_size():
     with pytest.raises(ValueError, match="eight rows of eight"):
-        picture(["...."], {})
+        picture(["...."], {}, (0, 0, 0))

@@ -140,7 +140,7 @@ def test_the_default_palette_is_the_colours_the_game_always_showed():
         WHITE, (0, 255, 255), GREEN, (0, 255, 255), ORANGE, YELLOW, RED)
     assert p.levels == (GREEN, (128, 255, 0), YELLOW, (255, 192, 0), ORANGE, (255, 64, 0), RED, (255, 0, 128),
                         (255, 0, 255))
-    assert p.players == (RED, YELLOW) and MatchOptions().colours == (RED, YELLOW)
+    assert p.players == (RED, YELLOW) and MatchOptions().players(p) == (RED, YELLOW)
     with pytest.raises(KeyError):
         palette("colour-blind")
 
@@ -149,7 +149,7 @@ def test_every_palette_shows_only_what_the_leds_light_and_keeps_its_roles_apart_
     """A lit channel under 48 does not light through the driver's gamma table (python-sense-hat issue 67); the
     board's roles must differ as the LEDs show them (RGB565)."""
     for name, chosen in PALETTES.items():
-        colours = [getattr(chosen, f.name) for f in fields(Palette) if f.name not in ("levels", "page", "cue")]
+        colours = [getattr(chosen, f.name) for f in fields(Palette) if f.name not in ("levels", "page", "cue", "name")]
         for colour in colours + list(chosen.levels):
             assert all(v == 0 or LIT_MIN <= v <= 255 for v in colour), (name, colour)
         board = [led_colour(c) for c in (chosen.first, chosen.second, chosen.field, chosen.background, chosen.flash)]
@@ -170,11 +170,11 @@ def test_the_web_view_s_palette_files_follow_the_backend_s_palette():
     with web.serving(mock, Address("127.0.0.1", 0)) as server:
         first = call(server.port, "GET", "/palette.css")
         icon = call(server.port, "GET", "/icon.svg")
-        mock.palette = PURPLE_YELLOW                   # the launcher's menu changed it
+        mock.palette = PALETTES[PURPLE_YELLOW]         # the launcher's menu changed it
         second = call(server.port, "GET", "/palette.css")
         again = call(server.port, "GET", "/palette.css", headers=[("If-None-Match", first.headers["etag"])])
         green = call(server.port, "GET", "/icon.svg")
-    assert first.body == palette_files()["/palette.css"].body and icon.body == palette_files()["/icon.svg"].body
+    assert first.body == palette_files(palette())["/palette.css"].body and icon.body == palette_files(palette())["/icon.svg"].body
     made = palette_files(PALETTES[PURPLE_YELLOW])
     assert second.body == made["/palette.css"].body and b"--field: #0a600a;" in second.body
     assert again.status == 200 and again.body == second.body      # the old ETag no longer matches
@@ -185,8 +185,8 @@ def test_a_round_s_palette_puts_the_starter_s_colour_first():
     base = Palette(field=GREEN)
     assert for_round((ORANGE, WHITE), 1, base) == Palette(ORANGE, WHITE, GREEN)
     assert for_round((ORANGE, WHITE), 2, base) == Palette(WHITE, ORANGE, GREEN)
-    assert for_round((ORANGE, WHITE), 2) == Palette(WHITE, ORANGE)
-    assert for_round((ORANGE, WHITE), 2).player(1) == WHITE
+    assert for_round((ORANGE, WHITE), 2, palette()) == Palette(WHITE, ORANGE)
+    assert for_round((ORANGE, WHITE), 2, palette()).player(1) == WHITE
 
 
 def test_the_pages_colours_are_css_custom_properties():
@@ -201,7 +201,7 @@ def test_the_pages_colours_are_css_custom_properties():
 
 
 def test_the_files_made_from_the_palette():
-    files = palette_files()
+    files = palette_files(palette())
     assert files["/palette.css"].body.decode() == css(PALETTES[DEFAULT].page)
     assert (files["/palette.css"].content_type, files["/icon.svg"].content_type) == (
         "text/css; charset=utf-8", "image/svg+xml")
@@ -210,7 +210,7 @@ def test_the_files_made_from_the_palette():
         assert re.search(r'<link rel="stylesheet" href="/palette.css">\n<link rel="stylesheet" href="/\w+.css">',
                          (ROOT / page).read_text())
     # the icon as it was shipped before the palette made it: the same drawing
-    assert palette_files()["/icon.svg"].body.decode() == (
+    assert palette_files(palette())["/icon.svg"].body.decode() == (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
         'fill="#000000"/><g fill="#0000ff"><circle cx="3" cy="9" r="1.3"/><circle cx="6.3" cy="9" r="1.3"/>'
         '<circle cx="9.7" cy="9" r="1.3"/><circle cx="13" cy="9" r="1.3"/><circle cx="3" cy="12.5" r="1.3"/>'
@@ -224,16 +224,17 @@ def test_the_files_made_from_the_palette():
 # -- the proof: a palette added in one place ------------------------------------------------
 
 def test_a_palette_added_to_the_table_draws_a_whole_round(monkeypatch):
-    monkeypatch.setitem(PALETTES, "proof", Palette(first=ORANGE, second=WHITE, field=GREEN))
+    monkeypatch.setitem(PALETTES, "proof", Palette(first=ORANGE, second=WHITE, field=GREEN, name="proof"))
     chosen = palette("proof")
     mock = MockBackend()
+    mock.palette = chosen                        # --palette proof
     for char in "4545454":                       # the first mover stacks column 4 and wins
         steps = int(char) - 4
         mock.tap(*(["right"] * steps if steps > 0 else ["left"] * -steps), "down")
         mock.wait_until(mock._cursor + 0.5)
     mock.wait_until(mock._cursor + 4.0)
     mock.tap("up", "up")                         # then leave the match
-    result = play(mock, MatchOptions(palette=chosen, colours=chosen.players))
+    result = play(mock, MatchOptions())
     assert result == MatchResult(winner=None, score=(1, 0), abandoned=True, rounds=2)
     shown = [grid(f) for _, f in mock.frames]
     assert shown[0] == g("""

@@ -56,21 +56,21 @@ def test_the_frames_of_a_short_word():
 
 def test_scroll_plays_at_its_pace_and_a_press_ends_it():
     mock = MockBackend()
-    assert scroll(mock, "OK", GREEN, speed=0.1) is False
+    assert scroll(mock, "OK", GREEN, (0, 0, 0), speed=0.1) is False
     times = [round(t, 6) for t, _ in mock.frames]
     assert times == [round(0.1 * i, 6) for i in range(8 + text_width("OK"))]
-    assert [list(f) for _, f in mock.frames] == [f for f, _ in scroll_frames("OK", GREEN)]
+    assert [list(f) for _, f in mock.frames] == [f for f, _ in scroll_frames("OK", GREEN, (0, 0, 0))]
 
     pressed = MockBackend()
     pressed.tap("left", at=0.45)
-    assert scroll(pressed, "OK", GREEN, speed=0.1) is True
+    assert scroll(pressed, "OK", GREEN, (0, 0, 0), speed=0.1) is True
     assert [round(t, 6) for t, _ in pressed.frames] == [0.0, 0.1, 0.2, 0.3, 0.4]
 
 
 def test_presses_can_be_ignored():
     mock = MockBackend()
     mock.tap("middle", at=0.05)
-    assert scroll(mock, "1", GREEN, speed=0.1, stop_on_press=False) is False
+    assert scroll(mock, "1", GREEN, (0, 0, 0), speed=0.1, stop_on_press=False) is False
     assert len(mock.frames) == 8 + 3
 
 

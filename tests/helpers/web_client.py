@@ -13,6 +13,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import h11
 
+from gamelib.palette import palette
 from gamelib.seats import SeatTable
 from gamelib.status import Status
 from gamelib.web.address import Address
@@ -327,6 +328,7 @@ class Console:
 
     def __init__(self) -> None:
         self.seats = SeatTable()
+        self.palette = palette()   # the palette the LEDs show (a test may change it, as the launcher's menu does)
         self.presses = []
         self.pins = []
         self.pairings = []

@@ -9,6 +9,7 @@ import pytest
 from lan_pis import Pi, board, play
 
 from gamelib.lan import screens
+from gamelib.palette import palette as default_palette
 
 RED, YELLOW = (255, 0, 0), (255, 255, 0)
 
@@ -17,7 +18,7 @@ def accepted(host, guest):
     """Bob offers a game on the host, Ann joins it by address, and Bob takes her with the middle button."""
     host.start("--lan", "127.0.0.1:0", "--names", "Bob")
     guest.start("--join", f"127.0.0.1:{host.port()}", "--names", "Ann")
-    host.shows_any(screens.frames(screens.request("Ann", "127.0.0.1")))
+    host.shows_any(screens.frames(screens.request("Ann", "127.0.0.1", default_palette())))
     host.tap("middle")
 
 
@@ -26,10 +27,10 @@ def test_two_pis_play_a_whole_match_and_a_guest_killed_mid_round_comes_back(tmp_
     with Pi(tmp_path / "host") as host, Pi(tmp_path / "guest", rotation=90) as guest:
         host.start("--lan", "127.0.0.1:0", "--names", "Bob", "--matches", "1")
         port = host.port()
-        host.shows_any(screens.frames(screens.offering()))             # the waves: waiting for a guest
+        host.shows_any(screens.frames(screens.offering(default_palette())))             # the waves: waiting for a guest
         guest.start("--join", f"127.0.0.1:{port}", "--names", "Ann", "--low-light")
-        guest.shows_any(screens.frames(screens.asking()))              # the hourglass: asking
-        host.shows_any(screens.frames(screens.request("Ann", "127.0.0.1")))   # ANN 127.0.0.1? at the host
+        guest.shows_any(screens.frames(screens.asking(default_palette())))              # the hourglass: asking
+        host.shows_any(screens.frames(screens.request("Ann", "127.0.0.1", default_palette())))   # ANN 127.0.0.1? at the host
         host.tap("middle")                                             # yes
         for pi in (host, guest):
             pi.shows(board("", 1))
@@ -43,7 +44,7 @@ def test_two_pis_play_a_whole_match_and_a_guest_killed_mid_round_comes_back(tmp_
         play(host, guest, "454", 1)                                     # Ann to move ...
         guest.kill()                                                   # ... when her Pi dies
         guest.wait()
-        host.shows_any(screens.frames(screens.away()))                 # the host waits for her
+        host.shows_any(screens.frames(screens.away(default_palette())))                 # the host waits for her
         guest.start("--join", f"127.0.0.1:{port}", "--names", "Ann", "--low-light")
         for pi in (host, guest):                                       # back, without asking again
             pi.shows(board("454", 1))
@@ -85,7 +86,7 @@ def test_when_the_guest_quits_the_host_says_so_at_once_and_waits_for_another(tmp
         host.shows(board("", 1))
         guest.kill(signal.SIGTERM)                                     # Ctrl+C, q or systemctl stop at the guest
         assert guest.wait() == 143
-        host.shows_any(screens.frames(screens.left("Ann")), timeout=5)   # ANN LEFT, not the waiting screen
-        host.shows_any(screens.frames(screens.offering()), timeout=15)   # then it waits for another guest
+        host.shows_any(screens.frames(screens.left("Ann", default_palette())), timeout=5)   # ANN LEFT, not the waiting screen
+        host.shows_any(screens.frames(screens.offering(default_palette())), timeout=15)   # then it waits for another guest
         host.kill(signal.SIGTERM)
         assert host.wait() == 143 and host.out() == ""                # she left before a move: no match played

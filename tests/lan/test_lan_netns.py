@@ -27,6 +27,7 @@ from lan_pis import Pi, board, play
 from pty_terminal import PtyProgram, game, hex_colours, leds
 
 from gamelib.lan import protocol, screens
+from gamelib.palette import palette as default_palette
 from lan_netns import HOST_IP, GUEST_IP, PORT, RELAY, Link, run
 
 pytestmark = pytest.mark.slow
@@ -64,10 +65,10 @@ def test_the_guest_finds_the_host_by_mdns_with_no_address_beside_avahi(link, tmp
             if avahi is not None:   # both listen on 5353: avahi-daemon and our zeroconf
                 assert "avahi-daemon" in shared and "python" in shared, shared
             guest.start("--join", "--names", "Ann", prefix=link.prefix(link.guest))
-            guest.shows_any(screens.frames(screens.found("Bob", 0, 1)), timeout=30)    # found, no address given
+            guest.shows_any(screens.frames(screens.found("Bob", 0, 1, default_palette())), timeout=30)    # found, no address given
             guest.tap("middle")
             try:
-                host.shows_any(screens.frames(screens.request("Ann", GUEST_IP)))
+                host.shows_any(screens.frames(screens.request("Ann", GUEST_IP, default_palette())))
             except AssertionError as exc:
                 raise AssertionError(f"{exc}; the guest said: {guest.err!r}") from None
             host.tap("middle")
@@ -122,15 +123,15 @@ def test_a_match_survives_200_ms_10_percent_loss_and_a_30_s_cut(link, tmp_path, 
             print(f"delay: {how}")
             link.faults("loss")
             guest.start("--join", target, "--names", "Ann", prefix=link.prefix(link.guest))
-            host.shows_any(screens.frames(screens.request("Ann", GUEST_IP)), timeout=40)
+            host.shows_any(screens.frames(screens.request("Ann", GUEST_IP, default_palette())), timeout=40)
             host.tap("middle")
             for pi in (host, guest):
                 pi.shows(board("", 1), timeout=40)
             play(host, guest, "4545", 1)                                # through the delay and the losses
             link.faults("cut")                                          # the link is cut for 30 s
             cut = time.monotonic()
-            host.shows_any(screens.frames(screens.away()), timeout=20)
-            guest.shows_any(screens.frames(screens.away()), timeout=20)
+            host.shows_any(screens.frames(screens.away(default_palette())), timeout=20)
+            guest.shows_any(screens.frames(screens.away(default_palette())), timeout=20)
             time.sleep(max(0.0, 30.0 - (time.monotonic() - cut)))
             link.faults("loss")                                         # back (still lossy)
             back = time.monotonic()
@@ -167,7 +168,7 @@ def test_hostile_advertisements_are_listed_bounded_and_scroll_with_a_box_for_wha
                              columns=60, lines=18, env=env)
         shown = sorted(protocol.outside_name(name) for name in HOSTILE_NAMES)
         assert shown == ["Bob_<~>", "ZedBBBBBBBBB", "\u00e9", "\U0001F600"]   # cut to 12, no escapes: one line each
-        scrolls = [{tuple(hex_colours(f)) for f in screens.frames(screens.found(name, i, len(shown)))}
+        scrolls = [{tuple(hex_colours(f)) for f in screens.frames(screens.found(name, i, len(shown), default_palette()))}
                    for i, name in enumerate(shown)]                     # each under its place's dot, of 4
 
         def showing(p):
@@ -186,7 +187,7 @@ def test_hostile_advertisements_are_listed_bounded_and_scroll_with_a_box_for_wha
         program.wait_for(lambda p: showing(p) == 0 and any("Bob_<~> (Enter asks" in line for line in p.screen.display),
                          what="Bob_<~> again")
         program.press("enter")                                          # ask Bob_<~>: it answers, then quits
-        frames = {tuple(hex_colours(f)) for f in screens.frames(screens.left("Bob_<~>"))}
+        frames = {tuple(hex_colours(f)) for f in screens.frames(screens.left("Bob_<~>", default_palette()))}
         program.wait_for(lambda p: leds(p.screen) is not None and tuple(leds(p.screen)) in frames,
                          what="BOB_<~> LEFT, its _ < ~ > as boxes")
         program.wait_for(lambda p: any("Bob_<~> (Enter asks" in line for line in p.screen.display), timeout=20,

@@ -13,6 +13,7 @@ from pty_terminal import leds, board, hex_colours, start
 from gamelib.backends.terminal_input import REPEAT_DELAY
 from gamelib.backends.terminal_screen import LEAVE
 from gamelib.lan import screens
+from gamelib.palette import palette as default_palette
 
 NOTE = re.compile(r"web: http://127\.0\.0\.1:(\d+)/")
 
@@ -35,7 +36,7 @@ def test_the_status_line_says_the_lan_screens(sandbox):
         program.wait_for(lambda p: port(p) is not None and says("waiting for a guest (↑ leaves)")(p),
                          what="the lobby's words")
         assert says(f"web: http://127.0.0.1:{port(program)}/  (watch only)")(program)   # no PIN: nobody takes a seat
-        assert leds(program.screen) in [hex_colours(f) for f in screens.frames(screens.offering())]
+        assert leds(program.screen) in [hex_colours(f) for f in screens.frames(screens.offering(default_palette()))]
         client = LanClient(port(program), ping=True)
         client.hello("Ann")
         program.wait_for(says("Ann at 127.0.0.1 asks (Enter: yes, ↑: no)"), what="the request's words")

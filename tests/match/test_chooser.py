@@ -4,6 +4,7 @@ from frames import grid
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, WHITE
 from gamelib.scroll import SPEED, scroll_frames
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match.chooser import RULES, RULES_INDEX, choice_frame, choose_opponent
 from sensehat_c4.match.opponents import HUMAN, Opponent
 
@@ -13,7 +14,7 @@ def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
     mock.hold("right", 0.6)                        # press, then held at 0.25, 0.30 ... 0.55 s
     mock.tap("middle")
     assert choose_opponent(mock) == Opponent.computer("medium")       # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
-    assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(i)) for i in range(5)]
+    assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(i, default_palette())) for i in range(5)]
 
 
 def test_down_or_middle_chooses_up_backs_out_and_each_clears_the_leds():
@@ -21,14 +22,14 @@ def test_down_or_middle_chooses_up_backs_out_and_each_clears_the_leds():
         mock = MockBackend()
         mock.tap("right", direction)
         assert choose_opponent(mock) == expected
-        assert [f for _, f in mock.frames] == [tuple(choice_frame(0)), tuple(choice_frame(1)), (BLACK,) * 64]
+        assert [f for _, f in mock.frames] == [tuple(choice_frame(0, default_palette())), tuple(choice_frame(1, default_palette())), (BLACK,) * 64]
 
 
 def test_it_starts_from_the_default():
     mock = MockBackend()
     mock.tap("left", "middle")
     assert choose_opponent(mock, Opponent.computer("hard")) == Opponent.computer("tough")
-    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(6)), tuple(choice_frame(5))]
+    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(6, default_palette())), tuple(choice_frame(5, default_palette()))]
 
 
 def test_question_mark_scrolls_the_rules_then_comes_back_to_it():
@@ -38,10 +39,10 @@ def test_question_mark_scrolls_the_rules_then_comes_back_to_it():
     assert choose_opponent(mock) == HUMAN
     shown = [f for _, f in mock.frames]
     assert grid(shown[1]).splitlines()[:4] == [".......W", "........", "...WW...", ".....W.."]   # "?" (its place dot: the last of 2P, 1-9, LAN, ?)
-    text = [tuple(f) for f, _ in scroll_frames(RULES, WHITE)]
+    text = [tuple(f) for f, _ in scroll_frames(RULES, WHITE, (0, 0, 0))]
     assert shown[2] == (BLACK,) * 64
     assert shown[3:3 + len(text)] == text
-    assert shown[3 + len(text):] == [tuple(choice_frame(RULES_INDEX)), tuple(choice_frame(0)), (BLACK,) * 64]
+    assert shown[3 + len(text):] == [tuple(choice_frame(RULES_INDEX, default_palette())), tuple(choice_frame(0, default_palette())), (BLACK,) * 64]
     times = [t for t, _ in mock.frames][3:3 + len(text)]
     assert times[1] - times[0] == pytest.approx(SPEED) and len(text) > 300
 
@@ -54,7 +55,7 @@ def test_any_press_ends_the_rules_and_does_nothing_else():
         mock.tap("up", at=2.0)                     # back out of the chooser
         assert choose_opponent(mock) is None
         shown = [f for _, f in mock.frames]
-        assert shown[-2:] == [tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]
+        assert shown[-2:] == [tuple(choice_frame(RULES_INDEX, default_palette())), (BLACK,) * 64]
         assert len(shown) == 3 + 8 + 2   # the text from 0.4 s, a frame each 0.08 s, until the press at 1.0 s
 
 
@@ -66,8 +67,8 @@ def test_another_sources_presses_do_nothing_here():
     mock.tap("up", at=200.0)                        # the stick's up, after the text: back out
     assert choose_opponent(mock) is None
     shown = [f for _, f in mock.frames]
-    assert shown[:3] == [tuple(choice_frame(0)), tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]
-    assert len(shown) > 300 and shown[-2:] == [tuple(choice_frame(RULES_INDEX)), (BLACK,) * 64]   # the whole text
+    assert shown[:3] == [tuple(choice_frame(0, default_palette())), tuple(choice_frame(RULES_INDEX, default_palette())), (BLACK,) * 64]
+    assert len(shown) > 300 and shown[-2:] == [tuple(choice_frame(RULES_INDEX, default_palette())), (BLACK,) * 64]   # the whole text
 
 
 def test_the_entries_in_words_are_the_tables_and_the_help_says_them():

@@ -239,7 +239,7 @@ def test_the_match_plays_its_animations_through_gamelib_animation(monkeypatch):
     result = play(mock, MatchOptions(wins=1, timing=timing))
     assert result == MatchResult(winner=1, score=(1, 0), abandoned=False, rounds=1)
     options, board = MatchOptions(), Board()
-    palette = for_round(options.colours, 1, options.palette)
+    palette = for_round(options.players(mock.palette), 1, mock.palette)
     falls = []
     for char in "4545454":
         board.play(int(char) - 1)

@@ -7,6 +7,7 @@ from frames import grid
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
 from gamelib.errors import QuitRequested
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match.chooser import choice_frame, size_frame
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.opponents import Opponent
@@ -29,7 +30,7 @@ def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
     assert played == 2
     assert reports == [(1, Computer("easy", player=2, seconds=0.5), ABANDONED),
                        (2, Computer("easy", player=1, seconds=0.5), ABANDONED)]
-    assert tuple(choice_frame(0)) not in [f for _, f in mock.frames]   # no chooser
+    assert tuple(choice_frame(0, default_palette())) not in [f for _, f in mock.frames]   # no chooser
 
 
 def test_the_chooser_starts_from_the_last_choice():
@@ -41,22 +42,22 @@ def test_the_chooser_starts_from_the_last_choice():
     assert play_matches(mock, matches=2, report=lambda *report: reports.append(report)) == 2
     assert [r[1] for r in reports] == [Computer("casual", player=2), Computer("easy", player=2)]
     shown = [f for _, f in mock.frames]
-    second = shown.index(tuple(choice_frame(2)), shown.index(tuple(choice_frame(2))) + 1)
-    assert shown[second:second + 2] == [tuple(choice_frame(2)), tuple(choice_frame(1))]
+    second = shown.index(tuple(choice_frame(2, default_palette())), shown.index(tuple(choice_frame(2, default_palette()))) + 1)
+    assert shown[second:second + 2] == [tuple(choice_frame(2, default_palette())), tuple(choice_frame(1, default_palette()))]
 
 
 def test_up_on_the_chooser_leaves_when_asked_else_it_asks_again():
     mock = MockBackend()
     mock.tap("up")
     assert play_matches(mock, back_leaves=True) == 0
-    assert [f for _, f in mock.frames] == [tuple(choice_frame(0)), (BLACK,) * 64]
+    assert [f for _, f in mock.frames] == [tuple(choice_frame(0, default_palette())), (BLACK,) * 64]
 
     mock = MockBackend()
     mock.tap("up", "middle", "middle", "up", "up")          # up: asked again; 2P; 7x6; abandon
     assert play_matches(mock, matches=1) == 1
     shown = [f for _, f in mock.frames]
-    assert shown[:6] == [tuple(choice_frame(0)), (BLACK,) * 64, tuple(choice_frame(0)), (BLACK,) * 64,
-                         tuple(size_frame(Size())), (BLACK,) * 64]
+    assert shown[:6] == [tuple(choice_frame(0, default_palette())), (BLACK,) * 64, tuple(choice_frame(0, default_palette())), (BLACK,) * 64,
+                         tuple(size_frame(Size(), default_palette())), (BLACK,) * 64]
     assert grid(shown[6]).splitlines()[0] == "...R...."       # then the board, red's cursor
 
 

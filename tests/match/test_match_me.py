@@ -11,6 +11,7 @@ from scripted import answering
 
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import YELLOW
+from gamelib.palette import palette as default_palette
 from sensehat_c4.engine.matchme import MatchMe, Round
 from sensehat_c4.match.chooser import CHOICES, MATCH_ME_INDEX, choice_frame, choose_helps, choose_opponent
 from sensehat_c4.match.computer import LEVELS, Computer
@@ -112,7 +113,7 @@ def test_match_me_is_offered_after_the_levels_and_where_two_levels_play():
     assert MATCH_ME.sizes() == SIZES and MATCH_ME in opponents_for(Size(8, 6))
     assert Opponent.parse("match-me") == MATCH_ME and (MATCH_ME.kind, MATCH_ME.level, MATCH_ME.name) == (
         OpponentKind.MATCH_ME, None, "match-me")
-    assert grid(choice_frame(MATCH_ME_INDEX)) == "\n".join((       # an M, its place dot 10 of 13 along the top
+    assert grid(choice_frame(MATCH_ME_INDEX, default_palette())) == "\n".join((       # an M, its place dot 10 of 13 along the top
         "......W.",
         "........",
         "..W...W.",

@@ -57,7 +57,7 @@ def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_pat
     # after the winner's colour: "ANN" scrolls in red, one column every 80 ms, then the LEDs clear
     fill = max(i for i, (_, f) in enumerate(mock.frames) if f == (RED,) * 64)
     scrolled = [list(f) for _, f in mock.frames][fill + 1:-1]
-    assert scrolled == [f for f, _ in scroll_frames("Ann", RED)]
+    assert scrolled == [f for f, _ in scroll_frames("Ann", RED, (0, 0, 0))]
     times = [t for t, _ in mock.frames][fill + 1:]
     assert times[0] - mock.frames[fill][0] == pytest.approx(Timing().match_end)
     assert all(b - a == pytest.approx(0.08) for a, b in zip(times, times[1:]))

@@ -14,6 +14,7 @@ from gamelib.colours import GREEN, ORANGE, RED, YELLOW
 from gamelib.launcher import cli as launcher_cli
 from gamelib.launcher.settings import Settings
 from gamelib.scroll import scroll_frames
+from gamelib.palette import palette as default_palette
 from records_data import ANN, BOB, interrupted_match, rows, ticking
 from sensehat_c4.match import render, resume, words
 from sensehat_c4.match.chooser import choice_frame
@@ -232,7 +233,7 @@ def test_colours_names_and_who_starts_are_the_matchs_and_the_winners_name_scroll
         BBBBBBB.
         BBBBBBB.
     """))]
-    score = render.score_frame((0, 1), (GREEN, ORANGE))
+    score = render.score_frame((0, 1), (GREEN, ORANGE), (0, 0, 0))
     assert grid(score) == g("""
         ........
         ........
@@ -246,7 +247,7 @@ def test_colours_names_and_who_starts_are_the_matchs_and_the_winners_name_scroll
     assert statuses(mock, words.RESUME)[0].text.startswith(
         "resume? an interrupted match, round 2 (0-1, 7x6): Bob (orange) to move")
     frames = [list(f) for _, f in mock.frames]
-    name = [f for f, _ in scroll_frames("Bob", ORANGE)]
+    name = [f for f, _ in scroll_frames("Bob", ORANGE, (0, 0, 0))]
     assert frames[frames.index(name[0]):frames.index(name[0]) + len(name)] == name
     assert rows(games_db, "SELECT number, starter, moves, winner FROM rounds") == [
         (1, 2, "4545454", 2), (2, 2, "4545454", 2)]
@@ -314,7 +315,7 @@ def test_up_abandons_it_and_the_game_starts_as_usual(games_db):
     mock.tap("up", at=2.0)               # ... and up on the opponent chooser leaves (as from the launcher)
     assert play_matches(mock, matches=1, back_leaves=True, recorder=recorder(games_db)) == 0
     assert shown(mock, 1.0) == [(0.0, BOARD_4453)]
-    assert mock.frames[1] == (1.0, tuple(choice_frame(0)))   # the opponent chooser, from 2P
+    assert mock.frames[1] == (1.0, tuple(choice_frame(0, default_palette())))   # the opponent chooser, from 2P
     assert rows(games_db, "SELECT status, ended, owner FROM matches") == [("abandoned", "2026-11-23T14:13:00Z", None)]
     assert rows(games_db, "SELECT number, moves, result, ended FROM rounds") == [
         (1, "4545454", "win", "2026-11-23T14:08:00Z"), (2, "4453", "abandoned", "2026-11-23T14:13:00Z")]
@@ -327,7 +328,7 @@ def test_a_match_that_cannot_be_resumed_is_kept_as_abandoned(games_db, caplog):
     mock = MockBackend()
     mock.tap("up")
     assert play_matches(mock, matches=1, back_leaves=True, recorder=recorder(games_db)) == 0
-    assert mock.frames[0][1] == tuple(choice_frame(0))   # no question: the game starts as usual
+    assert mock.frames[0][1] == tuple(choice_frame(0, default_palette()))   # no question: the game starts as usual
     assert [r.getMessage() for r in caplog.records if r.name == "sensehat_c4"] == [
         "the interrupted match 1 cannot be resumed (level must be one of easy, casual, steady, medium, tough, "
         "hard, expert, master, perfect (not 'superhard')); it is kept as abandoned"]

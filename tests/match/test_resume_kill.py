@@ -32,6 +32,7 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 
 from gamelib.colours import RED, YELLOW
+from gamelib.palette import palette as default_palette
 from pty_terminal import PtyProgram, game, hex_colours, history, leds
 from records_data import rows
 from sensehat_c4.match import render
@@ -120,7 +121,7 @@ class Plan:
         return self.match_starts[m + 1] if m + 1 < len(self.match_starts) else self.end
 
 
-NOT_PLAY = {tuple(hex_colours(ICON))}
+NOT_PLAY = {tuple(hex_colours(ICON(default_palette())))}
 """The launcher's picture of Connect 4 (a board with tokens: not one of the game's)."""
 WHITE = hex_colours([render.Palette().flash])[0]
 
@@ -252,9 +253,9 @@ def begin(program: PtyProgram, plan: Plan, shown: int, launcher: bool, where: st
     """Start (through the menu, if ``launcher``) and check what the program offers against what the
     last one showed; the position play goes on from, and whether it was asked about."""
     if launcher:
-        program.wait_for(lambda p: leds(p.screen) == hex_colours(ICON), what=f"Connect 4's icon {where}")
+        program.wait_for(lambda p: leds(p.screen) == hex_colours(ICON(default_palette())), what=f"Connect 4's icon {where}")
         program.press("enter")
-    fresh = [hex_colours(choice_frame(0)), plan.board(Place(0, 0, 0))]   # the chooser; a new match's board
+    fresh = [hex_colours(choice_frame(0, default_palette())), plan.board(Place(0, 0, 0))]   # the chooser; a new match's board
     program.wait_for(lambda p: asking(p) or leds(p.screen) in fresh, timeout=20, what=f"the start {where}")
     program.pump(0.1)
     if asking(program):
@@ -270,7 +271,7 @@ def begin(program: PtyProgram, plan: Plan, shown: int, launcher: bool, where: st
         assert stored_moves() == expected_moves(plan, at), where
         if check_score and plan.places[at].r > 0:
             one, two = plan.score(plan.places[at])
-            wanted = hex_colours(render.score_frame((one, two), SEAT_COLOURS))
+            wanted = hex_colours(render.score_frame((one, two), SEAT_COLOURS, (0, 0, 0)))
             program.wait_for(lambda p: leds(p.screen) == wanted, timeout=5, what=f"the score {one}-{two} {where}")
         tally.outcomes["resumed: every move shown" if at == shown else
                        "resumed: one move more (committed, not shown)"] += 1
@@ -280,7 +281,7 @@ def begin(program: PtyProgram, plan: Plan, shown: int, launcher: bool, where: st
     assert boundary, f"nothing was offered, but position {shown} is inside match {plan.places[shown].m} {where}"
     at = boundary[0]
     if launcher:   # the chooser: two players, then the size
-        program.wait_for(lambda p: leds(p.screen) == hex_colours(choice_frame(0)), what=f"the chooser {where}")
+        program.wait_for(lambda p: leds(p.screen) == hex_colours(choice_frame(0, default_palette())), what=f"the chooser {where}")
         program.press("enter")
         program.pump(0.3)
         program.press("enter")

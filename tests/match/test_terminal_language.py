@@ -6,6 +6,7 @@ from pty_terminal import TRUECOLOR, hex_colours, history, start
 
 from gamelib.colours import BLACK
 from gamelib.scroll import Scrolling
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match.chooser import CHOICES, RULES_INDEX, choice_frame
 
 COLUMNS, LINES = 120, 16
@@ -47,9 +48,9 @@ def test_language_from_the_environment_in_the_terminal_and_on_the_leds(sandbox, 
     finally:
         program.close()
     shown = history(program.output, COLUMNS, LINES)
-    after = shown[shown.index(hex_colours(choice_frame(RULES_INDEX))) + 1:]
+    after = shown[shown.index(hex_colours(choice_frame(RULES_INDEX, default_palette()))) + 1:]
     if after[:1] == [hex_colours([BLACK] * 64)]:
         after = after[1:]                                             # the dark LEDs the scroll starts from
-    steps = [hex_colours(step) for step, _ in Scrolling(rules, CHOICES[RULES_INDEX][2])[:40]]
+    steps = [hex_colours(step) for step, _ in Scrolling(rules, CHOICES[RULES_INDEX][2](default_palette()), (0, 0, 0))[:40]]
     places = [steps.index(board) if board in steps else None for board in after[:10]]
     assert None not in places and places == sorted(places) and len(set(places)) == 10, places   # the rules, in order

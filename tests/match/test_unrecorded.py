@@ -15,6 +15,7 @@ from gamelib.colours import BLACK
 from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll_frames
 from gamelib.status import Status
+from gamelib.palette import palette as default_palette
 from sensehat_c4.engine.puzzles import daily
 from sensehat_c4.lan.game import play_lan, role_frame
 from sensehat_c4.match import game, render, unrecorded
@@ -44,7 +45,8 @@ def shown(mock):
 @pytest.mark.parametrize("name", sorted(PALETTES))
 def test_the_words_scroll_once_in_the_palette_s_warning_colour_and_say_why(name):
     mock = MockBackend()
-    unrecorded.warn(mock, WHY, PALETTES[name], reason=Reason("directory", {"name": "adir"}))
+    mock.palette = PALETTES[name]                        # the palette shown (--palette, the launcher's setting)
+    unrecorded.warn(mock, WHY, reason=Reason("directory", {"name": "adir"}))
     steps, _ = scrolled(PALETTES[name])
     assert shown(mock) == steps
     assert any(PALETTES[name].warning in frame for _, frame in steps)
@@ -53,7 +55,7 @@ def test_the_words_scroll_once_in_the_palette_s_warning_colour_and_say_why(name)
 
 def test_a_reason_without_a_code_is_said_in_words_only():
     mock = MockBackend()
-    unrecorded.warn(mock, "database is locked", PALETTES[DEFAULT])
+    unrecorded.warn(mock, "database is locked")
     assert mock.statuses[0][1].as_json() == {
         "phase": "unrecorded", "text": "games are not being recorded: database is locked",
         "caption": "games are not being recorded: database is locked; any key goes on",
@@ -63,7 +65,7 @@ def test_a_reason_without_a_code_is_said_in_words_only():
 def test_a_file_that_can_be_written_or_is_locked_a_moment_shows_nothing(tmp_path):
     mock = MockBackend()
     with contextlib.closing(Recorder(tmp_path / "games.db")) as recorder:
-        assert unrecorded.check(mock, recorder, PALETTES[DEFAULT])
+        assert unrecorded.check(mock, recorder)
     locked = tmp_path / "locked.db"
     with contextlib.closing(Recorder(locked)) as made:
         made.open()
@@ -71,7 +73,7 @@ def test_a_file_that_can_be_written_or_is_locked_a_moment_shows_nothing(tmp_path
     holder.execute("BEGIN EXCLUSIVE")   # another program writing: the moves wait, nothing is lost
     try:
         with contextlib.closing(Recorder(locked, move_busy=0.0)) as recorder:
-            assert unrecorded.check(mock, recorder, PALETTES[DEFAULT]) and recorder.failed is None
+            assert unrecorded.check(mock, recorder) and recorder.failed is None
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -83,7 +85,7 @@ def test_a_directory_is_warned_of_then_play_goes_on(tmp_path):
     folder.mkdir()
     mock = MockBackend()
     with contextlib.closing(Recorder(folder)) as recorder:
-        assert not unrecorded.check(mock, recorder, PALETTES[DEFAULT])
+        assert not unrecorded.check(mock, recorder)
     assert (shown(mock), mock.statuses) == (scrolled()[0], [(0.0, SAID)])
 
 
@@ -101,7 +103,7 @@ def test_the_launcher_s_match_warns_before_the_chooser(adir):
     mock = MockBackend()
     mock.tap("up", at=end + 1.0)      # back to the menu
     game.play(mock)
-    assert shown(mock)[:len(steps) + 1] == steps + [(round(end, 6), tuple(choice_frame(0)))]
+    assert shown(mock)[:len(steps) + 1] == steps + [(round(end, 6), tuple(choice_frame(0, default_palette())))]
     assert mock.statuses[0] == (0.0, SAID) and mock.statuses[1][1].phase == "choosing opponent"
 
 
@@ -110,7 +112,7 @@ def test_the_launcher_s_lan_entry_warns_before_the_choice_of_role(adir):
     mock = MockBackend()
     mock.tap("up", at=end + 1.0)
     assert play_lan(mock) == 0
-    assert shown(mock)[:len(steps) + 1] == steps + [(round(end, 6), tuple(role_frame("offer", 0)))]
+    assert shown(mock)[:len(steps) + 1] == steps + [(round(end, 6), tuple(role_frame("offer", 0, default_palette())))]
     assert mock.statuses[0] == (0.0, SAID)
 
 

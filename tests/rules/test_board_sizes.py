@@ -14,6 +14,7 @@ from gamelib.colours import BLACK, RED
 from gamelib.games import Choices, Entry, as_game
 from gamelib.launcher.menu import Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
+from gamelib.palette import palette as default_palette
 from sensehat_c4 import cli
 from sensehat_c4.match import render
 from sensehat_c4.match import game as c4
@@ -343,7 +344,7 @@ def test_bad_sizes_and_move_lists_that_do_not_fit_are_one_line_exit_2(capsys, ar
 # -- choosing the size on the LEDs, and the launcher remembering it ---------------------
 
 def test_the_size_chooser_shows_each_field_under_a_white_lid():
-    assert grid(size_frame(Size(6, 5))) == g("""
+    assert grid(size_frame(Size(6, 5), default_palette())) == g("""
         .WWWWWW.
         ........
         ........
@@ -352,7 +353,7 @@ def test_the_size_chooser_shows_each_field_under_a_white_lid():
         .BBBBBB.
         .BBBBBB.
         .BBBBBB.""")
-    assert grid(size_frame(Size(4, 4))).splitlines()[0] == "..WWWW.."
+    assert grid(size_frame(Size(4, 4), default_palette())).splitlines()[0] == "..WWWW.."
     assert SIZES[0] == Size(4, 4) and SIZES[-1] == Size(8, 6) and len(SIZES) == 15
 
 
@@ -365,10 +366,10 @@ def test_the_size_is_chosen_after_the_opponent_and_up_goes_back_to_the_opponent(
     assert play_matches(mock, matches=1, report=lambda *r: reports.append(r)) == 1
     shown = [f for _, f in mock.frames]
     black = (BLACK,) * 64
-    assert shown[:12] == [tuple(choice_frame(0)), black, tuple(size_frame(Size(7, 6))),
-                          tuple(size_frame(Size(8, 6))), black, tuple(choice_frame(0)), black,
-                          tuple(size_frame(Size(7, 6))), tuple(size_frame(Size(6, 6))),
-                          tuple(size_frame(Size(5, 6))), black, tuple(frame(EMPTY[Size(5, 6)]))]
+    assert shown[:12] == [tuple(choice_frame(0, default_palette())), black, tuple(size_frame(Size(7, 6), default_palette())),
+                          tuple(size_frame(Size(8, 6), default_palette())), black, tuple(choice_frame(0, default_palette())), black,
+                          tuple(size_frame(Size(7, 6), default_palette())), tuple(size_frame(Size(6, 6), default_palette())),
+                          tuple(size_frame(Size(5, 6), default_palette())), black, tuple(frame(EMPTY[Size(5, 6)]))]
 
 
 def test_the_size_chooser_starts_from_the_last_size_and_tells_who_remembers_it():
@@ -393,9 +394,9 @@ def test_perfect_is_offered_only_on_its_sizes():
     mock.tap("up", "up", at=30)
     reports = []
     play_matches(mock, MatchOptions(size=big), size=big, matches=1, report=lambda *r: reports.append(r))
-    assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(0)), tuple(choice_frame(RULES_INDEX)),
-                                               tuple(choice_frame(LAN_INDEX)), tuple(choice_frame(MATCH_ME_INDEX)),
-                                               tuple(choice_frame(4))]
+    assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(0, default_palette())), tuple(choice_frame(RULES_INDEX, default_palette())),
+                                               tuple(choice_frame(LAN_INDEX, default_palette())), tuple(choice_frame(MATCH_ME_INDEX, default_palette())),
+                                               tuple(choice_frame(4, default_palette()))]
     assert reports[0][1].level == "medium"
 
 
@@ -440,7 +441,7 @@ def test_a_remembered_size_that_is_not_offered_falls_back_to_seven_by_six():
     mock = MockBackend()
     mock.tap("middle", "middle", "up", "up")
     c4.play(mock, Choices({"board": "9x9"}))
-    assert tuple(size_frame(Size(7, 6))) in [f for _, f in mock.frames]
+    assert tuple(size_frame(Size(7, 6), default_palette())) in [f for _, f in mock.frames]
 
 
 def test_analyse_solves_other_sizes_and_names_the_one_it_cannot(capsys):
@@ -466,7 +467,7 @@ def test_a_size_perfect_does_not_play_starts_its_chooser_at_seven_by_six():
     mock = MockBackend()
     mock.tap("left", "middle")
     assert choose_size(mock, PERFECT_SIZES, Size(6, 5)) == PERFECT_SIZES[-2]
-    assert [f for _, f in mock.frames][:2] == [tuple(size_frame(Size(7, 6))), tuple(size_frame(PERFECT_SIZES[-2]))]
+    assert [f for _, f in mock.frames][:2] == [tuple(size_frame(Size(7, 6), default_palette())), tuple(size_frame(PERFECT_SIZES[-2], default_palette()))]
 
 
 def test_with_the_native_core_perfect_is_offered_on_more_sizes(monkeypatch, capsys):

@@ -19,6 +19,7 @@ from gamelib.colours import BLACK
 from gamelib.games import GROUP, as_game, entry_points
 from gamelib.palette import DEFAULT, PALETTES
 from gamelib.scroll import scroll_frames
+from gamelib.palette import palette as default_palette
 from pty_terminal import PtyProgram, game, hex_colours, leds
 from records_data import record_match, rows, ticking
 from sensehat_c4 import cli
@@ -351,7 +352,7 @@ def test_a_file_that_cannot_be_written_loses_the_try_and_the_play_goes_on(tmp_pa
 def test_the_entry_is_registered_as_the_puzzle_of_the_day():
     assert "connect4-puzzle" in [p.name for p in entry_points(GROUP)]
     assert as_game(pz.GAME) == pz.GAME and pz.GAME.name == "puzzle of the day" and not pz.GAME.remembers
-    assert grid(pz.ICON) == g("""
+    assert grid(pz.ICON(default_palette())) == g("""
         ...R....
         ........
         BBBBBBB.
@@ -512,7 +513,7 @@ def test_bad_input_to_the_play_is_one_line_and_exit_2_before_any_backend_opens(a
 @pytest.mark.parametrize("name", sorted(PALETTES))
 def test_the_puzzle_is_drawn_in_the_backend_s_palette(name):
     mock = MockBackend()
-    mock.palette = name
+    mock.palette = PALETTES[name]
     mock.tap("up", at=1.0)
     PuzzlePlay(mock, DAY, PUZZLE).run()
     assert list(mock.frames[0][1]) == render.board_frame(PUZZLE.board(), PALETTES[name], cursor=3)

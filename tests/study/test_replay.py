@@ -42,7 +42,7 @@ def test_the_backend_s_palette_draws_the_replay_and_seat_2_s_line_blinks_twice_a
     blinks = []
     for rnd, seat in ((match.rounds[0], 1), (match.rounds[1], 2)):
         mock = MockBackend()
-        mock.palette = PURPLE_YELLOW
+        mock.palette = PALETTES[PURPLE_YELLOW]
         mock.tap("up", at=30.0)
         Replay(mock, match, rnd).run()
         colours = for_round((RED, YELLOW), rnd.starter, chosen)    # the recorded players, the palette's field

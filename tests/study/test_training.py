@@ -17,6 +17,7 @@ from gamelib.colours import BLACK, RED, WHITE, YELLOW
 from gamelib.font import centred_text
 from gamelib.games import GROUP, Entry, as_game, discover, entry_points
 from gamelib.scroll import scroll_frames
+from gamelib.palette import palette as default_palette
 from records_data import ANN, BOB, record_match, ticking
 from sensehat_c4.lan import game as lan
 from sensehat_c4.match import render, words
@@ -181,7 +182,7 @@ def test_a_draw_shows_d_in_white_and_the_cursor_wraps(tmp_path):
     dropped, now = fall("11", 1, 21.5)
     start = seen.index(dropped[0])
     assert seen[start:start + len(dropped)] == dropped
-    assert seen[start + len(dropped)] == (round(now, 6), grid(centred_text("D", WHITE)))
+    assert seen[start + len(dropped)] == (round(now, 6), grid(centred_text("D", WHITE, (0, 0, 0))))
     assert mock.statuses[-2][1].text == "training 3 of 5: wrong: 2 draws; 4 and 6 keep the win"
 
 
@@ -227,7 +228,7 @@ def test_a_full_column_flashes_and_the_player_chooses_again(tmp_path):
     assert by_time[round(2.0 + T.flash, 6)] == board("111111", cursor=0)
     assert by_time[round(2.0 + 2 * T.flash * T.flashes, 6)] == board("111111", cursor=0)
     # the end: the count scrolls across in white, then the LEDs clear
-    counted = [grid(f) for f, _ in scroll_frames("1/1", WHITE)]
+    counted = [grid(f) for f, _ in scroll_frames("1/1", WHITE, (0, 0, 0))]
     frames = [grid(f) for _, f in mock.frames]
     assert frames[-len(counted) - 1:-1] == counted and frames[-1] == grid([BLACK] * 64)
     assert mock.statuses[-1][1].text == "training over: 1 of 1 right"
@@ -293,7 +294,7 @@ def test_the_entry_says_when_there_is_nothing_to_train_on(tmp_path, case, text):
         record(tmp_path, ["4"])
     mock = MockBackend()
     assert training.play(mock, path=path) is None
-    scrolled = [grid(f) for f, _ in scroll_frames(text, WHITE)]
+    scrolled = [grid(f) for f, _ in scroll_frames(text, WHITE, (0, 0, 0))]
     assert [grid(f) for _, f in mock.frames][-len(scrolled):] == scrolled
 
 
@@ -304,7 +305,7 @@ def test_a_database_that_cannot_be_read_is_no_games(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="sensehat_c4.study.training"):
         assert training.play(mock, path=path) is None
     assert "no rounds to train on" in caplog.text
-    assert [grid(f) for _, f in mock.frames][-1] == grid(list(scroll_frames("NO GAMES", WHITE))[-1][0])
+    assert [grid(f) for _, f in mock.frames][-1] == grid(list(scroll_frames("NO GAMES", WHITE, (0, 0, 0)))[-1][0])
 
 
 # -- on the real sense_emu library ---------------------------------------------------------
@@ -348,22 +349,22 @@ def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):
     launcher = start_launcher(emu_dir)
     try:
         emulator.wait_client()
-        emulator.wait_screen(lambda px: px == lit(c4.ICON))
+        emulator.wait_screen(lambda px: px == lit(c4.ICON(default_palette())))
         emulator.tap("right")
-        emulator.wait_screen(lambda px: px == lit(lan.ICON))
+        emulator.wait_screen(lambda px: px == lit(lan.ICON(default_palette())))
         emulator.tap("right")
-        emulator.wait_screen(lambda px: px == lit(puzzle.ICON))
+        emulator.wait_screen(lambda px: px == lit(puzzle.ICON(default_palette())))
         emulator.tap("right")
-        emulator.wait_screen(lambda px: px == lit(training.ICON))
+        emulator.wait_screen(lambda px: px == lit(training.ICON(default_palette())))
         emulator.tap("middle")
         emulator.wait_screen(lambda px: px == lit(render.board_frame(Board(), PALETTE, cursor=3)))
         emulator.tap("left")
         emulator.wait_screen(lambda px: px == lit(render.board_frame(Board(), PALETTE, cursor=2)))
         emulator.tap("middle")                      # column 3 draws: D, then column 4 lights
-        emulator.wait_screen(lambda px: px == lit(centred_text("D", WHITE)))
+        emulator.wait_screen(lambda px: px == lit(centred_text("D", WHITE, (0, 0, 0))))
         emulator.wait_screen(lambda px: px == lit(training.lit_frame(Board(), (3,), PALETTE, True)))
         emulator.tap("up")
-        emulator.wait_screen(lambda px: px == lit(training.ICON))   # back in the menu, on the training
+        emulator.wait_screen(lambda px: px == lit(training.ICON(default_palette())))   # back in the menu, on the training
         launcher.send_signal(signal.SIGTERM)
         out, err = launcher.communicate(timeout=30)
     finally:

@@ -83,7 +83,9 @@ def serve(tmp_path, name):
     db = tmp_path / "games.db"
     record_match(Recorder(db, clock=ticking()), list(ROUNDS), sides=(ANN, BOB))
     chosen = PALETTES[name]
-    with WebServer(Console(), Address("127.0.0.1", 0), pages=[pages(db)], palette=lambda: name) as server:
+    console = Console()
+    console.palette = chosen
+    with WebServer(console, Address("127.0.0.1", 0), pages=[pages(db)]) as server:
         server.feed.shown(board("4453", 3))
         seats = tuple({"name": side.name, "colour": hex_colour(colour), "kind": "person"}
                       for side, colour in zip((ANN, BOB), chosen.players))
@@ -141,16 +143,16 @@ def test_an_open_page_takes_the_colours_of_a_palette_chosen_meanwhile():
     from gamelib.web.address import Address
     from gamelib.web.server import WebServer
 
-    shown = ["default"]
+    console = Console()
     field = "return getComputedStyle(document.documentElement).getPropertyValue('--field').trim();"
-    with WebServer(Console(), Address("127.0.0.1", 0), palette=lambda: shown[0]) as server:
+    with WebServer(console, Address("127.0.0.1", 0)) as server:
         server.feed.shown(board("4", 3))
         driver = start(phone=True)
         try:
             driver.get(f"http://127.0.0.1:{server.port}/")
             wait(driver, lambda: driver.find_element("id", "connection").text == "live", "the live page")
             assert driver.execute_script(field) == PALETTES["default"].page.field
-            shown[0] = "purple-yellow"                  # the launcher's colours item; its menu says so
+            console.palette = PALETTES["purple-yellow"]   # the launcher's colours item; its menu says so
             server.feed.said(said())
             wait(driver, lambda: driver.execute_script(field) == PALETTES["purple-yellow"].page.field,
                  "the new palette's colours")

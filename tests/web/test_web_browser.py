@@ -57,7 +57,7 @@ def read_pin(frames):
 
     def text_columns(text):
         """The text's columns, from its first lit one to the gap after its last."""
-        drawn = [columns_of(f)[7] for f, _ in scroll_frames(text, WHITE)]
+        drawn = [columns_of(f)[7] for f, _ in scroll_frames(text, WHITE, (0, 0, 0))]
         while drawn and not any(drawn[0]):
             drawn.pop(0)
         while drawn and not any(drawn[-1]):
@@ -123,7 +123,7 @@ def test_a_phone_watches_takes_a_seat_and_plays_a_round_in_chromium(emulator, em
         driver.find_element("id", "sit-2").click()
         scrolled = interlude(emulator, still, lambda: page_leds(driver) == board("", 3))
         pin = read_pin(scrolled)
-        assert scrolled[0] == lit(list(scroll_frames(PIN_TEXT.format(pin=pin), WHITE))[0][0])
+        assert scrolled[0] == lit(list(scroll_frames(PIN_TEXT.format(pin=pin), WHITE, (0, 0, 0)))[0][0])
         driver.find_element("id", "pin").send_keys(pin)
         driver.find_element("id", "sit").click()
         wait(driver, lambda: text(driver, "seat-text") == "You play seat 2.", "the seat")

@@ -22,6 +22,7 @@ from gamelib.seats import SeatTable
 from gamelib.web.address import Address
 from gamelib.web.console import PIN_TEXT, SEATED_TEXT, BackendConsole, phone_frames
 from gamelib.web.limits import Limits
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.match.game import play_matches
@@ -33,7 +34,7 @@ T = Timing()
 P = render.Palette()
 PHONE = "phone:1"
 BLACK_FRAME = (BLACK,) * 64
-PIN = [tuple(f) for f, _ in scroll_frames(PIN_TEXT.format(pin="1234"), WHITE)]
+PIN = [tuple(f) for f, _ in scroll_frames(PIN_TEXT.format(pin="1234"), WHITE, (0, 0, 0))]
 
 
 class Watch(Observer):
@@ -185,7 +186,7 @@ def test_the_pairing_pin_scrolls_in_two_groups_of_four_three_times_well_within_i
     BackendConsole(mock).show_pairing("12345678")
     while mock.interluding or mock.now() < 20.0:
         mock.wait_event(1.0)
-    text = [tuple(f) for f, _ in scroll_frames("PIN 1234 5678  PIN 1234 5678  PIN 1234 5678", WHITE)]
+    text = [tuple(f) for f, _ in scroll_frames("PIN 1234 5678  PIN 1234 5678  PIN 1234 5678", WHITE, (0, 0, 0))]
     assert [f for _, f in mock.frames] == [game] + text + [game]
     assert [t for t, _ in mock.frames] == pytest.approx([0.0] + [k * SPEED for k in range(len(text) + 1)])
     assert len(text) == 182 and len(text) * SPEED == pytest.approx(14.56)    # 14.6 s: well within the PIN's 60 s
@@ -213,7 +214,7 @@ def test_the_pairing_gesture_shows_its_pin_at_once_cutting_short_a_pin_scrolling
         play(mock, MatchOptions())
         pin = server.seating.pairing
         assert pin is not None and len(pin) == 8 and pin.isdigit() and server.seating.pin == pin
-        pair = [tuple(f) for f, _ in scroll_frames(f"PIN {pin[:4]} {pin[4:]}  " * 2 + f"PIN {pin[:4]} {pin[4:]}", WHITE)]
+        pair = [tuple(f) for f, _ in scroll_frames(f"PIN {pin[:4]} {pin[4:]}  " * 2 + f"PIN {pin[:4]} {pin[4:]}", WHITE, (0, 0, 0))]
         shown = frames(mock)
         start = [board("", 3)] + fall("4") + [board("4", 3)]
         cut = next(k for k, (t, _) in enumerate(mock.frames) if t >= pressed + 3.0 - 1e-9)
@@ -240,7 +241,7 @@ def test_a_seat_taken_scrolls_in_its_colour_on_the_leds_and_the_page():
     mock.observe(watch)
     mock.tap("up", "up", at=10.0)
     play(mock, MatchOptions())
-    seated = [tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=2), YELLOW)]   # seat 2's colour
+    seated = [tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=2), YELLOW, (0, 0, 0))]   # seat 2's colour
     assert frames(mock) == [board("", 3)] + seated + [board("", 3), confirm("", True), BLACK_FRAME]
     assert watch.frames == frames(mock)          # a public interlude: the page shows it too
 
@@ -341,7 +342,7 @@ def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
         game = threading.Thread(target=lambda: result.append(
             play_matches(mock, MatchOptions(), opponent=HUMAN, matches=1, report=lambda *a: result.append(a))))
         seen = []
-        seated = [[tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=n), WHITE)] for n in (1, 2)]
+        seated = [[tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=n), WHITE, (0, 0, 0))] for n in (1, 2)]
         with Events(server.port) as events:
             game.start()
             # the seats' scrolls first: a press during one would be another test (a push ends a scroll early)
@@ -383,7 +384,7 @@ def test_a_whole_match_from_two_phones_through_the_api_on_real_sockets():
             assert reply.status == 403 and reply.json()["error"] == "bad_token"
         mirrored = [tuple(tuple(p) for p in data["pixels"]) for data in seen]
         assert [d["seq"] for d in seen] == list(range(seen[0]["seq"], seen[0]["seq"] + len(seen)))   # no gap
-        shown = [[tuple(f) for f, _ in scroll_frames(PIN_TEXT.format(pin=pins[n]), WHITE)] for n in (1, 2)]
+        shown = [[tuple(f) for f, _ in scroll_frames(PIN_TEXT.format(pin=pins[n]), WHITE, (0, 0, 0))] for n in (1, 2)]
         # what the LEDs and the page showed, each change once (the board drawn again unchanged before an
         # interlude begins, as the game's thread and the web's may order it, shows nothing new)
         start = changes([board("", 3)] + shown[0] + [board("", 3)] + seated[0] + [board("", 3)]
@@ -484,7 +485,7 @@ def presence_on(turn):
     from gamelib.web.seating import Seating
 
     table, clock, console = SeatTable(), Clock(), Told()
-    feed = Feed()
+    feed = Feed(frame=(BLACK,) * 64)
     feed.status = Status("playing", "", None, turn=turn)
     seating = Seating(table)
     sitter = table.take(2, "phone:1", "phone")
@@ -565,7 +566,7 @@ def test_a_phone_that_closes_its_page_on_its_turn_on_the_emulator_over_real_sock
                     raise AssertionError("seat 1's drop never came")
                 phone.close()                                                         # the page is closed
                 watching.until(said("waiting for player 2's phone (page closed): Enter plays it here, or in 1.5 s"))
-                emulator.wait_screen(lambda px: px == lit(phone_frames(YELLOW)[0][0]))
+                emulator.wait_screen(lambda px: px == lit(phone_frames(YELLOW, default_palette())[0][0]))
                 phone = Events(server.port, path=f"/api/events?token={token}")       # back: it plays on
                 watching.until(said("waiting for player 2's phone (yellow)"))
                 emulator.wait_screen(lambda px: px == lit(board("4", 3)))

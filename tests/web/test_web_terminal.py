@@ -58,7 +58,7 @@ def test_the_address_and_the_pin_under_the_board_and_a_phone_playing_its_seat(sa
 
 def pairing_scroll(pin):
     """The pairing PIN's scroll, ``pin`` as the terminal's line shows it (``1234 5678``)."""
-    return [hex_colours(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+    return [hex_colours(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE, (0, 0, 0))]
 
 
 @pytest.mark.slow

@@ -21,6 +21,7 @@ from gamelib.web.address import Address
 from gamelib.web.http import CSP, wildcard
 from gamelib.web.pages import Pages
 from gamelib.web.server import WebServer
+from gamelib.palette import palette as default_palette
 from records_data import ANN, BOB, record_match, ticking
 from sensehat_c4.match import game as c4
 from sensehat_c4.web import pages as webpages
@@ -107,10 +108,10 @@ def test_a_game_s_pages_are_closed_with_the_server():
 
 def test_the_launcher_asks_each_game_for_its_pages(caplog):
     assert as_game(c4.GAME).web is c4.web_pages
-    broken = as_game(type("Broken", (), {"name": "broken", "icon": c4.ICON, "play": print,
+    broken = as_game(type("Broken", (), {"name": "broken", "icon": c4.ICON(default_palette()), "play": print,
                                          "web": staticmethod(lambda: 1 / 0)}))
     with pytest.raises(TypeError, match="web must be a function"):
-        as_game(type("Bad", (), {"name": "bad", "icon": c4.ICON, "play": print, "web": 3}))
+        as_game(type("Bad", (), {"name": "bad", "icon": c4.ICON(default_palette()), "play": print, "web": 3}))
     entries = [Entry("connect4", game=as_game(c4.GAME)), Entry("broken", game=broken), Entry("gone", error="x")]
     import logging
 

@@ -142,7 +142,7 @@ def test_the_middle_held_on_the_emulator_shows_a_pairing_pin_at_once_and_a_phone
         assert pin is not None and 3.0 <= took < 3.8, took
         assert (events[0].direction, events[0].action) == (Direction.MIDDLE, Action.PRESSED)
         assert {(e.direction, e.action) for e in events[1:]} == {(Direction.MIDDLE, Action.HELD)}
-        scroll = [lit(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE)]
+        scroll = [lit(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE, (0, 0, 0))]
         while len(held) < 20 and time.monotonic() < deadline:                      # its scroll on the LEDs
             backend.wait_event(0.02)
             pixels = emulator.pixels()

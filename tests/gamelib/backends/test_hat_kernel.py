@@ -33,6 +33,7 @@ from gamelib.backends.senselib import pack_frame, soft_dimmed
 from gamelib.games import discover
 from gamelib.launcher.menu import Launcher
 from gamelib.launcher.settings import Settings
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match.chooser import choice_frame
 
 BIN = Path(sys.executable).parent
@@ -113,13 +114,13 @@ def lines(err: str, prog: str) -> List[str]:
 
 def test_sensehat_c4_low_light_where_the_driver_takes_gamma(hat, tmp_path):
     program = start(hat, tmp_path, "answered", ["sensehat-c4", "--backend", "hat", "--low-light"])
-    err = shows_then_stops(hat, program, pack_frame(choice_frame(0)))   # the driver dims: the pixels as they are
+    err = shows_then_stops(hat, program, pack_frame(choice_frame(0, default_palette())))   # the driver dims: the pixels as they are
     assert lines(err, "sensehat-c4") == []      # its log says warnings only
 
 
 def test_sensehat_c4_low_light_where_the_driver_refuses_gamma(hat, tmp_path):
     program = start(hat, tmp_path, "refused", ["sensehat-c4", "--backend", "hat", "--low-light"])
-    dimmed = soft_dimmed(choice_frame(0))
+    dimmed = soft_dimmed(choice_frame(0, default_palette()))
     assert {v for pixel in dimmed for v in pixel} == {0, 144}      # white (255) at the low-light table's level
     err = shows_then_stops(hat, program, pack_frame(dimmed))
     assert lines(err, "sensehat-c4") == [REFUSED]

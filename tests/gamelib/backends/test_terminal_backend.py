@@ -29,6 +29,7 @@ from gamelib.backends.terminal_screen import ENTER, LEAVE, SHORT_HINT, dim, dot_
 from gamelib.colours import RED
 from gamelib.errors import BackendError, QuitRequested
 from gamelib.status import Status
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import render
 from sensehat_c4.match.chooser import CHOICES, choice_frame, size_frame
 from sensehat_c4.engine.levels import LEVELS
@@ -384,20 +385,20 @@ def test_the_choosers_say_in_words_what_the_leds_show(sandbox):
     status = lambda p: under_help(p.screen)   # noqa: E731 (the lines under the hint, 40 x 16)
     browse = "(←/→ browse, Enter chooses)"
     try:
-        program.wait_for(shows(choice_frame(0)), what="the opponent chooser")
+        program.wait_for(shows(choice_frame(0, default_palette())), what="the opponent chooser")
         program.wait_for(lambda p: status(p) == f"2 players {browse}")
         said = []
         count = len(CHOICES)
         for index in range(1, count + 1):
             program.press("right")
-            program.wait_for(shows(choice_frame(index % count)), what=f"choice {index % count}")
+            program.wait_for(shows(choice_frame(index % count, default_palette())), what=f"choice {index % count}")
             program.wait_for(lambda p: status(p) != (said or [f"2 players {browse}"])[-1])
             said.append(status(program))
         assert said == [f"{label} {browse}" for label in (
             [f"computer: {number} {name}" for number, name in enumerate(LEVELS, 1)]
             + ["computer: match me", "over the LAN", "rules", "2 players"])]
         program.press("enter")
-        program.wait_for(shows(size_frame(Size())), what="the size chooser")
+        program.wait_for(shows(size_frame(Size(), default_palette())), what="the size chooser")
         program.wait_for(lambda p: status(p) == "board size: 7x6 (←/→ browse, Enter chooses, ↑ back)")
         assert below(program.screen)[1:3] == ["board size: 7x6 (←/→ browse, Enter", "chooses, ↑ back)"]
         program.press("left")

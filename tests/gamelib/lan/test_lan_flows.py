@@ -18,6 +18,7 @@ from gamelib.lan.discovery import Found
 from gamelib.scroll import SPEED, scroll_frames
 from gamelib.status import Status
 from gamelib.web.address import Address
+from gamelib.palette import palette as default_palette
 
 BLACK_FRAME = (BLACK,) * 64
 
@@ -59,7 +60,7 @@ def test_the_lobby_shows_the_waves_and_up_leaves(lobby):
     mock, port, lan = lobby
     mock.tap("up", at=1.0)
     assert flows.wait_for_guest(mock, lan, "Connect 4") is None
-    waves = screens.frames(screens.offering())
+    waves = screens.frames(screens.offering(default_palette()))
     assert timed(mock) == [(0.0, waves[0]), (0.4, waves[1]), (0.8, waves[2]), (1.0, BLACK_FRAME)]
     assert mock.statuses[0][1] == screens.offering_words("Bob", "Connect 4") == Status(
         "lan", "Bob offers Connect 4 on the LAN: waiting for a guest (up: leave)", "waiting for a guest (↑ leaves)",
@@ -71,12 +72,12 @@ def test_a_request_scrolls_its_name_and_middle_accepts(lobby):
     mock, port, lan = lobby
     lan.offer(True)
     client = ask(port, lan)
-    steps = screens.request("Ann", "127.0.0.1")
+    steps = screens.request("Ann", "127.0.0.1", default_palette())
     mock.tap("middle", at=len(steps) * SPEED + 0.5 * SPEED)         # during its second pass
     session = flows.wait_for_guest(mock, lan, "Connect 4")
     assert session.name == "Ann" and session.seat == 2 and session.source == "lan:1"
     frames = [frame for frame, _ in steps]
-    waves = screens.frames(screens.offering())
+    waves = screens.frames(screens.offering(default_palette()))
     assert shown(mock) == waves[:1] + frames + frames[:1]             # ANN 127.0.0.1? scrolls over and over
     assert [t for t, _ in timed(mock)][:4] == [0.0, 0.0, SPEED, round(2 * SPEED, 3)]
     assert mock.status == screens.request_words("Ann", "127.0.0.1")
@@ -93,8 +94,8 @@ def test_up_refuses_a_request_and_the_waves_come_back(lobby):
     assert flows.wait_for_guest(mock, lan, "Connect 4") is None
     assert client.closed()[-1] == {"type": "refused", "reason": "refused", "message": "Bob said no"}
     frames = shown(mock)
-    waves = screens.frames(screens.offering())
-    assert frames[:8] == waves[:1] + screens.frames(screens.request("Ann", "127.0.0.1"))[:7]   # 0 ... 0.48 s
+    waves = screens.frames(screens.offering(default_palette()))
+    assert frames[:8] == waves[:1] + screens.frames(screens.request("Ann", "127.0.0.1", default_palette()))[:7]   # 0 ... 0.48 s
     assert waves[0] in frames[8:] and frames[-1] == BLACK_FRAME
     assert captions(mock)[:3] == ["waiting for a guest (↑ leaves)", "Ann at 127.0.0.1 asks (Enter: yes, ↑: no)",
                                   "waiting for a guest (↑ leaves)"]
@@ -132,7 +133,7 @@ def test_the_list_scrolls_each_game_left_right_browse_and_middle_asks():
     mock.tap("right", at=0.3)
     mock.tap("middle", at=0.5)
     assert flows.choose_game(mock, Games(BOB, CY)) == CY
-    bob, cy = screens.frames(screens.found("Bob", 0, 2)), screens.frames(screens.found("Cy", 1, 2))
+    bob, cy = screens.frames(screens.found("Bob", 0, 2, default_palette())), screens.frames(screens.found("Cy", 1, 2, default_palette()))
     assert shown(mock) == bob[:4] + cy[:3] + [BLACK_FRAME]            # 0 ... 0.24, then Cy from 0.3
     assert bob[0][0] == (255, 255, 255) and cy[0][1] == (255, 255, 255)   # the place dots
     assert captions(mock) == ["Bob (Enter asks, ←/→ browse)", "Cy (Enter asks, ←/→ browse)"]
@@ -145,7 +146,7 @@ def test_nothing_found_shows_the_green_waves_and_up_leaves():
     mock.tap("middle", at=0.5)                                        # nothing to ask: nothing happens
     mock.tap("up", at=1.0)
     assert flows.choose_game(mock, Games()) is None
-    waves = screens.frames(screens.searching())
+    waves = screens.frames(screens.searching(default_palette()))
     assert shown(mock) == [waves[0], waves[1], waves[2], BLACK_FRAME]
     assert captions(mock) == ["looking for games (↑ leaves)"]
 
@@ -192,7 +193,7 @@ def test_a_visit_asks_plays_the_hosts_frames_and_words_sends_presses_and_shows_w
     visit = flows.visit(mock, link, "Bob")
     assert visit == flows.Visit(flows.Outcome.ENDED, "Bob quit", "quit", True)
     assert link.presses == [("down", "pressed"), ("down", "released")]   # physical left on a Pi turned 90: down
-    hourglass, away = screens.frames(screens.asking()), screens.frames(screens.away())
+    hourglass, away = screens.frames(screens.asking(default_palette())), screens.frames(screens.away(default_palette()))
     pictures = mock_pictures(mock)
     assert pictures[:3] == [hourglass[0], hourglass[1], hourglass[0]]   # 0, 0.5, 1.0
     assert FRAME in pictures and away[0] in pictures and away[1] in pictures
@@ -213,8 +214,8 @@ def test_a_refusal_shows_the_red_cross_for_two_seconds():
     mock = MockBackend()
     link = Link(mock, [(0.2, g.Event(g.REFUSED, {"reason": "refused", "message": "Bob said no"}))])
     assert flows.visit(mock, link, "Bob") == flows.Visit(flows.Outcome.REFUSED, "Bob said no", "refused", False)
-    hourglass = screens.frames(screens.asking())
-    assert timed(mock) == [(0.0, hourglass[0]), (0.2, screens.REFUSED), (2.2, BLACK_FRAME)]
+    hourglass = screens.frames(screens.asking(default_palette()))
+    assert timed(mock) == [(0.0, hourglass[0]), (0.2, screens.REFUSED(default_palette())), (2.2, BLACK_FRAME)]
     assert captions(mock) == ["asking Bob... (↑ gives up)", "refused: Bob said no"]
 
 
@@ -224,9 +225,9 @@ def test_a_host_name_the_font_lacks_scrolls_cut_to_12_with_a_box_and_a_press_cut
     link = Link(mock, [(0.2, g.Event(g.END, {"reason": "quit", "message": "gone"}))])
     mock.tap("up", at=1.04)                                           # the stick, during the scroll
     assert flows.visit(mock, link, label) == flows.Visit(flows.Outcome.ENDED, "gone", "quit", False)
-    left = screens.left(label)
-    assert [f for f, _ in left] == [tuple(f) for f, _ in scroll_frames("my_pixxxxxxx left", ORANGE)]
-    hourglass = screens.frames(screens.asking())
+    left = screens.left(label, default_palette())
+    assert [f for f, _ in left] == [tuple(f) for f, _ in scroll_frames("my_pixxxxxxx left", ORANGE, (0, 0, 0))]
+    hourglass = screens.frames(screens.asking(default_palette()))
     assert timed(mock) == [(0.0, hourglass[0])] + [(round(0.2 + i * SPEED, 3), left[i][0]) for i in range(11)] + [
         (1.04, BLACK_FRAME)]
     assert left[14][0] == tuple(drawn("""
@@ -258,7 +259,7 @@ def test_a_pause_shows_its_frames_over_the_game_which_goes_on_underneath():
     mock.show(game)
     mock.say(Status("playing", "the game"))
     pressed = []
-    steps = screens.away()
+    steps = screens.away(default_palette())
     pause = mock.pause(steps, pressed=pressed.append, status=screens.away_words("Ann", 90))
     mock.tap("left", at=0.2)
     mock.tap("up", at=0.7)

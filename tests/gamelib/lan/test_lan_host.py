@@ -19,6 +19,7 @@ from gamelib.lan import offering
 from gamelib.lan import protocol as p
 from gamelib.lan import screens
 from gamelib.web.address import Address
+from gamelib.palette import palette as default_palette
 
 
 
@@ -182,7 +183,7 @@ def test_a_guest_that_drops_comes_back_with_its_token_where_it_was_and_the_old_t
     until(lambda: session.away_since is not None)
     host.mock.wait_event(0)                                             # the game's next wait: the pause
     assert host.mock.paused and host.mock.status == screens.away_words("Ann", LIMITS.away_seconds)
-    assert host.mock.screen == screens.away()[0][0]
+    assert host.mock.screen == screens.away(default_palette())[0][0]
     back = LanClient(host.port, ping=True)
     back.hello("Ann", token=old)
     welcome = back.until("welcome")

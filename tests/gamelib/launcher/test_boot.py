@@ -39,6 +39,7 @@ from gamelib.games import discover
 from gamelib.launcher.menu import Launcher, Screen
 from gamelib.launcher.service import UNIT
 from gamelib.launcher.settings import Settings
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import render
 from sensehat_c4.match.chooser import choice_frame, size_frame
 from sensehat_c4.match.controller import start_column
@@ -73,7 +74,7 @@ def menu_frame(*, rotation: int = 0, screen: Screen = Screen.GAMES, system_index
 
 
 def chooser_frame(index: int) -> bytes:
-    return pack_frame(choice_frame(index))
+    return pack_frame(choice_frame(index, default_palette()))
 
 
 def board_frame(moves: str, cursor: Optional[int] = None) -> bytes:
@@ -236,7 +237,7 @@ def test_a_game_is_played_under_systemd(machine):
     machine.hat.tap("middle")
     wait_frame(machine, chooser_frame(0), "the opponent chooser (2P)")
     machine.hat.tap("middle")  # two players
-    wait_frame(machine, pack_frame(size_frame(Size())), "the size chooser (7x6)")
+    wait_frame(machine, pack_frame(size_frame(Size(), default_palette())), "the size chooser (7x6)")
     machine.hat.tap("middle")  # the classic board
     wait_frame(machine, board_frame(""), "the empty board")
     play(machine, "4352")
@@ -457,7 +458,7 @@ def test_the_web_unit_serves_the_page_to_the_host(machine):
         with Events(port) as events:
             events.until(lambda kind, data: kind == "frame")
             machine.hat.tap("middle")                                    # the stick at the HAT ...
-            events.until(lambda kind, data: kind == "frame" and data["pixels"] == [list(p) for p in choice_frame(0)])
+            events.until(lambda kind, data: kind == "frame" and data["pixels"] == [list(p) for p in choice_frame(0, default_palette())])
             machine.hat.tap("up")                                        # ... seen on the page
             wait_frame(machine, menu_frame(), "the menu after backing out")
         assert "Traceback" not in machine.journal("--unit", UNIT, f"--after-cursor={machine.mark}")

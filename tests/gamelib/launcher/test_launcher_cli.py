@@ -16,6 +16,7 @@ from gamelib.games import Entry, as_game
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings
 from gamelib.palette import GREEN_PINK, PURPLE_YELLOW
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import game as c4
 
 
@@ -85,7 +86,7 @@ def test_the_menu_uses_the_saved_settings_and_quits_cleanly(config, mock, capsys
     mock.tap("left", "left", "middle")                          # quit
     assert cli.main(["--backend", "emu"]) == 0
     assert mock.opened == [("emu", 180, True)]
-    assert mock.frames[0][1] == turned(c4.ICON, 180)
+    assert mock.frames[0][1] == turned(c4.ICON(default_palette()), 180)
     assert mock.closed and mock.screen == (BLACK,) * 64
     assert capsys.readouterr().err == "gamelib: INFO: quit from the system menu\n"
 
@@ -105,12 +106,12 @@ def test_palette_on_the_command_line_applies_for_the_run_and_is_not_saved(config
     mock.hold("up", 2.1)
     mock.tap("right", "right", "middle")                        # quit
     assert cli.main(["--palette", "green-pink", "--log-level", "error"]) == 0
-    assert mock.palette == GREEN_PINK
+    assert mock.palette.name == GREEN_PINK
     assert json.loads(config.path.read_text()) == {"low_light": False, "palette": "purple-yellow", "rotation": 0}
     mock.hold("up", 2.1)
     mock.tap("right", "right", "middle")
     assert cli.main(["--log-level", "error"]) == 0
-    assert mock.palette == PURPLE_YELLOW                        # the saved one
+    assert mock.palette.name == PURPLE_YELLOW                        # the saved one
 
 
 def test_language_on_the_command_line_applies_for_the_run_and_is_not_saved(config, mock):
@@ -201,7 +202,7 @@ def test_while_the_board_fills_the_terminal_the_log_goes_to_a_file_and_is_shown_
     during = []
 
     class Noisy:
-        name, icon = "Noisy", c4.ICON
+        name, icon = "Noisy", c4.ICON(default_palette())
 
         def play(self, backend):
             logging.getLogger("gamelib.noisy").warning("a warning from the game")

@@ -12,6 +12,7 @@ from emu_play import expected, start_launcher
 from emu_sandbox import lit
 
 from gamelib.colours import BLACK
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import game as c4
 from sensehat_c4.match.chooser import choice_frame, size_frame
 from sensehat_c4.rules import Size
@@ -25,13 +26,13 @@ def test_connect4_from_the_menu_and_back_then_sigterm_clears_the_leds(emulator, 
     launcher = start_launcher(emu_dir)
     try:
         emulator.wait_client()
-        menu = lit(c4.ICON)
+        menu = lit(c4.ICON(default_palette()))
         emulator.wait_screen(lambda px: px == menu)
         assert emulator.gamma() == tuple(GAMMA_LOW)
         emulator.tap("middle")                                        # launch Connect 4
-        emulator.wait_screen(lambda px: px == lit(choice_frame(0)))
+        emulator.wait_screen(lambda px: px == lit(choice_frame(0, default_palette())))
         emulator.tap("middle")                                        # 2P
-        emulator.wait_screen(lambda px: px == lit(size_frame(Size())))
+        emulator.wait_screen(lambda px: px == lit(size_frame(Size(), default_palette())))
         emulator.tap("middle")                                        # the 7x6 board
         emulator.wait_screen(lambda px: px == expected(""))
         emulator.tap("up", "up")                                      # abandon, confirm

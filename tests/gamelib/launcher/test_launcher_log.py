@@ -15,6 +15,7 @@ from pty_terminal import PtyProgram, hex_colours, leds
 
 from gamelib.backends.terminal_screen import LEAVE
 from gamelib.launcher.log import LauncherLog
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import game as c4
 from sensehat_c4.match.chooser import choice_frame
 
@@ -30,9 +31,9 @@ def launcher(tmp_path):
 
 def start_connect_4_and_quit(program):
     """Start Connect 4 (the launcher logs "starting Connect 4"), quit; what came after the board."""
-    program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON), what="Connect 4's icon")
+    program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON(default_palette())), what="Connect 4's icon")
     program.press("enter")
-    program.wait_for(lambda p: leds(p.screen) == hex_colours(choice_frame(0)), what="the chooser")
+    program.wait_for(lambda p: leds(p.screen) == hex_colours(choice_frame(0, default_palette())), what="the chooser")
     program.pump(0.3)
     screen = "\n".join(program.screen.display)
     assert "gamelib" not in screen and "Logging error" not in screen and "Traceback" not in screen
@@ -65,7 +66,7 @@ def test_match_results_show_under_the_board_and_after_like_sensehat_c4s(tmp_path
     program = launcher(tmp_path)
     try:
         for number in (1, 2):
-            program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON), what="Connect 4's icon")
+            program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON(default_palette())), what="Connect 4's icon")
             program.press("enter", "enter", "enter", "down", gap=0.3)   # launch, 2P, 7x6, a move
             program.pump(0.5)
             program.press("up", "up", gap=0.3)                              # abandon
@@ -112,7 +113,7 @@ def test_a_log_directory_that_cannot_be_made_is_one_line_after_even_with_nothing
     (tmp_path / "state").write_text("a file where the state directory should be")
     program = launcher(tmp_path)
     try:
-        program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON), what="Connect 4's icon")
+        program.wait_for(lambda p: leds(p.screen) == hex_colours(c4.ICON(default_palette())), what="Connect 4's icon")
         program.press("q")
         program.finish()
         assert program.process.returncode == 0

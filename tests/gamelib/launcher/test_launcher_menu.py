@@ -12,10 +12,11 @@ from gamelib.colours import BLACK, BLUE, CYAN, GREEN, ORANGE, RED, WHITE, YELLOW
 from gamelib.errors import ConfigError, QuitRequested
 from gamelib.games import Entry, Game
 from gamelib.icons import ERROR_ICON, POWER_ICON, dimmed, picture
-from gamelib.launcher.menu import NO_GAMES, POWEROFF, QUIT, Launcher, LauncherOptions
+from gamelib.launcher.menu import no_games, POWEROFF, QUIT, Launcher, LauncherOptions
 from gamelib.launcher.settings import Settings, SettingsFile
 from gamelib.palette import DEFAULT, GREEN_PINK, PALETTES, PURPLE_YELLOW
 from gamelib.scroll import Scrolling
+from gamelib.palette import palette as default_palette
 from sensehat_c4.match import game as c4
 from sensehat_c4.match import render
 from sensehat_c4.match.chooser import choice_frame
@@ -33,7 +34,7 @@ def letters(frame):
 
 
 def pic(text):
-    return picture(text.split(), COLOURS)
+    return picture(text.split(), COLOURS, (0, 0, 0))
 
 
 ICON_A = pic("GGGGGGGG G......G G.G..G.G G......G G.G..G.G G..GG..G G......G GGGGGGGG")
@@ -95,7 +96,7 @@ def shown(mock):
 def language_steps(text, place, count=3):
     """The language item's first ``count`` frames (3: the item while the stick rests 0.2 s on it): ``text``
     (its name) scrolling in from the right one column each 0.08 s, the place dot at ``place``."""
-    steps = Scrolling(text, CYAN, marks={1 + place: CYAN})
+    steps = Scrolling(text, CYAN, (0, 0, 0), marks={1 + place: CYAN})
     return [letters(steps[i][0]) for i in range(count)]
 
 
@@ -165,7 +166,7 @@ def test_a_game_that_raises_shows_the_error_icon_and_logs_the_traceback(caplog):
     quit_menu(mock)
     with caplog.at_level(logging.ERROR, logger="gamelib"):
         assert Launcher(mock, [entry(game), entry(FakeGame("B", ICON_B))], NO_IDLE).run() == QUIT
-    a, b, err, play = letters(ICON_A), letters(ICON_B), letters(ERROR_ICON), letters(PLAYING)
+    a, b, err, play = letters(ICON_A), letters(ICON_B), letters(ERROR_ICON(default_palette())), letters(PLAYING)
     black = letters([BLACK] * 64)
     assert shown(mock)[:9] == [a, black, play, err, b, err, black, play, a]
     assert game.runs == 2
@@ -195,7 +196,7 @@ def test_a_game_that_failed_to_load_shows_the_error_icon_and_cannot_start():
     game = FakeGame()
     broken = Entry("broken", error="ImportError: No module named 'nothing'")
     Launcher(mock, [broken, entry(game)], NO_IDLE).run()
-    assert shown(mock)[:6] == [letters(ERROR_ICON), letters(ICON_A), letters([BLACK] * 64), letters(PLAYING),
+    assert shown(mock)[:6] == [letters(ERROR_ICON(default_palette())), letters(ICON_A), letters([BLACK] * 64), letters(PLAYING),
                                letters(ICON_A), LIGHT_HI]
     assert game.runs == 1
 
@@ -205,7 +206,7 @@ def test_no_games_installed_shows_a_question_mark():
     mock.tap("middle", "right")
     quit_menu(mock)
     Launcher(mock, [], NO_IDLE).run()
-    assert shown(mock)[0] == letters(NO_GAMES) == "\n".join(
+    assert shown(mock)[0] == letters(no_games(default_palette())) == "\n".join(
         ["........", "........", "...WW...", ".....W..", "....W...", "........", "....W...", "........"])
     assert shown(mock)[1] == LIGHT_HI
 
@@ -333,7 +334,7 @@ def test_power_off_asks_first_and_runs_the_command():
     options = LauncherOptions(dim_after=0, blank_after=0, allow_poweroff=True, poweroff_command=("off", "now"))
     result = Launcher(mock, three(), options, run=lambda cmd: ran.append(tuple(cmd)) or 0).run()
     assert result == POWEROFF and ran == [("off", "now")]
-    power = POWER_ICON[:4] + (RED,) + POWER_ICON[5:]
+    power = POWER_ICON(default_palette())[:4] + (RED,) + POWER_ICON(default_palette())[5:]
     assert shown(mock)[1:12] == [LIGHT_HI, *language_steps("auto", 5), COLOURS_F.replace("....C...", ".....C..", 1),
                                  letters(power), SURE, letters(power), SURE, letters(power), SURE]
     gave_up = mock.frames[10][0] - mock.frames[9][0]
@@ -348,7 +349,7 @@ def test_a_failed_power_off_shows_the_error_icon(caplog):
     options = LauncherOptions(dim_after=0, blank_after=0, allow_poweroff=True)
     with caplog.at_level(logging.ERROR, logger="gamelib"):
         assert Launcher(mock, three(), options, run=lambda cmd: 1).run() == QUIT
-    failed = ERROR_ICON[:4] + (RED,) + ERROR_ICON[5:]
+    failed = ERROR_ICON(default_palette())[:4] + (RED,) + ERROR_ICON(default_palette())[5:]
     assert shown(mock)[8] == letters(failed)
     assert [r.getMessage() for r in caplog.records] == [
         "systemctl poweroff failed (exit status 1); see docs/guide/autostart.md, 'Shutting down from the menu'"]
@@ -374,16 +375,16 @@ def test_the_colours_item_shows_each_palette_and_applies_and_saves_it(tmp_path):
     purple, yellow, green = PALETTES[PURPLE_YELLOW].first, PALETTES[PURPLE_YELLOW].second, PALETTES[PURPLE_YELLOW].field
     cyan, black = PALETTES[DEFAULT].menu, PALETTES[DEFAULT].background
     assert mock.frames[6][1] == picture("....C... ........ .GGGGGG. .GGGGGG. .GGYGGG. .GPYPGG. .YPPYPY. ........".split(),
-                                        {"C": cyan, "G": green, "Y": yellow, "P": purple, ".": black})
+                                        {"C": cyan, "G": green, "Y": yellow, "P": purple, ".": black}, (0, 0, 0))
     assert mock.frames[7][1][16 + 1] == PALETTES[GREEN_PINK].field
-    assert mock.palette == GREEN_PINK                           # the LEDs' setting, which games and the web view read
+    assert mock.palette.name == GREEN_PINK                           # the LEDs' setting, which games and the web view read
     assert store.load() == Settings(palette=GREEN_PINK)
     assert json.loads(store.path.read_text()) == {"low_light": False, "palette": GREEN_PINK, "rotation": 0}
     again = MockBackend()
     again.hold("up", 2.1)
     again.tap("left", "left", "left", "middle")                 # the language, the colours, then quit
     assert Launcher(again, three(), NO_IDLE, settings=store.load()).run() == QUIT
-    assert again.palette == GREEN_PINK                          # the saved setting applies at start
+    assert again.palette.name == GREEN_PINK                          # the saved setting applies at start
     assert [s.caption for _, s in again.statuses if s.details.get("item", "").startswith("colours")] == [
         "colours: green-pink (←/→ browse, Enter changes, ↑ back)"]
 
@@ -406,11 +407,11 @@ def test_the_language_item_scrolls_each_languages_own_name_and_applies_and_saves
                                                                *language_steps("English", 4)]
     french = [letters(f) for t, f in mock.frames if 2.9 <= t < 8.15]   # from the second middle to the next press
     assert len(french) == 66                                    # a step each 0.08 s for 5.25 s
-    steps = Scrolling("Français", CYAN, marks={5: CYAN})
+    steps = Scrolling("Français", CYAN, (0, 0, 0), marks={5: CYAN})
     assert len(steps) == 40                                     # 32 columns of text, and 8 to leave
     assert french == [letters(steps[i % 40][0]) for i in range(66)]     # the name entering at the right, and again
     assert french[7] == FR_F and french[23] == CA_F
-    assert french[39] == letters(picture([".....C.."] + ["........"] * 7, COLOURS)) and french[40] == french[0]
+    assert french[39] == letters(picture([".....C.."] + ["........"] * 7, COLOURS, (0, 0, 0))) and french[40] == french[0]
     assert [(round(t, 2), s.caption) for t, s in mock.statuses][1:] == [
         (2.2, "brightness: high (←/→ browse, Enter switches, ↑ back)"),
         (2.5, "language: auto (←/→ browse, Enter changes, ↑ back)"),
@@ -471,10 +472,10 @@ def test_connect4_abandoned_returns_to_the_menu():
     Launcher(mock, [c4_entry()], NO_IDLE).run()
     start = render.board_frame(Board(), render.Palette(), cursor=3)
     frames = [f for _, f in mock.frames]
-    assert frames[0] == c4.ICON
-    assert frames[2] == tuple(choice_frame(0))
+    assert frames[0] == c4.ICON(default_palette())
+    assert frames[2] == tuple(choice_frame(0, default_palette()))
     assert tuple(start) in frames
-    menu_again = max(i for i, f in enumerate(frames) if f == c4.ICON)
+    menu_again = max(i for i, f in enumerate(frames) if f == c4.ICON(default_palette()))
     assert frames[menu_again - 1] == (BLACK,) * 64 and letters(frames[menu_again + 1]) == LIGHT_HI
 
 
@@ -483,8 +484,8 @@ def test_connect4_chooser_up_goes_back_to_the_menu():
     mock.tap("middle", "up")
     quit_menu(mock)
     Launcher(mock, [c4_entry()], NO_IDLE).run()
-    assert [f for _, f in mock.frames][:5] == [c4.ICON, (BLACK,) * 64, tuple(choice_frame(0)), (BLACK,) * 64,
-                                               c4.ICON]
+    assert [f for _, f in mock.frames][:5] == [c4.ICON(default_palette()), (BLACK,) * 64, tuple(choice_frame(0, default_palette())), (BLACK,) * 64,
+                                               c4.ICON(default_palette())]
 
 
 def test_connect4_prints_each_launchs_result_numbered_as_the_records_and_the_chooser_starts_at_2p(capsys):
@@ -498,7 +499,7 @@ def test_connect4_prints_each_launchs_result_numbered_as_the_records_and_the_cho
     Launcher(mock, [c4_entry()], NO_IDLE).run()
     assert capsys.readouterr().out == ("match 1: abandoned at 0-0\nmatch 2: abandoned at 0-0\n"
                                        "match not recorded: abandoned at 0-0\n")   # the records' numbers
-    assert [f for _, f in mock.frames].count(tuple(choice_frame(0))) == 4   # each launch's chooser starts at 2P
+    assert [f for _, f in mock.frames].count(tuple(choice_frame(0, default_palette()))) == 4   # each launch's chooser starts at 2P
 
 
 def test_connect4_finished_match_returns_to_the_menu(capsys):
@@ -512,7 +513,7 @@ def test_connect4_finished_match_returns_to_the_menu(capsys):
     Launcher(mock, [c4_entry()], NO_IDLE).run()
     frames = [f for _, f in mock.frames]
     fill = frames.index((RED,) * 64)                            # red takes the match
-    assert frames[fill + 1:fill + 3] == [(BLACK,) * 64, c4.ICON]
+    assert frames[fill + 1:fill + 3] == [(BLACK,) * 64, c4.ICON(default_palette())]
     assert capsys.readouterr().out == "match 1: player 1 wins 2-0\n"   # as sensehat-c4 prints it
 
 

@@ -44,6 +44,6 @@ def test_a_game_started_from_the_menu_uses_the_kept_names(config, mock, games_db
     assert cli.main(["--log-level", "error"]) == 0
     assert rows(games_db, "SELECT status, winner, p1_name, p2_name FROM matches") == [("finished", 1, "Ann", "Bob")]
     frames = [list(f) for _, f in mock.frames]
-    text = [f for f, _ in scroll_frames("Ann", RED)]
+    text = [f for f, _ in scroll_frames("Ann", RED, (0, 0, 0))]
     start = frames.index(text[0])
     assert frames[start:start + len(text)] == text

@@ -278,7 +278,7 @@ def test_seventy_addresses_keep_the_queue_full_yet_the_pairing_gesture_seats_the
             held = gesture(mock, at=10.0)                                      # at the Pi
             pin = server.seating.pairing
             assert pin is not None and len(pin) == 8
-            pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=f"{pin[:4]} {pin[4:]}"), WHITE)]
+            pair = [tuple(f) for f, _ in scroll_frames(PAIR_TEXT.format(pin=f"{pin[:4]} {pin[4:]}"), WHITE, (0, 0, 0))]
             frames = list(mock.frames)
             cut = next(k for k, (t, _) in enumerate(frames) if t >= held - 1e-9)
             assert frames[cut][0] == held and [f for _, f in frames[cut:cut + len(pair)]] == pair   # at once, whole

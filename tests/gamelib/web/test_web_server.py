@@ -17,6 +17,7 @@ from gamelib.web.http import CSP, lan_host
 from gamelib.web.limits import Limits
 from gamelib.web.seating import Seating
 from gamelib.web.server import WebServer
+from gamelib.palette import palette as default_palette
 
 
 def seat(server, number=1, **options):
@@ -44,7 +45,7 @@ def test_the_page_and_its_files_are_served_with_strict_security_headers():
             reply = call(server.port, "GET", path)
             assert reply.status == 200 and reply.headers["content-type"].startswith(kind) and reply.body
             assert reply.headers["content-security-policy"] == CSP
-            assert path not in palette_files() or reply.body == palette_files()[path].body   # made from the palette
+            assert path not in palette_files(default_palette()) or reply.body == palette_files(default_palette())[path].body   # made from the palette
         again = call(server.port, "GET", "/icon.svg", headers=[("If-None-Match", reply.headers["etag"])])
         assert again.status == 304 and again.body == b""
         head = call(server.port, "HEAD", "/")
