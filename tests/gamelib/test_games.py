@@ -6,7 +6,8 @@ import pytest
 
 from gamelib.colours import RED
 from gamelib.games import GROUP, Entry, Game, as_game, discover, entry_points
-from gamelib.icons import check_picture, picture
+from gamelib.icons import Icon, check_picture, picture
+from gamelib.palette import PALETTES, PURPLE_YELLOW
 from gamelib.palette import palette as default_palette
 from sensehat_c4.match import game as c4
 
@@ -47,6 +48,8 @@ def test_games_load_sorted_and_broken_ones_are_listed_with_the_reason(caplog):
     (types.SimpleNamespace(name="X", icon=[(256, 0, 0)] * 64, play=print),
      "game 'X': bad icon: pixel values go from 0 to 255"),
     (types.SimpleNamespace(name="X", icon="red", play=print), "game 'X': bad icon: an icon is 64 (r, g, b) pixels"),
+    (types.SimpleNamespace(name="X", icon=lambda palette: (palette.error,) * 63, play=print),
+     "game 'X': bad icon: an icon has 64 pixels, not 63"),           # a drawing, checked in every palette
 ])
 def test_malformed_games_are_refused(obj, message):
     with pytest.raises(TypeError) as info:
@@ -64,6 +67,15 @@ def test_connect4_is_registered_in_this_environment():
 def test_the_connect4_icon_is_a_small_board_with_tokens():
     assert check_picture(c4.ICON(default_palette())) == c4.ICON(default_palette())
     assert "".join("B" if p == (0, 0, 255) else "." for p in c4.ICON(default_palette())[16:24]) == "BBBBBBBB"
+
+
+def test_an_icon_by_roles_is_drawn_in_the_palette_shown():
+    """A game's icon may be a drawing in the palette (an ``Icon``): the menu draws it in the backend's."""
+    icon = Icon(("R.......",) + ("........",) * 7, lambda p: {"R": p.error})
+    game = as_game(types.SimpleNamespace(name="Dot", icon=icon, play=print))
+    for chosen in PALETTES.values():
+        assert game.drawn(chosen) == (chosen.error,) + (chosen.background,) * 63
+    assert as_game(types.SimpleNamespace(name="Fixed", icon=ICON, play=print)).drawn(PALETTES[PURPLE_YELLOW]) == ICON
 
 
 def test_picture_checks_its_size():

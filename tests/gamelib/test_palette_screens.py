@@ -31,7 +31,6 @@ from sensehat_c4.match import game as c4
 from sensehat_c4.match.controller import MatchOptions, Resumed, play
 from sensehat_c4.match.opponents import HUMAN
 from sensehat_c4.records import Recorder, Records, Side
-from sensehat_c4.rules import Size
 from sensehat_c4.study import puzzle, training
 from sensehat_c4.study.puzzle import PuzzlePlay
 from sensehat_c4.study.replay import Replay
