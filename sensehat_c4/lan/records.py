@@ -13,7 +13,7 @@ from gamelib.jsonvalue import JSONObject
 
 from ..i18n import _, pgettext
 from ..match.controller import MatchResult, round_starter
-from ..records import Recorder, Side, hex_colour
+from ..records import NO_FACTS, Recorder, RoundFacts, Side, hex_colour
 from ..rules import Board, Size
 from .messages import GameEvent, MatchEnds, MatchStarts, Played, RoundStarts, check_game
 
@@ -57,10 +57,9 @@ class RecordTee:
         self.send({"event": "round", "match": self.matches})
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+               facts: RoundFacts = NO_FACTS) -> None:
         if self.recorder is not None:   # (no computer and no helps over the LAN: the match passes them on all the same)
-            self.recorder.played(number, starter, board, match_winner=match_winner, level=level, hints=hints,
-                                 takebacks=takebacks)
+            self.recorder.played(number, starter, board, match_winner=match_winner, facts=facts)
         move: JSONObject = {"number": number, "starter": starter, "moves": board.notation()}
         if self._match is not None:
             rounds = [r for r in self._match["rounds"] if r["number"] != number]

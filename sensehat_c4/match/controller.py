@@ -28,7 +28,7 @@ import enum
 import logging
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, Iterable, List, Optional, Tuple, TypedDict
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from gamelib.animation import Animation
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
@@ -42,7 +42,7 @@ from gamelib.waiting import DUE, wait
 from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
 from ..errors import ConfigError
 from ..i18n import _
-from ..records import MatchRecorder, Side
+from ..records import MatchRecorder, RoundFacts, Side
 from ..rules import FIRST_CHOICES, Board, Size
 from . import render, words
 from .computer import Computer, Thinker
@@ -225,14 +225,6 @@ ANIMATIONS = frozenset({State.ANIMATING, State.HINTING})
 
 ThinkerFactory = Callable[[Computer, int], Player]
 """Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
-
-
-class RoundFacts(TypedDict):
-    """What :meth:`~..records.MatchRecorder.played` keeps of a round beside its moves."""
-
-    level: Optional[str]
-    hints: int
-    takebacks: int
 
 
 class Match:
@@ -435,7 +427,7 @@ class Match:
             seat = self._player(outcome.winner)
             if self.score[seat - 1] + 1 >= self.options.wins:
                 decided = seat
-        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, **self._round_facts())
+        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, facts=self._round_facts())
 
     def _round_facts(self) -> RoundFacts:
         """What the records keep of the round beside its moves: the computer's level, the helps used."""
@@ -446,7 +438,7 @@ class Match:
     def _record_helps(self) -> None:
         """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
         if self.recorder is not None and (self.board.ply or self.takebacks):
-            self.recorder.played(self.rounds, self.starter, self.board, **self._round_facts())
+            self.recorder.played(self.rounds, self.starter, self.board, facts=self._round_facts())
 
     def _number(self) -> Optional[int]:
         """The match's number in the records (``None``: not written, or no records)."""

@@ -13,8 +13,12 @@ from typing import Optional, Protocol, Tuple
 
 from ..rules import Board
 from .rows import Side
+from .schema import RoundFacts
 
-__all__ = ["MatchRecorder"]
+__all__ = ["NO_FACTS", "MatchRecorder", "RoundFacts"]
+
+NO_FACTS = RoundFacts()
+"""A round with none of the facts: no computer, no helps."""
 
 
 class MatchRecorder(Protocol):
@@ -28,10 +32,10 @@ class MatchRecorder(Protocol):
         """A new round of the match being kept."""
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+               facts: RoundFacts = NO_FACTS) -> None:
         """Round ``number`` (started by seat ``starter``) is ``board`` now: a move was played, or
-        taken back (``match_winner``: the seat it made the match's winner; ``level``: the computer's
-        level this round; ``hints``, ``takebacks``: the round's so far)."""
+        taken back (``match_winner``: the seat it made the match's winner; ``facts``: the round's so far,
+        each kept in its column)."""
 
     def end_match(self, winner: Optional[int]) -> None:
         """The match ended (``winner``: its seat; ``None``: abandoned)."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, TypeVar, get_type_hints
 
 from gamelib.colours import RGB, from_hex, hex_colour
 from gamelib.errors import ConfigError
@@ -30,6 +30,7 @@ from ..errors import C4Error
 from ..i18n import _
 from ..match.opponents import word as computer_word
 from ..rules import FIRST_CHOICES, Board, Cell, Size
+from .schema import RoundFacts
 
 STATUSES = ("playing", "finished", "abandoned")
 RESULTS = ("playing", "win", "draw", "abandoned")
@@ -96,9 +97,7 @@ class Side:
 
 
 @dataclass(frozen=True)
-class RoundRecord:
-    """One stored round; ``winner`` is the seat (1 or 2) that won, ``cells`` 0-based ``(column, row)``."""
-
+class _RoundKept:
     id: int
     match_id: int
     number: int
@@ -110,12 +109,12 @@ class RoundRecord:
     started: datetime
     ended: datetime
     """When it ended; for a round still ``playing``, and an ``abandoned`` one, its last move."""
-    level: Optional[str] = None
-    """The computer's level played in this round (``None``: two people, or a file older than version 5)."""
-    hints: int = 0
-    """Hints shown to the person in this round."""
-    takebacks: int = 0
-    """Take-backs in this round (each the person's last move and the computer's reply)."""
+
+
+@dataclass(frozen=True)
+class RoundRecord(RoundFacts, _RoundKept):
+    """One stored round; ``winner`` is the seat (1 or 2) that won, ``cells`` 0-based ``(column, row)``; its
+    :class:`~.schema.RoundFacts` last (a file older than version 5 has none: their defaults)."""
 
     @property
     def helped(self) -> bool:
@@ -286,6 +285,27 @@ def expected_cells(board: Board) -> List[List[int]]:
     return [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
 
 
+def _count(row: Row, column: str) -> int:
+    value = _typed(row, column, int)
+    if not 0 <= value <= MAX_HELPS:
+        raise _Wrong(_("{column} {value} is not a count").format(column=column, value=value))
+    return value
+
+
+def _level(row: Row, column: str) -> Optional[str]:
+    value = _typed(row, column, str, null=True)
+    if value is not None and not WORD.fullmatch(value):
+        raise _Wrong(_("level {level} is not a level").format(level=quoted(value)))
+    return value
+
+
+_CHECKS: Dict[object, Callable[[Row, str], Any]] = {int: _count, Optional[str]: _level}
+"""How a round's fact is checked, by its type: a count (at most :data:`MAX_HELPS`), or a level's name or none
+(the only text fact so far: another needs its own check, keyed by a type of its own)."""
+_FACT_CHECKS = {name: _CHECKS[kind] for name, kind in get_type_hints(RoundFacts).items()}
+"""Each of a round's facts (:class:`~.schema.RoundFacts`) and its check (a fact of another type needs its own)."""
+
+
 def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
     """The round in ``row`` of ``match``, or :class:`BadRow`: its moves must replay legally on the
     match's board and its result, winner and winning cells be the replayed board's; a round still
@@ -320,14 +340,8 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
             else:
                 said = _("result {result} and winner {winner}, but the moves end in {end} for seat {seat}")
             raise _Wrong(said.format(result=result, winner=winner, end=replayed[0], seat=replayed[1]))
-        hints, takebacks = _typed(row, "hints", int), _typed(row, "takebacks", int)
-        for column, value in (("hints", hints), ("takebacks", takebacks)):
-            if not 0 <= value <= MAX_HELPS:
-                raise _Wrong(_("{column} {value} is not a count").format(column=column, value=value))
-        level = _typed(row, "level", str, null=True)
-        if level is not None and not WORD.fullmatch(level):
-            raise _Wrong(_("level {level} is not a level").format(level=quoted(level)))
-        if result == "playing" and not moves and not takebacks:  # a take-back may undo a round's every move
+        facts = RoundFacts(**{name: check(row, name) for name, check in _FACT_CHECKS.items()})
+        if result == "playing" and not moves and not facts.takebacks:  # a take-back may undo a round's every move
             raise _Wrong(_("result playing without a move"))
         if result == "playing" and match.status != "playing":
             raise _Wrong(_("result playing in a match {status}").format(status=match.status))
@@ -344,7 +358,7 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         raise BadRow("rounds", ident, str(why)) from None
     return RoundRecord(id=ident, match_id=match.id, number=number, starter=starter, moves=moves, result=result,
                        winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended,
-                       level=level, hints=hints, takebacks=takebacks)
+                       **asdict(facts))
 
 
 # -- the days' puzzles (version 4) -----------------------------------------------------------------

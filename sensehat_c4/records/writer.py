@@ -16,7 +16,7 @@ import logging
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
@@ -31,8 +31,9 @@ from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, 
 from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
+from .recording import NO_FACTS
 from .rows import BadRow, MatchRecord, Side, expected_cells, timestamp
-from .schema import MATCHES, PUZZLES, ROUNDS, MatchRow, RoundRow
+from .schema import FACTS, MATCHES, PUZZLES, ROUNDS, MatchRow, RoundFacts, RoundRow
 
 log = logging.getLogger("sensehat_c4.records")
 
@@ -61,7 +62,7 @@ class _End(NamedTuple):
 
 
 _ABANDONED = _End(status="abandoned", winner=None, ended=None)
-_ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended", "level", "hints", "takebacks")
+_ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended", *FACTS)
 """What a round's next move changes in its row (found by its match and number)."""
 
 
@@ -242,10 +243,10 @@ class Recorder:
         self._round_started = self.clock()
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+               facts: RoundFacts = NO_FACTS) -> None:
         """Commit round ``number`` as ``board`` holds it after a move (``playing`` until it is won or
         drawn), or after a take-back; ``match_winner``: the seat this move won the match for, committed
-        with it; ``level``: the computer's level this round; ``hints``, ``takebacks``: the round's so far."""
+        with it; ``facts``: the round's so far (:class:`~.schema.RoundFacts`), each in its column."""
         match = self._current
         if match is None:
             return
@@ -262,7 +263,7 @@ class Recorder:
         match.rounds[number] = ROUNDS.row(
             id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result,
             winner=winner, winning_cells=json.dumps(expected_cells(board)), started=started, ended=now,
-            level=level, hints=hints, takebacks=takebacks)
+            **asdict(facts))
         if outcome is not None:
             self._round_started = None
         if match_winner is not None:

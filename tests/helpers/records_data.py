@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, List, Optional
 
 from gamelib.colours import RED, YELLOW
-from sensehat_c4.records import Owner, Recorder, Side
+from sensehat_c4.records import Owner, Recorder, RoundFacts, Side
 from sensehat_c4.rules import Board
 
 START = datetime(2026, 11, 23, 14, 0, 0, tzinfo=timezone.utc)
@@ -117,8 +117,9 @@ def every_kind(path: Path) -> None:
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME, seconds=1.0)), columns=7, rows=6, backend=backends[0])
     for number, (moves, level) in enumerate(zip(["1212121", "4455667", "2323232"], [rung.name for rung in RUNGS]), 1):
         recorder.start_round()
-        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(moves, 7, 6), level=level,
-                        hints=number - 1, takebacks=number % 2, match_winner=1 if number == 3 else None)
+        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(moves, 7, 6),
+                        facts=RoundFacts(level=level, hints=number - 1, takebacks=number % 2),
+                        match_winner=1 if number == 3 else None)
     record_match(recorder, ["1212121", "4455667"], sides=(ANN, BOB), backend=backends[1 % len(backends)])
     record_match(recorder, ["1212121", "4455667"], sides=(Side(RED), Side(YELLOW)), backend=backends[-1])
     record_match(recorder, ["1212121"], sides=(ANN, Side(YELLOW, name="Bob", remote=True)), winner=None,

@@ -27,7 +27,7 @@ from sensehat_c4.lan.remote import RemotePlayer
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.match.opponents import HUMAN, LAN, MATCH_ME, NAMES, OPPONENTS, Opponent, OpponentKind
-from sensehat_c4.records import Side
+from sensehat_c4.records import RoundFacts, Side
 from sensehat_c4.rules import Board, Layout
 from scripted import moves
 
@@ -93,7 +93,7 @@ def test_a_fake_recorder_keeps_a_match_s_calls():
     assert mock.statuses[-1][1].text == "match 7: abandoned at 0-0"
     assert calls.calls == [
         ("start_match", (Side((255, 0, 0)), Side((255, 255, 0))), 7, 6, "mock", "alternate", 2),
-        ("start_round",), ("played", 1, 1, "4", None, None, 0, 0), ("end_match", None)]
+        ("start_round",), ("played", 1, 1, "4", None, RoundFacts()), ("end_match", None)]
 
 
 def test_a_remote_session_is_what_has_a_source_and_gone():

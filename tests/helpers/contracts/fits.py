@@ -13,7 +13,7 @@ from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import Position
 from sensehat_c4.lan.remote import RemotePlayer, RemoteSession
 from sensehat_c4.match.opponents import HUMAN, Opponent, OpponentKind
-from sensehat_c4.records import MatchRecorder, Side
+from sensehat_c4.records import NO_FACTS, MatchRecorder, RoundFacts, Side
 from sensehat_c4.rules import Board
 
 
@@ -54,8 +54,8 @@ class Calls:
         self.calls.append(("start_round",))
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
-        self.calls.append(("played", number, starter, board.notation(), match_winner, level, hints, takebacks))
+               facts: RoundFacts = NO_FACTS) -> None:
+        self.calls.append(("played", number, starter, board.notation(), match_winner, facts))
 
     def end_match(self, winner: Optional[int]) -> None:
         self.calls.append(("end_match", winner))

@@ -10,7 +10,7 @@ from sensehat_c4.engine.position import Position
 from sensehat_c4.lan.remote import RemotePlayer
 from sensehat_c4.match.game import play_matches
 from sensehat_c4.match.opponents import Opponent
-from sensehat_c4.records import MatchRecorder
+from sensehat_c4.records import NO_FACTS, MatchRecorder, RoundFacts
 from sensehat_c4.rules import Board
 from gamelib.backends.mock import MockBackend
 
@@ -51,7 +51,7 @@ class Forgetful:
     def start_round(self) -> None: ...
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None: ...
+               facts: RoundFacts = NO_FACTS) -> None: ...
 
     @property
     def number(self) -> Optional[int]: ...
