@@ -13,7 +13,7 @@ from gamelib.jsonvalue import JSONObject
 
 from ..i18n import _, pgettext
 from ..match.controller import MatchResult, round_starter
-from ..records import NO_FACTS, Recorder, RoundFacts, Side, hex_colour
+from ..records import NO_FACTS, Recorder, RoundFacts, Side, hex_colour, round_end
 from ..rules import Board, Size
 from .messages import GameEvent, MatchEnds, MatchStarts, Played, RoundStarts, check_game
 
@@ -114,10 +114,7 @@ class _Match:
 
 def _round_winner(starter: int, board: Board) -> Optional[int]:
     """The seat that won the round on ``board`` (``None``: in play or drawn)."""
-    outcome = board.outcome
-    if outcome is None or outcome.winner is None:
-        return None
-    return starter if outcome.winner == 1 else 3 - starter
+    return round_end(board, starter)[1]
 
 
 GuestReport = Callable[[MatchResult, Tuple[Optional[str], Optional[str]]], None]

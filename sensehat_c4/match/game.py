@@ -25,7 +25,7 @@ from ..engine.matchme import MatchMe, Round
 from ..errors import BoardSizeError
 from ..i18n import _
 from ..lan.game import play_lan
-from ..records import MatchRecord, Recorder, Records, RecordsError
+from ..records import MatchRecord, Recorder, Records, RecordsError, RoundResult
 from ..rules import Size
 from . import unrecorded
 from .chooser import choose_helps, choose_opponent, choose_size
@@ -210,9 +210,9 @@ def _last_match_me(matches: Sequence[MatchRecord], person: Optional[str]) -> Opt
             for rnd in reversed(match.rounds):
                 if rnd.level is None or rnd.level not in LEVEL_NAMES:
                     continue
-                if rnd.result == "win":
+                if rnd.result is RoundResult.WIN:
                     return rnd.level, Round.LOST if rnd.winner == seat else Round.WON
-                return rnd.level, Round.DRAWN if rnd.result == "draw" else None
+                return rnd.level, Round.DRAWN if rnd.result is RoundResult.DRAW else None
     return None
 
 

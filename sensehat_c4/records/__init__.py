@@ -46,11 +46,11 @@ from .reader import Records, load_round
 from .recording import NO_FACTS, MatchRecorder
 from gamelib.colours import hex_colour
 
-from .rows import MatchRecord, PuzzleRecord, RoundRecord, Side, streak, timestamp
+from .rows import MatchRecord, MatchStatus, PuzzleRecord, RoundRecord, RoundResult, Side, round_end, streak, timestamp
 from .schema import APPLICATION_ID, MAX_ID, RoundFacts
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "MatchRecorder", "NO_FACTS", "NoFolder", "NotRecorded", "Owner", "PuzzleRecord", "Reason", "Recorder", "Records", "RecordsError",
-           "RoundFacts", "RoundRecord", "Side", "Unwritable", "default_path", "hex_colour", "load_round", "missing_folder", "streak",
+           "MatchRecord", "MatchRecorder", "MatchStatus", "NO_FACTS", "NoFolder", "NotRecorded", "Owner", "PuzzleRecord", "Reason", "Recorder", "Records", "RecordsError",
+           "RoundFacts", "RoundRecord", "RoundResult", "Side", "Unwritable", "default_path", "hex_colour", "load_round", "missing_folder", "round_end", "streak",
            "timestamp", "writable"]

@@ -14,6 +14,7 @@ solved on the day.
 """
 from __future__ import annotations
 
+import enum
 import json
 import math
 import re
@@ -32,9 +33,28 @@ from ..match.opponents import word as computer_word
 from ..rules import FIRST_CHOICES, Board, Cell, Size
 from .schema import RoundFacts
 
-STATUSES = ("playing", "finished", "abandoned")
-RESULTS = ("playing", "win", "draw", "abandoned")
-"""A round's result: ``playing`` while it is played (each move is committed as it is played)."""
+
+
+class MatchStatus(enum.Enum):
+    """How a stored match stands: its ``status`` column's values."""
+
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class RoundResult(enum.Enum):
+    """A round's result, its ``result`` column's values: ``playing`` while it is played (each move is committed
+    as it is played)."""
+
+    PLAYING = "playing"
+    WIN = "win"
+    DRAW = "draw"
+    ABANDONED = "abandoned"
+
+
+STATUSES = tuple(status.value for status in MatchStatus)
+RESULTS = tuple(result.value for result in RoundResult)
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
 _SHOWN = 40
 """At most this many characters of a bad value are quoted in a report."""
@@ -103,7 +123,7 @@ class _RoundKept:
     number: int
     starter: int
     moves: str
-    result: str
+    result: RoundResult
     winner: Optional[int]
     cells: Tuple[Cell, ...]
     started: datetime
@@ -133,7 +153,7 @@ class MatchRecord:
     id: int
     started: datetime
     ended: Optional[datetime]
-    status: str
+    status: MatchStatus
     winner: Optional[int]
     columns: int
     rows: int
@@ -148,7 +168,7 @@ class MatchRecord:
     @property
     def score(self) -> Tuple[int, int]:
         """Rounds won by seat 1 and seat 2."""
-        wins = [r.winner for r in self.rounds if r.result == "win"]
+        wins = [r.winner for r in self.rounds if r.result is RoundResult.WIN]
         return wins.count(1), wins.count(2)
 
     def label(self, seat: int) -> str:
@@ -250,14 +270,15 @@ def match_from_row(row: Row) -> MatchRecord:
     """The match in ``row`` (with no rounds yet), or :class:`BadRow` saying what is wrong with it."""
     ident = _ident(row, "matches")
     try:
-        status = _choice(row, "status", STATUSES)
+        status = MatchStatus(_choice(row, "status", STATUSES))
         winner = _choice(row, "winner", (None, 1, 2))
-        if (status == "finished") != (winner is not None):
-            raise _Wrong(_("status {status} with winner {winner}").format(status=status, winner=winner))
+        if (status is MatchStatus.FINISHED) != (winner is not None):
+            raise _Wrong(_("status {status} with winner {winner}").format(status=status.value, winner=winner))
         started = _time(row, "started")
         ended = None if row["ended"] is None else _time(row, "ended")
-        if (status == "playing") != (ended is None):
-            raise _Wrong(_("status {status} with ended {ended}").format(status=status, ended=quoted(row["ended"])))
+        if (status is MatchStatus.PLAYING) != (ended is None):
+            raise _Wrong(_("status {status} with ended {ended}").format(status=status.value,
+                                                                          ended=quoted(row["ended"])))
         columns, rows = _typed(row, "columns", int), _typed(row, "rows", int)
         try:
             Size(columns, rows)
@@ -306,6 +327,17 @@ _FACT_CHECKS = {name: _CHECKS[kind] for name, kind in get_type_hints(RoundFacts)
 """Each of a round's facts (:class:`~.schema.RoundFacts`) and its check (a fact of another type needs its own)."""
 
 
+def round_end(board: Board, starter: int) -> Tuple[RoundResult, Optional[int]]:
+    """The result of the round on ``board`` started by seat ``starter`` (``playing``, ``win`` or ``draw``: the
+    moves say nothing of an abandon), and the seat that won."""
+    outcome = board.outcome
+    if outcome is None:
+        return RoundResult.PLAYING, None
+    if outcome.winner is None:
+        return RoundResult.DRAW, None
+    return RoundResult.WIN, starter if outcome.winner == 1 else 3 - starter
+
+
 def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
     """The round in ``row`` of ``match``, or :class:`BadRow`: its moves must replay legally on the
     match's board and its result, winner and winning cells be the replayed board's; a round still
@@ -322,29 +354,25 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         except ValueError as exc:
             raise _Wrong(_("moves {moves} do not replay on {columns}x{rows}: {why}").format(
                 moves=quoted(moves), columns=match.columns, rows=match.rows, why=exc)) from None
-        result = _choice(row, "result", RESULTS)
+        result = RoundResult(_choice(row, "result", RESULTS))
         winner = _choice(row, "winner", (None, 1, 2))
-        outcome = board.outcome
-        if outcome is None:
-            replayed: Tuple[str, Optional[int]] = (result if result in ("playing", "abandoned") else "unfinished",
-                                                   None)
-        elif outcome.winner is None:
-            replayed = ("draw", None)
-        else:
-            replayed = ("win", starter if outcome.winner == 1 else 3 - starter)
+        replayed = round_end(board, starter)
+        unfinished = replayed[0] is RoundResult.PLAYING
+        if unfinished and result is RoundResult.ABANDONED:
+            replayed = (result, None)   # an unfinished round is in play, or was abandoned
         if (result, winner) != replayed:
-            if outcome is None:
+            if unfinished:
                 said = _("result {result} and winner {winner}, but the moves end in an unfinished round")
             elif replayed[1] is None:
                 said = _("result {result} and winner {winner}, but the moves end in {end}")
             else:
                 said = _("result {result} and winner {winner}, but the moves end in {end} for seat {seat}")
-            raise _Wrong(said.format(result=result, winner=winner, end=replayed[0], seat=replayed[1]))
+            raise _Wrong(said.format(result=result.value, winner=winner, end=replayed[0].value, seat=replayed[1]))
         facts = RoundFacts(**{name: check(row, name) for name, check in _FACT_CHECKS.items()})
-        if result == "playing" and not moves and not facts.takebacks:  # a take-back may undo a round's every move
+        if result is RoundResult.PLAYING and not moves and not facts.takebacks:  # a take-back may undo every move
             raise _Wrong(_("result playing without a move"))
-        if result == "playing" and match.status != "playing":
-            raise _Wrong(_("result playing in a match {status}").format(status=match.status))
+        if result is RoundResult.PLAYING and match.status is not MatchStatus.PLAYING:
+            raise _Wrong(_("result playing in a match {status}").format(status=match.status.value))
         text = _typed(row, "winning_cells", str)
         try:
             stored = json.loads(text)

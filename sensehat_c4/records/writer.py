@@ -32,7 +32,7 @@ from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
 from .recording import NO_FACTS
-from .rows import BadRow, MatchRecord, Side, expected_cells, timestamp
+from .rows import BadRow, MatchRecord, MatchStatus, RoundResult, Side, expected_cells, round_end, timestamp
 from .schema import FACTS, MATCHES, PUZZLES, ROUNDS, MatchRow, RoundFacts, RoundRow
 
 log = logging.getLogger("sensehat_c4.records")
@@ -56,12 +56,12 @@ class _End(NamedTuple):
     """How a match ends: ``status`` (``finished`` or ``abandoned``), the seat that won, and when (``None``:
     its last move's time, else its start's)."""
 
-    status: str
+    status: MatchStatus
     winner: Optional[int]
     ended: Optional[str]
 
 
-_ABANDONED = _End(status="abandoned", winner=None, ended=None)
+_ABANDONED = _End(status=MatchStatus.ABANDONED, winner=None, ended=None)
 _ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended", *FACTS)
 """What a round's next move changes in its row (found by its match and number)."""
 
@@ -232,7 +232,7 @@ class Recorder:
                     starts: str = "alternate", wins: int = 2) -> None:
         """A new match (status ``playing``).  Its row is written with its first move (or its end),
         so nothing is written before a move is made."""
-        row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status="playing", winner=None,
+        row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status=MatchStatus.PLAYING.value, winner=None,
                           columns=columns, rows=rows, backend=backend, pid=None, starts=starts, wins=wins,
                           owner=str(self.owner), **sides[0].columns(1), **sides[1].columns(2))
         self._current = self._numbered = _Pending(row)
@@ -250,24 +250,17 @@ class Recorder:
         match = self._current
         if match is None:
             return
-        outcome = board.outcome
-        if outcome is None:
-            result, winner = "playing", None
-        elif outcome.winner is None:
-            result, winner = "draw", None
-        else:
-            result = "win"
-            winner = starter if outcome.winner == 1 else 3 - starter
+        result, winner = round_end(board, starter)
         now = timestamp(self.clock())
         started = now if self._round_started is None else timestamp(self._round_started)
         match.rounds[number] = ROUNDS.row(
-            id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result,
+            id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result.value,
             winner=winner, winning_cells=json.dumps(expected_cells(board)), started=started, ended=now,
             **asdict(facts))
-        if outcome is not None:
+        if result is not RoundResult.PLAYING:
             self._round_started = None
         if match_winner is not None:
-            match.end, match.decided = _End(status="finished", winner=match_winner, ended=now), True
+            match.end, match.decided = _End(status=MatchStatus.FINISHED, winner=match_winner, ended=now), True
         self._write()
 
     def end_match(self, winner: Optional[int]) -> None:
@@ -280,7 +273,7 @@ class Recorder:
             if winner is None and match.id is None and not match.rounds:  # left before a move: nothing to keep
                 self._queue.remove(match)
                 return
-            match.end = _End(status="abandoned" if winner is None else "finished", winner=winner,
+            match.end = _End(status=MatchStatus.ABANDONED if winner is None else MatchStatus.FINISHED, winner=winner,
                              ended=timestamp(self.clock()))
             match.decided = True
         self._write()
@@ -500,7 +493,7 @@ def _write_end(conn: sqlite3.Connection, ident: int, end: _End) -> None:
     conn.execute("UPDATE rounds SET result = 'abandoned' WHERE match_id = ? AND result = 'playing'", (ident,))
     conn.execute("UPDATE matches SET status = ?, winner = ?, owner = NULL, pid = NULL, ended = COALESCE(?, "
                  "(SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started) WHERE id = ?",
-                 (end.status, end.winner, end.ended, ident))
+                 (end.status.value, end.winner, end.ended, ident))
 
 
 def check_file(conn: sqlite3.Connection) -> None:

@@ -13,7 +13,7 @@ from sensehat_c4.match.opponents import Opponent
 from sensehat_c4.match.controller import MatchResult
 from sensehat_c4.match.game import play_matches
 from sensehat_c4.match.report import result_line
-from sensehat_c4.records import Recorder, Records
+from sensehat_c4.records import MatchStatus, Recorder, Records
 from sensehat_c4.rules import Size
 
 ABANDONED = MatchResult(winner=None, score=(0, 0), abandoned=True, rounds=1)
@@ -85,7 +85,7 @@ def test_q_mid_match_reports_the_match_abandoned_and_records_it(tmp_path):
     assert reports == [(1, None, ABANDONED)]
     assert result_line(*reports[0][1:]) == "match 1: abandoned at 0-0"   # as the records number it
     with Records(tmp_path / "games.db") as stored:
-        assert [(m.status, m.rounds[0].moves) for m in stored.matches()] == [("abandoned", "4")]
+        assert [(m.status, m.rounds[0].moves) for m in stored.matches()] == [(MatchStatus.ABANDONED, "4")]
 
 
 def test_the_game_the_leds_words_and_history_number_a_match_as_the_records_do(capsys, mock, games_db, tmp_path):
