@@ -43,7 +43,7 @@ from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
 from ..errors import ConfigError
 from ..i18n import _
 from ..records import MatchRecorder, RoundFacts, Side
-from ..rules import FIRST_CHOICES, Board, Size
+from ..rules import FIRST_CHOICES, Board, Size, Starts
 from . import render, words
 from .computer import Computer, Thinker
 from .players import Kind, Person, Player, Seats
@@ -111,7 +111,7 @@ class MatchOptions:
     """Player 1's and player 2's colours."""
     palette: Palette = PALETTES[DEFAULT]
     """Every other colour the match shows (a round's palette: :func:`~gamelib.palette.for_round`)."""
-    first: str = "alternate"
+    first: Starts = Starts.ALTERNATE
     """Who starts each round: ``p1``, ``p2``, ``alternate`` (p1 starts round 1) or ``random``."""
     wins: int = 2
     """Round wins that take the match (2: best of three)."""
@@ -135,7 +135,7 @@ class MatchOptions:
         return seat_names(self.names, self.computer)
 
     def __post_init__(self) -> None:
-        if self.first not in FIRST_CHOICES:
+        if not isinstance(self.first, Starts):   # a value from outside, not made a Starts
             raise ConfigError(_("first must be one of {choices} (not {first!r})").format(
                 choices=", ".join(FIRST_CHOICES), first=self.first))
         if self.wins < 1:
@@ -178,13 +178,13 @@ class MatchResult:
             who=who, high=high, low=low)
 
 
-def round_starter(first: str, number: int, rng: random.Random) -> int:
-    """The seat that starts round ``number`` (from 1) under the rule ``first`` (:data:`FIRST_CHOICES`)."""
-    if first == "alternate":
+def round_starter(first: Starts, number: int, rng: random.Random) -> int:
+    """The seat that starts round ``number`` (from 1) under the rule ``first``."""
+    if first is Starts.ALTERNATE:
         return 1 if number % 2 else 2
-    if first == "random":
+    if first is Starts.RANDOM:
         return rng.choice((1, 2))
-    return int(first[1])
+    return 1 if first is Starts.P1 else 2
 
 
 @dataclass(frozen=True)

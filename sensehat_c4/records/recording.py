@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, Tuple
 
-from ..rules import Board
+from ..rules import Board, Starts
 from .rows import Side
 from .schema import RoundFacts
 
@@ -25,7 +25,7 @@ class MatchRecorder(Protocol):
     """Where a match is kept as it is played (each call never raises into the game)."""
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None:
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None:
         """A new match: who plays each seat, the board's size, the backend, who starts, the wins it takes."""
 
     def start_round(self) -> None:

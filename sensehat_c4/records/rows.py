@@ -30,7 +30,7 @@ from gamelib.players import check_name
 from ..errors import C4Error
 from ..i18n import _
 from ..match.opponents import word as computer_word
-from ..rules import FIRST_CHOICES, Board, Cell, Size
+from ..rules import FIRST_CHOICES, Board, Cell, Size, Starts
 from .schema import RoundFacts
 
 
@@ -160,7 +160,7 @@ class MatchRecord:
     backend: str
     sides: Tuple[Side, Side]
     rounds: Tuple[RoundRecord, ...] = field(default=())
-    starts: str = "alternate"
+    starts: Starts = Starts.ALTERNATE
     """Who starts each round: ``p1``, ``p2``, ``alternate`` or ``random`` (``--first``)."""
     wins: int = 2
     """Round wins that take the match."""
@@ -288,7 +288,7 @@ def match_from_row(row: Row) -> MatchRecord:
         if not WORD.fullmatch(backend):
             raise _Wrong(_("backend {backend} is not a backend's name").format(backend=quoted(backend)))
         sides = (_side(row, 1), _side(row, 2))
-        starts = _choice(row, "starts", FIRST_CHOICES)
+        starts = Starts(_choice(row, "starts", FIRST_CHOICES))
         wins = _typed(row, "wins", int)
         if wins < 1:
             raise _Wrong(_("wins {wins} is not a number of round wins").format(wins=wins))

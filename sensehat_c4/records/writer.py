@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tu
 from gamelib.app import one_line
 
 from ..i18n import _
-from ..rules import Board
+from ..rules import Board, Starts
 from .access import Reason, writable
 from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, identify, integrity, is_busy,
                     is_corrupt, reason, why)
@@ -229,11 +229,11 @@ class Recorder:
     # -- the match loop's calls -------------------------------------------------
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None:
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None:
         """A new match (status ``playing``).  Its row is written with its first move (or its end),
         so nothing is written before a move is made."""
         row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status=MatchStatus.PLAYING.value, winner=None,
-                          columns=columns, rows=rows, backend=backend, pid=None, starts=starts, wins=wins,
+                          columns=columns, rows=rows, backend=backend, pid=None, starts=starts.value, wins=wins,
                           owner=str(self.owner), **sides[0].columns(1), **sides[1].columns(2))
         self._current = self._numbered = _Pending(row)
         self._queue.append(self._current)

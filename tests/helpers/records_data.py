@@ -8,7 +8,7 @@ from typing import Callable, List, Optional
 
 from gamelib.colours import RED, YELLOW
 from sensehat_c4.records import Owner, Recorder, RoundFacts, Side
-from sensehat_c4.rules import Board
+from sensehat_c4.rules import Board, Starts
 
 START = datetime(2026, 11, 23, 14, 0, 0, tzinfo=timezone.utc)
 
@@ -49,14 +49,14 @@ GONE = Owner("an-earlier-boot", 4242, 17)
 
 
 def interrupted_match(path: Path, rounds: List[str], *, sides=(ANN, BOB), columns: int = 7, rows: int = 6,
-                      starts: str = "alternate", wins: int = 2, backend: str = "mock",
+                      starts: Starts = Starts.ALTERNATE, wins: int = 2, backend: str = "mock",
                       owner: Owner = GONE) -> None:
     """A match as a game left it when the power went: each round's moves committed one by one
     (starters by ``starts``: ``alternate``, ``p1`` or ``p2``), never ended."""
     recorder = Recorder(path, clock=ticking(), owner=owner)
     recorder.start_match(sides, columns=columns, rows=rows, backend=backend, starts=starts, wins=wins)
     for number, moves in enumerate(rounds, start=1):
-        starter = (1 if number % 2 else 2) if starts == "alternate" else int(starts[1])
+        starter = (1 if number % 2 else 2) if starts is Starts.ALTERNATE else int(starts.value[1])
         recorder.start_round()
         board = Board(columns, rows)
         for char in moves:

@@ -28,7 +28,7 @@ from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.match.opponents import HUMAN, LAN, MATCH_ME, NAMES, OPPONENTS, Opponent, OpponentKind
 from sensehat_c4.records import RoundFacts, Side
-from sensehat_c4.rules import Board, Layout
+from sensehat_c4.rules import Board, Layout, Starts
 from scripted import moves
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def test_a_fake_recorder_keeps_a_match_s_calls():
     assert result == MatchResult(None, (0, 0), True, 1) and result.number == 7   # the number the recorder gives
     assert mock.statuses[-1][1].text == "match 7: abandoned at 0-0"
     assert calls.calls == [
-        ("start_match", (Side((255, 0, 0)), Side((255, 255, 0))), 7, 6, "mock", "alternate", 2),
+        ("start_match", (Side((255, 0, 0)), Side((255, 255, 0))), 7, 6, "mock", Starts.ALTERNATE, 2),
         ("start_round",), ("played", 1, 1, "4", None, RoundFacts()), ("end_match", None)]
 
 

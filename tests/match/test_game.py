@@ -8,7 +8,7 @@ from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
 from gamelib.errors import QuitRequested
 from sensehat_c4.match.chooser import choice_frame, size_frame
-from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.computer import Computer, ComputerSeat
 from sensehat_c4.match.opponents import Opponent
 from sensehat_c4.match.controller import MatchResult
 from sensehat_c4.match.game import play_matches
@@ -24,7 +24,7 @@ def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
     mock.tap("up", "up")                                    # abandon match 1 (the player moves first)
     mock.tap("up", "up", at=30)                             # and match 2 (whatever the computer did first)
     reports = []
-    played = play_matches(mock, opponent=Opponent.computer("easy"), computer_plays="alternate", think=0.5, matches=2,
+    played = play_matches(mock, opponent=Opponent.computer("easy"), computer_plays=ComputerSeat.ALTERNATE, think=0.5, matches=2,
                           report=lambda *report: reports.append(report))
     assert played == 2
     assert reports == [(1, Computer("easy", player=2, seconds=0.5), ABANDONED),

@@ -14,7 +14,7 @@ from sensehat_c4.engine.position import Position
 from sensehat_c4.lan.remote import RemotePlayer, RemoteSession
 from sensehat_c4.match.opponents import HUMAN, Opponent, OpponentKind
 from sensehat_c4.records import NO_FACTS, MatchRecorder, RoundFacts, Side
-from sensehat_c4.rules import Board
+from sensehat_c4.rules import Board, Starts
 
 
 class FakeCore:
@@ -47,7 +47,7 @@ class Calls:
         self.calls: List[Tuple[object, ...]] = []
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None:
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None:
         self.calls.append(("start_match", sides, columns, rows, backend, starts, wins))
 
     def start_round(self) -> None:

@@ -11,7 +11,7 @@ from sensehat_c4.lan.remote import RemotePlayer
 from sensehat_c4.match.game import play_matches
 from sensehat_c4.match.opponents import Opponent
 from sensehat_c4.records import NO_FACTS, MatchRecorder, RoundFacts
-from sensehat_c4.rules import Board
+from sensehat_c4.rules import Board, Starts
 from gamelib.backends.mock import MockBackend
 
 
@@ -46,7 +46,7 @@ class Forgetful:
     """A recorder without ``end_match``."""
 
     def start_match(self, sides: object, *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None: ...
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None: ...
 
     def start_round(self) -> None: ...
 
@@ -61,7 +61,7 @@ class Helpless:
     """A recorder whose ``played`` keeps no level, hints or take-backs (schema 3's)."""
 
     def start_match(self, sides: object, *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None: ...
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None: ...
 
     def start_round(self) -> None: ...
 
