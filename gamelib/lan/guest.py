@@ -23,6 +23,7 @@ that restarts can come back without asking again.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import socket
 import threading
@@ -46,17 +47,42 @@ GRACE = 5.0
 """The guest gives up this long after the host would have (its ``end`` comes first if it can)."""
 HEAD_BYTES = 8 * 1024
 
-ASKING, WELCOME, RESUMED, REFUSED, FRAME, STATE, GAME, END, DROPPED, GAVE_UP, FAILED = (
-    "asking", "welcome", "resumed", "refused", "frame", "state", "game", "end", "dropped", "gave_up", "failed")
-"""The events: the host is asking its player, said yes, took us back after a drop, said no; a frame,
-words, a game message; the session ended; the link dropped; we gave up waiting; we could not reach it
-(or it broke the protocol, or speaks another version: ``data`` says so in one line)."""
+class Kind(enum.Enum):
+    """What happened on the link: an :class:`Event`'s kind, and what its ``data`` is."""
+
+    ASKING = "asking"
+    """The host is asking its player (no data)."""
+    WELCOME = "welcome"
+    """The host said yes (the ``welcome`` message's fields)."""
+    RESUMED = "resumed"
+    """The host took us back after a drop (the ``welcome`` message's fields)."""
+    REFUSED = "refused"
+    """The host said no (the ``refused`` message's fields: ``reason``, ``message``)."""
+    FRAME = "frame"
+    """A frame (its pixels)."""
+    STATE = "state"
+    """The game's words (a status as JSON, or ``None``)."""
+    GAME = "game"
+    """A game message (its data, as the game's check made it)."""
+    END = "end"
+    """The session ended (the ``end`` message's fields: ``reason``, ``message``)."""
+    DROPPED = "dropped"
+    """The link dropped (why, in one line)."""
+    GAVE_UP = "gave_up"
+    """We gave up waiting for it to come back (why, in one line)."""
+    FAILED = "failed"
+    """We could not reach the host, or it broke the protocol, or speaks another version (why, in one line)."""
+
+
+ASKING, WELCOME, RESUMED, REFUSED, FRAME, STATE, GAME, END, DROPPED, GAVE_UP, FAILED = Kind
+"""The kinds by name, as the callers of this module know them."""
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str
+    kind: Kind
     data: Any = None
+    """What :attr:`kind` says it is."""
 
 
 class GuestLink:
@@ -136,10 +162,10 @@ class GuestLink:
 
     # -- the link's thread ------------------------------------------------------------------------
 
-    def _emit(self, kind: str, data: Any = None) -> None:
+    def _emit(self, kind: Kind, data: Any = None) -> None:
         with self._lock:
             last = self._events[-1] if self._events else None
-            if kind in (FRAME, STATE) and last is not None and last.kind == kind:
+            if kind in (Kind.FRAME, Kind.STATE) and last is not None and last.kind is kind:
                 self._events[-1] = Event(kind, data)      # the newest frame (or words) wins
             else:
                 self._events.append(Event(kind, data))
@@ -278,7 +304,7 @@ class GuestLink:
                 address=f"{self.host}:{self.port}", status=status, message=message or _("no reason given")))
         return None
 
-    def _stop(self, kind: str, data: Any) -> None:
+    def _stop(self, kind: Kind, data: Any) -> None:
         self._stopping = True
         self._emit(kind, data)
 
