@@ -218,47 +218,47 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
     animator.play(screens.asking())
     while True:
         for got in link.take():
-            kind = got.kind
-            if kind is g.Kind.ASKING:
+            if isinstance(got, g.Asking):
                 if state is not Visiting.ASKING:
                     state = Visiting.ASKING
                     backend.say(screens.asking_words(host))
                     animator.play(screens.asking())
-            elif kind in (g.Kind.WELCOME, g.Kind.RESUMED):
+            elif isinstance(got, g.Welcome):
                 host = link.host_name or host
                 state, played = Visiting.PLAYING, True
                 animator.stop()
-            elif kind is g.Kind.FRAME and state is Visiting.PLAYING:
-                backend.show(got.data)
-            elif kind is g.Kind.STATE and state is Visiting.PLAYING and got.data is not None:
-                backend.say(words(Status.from_json(got.data)))
-            elif kind is g.Kind.GAME:
+            elif isinstance(got, g.Shown):
+                if state is Visiting.PLAYING:
+                    backend.show(got.pixels)
+            elif isinstance(got, g.Said):
+                if state is Visiting.PLAYING and got.status is not None:
+                    backend.say(words(Status.from_json(got.status)))
+            elif isinstance(got, g.GameMessage):
                 on_game(got.data)
-            elif kind is g.Kind.DROPPED and state is Visiting.PLAYING:
-                state = Visiting.AWAY
-                backend.say(screens.away_words(host, link.limits.away_seconds))
-                animator.play(screens.away())
-            elif kind is g.Kind.REFUSED:
-                message = str(got.data.get("message", ""))[:200] or _("{name} said no").format(name=host)
+            elif isinstance(got, g.Dropped):
+                if state is Visiting.PLAYING:
+                    state = Visiting.AWAY
+                    backend.say(screens.away_words(host, link.limits.away_seconds))
+                    animator.play(screens.away())
+            elif isinstance(got, g.Refused):
+                message = got.message[:200] or _("{name} said no").format(name=host)
                 play_once(backend, [(screens.REFUSED, screens.REFUSED_SECONDS)],
                           screens.refused_words(host, message))
                 backend.clear()
-                return Visit(Outcome.REFUSED, message, got.data.get("reason"), played)
-            elif kind is g.Kind.END:
-                reason = got.data.get("reason")
-                message = str(got.data.get("message", ""))[:200]
-                if reason == p.QUIT:
+                return Visit(Outcome.REFUSED, message, got.reason, played)
+            elif isinstance(got, g.Ended):
+                if got.reason == p.QUIT:
                     play_once(backend, screens.left(host), screens.left_words(host, screens.QUIT))
                 backend.clear()
-                return Visit(Outcome.ENDED, message, reason, played)
-            elif kind is g.Kind.GAVE_UP:
+                return Visit(Outcome.ENDED, got.message[:200], got.reason, played)
+            elif isinstance(got, g.GaveUp):
                 play_once(backend, screens.left(host), screens.left_words(host, screens.GONE))
                 backend.clear()
-                return Visit(Outcome.GAVE_UP, _("{why}: the match with {name} is abandoned").format(why=got.data, name=host),
+                return Visit(Outcome.GAVE_UP, _("{why}: the match with {name} is abandoned").format(why=got.why, name=host),
                              p.AWAY, played)
-            elif kind is g.Kind.FAILED:
+            else:
                 backend.clear()
-                return Visit(Outcome.FAILED, str(got.data), None, played)
+                return Visit(Outcome.FAILED, got.why, None, played)
         event = backend.wait_event(animator.timeout())
         if event is None:
             continue

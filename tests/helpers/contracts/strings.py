@@ -25,9 +25,9 @@ def plain() -> bool:
     return colour_mode({}) == "plain"   # refused
 
 
-def frame(event: g.Event) -> bool:
+def frame(event: g.Shown) -> bool:
     return event.kind == "frame"   # refused
 
 
-def typed(match: MatchRecord, first: Starts, mode: ColourMode, event: g.Event) -> bool:
+def typed(match: MatchRecord, first: Starts, mode: ColourMode, event: g.Shown) -> bool:
     return match.status.value == "finished" or first is Starts.P1 or mode.coloured or event.kind is g.Kind.FRAME
