@@ -9,6 +9,7 @@ used by :func:`Board.from_moves` is 1-based (``"4453"``).
 """
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 from typing import FrozenSet, List, Optional, Tuple
@@ -90,8 +91,18 @@ SIZES: Tuple[Size, ...] = tuple(Size(c, r) for r in range(MIN_ROWS, MAX_ROWS + 1
                                 for c in range(MIN_COLUMNS, MAX_COLUMNS + 1))
 """Every size the game offers, smallest rows first, then by columns (4x4, 5x4 ... 8x6)."""
 
-FIRST_CHOICES = ("p1", "p2", "alternate", "random")
-"""Who starts each round of a match: player 1, player 2, each in turn (player 1 first), or chance."""
+class Starts(enum.Enum):
+    """Who starts each round of a match (``--first``, a match's ``starts`` in the records and over the LAN):
+    player 1, player 2, each in turn (player 1 first), or chance."""
+
+    P1 = "p1"
+    P2 = "p2"
+    ALTERNATE = "alternate"
+    RANDOM = "random"
+
+
+FIRST_CHOICES = tuple(starts.value for starts in Starts)
+"""The values of :class:`Starts`, as ``--first`` and the stored rows spell them."""
 
 
 @dataclass(frozen=True)

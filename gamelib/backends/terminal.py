@@ -36,7 +36,7 @@ from ..i18n import N_, _
 from .base import Backend, Direction, StickEvent
 from .device import Waitable
 from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, UP_DOWN, KeyDecoder, KeyRepeat
-from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
+from .terminal_screen import ENTER, HINT, LEAVE, ColourMode, Painter, colour_mode, terminfo_colours
 
 NOT_A_TERMINAL = N_("the terminal backend needs a terminal: standard input and output must both be one "
                     "(not a pipe, a file or a service)")
@@ -211,7 +211,7 @@ class TerminalDevice:
         else:
             self._old_winch = signal.signal(signal.SIGWINCH, self._on_winch)
             self._winch_installed = True
-        if self._painter.mode == "plain":
+        if self._painter.mode is ColourMode.PLAIN:
             self._emit(_(HINT) + "\r\n")
         else:
             self._on_alternate_screen = True
@@ -276,7 +276,7 @@ class TerminalDevice:
         # plain mode has no alternate screen: the lines are already in the scrollback
         if self._printed is not None:
             printed, self._printed = self._printed.text, None
-            if printed and not self._gone and self._painter.mode != "plain":
+            if printed and not self._gone and self._painter.mode is not ColourMode.PLAIN:
                 try:
                     sys.stdout.write(printed)
                     sys.stdout.flush()
@@ -340,7 +340,7 @@ class TerminalDevice:
             self._status_line(status.caption)
         elif self._captioned:
             self._captioned = False
-            if self._painter.mode != "plain":  # plain mode printed the line already: it is in the scrollback
+            if self._painter.mode is not ColourMode.PLAIN:  # plain mode printed the line already: it is in the scrollback
                 self._status_line(self._line)
 
     def noted(self, text: str) -> None:
@@ -356,7 +356,7 @@ class TerminalDevice:
     def notice(self, text: str) -> None:
         """Show ``text`` under the board until the program prints a line (a notice printed
         before the board would be hidden by it; ``plain`` mode has it on screen already)."""
-        if self._painter.mode != "plain":
+        if self._painter.mode is not ColourMode.PLAIN:
             self._show_status(text, printed=False)
 
     def _on_winch(self, signum: int, frame: object) -> None:

@@ -20,6 +20,7 @@ Colour modes (chosen once, by :func:`colour_mode`):
 """
 from __future__ import annotations
 
+import enum
 import textwrap
 from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
@@ -30,7 +31,21 @@ from gamelib.i18n import N_, _
 from gamelib.status import printable
 from gamelib.matrix import PIXELS, SIDE
 
-MODES = ("truecolor", "256", "letters", "plain")
+
+
+class ColourMode(enum.Enum):
+    """How the terminal shows the LEDs (see the module; chosen by :func:`colour_mode`)."""
+
+    TRUECOLOR = "truecolor"
+    COLOURS_256 = "256"
+    LETTERS = "letters"
+    PLAIN = "plain"
+
+    @property
+    def coloured(self) -> bool:
+        """The LEDs in colour, by escape sequences (``truecolor`` or ``256``)."""
+        return self in (ColourMode.TRUECOLOR, ColourMode.COLOURS_256)
+
 
 LOW_LIGHT = 0.4
 """Low light multiplies every channel by this (the LEDs' low-light gamma is about as dim)."""
@@ -89,19 +104,19 @@ def plain_keys(text: str) -> str:
     return text
 
 
-def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Optional[int]]] = None) -> str:
+def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Optional[int]]] = None) -> ColourMode:
     """Pick a mode from the environment (and terminfo's colour count, via ``colours(term)``)."""
     term = env.get("TERM", "")
     if term in ("", "dumb"):
-        return "plain"
+        return ColourMode.PLAIN
     if env.get("NO_COLOR"):
-        return "letters"
+        return ColourMode.LETTERS
     if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
-        return "truecolor"
+        return ColourMode.TRUECOLOR
     count = colours(term) if colours is not None else None
     if count is not None and count < 8:
-        return "letters"
-    return "256"
+        return ColourMode.LETTERS
+    return ColourMode.COLOURS_256
 
 
 def terminfo_colours(term: str, fd: int) -> Optional[int]:
@@ -159,21 +174,21 @@ def dot_colour(rgb: RGB, low_light: bool = False) -> RGB:
     return dim(rgb) if low_light else rgb
 
 
-def _colour(rgb: RGB, mode: str, ground: int) -> str:
+def _colour(rgb: RGB, mode: ColourMode, ground: int) -> str:
     """The SGR parameters for ``rgb`` as foreground (``ground`` 38) or background (48)."""
-    if mode == "truecolor":
+    if mode is ColourMode.TRUECOLOR:
         return f"{ground};2;{rgb[0]};{rgb[1]};{rgb[2]}"
     return f"{ground};5;{xterm_256(rgb)}"
 
 
-def board_background(mode: str) -> str:
+def board_background(mode: ColourMode) -> str:
     """The escape sequence that sets the board's black background (nothing without colour)."""
-    return f"{CSI}{_colour(BLACK, mode, 48)}m" if mode in ("truecolor", "256") else ""
+    return f"{CSI}{_colour(BLACK, mode, 48)}m" if mode.coloured else ""
 
 
-def led(rgb: RGB, mode: str, low_light: bool = False, utf8: bool = True) -> str:
+def led(rgb: RGB, mode: ColourMode, low_light: bool = False, utf8: bool = True) -> str:
     """The text of one LED in ``mode``: its dot (or letter) and a gap, two characters."""
-    if mode in ("letters", "plain"):
+    if not mode.coloured:
         return letter(rgb) + " "
     return f"{CSI}{_colour(BLACK, mode, 48)};{_colour(dot_colour(rgb, low_light), mode, 38)}m{DOTS[utf8]} "
 
@@ -252,13 +267,11 @@ class Painter:
     a change of low light, or to start).
     """
 
-    def __init__(self, mode: str, *, utf8: bool = True) -> None:
-        if mode not in MODES:
-            raise ValueError(f"unknown terminal colour mode {mode!r}")
-        self.mode = mode
+    def __init__(self, mode: ColourMode, *, utf8: bool = True) -> None:
+        self.mode = ColourMode(mode)   # ValueError for a value that is no mode
         self.utf8 = utf8
         self.low_light = False
-        self.layout = Layout(80, 24, mode != "plain")
+        self.layout = Layout(80, 24, self.mode is not ColourMode.PLAIN)
         self.status = ""
         self.note = ""
         self.printed = ""
@@ -272,14 +285,14 @@ class Painter:
 
     def resize(self, columns: int, lines: int) -> str:
         """The text for a terminal now ``columns`` x ``lines`` (nothing in ``plain`` mode: no layout)."""
-        self.layout = Layout(columns, lines, self.mode != "plain")
+        self.layout = Layout(columns, lines, self.mode is not ColourMode.PLAIN)
         self.layout = replace(self.layout, below=len(self._below()))
-        return "" if self.mode == "plain" else self.full()
+        return "" if self.mode is ColourMode.PLAIN else self.full()
 
     def set_low_light(self, value: bool) -> str:
         """Dim (or undim) the colours; the text that repaints them (nothing without colour)."""
         self.low_light = value
-        return self.full() if self.mode in ("truecolor", "256") and self._shown is not None else ""
+        return self.full() if self.mode.coloured and self._shown is not None else ""
 
     def frame(self, pixels: Sequence[RGB]) -> str:
         """The text that turns the screen into ``pixels`` (``""`` if nothing changed)."""
@@ -290,7 +303,7 @@ class Painter:
         changed = [i for i in range(PIXELS) if pixels[i] != self._shown[i]]
         if not changed:
             return ""
-        if self.mode == "plain":
+        if self.mode is ColourMode.PLAIN:
             self._shown = list(self._last)
             return self._plain_block()
         out = []
@@ -303,7 +316,7 @@ class Painter:
     def full(self) -> str:
         """Everything, from a clear screen (or, in ``plain`` mode, the frame again)."""
         self._shown = list(self._last)
-        if self.mode == "plain":
+        if self.mode is ColourMode.PLAIN:
             return self._plain_block()
         out = [CSI + "0m" + CSI + "2J"]
         self._fit(self._below())
@@ -333,7 +346,7 @@ class Painter:
         """Show ``text`` on the line under the hint (the last line the program printed, or a caption)
         as :meth:`words` makes it: words from outside never reach the terminal raw."""
         self.status = text = self.words(text)
-        if self.mode == "plain":
+        if self.mode is ColourMode.PLAIN:
             return "".join(line + "\r\n" for line in wrapped(text, self.layout.columns))
         if self._shown is None or not self.layout.fits:
             return ""
@@ -344,7 +357,7 @@ class Painter:
         (shown there while the status line shows something else)."""
         first = not self.printed
         self.printed = self.words(text)
-        if self.mode == "plain":
+        if self.mode is ColourMode.PLAIN:
             return ""                      # printed already, as the status line
         if first:   # one more line under the box: the board moves up half a line
             return self.resize(self.layout.columns, self.layout.lines) if self._shown is not None else ""
@@ -357,7 +370,7 @@ class Painter:
         :meth:`words` makes it."""
         first = not self.note
         self.note = text = self.words(text)
-        if self.mode == "plain":   # the key help was printed once at the start: ``p`` gets a line of its own
+        if self.mode is ColourMode.PLAIN:   # the key help was printed once at the start: ``p`` gets a line of its own
             said, self._pairing_said = self._pairing_said, self._pairing_said or self.pairing
             lines = ([_("p: pair a phone")] if self.pairing and not said else []) + [text]
             return "".join(part + "\r\n" for line in lines for part in wrapped(line, self.layout.columns))
@@ -403,4 +416,4 @@ class Painter:
         return "\r\n".join(rows) + "\r\n" + PLAIN_RULE + "\r\n"
 
     def _reset(self) -> str:
-        return CSI + "0m" if self.mode in ("truecolor", "256") else ""
+        return CSI + "0m" if self.mode.coloured else ""

@@ -169,6 +169,15 @@ def _show_found(backend: Backend, animator: Animator, found: Sequence[Found], in
         animator.play(screens.found(found[index].name, index, len(found), backend.palette))
 
 
+class Visiting(Enum):
+    """Where a guest's visit stands (:func:`visit`): the host is asking its player, the game is on, or the link
+    dropped and the guest waits for it to come back."""
+
+    ASKING = "asking"
+    PLAYING = "playing"
+    AWAY = "away"
+
+
 class Outcome(str, Enum):
     """How a visit ended (a str: its value is its word in logs)."""
 
@@ -202,58 +211,58 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
     turns the host's words into the guest's (a game's caption says whose turn it is from the host's
     side: the guest's own turn is the other Pi's there)."""
     animator = Animator(backend)
-    state = "asking"
+    state = Visiting.ASKING
     played = False
     host = p.outside_name(host_label)
     backend.say(screens.asking_words(host))
     animator.play(screens.asking(backend.palette))
     while True:
         for got in link.take():
-            kind = got.kind
-            if kind == g.ASKING:
-                if state != "asking":
-                    state = "asking"
+            if isinstance(got, g.Asking):
+                if state is not Visiting.ASKING:
+                    state = Visiting.ASKING
                     backend.say(screens.asking_words(host))
                     animator.play(screens.asking(backend.palette))
-            elif kind in (g.WELCOME, g.RESUMED):
+            elif isinstance(got, g.Welcome):
                 host = link.host_name or host
-                state, played = "playing", True
+                state, played = Visiting.PLAYING, True
                 animator.stop()
-            elif kind == g.FRAME and state == "playing":
-                backend.show(got.data)
-            elif kind == g.STATE and state == "playing" and got.data is not None:
-                backend.say(words(Status.from_json(got.data)))
-            elif kind == g.GAME:
+            elif isinstance(got, g.Shown):
+                if state is Visiting.PLAYING:
+                    backend.show(got.pixels)
+            elif isinstance(got, g.Said):
+                if state is Visiting.PLAYING and got.status is not None:
+                    backend.say(words(Status.from_json(got.status)))
+            elif isinstance(got, g.GameMessage):
                 on_game(got.data)
-            elif kind == g.DROPPED and state == "playing":
-                state = "away"
-                backend.say(screens.away_words(host, link.limits.away_seconds))
-                animator.play(screens.away(backend.palette))
-            elif kind == g.REFUSED:
-                message = str(got.data.get("message", ""))[:200] or _("{name} said no").format(name=host)
+            elif isinstance(got, g.Dropped):
+                if state is Visiting.PLAYING:
+                    state = Visiting.AWAY
+                    backend.say(screens.away_words(host, link.limits.away_seconds))
+                    animator.play(screens.away(backend.palette))
+            elif isinstance(got, g.Refused):
+                message = got.message[:200] or _("{name} said no").format(name=host)
                 play_once(backend, [(screens.REFUSED(backend.palette), screens.REFUSED_SECONDS)],
                           screens.refused_words(host, message))
                 backend.clear()
-                return Visit(Outcome.REFUSED, message, got.data.get("reason"), played)
-            elif kind == g.END:
-                reason = got.data.get("reason")
-                message = str(got.data.get("message", ""))[:200]
-                if reason == p.QUIT:
+                return Visit(Outcome.REFUSED, message, got.reason, played)
+            elif isinstance(got, g.Ended):
+                if got.reason == p.QUIT:
                     play_once(backend, screens.left(host, backend.palette), screens.left_words(host, screens.QUIT))
                 backend.clear()
-                return Visit(Outcome.ENDED, message, reason, played)
-            elif kind == g.GAVE_UP:
+                return Visit(Outcome.ENDED, got.message[:200], got.reason, played)
+            elif isinstance(got, g.GaveUp):
                 play_once(backend, screens.left(host, backend.palette), screens.left_words(host, screens.GONE))
                 backend.clear()
-                return Visit(Outcome.GAVE_UP, _("{why}: the match with {name} is abandoned").format(why=got.data, name=host),
+                return Visit(Outcome.GAVE_UP, _("{why}: the match with {name} is abandoned").format(why=got.why, name=host),
                              p.AWAY, played)
-            elif kind == g.FAILED:
+            else:
                 backend.clear()
-                return Visit(Outcome.FAILED, str(got.data), None, played)
+                return Visit(Outcome.FAILED, got.why, None, played)
         event = backend.wait_event(animator.timeout())
         if event is None:
             continue
-        if state == "playing":
+        if state is Visiting.PLAYING:
             if event.source == STICK:
                 link.press(event.direction.value, event.action.value)
         elif event.source == STICK and event.action is Action.PRESSED and event.direction is Direction.UP:

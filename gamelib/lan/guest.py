@@ -3,7 +3,7 @@
 :class:`GuestLink` runs in a thread of its own with an asyncio loop: it connects to the
 host's web server, switches to the LAN protocol (``GET /api/lan``, ``Upgrade:
 gamelib-lan/1``), says ``hello`` (with its token if it has one) and turns what the host
-sends into :class:`Event` values, queued for the game's thread (:meth:`GuestLink.take`),
+sends into :data:`Event` values (a dataclass a :class:`Kind`), queued for the game's thread (:meth:`GuestLink.take`),
 which it wakes (``notify``).  Frames and words coalesce in the queue (the newest wins),
 ``game`` messages never do.  Presses go the other way (:meth:`GuestLink.press`, any thread).
 
@@ -23,16 +23,19 @@ that restarts can come back without asking again.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import socket
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Deque, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, Deque, List, Optional, Tuple, Union
 
 import h11
 
+from ..backends.base import Frame
 from ..i18n import _
+from ..jsonvalue import JSONObject
 from ..web.limits import Limits
 from . import protocol as p
 
@@ -46,17 +49,112 @@ GRACE = 5.0
 """The guest gives up this long after the host would have (its ``end`` comes first if it can)."""
 HEAD_BYTES = 8 * 1024
 
-ASKING, WELCOME, RESUMED, REFUSED, FRAME, STATE, GAME, END, DROPPED, GAVE_UP, FAILED = (
-    "asking", "welcome", "resumed", "refused", "frame", "state", "game", "end", "dropped", "gave_up", "failed")
-"""The events: the host is asking its player, said yes, took us back after a drop, said no; a frame,
-words, a game message; the session ended; the link dropped; we gave up waiting; we could not reach it
-(or it broke the protocol, or speaks another version: ``data`` says so in one line)."""
+class Kind(enum.Enum):
+    """What happened on the link: an :data:`Event`'s kind."""
+
+    ASKING = "asking"
+    WELCOME = "welcome"
+    RESUMED = "resumed"
+    REFUSED = "refused"
+    FRAME = "frame"
+    STATE = "state"
+    GAME = "game"
+    END = "end"
+    DROPPED = "dropped"
+    GAVE_UP = "gave_up"
+    FAILED = "failed"
+
+
+ASKING, WELCOME, RESUMED, REFUSED, FRAME, STATE, GAME, END, DROPPED, GAVE_UP, FAILED = Kind
+"""The kinds by name."""
 
 
 @dataclass(frozen=True)
-class Event:
-    kind: str
-    data: Any = None
+class Asking:
+    """The host is asking its player."""
+
+    kind: ClassVar[Kind] = Kind.ASKING
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """The host said yes, or (``resumed``) took us back after a drop."""
+
+    resumed: bool = False
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.RESUMED if self.resumed else Kind.WELCOME
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The host said no: ``reason`` (one of the protocol's :data:`~.protocol.REFUSALS`) and its words."""
+
+    reason: str
+    message: str
+    kind: ClassVar[Kind] = Kind.REFUSED
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A frame the host shows."""
+
+    pixels: Frame
+    kind: ClassVar[Kind] = Kind.FRAME
+
+
+@dataclass(frozen=True)
+class Said:
+    """The game's words (a status as JSON; ``None``: none)."""
+
+    status: Optional[JSONObject]
+    kind: ClassVar[Kind] = Kind.STATE
+
+
+@dataclass(frozen=True)
+class GameMessage:
+    """A ``game`` message's data, as the game's ``check_game`` made it."""
+
+    data: Any
+    kind: ClassVar[Kind] = Kind.GAME
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The session ended: ``reason`` (one of the protocol's :data:`~.protocol.ENDINGS`) and its words."""
+
+    reason: str
+    message: str
+    kind: ClassVar[Kind] = Kind.END
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """The link dropped (why, in one line); it is tried again."""
+
+    why: str
+    kind: ClassVar[Kind] = Kind.DROPPED
+
+
+@dataclass(frozen=True)
+class GaveUp:
+    """The link stayed down: we gave up waiting (why, in one line)."""
+
+    why: str
+    kind: ClassVar[Kind] = Kind.GAVE_UP
+
+
+@dataclass(frozen=True)
+class Failed:
+    """We could not reach the host, or it broke the protocol, or speaks another version (why, in one line)."""
+
+    why: str
+    kind: ClassVar[Kind] = Kind.FAILED
+
+
+Event = Union[Asking, Welcome, Refused, Shown, Said, GameMessage, Ended, Dropped, GaveUp, Failed]
+"""What happened on the link, one dataclass a :class:`Kind`."""
 
 
 class GuestLink:
@@ -136,13 +234,13 @@ class GuestLink:
 
     # -- the link's thread ------------------------------------------------------------------------
 
-    def _emit(self, kind: str, data: Any = None) -> None:
+    def _emit(self, event: Event) -> None:
         with self._lock:
             last = self._events[-1] if self._events else None
-            if kind in (FRAME, STATE) and last is not None and last.kind == kind:
-                self._events[-1] = Event(kind, data)      # the newest frame (or words) wins
+            if isinstance(event, (Shown, Said)) and type(last) is type(event):
+                self._events[-1] = event      # the newest frame (or words) wins
             else:
-                self._events.append(Event(kind, data))
+                self._events.append(event)
         self.notify()
 
     def _send(self, line: bytes, *, close: bool = False) -> None:
@@ -178,7 +276,7 @@ class GuestLink:
         except Exception as exc:  # a bug here must end the visit in one line, not hang it
             log.debug("the link to the host failed", exc_info=True)
             self.saved(None)
-            self._stop(FAILED, _("the link to {address} failed: {error}").format(
+            self._fail(_("the link to {address} failed: {error}").format(
                 address=f"{self.host}:{self.port}", error=f"{type(exc).__name__}: {exc}")[:p.MAX_TEXT])
         finally:
             loop.close()
@@ -191,15 +289,15 @@ class GuestLink:
             if self._stopping:
                 return
             if not self.welcomed:
-                self._emit(FAILED, why)
+                self._emit(Failed(why))
                 return
             if self._resumed or away_since is None:   # a link that was up dropped (or a saved token's first try)
                 away_since = loop.time()
                 self.drops += 1
-                self._emit(DROPPED, why)
+                self._emit(Dropped(why))
             elif loop.time() - away_since > self.limits.away_seconds + GRACE:
                 self.saved(None)
-                self._emit(GAVE_UP, _("the link stayed down for {seconds} s").format(seconds=f"{self.limits.away_seconds:g}"))
+                self._emit(GaveUp(_("the link stayed down for {seconds} s").format(seconds=f"{self.limits.away_seconds:g}")))
                 return
             await asyncio.sleep(RETRY_SECONDS)
 
@@ -245,7 +343,7 @@ class GuestLink:
             try:
                 event = conn.next_event()
             except h11.RemoteProtocolError as exc:
-                self._stop(FAILED, _("{address} is not a game's web server ({error})").format(
+                self._fail(_("{address} is not a game's web server ({error})").format(
                     address=f"{self.host}:{self.port}", error=exc))
                 return None
             if event is h11.NEED_DATA:
@@ -268,19 +366,22 @@ class GuestLink:
             return None
         if status == 426:
             theirs = p.upgrade_version(headers.get("upgrade"))
-            self._stop(FAILED, p.mismatch(p.VERSION, theirs) if theirs not in (None, p.VERSION)
+            self._fail(p.mismatch(p.VERSION, theirs) if theirs not in (None, p.VERSION)
                        else message or _("the host refused the LAN protocol"))
         elif status == 404:
-            self._stop(FAILED, _("{address} serves no game over the LAN (is it sensehat-c4 --lan?)").format(
+            self._fail(_("{address} serves no game over the LAN (is it sensehat-c4 --lan?)").format(
                 address=f"{self.host}:{self.port}"))
         else:
-            self._stop(FAILED, _("{address} answered {status}: {message}").format(
+            self._fail(_("{address} answered {status}: {message}").format(
                 address=f"{self.host}:{self.port}", status=status, message=message or _("no reason given")))
         return None
 
-    def _stop(self, kind: str, data: Any) -> None:
+    def _stop(self, event: Event) -> None:
         self._stopping = True
-        self._emit(kind, data)
+        self._emit(event)
+
+    def _fail(self, why: str) -> None:
+        self._stop(Failed(why))
 
     async def _ping(self, writer: asyncio.StreamWriter) -> None:
         while not writer.is_closing():
@@ -295,7 +396,7 @@ class GuestLink:
             end = pending.find(b"\n", 0, limit + 1)
             if end < 0:
                 if len(pending) > limit:
-                    self._stop(FAILED, _("the host at {host} sent a line over {limit} bytes").format(host=self.host, limit=limit))
+                    self._fail(_("the host at {host} sent a line over {limit} bytes").format(host=self.host, limit=limit))
                     return ""
                 try:
                     data = await asyncio.wait_for(reader.read(65536), self.limits.silent_seconds)
@@ -316,43 +417,43 @@ class GuestLink:
         try:
             message = p.decode(line, p.FROM_HOST)
         except p.ProtocolError as error:
-            self._stop(FAILED, _("the host at {host} broke the LAN protocol: {error}").format(host=self.host, error=error))
+            self._fail(_("the host at {host} broke the LAN protocol: {error}").format(host=self.host, error=error))
             return False
         kind = message.type
         if kind == p.PING:
             return True
         if kind == p.ASKING:
-            self._emit(ASKING)
+            self._emit(Asking())
         elif kind == p.WELCOME:
             first = not self.welcomed or self.seat is None
             self.token, self.seat, self.host_name = message["token"], message["seat"], message["host"]
             self.welcomed = True
             self.saved(self.token)
             self._resumed = True
-            self._emit(RESUMED if message["resumed"] and not first else WELCOME, message.fields)
+            self._emit(Welcome(resumed=message["resumed"] and not first))
         elif kind == p.REFUSED:
             self.saved(None)
-            self._stop(REFUSED, message.fields)
+            self._stop(Refused(message["reason"], message["message"]))
             return False
         elif kind == p.END:
             self.saved(None)
-            self._stop(END, message.fields)
+            self._stop(Ended(message["reason"], message["message"]))
             return False
         elif kind == p.ERROR:
-            self._stop(FAILED, _("the host at {host} said: {message}").format(host=self.host,
+            self._fail(_("the host at {host} said: {message}").format(host=self.host,
                                                                               message=message["message"][:p.MAX_TEXT]))
             return False
         elif kind == p.FRAME:
-            self._emit(FRAME, message["pixels"])
+            self._emit(Shown(message["pixels"]))
         elif kind == p.STATE:
-            self._emit(STATE, message.get("status"))
+            self._emit(Said(message.get("status")))
         elif kind == p.GAME:
             try:
                 data = self.check_game(message["data"])
             except p.ProtocolError as error:
-                self._stop(FAILED, _("the host at {host} broke the LAN protocol: {error}").format(host=self.host, error=error))
+                self._fail(_("the host at {host} broke the LAN protocol: {error}").format(host=self.host, error=error))
                 return False
-            self._emit(GAME, data)
+            self._emit(GameMessage(data))
         return True
 
 

@@ -36,7 +36,7 @@ import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
+from typing import Any, Callable, Deque, Dict, List, Optional, Tuple, Union
 
 from ..backends.base import Action, Backend, Direction, Observer, StickEvent
 from ..i18n import _
@@ -96,6 +96,31 @@ class Asking:
     withdrawn: bool = False
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Queued for the guest: a frame shown."""
+
+    picture: Picture
+
+
+@dataclass(frozen=True)
+class _Words:
+    """Queued for the guest: the game's words."""
+
+    status: Status
+
+
+@dataclass(frozen=True)
+class _Game:
+    """Queued for the guest: a ``game`` message's data."""
+
+    data: JSONObject
+
+
+_Queued = Union[_Frame, _Words, _Game]
+"""What the game's thread queues for the link's (:meth:`LanHost._post`), in order."""
+
+
 @dataclass(eq=False)
 class _Peer:
     """One link's state in the loop."""
@@ -139,7 +164,7 @@ class LanHost(Observer):
         self._peers: Dict[Link, _Peer] = {}
         self._sources = itertools.count(1)
         self._lock = threading.Lock()
-        self._queue: Deque[Tuple[str, Any]] = deque(maxlen=limits.queued_messages)
+        self._queue: Deque[_Queued] = deque(maxlen=limits.queued_messages)
         self._scheduled = False
         self._seq = 0
         self._frame: Optional[Tuple[Any, ...]] = None
@@ -423,23 +448,23 @@ class LanHost(Observer):
 
     def shown(self, frame: Picture) -> None:
         """Observer: a frame shown (the game's thread)."""
-        self._post("frame", frame)
+        self._post(_Frame(frame))
 
     def said(self, status: Status) -> None:
         """Observer: the game's words (the game's thread)."""
         if status.phase != screens.PHASE or status.details.get("screen") != screens.AWAY:
-            self._post("state", status)
+            self._post(_Words(status))
 
     def send_game(self, data: JSONObject) -> None:
         """Send the guest a ``game`` message (its game's own: Connect 4 sends what its records need),
         from any thread, in order with the frames."""
-        self._post("game", data)
+        self._post(_Game(data))
 
-    def _post(self, kind: str, value: Any) -> None:
+    def _post(self, item: _Queued) -> None:
         with self._lock:
             if self.loop is None:   # no link yet: nobody to send to (a guest gets what is up when it comes)
                 return
-            self._queue.append((kind, value))
+            self._queue.append(item)
             if self._scheduled:
                 return
             self._scheduled = True
@@ -455,19 +480,19 @@ class LanHost(Observer):
             self._scheduled = False
         session = self.session
         link = None if session is None else session.link
-        for kind, value in items:
-            if kind == "frame":
+        for item in items:
+            if isinstance(item, _Frame):
                 self._seq += 1
-                self._frame = value
-            elif kind == "state":
-                self._status = value
+                self._frame = item.picture
+            elif isinstance(item, _Words):
+                self._status = item.status
             if link is None or not link.open:
                 continue
-            if kind == "game":
-                link.send(p.encode(p.GAME, data=value))
+            if isinstance(item, _Game):
+                link.send(p.encode(p.GAME, data=item.data))
             elif link.behind:
                 self._stale = True    # when it has read: the newest frame and words (latest wins)
-            elif kind == "frame":
+            elif isinstance(item, _Frame):
                 link.send(self._frame_line())
             else:
                 link.send(self._state_line())

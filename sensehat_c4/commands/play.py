@@ -16,10 +16,10 @@ from .. import __version__
 from ..errors import ConfigError
 from ..i18n import N_, _
 from ..match.entries import entries_in_words
-from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer
+from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer, ComputerSeat
 from ..match.opponents import HUMAN, Opponent
 from ..match.opponents import NAMES as OPPONENTS
-from ..rules import FIRST_CHOICES
+from ..rules import FIRST_CHOICES, Starts
 from .common import PROG, add_board, add_db, add_threads, check_db_folder, positive_int, seconds, use_threads
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def play_parser() -> Parser:
                         help=_("hints and take-backs against the computer (middle: a hint; up then down: take "
                                "back your last move); without this option they are chosen with the joystick after "
                                "the board size, and are off with --opponent"))
-    parser.add_argument("--computer-plays", choices=("1", "2", "alternate"), default="2",
+    parser.add_argument("--computer-plays", choices=[seat.value for seat in ComputerSeat], default="2",
                         help=_("which player the computer is (default: 2; alternate swaps every match)"))
     parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
                         help=_("the computer's thinking budget per move (default: the level's own, {quick:g} for "
@@ -153,13 +153,13 @@ class VersionAction(argparse.Action):
 
 
 def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[Opponent],
-                computer_plays: str) -> Optional[str]:
+                computer_plays: ComputerSeat) -> Optional[str]:
     """The notice when ``--names`` names the seat the computer always plays (that name is never
     used: the computer's seat has none), else ``None``.  With ``--computer-plays alternate`` each
     name is used in the matches where its seat is a person's."""
-    if opponent is None or opponent.level is None or computer_plays == "alternate":
+    if opponent is None or opponent.level is None or computer_plays is ComputerSeat.ALTERNATE:
         return None
-    seat = int(computer_plays)
+    seat = int(computer_plays.value)
     name = names[seat - 1]
     if name is None:
         return None
@@ -191,7 +191,7 @@ def run(argv: Sequence[str]) -> int:
     board = palette(args.palette)   # the choice resolved: from_args gives it to the backend
     try:
         options = MatchOptions(colours=None if isinstance(args.colours, _Unset) else parse_colours(args.colours, board),
-                               first=args.first,
+                               first=Starts(args.first),
                                timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
                                names=(None, None) if args.names is None else parse_names(args.names))
     except ConfigError as exc:
@@ -222,7 +222,8 @@ def run(argv: Sequence[str]) -> int:
         except (ValueError, ConfigError) as exc:
             parser.error(_("--join: {error}").format(error=exc))
     name = options.names[0] or default_name()
-    unused = unused_name(options.names, opponent, args.computer_plays)
+    computer_plays = ComputerSeat(args.computer_plays)   # one of its values (argparse's choices)
+    unused = unused_name(options.names, opponent, computer_plays)
     if unused is not None:
         notice(unused)
 
@@ -251,7 +252,7 @@ def run(argv: Sequence[str]) -> int:
                     lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
                              report=lambda number, result, names: print_result(None, result, names))
                 else:
-                    play_matches(backend, options, opponent=opponent, computer_plays=args.computer_plays,
+                    play_matches(backend, options, opponent=opponent, computer_plays=computer_plays,
                                  size=args.board, think=args.think, matches=args.matches, report=report,
                                  recorder=recorder, helps=helps)
     finally:

@@ -8,7 +8,7 @@ import sys
 from typing import Optional, Sequence, TextIO, Tuple
 
 from gamelib import app, backends
-from gamelib.backends.terminal_screen import colour_mode
+from gamelib.backends.terminal_screen import ColourMode, colour_mode
 
 from ..i18n import _
 from ..records import load_round
@@ -28,7 +28,7 @@ def progress(stream: TextIO) -> ProgressLine:
                             move=done + 1, total=total))
 
 
-def graph_style(stream: TextIO) -> Tuple[bool, Optional[str]]:
+def graph_style(stream: TextIO) -> Tuple[bool, Optional[ColourMode]]:
     """How ``stream`` takes the graph: UTF-8 bars or not, and the colour mode (``None``: no colour,
     as when it is not a terminal, or ``NO_COLOR`` is set, or ``TERM`` is dumb)."""
     try:
@@ -36,8 +36,8 @@ def graph_style(stream: TextIO) -> Tuple[bool, Optional[str]]:
         utf8 = True
     except (LookupError, UnicodeEncodeError):
         utf8 = False
-    mode = colour_mode(os.environ) if stream.isatty() else "plain"
-    return utf8, mode if mode in ("truecolor", "256") else None
+    mode = colour_mode(os.environ) if stream.isatty() else ColourMode.PLAIN
+    return utf8, mode if mode.coloured else None
 
 
 def run(argv: Sequence[str]) -> int:

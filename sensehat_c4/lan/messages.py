@@ -7,7 +7,7 @@ from typing import Any, Dict, Optional, Tuple, Union
 
 from gamelib.colours import from_hex
 
-from ..rules import FIRST_CHOICES, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Size
+from ..rules import FIRST_CHOICES, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Size, Starts
 
 EVENTS = ("match", "round", "played", "end_match")
 """The ``event`` of a ``game`` message (docs/API.md): a match starts (with the rounds so far), a round
@@ -38,7 +38,7 @@ class MatchStarts:
     match: int
     size: Size
     sides: Tuple[Tuple[Tuple[int, int, int], Optional[str]], Tuple[Tuple[int, int, int], Optional[str]]]
-    starts: str
+    starts: Starts
     wins: int
     rounds: Tuple[Played, ...]
 
@@ -88,7 +88,7 @@ def check_game(data: Any) -> GameEvent:
         if colour is None:
             raise p.ProtocolError("bad_message", "a side's colour is #rrggbb")
         checked.append((colour, p.player_name(side, "name", null=True)))
-    return MatchStarts(match, size, (checked[0], checked[1]), p.one_of(data, "starts", FIRST_CHOICES),
+    return MatchStarts(match, size, (checked[0], checked[1]), Starts(p.one_of(data, "starts", FIRST_CHOICES)),
                        p.whole(data, "wins", 1, MAX_WINS), tuple(_played(played, match) for played in rounds))
 
 

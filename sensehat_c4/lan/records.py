@@ -13,8 +13,8 @@ from gamelib.jsonvalue import JSONObject
 
 from ..i18n import _, pgettext
 from ..match.controller import MatchResult, round_starter
-from ..records import Recorder, Side, hex_colour
-from ..rules import Board, Size
+from ..records import NO_FACTS, Recorder, RoundFacts, Side, hex_colour, round_end
+from ..rules import Board, Size, Starts
 from .messages import GameEvent, MatchEnds, MatchStarts, Played, RoundStarts, check_game
 
 log = logging.getLogger("sensehat_c4")
@@ -42,11 +42,11 @@ class RecordTee:
         return [] if match is None else [match]
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None:
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None:
         if self.recorder is not None:
             self.recorder.start_match(sides, columns=columns, rows=rows, backend=backend, starts=starts, wins=wins)
         self.matches += 1
-        self._match = {"event": "match", "match": self.matches, "columns": columns, "rows": rows, "starts": starts,
+        self._match = {"event": "match", "match": self.matches, "columns": columns, "rows": rows, "starts": starts.value,
                        "wins": wins, "rounds": [],
                        "sides": [{"colour": hex_colour(side.colour), "name": side.name} for side in sides]}
         self.send(self._match)
@@ -57,10 +57,9 @@ class RecordTee:
         self.send({"event": "round", "match": self.matches})
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+               facts: RoundFacts = NO_FACTS) -> None:
         if self.recorder is not None:   # (no computer and no helps over the LAN: the match passes them on all the same)
-            self.recorder.played(number, starter, board, match_winner=match_winner, level=level, hints=hints,
-                                 takebacks=takebacks)
+            self.recorder.played(number, starter, board, match_winner=match_winner, facts=facts)
         move: JSONObject = {"number": number, "starter": starter, "moves": board.notation()}
         if self._match is not None:
             rounds = [r for r in self._match["rounds"] if r["number"] != number]
@@ -97,7 +96,7 @@ class _Match:
     number: int
     size: Size
     sides: Tuple[Side, Side]
-    starts: str
+    starts: Starts
     wins: int
     rounds: Dict[int, Tuple[int, Board]] = field(default_factory=dict)
     winner: Optional[int] = None
@@ -115,10 +114,7 @@ class _Match:
 
 def _round_winner(starter: int, board: Board) -> Optional[int]:
     """The seat that won the round on ``board`` (``None``: in play or drawn)."""
-    outcome = board.outcome
-    if outcome is None or outcome.winner is None:
-        return None
-    return starter if outcome.winner == 1 else 3 - starter
+    return round_end(board, starter)[1]
 
 
 GuestReport = Callable[[MatchResult, Tuple[Optional[str], Optional[str]]], None]
@@ -268,10 +264,10 @@ class GuestRecords:
                 raise Nonsense(_("round {number} after the match was won").format(number=number))
             if last and not match.rounds[last][1].is_over:
                 raise Nonsense(_("round {number} before round {last} ended").format(number=number, last=last))
-            if match.starts in ("alternate", "p1", "p2") and \
+            if match.starts is not Starts.RANDOM and \
                     event.starter != round_starter(match.starts, number, random.Random(0)):
                 raise Nonsense(_("round {number} cannot be started by player {starter} ({starts})").format(
-                    number=number, starter=event.starter, starts=match.starts))
+                    number=number, starter=event.starter, starts=match.starts.value))
         try:
             board = match.size.from_moves(moves)
         except GamelibError as exc:

@@ -8,6 +8,7 @@ meanwhile (so "up" still abandons).
 """
 from __future__ import annotations
 
+import enum
 import random
 import threading
 from dataclasses import dataclass
@@ -52,16 +53,25 @@ class Computer:
         return self.seconds if self.seconds is not None else LEVELS[self.level].seconds
 
 
-def computer_for(opponent: Opponent, plays: str, match_number: int,
+class ComputerSeat(enum.Enum):
+    """The seat the computer plays over a run of matches (``--computer-plays``): player 1, player 2, or each
+    in turn (player 2 in odd matches, player 1 in even ones)."""
+
+    ONE = "1"
+    TWO = "2"
+    ALTERNATE = "alternate"
+
+
+def computer_for(opponent: Opponent, plays: ComputerSeat, match_number: int,
                  seconds: Optional[float]) -> Optional[Computer]:
     """The computer player for match ``match_number`` (1-based), or ``None`` when ``opponent`` is no
     computer (two people).
 
-    ``plays="alternate"`` makes the computer player 2 in odd matches and player 1 in even ones.
+    ``plays`` :attr:`ComputerSeat.ALTERNATE` makes the computer player 2 in odd matches and player 1 in even ones.
     """
     if opponent.level is None:
         return None
-    player = int(plays) if plays != "alternate" else (2 if match_number % 2 else 1)
+    player = (2 if match_number % 2 else 1) if plays is ComputerSeat.ALTERNATE else int(plays.value)
     return Computer(opponent.level, player=player, seconds=seconds)
 
 

@@ -28,7 +28,7 @@ import enum
 import logging
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, Iterable, List, Optional, Tuple, TypedDict
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from gamelib.animation import Animation
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
@@ -42,8 +42,8 @@ from gamelib.waiting import DUE, wait
 from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
 from ..errors import ConfigError
 from ..i18n import _
-from ..records import MatchRecorder, Side
-from ..rules import FIRST_CHOICES, Board, Size
+from ..records import MatchRecorder, RoundFacts, Side
+from ..rules import FIRST_CHOICES, Board, Size, Starts
 from . import render, words
 from .computer import Computer, Thinker
 from .players import Kind, Person, Player, Seats
@@ -111,7 +111,7 @@ class MatchOptions:
     """Player 1's and player 2's colours (``None``: the palette's players, :meth:`players`).  Every other colour
     the match shows is the backend's palette's (:attr:`~gamelib.backends.base.Backend.palette`; a round's:
     :func:`~gamelib.palette.for_round`)."""
-    first: str = "alternate"
+    first: Starts = Starts.ALTERNATE
     """Who starts each round: ``p1``, ``p2``, ``alternate`` (p1 starts round 1) or ``random``."""
     wins: int = 2
     """Round wins that take the match (2: best of three)."""
@@ -139,7 +139,7 @@ class MatchOptions:
         return self.colours if self.colours is not None else palette.players
 
     def __post_init__(self) -> None:
-        if self.first not in FIRST_CHOICES:
+        if not isinstance(self.first, Starts):   # a value from outside, not made a Starts
             raise ConfigError(_("first must be one of {choices} (not {first!r})").format(
                 choices=", ".join(FIRST_CHOICES), first=self.first))
         if self.wins < 1:
@@ -182,13 +182,13 @@ class MatchResult:
             who=who, high=high, low=low)
 
 
-def round_starter(first: str, number: int, rng: random.Random) -> int:
-    """The seat that starts round ``number`` (from 1) under the rule ``first`` (:data:`FIRST_CHOICES`)."""
-    if first == "alternate":
+def round_starter(first: Starts, number: int, rng: random.Random) -> int:
+    """The seat that starts round ``number`` (from 1) under the rule ``first``."""
+    if first is Starts.ALTERNATE:
         return 1 if number % 2 else 2
-    if first == "random":
+    if first is Starts.RANDOM:
         return rng.choice((1, 2))
-    return int(first[1])
+    return 1 if first is Starts.P1 else 2
 
 
 @dataclass(frozen=True)
@@ -229,14 +229,6 @@ ANIMATIONS = frozenset({State.ANIMATING, State.HINTING})
 
 ThinkerFactory = Callable[[Computer, int], Player]
 """Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
-
-
-class RoundFacts(TypedDict):
-    """What :meth:`~..records.MatchRecorder.played` keeps of a round beside its moves."""
-
-    level: Optional[str]
-    hints: int
-    takebacks: int
 
 
 class Match:
@@ -441,7 +433,7 @@ class Match:
             seat = self._player(outcome.winner)
             if self.score[seat - 1] + 1 >= self.options.wins:
                 decided = seat
-        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, **self._round_facts())
+        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, facts=self._round_facts())
 
     def _round_facts(self) -> RoundFacts:
         """What the records keep of the round beside its moves: the computer's level, the helps used."""
@@ -452,7 +444,7 @@ class Match:
     def _record_helps(self) -> None:
         """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
         if self.recorder is not None and (self.board.ply or self.takebacks):
-            self.recorder.played(self.rounds, self.starter, self.board, **self._round_facts())
+            self.recorder.played(self.rounds, self.starter, self.board, facts=self._round_facts())
 
     def _number(self) -> Optional[int]:
         """The match's number in the records (``None``: not written, or no records)."""

@@ -24,11 +24,11 @@ from ..engine.matchme import MatchMe, Round
 from ..errors import BoardSizeError
 from ..i18n import _
 from ..lan.game import play_lan
-from ..records import MatchRecord, Recorder, Records, RecordsError
+from ..records import MatchRecord, Recorder, Records, RecordsError, RoundResult
 from ..rules import Size
 from . import unrecorded
 from .chooser import choose_helps, choose_opponent, choose_size
-from .computer import LEVELS, Computer, computer_for, middle
+from .computer import LEVELS, Computer, ComputerSeat, computer_for, middle
 from .opponents import HUMAN, MATCH_ME, OPPONENTS, Opponent, OpponentKind, ladder_for, opponents_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .players import Seats, follow
@@ -61,7 +61,7 @@ LEVEL_NAMES = tuple(LEVELS)
 
 
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[Opponent] = None,
-                 computer_plays: str = "2", think: Optional[float] = None, matches: int = 0,
+                 computer_plays: ComputerSeat = ComputerSeat.TWO, think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
                  recorder: Optional[Recorder] = None, seats: Optional[Seats] = None,
@@ -104,7 +104,7 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
 
 
 def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent: Optional[Opponent],
-                  computer_plays: str, think: Optional[float], matches: int, back_leaves: bool,
+                  computer_plays: ComputerSeat, think: Optional[float], matches: int, back_leaves: bool,
                   report: Optional[Report], size: Optional[Size], default_size: Size,
                   chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats,
                   helps: Optional[bool] = None) -> int:
@@ -209,9 +209,9 @@ def _last_match_me(matches: Sequence[MatchRecord], person: Optional[str]) -> Opt
             for rnd in reversed(match.rounds):
                 if rnd.level is None or rnd.level not in LEVEL_NAMES:
                     continue
-                if rnd.result == "win":
+                if rnd.result is RoundResult.WIN:
                     return rnd.level, Round.LOST if rnd.winner == seat else Round.WON
-                return rnd.level, Round.DRAWN if rnd.result == "draw" else None
+                return rnd.level, Round.DRAWN if rnd.result is RoundResult.DRAW else None
     return None
 
 

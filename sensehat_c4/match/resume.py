@@ -31,7 +31,7 @@ from gamelib.waiting import DUE, wait
 
 from ..errors import C4Error, ConfigError
 from ..i18n import _
-from ..records import MatchRecord, Recorder
+from ..records import MatchRecord, Recorder, RoundResult
 from ..rules import Board, Size
 from . import render, words
 from ..engine.matchme import MatchMe, Round
@@ -92,8 +92,8 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
                 played = [r for r in record.rounds if r.level in levels]
                 ladder = MatchMe.starting(levels, str(played[-1].level) if played else middle(levels), settled=True)
                 last = record.rounds[-1] if record.rounds else None
-                if last is not None and played and last is played[-1] and last.result in ("win", "draw"):
-                    ladder.after(Round.DRAWN if last.result == "draw" else
+                if last is not None and played and last is played[-1] and last.result in (RoundResult.WIN, RoundResult.DRAW):
+                    ladder.after(Round.DRAWN if last.result is RoundResult.DRAW else
                                  Round.LOST if last.winner == seat else Round.WON)
                 level = ladder.level
             computer = Computer(level, player=seat, seconds=side.seconds)
@@ -103,9 +103,9 @@ def interrupted(record: MatchRecord, base: Optional[MatchOptions] = None,
     if max(score) >= record.wins:
         raise NotResumable(_("its score {first}-{second} already decides it").format(first=score[0], second=score[1]))
     rounds = record.rounds
-    if any(r.result == "playing" for r in rounds[:-1]):
+    if any(r.result is RoundResult.PLAYING for r in rounds[:-1]):
         raise NotResumable(_("a round before its last is still in play"))
-    if rounds and rounds[-1].result == "playing":
+    if rounds and rounds[-1].result is RoundResult.PLAYING:
         last = rounds[-1]
         resumed = Resumed(score, last.number, last.starter, last.moves, last.hints, last.takebacks)
     else:

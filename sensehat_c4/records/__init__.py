@@ -43,14 +43,14 @@ from .files import BUSY_SECONDS, DB_ENV, NotRecorded, RecordsError, default_path
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .owner import Owner
 from .reader import Records, load_round
-from .recording import MatchRecorder
+from .recording import NO_FACTS, MatchRecorder
 from gamelib.colours import hex_colour
 
-from .rows import MatchRecord, PuzzleRecord, RoundRecord, Side, streak, timestamp
-from .schema import APPLICATION_ID, MAX_ID
+from .rows import MatchRecord, MatchStatus, PuzzleRecord, RoundRecord, RoundResult, Side, round_end, streak, timestamp
+from .schema import APPLICATION_ID, MAX_ID, RoundFacts
 from .writer import MOVE_BUSY_SECONDS, Recorder
 
 __all__ = ["APPLICATION_ID", "BUSY_SECONDS", "DB_ENV", "MAX_ID", "MIGRATIONS", "MOVE_BUSY_SECONDS", "SCHEMA_VERSION",
-           "MatchRecord", "MatchRecorder", "NoFolder", "NotRecorded", "Owner", "PuzzleRecord", "Reason", "Recorder", "Records", "RecordsError",
-           "RoundRecord", "Side", "Unwritable", "default_path", "hex_colour", "load_round", "missing_folder", "streak",
+           "MatchRecord", "MatchRecorder", "MatchStatus", "NO_FACTS", "NoFolder", "NotRecorded", "Owner", "PuzzleRecord", "Reason", "Recorder", "Records", "RecordsError",
+           "RoundFacts", "RoundRecord", "RoundResult", "Side", "Unwritable", "default_path", "hex_colour", "load_round", "missing_folder", "round_end", "streak",
            "timestamp", "writable"]

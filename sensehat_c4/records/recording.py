@@ -11,27 +11,31 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, Tuple
 
-from ..rules import Board
+from ..rules import Board, Starts
 from .rows import Side
+from .schema import RoundFacts
 
-__all__ = ["MatchRecorder"]
+__all__ = ["NO_FACTS", "MatchRecorder", "RoundFacts"]
+
+NO_FACTS = RoundFacts()
+"""A round with none of the facts: no computer, no helps."""
 
 
 class MatchRecorder(Protocol):
     """Where a match is kept as it is played (each call never raises into the game)."""
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None:
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None:
         """A new match: who plays each seat, the board's size, the backend, who starts, the wins it takes."""
 
     def start_round(self) -> None:
         """A new round of the match being kept."""
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+               facts: RoundFacts = NO_FACTS) -> None:
         """Round ``number`` (started by seat ``starter``) is ``board`` now: a move was played, or
-        taken back (``match_winner``: the seat it made the match's winner; ``level``: the computer's
-        level this round; ``hints``, ``takebacks``: the round's so far)."""
+        taken back (``match_winner``: the seat it made the match's winner; ``facts``: the round's so far,
+        each kept in its column)."""
 
     def end_match(self, winner: Optional[int]) -> None:
         """The match ended (``winner``: its seat; ``None``: abandoned)."""

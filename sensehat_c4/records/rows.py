@@ -14,12 +14,13 @@ solved on the day.
 """
 from __future__ import annotations
 
+import enum
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, TypeVar, get_type_hints
 
 from gamelib.colours import RGB, from_hex, hex_colour
 from gamelib.errors import ConfigError
@@ -29,11 +30,31 @@ from gamelib.players import check_name
 from ..errors import C4Error
 from ..i18n import _
 from ..match.opponents import word as computer_word
-from ..rules import FIRST_CHOICES, Board, Cell, Size
+from ..rules import FIRST_CHOICES, Board, Cell, Size, Starts
+from .schema import RoundFacts
 
-STATUSES = ("playing", "finished", "abandoned")
-RESULTS = ("playing", "win", "draw", "abandoned")
-"""A round's result: ``playing`` while it is played (each move is committed as it is played)."""
+
+
+class MatchStatus(enum.Enum):
+    """How a stored match stands: its ``status`` column's values."""
+
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class RoundResult(enum.Enum):
+    """A round's result, its ``result`` column's values: ``playing`` while it is played (each move is committed
+    as it is played)."""
+
+    PLAYING = "playing"
+    WIN = "win"
+    DRAW = "draw"
+    ABANDONED = "abandoned"
+
+
+STATUSES = tuple(status.value for status in MatchStatus)
+RESULTS = tuple(result.value for result in RoundResult)
 _TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
 _SHOWN = 40
 """At most this many characters of a bad value are quoted in a report."""
@@ -96,26 +117,24 @@ class Side:
 
 
 @dataclass(frozen=True)
-class RoundRecord:
-    """One stored round; ``winner`` is the seat (1 or 2) that won, ``cells`` 0-based ``(column, row)``."""
-
+class _RoundKept:
     id: int
     match_id: int
     number: int
     starter: int
     moves: str
-    result: str
+    result: RoundResult
     winner: Optional[int]
     cells: Tuple[Cell, ...]
     started: datetime
     ended: datetime
     """When it ended; for a round still ``playing``, and an ``abandoned`` one, its last move."""
-    level: Optional[str] = None
-    """The computer's level played in this round (``None``: two people, or a file older than version 5)."""
-    hints: int = 0
-    """Hints shown to the person in this round."""
-    takebacks: int = 0
-    """Take-backs in this round (each the person's last move and the computer's reply)."""
+
+
+@dataclass(frozen=True)
+class RoundRecord(RoundFacts, _RoundKept):
+    """One stored round; ``winner`` is the seat (1 or 2) that won, ``cells`` 0-based ``(column, row)``; its
+    :class:`~.schema.RoundFacts` last (a file older than version 5 has none: their defaults)."""
 
     @property
     def helped(self) -> bool:
@@ -134,14 +153,14 @@ class MatchRecord:
     id: int
     started: datetime
     ended: Optional[datetime]
-    status: str
+    status: MatchStatus
     winner: Optional[int]
     columns: int
     rows: int
     backend: str
     sides: Tuple[Side, Side]
     rounds: Tuple[RoundRecord, ...] = field(default=())
-    starts: str = "alternate"
+    starts: Starts = Starts.ALTERNATE
     """Who starts each round: ``p1``, ``p2``, ``alternate`` or ``random`` (``--first``)."""
     wins: int = 2
     """Round wins that take the match."""
@@ -149,7 +168,7 @@ class MatchRecord:
     @property
     def score(self) -> Tuple[int, int]:
         """Rounds won by seat 1 and seat 2."""
-        wins = [r.winner for r in self.rounds if r.result == "win"]
+        wins = [r.winner for r in self.rounds if r.result is RoundResult.WIN]
         return wins.count(1), wins.count(2)
 
     def label(self, seat: int) -> str:
@@ -251,14 +270,15 @@ def match_from_row(row: Row) -> MatchRecord:
     """The match in ``row`` (with no rounds yet), or :class:`BadRow` saying what is wrong with it."""
     ident = _ident(row, "matches")
     try:
-        status = _choice(row, "status", STATUSES)
+        status = MatchStatus(_choice(row, "status", STATUSES))
         winner = _choice(row, "winner", (None, 1, 2))
-        if (status == "finished") != (winner is not None):
-            raise _Wrong(_("status {status} with winner {winner}").format(status=status, winner=winner))
+        if (status is MatchStatus.FINISHED) != (winner is not None):
+            raise _Wrong(_("status {status} with winner {winner}").format(status=status.value, winner=winner))
         started = _time(row, "started")
         ended = None if row["ended"] is None else _time(row, "ended")
-        if (status == "playing") != (ended is None):
-            raise _Wrong(_("status {status} with ended {ended}").format(status=status, ended=quoted(row["ended"])))
+        if (status is MatchStatus.PLAYING) != (ended is None):
+            raise _Wrong(_("status {status} with ended {ended}").format(status=status.value,
+                                                                          ended=quoted(row["ended"])))
         columns, rows = _typed(row, "columns", int), _typed(row, "rows", int)
         try:
             Size(columns, rows)
@@ -268,7 +288,7 @@ def match_from_row(row: Row) -> MatchRecord:
         if not WORD.fullmatch(backend):
             raise _Wrong(_("backend {backend} is not a backend's name").format(backend=quoted(backend)))
         sides = (_side(row, 1), _side(row, 2))
-        starts = _choice(row, "starts", FIRST_CHOICES)
+        starts = Starts(_choice(row, "starts", FIRST_CHOICES))
         wins = _typed(row, "wins", int)
         if wins < 1:
             raise _Wrong(_("wins {wins} is not a number of round wins").format(wins=wins))
@@ -284,6 +304,38 @@ def expected_cells(board: Board) -> List[List[int]]:
     if outcome is None or outcome.winner is None:
         return []
     return [[c + 1, r + 1] for c, r in sorted(outcome.cells)]
+
+
+def _count(row: Row, column: str) -> int:
+    value = _typed(row, column, int)
+    if not 0 <= value <= MAX_HELPS:
+        raise _Wrong(_("{column} {value} is not a count").format(column=column, value=value))
+    return value
+
+
+def _level(row: Row, column: str) -> Optional[str]:
+    value = _typed(row, column, str, null=True)
+    if value is not None and not WORD.fullmatch(value):
+        raise _Wrong(_("level {level} is not a level").format(level=quoted(value)))
+    return value
+
+
+_CHECKS: Dict[object, Callable[[Row, str], Any]] = {int: _count, Optional[str]: _level}
+"""How a round's fact is checked, by its type: a count (at most :data:`MAX_HELPS`), or a level's name or none
+(the only text fact so far: another needs its own check, keyed by a type of its own)."""
+_FACT_CHECKS = {name: _CHECKS[kind] for name, kind in get_type_hints(RoundFacts).items()}
+"""Each of a round's facts (:class:`~.schema.RoundFacts`) and its check (a fact of another type needs its own)."""
+
+
+def round_end(board: Board, starter: int) -> Tuple[RoundResult, Optional[int]]:
+    """The result of the round on ``board`` started by seat ``starter`` (``playing``, ``win`` or ``draw``: the
+    moves say nothing of an abandon), and the seat that won."""
+    outcome = board.outcome
+    if outcome is None:
+        return RoundResult.PLAYING, None
+    if outcome.winner is None:
+        return RoundResult.DRAW, None
+    return RoundResult.WIN, starter if outcome.winner == 1 else 3 - starter
 
 
 def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
@@ -302,35 +354,25 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         except ValueError as exc:
             raise _Wrong(_("moves {moves} do not replay on {columns}x{rows}: {why}").format(
                 moves=quoted(moves), columns=match.columns, rows=match.rows, why=exc)) from None
-        result = _choice(row, "result", RESULTS)
+        result = RoundResult(_choice(row, "result", RESULTS))
         winner = _choice(row, "winner", (None, 1, 2))
-        outcome = board.outcome
-        if outcome is None:
-            replayed: Tuple[str, Optional[int]] = (result if result in ("playing", "abandoned") else "unfinished",
-                                                   None)
-        elif outcome.winner is None:
-            replayed = ("draw", None)
-        else:
-            replayed = ("win", starter if outcome.winner == 1 else 3 - starter)
+        replayed = round_end(board, starter)
+        unfinished = replayed[0] is RoundResult.PLAYING
+        if unfinished and result is RoundResult.ABANDONED:
+            replayed = (result, None)   # an unfinished round is in play, or was abandoned
         if (result, winner) != replayed:
-            if outcome is None:
+            if unfinished:
                 said = _("result {result} and winner {winner}, but the moves end in an unfinished round")
             elif replayed[1] is None:
                 said = _("result {result} and winner {winner}, but the moves end in {end}")
             else:
                 said = _("result {result} and winner {winner}, but the moves end in {end} for seat {seat}")
-            raise _Wrong(said.format(result=result, winner=winner, end=replayed[0], seat=replayed[1]))
-        hints, takebacks = _typed(row, "hints", int), _typed(row, "takebacks", int)
-        for column, value in (("hints", hints), ("takebacks", takebacks)):
-            if not 0 <= value <= MAX_HELPS:
-                raise _Wrong(_("{column} {value} is not a count").format(column=column, value=value))
-        level = _typed(row, "level", str, null=True)
-        if level is not None and not WORD.fullmatch(level):
-            raise _Wrong(_("level {level} is not a level").format(level=quoted(level)))
-        if result == "playing" and not moves and not takebacks:  # a take-back may undo a round's every move
+            raise _Wrong(said.format(result=result.value, winner=winner, end=replayed[0].value, seat=replayed[1]))
+        facts = RoundFacts(**{name: check(row, name) for name, check in _FACT_CHECKS.items()})
+        if result is RoundResult.PLAYING and not moves and not facts.takebacks:  # a take-back may undo every move
             raise _Wrong(_("result playing without a move"))
-        if result == "playing" and match.status != "playing":
-            raise _Wrong(_("result playing in a match {status}").format(status=match.status))
+        if result is RoundResult.PLAYING and match.status is not MatchStatus.PLAYING:
+            raise _Wrong(_("result playing in a match {status}").format(status=match.status.value))
         text = _typed(row, "winning_cells", str)
         try:
             stored = json.loads(text)
@@ -344,7 +386,7 @@ def round_from_row(row: Row, match: MatchRecord) -> RoundRecord:
         raise BadRow("rounds", ident, str(why)) from None
     return RoundRecord(id=ident, match_id=match.id, number=number, starter=starter, moves=moves, result=result,
                        winner=winner, cells=tuple((c - 1, r - 1) for c, r in cells), started=started, ended=ended,
-                       level=level, hints=hints, takebacks=takebacks)
+                       **asdict(facts))
 
 
 # -- the days' puzzles (version 4) -----------------------------------------------------------------

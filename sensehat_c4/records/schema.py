@@ -53,8 +53,28 @@ class MatchRow:
 
 
 @dataclass(frozen=True)
-class RoundRow:
-    """A row of ``rounds``: one field a column, in the table's order."""
+class RoundFacts:
+    """What a round's record keeps beside its moves and result, as the match counts them: what
+    :meth:`~.recording.MatchRecorder.played` is given, and the last fields of :class:`RoundRow` and
+    :class:`~.rows.RoundRecord` (both are made of them).  A new fact is a field here, with the default an
+    older row reads as, its column in a step of :mod:`.migrations`, and where the match counts it."""
+
+    level: Optional[str] = None
+    """The computer's level played this round (``None``: two people); a *match me* match's changes
+    from round to round."""
+    hints: int = 0
+    """Hints the person asked for and was shown this round (helps on)."""
+    takebacks: int = 0
+    """Take-backs this round: each undid the person's last move and the computer's reply."""
+
+
+FACTS = tuple(f.name for f in fields(RoundFacts))
+"""The columns of ``rounds`` that are a round's facts (:class:`RoundFacts`), in order."""
+
+
+@dataclass(frozen=True)
+class _RoundKeys:
+    """The first columns of ``rounds``: the round, its moves and its result."""
 
     id: Optional[int]
     """``None`` in a row to insert: SQLite gives the next."""
@@ -71,13 +91,12 @@ class RoundRow:
     """JSON ``[[column, row], ...]``, 1-based, sorted."""
     started: str
     ended: str
-    level: Optional[str] = None
-    """The computer's level played this round (``None``: two people); a *match me* match's changes
-    from round to round."""
-    hints: int = 0
-    """Hints the person asked for and was shown this round (helps on)."""
-    takebacks: int = 0
-    """Take-backs this round: each undid the person's last move and the computer's reply."""
+
+
+@dataclass(frozen=True)
+class RoundRow(RoundFacts, _RoundKeys):
+    """A row of ``rounds``: one field a column, in the table's order (a dataclass's fields come from its last
+    base first: :class:`_RoundKeys`', then the :class:`RoundFacts`)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import logging
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
@@ -24,15 +24,16 @@ from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tu
 from gamelib.app import one_line
 
 from ..i18n import _
-from ..rules import Board
+from ..rules import Board, Starts
 from .access import Reason, writable
 from .files import (BUSY_SECONDS, Damaged, check_header, connect, default_path, identify, integrity, is_busy,
                     is_corrupt, reason, why)
 from .migrations import is_newer, migrate
 from .owner import Owner
 from .reader import Reader
-from .rows import BadRow, MatchRecord, Side, expected_cells, timestamp
-from .schema import MATCHES, PUZZLES, ROUNDS, MatchRow, RoundRow
+from .recording import NO_FACTS
+from .rows import BadRow, MatchRecord, MatchStatus, RoundResult, Side, expected_cells, round_end, timestamp
+from .schema import FACTS, MATCHES, PUZZLES, ROUNDS, MatchRow, RoundFacts, RoundRow
 
 log = logging.getLogger("sensehat_c4.records")
 
@@ -55,13 +56,13 @@ class _End(NamedTuple):
     """How a match ends: ``status`` (``finished`` or ``abandoned``), the seat that won, and when (``None``:
     its last move's time, else its start's)."""
 
-    status: str
+    status: MatchStatus
     winner: Optional[int]
     ended: Optional[str]
 
 
-_ABANDONED = _End(status="abandoned", winner=None, ended=None)
-_ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended", "level", "hints", "takebacks")
+_ABANDONED = _End(status=MatchStatus.ABANDONED, winner=None, ended=None)
+_ROUND_CHANGES = ("moves", "result", "winner", "winning_cells", "ended", *FACTS)
 """What a round's next move changes in its row (found by its match and number)."""
 
 
@@ -228,11 +229,11 @@ class Recorder:
     # -- the match loop's calls -------------------------------------------------
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None:
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None:
         """A new match (status ``playing``).  Its row is written with its first move (or its end),
         so nothing is written before a move is made."""
-        row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status="playing", winner=None,
-                          columns=columns, rows=rows, backend=backend, pid=None, starts=starts, wins=wins,
+        row = MATCHES.row(id=None, started=timestamp(self.clock()), ended=None, status=MatchStatus.PLAYING.value, winner=None,
+                          columns=columns, rows=rows, backend=backend, pid=None, starts=starts.value, wins=wins,
                           owner=str(self.owner), **sides[0].columns(1), **sides[1].columns(2))
         self._current = self._numbered = _Pending(row)
         self._queue.append(self._current)
@@ -242,31 +243,24 @@ class Recorder:
         self._round_started = self.clock()
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
+               facts: RoundFacts = NO_FACTS) -> None:
         """Commit round ``number`` as ``board`` holds it after a move (``playing`` until it is won or
         drawn), or after a take-back; ``match_winner``: the seat this move won the match for, committed
-        with it; ``level``: the computer's level this round; ``hints``, ``takebacks``: the round's so far."""
+        with it; ``facts``: the round's so far (:class:`~.schema.RoundFacts`), each in its column."""
         match = self._current
         if match is None:
             return
-        outcome = board.outcome
-        if outcome is None:
-            result, winner = "playing", None
-        elif outcome.winner is None:
-            result, winner = "draw", None
-        else:
-            result = "win"
-            winner = starter if outcome.winner == 1 else 3 - starter
+        result, winner = round_end(board, starter)
         now = timestamp(self.clock())
         started = now if self._round_started is None else timestamp(self._round_started)
         match.rounds[number] = ROUNDS.row(
-            id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result,
+            id=None, match_id=match.id, number=number, starter=starter, moves=board.notation(), result=result.value,
             winner=winner, winning_cells=json.dumps(expected_cells(board)), started=started, ended=now,
-            level=level, hints=hints, takebacks=takebacks)
-        if outcome is not None:
+            **asdict(facts))
+        if result is not RoundResult.PLAYING:
             self._round_started = None
         if match_winner is not None:
-            match.end, match.decided = _End(status="finished", winner=match_winner, ended=now), True
+            match.end, match.decided = _End(status=MatchStatus.FINISHED, winner=match_winner, ended=now), True
         self._write()
 
     def end_match(self, winner: Optional[int]) -> None:
@@ -279,7 +273,7 @@ class Recorder:
             if winner is None and match.id is None and not match.rounds:  # left before a move: nothing to keep
                 self._queue.remove(match)
                 return
-            match.end = _End(status="abandoned" if winner is None else "finished", winner=winner,
+            match.end = _End(status=MatchStatus.ABANDONED if winner is None else MatchStatus.FINISHED, winner=winner,
                              ended=timestamp(self.clock()))
             match.decided = True
         self._write()
@@ -499,7 +493,7 @@ def _write_end(conn: sqlite3.Connection, ident: int, end: _End) -> None:
     conn.execute("UPDATE rounds SET result = 'abandoned' WHERE match_id = ? AND result = 'playing'", (ident,))
     conn.execute("UPDATE matches SET status = ?, winner = ?, owner = NULL, pid = NULL, ended = COALESCE(?, "
                  "(SELECT MAX(ended) FROM rounds WHERE match_id = matches.id), started) WHERE id = ?",
-                 (end.status, end.winner, end.ended, ident))
+                 (end.status.value, end.winner, end.ended, ident))
 
 
 def check_file(conn: sqlite3.Connection) -> None:

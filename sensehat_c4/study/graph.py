@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from gamelib.backends.terminal_screen import CSI, xterm_256
+from gamelib.backends.terminal_screen import CSI, ColourMode, xterm_256
 from gamelib.colours import RGB
 
 from ..i18n import N_, _
@@ -40,14 +40,14 @@ def height(cells: int, stones: int, value: int) -> int:
     return max(1, min(8, 9 - moves))
 
 
-def _paint(text: str, colour: Optional[RGB], mode: Optional[str]) -> str:
+def _paint(text: str, colour: Optional[RGB], mode: Optional[ColourMode]) -> str:
     if colour is None or mode is None or not text.strip():
         return text
-    sgr = f"38;2;{colour[0]};{colour[1]};{colour[2]}" if mode == "truecolor" else f"38;5;{xterm_256(colour)}"
+    sgr = f"38;2;{colour[0]};{colour[1]};{colour[2]}" if mode is ColourMode.TRUECOLOR else f"38;5;{xterm_256(colour)}"
     return f"{CSI}{sgr}m{text}{CSI}0m"
 
 
-def _runs(cells: Sequence[str], colour: Optional[RGB], mode: Optional[str]) -> str:
+def _runs(cells: Sequence[str], colour: Optional[RGB], mode: Optional[ColourMode]) -> str:
     """The row's characters, each run of bars painted once."""
     out: List[str] = []
     run: List[str] = []
@@ -74,8 +74,8 @@ def ruler(count: int) -> str:
     return "".join(chars).rstrip()
 
 
-def graph(review: Review, *, utf8: bool = True, colour: Optional[str] = None) -> str:
-    """The graph (see the module); ``colour``: ``"truecolor"`` or ``"256"`` paints the bars in the
+def graph(review: Review, *, utf8: bool = True, colour: Optional[ColourMode] = None) -> str:
+    """The graph (see the module); ``colour``: a mode in colour (``truecolor``, ``256``) paints the bars in the
     players' colours, ``None`` paints nothing."""
     match, rnd = review.match, review.round
     values = review.values()

@@ -16,7 +16,7 @@ from gamelib.jsonvalue import JSONObject
 from ..i18n import N_, _, ngettext, pgettext
 from ..match.opponents import MATCH_ME
 from ..match.words import helps_counts, level_name
-from ..records import MatchRecord, RoundRecord, timestamp
+from ..records import MatchRecord, MatchStatus, RoundRecord, RoundResult, timestamp
 
 BACKENDS: Dict[str, str] = {"hat": N_("Sense HAT"), "emu": N_("emulator"), "terminal": N_("terminal")}
 """Each backend's name a match's record keeps (gamelib's, the ``gamelib.backends`` entry points of this
@@ -47,17 +47,17 @@ def _length(rnd: RoundRecord) -> str:
 def match_result(match: MatchRecord) -> str:
     """``Ann wins 2-1`` (the winner's score first), ``abandoned at 1-0`` or ``playing, 1-0``."""
     one, two = match.score
-    if match.status == "finished" and match.winner is not None:
+    if match.status is MatchStatus.FINISHED and match.winner is not None:
         won, lost = (one, two) if match.winner == 1 else (two, one)
         return _("{who} wins {won}-{lost}").format(who=match.label(match.winner), won=won, lost=lost)
-    return (_("abandoned at {one}-{two}") if match.status == "abandoned" else _("playing, {one}-{two}")).format(
+    return (_("abandoned at {one}-{two}") if match.status is MatchStatus.ABANDONED else _("playing, {one}-{two}")).format(
         one=one, two=two)
 
 
 def round_result(match: MatchRecord, rnd: RoundRecord) -> str:
-    if rnd.result == "win" and rnd.winner is not None:
+    if rnd.result is RoundResult.WIN and rnd.winner is not None:
         return _("{who} won").format(who=match.label(rnd.winner))
-    return _({"draw": N_("draw"), "playing": N_("in play")}.get(rnd.result, N_("abandoned")))
+    return _({RoundResult.DRAW: N_("draw"), RoundResult.PLAYING: N_("in play")}.get(rnd.result, N_("abandoned")))
 
 
 def helps_text(rnd: RoundRecord) -> str:
@@ -103,10 +103,10 @@ def history_json(matches: Sequence[MatchRecord]) -> List[JSONObject]:
     """Every match as a JSON-ready dict (times in UTC, columns and rows 1-based)."""
     return [{
         "match": m.id, "started": timestamp(m.started), "ended": None if m.ended is None else timestamp(m.ended),
-        "status": m.status, "winner": m.winner, "score": list(m.score), "board": [m.columns, m.rows],
+        "status": m.status.value, "winner": m.winner, "score": list(m.score), "board": [m.columns, m.rows],
         "backend": m.backend, "players": players_json(m),
         "rounds": [{"round": r.id, "number": r.number, "started": timestamp(r.started),
-                    "ended": timestamp(r.ended), "starter": r.starter, "moves": r.moves, "result": r.result,
+                    "ended": timestamp(r.ended), "starter": r.starter, "moves": r.moves, "result": r.result.value,
                     "winner": r.winner, "winning_cells": [[c + 1, row + 1] for c, row in r.cells],
                     "level": r.level, "hints": r.hints, "takebacks": r.takebacks}
                    for r in m.rounds],
@@ -126,16 +126,16 @@ class Tally:
     """Rounds (won, drawn or lost) played with a hint or a take-back: marked, as they count with help."""
 
     def add(self, match: MatchRecord, seat: int) -> None:
-        if match.status == "abandoned":
+        if match.status is MatchStatus.ABANDONED:
             self.matches["abandoned"] += 1
-        elif match.status == "finished":
+        elif match.status is MatchStatus.FINISHED:
             self.matches["won" if match.winner == seat else "lost"] += 1
         for rnd in match.rounds:
-            if rnd.helped and rnd.result in ("draw", "win"):
+            if rnd.helped and rnd.result in (RoundResult.DRAW, RoundResult.WIN):
                 self.helped += 1
-            if rnd.result == "draw":
+            if rnd.result is RoundResult.DRAW:
                 self.rounds["drawn"] += 1
-            elif rnd.result == "win":
+            elif rnd.result is RoundResult.WIN:
                 self.rounds["won" if rnd.winner == seat else "lost"] += 1
 
 

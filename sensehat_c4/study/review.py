@@ -376,7 +376,7 @@ def as_json(review: Review) -> JSONObject:
         values.append({"score": value, "text": words, "end": end, "in": moves})
     return {
         "round": rnd.id, "match": match.id, "number": rnd.number, "board": [match.columns, match.rows],
-        "players": players_json(match), "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result,
+        "players": players_json(match), "starter": rnd.starter, "moves": rnd.moves, "result": rnd.result.value,
         "winner": rnd.winner, "hints": rnd.hints, "takebacks": rnd.takebacks,
         "review": [{"ply": m.ply, "player": m.seat, "column": m.column + 1, "score": m.score,
                     "best_score": m.best_score, "best": [c + 1 for c in m.best_columns],

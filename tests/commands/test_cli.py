@@ -17,7 +17,7 @@ from sensehat_c4.match.chooser import RULES_INDEX, choice_frame, size_frame
 from sensehat_c4.rules import Board, Size
 from sensehat_c4.match import render
 from gamelib.palette import PALETTES, PURPLE_YELLOW, for_round
-from sensehat_c4.match.computer import computer_for
+from sensehat_c4.match.computer import ComputerSeat, computer_for
 from sensehat_c4.match.opponents import Opponent
 from gamelib.backends.mock import MockBackend
 from gamelib.palette import palette as default_palette
@@ -257,7 +257,7 @@ def test_without_opponent_the_players_choose_with_the_stick(capsys, mock):
     ("hard", "alternate", 2, (1, "hard")),
 ])
 def test_computer_for(opponent, plays, number, expected):
-    computer = computer_for(Opponent.parse(opponent), plays, number, 0.5)
+    computer = computer_for(Opponent.parse(opponent), ComputerSeat(plays), number, 0.5)
     assert (computer if computer is None else (computer.player, computer.level)) == expected
 
 

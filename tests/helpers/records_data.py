@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Callable, List, Optional
 
 from gamelib.colours import RED, YELLOW
-from sensehat_c4.records import Owner, Recorder, Side
-from sensehat_c4.rules import Board
+from sensehat_c4.records import Owner, Recorder, RoundFacts, Side
+from sensehat_c4.rules import Board, Starts
 
 START = datetime(2026, 11, 23, 14, 0, 0, tzinfo=timezone.utc)
 
@@ -49,14 +49,14 @@ GONE = Owner("an-earlier-boot", 4242, 17)
 
 
 def interrupted_match(path: Path, rounds: List[str], *, sides=(ANN, BOB), columns: int = 7, rows: int = 6,
-                      starts: str = "alternate", wins: int = 2, backend: str = "mock",
+                      starts: Starts = Starts.ALTERNATE, wins: int = 2, backend: str = "mock",
                       owner: Owner = GONE) -> None:
     """A match as a game left it when the power went: each round's moves committed one by one
     (starters by ``starts``: ``alternate``, ``p1`` or ``p2``), never ended."""
     recorder = Recorder(path, clock=ticking(), owner=owner)
     recorder.start_match(sides, columns=columns, rows=rows, backend=backend, starts=starts, wins=wins)
     for number, moves in enumerate(rounds, start=1):
-        starter = (1 if number % 2 else 2) if starts == "alternate" else int(starts[1])
+        starter = (1 if number % 2 else 2) if starts is Starts.ALTERNATE else int(starts.value[1])
         recorder.start_round()
         board = Board(columns, rows)
         for char in moves:
@@ -117,8 +117,9 @@ def every_kind(path: Path) -> None:
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME, seconds=1.0)), columns=7, rows=6, backend=backends[0])
     for number, (moves, level) in enumerate(zip(["1212121", "4455667", "2323232"], [rung.name for rung in RUNGS]), 1):
         recorder.start_round()
-        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(moves, 7, 6), level=level,
-                        hints=number - 1, takebacks=number % 2, match_winner=1 if number == 3 else None)
+        recorder.played(number, 1 if number % 2 else 2, Board.from_moves(moves, 7, 6),
+                        facts=RoundFacts(level=level, hints=number - 1, takebacks=number % 2),
+                        match_winner=1 if number == 3 else None)
     record_match(recorder, ["1212121", "4455667"], sides=(ANN, BOB), backend=backends[1 % len(backends)])
     record_match(recorder, ["1212121", "4455667"], sides=(Side(RED), Side(YELLOW)), backend=backends[-1])
     record_match(recorder, ["1212121"], sides=(ANN, Side(YELLOW, name="Bob", remote=True)), winner=None,

@@ -18,7 +18,7 @@ from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.lan.records import MAX_MATCHES, GuestRecords, RecordTee
 from sensehat_c4.lan.remote import RemotePlayer
 from sensehat_c4.match.players import Seats
-from sensehat_c4.records import Recorder, Records
+from sensehat_c4.records import MatchStatus, Recorder, Records, RoundResult
 from sensehat_c4.match.resume import NotResumable, interrupted
 from sensehat_c4.rules import Board
 from sensehat_c4.records.rows import BadRow, Side, match_from_row
@@ -75,9 +75,9 @@ def test_both_files_keep_the_match_with_the_other_side_remote(tmp_path):
     assert [(s.name, s.remote) for s in mine.sides] == [("Bob", False), ("Ann", True)]
     assert [(s.name, s.remote) for s in theirs.sides] == [("Bob", True), ("Ann", False)]
     for match in (mine, theirs):
-        assert (match.status, match.winner, match.score) == ("finished", 1, (2, 0))
+        assert (match.status, match.winner, match.score) == (MatchStatus.FINISHED, 1, (2, 0))
         assert [(r.number, r.starter, r.moves, r.result) for r in match.rounds] == [
-            (1, 1, "4545454", "win"), (2, 2, "54545434", "win")]
+            (1, 1, "4545454", RoundResult.WIN), (2, 2, "54545434", RoundResult.WIN)]
     assert theirs.backend == "hat" and mine.backend == "mock"
     history = run("history", "--db", str(guest_db)).stdout
     assert "Bob (remote) v Ann  Bob (remote) wins 2-0" in history
@@ -115,7 +115,7 @@ def test_the_match_so_far_comes_again_after_a_drop_and_each_move_is_kept_once(tm
     guest.recorder.close()
     with Records(tmp_path / "g.db") as stored:
         [match] = stored.matches()
-    assert (match.status, [r.moves for r in match.rounds]) == ("abandoned", ["454"])
+    assert (match.status, [r.moves for r in match.rounds]) == (MatchStatus.ABANDONED, ["454"])
 
 
 SIDES = [{"colour": "#ff0000", "name": "Bob"}, {"colour": "#ffff00", "name": "Ann"}]
@@ -181,8 +181,8 @@ def test_the_guest_records_the_winner_its_own_board_gives_not_the_hosts_word(tmp
         *[played("4545454"[:k], match_winner=2 if k == 7 else None) for k in range(1, 8)],
         {"event": "end_match", "match": 1, "winner": 2}])
     [match] = matches
-    assert (match.status, match.winner, match.score) == ("abandoned", None, (1, 0))
-    assert [(r.moves, r.result, r.winner) for r in match.rounds] == [("4545454", "win", 1)]
+    assert (match.status, match.winner, match.score) == (MatchStatus.ABANDONED, None, (1, 0))
+    assert [(r.moves, r.result, r.winner) for r in match.rounds] == [("4545454", RoundResult.WIN, 1)]
     assert lines == ["abandoned at 1-0, Bob ahead"]
     assert [r.getMessage() for r in caplog.records] == [
         "the host says round 1's move 7 won the match for player 2; the moves say it won nothing: recorded as the "
@@ -197,7 +197,7 @@ def test_a_match_won_on_the_guests_board_is_won_whatever_the_host_says_of_it(tmp
     matches, lines = guest_file(tmp_path, [
         match_event(wins=1), *[played("4545454"[:k]) for k in range(1, 8)],       # no match_winner said
         {"event": "end_match", "match": 1, "winner": None}])
-    assert [(m.status, m.winner, m.score) for m in matches] == [("finished", 1, (1, 0))]
+    assert [(m.status, m.winner, m.score) for m in matches] == [(MatchStatus.FINISHED, 1, (1, 0))]
     assert lines == ["Bob wins 1-0"]
 
 
@@ -209,7 +209,7 @@ def test_one_hosts_session_writes_at_most_100_matches(tmp_path, caplog):
     matches, lines = guest_file(tmp_path, flood)
     assert len(matches) == len(lines) == MAX_MATCHES == 100
     assert sum("more than 100 matches in one session" in r.getMessage() for r in caplog.records) == 400   # 101-500
-    assert {m.status for m in matches} == {"abandoned"}
+    assert {m.status for m in matches} == {MatchStatus.ABANDONED}
 
 
 def test_a_match_left_before_a_move_is_no_match_on_either_side(tmp_path):

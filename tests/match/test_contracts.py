@@ -27,8 +27,8 @@ from sensehat_c4.lan.remote import RemotePlayer
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.match.opponents import HUMAN, LAN, MATCH_ME, NAMES, OPPONENTS, Opponent, OpponentKind
-from sensehat_c4.records import Side
-from sensehat_c4.rules import Board, Layout
+from sensehat_c4.records import RoundFacts, Side
+from sensehat_c4.rules import Board, Layout, Starts
 from scripted import moves
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,13 +36,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # -- the protocols, checked by mypy ---------------------------------------------------------------
 
-def mypy(path: Path, cache: Path) -> list:
-    """mypy --strict's error lines about ``path`` (the repository's settings otherwise)."""
+def mypy(path: Path, cache: Path, *, strict: bool = True) -> list:
+    """mypy --strict's error lines about ``path`` (the repository's settings otherwise; those alone if not
+    ``strict``)."""
     api = pytest.importorskip("mypy.api")
     here = os.getcwd()
     os.chdir(ROOT)   # mypy finds our packages from the checkout
     try:
-        out, err, _ = api.run(["--strict", "--no-error-summary", "--follow-imports=silent", "--cache-dir", str(cache),
+        out, err, _ = api.run(["--strict"] * strict + [
+                               "--no-error-summary", "--follow-imports=silent", "--cache-dir", str(cache),
                                "--config-file", str(ROOT / "pyproject.toml"), str(path.relative_to(ROOT))])
     finally:
         os.chdir(here)
@@ -66,6 +68,18 @@ def test_mypy_refuses_each_fake_that_does_not_fit(tmp_path):
                     '"Helpless", variable has type "MatchRecorder"', '"Nameless"; expected "RemoteSession"',
                     'type "str"; expected "Opponent | None"', 'for + ("None")'):
         assert refusal in said
+
+
+def test_the_projects_mypy_refuses_a_domain_value_compared_with_a_string(tmp_path):
+    """A match's status, a round's result, who starts, the computer's seat, the terminal's colour mode and a LAN
+    guest's event are enums: compared with their words as strings, mypy (the project's settings: strict_equality)
+    refuses the line; compared as enums or by their values, it does not."""
+    path = ROOT / "tests/helpers/contracts/strings.py"
+    marked = {n for n, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# refused")}
+    errors = mypy(path, tmp_path, strict=False)
+    assert len(marked) == 5
+    assert {int(re.match(r"[^:]+:(\d+):", line).group(1)) for line in errors} == marked
+    assert all("[comparison-overlap]" in line for line in errors)
 
 
 # -- the fakes at work ----------------------------------------------------------------------------
@@ -92,8 +106,8 @@ def test_a_fake_recorder_keeps_a_match_s_calls():
     assert result == MatchResult(None, (0, 0), True, 1) and result.number == 7   # the number the recorder gives
     assert mock.statuses[-1][1].text == "match 7: abandoned at 0-0"
     assert calls.calls == [
-        ("start_match", (Side((255, 0, 0)), Side((255, 255, 0))), 7, 6, "mock", "alternate", 2),
-        ("start_round",), ("played", 1, 1, "4", None, None, 0, 0), ("end_match", None)]
+        ("start_match", (Side((255, 0, 0)), Side((255, 255, 0))), 7, 6, "mock", Starts.ALTERNATE, 2),
+        ("start_round",), ("played", 1, 1, "4", None, RoundFacts()), ("end_match", None)]
 
 
 def test_a_remote_session_is_what_has_a_source_and_gone():

@@ -9,6 +9,7 @@ from gamelib.backends.base import Action, Direction, StickEvent
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.match.controller import Match, MatchOptions, MatchResult, State, Timing, play
 from sensehat_c4.errors import ConfigError
+from sensehat_c4.rules import Starts
 from scripted import ROUND_SETTLE, moves
 
 T = Timing()
@@ -171,7 +172,7 @@ def test_abandon_cancelled_by_another_direction_or_timeout():
 
 
 def test_first_player_options():
-    for first, colour in (("p2", "Y"), ("p1", "R")):
+    for first, colour in ((Starts.P2, "Y"), (Starts.P1, "R")):
         mock = MockBackend()
         mock.tap("up", "up")
         play(mock, MatchOptions(first=first))
@@ -180,14 +181,14 @@ def test_first_player_options():
     for seed in range(6):
         mock = MockBackend()
         mock.tap("up", "up")
-        play(mock, MatchOptions(first="random", seed=seed))
+        play(mock, MatchOptions(first=Starts.RANDOM, seed=seed))
         starters.append(grid(mock.frames[0][1])[3])
     assert set(starters) == {"R", "Y"}
     again = []
     for seed in range(6):
         mock = MockBackend()
         mock.tap("up", "up")
-        play(mock, MatchOptions(first="random", seed=seed))
+        play(mock, MatchOptions(first=Starts.RANDOM, seed=seed))
         again.append(grid(mock.frames[0][1])[3])
     assert again == starters
     with pytest.raises(ConfigError, match="first must be one of"):

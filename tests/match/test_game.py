@@ -9,12 +9,12 @@ from gamelib.colours import BLACK
 from gamelib.errors import QuitRequested
 from gamelib.palette import palette as default_palette
 from sensehat_c4.match.chooser import choice_frame, size_frame
-from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.computer import Computer, ComputerSeat
 from sensehat_c4.match.opponents import Opponent
 from sensehat_c4.match.controller import MatchResult
 from sensehat_c4.match.game import play_matches
 from sensehat_c4.match.report import result_line
-from sensehat_c4.records import Recorder, Records
+from sensehat_c4.records import MatchStatus, Recorder, Records
 from sensehat_c4.rules import Size
 
 ABANDONED = MatchResult(winner=None, score=(0, 0), abandoned=True, rounds=1)
@@ -25,7 +25,7 @@ def test_a_fixed_opponent_alternates_the_computer_and_each_match_is_reported():
     mock.tap("up", "up")                                    # abandon match 1 (the player moves first)
     mock.tap("up", "up", at=30)                             # and match 2 (whatever the computer did first)
     reports = []
-    played = play_matches(mock, opponent=Opponent.computer("easy"), computer_plays="alternate", think=0.5, matches=2,
+    played = play_matches(mock, opponent=Opponent.computer("easy"), computer_plays=ComputerSeat.ALTERNATE, think=0.5, matches=2,
                           report=lambda *report: reports.append(report))
     assert played == 2
     assert reports == [(1, Computer("easy", player=2, seconds=0.5), ABANDONED),
@@ -86,7 +86,7 @@ def test_q_mid_match_reports_the_match_abandoned_and_records_it(tmp_path):
     assert reports == [(1, None, ABANDONED)]
     assert result_line(*reports[0][1:]) == "match 1: abandoned at 0-0"   # as the records number it
     with Records(tmp_path / "games.db") as stored:
-        assert [(m.status, m.rounds[0].moves) for m in stored.matches()] == [("abandoned", "4")]
+        assert [(m.status, m.rounds[0].moves) for m in stored.matches()] == [(MatchStatus.ABANDONED, "4")]
 
 
 def test_the_game_the_leds_words_and_history_number_a_match_as_the_records_do(capsys, mock, games_db, tmp_path):

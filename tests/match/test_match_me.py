@@ -19,7 +19,7 @@ from sensehat_c4.match.controller import MatchOptions, MatchResult, play
 from sensehat_c4.match.game import match_me_start, play_matches
 from sensehat_c4.match.opponents import MATCH_ME, Opponent, OpponentKind, ladder_for, opponents_for
 from sensehat_c4.match.resume import interrupted
-from sensehat_c4.records import Recorder, Records, Side
+from sensehat_c4.records import Recorder, Records, RoundFacts, Side
 from sensehat_c4.rules import SIZES, Board, Size
 
 LADDER = tuple(LEVELS)
@@ -80,9 +80,9 @@ def test_the_next_match_starts_where_the_persons_last_match_me_left_off(tmp_path
     assert match_me_start(recorder, "Ann", LADDER).level == "tough"             # nothing yet: the middle
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.played(1, 1, Board.from_moves("4141414"), level="expert")          # Ann beat expert
+    recorder.played(1, 1, Board.from_moves("4141414"), facts=RoundFacts(level="expert"))          # Ann beat expert
     recorder.start_round()
-    recorder.played(2, 2, Board.from_moves("1212121"), level="master")          # then lost to master
+    recorder.played(2, 2, Board.from_moves("1212121"), facts=RoundFacts(level="master"))          # then lost to master
     recorder.end_match(None)
     assert match_me_start(recorder, "Ann", LADDER).level == "expert"            # master, one down
     assert match_me_start(recorder, "Bob", LADDER).level == "tough"             # another person: the middle
@@ -100,7 +100,7 @@ def test_a_new_series_halves_the_distance_and_one_going_on_from_the_records_step
     assert (new.level, new.after(Round.LOST)) == ("tough", "steady")            # nothing yet: 2 of the 4 below
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.played(1, 2, Board.from_moves("1212121"), level="expert")          # Ann lost to expert
+    recorder.played(1, 2, Board.from_moves("1212121"), facts=RoundFacts(level="expert"))          # Ann lost to expert
     recorder.end_match(None)
     going_on = match_me_start(recorder, "Ann", LADDER)
     assert (going_on.level, going_on.after(Round.LOST)) == ("hard", "tough")    # one down, and one again
@@ -161,9 +161,9 @@ def test_an_interrupted_match_me_resumes_at_its_last_rounds_level_with_its_count
     recorder = Recorder(path, clock=ticking())
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.played(1, 1, Board.from_moves("4141414"), level="tough")
+    recorder.played(1, 1, Board.from_moves("4141414"), facts=RoundFacts(level="tough"))
     recorder.start_round()
-    recorder.played(2, 2, Board.from_moves("12"), level="hard", hints=2, takebacks=1)
+    recorder.played(2, 2, Board.from_moves("12"), facts=RoundFacts(level="hard", hints=2, takebacks=1))
     recorder._conn.close()     # the power goes
     with Records(path) as stored:
         record = stored.matches()[0]
@@ -196,7 +196,7 @@ def test_an_interrupted_match_me_between_rounds_resumes_a_step_on(tmp_path):
     recorder = Recorder(path, clock=ticking())
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.played(1, 1, Board.from_moves("4141414"), level="tough")      # Ann won round 1, then the power went
+    recorder.played(1, 1, Board.from_moves("4141414"), facts=RoundFacts(level="tough"))      # Ann won round 1, then the power went
     recorder._conn.close()
     with Records(path) as stored:
         again = interrupted(stored.matches()[0])

@@ -26,7 +26,7 @@ from sensehat_c4.match.game import play_matches
 from sensehat_c4.match.report import print_result
 from sensehat_c4.match.players import Person, Seats
 from sensehat_c4.records import Recorder, Side
-from sensehat_c4.rules import Board, Size
+from sensehat_c4.rules import Board, Size, Starts
 from scripted import ClockThinker, MATCH_SETTLE, ROUND_SETTLE, moves
 
 LATER = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
@@ -214,7 +214,7 @@ def test_resuming_takes_up_exactly_where_the_match_was(games_db, stored, size, b
 
 def test_colours_names_and_who_starts_are_the_matchs_and_the_winners_name_scrolls(games_db, capsys):
     interrupted_match(games_db, ["4545454"], sides=(Side(GREEN, name="Ann"), Side(ORANGE, name="Bob")),
-                      starts="p2")                      # Bob (orange) starts every round; he won round 1
+                      starts=Starts.P2)                 # Bob (orange) starts every round; he won round 1
     mock = MockBackend()
     mock.tap("middle", at=0.5)
     mock.wait_until(1.0)

@@ -38,7 +38,7 @@ from records_data import rows
 from sensehat_c4.match import render
 from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.match.game import ICON
-from sensehat_c4.records import Records
+from sensehat_c4.records import MatchStatus, Records
 from sensehat_c4.rules import Board
 
 COLUMNS, LINES = 40, 16
@@ -300,9 +300,9 @@ def expected_moves(plan: Plan, at: int) -> List[Tuple[int, str, str]]:
 
 def stored_moves() -> List[Tuple[int, str, str]]:
     with Records() as stored:
-        playing = [m for m in stored.matches() if m.status == "playing"]
+        playing = [m for m in stored.matches() if m.status is MatchStatus.PLAYING]
         assert stored.notes == [] and len(playing) == 1
-        return [(r.number, r.moves, r.result) for r in playing[0].rounds]
+        return [(r.number, r.moves, r.result.value) for r in playing[0].rounds]
 
 
 def play_until_kill(program: PtyProgram, plan: Plan, at: int, moment: str, rng: random.Random) -> None:

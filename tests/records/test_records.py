@@ -23,8 +23,8 @@ from as_nobody import NOBODY, in_child
 from records_data import ANN, BOB, GONE, foreign, interrupted_match, many_matches, record_match, rows, ticking
 from sensehat_c4 import records
 from sensehat_c4.records import migrations, reader, schema, writer
-from sensehat_c4.records import Owner, Recorder, Records, RecordsError, Side
-from sensehat_c4.rules import Board
+from sensehat_c4.records import MatchStatus, Owner, Recorder, Records, RecordsError, RoundResult, Side
+from sensehat_c4.rules import Board, Starts
 from gamelib.colours import RED, YELLOW
 
 ROOT = os.geteuid() == 0
@@ -66,7 +66,7 @@ def test_a_match_is_stored_round_by_round(tmp_path):
 def test_each_move_is_committed_as_it_is_played(tmp_path):
     path = tmp_path / "games.db"
     recorder = Recorder(path, clock=ticking())
-    recorder.start_match((ANN, BOB), columns=6, rows=5, backend="hat", starts="p2", wins=3)
+    recorder.start_match((ANN, BOB), columns=6, rows=5, backend="hat", starts=Starts.P2, wins=3)
     recorder.start_round()
     assert not path.exists()   # nothing is written before the first move (the game starts at once)
     board = Board(6, 5)
@@ -489,10 +489,10 @@ def test_a_full_disk_on_a_small_tmpfs(tmp_path, caplog):
 KILL_SCRIPT = """
 import sys; sys.path.insert(0, 'tests/helpers'); from pathlib import Path
 from sensehat_c4.records import Recorder
-from sensehat_c4.rules import Board
+from sensehat_c4.rules import Board, Starts
 from records_data import ANN, BOB
 r = Recorder(Path(sys.argv[1]))
-r.start_match((ANN, BOB), columns=7, rows=6, backend="mock", starts="p1", wins=100000)
+r.start_match((ANN, BOB), columns=7, rows=6, backend="mock", starts=Starts.P1, wins=100000)
 for number in range(1, 100000):
     r.start_round()
     board = Board()
@@ -524,7 +524,7 @@ def test_committed_moves_survive_sigkill(tmp_path):
     assert rows(path, "SELECT id, status FROM matches") == [(1, "playing"), (2, "finished")]
     found = Recorder(path, clock=ticking()).interrupted()
     assert found is not None and found.id == 1 and found.score == (len(stored) - 1 + (result == "win"), 0)
-    assert [(r.number, r.moves, r.result) for r in found.rounds] == stored
+    assert [(r.number, r.moves, r.result.value) for r in found.rounds] == stored
 
 
 def test_reading_errors_are_one_line(tmp_path):
@@ -819,15 +819,15 @@ def test_whose_match_it_is_and_whether_that_process_is_gone():
 def test_a_match_whose_process_is_gone_is_offered_once_and_claimed(tmp_path):
     path = tmp_path / "games.db"
     interrupted_match(path, ["1212121", "44"], sides=(ANN, Side(YELLOW, level="hard", seconds=1.0)),
-                      columns=6, rows=5, starts="alternate", wins=3)
+                      columns=6, rows=5, starts=Starts.ALTERNATE, wins=3)
     recorder = Recorder(path, clock=ticking())
     found = recorder.interrupted()
     assert found is not None
     assert (found.id, found.status, found.columns, found.rows, found.starts, found.wins, found.score) == (
-        1, "playing", 6, 5, "alternate", 3, (1, 0))
+        1, MatchStatus.PLAYING, 6, 5, Starts.ALTERNATE, 3, (1, 0))
     assert found.sides == (ANN, Side(YELLOW, level="hard", seconds=1.0))
     assert [(r.number, r.starter, r.moves, r.result) for r in found.rounds] == [
-        (1, 1, "1212121", "win"), (2, 2, "44", "playing")]
+        (1, 1, "1212121", RoundResult.WIN), (2, 2, "44", RoundResult.PLAYING)]
     assert rows(path, "SELECT owner FROM matches") == [(str(recorder.owner),)]   # claimed: this process plays it
     assert Recorder(path, clock=ticking()).interrupted() is None   # another game starting now does not offer it
 
@@ -942,7 +942,8 @@ def test_a_version_1_file_is_migrated_and_its_matches_in_play_kept_as_abandoned(
     version_1(path)
     with Records(path) as stored:   # read as it is (its matches as best of three, alternating)
         assert [(m.id, m.status, m.starts, m.wins) for m in stored.matches()] == [
-            (3, "playing", "alternate", 2), (2, "playing", "alternate", 2), (1, "finished", "alternate", 2)]
+            (3, MatchStatus.PLAYING, Starts.ALTERNATE, 2), (2, MatchStatus.PLAYING, Starts.ALTERNATE, 2),
+            (1, MatchStatus.FINISHED, Starts.ALTERNATE, 2)]
     recorder = Recorder(path, clock=ticking())
     assert recorder.interrupted() is None   # version 1 kept no round in play, nor who starts: none is resumed
     assert rows(path, "PRAGMA user_version") == [(migrations.SCHEMA_VERSION,)]

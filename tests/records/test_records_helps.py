@@ -1,19 +1,27 @@
 """Schema 4: each round keeps the computer's level it was played at and the person's hints and take-backs;
 a version 3 file is read as it is and migrated; the counts reach history, review, stats and the web's words."""
+import inspect
 import json
 import os
 import sqlite3
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
+from typing import get_type_hints
 
 import pytest
 from records_data import ANN, ticking
 
 from gamelib.colours import YELLOW
 from sensehat_c4 import records
-from sensehat_c4.records import Recorder, Records, Side
+from sensehat_c4.records import Recorder, Records, RoundFacts, Side
 from sensehat_c4.records import migrations
+from sensehat_c4.records import rows as rows_module
+from sensehat_c4.records.recording import MatchRecorder
+from sensehat_c4.records.rows import RoundRecord
+from sensehat_c4.records.schema import ROUNDS, RoundRow
+from sensehat_c4.lan.records import RecordTee
 from sensehat_c4.rules import Board
 from sensehat_c4.study import history, review
 
@@ -95,7 +103,7 @@ def test_a_round_with_a_bad_count_or_level_is_skipped_in_one_line(tmp_path, colu
     recorder = Recorder(path, clock=ticking())
     recorder.start_match((ANN, HARD), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.played(1, 1, Board.from_moves("1212121"), match_winner=None, level="hard")
+    recorder.played(1, 1, Board.from_moves("1212121"), match_winner=None, facts=RoundFacts(level="hard"))
     recorder.end_match(None)
     recorder.close()
     conn = sqlite3.connect(str(path))
@@ -108,6 +116,44 @@ def test_a_round_with_a_bad_count_or_level_is_skipped_in_one_line(tmp_path, colu
         assert stored.notes == [why]
 
 
+def test_every_recorder_takes_a_rounds_facts_as_one_value():
+    """The match, the writer and the LAN's tee pass a round's facts as one :class:`RoundFacts`: a fact added as a
+    parameter of one ``played`` only (the protocol's, the writer's or the tee's) fails here."""
+    for recorder in (MatchRecorder, Recorder, RecordTee):
+        signature = inspect.signature(recorder.played)
+        assert list(signature.parameters) == ["self", "number", "starter", "board", "match_winner", "facts"], recorder
+        assert signature.parameters["facts"].annotation == "RoundFacts"
+        assert signature.parameters["facts"].default == RoundFacts()
+
+
+def test_a_rounds_facts_are_the_last_columns_of_its_row_and_of_its_record():
+    """One field of :class:`RoundFacts` is one column of ``rounds`` (written and read, each with its check)."""
+    names = [f.name for f in fields(RoundFacts)]
+    assert issubclass(RoundRow, RoundFacts) and issubclass(RoundRecord, RoundFacts)
+    assert list(ROUNDS.columns[-len(names):]) == names == list(ROUNDS.read[-len(names):])
+    assert [f.name for f in fields(RoundRecord)][-len(names):] == names
+    assert list(rows_module._FACT_CHECKS) == names
+
+
+def test_a_rounds_facts_go_through_the_lan_tee_and_the_writer_to_the_reader(tmp_path):
+    """Each fact (a count or a level, whatever they are) given to the tee is what the records read back."""
+    kinds = get_type_hints(RoundFacts)
+    facts = RoundFacts(**{name: "tough" if kinds[name] is not int else number
+                          for number, name in enumerate(kinds, 1)})
+    sent = []
+    tee = RecordTee(Recorder(tmp_path / "games.db", clock=ticking()), sent.append)
+    tee.start_match((ANN, HARD), columns=7, rows=6, backend="mock")
+    tee.start_round()
+    tee.played(1, 1, Board.from_moves("4141414"), match_winner=1, facts=facts)
+    tee.end_match(1)
+    tee.recorder.close()
+    with Records(tmp_path / "games.db") as stored:
+        [match] = stored.matches()
+    [rnd] = match.rounds
+    assert RoundFacts(**{f.name: getattr(rnd, f.name) for f in fields(RoundFacts)}) == facts
+    assert (rnd.level, rnd.hints, rnd.takebacks) == ("tough", 2, 3)
+
+
 @pytest.fixture
 def helped(tmp_path):
     """Ann against match me: round 1 won at tough with 2 hints and 1 take-back, round 2 lost at hard."""
@@ -115,9 +161,9 @@ def helped(tmp_path):
     recorder = Recorder(path, clock=ticking())
     recorder.start_match((ANN, Side(YELLOW, level="match-me")), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.played(1, 1, Board.from_moves("4141414"), level="tough", hints=2, takebacks=1)
+    recorder.played(1, 1, Board.from_moves("4141414"), facts=RoundFacts(level="tough", hints=2, takebacks=1))
     recorder.start_round()
-    recorder.played(2, 2, Board.from_moves("1414141"), level="hard")
+    recorder.played(2, 2, Board.from_moves("1414141"), facts=RoundFacts(level="hard"))
     recorder.end_match(None)
     recorder.close()
     return path

@@ -5,6 +5,7 @@ import io
 
 import pytest
 
+from gamelib.backends.terminal_screen import ColourMode
 from gamelib.colours import GREEN
 from records_data import ANN, BOB, record_match, ticking
 from sensehat_c4.study import graph, review
@@ -77,11 +78,11 @@ def test_unknown_values_are_question_marks_on_the_draw_row(tmp_path):
 
 def test_colour_paints_each_player_s_bars_in_their_colour(tmp_path):
     result = reviewed(tmp_path, MOVES, TABLE, sides=(Side(GREEN, name="Ann"), BOB))
-    lines = graph.graph(result, colour="truecolor").splitlines()
+    lines = graph.graph(result, colour=ColourMode.TRUECOLOR).splitlines()
     assert lines[1] == "Ann wins  \x1b[38;2;0;255;0m▁▁▁▁▁\x1b[0m"
     assert lines[2] == "    draw       ──"
     assert lines[3] == "Bob wins         \x1b[38;2;255;255;0m▁▁██\x1b[0m"
-    assert graph.graph(result, colour="256").splitlines()[1] == "Ann wins  \x1b[38;5;46m▁▁▁▁▁\x1b[0m"
+    assert graph.graph(result, colour=ColourMode.COLOURS_256).splitlines()[1] == "Ann wins  \x1b[38;5;46m▁▁▁▁▁\x1b[0m"
 
 
 def test_the_starter_s_wins_are_on_top_whoever_started(tmp_path):
@@ -132,4 +133,4 @@ def test_the_command_s_style_follows_the_terminal(monkeypatch, tty, encoding, en
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    assert graph_style(Stream(tty, encoding)) == style
+    assert graph_style(Stream(tty, encoding)) == (style[0], None if style[1] is None else ColourMode(style[1]))

@@ -13,7 +13,7 @@ import pytest
 
 from gamelib.colours import GREEN, YELLOW
 from records_data import ANN, foreign, interrupted_match, record_match, ticking, HARD
-from sensehat_c4.records import Recorder, Side, load_round
+from sensehat_c4.records import Recorder, RoundResult, Side, load_round
 
 ROOT = Path(__file__).resolve().parents[2]
 PERFECT = Side(YELLOW, level="perfect", seconds=8.0)
@@ -180,7 +180,7 @@ def test_a_match_in_play_or_interrupted_shows_its_round_in_play(tmp_path):
     assert json.loads(run("stats", "--json", "--db", str(path)).stdout)["players"]["Ann"] == {
         "matches": {"won": 0, "lost": 0, "abandoned": 0}, "rounds": {"won": 1, "drawn": 0, "lost": 0}, "helped": 0}
     _, rnd, notes = load_round(path, "last")   # what replay and review take: the round in play too
-    assert (rnd.id, rnd.moves, rnd.result, notes) == (2, "4453", "playing", [])
+    assert (rnd.id, rnd.moves, rnd.result, notes) == (2, "4453", RoundResult.PLAYING, [])
 
 
 @pytest.mark.parametrize("language", __import__("gamelib.i18n", fromlist=["languages"]).languages())

@@ -15,7 +15,7 @@ import browser
 from records_data import ANN, ticking
 from gamelib.colours import YELLOW
 from sensehat_c4.engine.puzzles import daily
-from sensehat_c4.records import Recorder, Side
+from sensehat_c4.records import Recorder, RoundFacts, Side
 from sensehat_c4.rules import Board
 
 pytestmark = pytest.mark.slow
@@ -63,9 +63,9 @@ def test_hints_and_take_backs_in_the_games_played_and_the_review(emulator, emu_d
     recorder = Recorder(db, clock=ticking())
     recorder.start_match((ANN, Side(YELLOW, level="match-me")), columns=7, rows=6, backend="mock")
     recorder.start_round()
-    recorder.played(1, 1, Board.from_moves("4141414"), level="tough", hints=2, takebacks=1)
+    recorder.played(1, 1, Board.from_moves("4141414"), facts=RoundFacts(level="tough", hints=2, takebacks=1))
     recorder.start_round()
-    recorder.played(2, 2, Board.from_moves("1414141"), level="hard")
+    recorder.played(2, 2, Board.from_moves("1414141"), facts=RoundFacts(level="hard"))
     recorder.end_match(None)
     recorder.close()
     game, url = serve(emulator, emu_dir, "--opponent", "human", "--db", str(db))

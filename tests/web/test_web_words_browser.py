@@ -27,7 +27,7 @@ from gamelib.web.address import Address
 from gamelib.web.server import WebServer
 from records_data import every_kind
 from sensehat_c4 import i18n as c4_i18n
-from sensehat_c4.records import Records
+from sensehat_c4.records import MatchStatus, Records
 from sensehat_c4.web import pages as webpages
 
 pytestmark = pytest.mark.slow
@@ -71,7 +71,7 @@ def test_every_page_shows_only_the_catalogues_words_in_the_language_asked_for(tm
     with Records(db) as stored:
         matches = stored.matches()
     rounds = [rnd.id for match in matches for rnd in match.rounds]
-    match_me = next(match for match in matches if match.sides[1].level == "match-me" and match.status == "finished")
+    match_me = next(match for match in matches if match.sides[1].level == "match-me" and match.status is MatchStatus.FINISHED)
     server = WebServer(Console(), Address("127.0.0.1", 0), pages=[webpages.RecordsPages(db).pages()]).start()
     server.feed.shown([(0, 0, 0)] * 64)
     server.feed.said(Status("playing", SAID, turn=1, seats=(

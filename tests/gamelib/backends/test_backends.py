@@ -23,7 +23,7 @@ from gamelib.status import Status
 from sensehat_c4 import cli
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, play
-from sensehat_c4.records import Recorder, Records
+from sensehat_c4.records import MatchStatus, Recorder, Records
 from sensehat_c4.rules import Board
 
 P = render.Palette()
@@ -430,7 +430,7 @@ def test_a_backend_installed_by_another_package_plays_a_match(installed_plugin, 
     assert board.statuses == reference.statuses
     with Records(games_db) as records:
         (match,) = records.matches(1)
-    assert (match.backend, match.status, match.winner) == ("scripted", "finished", 2)
+    assert (match.backend, match.status, match.winner) == ("scripted", MatchStatus.FINISHED, 2)
 
 
 def test_without_the_package_its_backend_is_gone(capsys):

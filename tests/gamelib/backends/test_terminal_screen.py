@@ -5,7 +5,7 @@ from pyte.graphics import FG_BG_256
 
 from pty_terminal import hex_colours, led_cells, leds, letters
 
-from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PAIR_HINT, PLAIN_RULE, SHORT_PAIR_HINT, Painter,
+from gamelib.backends.terminal_screen import (CSI, HINT, OFF_DOT, PAIR_HINT, PLAIN_RULE, SHORT_PAIR_HINT, ColourMode, Painter,
                                               colour_mode, dim, dot_colour, hint, letter, too_small_message, xterm_256)
 from gamelib.colours import BLACK, BLUE, NAMES, ORANGE, RED, WHITE, YELLOW
 from sensehat_c4.match import render
@@ -28,7 +28,7 @@ FRAME = render.board_frame(Board.from_moves("4453"), render.Palette(), cursor=3)
     ({}, None, "plain"),
 ])
 def test_colour_mode(env, colours, mode):
-    assert colour_mode(env, lambda term: colours) == mode
+    assert colour_mode(env, lambda term: colours) is ColourMode(mode)
 
 
 @pytest.mark.parametrize("rgb, index", [

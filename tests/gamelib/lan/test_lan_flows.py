@@ -185,10 +185,10 @@ FRAME = tuple([(1, 2, 3)] * 64)
 def test_a_visit_asks_plays_the_hosts_frames_and_words_sends_presses_and_shows_who_left():
     mock = MockBackend(rotation=90)
     status = {"phase": "playing", "text": "round 1", "caption": None, "turn": 2}
-    link = Link(mock, [(0.0, g.Event(g.ASKING)), (1.2, g.Event(g.WELCOME, {})), (1.3, g.Event(g.FRAME, FRAME)),
-                       (1.3, g.Event(g.STATE, status)), (3.0, g.Event(g.DROPPED, "gone")),
-                       (4.0, g.Event(g.RESUMED, {})), (4.1, g.Event(g.FRAME, FRAME)),
-                       (6.0, g.Event(g.END, {"reason": "quit", "message": "Bob quit"}))])
+    link = Link(mock, [(0.0, g.Asking()), (1.2, g.Welcome()), (1.3, g.Shown(FRAME)),
+                       (1.3, g.Said(status)), (3.0, g.Dropped("gone")),
+                       (4.0, g.Welcome(resumed=True)), (4.1, g.Shown(FRAME)),
+                       (6.0, g.Ended("quit", "Bob quit"))])
     mock.tap("left", at=2.0)                                          # the guest's stick, turned a quarter
     visit = flows.visit(mock, link, "Bob")
     assert visit == flows.Visit(flows.Outcome.ENDED, "Bob quit", "quit", True)
@@ -212,7 +212,7 @@ def mock_pictures(mock):
 
 def test_a_refusal_shows_the_red_cross_for_two_seconds():
     mock = MockBackend()
-    link = Link(mock, [(0.2, g.Event(g.REFUSED, {"reason": "refused", "message": "Bob said no"}))])
+    link = Link(mock, [(0.2, g.Refused("refused", "Bob said no"))])
     assert flows.visit(mock, link, "Bob") == flows.Visit(flows.Outcome.REFUSED, "Bob said no", "refused", False)
     hourglass = screens.frames(screens.asking(default_palette()))
     assert timed(mock) == [(0.0, hourglass[0]), (0.2, screens.REFUSED(default_palette())), (2.2, BLACK_FRAME)]
@@ -222,7 +222,7 @@ def test_a_refusal_shows_the_red_cross_for_two_seconds():
 def test_a_host_name_the_font_lacks_scrolls_cut_to_12_with_a_box_and_a_press_cuts_it_short():
     mock = MockBackend()
     label = "my_pi" + "x" * 15000                                    # what --join HOST or an advertisement named
-    link = Link(mock, [(0.2, g.Event(g.END, {"reason": "quit", "message": "gone"}))])
+    link = Link(mock, [(0.2, g.Ended("quit", "gone"))])
     mock.tap("up", at=1.04)                                           # the stick, during the scroll
     assert flows.visit(mock, link, label) == flows.Visit(flows.Outcome.ENDED, "gone", "quit", False)
     left = screens.left(label, default_palette())
@@ -244,7 +244,7 @@ def test_a_host_name_the_font_lacks_scrolls_cut_to_12_with_a_box_and_a_press_cut
 
 def test_up_while_asking_gives_up_and_says_bye():
     mock = MockBackend()
-    link = Link(mock, [(0.0, g.Event(g.ASKING))])
+    link = Link(mock, [(0.0, g.Asking())])
     mock.tap("up", at=0.7)
     assert flows.visit(mock, link, "Bob").outcome is flows.Outcome.LEFT and link.left
 

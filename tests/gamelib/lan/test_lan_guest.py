@@ -97,7 +97,7 @@ def test_a_host_that_breaks_the_protocol_is_one_line_and_the_link_ends(what, lin
         try:
             host.send(line)
             got = events(link, (g.FAILED,))
-            assert got[-1].data == f"the host at 127.0.0.1 broke the LAN protocol: {said}"
+            assert got[-1].why == f"the host at 127.0.0.1 broke the LAN protocol: {said}"
             assert host.closed() == []                                 # the guest closed the link
             link._thread.join(3)
             assert not link._thread.is_alive()                         # and tries nothing again
@@ -112,7 +112,7 @@ def test_a_refusal_nested_8000_deep_is_one_line_not_a_dead_thread():
             fake.link(answer=b"HTTP/1.1 403 Forbidden\r\nContent-Length: 8000\r\n\r\n" + b"[" * 8000)
             got = events(link, (g.FAILED,))
             assert [e.kind for e in got] == [g.FAILED]
-            assert got[-1].data == f"127.0.0.1:{fake.port} answered 403: no reason given"
+            assert got[-1].why == f"127.0.0.1:{fake.port} answered 403: no reason given"
 
 
 def test_a_refusals_message_is_cut_to_200_characters_and_any_json_but_an_object_is_no_message():
@@ -131,7 +131,7 @@ def test_a_bug_in_the_links_thread_ends_the_visit_in_one_line(monkeypatch):
         try:
             host.frame(GREY)
             got = events(link, (g.FAILED,))
-            assert got[-1].data == f"the link to 127.0.0.1:{fake.port} failed: ZeroDivisionError: division by zero"
+            assert got[-1].why == f"the link to 127.0.0.1:{fake.port} failed: ZeroDivisionError: division by zero"
         finally:
             link.close()
 

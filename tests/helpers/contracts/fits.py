@@ -13,8 +13,8 @@ from sensehat_c4.engine.limit import Budget
 from sensehat_c4.engine.position import Position
 from sensehat_c4.lan.remote import RemotePlayer, RemoteSession
 from sensehat_c4.match.opponents import HUMAN, Opponent, OpponentKind
-from sensehat_c4.records import MatchRecorder, Side
-from sensehat_c4.rules import Board
+from sensehat_c4.records import NO_FACTS, MatchRecorder, RoundFacts, Side
+from sensehat_c4.rules import Board, Starts
 
 
 class FakeCore:
@@ -47,15 +47,15 @@ class Calls:
         self.calls: List[Tuple[object, ...]] = []
 
     def start_match(self, sides: Tuple[Side, Side], *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None:
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None:
         self.calls.append(("start_match", sides, columns, rows, backend, starts, wins))
 
     def start_round(self) -> None:
         self.calls.append(("start_round",))
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None:
-        self.calls.append(("played", number, starter, board.notation(), match_winner, level, hints, takebacks))
+               facts: RoundFacts = NO_FACTS) -> None:
+        self.calls.append(("played", number, starter, board.notation(), match_winner, facts))
 
     def end_match(self, winner: Optional[int]) -> None:
         self.calls.append(("end_match", winner))

@@ -10,8 +10,8 @@ from sensehat_c4.engine.position import Position
 from sensehat_c4.lan.remote import RemotePlayer
 from sensehat_c4.match.game import play_matches
 from sensehat_c4.match.opponents import Opponent
-from sensehat_c4.records import MatchRecorder
-from sensehat_c4.rules import Board
+from sensehat_c4.records import NO_FACTS, MatchRecorder, RoundFacts
+from sensehat_c4.rules import Board, Starts
 from gamelib.backends.mock import MockBackend
 
 
@@ -46,12 +46,12 @@ class Forgetful:
     """A recorder without ``end_match``."""
 
     def start_match(self, sides: object, *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None: ...
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None: ...
 
     def start_round(self) -> None: ...
 
     def played(self, number: int, starter: int, board: Board, *, match_winner: Optional[int] = None,
-               level: Optional[str] = None, hints: int = 0, takebacks: int = 0) -> None: ...
+               facts: RoundFacts = NO_FACTS) -> None: ...
 
     @property
     def number(self) -> Optional[int]: ...
@@ -61,7 +61,7 @@ class Helpless:
     """A recorder whose ``played`` keeps no level, hints or take-backs (schema 3's)."""
 
     def start_match(self, sides: object, *, columns: int, rows: int, backend: str,
-                    starts: str = "alternate", wins: int = 2) -> None: ...
+                    starts: Starts = Starts.ALTERNATE, wins: int = 2) -> None: ...
 
     def start_round(self) -> None: ...
 
