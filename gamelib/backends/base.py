@@ -51,6 +51,7 @@ from ..palette import DEFAULT as DEFAULT_PALETTE
 from ..seats import SeatTable
 from ..status import Status
 from .device import Clock, Device, Dimmable
+from .entry import Needs
 from .inbox import Inbox
 from .interlude import QUEUED, Pause, Interlude, Step
 
@@ -158,9 +159,10 @@ class Backend:
     """
 
     name = "abstract"
-    needs_terminal = False
-    """True for a backend drawn in the terminal it was started from: a service (no terminal) cannot use it,
-    and a log line printed meanwhile would land on its picture (the program logs to a file instead)."""
+    needs = Needs()
+    """What it needs on this machine (:mod:`.entry`): ``doctor`` checks it.  ``needs.terminal``: a backend
+    drawn in the terminal it was started from: a service (no terminal) cannot use it, and a log line printed
+    meanwhile would land on its picture (the program logs to a file instead)."""
 
     def __init__(self, device: Device, *, rotation: int = 0, low_light: bool = False,
                  clock: Optional[Clock] = None) -> None:

@@ -28,12 +28,16 @@ from ..i18n import N_, _
 from ..matrix import PIXELS
 from .base import Action, Backend, Direction, StickEvent
 from .device import Waitable
+from .entry import Found, Needs, Probe
 from .quit_key import QuitKey
 
 EVIOCGRAB = 0x40044590
 """ioctl that gives this process the joystick's input device to itself (``_IOW('E', 0x90, int)``)."""
 
 HAT_FB_NAME = "RPi-Sense FB"
+"""The name the kernel gives the HAT's LED framebuffer (``/sys/class/graphics/fb*/name``)."""
+STICK_NAME = "Raspberry Pi Sense HAT Joystick"
+"""The name the kernel gives the HAT's joystick (``/sys/class/input/event*/device/name``)."""
 
 log = logging.getLogger("gamelib")
 
@@ -195,6 +199,15 @@ class HatBackend(SenseLibBackend):
     """The real Sense HAT.  The joystick is grabbed so presses do not reach the console."""
 
     name = "hat"
+    needs = Needs(libraries=("sense_hat",), devices=(HAT_FB_NAME, STICK_NAME), groups=("video", "input"))
+
+    @staticmethod
+    def probe() -> Probe:
+        """Here if the kernel shows the HAT's LED framebuffer (whether or not this user may write it)."""
+        if hat_present():
+            return Probe(Found.HERE, _("the kernel shows its LED framebuffer"),
+                         _("using the Sense HAT (found its LED framebuffer)"))
+        return Probe(Found.ABSENT, _("the kernel shows no '{name}' framebuffer").format(name=HAT_FB_NAME))
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
         try:
@@ -287,6 +300,23 @@ class EmuBackend(SenseLibBackend):
     """The ``sense_emu`` emulator (its GUI window, ``sense_play``, or a test's fake)."""
 
     name = "emu"
+    needs = Needs(libraries=("sense_emu",))
+
+    @staticmethod
+    def probe() -> Probe:
+        """Here if an emulator runs; can be started where its window can (a desktop, the program)."""
+        if not emu_installed():
+            return Probe(Found.ABSENT, _("the sense_emu library is not installed"))
+        pid = emulator_running()
+        if pid is not None:
+            return Probe(Found.HERE, _("running (pid {pid})").format(pid=pid),
+                         _("no Sense HAT found; using the running emulator (pid {pid})").format(pid=pid))
+        if can_start_window():
+            return Probe(Found.STARTED, _("its window can be started on this desktop"),
+                         _("no Sense HAT, running emulator or terminal found; starting the emulator window "
+                           "(sense_emu_gui)"))
+        return Probe(Found.ABSENT, _("not running, and its window cannot be started here (no desktop, or no "
+                                     "sense_emu_gui)"))
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
         try:

@@ -35,6 +35,7 @@ from ..errors import BackendError, QuitRequested
 from ..i18n import N_, _
 from .base import Backend, Direction, StickEvent
 from .device import Waitable
+from .entry import Found, Needs, Probe
 from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, UP_DOWN, KeyDecoder, KeyRepeat
 from .terminal_screen import ENTER, HINT, LEAVE, Painter, colour_mode, terminfo_colours
 
@@ -111,8 +112,17 @@ class TerminalBackend(Backend):
     """
 
     name = "terminal"
-    needs_terminal = True
+    needs = Needs(terminal=True)
     device: "TerminalDevice"
+
+    @staticmethod
+    def probe() -> Probe:
+        """Here if standard input and output are both a terminal."""
+        if standard_fds() is None:
+            return Probe(Found.ABSENT, _(NOT_A_TERMINAL))
+        return Probe(Found.HERE, _("standard input and output are a terminal"),
+                     _("no Sense HAT or running emulator found; playing in this terminal "
+                       "(--backend emu opens the emulator window)"))
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False, stdin: Optional[int] = None,
                  stdout: Optional[int] = None, env: Optional[Mapping[str, str]] = None) -> None:

@@ -17,10 +17,12 @@ from gamelib.backends import inbox
 from gamelib.backends.base import PAIR_HOLD, STICK, Action, Backend, Direction, Observer, StickEvent, _stick_map
 from gamelib.backends.mock import HOLD_DELAY, HOLD_PERIOD, MockBackend
 from gamelib.colours import BLACK, BLUE, RED, YELLOW
-from gamelib.errors import ConfigError, MockExhausted, SetupError
+from gamelib import doctor
+from gamelib.errors import BackendError, ConfigError, MockExhausted, SetupError
 from gamelib.launcher import cli as launcher_cli
 from gamelib.status import Status
 from sensehat_c4 import cli
+from sensehat_c4.commands import checks as cdoctor
 from sensehat_c4.match import render
 from sensehat_c4.match.controller import MatchOptions, play
 from sensehat_c4.records import Recorder, Records
@@ -362,16 +364,25 @@ def test_a_device_is_all_a_backend_needs_and_never_sees_the_inbox():
 # -- a backend from another package, through the entry points ------------------------------------
 
 PLUGIN = '''
+from gamelib.backends.entry import Found, Needs, Probe
 from gamelib.backends.mock import MockBackend
 
 OPENED = []
 SCRIPT = []
+PLUGGED = []
 
 
 class ScriptedBoard(MockBackend):
     """Another package's backend: a board whose presses are scripted by whoever installed it."""
 
     name = "scripted"
+    needs = Needs(libraries=("scripted_board",), devices=("/dev/null", "/dev/scripted-board"))
+
+    @staticmethod
+    def probe():
+        if PLUGGED:
+            return Probe(Found.HERE, "a scripted board is plugged in")
+        return Probe(Found.ABSENT, "no scripted board is plugged in")
 
     def __init__(self, *, rotation=0, low_light=False):
         super().__init__(rotation=rotation, low_light=low_light)
@@ -431,6 +442,71 @@ def test_a_backend_installed_by_another_package_plays_a_match(installed_plugin, 
     with Records(games_db) as records:
         (match,) = records.matches(1)
     assert (match.backend, match.status, match.winner) == ("scripted", "finished", 2)
+
+
+class Bare(doctor.System):
+    """A machine with no HAT, no emulator running or startable, no terminal."""
+
+    def glob(self, pattern):
+        return []
+
+    def emulator_pid(self):
+        return None
+
+    def terminal(self):
+        return False
+
+    def which(self, program):
+        return None
+
+    def user(self):
+        return "pi"
+
+
+@pytest.fixture
+def bare(monkeypatch):
+    """This machine as :class:`Bare` to ``auto``."""
+    from gamelib.backends import senselib, terminal
+    monkeypatch.setattr(senselib, "hat_present", lambda: False)
+    monkeypatch.setattr(senselib, "emulator_running", lambda: None)
+    monkeypatch.setattr(terminal, "standard_fds", lambda: None)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    for variable in ("GAMELIB_BACKEND", "SENSEHAT_C4_BACKEND"):
+        monkeypatch.delenv(variable, raising=False)
+
+
+def test_a_backend_installed_by_another_package_joins_auto_by_its_probe_and_the_doctor(installed_plugin, bare):
+    """Its probe decides whether ``auto`` takes it (after this package's backends); the doctor lists it, checks
+    what it declares it needs, and marks that needed when it is the way to play."""
+    import scripted_board
+
+    with pytest.raises(BackendError, match="^no Sense HAT found, the emulator is not"):
+        backends.open_backend("auto")                            # not plugged in: nothing to play on
+    report = cdoctor.examine(Bare({"PATH": ""}))
+    lines = {check.name: check.line() for check in report.checks}
+    assert lines["backend.scripted"] == "– backend scripted: not here: no scripted board is plugged in"
+    assert lines["device./dev/scripted-board"] == "– device /dev/scripted-board: there is no /dev/scripted-board"
+    assert (report.chosen, report.works) == (None, False)
+
+    scripted_board.PLUGGED.append(True)
+    said = []
+    with backends.open_backend("auto", notice=said.append) as board:
+        assert type(board).__module__ == "scripted_board"
+    assert said == ["using scripted: a scripted board is plugged in"]
+    report = cdoctor.examine(Bare({"PATH": ""}))
+    lines = {check.name: check for check in report.checks}
+    assert lines["backend.scripted"].line() == "✓ backend scripted: a scripted board is plugged in"
+    assert lines["library.scripted_board"].line().startswith("✓ scripted_board library: 1.0 (")
+    assert lines["device./dev/null"].line() == "✓ device /dev/null: /dev/null, usable"
+    assert lines["device./dev/scripted-board"].line() == (
+        "✗ device /dev/scripted-board: there is no /dev/scripted-board; fix: the scripted backend needs it: see its "
+        "documentation")
+    assert [name for name, check in lines.items() if check.needed] == [
+        "python", "device./dev/null", "device./dev/scripted-board", "library.scripted_board", "backend.scripted",
+        "play"]
+    assert (report.chosen, report.works) == ("scripted", False)
+    assert report.checks[-1].line() == (
+        "✗ way to play: scripted (auto-detected) does not work here: see the lines marked above")
 
 
 def test_without_the_package_its_backend_is_gone(capsys):
