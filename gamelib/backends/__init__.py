@@ -54,7 +54,7 @@ Notice = Callable[[str], None]
 TERMINAL_NOTICE = N_("no Sense HAT or emulator found")
 """Shown under the board when ``auto`` chose the terminal (the full notice is hidden by the board)."""
 AUTO_AFTER: Dict[str, str] = {"terminal": TERMINAL_NOTICE}
-"""What a backend ``auto`` chose shows beside its picture once open (:meth:`Backend.notice`), by the choice
+"""What a backend ``auto`` chose shows beside its picture once open (:meth:`Screen.notice`), by the choice
 (English, shown through ``_()``)."""
 
 Opener = Callable[..., Backend]
@@ -249,7 +249,7 @@ def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     backend = _open_named(name, rotation, low_light)
     after = AUTO_AFTER.get(name)
     if after is not None:
-        backend.notice(_(after))
+        backend.screen.notice(_(after))
     return backend
 
 

@@ -116,14 +116,14 @@ def test_frames_events_grab_and_close(fake_library):
     hat = fake_library.made[0]
     assert fake_library.grabs == [(senselib.EVIOCGRAB, 1)]      # presses stay out of the console
     assert hat.low_light is True
-    backend.show([(255, 0, 0)] + [(0, 0, 255)] * 62 + [(255, 255, 0)])
+    backend.screen.show([(255, 0, 0)] + [(0, 0, 255)] * 62 + [(255, 255, 0)])
     pixels = struct.unpack("64H", fake_library.fb.read_bytes()[:128])
     assert (pixels[0], pixels[1], pixels[63]) == (0xF800, 0x001F, 0xFFE0)
     assert fake_library.fb.read_bytes()[128:] == b"\xff" * 32       # the gamma area is left alone
     os.write(fake_library.stick, EVENT.pack(0, 0, 0, 0, 0) + EVENT.pack(0, 0, 1, 105, 1))
-    event = backend.wait_event(1.0)                               # the sync event is skipped
+    event = backend.stick.wait_event(1.0)                               # the sync event is skipped
     assert (event.direction, event.action) == (Direction.LEFT, Action.PRESSED)
-    assert backend.wait_event(0.01) is None
+    assert backend.stick.wait_event(0.01) is None
     backend.close()
     assert hat.stick.closed and hat.low_light is False
     assert fake_library.fb.read_bytes()[:128] == bytes(128)        # cleared
@@ -133,7 +133,7 @@ def test_a_joystick_that_goes_away_is_an_error_not_a_spin(fake_library):
     backend = senselib.HatBackend()
     os.close(fake_library.stick)                                  # the FIFO's last writer: its end of events
     with pytest.raises(BackendError) as info:
-        backend.wait_event(1.0)
+        backend.stick.wait_event(1.0)
     assert str(info.value) == "the joystick has gone: end of its events"
     backend.close()
 
@@ -146,10 +146,10 @@ def leds(fb):
 def test_low_light_where_the_driver_takes_gamma_is_its_own(fake_library, caplog):
     caplog.set_level(logging.INFO, logger="gamelib")
     backend = senselib.HatBackend(low_light=True)
-    backend.show([(255, 0, 0)] * 64)
+    backend.screen.show([(255, 0, 0)] * 64)
     assert leds(fake_library.fb) == [(248, 0, 0)] * 64                   # the driver dims: the pixels as they are
-    backend.low_light = False
-    backend.low_light = True
+    backend.screen.low_light = False
+    backend.screen.low_light = True
     backend.close()
     assert fake_library.made[0].asked == [True, False, True, False]
     assert [r.getMessage() for r in caplog.records] == [
@@ -163,11 +163,11 @@ def test_low_light_where_the_driver_refuses_gamma_is_done_in_software(fake_libra
     fake_library.SenseHat.refuse_gamma = True
     frame = [(255, 0, 0), (1, 2, 7), (47, 48, 104), (128, 200, 255)] + [(0, 0, 0)] * 60
     backend = senselib.HatBackend(low_light=True)
-    backend.show(frame)
+    backend.screen.show(frame)
     assert leds(fake_library.fb)[:5] == [(144, 0, 0), (48, 48, 48), (48, 48, 64), (80, 120, 144), (0, 0, 0)]
-    backend.low_light = False                                             # drawn again at once
+    backend.screen.low_light = False                                             # drawn again at once
     assert leds(fake_library.fb)[:4] == [(248, 0, 0), (0, 0, 0), (40, 48, 104), (128, 200, 248)]
-    backend.low_light = True
+    backend.screen.low_light = True
     assert leds(fake_library.fb)[0] == (144, 0, 0)
     backend.close()
     assert fake_library.made[0].asked == [True]                          # refused once: not asked again
@@ -196,7 +196,7 @@ def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fak
     backend = senselib.HatBackend()
     write_end = fake_library.stick
     gestures = []
-    backend.watch_pairing(lambda: gestures.append(time.monotonic()))
+    backend.stick.watch_pairing(lambda: gestures.append(time.monotonic()))
 
     def hold():
         start = time.monotonic()
@@ -214,7 +214,7 @@ def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fak
     holder.start()
     events = []
     while not events or events[-1].action is not Action.RELEASED:
-        event = backend.wait_event(5.0)
+        event = backend.stick.wait_event(5.0)
         assert event is not None
         events.append(event)
     holder.join()

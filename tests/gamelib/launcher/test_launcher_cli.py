@@ -87,7 +87,7 @@ def test_the_menu_uses_the_saved_settings_and_quits_cleanly(config, mock, capsys
     assert cli.main(["--backend", "emu"]) == 0
     assert mock.opened == [("emu", 180, True)]
     assert mock.frames[0][1] == turned(c4.ICON, 180)
-    assert mock.closed and mock.screen == (BLACK,) * 64
+    assert mock.closed and mock.leds == (BLACK,) * 64
     assert capsys.readouterr().err == "gamelib: INFO: quit from the system menu\n"
 
 
@@ -187,7 +187,7 @@ def test_any_settings_file_starts_the_menu_once_reported_then_never_again(config
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(backends, "open_backend", lambda *args, **kwargs: mock)
             assert cli.main(["--log-level", "warning"]) == 0
-        assert mock.closed and mock.screen == (BLACK,) * 64
+        assert mock.closed and mock.leds == (BLACK,) * 64
         assert capsys.readouterr().err == ("" if run else (
             f"gamelib: WARNING: the settings file {config.path} is corrupt ({reason}); kept it as "
             f"{config.path}.corrupt and went back to the defaults\n"))
