@@ -10,7 +10,7 @@ directory (the tests' ``emu_sandbox``):
 - latency: a backend on the emulator's files serves its web view in this process and shows
   ``--frames`` frames ``--gap`` seconds apart (a falling token's pace); the spectators read
   the event stream in another process (so they do not share this one's interpreter lock),
-  and each frame's time from ``backend.show()`` to its arrival at each spectator is taken
+  and each frame's time from ``backend.screen.show()`` to its arrival at each spectator is taken
   (the clocks are the same ``CLOCK_MONOTONIC``), for 1 spectator and for ``--spectators``, and
   the server's part alone: from ``show()`` until the frame has been written to every socket
   (reading 100 streams in one Python process adds its own milliseconds; a LAN's spectators
@@ -171,7 +171,7 @@ def latency(spectators: int, frames: int, gap: float) -> None:
                 cpu = time.process_time()
                 for n in range(frames):
                     frame = [((n * 7) % 256, (n * 13) % 256, i) for i in range(64)]
-                    backend.show(frame)
+                    backend.screen.show(frame)
                     shown[server.feed.counted] = time.monotonic()
                     time.sleep(gap)
                 cpu = time.process_time() - cpu

@@ -54,7 +54,7 @@ class Animation:
             return
         frame, seconds = step
         if frame is not None:
-            self.backend.show(frame)
+            self.backend.screen.show(frame)
         self.deadline = self.backend.now() + seconds
 
     def stop(self) -> None:

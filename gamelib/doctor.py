@@ -42,13 +42,11 @@ from types import ModuleType
 from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import install
-from .backends import AUTO, auto_choice, nothing_to_play_on
-from .backends.senselib import HAT_FB_NAME
+from .backends import AUTO, Found, Needs, Probe, Registration, auto_choice, nothing_to_play_on
+from .backends.senselib import HAT_FB_NAME, STICK_NAME
 from .i18n import N_, NP_, Word, _, said
 from .install import SENSE_EMU, ZEROCONF, Install
 
-STICK_NAME = "Raspberry Pi Sense HAT Joystick"
-"""The joystick's input device name (what ``sense_hat`` looks for)."""
 FBIOGET_GAMMA = 0xF100
 """The ``rpisense-fb`` driver's ioctl that reads its 32-entry gamma table."""
 I2C_DEVICE = "/dev/i2c-1"
@@ -85,6 +83,10 @@ WORDS: Dict[str, Word] = {
     "label.mdns_port": N_("mDNS port"),
     "label.zeroconf": N_("zeroconf"),
     "label.play": N_("way to play"),
+    "label.library": N_("{module} library"),
+    "label.device": N_("device {device}"),
+    "label.group": N_("group {group}"),
+    "label.backend": N_("backend {backend}"),
     # what the checks found
     "python.ok": N_("{version} ({executable})"),
     "python.old": N_("{version} ({executable}) is older than 3.9"),
@@ -129,6 +131,14 @@ WORDS: Dict[str, Word] = {
     "emulator.stopped": N_("not running"),
     "emulator.window.fix": N_("sudo apt install sense-emu-tools (see docs/guide/emulator.md)"),
     "emulator.start.fix": N_("start sense_emu_gui on a desktop"),
+    "library.fix": N_("install {module} (the {backend} backend needs it)"),
+    "device.ok": N_("{device}, usable"),
+    "device.missing": N_("there is no {device}"),
+    "device.missing.fix": N_("the {backend} backend needs it: see its documentation"),
+    "device.denied": N_("{device} cannot be opened by {user} ({owner}:{group} {mode})"),
+    "group.ok": N_("{user} is in it"),
+    "group.missing": N_("{user} is not in it"),
+    "backend.absent": N_("not here: {why}"),
     "terminal.ok": N_("standard input and output are a terminal"),
     "terminal.missing": N_("standard input or output is not a terminal"),
     "terminal.missing.fix": N_("run it in a terminal (or over ssh -t)"),
@@ -607,12 +617,81 @@ def check_zeroconf(system: System) -> Check:
 # -- the verdict ----------------------------------------------------------------------------------
 
 
-NEEDS: Mapping[str, FrozenSet[str]] = {
-    "hat": frozenset({"python", "sense_hat", "leds", "stick"}),
-    "emu": frozenset({"python", "emulator"}),
-    "terminal": frozenset({"python", "terminal"}),
-}
-"""What each way to play needs to work (the rest is reported, never needed)."""
+LIBRARY_CHECKS: Mapping[str, str] = {"sense_hat": "sense_hat", "sense_emu": "emulator"}
+"""The checks above that look at a library a backend needs (another library gets a line of its own)."""
+DEVICE_CHECKS: Mapping[str, str] = {HAT_FB_NAME: "leds", STICK_NAME: "stick"}
+"""The checks above that look at a device a backend needs (another device gets a line of its own)."""
+GROUP_CHECKS: Mapping[str, str] = {"video": "leds", "input": "stick"}
+"""The checks above that say whether this user has a group a backend needs (the device's)."""
+def needed_checks(needs: Needs) -> FrozenSet[str]:
+    """The checks that say whether ``needs`` is met: those above, else lines of their own
+    (``library.NAME``, ``device.PATH``, ``group.NAME``: :func:`check_needs`)."""
+    names = {"python"}
+    names.update(LIBRARY_CHECKS.get(module, f"library.{module}") for module in needs.libraries)
+    names.update(DEVICE_CHECKS.get(device, f"device.{device}") for device in needs.devices)
+    names.update(GROUP_CHECKS.get(group, f"group.{group}") for group in needs.groups)
+    if needs.terminal:
+        names.add("terminal")
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class Way:
+    """A registered backend as the doctor sees it: the checks it needs, and its probe if the checks above
+    do not make it (another package's backend; ``None``: none, or made by :data:`PROBED`)."""
+
+    name: str
+    needs: FrozenSet[str]
+    probe: Optional[Probe] = None
+
+
+def ways(registrations: Sequence[Registration]) -> Tuple[Way, ...]:
+    """Each registered backend's needs, and the probe of those :data:`PROBED` does not make."""
+    return tuple(Way(r.name, needed_checks(r.needs()) | ({f"backend.{r.name}"} if r.name not in PROBED else set()),
+                     None if r.name in PROBED else r.probe())
+                 for r in registrations)
+
+
+def check_needs(system: System, found: Sequence[Way]) -> List[Check]:
+    """A line for each library, device and group a backend needs that no check above looks at, and one for
+    each probe asked (another package's backend: what it found)."""
+    lines: List[Check] = []
+    done: Set[str] = set()
+    for way in found:
+        for name in sorted(way.needs - done):
+            done.add(name)
+            kind, _dot, what = name.partition(".")
+            if kind == "library":
+                fix = say("library.fix", module=what, backend=way.name)
+                check, _module = check_module(system, what, name, what, fix.__str__)
+                lines.append(replace(check, label=say("label.library", module=what)))
+            elif kind == "device":
+                lines.append(check_device(system, name, what, way.name))
+            elif kind == "group":
+                user = system.user()
+                label = say("label.group", group=what)
+                lines.append(ok(name, say("group.ok", user=user), label=label) if what in system.groups() else
+                             fail(name, say("group.missing", user=user), group_fix(system, what, user), label=label))
+        if way.probe is not None:
+            label = say("label.backend", backend=way.name)
+            lines.append(ok(f"backend.{way.name}", way.probe.why, label=label) if way.probe.found is not Found.ABSENT
+                         else fail(f"backend.{way.name}", say("backend.absent", why=way.probe.why), absent=True,
+                                   label=label))
+    return lines
+
+
+def check_device(system: System, name: str, device: str, backend: str) -> Check:
+    """A device file another package's backend needs: there, and usable (read and written) by this user."""
+    label = say("label.device", device=device)
+    if not system.exists(device):
+        return fail(name, say("device.missing", device=device), say("device.missing.fix", backend=backend),
+                    absent=True, label=label)
+    access = system.access(device, os.R_OK | os.W_OK)
+    if access.allowed:
+        return ok(name, say("device.ok", device=device), label=label)
+    user = system.user()
+    return fail(name, say("device.denied", device=device, user=user, owner=access.owner, group=access.group,
+                          mode=access.mode), group_fix(system, access.group, user), label=label)
 
 
 @dataclass(frozen=True)
@@ -621,7 +700,8 @@ class Choice:
 
     asked: str
     source: str = "default"
-    registered: Tuple[str, ...] = ()
+    registered: Tuple[Way, ...] = ()
+    """Every registered backend (:func:`ways`), in the registry's order."""
 
     def how(self) -> str:
         if self.source == "default":
@@ -650,12 +730,34 @@ class Report:
 
 
 def chosen_backend(choice: Choice, found: Mapping[str, Check], emulator: Emulator) -> Optional[str]:
-    """The backend the game would open: the one asked for, or ``auto``'s choice from what was found."""
+    """The backend the game would open: the one asked for, or ``auto``'s choice from the probes: those
+    :data:`PROBED` makes from what was found, the others' own."""
     if choice.asked != AUTO:
         return choice.asked
-    return auto_choice(hat=leds_entry_found(found), emulator_running=emulator.pid is not None,
-                       terminal=found["terminal"].status is Status.OK,
-                       window=emulator.library and bool(emulator.window) and found["emulator"].status is Status.OK)
+    probes = [(way.name, PROBED[way.name](found, emulator) if way.name in PROBED else way.probe)
+              for way in choice.registered]
+    chosen = auto_choice((name, probe) for name, probe in probes if probe is not None)
+    return None if chosen is None else chosen[0]
+
+
+def _hat_probe(found: Mapping[str, Check], emulator: Emulator) -> Probe:
+    return Probe(Found.HERE if leds_entry_found(found) else Found.ABSENT, found["leds"].detail)
+
+
+def _emu_probe(found: Mapping[str, Check], emulator: Emulator) -> Probe:
+    startable = emulator.library and bool(emulator.window) and found["emulator"].status is Status.OK
+    return Probe(Found.HERE if emulator.pid is not None else Found.STARTED if startable else Found.ABSENT,
+                 found["emulator"].detail)
+
+
+def _terminal_probe(found: Mapping[str, Check], emulator: Emulator) -> Probe:
+    return Probe(Found.HERE if found["terminal"].status is Status.OK else Found.ABSENT, found["terminal"].detail)
+
+
+PROBED: Mapping[str, Callable[[Mapping[str, Check], Emulator], Probe]] = {
+    "hat": _hat_probe, "emu": _emu_probe, "terminal": _terminal_probe}
+"""The backends whose probe the checks above make (the HAT, the emulator, the terminal: from what was found
+in this :class:`System`); another backend's probe is asked (its own line)."""
 
 
 def leds_entry_found(found: Mapping[str, Check]) -> bool:
@@ -675,7 +777,7 @@ def verdict(checks: List[Check], choice: Choice, emulator: Emulator) -> Report:
     the way to play, and whether it works."""
     found = {check.name: check for check in checks}
     chosen = chosen_backend(choice, found, emulator)
-    needs = NEEDS.get(chosen or "", frozenset())
+    needs = next((way.needs for way in choice.registered if way.name == chosen), frozenset())
     hat_here = leds_entry_found(found)
     marked = []
     for check in checks:
@@ -693,9 +795,9 @@ def verdict(checks: List[Check], choice: Choice, emulator: Emulator) -> Report:
         emu = found.get("emulator")
         nothing, fix = nothing_to_play_on(bool(emu and emulator.library), add_emulator=emulator.add)
         line = fail("play", say("play.none", how=choice.how(), found=nothing), fix)
-    elif chosen not in NEEDS and chosen not in choice.registered:
+    elif all(way.name != chosen for way in choice.registered):
         line = fail("play", say("play.unknown", backend=chosen, how=choice.how()),
-                    say("play.unknown.fix", names=", ".join(choice.registered)))
+                    say("play.unknown.fix", names=", ".join(way.name for way in choice.registered)))
     else:
         name = backend_name(chosen)
         broken = [check for check in marked if check.needed and check.status is not Status.OK]

@@ -102,7 +102,7 @@ def scroll(backend: Backend, text: str, colour: RGB, background: RGB, *,
     """
     due = backend.now()
     for pixels, seconds in scroll_frames(text, colour, background, speed=speed):
-        backend.show(pixels)
+        backend.screen.show(pixels)
         due += seconds
         while True:
             event = wait(backend, due)

@@ -2,7 +2,7 @@
 
 A phone (or later another Pi) that takes seat 1 or 2 is a second joystick: its
 presses reach the game as events of the backend with their own ``source``
-(:meth:`gamelib.backends.base.Backend.inject`), and this table says which seat
+(:meth:`gamelib.backends.stick.Stick.inject`), and this table says which seat
 that source plays.  A game reads it when a match starts and follows its changes
 (Connect 4 puts a :class:`~sensehat_c4.match.players.Person` of that source in the
 seat); it :meth:`~SeatTable.clear`\\ s the table when the match ends, since a seat is

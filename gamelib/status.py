@@ -1,6 +1,6 @@
 """What the LEDs show, in words: the value a game says beside its frames.
 
-A game calls :meth:`gamelib.backends.base.Backend.say` with a :class:`Status`
+A game calls :meth:`gamelib.backends.screen.Screen.say` with a :class:`Status`
 whenever what the LEDs mean changes (a chooser's item, whose turn it is, a
 result); the backend passes it to its observers with the frames, so a mirror (a
 web page) shows the picture and the words together, and the terminal backend

@@ -39,7 +39,7 @@ def wait(backend: Backend, deadline: Optional[float]) -> Union[StickEvent, Wake]
     now = backend.now()
     if deadline is not None and now >= deadline:
         return DUE
-    event = backend.wait_event(None if deadline is None else deadline - now)
+    event = backend.stick.wait_event(None if deadline is None else deadline - now)
     return WOKEN if event is None else event
 
 

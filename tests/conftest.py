@@ -161,7 +161,7 @@ def launcher_mock(monkeypatch):
 
     def fake_open(name=None, *, rotation=0, low_light=False, notice=None):
         backend.opened.append((name, rotation, low_light))
-        backend.rotation, backend.low_light = rotation, low_light
+        backend.screen.rotation, backend.screen.low_light = rotation, low_light
         return backend
 
     monkeypatch.setattr(backends, "open_backend", fake_open)

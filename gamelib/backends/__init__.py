@@ -2,19 +2,20 @@
 
 Backends are registered by name under the entry-point group :data:`GROUP`
 (``gamelib.backends``), as games are under ``gamelib.games``: each entry point names
-a constructor that takes ``rotation`` and ``low_light`` (a :class:`Backend` class).
+a constructor that takes ``rotation`` and ``low_light`` (a :class:`Backend` class), which
+declares how it is found and what it needs (:mod:`.entry`: its ``probe()`` and ``needs``).
 This package's own, the HAT (``hat``), the emulator (``emu``) and the terminal
 (``terminal``), are entry points in its ``setup.cfg``; another package adds one in
-its own.  An entry point is loaded only when its backend is opened (or asked whether
-a service can use it: :attr:`Backend.needs_terminal`), so the libraries are imported
-only then.  :func:`register` adds one for this process (tests).
+its own.  An entry point is loaded only when its backend is opened, probed by ``auto``
+or asked what it needs (``doctor``, whether a service can use it); the libraries it
+opens are imported only when it is opened.  :func:`register` adds one for this process (tests).
 
 Order: the explicit ``name`` (``--backend``), then the ``GAMELIB_BACKEND``
 environment variable (the old name ``SENSEHAT_C4_BACKEND`` is still read when
-``GAMELIB_BACKEND`` is unset or empty), then ``auto``: the real HAT if the kernel shows one, else a
-running emulator, else this terminal (standard input and output are both one),
-else the emulator window started on this desktop, else a
-:class:`~gamelib.errors.BackendError` that says what is missing.  A name that is
+``GAMELIB_BACKEND`` is unset or empty), then ``auto``: the first backend, in the registry's order,
+whose probe finds it here (the real HAT if the kernel shows one, else a running emulator, else this
+terminal, else another package's backend), else the first that can be started (the emulator window
+on this desktop), else a :class:`~gamelib.errors.BackendError` that says what is missing.  A name that is
 not registered is a :class:`~gamelib.errors.SetupError` naming the ones that are.
 The mock is for tests and is not registered (a test may, with :func:`registered`).
 """
@@ -25,17 +26,18 @@ import contextlib
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .. import install
 from ..errors import BackendError, ConfigError, SetupError
 from ..i18n import N_, _, one_of
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES, palette
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
+from .entry import Found, Needs, Probe
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "Observer", "Picture", "STICK", "StickEvent", "ENV_VAR",
-           "AUTO", "GROUP", "Opener", "Registration", "auto_choice", "names", "open_backend", "register", "registered", "resolve",
-           "unregister"]
+           "AUTO", "GROUP", "Found", "Needs", "Opener", "Probe", "Registration", "auto_choice", "names", "open_backend",
+           "register", "registered", "registrations", "resolve", "unregister"]
 
 log = logging.getLogger("gamelib")
 
@@ -52,7 +54,7 @@ Notice = Callable[[str], None]
 TERMINAL_NOTICE = N_("no Sense HAT or emulator found")
 """Shown under the board when ``auto`` chose the terminal (the full notice is hidden by the board)."""
 AUTO_AFTER: Dict[str, str] = {"terminal": TERMINAL_NOTICE}
-"""What a backend ``auto`` chose shows beside its picture once open (:meth:`Backend.notice`), by the choice
+"""What a backend ``auto`` chose shows beside its picture once open (:meth:`Screen.notice`), by the choice
 (English, shown through ``_()``)."""
 
 Opener = Callable[..., Backend]
@@ -67,13 +69,34 @@ class Registration:
     open: Opener
     service: Optional[bool] = None
     """False for a backend a service cannot use (the terminal: a service has none); ``None``: ask the
-    opener's :attr:`~Backend.needs_terminal` (an entry point is loaded then)."""
+    opener's :attr:`~.entry.Needs.terminal` (an entry point is loaded then)."""
+
+    def _opener(self) -> Opener:
+        return self.open.load() if isinstance(self.open, _EntryOpener) else self.open
 
     def serves(self) -> bool:
         """Whether a service (a systemd unit, no terminal) can use it."""
         if self.service is not None:
             return self.service
-        return not bool(getattr(self.open, "needs_terminal", False))
+        return not self.needs().terminal
+
+    def needs(self) -> Needs:
+        """What it needs (:mod:`.entry`; nothing declared: nothing)."""
+        needs = getattr(self._opener(), "needs", None)
+        return needs if isinstance(needs, Needs) else Needs()
+
+    def probe(self) -> Optional[Probe]:
+        """Whether it can run here now (:mod:`.entry`); ``None``: it has no probe (``auto`` never takes it).
+        A probe that fails is logged and found absent: another package's bug does not stop ``auto``."""
+        probe = getattr(self._opener(), "probe", None)
+        if not callable(probe):
+            return None
+        try:
+            found = probe()
+        except Exception as exc:  # noqa: BLE001 (another package's probe)
+            log.warning(_("the probe of backend {name} failed: {error}").format(name=self.name, error=exc))
+            return Probe(Found.ABSENT, str(exc))
+        return found if isinstance(found, Probe) else None
 
 
 class _EntryOpener:
@@ -87,10 +110,6 @@ class _EntryOpener:
         if self._loaded is None:
             self._loaded = self._point.load()
         return self._loaded
-
-    @property
-    def needs_terminal(self) -> bool:
-        return bool(getattr(self.load(), "needs_terminal", False))
 
     def __call__(self, **options: Any) -> Backend:
         return self.load()(**options)
@@ -171,6 +190,11 @@ def registered(name: str, opener: Opener, *, service: bool = True) -> Iterator[N
         unregister(name)
 
 
+def registrations() -> Tuple[Registration, ...]:
+    """Every registered backend, in :func:`names`' order (``doctor`` asks each what it needs and finds)."""
+    return tuple(_registry().values())
+
+
 def names(*, service: bool = False) -> Tuple[str, ...]:
     """``auto``, then every registered backend: those ``auto`` may choose in its order, the other entry
     points as found, then those :func:`register` added (``service``: only those a service can use)."""
@@ -186,54 +210,46 @@ def _open_named(name: str, rotation: int, low_light: bool, source: str = "--back
 
 
 AUTO_ORDER = ("hat", "emu", "terminal")
-"""The backends :func:`auto_choice` may choose, in its order of preference (the emulator's window comes
-after the terminal, but the running emulator before it)."""
+"""This package's backends first, in this order (another package's come after them): the order in which
+``auto`` takes the first found :attr:`~.entry.Found.HERE` (then the first that can be
+:attr:`~.entry.Found.STARTED`)."""
 
 
-def auto_choice(*, hat: bool, emulator_running: bool, terminal: bool, window: bool) -> Optional[str]:
-    """What ``auto`` opens, from what is there (pure: ``_auto`` and the doctor ask the machine): the HAT
-    if the kernel shows its LEDs, else a running emulator, else this terminal, else the emulator window
-    started on this desktop (``"hat"``, ``"emu"``, ``"terminal"``); ``None``: nothing."""
-    if hat:
-        return "hat"
-    if emulator_running:
-        return "emu"
-    if terminal:
-        return "terminal"
-    if window:
-        return "emu"
-    return None
+def auto_choice(probes: Iterable[Tuple[str, Probe]]) -> Optional[Tuple[str, Probe]]:
+    """What ``auto`` opens, from the backends' probes in the registry's order (pure: ``_auto`` probes the
+    machine, the doctor reads its checks): the first found here, else the first that can be started;
+    ``None``: nothing.  ``probes`` is read only as far as the first found here."""
+    started: Optional[Tuple[str, Probe]] = None
+    for name, probe in probes:
+        if probe.found is Found.HERE:
+            return name, probe
+        if probe.found is Found.STARTED and started is None:
+            started = name, probe
+    return started
 
 
-AUTO_NOTICES: Dict[Tuple[str, bool], str] = {
-    ("hat", False): N_("using the Sense HAT (found its LED framebuffer)"),
-    ("emu", True): N_("no Sense HAT found; using the running emulator (pid {pid})"),
-    ("terminal", False): N_("no Sense HAT or running emulator found; playing in this terminal "
-                            "(--backend emu opens the emulator window)"),
-    ("emu", False): N_("no Sense HAT, running emulator or terminal found; starting the emulator window (sense_emu_gui)"),
-}
-"""The line announcing each of ``auto``'s choices (by the choice and whether an emulator runs; English,
-shown through ``_()``)."""
+def _probed() -> Iterator[Tuple[str, Probe]]:
+    """Each registered backend that has a probe, probed as it is reached."""
+    for registration in _registry().values():
+        probe = registration.probe()
+        if probe is not None:
+            yield registration.name, probe
 
 
 def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
-    from . import senselib  # noqa: PLC0415
-    from .terminal import standard_fds  # noqa: PLC0415
+    chosen = auto_choice(_probed())
+    if chosen is None:
+        from . import senselib  # noqa: PLC0415 (whether the emulator's library is there, for the fix)
 
-    hat = senselib.hat_present()
-    installed = not hat and senselib.emu_installed()
-    pid = senselib.emulator_running() if installed else None
-    terminal = not hat and pid is None and standard_fds() is not None
-    choice = auto_choice(hat=hat, emulator_running=pid is not None, terminal=terminal,
-                         window=installed and senselib.can_start_window())
-    if choice is None:
-        found, fix = nothing_to_play_on(installed, add_emulator=install.this().add(install.SENSE_EMU) or "")
+        found, fix = nothing_to_play_on(senselib.emu_installed(),
+                                        add_emulator=install.this().add(install.SENSE_EMU) or "")
         raise BackendError(_("{found}: {fix}").format(found=found, fix=fix))
-    notice(_(AUTO_NOTICES[choice, pid is not None]).format(pid=pid))
-    backend = _open_named(choice, rotation, low_light)
-    after = AUTO_AFTER.get(choice)
+    name, probe = chosen
+    notice(probe.chosen or _("using {name}: {why}").format(name=name, why=probe.why))
+    backend = _open_named(name, rotation, low_light)
+    after = AUTO_AFTER.get(name)
     if after is not None:
-        backend.notice(_(after))
+        backend.screen.notice(_(after))
     return backend
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import select
 import time
-from typing import TYPE_CHECKING, Collection, List, Optional, Protocol, Sequence, Union, runtime_checkable
+from typing import Collection, List, Optional, Protocol, Sequence, Union, runtime_checkable
 
 from gamelib.colours import RGB
+from gamelib.status import Status
 
-if TYPE_CHECKING:  # base.py imports this module
-    from .base import StickEvent
+from .events import StickEvent
 
 
 class HasFileno(Protocol):
@@ -40,7 +40,7 @@ class Device(Protocol):
     def waitables(self) -> Sequence[Waitable]:
         """What to wait on for input (the stick's file; the terminal's keys...)."""
 
-    def read(self, ready: Collection[Waitable], now: float) -> Optional["StickEvent"]:
+    def read(self, ready: Collection[Waitable], now: float) -> Optional[StickEvent]:
         """Read what ``ready`` (those of :meth:`waitables` that ``select()`` found readable; empty: none)
         holds, without blocking; the next physical stick event, else ``None``."""
 
@@ -58,6 +58,45 @@ class Dimmable(Protocol):
 
     def set_low_light(self, value: bool) -> None:
         """Dim (or undim) the LEDs."""
+
+
+@runtime_checkable
+class Captioned(Protocol):
+    """A device that shows what the game says in words (the terminal prints a status's caption)."""
+
+    def said(self, status: Status) -> None:
+        """The game said ``status`` (:meth:`Screen.say <gamelib.backends.screen.Screen.say>`)."""
+
+
+@runtime_checkable
+class Noting(Protocol):
+    """A device with room for lines beside the picture (the terminal, under the board)."""
+
+    def noted(self, text: str) -> None:
+        """Show the note ``text`` (:meth:`Interludes.note <gamelib.backends.interlude.Interludes.note>`; in
+        the game's thread)."""
+
+    def notice(self, text: str) -> None:
+        """Show ``text`` until the program prints a line (:meth:`Screen.notice
+        <gamelib.backends.screen.Screen.notice>`)."""
+
+
+@runtime_checkable
+class PairingKey(Protocol):
+    """A device with a key of its own for the pairing gesture (the terminal's ``p``): told whether anyone
+    listens (its key help names the key then)."""
+
+    def pairing_watched(self, watched: bool) -> None:
+        """Someone listens for the pairing gesture now (or nobody does any more), told in the thread that
+        started or stopped listening."""
+
+
+@runtime_checkable
+class Settling(Protocol):
+    """A device that makes events of its own from what it read (the terminal's auto-repeat)."""
+
+    def settle(self) -> None:
+        """The backend threw the events away: forget a key arrival still waiting to be told apart."""
 
 
 class Clock:

@@ -17,15 +17,14 @@ import os
 import threading
 import weakref
 from collections import deque
-from typing import TYPE_CHECKING, Deque, List, Optional, Tuple
+from typing import Deque, List, Optional, Tuple
 
-if TYPE_CHECKING:  # base.py imports this module
-    from .base import Action, Direction
+from .events import Action, Direction
 
 LIMIT = 256
 """Events queued at most; more are refused until the game has read some (a flood is dropped)."""
 
-Injected = Tuple["Direction", "Action", str]
+Injected = Tuple[Direction, Action, str]
 """A queued event: its direction, its action and its source (the backend stamps the time on receipt)."""
 
 
@@ -65,7 +64,7 @@ class Inbox:
                     self._signal()
             return self._fds[0]
 
-    def put(self, direction: "Direction", action: "Action", source: str) -> bool:
+    def put(self, direction: Direction, action: Action, source: str) -> bool:
         """Queue an event and wake the wait; False if it was refused (closed, or :attr:`limit` queued)."""
         with self._lock:
             if self._closed or len(self._events) >= self.limit:

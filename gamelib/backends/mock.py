@@ -1,12 +1,12 @@
 """An in-memory backend for tests: records every frame and status, replays scripted stick
 events, and owns a fake clock that only moves when the code under test waits.
 
-No test ever sleeps: :meth:`MockBackend.wait_event` jumps the clock to the next
+No test ever sleeps: the mock's :meth:`stick.wait_event <.stick.Stick.wait_event>` jumps the clock to the next
 scripted event (or by the timeout).  Scripted directions are *physical*, as the
 hardware would report them, so rotation is exercised too; events scripted with
-another ``source`` (a phone's) are logical, as :meth:`~.base.Backend.inject` takes them.
+another ``source`` (a phone's) are logical, as :meth:`~.stick.Stick.inject` takes them.
 
-Events :meth:`~.base.Backend.inject`-ed from another thread wake the wait as on a real
+Events :meth:`~.stick.Stick.inject`-ed from another thread wake the wait as on a real
 backend: when nothing is scripted and the code waits for ever, a mock made with
 ``real_wait`` blocks (for real, in ``select()`` on the same inbox pipe as the real
 backends) until another thread injects or wakes, instead of raising
@@ -43,7 +43,7 @@ class MockBackend(Backend):
     holds ``(time, status)`` for every status said.  Script input with :meth:`tap`,
     :meth:`hold` or :meth:`event`; each call schedules after the previous one unless
     ``at`` is given.  ``real_wait`` is how many real seconds a wait for ever with
-    nothing scripted blocks for another thread's :meth:`~.base.Backend.inject` (0:
+    nothing scripted blocks for another thread's :meth:`~.stick.Stick.inject` (0:
     raise :class:`~gamelib.errors.MockExhausted` at once); :attr:`blocked` is set
     while it does, and :attr:`real_waits` counts those waits.
     """
@@ -72,7 +72,7 @@ class MockBackend(Backend):
     @contextlib.contextmanager
     def together(self) -> Iterator[None]:
         """While inside, a real wait that another thread's event ends does not return: what is
-        :meth:`~.base.Backend.inject`-ed inside arrives as one batch (the match cannot act on
+        :meth:`~.stick.Stick.inject`-ed inside arrives as one batch (the match cannot act on
         the first event, and time out a question on the fake clock, before the next is queued)."""
         with self._together:
             yield
@@ -120,7 +120,7 @@ class MockBackend(Backend):
     # -- observing ----------------------------------------------------------
 
     @property
-    def screen(self) -> Tuple[RGB, ...]:
+    def leds(self) -> Tuple[RGB, ...]:
         """The last frame written (all black before the first)."""
         return self.frames[-1][1] if self.frames else ((0, 0, 0),) * PIXELS
 
@@ -141,9 +141,6 @@ class MockBackend(Backend):
         finally:
             self.blocked.clear()
         return ready
-
-    def _said(self, status: Status) -> None:
-        self.statuses.append((self._clock, status))
 
 
 class _MockDevice:
@@ -170,6 +167,10 @@ class _MockDevice:
 
     def close(self) -> None:
         self._mock.closed_hardware = True
+
+    def said(self, status: Status) -> None:
+        mock = self._mock
+        mock.statuses.append((mock._clock, status))
 
     def set_low_light(self, value: bool) -> None:
         self._mock.low_light_log.append(value)

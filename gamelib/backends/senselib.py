@@ -1,10 +1,15 @@
 """Backends over the stock libraries: ``sense_hat`` (real HAT) and ``sense_emu`` (emulator).
 
-Both libraries expose the same ``SenseHat`` API; the joystick is a file (an evdev
-device on the Pi, a datagram socket for the emulator) that we wait on with
-``select()``, so waiting for a move costs no CPU.  The same ``select()`` watches the
-terminal the program was started from, if any, for ``q`` (:mod:`.quit_key`).  The libraries are imported
-only here, inside the function that needs them: ``RTIMU`` is missing off a Pi.
+Of the libraries only their public API is used: ``SenseHat()`` (which finds the HAT, or starts the
+emulator's window) and its ``low_light``.  The LEDs and the stick are opened here, as the kernel
+documents them: on a Pi, the framebuffer whose ``/sys/class/graphics/fb*/name`` is ``RPi-Sense FB``
+and the input device whose ``/sys/class/input/event*/device/name`` is the joystick's (both under
+:data:`SYS`, their nodes under :data:`DEV`); for the emulator, its screen file and a joystick client
+from ``sense_emu``'s public functions (``screen.screen_filename()``, ``stick.init_stick_client()``).
+The joystick is a file of evdev ``input_event`` records (a datagram socket of the same records for the
+emulator) that we wait on with ``select()``, so waiting for a move costs no CPU.  The same
+``select()`` watches the terminal the program was started from, if any, for ``q`` (:mod:`.quit_key`).
+The libraries are imported only here, inside the function that needs them: ``RTIMU`` is missing off a Pi.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ import shutil
 import struct
 import time
 import warnings
-from typing import Any, Callable, Collection, List, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from gamelib.colours import RGB
 
@@ -28,12 +33,30 @@ from ..i18n import N_, _
 from ..matrix import PIXELS
 from .base import Action, Backend, Direction, StickEvent
 from .device import Waitable
+from .entry import Found, Needs, Probe
 from .quit_key import QuitKey
 
 EVIOCGRAB = 0x40044590
 """ioctl that gives this process the joystick's input device to itself (``_IOW('E', 0x90, int)``)."""
 
+SYS = "/sys"
+"""Where the kernel shows its devices (tests point it at a fake kernel's)."""
+DEV = "/dev"
+"""Where their nodes are."""
+
+EVENT = struct.Struct("llHHI")
+"""An evdev ``input_event``: ``struct timeval`` (seconds, microseconds), type, code, value (native)."""
+EV_KEY = 1
+KEYS: Dict[int, Direction] = {103: Direction.UP, 108: Direction.DOWN, 105: Direction.LEFT, 106: Direction.RIGHT,
+                              28: Direction.MIDDLE}
+"""The joystick's key codes (``KEY_UP``... ``KEY_ENTER``, ``linux/input-event-codes.h``)."""
+VALUES: Dict[int, Action] = {0: Action.RELEASED, 1: Action.PRESSED, 2: Action.HELD}
+"""An ``EV_KEY`` event's value: released, pressed, repeated by the kernel (auto-repeat)."""
+
 HAT_FB_NAME = "RPi-Sense FB"
+"""The name the kernel gives the HAT's LED framebuffer (``/sys/class/graphics/fb*/name``)."""
+STICK_NAME = "Raspberry Pi Sense HAT Joystick"
+"""The name the kernel gives the HAT's joystick (``/sys/class/input/event*/device/name``)."""
 
 log = logging.getLogger("gamelib")
 
@@ -86,21 +109,43 @@ def pack_frame(pixels: List[RGB]) -> bytes:
     return _FRAME.pack(*[((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3) for r, g, b in pixels])
 
 
-class SenseLibDevice:
-    """The LEDs and the stick of a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``.
+def key_event(record: bytes, now: float) -> Optional[StickEvent]:
+    """The stick event in one evdev record (``None``: a sync or another non-key event, an unknown key)."""
+    _sec, _usec, kind, code, value = EVENT.unpack(record)
+    if kind != EV_KEY or code not in KEYS or value not in VALUES:
+        return None
+    return StickEvent(now, KEYS[code], VALUES[value])
 
-    Frames go straight to the library's framebuffer file (``/dev/fbN`` on a Pi,
-    the emulator's screen file) in one ``pwrite``: the library's ``set_pixels``
-    would open the file and write the 64 pixels one by one, every frame.
+
+def find_device(pattern: str, name_file: str, wanted: str, nodes: str) -> Optional[str]:
+    """The node (under :data:`DEV`/``nodes``) of the first ``pattern`` entry under :data:`SYS`
+    (``class/graphics/fb*``) whose ``name_file`` reads ``wanted``; ``None``: the kernel shows none."""
+    for entry in sorted(glob.glob(os.path.join(SYS, pattern))):
+        try:
+            with open(os.path.join(entry, name_file)) as f:
+                if f.read(256).strip() == wanted:
+                    return os.path.join(DEV, nodes, os.path.basename(entry))
+        except OSError:
+            continue
+    return None
+
+
+class SenseLibDevice:
+    """The LEDs (a framebuffer file: ``/dev/fbN`` on a Pi, the emulator's screen file) and the stick (a file
+    of evdev records) of a HAT or an emulator; ``low_light`` sets the library's ``SenseHat.low_light``.
+
+    Frames go to the framebuffer in one ``pwrite`` (the library's ``set_pixels`` would open the file and
+    write the 64 pixels one by one, every frame).
 
     Low light is the driver's low-light gamma table where the driver takes the gamma
     ioctls (``rpisense-fb``, the emulator); where it refuses them (the display driver
     of Bookworm's newer kernels: ``OSError`` ENOTTY, python-sense-hat issue 145) every
     frame is dimmed in software instead (:data:`SOFT_LOW_LIGHT`).  The first time low
-    light is asked for, one log line says which.
+    light is asked for, one log line says which.  The device owns ``stick`` and ``fb`` (closed by
+    :meth:`close`, or here if this fails).
     """
 
-    def __init__(self, hat: Any, leds_error: Callable[[OSError], BackendError]) -> None:
+    def __init__(self, hat: Any, *, stick: Any, fb: int) -> None:
         self._hat = hat
         self._gamma: Optional[bool] = None
         """Whether the driver takes the gamma ioctls (``None``: not asked yet)."""
@@ -112,13 +157,9 @@ class SenseLibDevice:
         self._closed = False
         self._written: Optional[List[RGB]] = None
         """The last physical pixels written (drawn again when software low light changes)."""
-        self._libstick = hat.stick
-        self._file = self._libstick._stick_file  # the library keeps no public handle
-        try:
-            self._fb = os.open(hat._fb_device, os.O_RDWR)
-        except OSError as exc:
-            self._libstick.close()
-            raise leds_error(exc) from exc
+        self._stick = stick
+        self._file = stick.fileno()
+        self._fb = fb
         self._quit_key = QuitKey.attach()
 
     def write(self, pixels: List[RGB]) -> None:
@@ -133,9 +174,15 @@ class SenseLibDevice:
         if self._quit_key is not None and self._quit_key in ready:
             self._quit_key.check()
         if self._file in ready:
-            event = self._libstick._read()
-            if event is not None:  # None: a sync or other non-key event
-                return StickEvent(now, Direction(event.direction), Action(event.action))
+            try:
+                record = os.read(self._file, EVENT.size)
+            except BlockingIOError:
+                return None
+            except OSError as exc:     # ENODEV: the HAT's driver let go of it
+                raise BackendError(_("the joystick has gone: {error}").format(error=exc.strerror or exc)) from exc
+            if len(record) < EVENT.size:
+                raise BackendError(_("the joystick has gone: {error}").format(error=_("end of its events")))
+            return key_event(record, now)
         return None
 
     def due(self, now: float) -> Optional[float]:
@@ -169,32 +216,37 @@ class SenseLibDevice:
         try:
             if self._quit_key is not None:
                 self._quit_key.close()
-            self._libstick.close()
+            self._stick.close()
         finally:
             os.close(self._fb)
 
 
 class SenseLibBackend(Backend):
-    """A backend around a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``: a :class:`SenseLibDevice`."""
+    """A backend around a ``SenseHat`` object from ``sense_hat`` or ``sense_emu``: a :class:`SenseLibDevice`
+    on its framebuffer and stick (opened by the subclass)."""
 
-    def __init__(self, hat: Any, *, rotation: int = 0, low_light: bool = False) -> None:
-        device = SenseLibDevice(hat, self._leds_error)
+    def __init__(self, hat: Any, *, stick: Any, fb: int, rotation: int = 0, low_light: bool = False) -> None:
+        device = SenseLibDevice(hat, stick=stick, fb=fb)
         try:
             super().__init__(device, rotation=rotation, low_light=low_light)
         except BaseException:
             device.close()
             raise
 
-    def _leds_error(self, exc: OSError) -> BackendError:
-        """The error to raise when the LEDs' file cannot be opened."""
-        return BackendError(_("the LEDs ({path}) cannot be opened: {error}").format(path=exc.filename,
-                                                                                   error=exc.strerror or exc))
-
 
 class HatBackend(SenseLibBackend):
     """The real Sense HAT.  The joystick is grabbed so presses do not reach the console."""
 
     name = "hat"
+    needs = Needs(libraries=("sense_hat",), devices=(HAT_FB_NAME, STICK_NAME), groups=("video", "input"))
+
+    @staticmethod
+    def probe() -> Probe:
+        """Here if the kernel shows the HAT's LED framebuffer (whether or not this user may write it)."""
+        if hat_present():
+            return Probe(Found.HERE, _("the kernel shows its LED framebuffer"),
+                         _("using the Sense HAT (found its LED framebuffer)"))
+        return Probe(Found.ABSENT, _("the kernel shows no '{name}' framebuffer").format(name=HAT_FB_NAME))
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
         try:
@@ -218,18 +270,40 @@ class HatBackend(SenseLibBackend):
                   "raspi-config, and that this user is in the 'video' and 'input' groups").format(error=exc)) from exc
         finally:
             logging.disable(logging.NOTSET)
+        hat.stick.close()   # the library's own handle on the joystick: ours, grabbed, reads it
+        stick = _open_node(find_device("class/input/event*", "device/name", STICK_NAME, "input"), os.O_RDONLY,
+                           _("the kernel shows no '{name}' input device").format(name=STICK_NAME), N_("joystick"),
+                           "input")
         try:
-            fcntl.ioctl(hat.stick._stick_file.fileno(), EVIOCGRAB, 1)
+            fcntl.ioctl(stick, EVIOCGRAB, 1)
         except OSError as exc:
-            hat.stick.close()
+            os.close(stick)
             raise BackendError(_("cannot grab the Sense HAT joystick ({error}): is another program using it?").format(
                 error=exc)) from exc
-        super().__init__(hat, rotation=rotation, low_light=low_light)
+        try:
+            fb = _open_node(find_device("class/graphics/fb*", "name", HAT_FB_NAME, ""), os.O_RDWR,
+                            _("the kernel shows no '{name}' framebuffer").format(name=HAT_FB_NAME), N_("LEDs"), "video")
+        except BaseException:
+            os.close(stick)
+            raise
+        super().__init__(hat, stick=open(stick, "rb", buffering=0), fb=fb, rotation=rotation, low_light=low_light)
 
-    def _leds_error(self, exc: OSError) -> BackendError:
-        if isinstance(exc, PermissionError):
-            return SetupError(no_permission(N_("LEDs"), exc, "video"))
-        return super()._leds_error(exc)
+
+def _open_node(path: Optional[str], flags: int, missing: str, part: str, group: str) -> int:
+    """Open the HAT's device ``path`` (``None``: the kernel shows none, ``missing`` says so): a
+    :class:`~gamelib.errors.SetupError` naming ``group`` if this user may not, else a
+    :class:`~gamelib.errors.BackendError`."""
+    try:
+        if path is None:
+            raise OSError(missing)
+        return os.open(path, flags)
+    except PermissionError as exc:
+        raise SetupError(no_permission(part, exc, group)) from exc
+    except OSError as exc:
+        raise BackendError(
+            _("the Sense HAT cannot be opened ({error}): check it is seated, that I2C is on in "
+              "raspi-config, and that this user is in the 'video' and 'input' groups").format(
+                error=missing if path is None else f"{path}: {exc.strerror or exc}")) from exc
 
 
 def no_permission(part: str, exc: OSError, group: str) -> str:
@@ -246,14 +320,7 @@ def no_permission(part: str, exc: OSError, group: str) -> str:
 
 def hat_present() -> bool:
     """True if the kernel shows a Sense HAT framebuffer (what ``sense_hat`` looks for)."""
-    for path in glob.glob("/sys/class/graphics/fb*/name"):
-        try:
-            with open(path) as f:
-                if f.read().strip() == HAT_FB_NAME:
-                    return True
-        except OSError:
-            continue
-    return False
+    return find_device("class/graphics/fb*", "name", HAT_FB_NAME, "") is not None
 
 
 def emulator_running() -> Optional[int]:
@@ -287,6 +354,23 @@ class EmuBackend(SenseLibBackend):
     """The ``sense_emu`` emulator (its GUI window, ``sense_play``, or a test's fake)."""
 
     name = "emu"
+    needs = Needs(libraries=("sense_emu",))
+
+    @staticmethod
+    def probe() -> Probe:
+        """Here if an emulator runs; can be started where its window can (a desktop, the program)."""
+        if not emu_installed():
+            return Probe(Found.ABSENT, _("the sense_emu library is not installed"))
+        pid = emulator_running()
+        if pid is not None:
+            return Probe(Found.HERE, _("running (pid {pid})").format(pid=pid),
+                         _("no Sense HAT found; using the running emulator (pid {pid})").format(pid=pid))
+        if can_start_window():
+            return Probe(Found.STARTED, _("its window can be started on this desktop"),
+                         _("no Sense HAT, running emulator or terminal found; starting the emulator window "
+                           "(sense_emu_gui)"))
+        return Probe(Found.ABSENT, _("not running, and its window cannot be started here (no desktop, or no "
+                                     "sense_emu_gui)"))
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
         try:
@@ -306,12 +390,25 @@ class EmuBackend(SenseLibBackend):
                 hat = SenseHat()
             except OSError as exc:
                 raise BackendError(_("the Sense HAT emulator cannot be opened: {error}").format(error=exc)) from exc
+        hat.stick.close()   # the library's own client: ours reads the emulator's joystick
         if spawned and not _wait_for_emulator(EMU_START_SECONDS):
-            hat.stick.close()
             raise BackendError(
                 _("sense_emu_gui was started but its window did not come up: run sense_emu_gui in a "
                   "terminal to see why; {window_needs}").format(window_needs=_(WINDOW_NEEDS)))
-        super().__init__(hat, rotation=rotation, low_light=low_light)
+        from sense_emu.screen import screen_filename  # noqa: PLC0415 (with the library)
+        from sense_emu.stick import init_stick_client  # noqa: PLC0415
+
+        try:
+            fb = os.open(screen_filename(), os.O_RDWR)
+        except OSError as exc:
+            raise BackendError(_("the LEDs ({path}) cannot be opened: {error}").format(
+                path=exc.filename, error=exc.strerror or exc)) from exc
+        try:
+            stick = init_stick_client()
+        except BaseException:
+            os.close(fb)
+            raise
+        super().__init__(hat, stick=stick, fb=fb, rotation=rotation, low_light=low_light)
 
 
 def _wait_for_emulator(seconds: float) -> bool:

@@ -35,6 +35,7 @@ from ..errors import BackendError, QuitRequested
 from ..i18n import N_, _
 from .base import Backend, Direction, StickEvent
 from .device import Waitable
+from .entry import Found, Needs, Probe
 from .terminal_input import ESCAPE_WAIT, INTERRUPT, PAIR, QUIT, UP_DOWN, KeyDecoder, KeyRepeat
 from .terminal_screen import ENTER, HINT, LEAVE, ColourMode, Painter, colour_mode, terminfo_colours
 
@@ -104,19 +105,30 @@ class TerminalBackend(Backend):
     """A Sense HAT drawn in a terminal (a :class:`TerminalDevice`): arrows are the stick, Enter and space the
     middle button.
 
-    ``p`` is the pairing gesture (:meth:`~.base.Backend.pair`, as holding Enter is); ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
+    ``p`` is the pairing gesture (:meth:`~.stick.Stick.pair`, as holding Enter is); ``q`` raises :class:`~gamelib.errors.QuitRequested`, Ctrl+C raises
     ``KeyboardInterrupt``.  ``stdin``/``stdout`` are file descriptors (default: the
     process's own); ``env`` decides the colours (default ``os.environ``).  Besides the picture, the
-    terminal shows words under it: a status's caption, the notes, the notices.
+    terminal shows words under it: a status's caption, the notes, the notices (the device is
+    :class:`~.device.Captioned`, :class:`~.device.Noting`, :class:`~.device.PairingKey` and
+    :class:`~.device.Settling`: the parts tell it).
     """
 
     name = "terminal"
-    needs_terminal = True
+    needs = Needs(terminal=True)
     device: "TerminalDevice"
+
+    @staticmethod
+    def probe() -> Probe:
+        """Here if standard input and output are both a terminal."""
+        if standard_fds() is None:
+            return Probe(Found.ABSENT, _(NOT_A_TERMINAL))
+        return Probe(Found.HERE, _("standard input and output are a terminal"),
+                     _("no Sense HAT or running emulator found; playing in this terminal "
+                       "(--backend emu opens the emulator window)"))
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False, stdin: Optional[int] = None,
                  stdout: Optional[int] = None, env: Optional[Mapping[str, str]] = None) -> None:
-        device = TerminalDevice(self.pair, stdin=stdin, stdout=stdout, env=env)
+        device = TerminalDevice(lambda: self.stick.pair(), stdin=stdin, stdout=stdout, env=env)
         try:
             super().__init__(device, rotation=rotation, low_light=low_light)
         except BaseException:  # a bad rotation, Ctrl+C while opening...: give the terminal back
@@ -126,26 +138,6 @@ class TerminalBackend(Backend):
     def close(self) -> None:
         self.device.leaving = True   # closing clears the LEDs; the terminal gets its own screen back instead
         super().close()
-
-    def _said(self, status: Status) -> None:
-        self.device.said(status)
-
-    def _noted(self, text: str) -> None:
-        self.device.noted(text)
-
-    def _pairing_watched(self, watched: bool) -> None:
-        self.device.pairing_watched(watched)
-
-    def notice(self, text: str) -> None:
-        """Show ``text`` under the board until the program prints a line (a notice printed
-        before the board would be hidden by it; ``plain`` mode has it on screen already)."""
-        self.device.notice(text)
-
-    def discard_events(self) -> int:
-        """Throw away the queued events, and a key arrival still waiting to be told apart."""
-        count = super().discard_events()
-        self.device.settle()
-        return count
 
 
 class TerminalDevice:

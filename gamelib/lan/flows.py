@@ -13,7 +13,7 @@
   when refused; who left, scrolling, at the end.
 
 Animations step on deadlines of the backend's clock (the mock's fake one in tests); waiting
-costs no CPU: other threads wake the wait (:meth:`~gamelib.backends.base.Backend.wake`).
+costs no CPU: other threads wake the wait (:meth:`~gamelib.backends.stick.Stick.wake`).
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class Animator:
 
     def _show(self) -> None:
         frame, seconds = self.steps[self.index]
-        self.backend.show(frame)
+        self.backend.screen.show(frame)
         self.due = self.backend.now() + seconds
 
     def timeout(self) -> Optional[float]:
@@ -79,14 +79,14 @@ class Animator:
 def play_once(backend: Backend, steps: Sequence[screens.Step], status: Optional[Status] = None) -> None:
     """Show ``steps`` once (a press at the stick cuts it short; nothing else happens meanwhile)."""
     if status is not None:
-        backend.say(status)
+        backend.screen.say(status)
     animator = Animator(backend)
     animator.play(steps, once=True)
     while True:
         timeout = animator.timeout()
         if timeout is None:
             return
-        event = backend.wait_event(timeout)
+        event = backend.stick.wait_event(timeout)
         if event is not None and event.source == STICK and event.action is Action.PRESSED:
             return
 
@@ -102,10 +102,10 @@ def wait_for_guest(backend: Backend, host: LanHost, game: str) -> Optional[Sessi
         nonlocal showing
         showing = asking
         if asking is None:
-            backend.say(screens.offering_words(host.name, game))
+            backend.screen.say(screens.offering_words(host.name, game))
             animator.play(screens.offering(backend.palette))
         else:
-            backend.say(screens.request_words(asking.name, asking.address))
+            backend.screen.say(screens.request_words(asking.name, asking.address))
             animator.play(screens.request(asking.name, asking.address, backend.palette))
 
     show(None)
@@ -115,7 +115,7 @@ def wait_for_guest(backend: Backend, host: LanHost, game: str) -> Optional[Sessi
             asking = None
         if asking is not showing:
             show(asking)
-        event = backend.wait_event(animator.timeout())
+        event = backend.stick.wait_event(animator.timeout())
         if event is None or event.source != STICK or event.action is not Action.PRESSED:
             continue
         if showing is not None:
@@ -127,7 +127,7 @@ def wait_for_guest(backend: Backend, host: LanHost, game: str) -> Optional[Sessi
                 answered[:] = answered[-8:]
         elif event.direction is Direction.UP:
             host.offer(False)
-            backend.clear()
+            backend.screen.clear()
             return None
 
 
@@ -145,7 +145,7 @@ def choose_game(backend: Backend, browser: Browser) -> Optional[Found]:
             index = names.index(current) if current in names else 0
             shown = found
             _show_found(backend, animator, found, index)
-        event = backend.wait_event(animator.timeout())
+        event = backend.stick.wait_event(animator.timeout())
         if event is None or event.source != STICK:
             continue
         step = stepper.step(event)
@@ -153,19 +153,19 @@ def choose_game(backend: Backend, browser: Browser) -> Optional[Found]:
             index = (index + step) % len(found)
             _show_found(backend, animator, found, index)
         elif event.action is Action.PRESSED and event.direction in CHOOSE and found:
-            backend.clear()
+            backend.screen.clear()
             return found[index]
         elif event.action is Action.PRESSED and event.direction is Direction.UP:
-            backend.clear()
+            backend.screen.clear()
             return None
 
 
 def _show_found(backend: Backend, animator: Animator, found: Sequence[Found], index: int) -> None:
     if not found:
-        backend.say(screens.searching_words())
+        backend.screen.say(screens.searching_words())
         animator.play(screens.searching(backend.palette))
     else:
-        backend.say(screens.found_words([f.name for f in found], index))
+        backend.screen.say(screens.found_words([f.name for f in found], index))
         animator.play(screens.found(found[index].name, index, len(found), backend.palette))
 
 
@@ -214,14 +214,14 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
     state = Visiting.ASKING
     played = False
     host = p.outside_name(host_label)
-    backend.say(screens.asking_words(host))
+    backend.screen.say(screens.asking_words(host))
     animator.play(screens.asking(backend.palette))
     while True:
         for got in link.take():
             if isinstance(got, g.Asking):
                 if state is not Visiting.ASKING:
                     state = Visiting.ASKING
-                    backend.say(screens.asking_words(host))
+                    backend.screen.say(screens.asking_words(host))
                     animator.play(screens.asking(backend.palette))
             elif isinstance(got, g.Welcome):
                 host = link.host_name or host
@@ -229,37 +229,37 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
                 animator.stop()
             elif isinstance(got, g.Shown):
                 if state is Visiting.PLAYING:
-                    backend.show(got.pixels)
+                    backend.screen.show(got.pixels)
             elif isinstance(got, g.Said):
                 if state is Visiting.PLAYING and got.status is not None:
-                    backend.say(words(Status.from_json(got.status)))
+                    backend.screen.say(words(Status.from_json(got.status)))
             elif isinstance(got, g.GameMessage):
                 on_game(got.data)
             elif isinstance(got, g.Dropped):
                 if state is Visiting.PLAYING:
                     state = Visiting.AWAY
-                    backend.say(screens.away_words(host, link.limits.away_seconds))
+                    backend.screen.say(screens.away_words(host, link.limits.away_seconds))
                     animator.play(screens.away(backend.palette))
             elif isinstance(got, g.Refused):
                 message = got.message[:200] or _("{name} said no").format(name=host)
                 play_once(backend, [(screens.REFUSED(backend.palette), screens.REFUSED_SECONDS)],
                           screens.refused_words(host, message))
-                backend.clear()
+                backend.screen.clear()
                 return Visit(Outcome.REFUSED, message, got.reason, played)
             elif isinstance(got, g.Ended):
                 if got.reason == p.QUIT:
                     play_once(backend, screens.left(host, backend.palette), screens.left_words(host, screens.QUIT))
-                backend.clear()
+                backend.screen.clear()
                 return Visit(Outcome.ENDED, got.message[:200], got.reason, played)
             elif isinstance(got, g.GaveUp):
                 play_once(backend, screens.left(host, backend.palette), screens.left_words(host, screens.GONE))
-                backend.clear()
+                backend.screen.clear()
                 return Visit(Outcome.GAVE_UP, _("{why}: the match with {name} is abandoned").format(why=got.why, name=host),
                              p.AWAY, played)
             else:
-                backend.clear()
+                backend.screen.clear()
                 return Visit(Outcome.FAILED, got.why, None, played)
-        event = backend.wait_event(animator.timeout())
+        event = backend.stick.wait_event(animator.timeout())
         if event is None:
             continue
         if state is Visiting.PLAYING:
@@ -267,6 +267,6 @@ def visit(backend: Backend, link: "g.GuestLink", host_label: str,
                 link.press(event.direction.value, event.action.value)
         elif event.source == STICK and event.action is Action.PRESSED and event.direction is Direction.UP:
             link.bye()
-            backend.clear()
+            backend.screen.clear()
             return Visit(Outcome.LEFT, _("left {name}'s game").format(name=host), None, played)
 

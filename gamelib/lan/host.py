@@ -18,7 +18,7 @@ everything else happens in the loop:
 - the accepted guest gets a token (``welcome``); its presses reach the game as the
   backend's events from the session's source (``lan:N``), its seat's player's;
 - when its link drops (closed, or silent for :attr:`~gamelib.web.limits.Limits.silent_seconds`)
-  the backend is :meth:`~gamelib.backends.base.Backend.pause`-ing the waiting screen: the
+  the backend is :meth:`~gamelib.backends.interlude.Interludes.pause`-ing the waiting screen: the
   game waits underneath.  A ``hello`` with the session's token within
   :attr:`~gamelib.web.limits.Limits.away_seconds` takes the session up again where it
   was (a new token; the current frame and words at once), without asking; else, or
@@ -175,7 +175,7 @@ class LanHost(Observer):
         """The game's messages a guest that (re)joins needs first (Connect 4: the match so far, for its
         records); called in the server's loop, so it must only read what it returns."""
         self._timer: Optional[asyncio.TimerHandle] = None
-        self._stop_observing = backend.observe(self)
+        self._stop_observing = backend.screen.observe(self)
 
     # -- the route (the server's loop) --------------------------------------------------
 
@@ -296,7 +296,7 @@ class LanHost(Observer):
             log.info(_("{name} at {address} asks to play").format(name=name, address=link.peer))
             if self.asking is None:
                 self.asking = asking
-                self.backend.wake()
+                self.backend.stick.wake()
             else:
                 self._waiting.append(asking)
 
@@ -314,7 +314,7 @@ class LanHost(Observer):
                 asking.since = self.loop.time()
                 self.asking = asking
                 break
-        self.backend.wake()
+        self.backend.stick.wake()
 
     def _come_back(self, peer: _Peer, token: str) -> None:
         """A ``hello`` with a token: the session's guest back after a drop, or nothing."""
@@ -347,7 +347,7 @@ class LanHost(Observer):
             self._fail(peer, "not_seated", "only the accepted guest presses")
             return
         self.stats["presses"] += 1
-        if not self.backend.inject(Direction(message["direction"]), Action(message.get("action", "pressed")),
+        if not self.backend.stick.inject(Direction(message["direction"]), Action(message.get("action", "pressed")),
                                    source=session.source):
             log.info(_("a press from {name} dropped: the game is not reading them").format(name=session.name))
 
@@ -400,7 +400,7 @@ class LanHost(Observer):
         self._withdraw(asking)
         if asking.link.open:
             self._refuse_link(asking.link, reason, message)
-        self.backend.wake()
+        self.backend.stick.wake()
 
     def _accept(self, asking: Asking, session: Session) -> None:
         peer = self._peers.get(asking.link)
@@ -430,19 +430,19 @@ class LanHost(Observer):
             self.session = None
         self._unpause()
         log.info(_("the session with {name} ended: {message}").format(name=session.name, message=message))
-        self.backend.wake()
+        self.backend.stick.wake()
 
     def _pause(self, session: Session) -> None:
         def pressed(event: StickEvent) -> None:   # the game's thread: up gives up waiting
             if event.direction is Direction.UP:
                 self._call(self._end, session, "abandoned", f"{self.name} abandoned the match")
-        self._held = self.backend.pause(screens.away(self.backend.palette), pressed=pressed,
+        self._held = self.backend.interludes.pause(screens.away(self.backend.palette), pressed=pressed,
                                        status=screens.away_words(session.name, self.limits.away_seconds))
 
     def _unpause(self) -> None:
         if self._held is not None:
             held, self._held = self._held, None
-            self.backend.unpause(held)
+            self.backend.interludes.unpause(held)
 
     # -- frames and words to the guest ----------------------------------------------------------
 
@@ -498,7 +498,7 @@ class LanHost(Observer):
                 link.send(self._state_line())
 
     def _frame_line(self) -> bytes:
-        frame = self._frame if self._frame is not None else self.backend.frame
+        frame = self._frame if self._frame is not None else self.backend.screen.frame
         return p.encode(p.FRAME, seq=self._seq, pixels=[list(pixel) for pixel in frame])
 
     def _state_line(self) -> bytes:

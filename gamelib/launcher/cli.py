@@ -86,7 +86,7 @@ def run_menu(argv: Sequence[str]) -> int:
             log.warning(_("no games are installed (entry-point group {group})").format(group=GROUP))
         with backends.open_backend(args.backend, rotation=settings.rotation, low_light=settings.low_light,
                                    notice=log.info) as backend:
-            if backend.needs_terminal:  # log lines would land on the board
+            if backend.needs.terminal:  # log lines would land on the board
                 logs.aside()
             with web.serving(backend, args.lan or args.web, log.info, pages=lambda: game_pages(entries)):
                 result = Launcher(backend, entries, options, settings=settings, saved=saved, store=store).run()

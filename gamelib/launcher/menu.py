@@ -252,7 +252,7 @@ class Launcher:
         if entry.game is None:
             return  # cannot be played: the error icon stays, the reason is in the log
         log.info(_("starting {game}").format(game=entry.name))
-        self.backend.clear()
+        self.backend.screen.clear()
         remembered = self.saved.games.get(entry.key, {})
         choices = Choices(remembered, names=self.settings.names)
         try:
@@ -279,7 +279,7 @@ class Launcher:
     def _take_back(self) -> None:
         """After a game: drop what was typed meanwhile, empty the seats phones took for it, restore
         our settings, show the menu."""
-        self.backend.discard_events()
+        self.backend.stick.discard_events()
         self.backend.seats.clear()
         self._apply_settings()
         self._last_input = self.backend.now()
@@ -342,10 +342,10 @@ class Launcher:
         self._show()
 
     def _apply_settings(self) -> None:
-        if self.backend.rotation != self.settings.rotation:
-            self.backend.rotation = self.settings.rotation
-        if self.backend.low_light != self.settings.low_light:
-            self.backend.low_light = self.settings.low_light
+        if self.backend.screen.rotation != self.settings.rotation:
+            self.backend.screen.rotation = self.settings.rotation
+        if self.backend.screen.low_light != self.settings.low_light:
+            self.backend.screen.low_light = self.settings.low_light
         self.backend.palette = palette(self.settings.palette)   # the context every screen draws with
         speak(self.settings.language)
 
@@ -462,13 +462,13 @@ class Launcher:
         words = self.words()
         # just back from a game: no caption, so the terminal keeps the game's last line (its match's
         # result) under the board until the stick moves
-        self.backend.say(replace(words, caption=None) if self._after_game else words)
+        self.backend.screen.say(replace(words, caption=None) if self._after_game else words)
 
     def _show_frame(self) -> None:
         if self.idle is Idle.BLANK:
-            self.backend.show([self.backend.palette.background] * PIXELS)
+            self.backend.screen.show([self.backend.palette.background] * PIXELS)
         elif self.idle is Idle.DIM:
-            self.backend.show(dimmed(self.frame()))
+            self.backend.screen.show(dimmed(self.frame()))
         else:
-            self.backend.show(self.frame())
+            self.backend.screen.show(self.frame())
 

@@ -59,7 +59,7 @@ class _Gesture:
             if self._closed or self._server.seats_closed:
                 stop, self._stop = self._stop, None
             elif self._stop is None:
-                self._stop = self._backend.watch_pairing(self._server.pair)
+                self._stop = self._backend.stick.watch_pairing(self._server.pair)
         if stop is not None:
             stop()
 
@@ -126,17 +126,17 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         raise SetupError(_("--web needs the {package} package: pip install h11").format(
             package=exc.name or "h11")) from None
     server = WebServer(BackendConsole(backend), address, limits=limits or Limits(), pages=pages())
-    stop = backend.observe(server.feed)
+    stop = backend.screen.observe(server.feed)
     gesture: Optional[_Gesture] = None
-    server.feed.shown(backend.frame)          # what is up now, for the first page
-    if backend.status is not None:
-        server.feed.said(backend.status)
+    server.feed.shown(backend.screen.frame)          # what is up now, for the first page
+    if backend.screen.status is not None:
+        server.feed.said(backend.screen.status)
     try:
         server.start()
         _RUNNING[backend] = server
         if seats:   # the stick's middle held (the terminal's p): a pairing PIN at once, while phones may sit
             gesture = _GESTURE[backend] = _Gesture(backend, server)
-        if not backend.shows_notes:   # the terminal has the address (and the PIN) under the board
+        if not backend.interludes.shows_notes:   # the terminal has the address (and the PIN) under the board
             urls = ", ".join(server.urls)
             notice(_("web view on {urls} (a phone takes a seat with the PIN the LEDs show)").format(urls=urls)
                    if seats else _("web view on {urls} (watch only)").format(urls=urls))

@@ -1,8 +1,8 @@
 """The game's side of the web server, on a backend: presses injected, the PINs and the seats on the LEDs.
 
 Everything here is called in the server's thread and only queues work for the game's
-thread (:meth:`~gamelib.backends.base.Backend.inject`, :meth:`~gamelib.backends.base.Backend.interlude`,
-:meth:`~gamelib.backends.base.Backend.note`): the server never draws or waits on the LEDs itself.
+thread (:meth:`~gamelib.backends.stick.Stick.inject`, :meth:`~gamelib.backends.interlude.Interludes.interlude`,
+:meth:`~gamelib.backends.interlude.Interludes.note`): the server never draws or waits on the LEDs itself.
 """
 from __future__ import annotations
 
@@ -76,24 +76,24 @@ class BackendConsole:
 
     def press(self, direction: str, source: str) -> bool:
         """A press and its release from ``source``'s stick; False if the game's queue is full (a flood)."""
-        if not self.backend.inject(direction, Action.PRESSED, source=source):
+        if not self.backend.stick.inject(direction, Action.PRESSED, source=source):
             return False
-        self.backend.inject(direction, Action.RELEASED, source=source)
+        self.backend.stick.inject(direction, Action.RELEASED, source=source)
         return True
 
     def show_pin(self, pin: str) -> None:
         """Scroll the PIN on the LEDs only: the web page, which anyone may watch, never shows it."""
-        self.backend.interlude(list(scroll_frames(_(PIN_TEXT).format(pin=pin), self.palette.text, self.palette.background)))
+        self.backend.interludes.interlude(list(scroll_frames(_(PIN_TEXT).format(pin=pin), self.palette.text, self.palette.background)))
 
     def show_pairing(self, pin: str) -> None:
         """Scroll the pairing PIN on the LEDs only, at the game's next wait, ahead of any other scroll and
         cutting short the one playing (the person at the Pi asked for it)."""
-        self.backend.interlude(list(scroll_frames(_(PAIR_TEXT).format(pin=grouped(pin)), self.palette.text,
+        self.backend.interludes.interlude(list(scroll_frames(_(PAIR_TEXT).format(pin=grouped(pin)), self.palette.text,
                                                 self.palette.background)), first=True)
 
     def show_seated(self, seat: int) -> None:
         """Say on the LEDs, and on the page, that a phone took ``seat``."""
-        self.backend.interlude(list(scroll_frames(_(SEATED_TEXT).format(seat=seat), self.colour(seat),
+        self.backend.interludes.interlude(list(scroll_frames(_(SEATED_TEXT).format(seat=seat), self.colour(seat),
                                                 self.palette.background)), mirrored=True)
 
     def colour(self, seat: int) -> RGB:
@@ -115,7 +115,7 @@ class BackendConsole:
 
     def _seat(self, seat: int) -> Mapping[str, Any]:
         """``seat`` as the game's words describe it (:attr:`~gamelib.status.Status.seats`); empty if they do not."""
-        status = self.backend.status
+        status = self.backend.screen.status
         seats = status.seats if status is not None else None
         return seats[seat - 1] if seats is not None and 1 <= seat <= len(seats) else {}
 
@@ -126,13 +126,13 @@ class BackendConsole:
             if event.action is Action.PRESSED and event.direction in (Direction.MIDDLE, Direction.DOWN):
                 take_back()
 
-        self._held = self.backend.pause(phone_frames(self.colour(seat), self.palette), pressed=pressed,
+        self._held = self.backend.interludes.pause(phone_frames(self.colour(seat), self.palette), pressed=pressed,
                                         status=away_words(seat, self.who(seat), seconds, self.name(seat)))
 
     def here(self) -> None:
         held, self._held = self._held, None
         if held is not None:
-            self.backend.unpause(held)
+            self.backend.interludes.unpause(held)
 
     def note(self, text: str) -> None:
-        self.backend.note(text)
+        self.backend.interludes.note(text)

@@ -1,6 +1,6 @@
 """The live feed: every frame the LEDs show and every state the game says, to every watcher.
 
-:class:`Feed` is an observer of the backend (:meth:`~gamelib.backends.base.Backend.observe`):
+:class:`Feed` is an observer of the backend (:meth:`~gamelib.backends.screen.Screen.observe`):
 :meth:`Feed.shown` and :meth:`Feed.said` are called in the game's thread as the frame
 is shown, and only append to a bounded queue and, if none is pending, schedule one
 call in the server's event loop (no polling, no timer: the frame goes out when it is

@@ -37,7 +37,7 @@ class WebServer:
     """The web view and the phones' seats of one game, on ``address``.
 
     Use as a context manager (or :meth:`start` and :meth:`close`).  Tell the backend's
-    frames and words to :attr:`feed` (``backend.observe(server.feed)``).
+    frames and words to :attr:`feed` (``backend.screen.observe(server.feed)``).
     """
 
     def __init__(self, console: Console, address: Address = Address("127.0.0.1", 0), *,
@@ -143,7 +143,7 @@ class WebServer:
         return self.seating.trusts(address) or (lan is not None and lan.trusts(address))
 
     def pair(self) -> None:
-        """The person at the Pi made the pairing gesture (:meth:`gamelib.backends.base.Backend.pair`; called in
+        """The person at the Pi made the pairing gesture (:meth:`gamelib.backends.stick.Stick.pair`; called in
         the game's thread): a pairing PIN, on the LEDs at once.  Nothing while no phone may take a seat (the
         server is not running, or a game is played over the LAN)."""
         loop = self.loop

@@ -29,7 +29,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 from gamelib import backends
 from gamelib.doctor import (MDNS_PORT, Check, Choice, Report, Status, System, check_driver, check_i2c, check_leds,
                             check_port, check_python, check_sense_hat, check_service, check_stick, check_terminal,
-                            check_zeroconf, fail, find_emulator, ok, verdict)
+                            check_needs, check_zeroconf, fail, find_emulator, ok, verdict, ways)
 from gamelib.install import BITBULLY_DATABASES, Install, Kind
 from gamelib.install import this as this_install
 from gamelib.lan import DEFAULT_PORT
@@ -325,7 +325,7 @@ def examine(system: System, *, backend: Optional[str] = None, db: Optional[Path]
     """Every check, in the report's order, and the verdict for the way to play ``backend`` (or
     ``$GAMELIB_BACKEND``, or ``auto``) names."""
     name, source = backends.resolve(backend)
-    choice = Choice(name, source, backends.names()[1:])
+    choice = Choice(name, source, ways(backends.registrations()))
     leds = check_leds(system)
     emulator, found = find_emulator(system)
     user = system.user()
@@ -337,6 +337,7 @@ def examine(system: System, *, backend: Optional[str] = None, db: Optional[Path]
         check_port(system, "web_port", socket.SOCK_STREAM, DEFAULT_PORT, "port.used.fix"),
         check_port(system, "mdns_port", socket.SOCK_DGRAM, MDNS_PORT, "mdns.used.fix"),
         check_zeroconf(system),
+        *check_needs(system, choice.registered),
     ]
     return verdict(checks, choice, found)
 

@@ -241,7 +241,7 @@ def run(argv: Sequence[str]) -> int:
             recorder.open()   # a file it cannot write is told now, before the board takes the terminal
             with backends.from_args(args, notice=notice) as backend, \
                     web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
-                if backend.needs_terminal:   # log lines would land on the board
+                if backend.needs.terminal:   # log lines would land on the board
                     logs.aside()
                 unrecorded.check(backend, recorder)
                 if lan_address is not None:

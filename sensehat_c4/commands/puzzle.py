@@ -128,7 +128,7 @@ def play(args: argparse.Namespace, day: date, puzzle: Puzzle, today: Callable[[]
         with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs:
             keeper.recorder.open()   # a file it cannot write is told now, before the board takes the terminal
             with backends.from_args(args, notice=notice) as backend, web.serving(backend, args.web, notice):
-                if backend.needs_terminal:
+                if backend.needs.terminal:
                     logs.aside()
                 unrecorded.check(backend, keeper.recorder)
                 result = PuzzlePlay(backend, day, puzzle, keeper=keeper).run()

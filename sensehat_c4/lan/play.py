@@ -61,7 +61,7 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
                     if session.ended in ("quit", "away"):
                         why = _("left") if session.ended == "quit" else _("is gone")
                         play_once(backend, screens.left(session.name, backend.palette), screens.left_words(session.name, why))
-                        backend.clear()
+                        backend.screen.clear()
                     break
                 if result.abandoned:
                     lan.end(session, "abandoned", _("the match was {summary}").format(summary=result.summary(names)))
@@ -115,7 +115,7 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
                     where, token, label = (saved.host, saved.port), saved.token, saved.host_name
                 else:
                     if browser is None:
-                        browser = Browser(GAME_KEY, backend.wake, interfaces=interfaces)
+                        browser = Browser(GAME_KEY, backend.stick.wake, interfaces=interfaces)
                         try:
                             browser.start()
                         except OSError as exc:
@@ -152,7 +152,7 @@ def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label
     from gamelib.lan.flows import visit  # noqa: PLC0415
     from gamelib.lan.guest import GuestLink  # noqa: PLC0415
 
-    link = GuestLink(where[0], where[1], name=name, game=GAME_KEY, token=token, limits=limits, notify=backend.wake,
+    link = GuestLink(where[0], where[1], name=name, game=GAME_KEY, token=token, limits=limits, notify=backend.stick.wake,
                      saved=lambda kept: state.save(where[0], where[1], kept, link.host_name or label),
                      check_game=check_game)
     records = GuestRecords(recorder, backend.name, lambda: link.seat, report)

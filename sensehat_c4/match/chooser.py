@@ -77,13 +77,13 @@ def browse(backend: Backend, frames: Sequence[Frame], index: int,
     stepper = Stepper()
 
     def show() -> None:
-        backend.show(frames[index])
+        backend.screen.show(frames[index])
         if said is not None:
-            backend.say(said[index])
+            backend.screen.say(said[index])
 
     show()
     while True:
-        event = backend.wait_event()
+        event = backend.stick.wait_event()
         if event is not None and event.source != STICK:
             continue  # choosing is done at the backend's own stick (a phone has no seat yet)
         step = 0 if event is None else stepper.step(event)
@@ -91,7 +91,7 @@ def browse(backend: Backend, frames: Sequence[Frame], index: int,
             index = (index + step) % len(frames)
             show()
         elif event is not None and event.action is Action.PRESSED and event.direction in PRESSES:
-            backend.clear()
+            backend.screen.clear()
             return index if PRESSES[event.direction] == CHOOSE else None
 
 
@@ -115,9 +115,9 @@ def choose_opponent(backend: Backend, default: Opponent = HUMAN,
         if chosen is None or indices[chosen] != RULES_INDEX:
             return None if chosen is None else offered[chosen]
         text = _(RULES)
-        backend.say(words.rules(text, RULES))
+        backend.screen.say(words.rules(text, RULES))
         scroll(backend, text, CHOICES[RULES_INDEX][2](backend.palette), backend.palette.background)  # a press ends it ...
-        backend.discard_events()                          # ... and does nothing else
+        backend.stick.discard_events()                          # ... and does nothing else
         start = chosen
 
 

@@ -98,7 +98,7 @@ class Thinker(Player):
 
     ``seed`` makes its choices repeatable (each search draws its own seed from it);
     ``wake`` is called from the search's thread when it ends (the match's backend's
-    :meth:`~gamelib.backends.base.Backend.wake`, so the match polls at once).
+    :meth:`~gamelib.backends.stick.Stick.wake`, so the match polls at once).
     """
 
     kind = Kind.COMPUTER

@@ -276,9 +276,9 @@ class Match:
         self._think_started = 0.0
         self._think_tick = 0
         self._make_thinker: ThinkerFactory = thinker or (
-            lambda computer, seed: Thinker(computer, seed, wake=self.backend.wake))
+            lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake))
         self._make_hinter: ThinkerFactory = hinter or (
-            lambda computer, seed: Thinker(computer, seed, wake=self.backend.wake))
+            lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake))
         self._hint: Optional[Player] = None
         """The search of a hint asked for in this turn, until it answers."""
         self.hints = 0
@@ -299,7 +299,7 @@ class Match:
         if self.recorder is not None and self.resumed is None:  # a resumed one's recorder goes on with its row
             self.recorder.start_match(self.sides(), columns=self.board.columns, rows=self.board.rows,
                                       backend=self.backend.name, starts=self.options.first, wins=self.options.wins)
-        self.seats.attach(self.backend.wake)
+        self.seats.attach(self.backend.stick.wake)
         try:
             if self.resumed is None:
                 self._new_round()
@@ -417,7 +417,7 @@ class Match:
                                     helps=self._helps_seat(seat)))
         turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
         helps = (self.hints, self.takebacks) if self.options.helps and self.options.computer is not None else None
-        self.backend.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
+        self.backend.screen.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
                                      take_back=phase == words.CONFIRMING and self._helping(),
@@ -499,7 +499,7 @@ class Match:
                 self._cancel_confirm()
             else:
                 self._confirm_lit = not self._confirm_lit
-                self.backend.show(render.confirm_frame(self.board, self.palette, self._confirm_lit))
+                self.backend.screen.show(render.confirm_frame(self.board, self.palette, self._confirm_lit))
                 self._deadline = self.backend.now() + self.timing.confirm_blink
 
     # -- selecting ----------------------------------------------------------
@@ -530,7 +530,7 @@ class Match:
         self._say()
 
     def _show_cursor(self) -> None:
-        self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
+        self.backend.screen.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
 
     def _drop(self) -> None:
         column = self.cursor
@@ -614,7 +614,7 @@ class Match:
         if self._check_move():
             return
         now = self.backend.now()
-        self.backend.show(render.thinking_frame(self.board, self.palette, self._think_tick))
+        self.backend.screen.show(render.thinking_frame(self.board, self.palette, self._think_tick))
         self._think_tick += 1
         self._deadline = now + self.timing.think_tick
 
@@ -699,7 +699,7 @@ class Match:
         if self._mover is not None:
             self._mover.cancel()
             self._mover = None
-        self.backend.clear()
+        self.backend.screen.clear()
         self._record_end(None)
         self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
                                   self._number())
@@ -788,7 +788,7 @@ class Match:
         self._animate(steps, lambda: self._finish(final))
 
     def _finish(self, final: MatchResult) -> None:
-        self.backend.clear()
+        self.backend.screen.clear()
         self._record_end(final.winner)
         self.result = replace(final, number=self._number())   # written by now, if its last move waited for a lock
 
@@ -802,7 +802,7 @@ class Match:
         self._deadline = None
 
         def ended() -> None:
-            self.backend.discard_events()
+            self.backend.stick.discard_events()
             then()
 
         self._animation.play(steps, ended)

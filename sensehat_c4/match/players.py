@@ -11,13 +11,13 @@ A player moves in one of two ways, or both:
   to abandon). :class:`Person` is such a player: the stick at the HAT
   (``Person(STICK)``), a phone (``Person("phone:1", kind=Kind.PHONE)``), another Pi
   sending presses.  Their presses reach the match as events of the backend
-  (:meth:`gamelib.backends.base.Backend.inject` from another thread), each with its
+  (:meth:`gamelib.backends.stick.Stick.inject` from another thread), each with its
   source; presses from a source that does not own the seat to move change nothing.
 - **by moves** (:meth:`Player.poll` returns a column): the computer
   (:class:`~.computer.Thinker`, which searches in a thread), another Pi sending its
   moves.  While such a player has the turn and no :attr:`~Player.source`, the LEDs
   show it thinking.  A player that finds its move in another thread calls the
-  backend's :meth:`~gamelib.backends.base.Backend.wake` when it has one, so the match
+  backend's :meth:`~gamelib.backends.stick.Stick.wake` when it has one, so the match
   polls at once (no timer); the match also polls at each step of the thinking
   indicator.
 

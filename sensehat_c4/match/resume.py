@@ -150,19 +150,19 @@ def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> 
     What else was pressed meanwhile is dropped.  The LEDs are left as they are (the resumed match's
     first frame is the question's board; the chooser draws its own)."""
     steps = frames(match, backend.palette)
-    backend.say(said(match, seats, shown=backend.palette))
+    backend.screen.say(said(match, seats, shown=backend.palette))
     shown = 0
-    backend.show(steps[shown][0])
+    backend.screen.show(steps[shown][0])
     deadline = backend.now() + steps[shown][1]
     while True:
         event = wait(backend, deadline)
         if event is DUE:
             shown = 1 - shown
-            backend.show(steps[shown][0])
+            backend.screen.show(steps[shown][0])
             deadline = backend.now() + steps[shown][1]
         elif (isinstance(event, StickEvent) and event.source == STICK and event.action is Action.PRESSED
                 and event.direction in ANSWERS):
-            backend.discard_events()
+            backend.stick.discard_events()
             return ANSWERS[event.direction]
 
 

@@ -26,7 +26,7 @@ WORDS = N_("GAMES NOT RECORDED")
 def warn(backend: Backend, why: str, *, reason: Optional[Reason] = None) -> None:
     """Say that the games are not being recorded (``why``, in words; ``reason``, as values, when it has a code),
     and scroll :data:`WORDS` once."""
-    backend.say(words.unrecorded(why, reason))
+    backend.screen.say(words.unrecorded(why, reason))
     scroll(backend, _(WORDS), backend.palette.warning, backend.palette.background)
 
 

@@ -1,7 +1,7 @@
 """What Connect 4's LEDs show, in words: the :class:`gamelib.status.Status` values the game says.
 
 The choosers and the match say one at every change of what the LEDs mean
-(:meth:`gamelib.backends.base.Backend.say`); a mirror (a web page) shows the text and
+(:meth:`gamelib.backends.screen.Screen.say`); a mirror (a web page) shows the text and
 reads the details, the terminal prints the caption under the board: while choosing, and during the
 match whose turn it is, in which colour, with the keys (or what the game waits for: the computer, a
 phone, the other Pi).

@@ -250,10 +250,10 @@ class PuzzlePlay:
             if due is not None and now >= due:
                 self._animation.advance()
                 continue
-            event = self.backend.wait_event(None if due is None else due - now)
+            event = self.backend.stick.wait_event(None if due is None else due - now)
             if event is not None:
                 self._on_event(event)
-        self.backend.clear()
+        self.backend.screen.clear()
         return PuzzleResult(self.day, self.puzzle, self.before + self.tries, self.solved, self.streak)
 
     # -- the stick ------------------------------------------------------------------------------
@@ -293,11 +293,11 @@ class PuzzlePlay:
         self._stepper.reset()
         self._show()
         colour = self.palette.player(self.puzzle.to_move)
-        self.backend.say(playing(self.day, self.puzzle, words.colour_word(colour), stones_left(self.puzzle, self.played),
+        self.backend.screen.say(playing(self.day, self.puzzle, words.colour_word(colour), stones_left(self.puzzle, self.played),
                                  self.attempt, self.streak, colour))
 
     def _show(self) -> None:
-        self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
+        self.backend.screen.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
 
     def _try(self, column: int) -> None:
         t = self.timing
@@ -344,7 +344,7 @@ class PuzzlePlay:
         self.streak = self.keeper.tried(False)
         landed, seconds = steps[-1]
         steps[-1] = (landed, seconds + t.landed)
-        self.backend.say(wrong(self.day, self.puzzle, column, right, self.attempt, self.streak))
+        self.backend.screen.say(wrong(self.day, self.puzzle, column, right, self.attempt, self.streak))
         self._animation.play(steps, lambda: self._offer(right))
 
     def _offer(self, right: List[int]) -> None:
@@ -368,7 +368,7 @@ class PuzzlePlay:
         steps.extend(render.blink_cells(after, outcome.cells, self.palette, t.win_blinks, t.win_blink))
         shown = _("STREAK {n}").format(n=self.streak) if self.streak is not None else _("SOLVED")
         steps.extend(scroll_frames(shown, self.palette.text, self.palette.background, speed=t.scroll))
-        self.backend.say(solved(self.day, self.puzzle, self.attempt, self.streak))
+        self.backend.screen.say(solved(self.day, self.puzzle, self.attempt, self.streak))
         self._animation.play(steps, self._done)
 
     def _done(self) -> None:

@@ -69,7 +69,7 @@ class Replay:
         self._show()
         self._animation.wait(self.timing.start, self._next_move)
         animate(self.backend, self._animation, lambda: self.done, self._on_event)
-        self.backend.clear()
+        self.backend.screen.clear()
 
     # -- the stick ----------------------------------------------------------------
 
@@ -146,12 +146,12 @@ class Replay:
 
     def _show(self) -> None:
         self._animation.stop()
-        self.backend.show(render.board_frame(self.board, self.palette))
+        self.backend.screen.show(render.board_frame(self.board, self.palette))
         self._say()
 
     def _say(self) -> None:
         """Say where the replay is, in words (the terminal shows the moves and the keys under the board)."""
-        self.backend.say(words.replay(self.round_id, self.shown, len(self.moves), paused=self.paused,
+        self.backend.screen.say(words.replay(self.round_id, self.shown, len(self.moves), paused=self.paused,
                                       ended=self.ended))
 
 

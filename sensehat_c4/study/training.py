@@ -187,7 +187,7 @@ class Training:
         else:
             self.state = State.DONE
         animate(self.backend, self._animation, lambda: self.state is State.DONE, self._on_event)
-        self.backend.clear()
+        self.backend.screen.clear()
         return TrainingResult(self.round.id, len(self.positions), self.tried, self.right)
 
     # -- words ----------------------------------------------------------------
@@ -203,7 +203,7 @@ class Training:
         return words.WIN if (self.move.best_score or 0) > 0 else words.DRAW_GOAL
 
     def _said(self, status: Status) -> None:
-        self.backend.say(status)
+        self.backend.screen.say(status)
 
     # -- the stick --------------------------------------------------------------
 
@@ -235,7 +235,7 @@ class Training:
                                   move.keeping))
 
     def _show(self) -> None:
-        self.backend.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
+        self.backend.screen.show(render.board_frame(self.board, self.palette, cursor=self.cursor))
 
     def _try(self, column: int) -> None:
         t = self.timing
@@ -347,9 +347,9 @@ def _review(match: MatchRecord, rnd: RoundRecord, progress: Callable[[int, int],
 def _progress(backend: Backend, final: Board, colours: render.Palette) -> Callable[[int, int], None]:
     """The review's progress on the LEDs (:func:`progress_frame`); up raises :class:`Left`."""
     def progress(done: int, total: int) -> None:
-        backend.show(progress_frame(final, colours, done, total))
+        backend.screen.show(progress_frame(final, colours, done, total))
         while True:
-            event = backend.wait_event(0)
+            event = backend.stick.wait_event(0)
             if event is None:
                 return
             if event.source == STICK and event.action is Action.PRESSED and event.direction is Direction.UP:
@@ -365,7 +365,7 @@ def pick(backend: Backend, candidates: Sequence[Candidate], reviewer: Reviewer =
     for match, rnd in candidates:
         progress = _progress(backend, Board.from_moves(rnd.moves, match.columns, match.rows),
                              palette(match, rnd, backend.palette))
-        backend.say(words.training_review(rnd.id))
+        backend.screen.say(words.training_review(rnd.id))
         review = reviewer(match, rnd, progress)
         if positions(review):
             return review
@@ -401,7 +401,7 @@ def play(backend: Backend, *, path: Optional[Path] = None, reviewer: Reviewer = 
     try:
         review = pick(backend, found, reviewer)
     except Left:
-        backend.clear()
+        backend.screen.clear()
         return None
     if review is None:
         scroll(backend, _(NO_MISTAKES), backend.palette.text, backend.palette.background)

@@ -162,7 +162,7 @@ def test_play_matches_then_exit_0(capsys, mock):
     code, out, err = run(capsys, "--matches", "2", "--opponent", "human")
     assert code == 0
     assert out == "match not recorded: abandoned at 0-0\n" * 2      # left before a move: not kept, no number
-    assert mock.closed and mock.screen == (BLACK,) * 64
+    assert mock.closed and mock.leds == (BLACK,) * 64
 
 
 def test_the_winners_score_comes_first(capsys, mock):
@@ -265,11 +265,14 @@ class Interrupting(MockBackend):
     def __init__(self, how):
         super().__init__()
         self.how = how
+        read = self.stick._read           # the stick's one wait
 
-    def _read(self, timeout):
-        if self.frames:
-            self.how()
-        return super()._read(timeout)
+        def interrupting(timeout):
+            if self.frames:
+                self.how()
+            return read(timeout)
+
+        self.stick._read = interrupting
 
 
 def _raise_keyboard_interrupt():
@@ -296,7 +299,7 @@ def test_leaving_any_way_clears_the_leds(monkeypatch, capsys, how, expected):
             cli.main(["--opponent", "human"])
         assert info.value.args == expected.args
     assert backend.closed and backend.closed_hardware
-    assert backend.screen == (BLACK,) * 64 and len(backend.frames) == 2   # the board, then black
+    assert backend.leds == (BLACK,) * 64 and len(backend.frames) == 2   # the board, then black
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL             # handlers put back
 
 

@@ -43,11 +43,17 @@ class Hang(BaseException):
 class Quitting(MockBackend):
     """The backend a command opens: the presses scripted, then ``q`` once it would wait for ever."""
 
-    def _read(self, timeout):
-        try:
-            return super()._read(timeout)
-        except MockExhausted:
-            raise QuitRequested("q") from None
+    def __init__(self, **options):
+        super().__init__(**options)
+        read = self.stick._read           # the stick's one wait
+
+        def quitting(timeout):
+            try:
+                return read(timeout)
+            except MockExhausted:
+                raise QuitRequested("q") from None
+
+        self.stick._read = quitting
 
 
 @pytest.fixture

@@ -271,7 +271,7 @@ def test_a_match_line_that_cannot_be_written_ends_play_and_clears_the_leds(capsy
     monkeypatch.setattr(sys, "stdout", Failing(error))
     assert cli.main(["--opponent", "human", "--matches", "2"]) == code
     assert capsys.readouterr().err == err
-    assert quitting_mock.closed and quitting_mock.screen == (BLACK,) * 64
+    assert quitting_mock.closed and quitting_mock.leds == (BLACK,) * 64
 
 
 def test_the_launcher_ends_too_when_a_games_line_cannot_be_written(capsys, monkeypatch, quitting_mock, tmp_path):
@@ -286,4 +286,4 @@ def test_the_launcher_ends_too_when_a_games_line_cannot_be_written(capsys, monke
     assert launcher.main([]) == 141
     err = capsys.readouterr().err
     assert "Traceback" not in err and "raised" not in err
-    assert quitting_mock.closed and quitting_mock.screen == (BLACK,) * 64
+    assert quitting_mock.closed and quitting_mock.leds == (BLACK,) * 64

@@ -188,7 +188,7 @@ def test_the_web_console_s_scrolls_and_the_unrecorded_warning(chosen):
     console.show_pairing("12345678")
     console.show_seated(1)                       # no colour said for the seat: the text's
     while mock.now() < 120.0:
-        mock.wait_event(1.0)                     # the game waits: the interludes play
+        mock.stick.wait_event(1.0)                     # the game waits: the interludes play
     assert len(shown(mock)) > 100 and strays(shown(mock), chosen) == {}
     unrecorded.warn(mock, "no folder")
     assert strays(shown(mock), chosen) == {}

@@ -37,8 +37,8 @@ def in_order(wanted: Sequence, seen: Sequence) -> bool:
 def turned(frame: Sequence[RGB], rotation: int) -> Tuple[RGB, ...]:
     """The physical LEDs a frame lights when the picture is turned ``rotation`` degrees."""
     mock = MockBackend(rotation=rotation)
-    mock.show(frame)
-    return mock.screen
+    mock.screen.show(frame)
+    return mock.leds
 
 
 def board(moves, cursor=None):

@@ -20,7 +20,8 @@ from typing import List, Optional, Sequence
 from emu_sandbox import FakeEmulator, child_env, lit
 from frames import turned
 
-from gamelib.backends.base import Direction, _stick_map
+from gamelib.backends.base import Direction
+from gamelib.backends.stick import stick_map
 from gamelib.colours import RED, YELLOW
 from sensehat_c4.match import render
 from sensehat_c4.rules import Board
@@ -30,7 +31,7 @@ PORT = re.compile(r"over the LAN on port (\d+)")
 
 def physical(direction: str, rotation: int) -> str:
     """The stick's own direction that reads as ``direction`` on a Pi turned ``rotation`` degrees."""
-    table = _stick_map(rotation)
+    table = stick_map(rotation)
     return next(d.value for d, logical in table.items() if logical is Direction(direction))
 
 

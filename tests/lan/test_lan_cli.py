@@ -114,18 +114,18 @@ def test_a_game_offered_on_a_loopback_address_says_that_is_why_it_is_not_adverti
 def test_while_a_game_is_offered_over_the_lan_the_pairing_gesture_is_not_listened_for():
     mock = MockBackend()
     with web.serving(mock, Address("127.0.0.1", 0)) as server:
-        assert mock.pairing_watched                                    # --web: the stick's middle held pairs a phone
+        assert mock.stick.pairing_watched                                    # --web: the stick's middle held pairs a phone
         with offering(mock, "Ann", "connect4", advertise=False):
-            assert not mock.pairing_watched                            # the terminal's key help: no p
+            assert not mock.stick.pairing_watched                            # the terminal's key help: no p
             with web.lan_game(mock):                                   # counted: the inner end is not the outer's
                 pass
-            assert not mock.pairing_watched
+            assert not mock.stick.pairing_watched
             server.pair()
             assert server.seating.pairing is None                      # the gesture would do nothing
-        assert mock.pairing_watched
-        mock.pair()
+        assert mock.stick.pairing_watched
+        mock.stick.pair()
         assert server.seating.pairing is not None                      # a pairing PIN again once the game is over
-    assert not mock.pairing_watched
+    assert not mock.stick.pairing_watched
 
 
 def test_while_a_guest_joins_a_game_over_the_lan_the_pairing_gesture_is_not_listened_for(monkeypatch, tmp_path):
@@ -133,15 +133,15 @@ def test_while_a_guest_joins_a_game_over_the_lan_the_pairing_gesture_is_not_list
     seen = []
 
     def visit(backend, where, token, label, **options):                # the visit (gamelib.lan.flows) as it ends
-        seen.append((where, backend.pairing_watched))
-        backend.pair()
+        seen.append((where, backend.stick.pairing_watched))
+        backend.stick.pair()
         seen.append(web.running(backend).seating.pairing)
         return SimpleNamespace(outcome=Outcome.ENDED, reason="", message="", played=True), 0
 
     monkeypatch.setattr(c4lan, "_visit", visit)
     with web.serving(mock, Address("127.0.0.1", 0)):
         c4lan.join(mock, name="Bob", target=("127.0.0.1", 9), state=SessionFile(tmp_path / "guest.json"))
-        assert mock.pairing_watched
+        assert mock.stick.pairing_watched
     assert seen == [(("127.0.0.1", 9), False), None]                   # no phone seat at the guest: no PIN
 
 

@@ -326,7 +326,7 @@ def test_each_pi_numbers_the_match_as_its_own_records_do_and_the_guest_says_its_
         def said(self, status):
             said.append(words.as_guest(status, 2, guest.number))
 
-    mock.observe(Watcher())
+    mock.screen.observe(Watcher())
     tee = RecordTee(Recorder(host_db, clock=ticking()), guest.take)
     result = play(mock, MatchOptions(names=("Bob", "Ann")), recorder=tee,  # type: ignore[arg-type]
                   seats=Seats(second=RemotePlayer(Session())))

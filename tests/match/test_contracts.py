@@ -227,7 +227,7 @@ def test_wait_until_a_deadline_wakes_once_at_it(piped):
 
 def test_another_thread_s_wake_ends_the_wait_at_once(piped):
     backend, _, clock = piped
-    later(0.2, backend.wake)
+    later(0.2, backend.stick.wake)
     start = time.monotonic()
     assert wait(backend, backend.now() + 30.0) is WOKEN
     assert time.monotonic() - start < 10.0 and clock.waits == 1

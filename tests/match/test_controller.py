@@ -42,7 +42,7 @@ def test_two_nil_match():
         ["....R...", "...RR...", "....R...", "....R...", "...RRR.."],
         ["...RR...", ".....R..", "....R...", "...R....", "...RRR.."]]
     assert mock.frames[-2][1] == (RED,) * 64            # the match winner's colour fills the screen
-    assert mock.screen == (BLACK,) * 64                 # then clears
+    assert mock.leds == (BLACK,) * 64                 # then clears
     assert mock.frames[-1][0] - mock.frames[-2][0] == pytest.approx(T.match_end)
 
 
@@ -156,7 +156,7 @@ def test_abandon_asks_and_up_again_confirms():
     assert result == MatchResult(None, (0, 0), True, 1)
     tops = top_rows(mock)
     assert tops[:6] == ["...R....", "RRRRRRRR", "........", "RRRRRRRR", "........", "RRRRRRRR"]
-    assert mock.screen == (BLACK,) * 64
+    assert mock.leds == (BLACK,) * 64
 
 
 def test_abandon_cancelled_by_another_direction_or_timeout():
@@ -208,8 +208,9 @@ class EndlessStarterWins(MockBackend):
     def __init__(self):
         super().__init__(history=4)
         self.depths = []
+        self.stick._read = self.endless       # the stick's one wait
 
-    def _read(self, timeout):
+    def endless(self, timeout):
         self.depths.append(stack_depth())
         self._clock += 1.0
         match = self.match
@@ -255,7 +256,7 @@ def test_a_turn_s_words_are_said_before_its_cursor_is_shown():
         def said(self, status):
             seen.append(("turn", status.turn))
 
-    mock.observe(Watcher())
+    mock.screen.observe(Watcher())
     moves(mock, "4545454")
     mock.tap("up", "up", at=mock._cursor + ROUND_SETTLE)
     play(mock)

@@ -67,11 +67,14 @@ class QuitKey(MockBackend):
     def __init__(self, when: float) -> None:
         super().__init__()
         self.when = when
+        wait_event = self.stick.wait_event
 
-    def wait_event(self, timeout=None):
-        if self.now() >= self.when:
-            raise QuitRequested("q pressed")
-        return super().wait_event(self.when - self.now() if timeout is None else min(timeout, self.when - self.now()))
+        def quitting(timeout=None):
+            if self.now() >= self.when:
+                raise QuitRequested("q pressed")
+            return wait_event(self.when - self.now() if timeout is None else min(timeout, self.when - self.now()))
+
+        self.stick.wait_event = quitting
 
 
 def test_q_mid_match_reports_the_match_abandoned_and_records_it(tmp_path):

@@ -70,13 +70,13 @@ def test_a_named_match_is_recorded_round_by_round_and_the_winner_scrolls(tmp_pat
         "..R.R.R.",
         "..R.R.R.",
         "........"])
-    assert mock.screen == (BLACK,) * 64
+    assert mock.leds == (BLACK,) * 64
 
 
 def test_without_names_nothing_scrolls(tmp_path):
     mock = red_wins_two_rounds()
     play(mock, recorder=Recorder(tmp_path / "games.db", clock=ticking()))
-    assert mock.frames[-2][1] == (RED,) * 64 and mock.screen == (BLACK,) * 64
+    assert mock.frames[-2][1] == (RED,) * 64 and mock.leds == (BLACK,) * 64
     assert rows(tmp_path / "games.db", "SELECT p1_name, p2_name FROM matches") == [(None, None)]
 
 

@@ -166,21 +166,21 @@ def test_presses_injected_from_another_thread_wake_the_match_without_a_timer():
 
     def phone():
         seen.append(wait_blocked(mock, 1))            # seat 2's turn: the match waits with no timeout
-        mock.inject("right", source=STICK)            # the stick has not seat 2: nothing
+        mock.stick.inject("right", source=STICK)            # the stick has not seat 2: nothing
         seen.append(wait_blocked(mock, 2))
-        mock.inject("right", source=PHONE)            # the phone moves its cursor ...
+        mock.stick.inject("right", source=PHONE)            # the phone moves its cursor ...
         seen.append(wait_blocked(mock, 3))
-        mock.inject("down", source=PHONE)             # ... and drops
+        mock.stick.inject("down", source=PHONE)             # ... and drops
         seen.append(wait_blocked(mock, 4))            # seat 1's turn again
         with mock.together():                         # abandon? and yes, in one batch
-            mock.inject("up", source=STICK)
-            mock.inject("up", source=STICK)
+            mock.stick.inject("up", source=STICK)
+            mock.stick.inject("up", source=STICK)
 
     thread = threading.Thread(target=phone)
     thread.start()
     events = []
-    original = mock.wait_event
-    mock.wait_event = lambda timeout=None: events.append(original(timeout)) or events[-1]
+    original = mock.stick.wait_event
+    mock.stick.wait_event = lambda timeout=None: events.append(original(timeout)) or events[-1]
     result = play(mock, MatchOptions(), seats=Seats(None, Person(PHONE, kind="phone")))
     thread.join(10)
     assert result.abandoned and not thread.is_alive()
@@ -207,17 +207,17 @@ def test_a_seat_taken_from_another_thread_changes_hands_at_once():
         wait_blocked(mock, 1)                          # the stick has seat 2's turn
         seats.take(2, phone)                           # a phone takes seat 2: the match is woken
         wait_blocked(mock, 2)
-        mock.inject("down", source=STICK)              # the stick no longer plays seat 2
+        mock.stick.inject("down", source=STICK)              # the stick no longer plays seat 2
         wait_blocked(mock, 3)
         with mock.together():
-            mock.inject("left", source=PHONE)
-            mock.inject("down", source=PHONE)
+            mock.stick.inject("left", source=PHONE)
+            mock.stick.inject("down", source=PHONE)
         wait_blocked(mock, 4)                          # seat 1's turn
         seats.leave(2)                                 # the phone leaves on seat 1's turn: nothing to restart
         wait_blocked(mock, 5)
         with mock.together():
-            mock.inject("up", source=STICK)
-            mock.inject("up", source=STICK)
+            mock.stick.inject("up", source=STICK)
+            mock.stick.inject("up", source=STICK)
 
     thread = threading.Thread(target=server)
     thread.start()

@@ -149,5 +149,5 @@ def test_rotation_applies_at_the_backend():
     }
     for rotation, text in expected.items():
         backend = MockBackend(rotation=rotation)
-        backend.show(render.board_frame(board, P, cursor=3))
-        assert grid(backend.screen) == g(text), rotation
+        backend.screen.show(render.board_frame(board, P, cursor=3))
+        assert grid(backend.leds) == g(text), rotation

@@ -126,5 +126,5 @@ def test_the_launcher_s_puzzle_warns_before_the_puzzle(adir, capsys):
     start = tuple(render.board_frame(daily(day).board(), PALETTES[DEFAULT], cursor=3))
     assert shown(mock)[:len(steps) + 1] == steps + [(round(end, 6), start)]
     assert mock.statuses[0] == (0.0, SAID) and mock.statuses[1][1].phase == "puzzle"
-    assert mock.screen == (BLACK,) * 64
+    assert mock.leds == (BLACK,) * 64
     assert capsys.readouterr().out == "puzzle 2-0462 of 2026-11-24: not solved (0 tries)\n"

@@ -143,7 +143,7 @@ def test_up_leaves_at_once_even_during_an_animation_and_presses_meanwhile_are_dr
     done = PuzzlePlay(mock, DAY, PUZZLE).run()
     assert (done.tries, done.solved, done.streak) == (0, False, None)
     assert done.line == "puzzle 2-0462 of 2026-11-24: not solved (0 tries)"
-    assert round(mock.frames[-1][0], 6) == 2.1 and mock.screen == (BLACK,) * 64
+    assert round(mock.frames[-1][0], 6) == 2.1 and mock.leds == (BLACK,) * 64
     assert all(grid(f) != at("", cursor=3) for t, f in mock.frames if t > 1.5)   # the cursor never moved back
 
 
@@ -379,7 +379,7 @@ def test_the_entry_plays_today_s_puzzle_and_counts_earlier_tries(tmp_path, capsy
     assert done is not None and (done.tries, done.solved, done.streak) == (2, True, 2)
     assert capsys.readouterr().out == "puzzle 2-0462 of 2026-11-24: solved at try 2; streak: 2 days\n"
     assert mock.statuses[0][1].text == "puzzle 2-0462, try 2: yellow to move: win within 2 stones"
-    assert mock.screen == (BLACK,) * 64
+    assert mock.leds == (BLACK,) * 64
 
 
 def test_the_command_on_the_emulator(emu_dir, tmp_path):

@@ -194,7 +194,7 @@ def test_presses_during_an_animation_are_dropped_and_up_leaves_at_once(tmp_path)
     mock.tap("up", at=2.0)                                    # while the right columns blink: leaves
     done = Training(mock, result).run()
     assert (done.tried, done.right) == (1, 1)
-    assert [round(t, 6) for t, _ in mock.frames][-1] == 2.0 and mock.screen == (BLACK,) * 64
+    assert [round(t, 6) for t, _ in mock.frames][-1] == 2.0 and mock.leds == (BLACK,) * 64
     assert all(grid(f)[:8] != "....R..." for _, f in mock.frames)   # the cursor never moved
 
 
@@ -238,7 +238,7 @@ def test_nothing_to_train_on(tmp_path):
     result = reviewed(tmp_path, "4")             # the one winning move: best
     mock = MockBackend()
     done = Training(mock, result).run()
-    assert (done.total, done.tried, done.right) == (0, 0, 0) and mock.screen == (BLACK,) * 64
+    assert (done.total, done.tried, done.right) == (0, 0, 0) and mock.leds == (BLACK,) * 64
 
 
 # -- the launcher's entry --------------------------------------------------------------
@@ -282,7 +282,7 @@ def test_up_while_the_entry_reviews_goes_back(tmp_path):
         raise AssertionError("not reached")
 
     assert training.play(mock, path=path, reviewer=slow) is None
-    assert mock.screen == (BLACK,) * 64
+    assert mock.leds == (BLACK,) * 64
 
 
 @pytest.mark.parametrize("case, text", [("missing", "NO GAMES"), ("empty", "NO GAMES"), ("no mistake", "NO MISTAKES")])

@@ -78,7 +78,7 @@ def confirm(moves, lit):
 def test_the_pin_scrolls_at_the_first_wait_for_a_move_on_the_leds_only_then_the_board_comes_back():
     mock = MockBackend()
     watch = Watch()
-    mock.observe(watch)
+    mock.screen.observe(watch)
     BackendConsole(mock).show_pin("1234")       # asked before the match: it plays at the first wait for a move
     mock.tap("right", at=10.0)
     mock.tap("up", "up", at=11.0)
@@ -107,7 +107,7 @@ def test_a_press_at_the_stick_ends_the_pin_and_is_not_lost():
 def test_a_phone_pressing_during_the_pin_plays_on_underneath():
     mock = MockBackend()
     watch = Watch()
-    mock.observe(watch)
+    mock.screen.observe(watch)
     BackendConsole(mock).show_pin("1234")
     mock.tap("right", at=1.0, source=PHONE)      # the phone's page shows the board, not the PIN: it plays on
     mock.tap("up", "up", at=10.0)
@@ -125,7 +125,7 @@ def test_the_pin_waits_for_the_end_of_a_falling_token():
         if not asked and frame == fall("4")[1]:
             asked.append(frame)
             console.show_pin("1234")
-    mock.observe(Watch(ask))
+    mock.screen.observe(Watch(ask))
     mock.tap("down")
     mock.tap("up", "up", at=10.0)
     play(mock, MatchOptions())
@@ -162,16 +162,16 @@ def test_when_an_interlude_may_start():
 def test_a_first_interlude_cuts_short_the_one_playing_and_goes_ahead_of_those_waiting():
     mock = MockBackend()
     watch = Watch()
-    mock.observe(watch)
+    mock.screen.observe(watch)
     game, a, b, c = ([(tuple([colour] * 64), 1.0)] * n for colour, n in ((RED, 1), (GREEN, 3), (BLUE, 1), (WHITE, 2)))
-    mock.show(game[0][0])
-    mock.interlude(a, mirrored=True)              # a public one plays ...
-    mock.interlude(b)                            # ... and a private one waits
-    assert mock.wait_event(0.6) is None and mock.interluding
-    mock.interlude(c, first=True)                # the pairing PIN
-    assert mock.wait_event(0.1) is None          # a short wait (an animation's): it begins all the same
-    while mock.interluding or mock.now() < 5.0:
-        mock.wait_event(1.0)
+    mock.screen.show(game[0][0])
+    mock.interludes.interlude(a, mirrored=True)              # a public one plays ...
+    mock.interludes.interlude(b)                            # ... and a private one waits
+    assert mock.stick.wait_event(0.6) is None and mock.interludes.interluding
+    mock.interludes.interlude(c, first=True)                # the pairing PIN
+    assert mock.stick.wait_event(0.1) is None          # a short wait (an animation's): it begins all the same
+    while mock.interludes.interluding or mock.now() < 5.0:
+        mock.stick.wait_event(1.0)
     assert [(t, f[0]) for t, f in mock.frames] == [(0.0, RED), (0.0, GREEN), (0.6, WHITE), (1.6, WHITE), (2.6, RED),
                                                    (2.6, BLUE), (3.6, RED)]
     assert [f[0] for f in watch.frames] == [RED, GREEN, RED]   # the page: the game again once the public one is cut
@@ -180,12 +180,12 @@ def test_a_first_interlude_cuts_short_the_one_playing_and_goes_ahead_of_those_wa
 def test_the_pairing_pin_scrolls_in_two_groups_of_four_three_times_well_within_its_60_s():
     mock = MockBackend()
     watch = Watch()
-    mock.observe(watch)
+    mock.screen.observe(watch)
     game = (RED,) * 64
-    mock.show(game)
+    mock.screen.show(game)
     BackendConsole(mock).show_pairing("12345678")
-    while mock.interluding or mock.now() < 20.0:
-        mock.wait_event(1.0)
+    while mock.interludes.interluding or mock.now() < 20.0:
+        mock.stick.wait_event(1.0)
     text = [tuple(f) for f, _ in scroll_frames("PIN 1234 5678  PIN 1234 5678  PIN 1234 5678", WHITE, (0, 0, 0))]
     assert [f for _, f in mock.frames] == [game] + text + [game]
     assert [t for t, _ in mock.frames] == pytest.approx([0.0] + [k * SPEED for k in range(len(text) + 1)])
@@ -207,7 +207,7 @@ def test_the_pairing_gesture_shows_its_pin_at_once_cutting_short_a_pin_scrolling
             asked.append(mock.now())
             console.show_pin("1234")
     watch = Watch(landed)
-    mock.observe(watch)
+    mock.screen.observe(watch)
     pressed = mock.hold("middle", 3.5, at=1.0) - 3.5
     mock.tap("up", "up", at=30.0)
     with web.serving(mock, Address("127.0.0.1", 0)) as server:
@@ -238,7 +238,7 @@ def test_a_seat_taken_scrolls_in_its_colour_on_the_leds_and_the_page():
     mock = MockBackend()
     console = BackendConsole(mock)
     watch = Watch(then_said=lambda status: console.show_seated(2) if len(watch.statuses) == 1 else None)
-    mock.observe(watch)
+    mock.screen.observe(watch)
     mock.tap("up", "up", at=10.0)
     play(mock, MatchOptions())
     seated = [tuple(f) for f, _ in scroll_frames(SEATED_TEXT.format(seat=2), YELLOW, (0, 0, 0))]   # seat 2's colour
@@ -255,12 +255,12 @@ def test_a_seat_taken_before_the_game_says_its_colours_scrolls_in_white():
 
 def test_a_note_from_another_thread_is_shown_in_the_games_next_wait():
     mock = MockBackend()
-    told = threading.Thread(target=lambda: mock.note("web: http://192.168.1.20:8080/  PIN 1234"))
+    told = threading.Thread(target=lambda: mock.interludes.note("web: http://192.168.1.20:8080/  PIN 1234"))
     told.start()
     told.join()
-    assert mock.noted == ""
-    assert mock.wait_event(0.5) is None          # the game's next wait carries it out
-    assert mock.noted == "web: http://192.168.1.20:8080/  PIN 1234"
+    assert mock.interludes.noted == ""
+    assert mock.stick.wait_event(0.5) is None          # the game's next wait carries it out
+    assert mock.interludes.noted == "web: http://192.168.1.20:8080/  PIN 1234"
 
 
 # -- seats ----------------------------------------------------------------------------------------------

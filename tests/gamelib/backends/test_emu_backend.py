@@ -38,7 +38,7 @@ P = render.Palette()
 def test_a_frame_is_written_to_the_screen_file(emulator):
     frame = render.board_frame(Board.from_moves("4453"), P, cursor=3)
     with EmuBackend() as backend:
-        backend.show(frame)
+        backend.screen.show(frame)
         assert emulator.pixels() == lit(frame)
         assert emulator.pixels()[3] == (248, 0, 0)             # red, as get_pixel reads it
         assert emulator.pixels()[7 * 8 + 2] == (248, 252, 0)   # yellow at the bottom of column 3
@@ -49,7 +49,7 @@ def test_a_frame_is_written_to_the_screen_file(emulator):
 def test_rotation_turns_the_picture(emulator, rotation):
     frame = render.board_frame(Board.from_moves("4453"), P, cursor=3)
     with EmuBackend(rotation=rotation) as backend:
-        backend.show(frame)
+        backend.screen.show(frame)
         assert emulator.pixels() == lit(turned(frame, rotation))
         assert emulator.pixels() != lit(frame)
 
@@ -63,9 +63,9 @@ def test_an_observer_sees_the_picture_unturned_while_the_leds_are_turned(emulato
             seen.append(frame)
 
     with EmuBackend(rotation=270) as backend:
-        backend.observe(Mirror())
+        backend.screen.observe(Mirror())
         for frame in frames:
-            backend.show(frame)
+            backend.screen.show(frame)
             assert emulator.pixels() == lit(turned(frame, 270))
     assert seen == [tuple(frame) for frame in frames] + [(BLACK,) * 64]      # closing clears: seen too
 
@@ -73,17 +73,17 @@ def test_an_observer_sees_the_picture_unturned_while_the_leds_are_turned(emulato
 def test_stick_events_arrive_in_order_and_timeouts_return_none(emulator):
     with EmuBackend() as backend:
         emulator.wait_client()
-        assert backend.wait_event(0.05) is None
+        assert backend.stick.wait_event(0.05) is None
         emulator.send("left", "pressed")
         emulator.send("left", "held")
         emulator.send("left", "released")
         emulator.send("middle", "pressed")
-        events = [backend.wait_event(2.0) for _ in range(4)]
+        events = [backend.stick.wait_event(2.0) for _ in range(4)]
         assert [(e.direction, e.action) for e in events] == [
             (Direction.LEFT, Action.PRESSED), (Direction.LEFT, Action.HELD),
             (Direction.LEFT, Action.RELEASED), (Direction.MIDDLE, Action.PRESSED)]
         assert all(abs(e.timestamp - backend.now()) < 2.0 for e in events)   # our monotonic clock
-        assert backend.wait_event(0.05) is None
+        assert backend.stick.wait_event(0.05) is None
 
 
 @pytest.mark.parametrize("rotation, pushed, seen", [
@@ -94,24 +94,24 @@ def test_rotation_turns_the_stick_with_the_picture(emulator, rotation, pushed, s
     with EmuBackend(rotation=rotation) as backend:
         emulator.wait_client()
         emulator.send(pushed)
-        assert backend.wait_event(2.0).direction is seen
+        assert backend.stick.wait_event(2.0).direction is seen
 
 
 def test_another_threads_press_wakes_the_wait_beside_the_stick(emulator):
     with EmuBackend(rotation=90) as backend:
         emulator.wait_client()
-        timer = threading.Timer(0.2, lambda: backend.inject("left", source="phone:1"))
+        timer = threading.Timer(0.2, lambda: backend.stick.inject("left", source="phone:1"))
         timer.start()
         started = time.monotonic()
-        event = backend.wait_event()                  # no timeout: the phone's press ends it
+        event = backend.stick.wait_event()                  # no timeout: the phone's press ends it
         timer.join()
         assert 0.15 < time.monotonic() - started < 2.0
         assert (event.direction, event.source) == (Direction.LEFT, "phone:1")   # as the players see it
         emulator.send("right")                        # the stick still comes, turned
-        event = backend.wait_event(2.0)
+        event = backend.stick.wait_event(2.0)
         assert (event.direction, event.source) == (Direction.UP, STICK)
-        threading.Timer(0.1, backend.wake).start()
-        assert backend.wait_event() is None
+        threading.Timer(0.1, backend.stick.wake).start()
+        assert backend.stick.wait_event() is None
 
 
 @pytest.mark.slow
@@ -128,13 +128,13 @@ def test_the_middle_held_on_the_emulator_shows_a_pairing_pin_at_once_and_a_phone
 
     with EmuBackend() as backend, web.serving(backend, Address("127.0.0.1", 0)) as server:
         emulator.wait_client()
-        backend.show(render.board_frame(Board(), P, cursor=3))
+        backend.screen.show(render.board_frame(Board(), P, cursor=3))
         holder = threading.Thread(target=emulator.hold, args=("middle", 3.8))
         held, events, pressed = [], [], time.monotonic()
         holder.start()
         deadline = pressed + 10
         while server.seating.pairing is None and time.monotonic() < deadline:   # the game's loop, as it reads
-            event = backend.wait_event(0.1)
+            event = backend.stick.wait_event(0.1)
             if event is not None:
                 events.append(event)
         took = time.monotonic() - pressed
@@ -144,7 +144,7 @@ def test_the_middle_held_on_the_emulator_shows_a_pairing_pin_at_once_and_a_phone
         assert {(e.direction, e.action) for e in events[1:]} == {(Direction.MIDDLE, Action.HELD)}
         scroll = [lit(frame) for frame, _ in scroll_frames(PAIR_TEXT.format(pin=pin), WHITE, (0, 0, 0))]
         while len(held) < 20 and time.monotonic() < deadline:                      # its scroll on the LEDs
-            backend.wait_event(0.02)
+            backend.stick.wait_event(0.02)
             pixels = emulator.pixels()
             if pixels in scroll and pixels not in held:
                 held.append(pixels)
@@ -158,15 +158,15 @@ def test_discard_events_empties_the_queue(emulator):
     with EmuBackend() as backend:
         emulator.wait_client()
         emulator.tap("left", "right", gap=0)
-        assert backend.wait_event(2.0).direction is Direction.LEFT   # they have arrived
-        assert backend.discard_events() == 3
-        assert backend.wait_event(0.05) is None
+        assert backend.stick.wait_event(2.0).direction is Direction.LEFT   # they have arrived
+        assert backend.stick.discard_events() == 3
+        assert backend.stick.wait_event(0.05) is None
 
 
 def test_low_light_sets_the_gamma_and_closing_puts_it_back(emulator):
     backend = EmuBackend(low_light=True)
     assert emulator.gamma() == tuple(GAMMA_LOW)
-    backend.show([(255, 255, 255)] * 64)
+    backend.screen.show([(255, 255, 255)] * 64)
     backend.close()
     backend.close()                                   # twice is fine
     assert emulator.gamma() == tuple(GAMMA_DEFAULT)

@@ -1,9 +1,9 @@
-"""The real-HAT backend off a Pi: a stand-in ``sense_hat`` module at the library's boundary.
+"""The real-HAT backend off a Pi: a stand-in ``sense_hat`` module at the library's boundary, and a fake
+kernel's ``/sys/class`` and ``/dev`` (``senselib.SYS``, ``senselib.DEV``).
 
-The stand-in has what ``HatBackend`` uses of the real library: ``SenseHat()``
-with ``_fb_device`` (the framebuffer's path; here a 160-byte file), ``stick``
-with ``_stick_file`` (the evdev device; here a pipe fed 24-byte input events)
-and ``_read()``, and ``low_light``.
+The stand-in has what ``HatBackend`` uses of the real library, its public API: ``SenseHat()``, its
+``stick.close()`` and ``low_light``.  The backend finds the framebuffer (here a 160-byte file) and the
+joystick (here a FIFO fed 24-byte input events) by their names in ``/sys``, as the kernel shows them.
 """
 import errno
 import logging
@@ -30,47 +30,57 @@ USER = "nobody" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
 
 
 class FakeStick:
-    device = None
-    """A path to open as the real library opens its evdev device (``io.open(path, 'rb')``); else a pipe."""
+    """The library's joystick: the backend only closes it (it reads its own, grabbed)."""
 
     def __init__(self):
-        if FakeStick.device is not None:
-            self._stick_file = open(FakeStick.device, "rb", buffering=0)
-            self.write_end = os.open(os.devnull, os.O_WRONLY)
-        else:
-            read, self.write_end = os.pipe()
-            self._stick_file = os.fdopen(read, "rb", buffering=0)
         self.closed = False
-
-    def _read(self):
-        sec, usec, type_, code, value = EVENT.unpack(self._stick_file.read(EVENT.size))
-        if type_ != 1:
-            return None
-        direction = {103: "up", 108: "down", 105: "left", 106: "right", 28: "middle"}[code]
-        return types.SimpleNamespace(direction=direction, action=("released", "pressed", "held")[value])
 
     def close(self):
         self.closed = True
-        self._stick_file.close()
-        os.close(self.write_end)
+
+
+def fake_kernel(folder):
+    """A Pi's ``/sys/class`` and ``/dev`` with a Sense HAT under ``folder`` (anyone may enter): fb1 (a file)
+    and input/event2 (a FIFO, held open for writing: its write end returned)."""
+    os.chmod(folder, 0o755)
+    for path, name in (("sys/class/graphics/fb0/name", "vc4drmfb"), ("sys/class/graphics/fb1/name", "RPi-Sense FB"),
+                       ("sys/class/input/event0/device/name", "vc4-hdmi"),
+                       ("sys/class/input/event2/device/name", "Raspberry Pi Sense HAT Joystick")):
+        os.makedirs(os.path.join(folder, os.path.dirname(path)), exist_ok=True)
+        with open(os.path.join(folder, path), "w") as f:
+            f.write(name + "\n")
+    os.makedirs(os.path.join(folder, "dev", "input"))
+    for root, dirs, files in os.walk(folder):
+        for entry in dirs:
+            os.chmod(os.path.join(root, entry), 0o755)
+        for entry in files:
+            os.chmod(os.path.join(root, entry), 0o644)
+    fb = os.path.join(folder, "dev", "fb1")
+    with open(fb, "wb") as f:
+        f.write(b"\xff" * 160)
+    stick = os.path.join(folder, "dev", "input", "event2")
+    os.mkfifo(stick)
+    for path in (fb, stick):
+        os.chmod(path, 0o666)
+    return os.open(stick, os.O_RDWR)
 
 
 @pytest.fixture
-def fake_library(monkeypatch, tmp_path):
-    fb = tmp_path / "fb1"
-    fb.write_bytes(b"\xff" * 160)
+def fake_library(monkeypatch):
+    folder = tempfile.mkdtemp()
+    write_end = fake_kernel(folder)
+    monkeypatch.setattr(senselib, "SYS", os.path.join(folder, "sys"))
+    monkeypatch.setattr(senselib, "DEV", os.path.join(folder, "dev"))
     made = []
 
     class SenseHat:
         fail = None
-        fb_device = None
         refuse_gamma = False
         """Answer low light as Bookworm's newer display driver does (python-sense-hat issue 145)."""
 
         def __init__(self):
             if SenseHat.fail:
                 raise SenseHat.fail
-            self._fb_device = SenseHat.fb_device or str(fb)
             self.stick = FakeStick()
             self.asked = []
             self._low_light = False
@@ -90,10 +100,15 @@ def fake_library(monkeypatch, tmp_path):
     module = types.ModuleType("sense_hat")
     module.SenseHat = SenseHat
     monkeypatch.setitem(sys.modules, "sense_hat", module)
-    monkeypatch.setattr(FakeStick, "device", None)
     grabs = []
     monkeypatch.setattr(senselib.fcntl, "ioctl", lambda fd, request, arg: grabs.append((request, arg)))
-    return types.SimpleNamespace(SenseHat=SenseHat, made=made, fb=fb, grabs=grabs)
+    yield types.SimpleNamespace(SenseHat=SenseHat, made=made, fb=Path(folder, "dev", "fb1"), grabs=grabs,
+                                stick=write_end, folder=folder)
+    try:
+        os.close(write_end)
+    except OSError:   # a test closed it
+        pass
+    shutil.rmtree(folder)
 
 
 def test_frames_events_grab_and_close(fake_library):
@@ -101,17 +116,26 @@ def test_frames_events_grab_and_close(fake_library):
     hat = fake_library.made[0]
     assert fake_library.grabs == [(senselib.EVIOCGRAB, 1)]      # presses stay out of the console
     assert hat.low_light is True
-    backend.show([(255, 0, 0)] + [(0, 0, 255)] * 62 + [(255, 255, 0)])
+    backend.screen.show([(255, 0, 0)] + [(0, 0, 255)] * 62 + [(255, 255, 0)])
     pixels = struct.unpack("64H", fake_library.fb.read_bytes()[:128])
     assert (pixels[0], pixels[1], pixels[63]) == (0xF800, 0x001F, 0xFFE0)
     assert fake_library.fb.read_bytes()[128:] == b"\xff" * 32       # the gamma area is left alone
-    os.write(hat.stick.write_end, EVENT.pack(0, 0, 0, 0, 0) + EVENT.pack(0, 0, 1, 105, 1))
-    event = backend.wait_event(1.0)                               # the sync event is skipped
+    os.write(fake_library.stick, EVENT.pack(0, 0, 0, 0, 0) + EVENT.pack(0, 0, 1, 105, 1))
+    event = backend.stick.wait_event(1.0)                               # the sync event is skipped
     assert (event.direction, event.action) == (Direction.LEFT, Action.PRESSED)
-    assert backend.wait_event(0.01) is None
+    assert backend.stick.wait_event(0.01) is None
     backend.close()
     assert hat.stick.closed and hat.low_light is False
     assert fake_library.fb.read_bytes()[:128] == bytes(128)        # cleared
+
+
+def test_a_joystick_that_goes_away_is_an_error_not_a_spin(fake_library):
+    backend = senselib.HatBackend()
+    os.close(fake_library.stick)                                  # the FIFO's last writer: its end of events
+    with pytest.raises(BackendError) as info:
+        backend.stick.wait_event(1.0)
+    assert str(info.value) == "the joystick has gone: end of its events"
+    backend.close()
 
 
 def leds(fb):
@@ -122,10 +146,10 @@ def leds(fb):
 def test_low_light_where_the_driver_takes_gamma_is_its_own(fake_library, caplog):
     caplog.set_level(logging.INFO, logger="gamelib")
     backend = senselib.HatBackend(low_light=True)
-    backend.show([(255, 0, 0)] * 64)
+    backend.screen.show([(255, 0, 0)] * 64)
     assert leds(fake_library.fb) == [(248, 0, 0)] * 64                   # the driver dims: the pixels as they are
-    backend.low_light = False
-    backend.low_light = True
+    backend.screen.low_light = False
+    backend.screen.low_light = True
     backend.close()
     assert fake_library.made[0].asked == [True, False, True, False]
     assert [r.getMessage() for r in caplog.records] == [
@@ -139,11 +163,11 @@ def test_low_light_where_the_driver_refuses_gamma_is_done_in_software(fake_libra
     fake_library.SenseHat.refuse_gamma = True
     frame = [(255, 0, 0), (1, 2, 7), (47, 48, 104), (128, 200, 255)] + [(0, 0, 0)] * 60
     backend = senselib.HatBackend(low_light=True)
-    backend.show(frame)
+    backend.screen.show(frame)
     assert leds(fake_library.fb)[:5] == [(144, 0, 0), (48, 48, 48), (48, 48, 64), (80, 120, 144), (0, 0, 0)]
-    backend.low_light = False                                             # drawn again at once
+    backend.screen.low_light = False                                             # drawn again at once
     assert leds(fake_library.fb)[:4] == [(248, 0, 0), (0, 0, 0), (40, 48, 104), (128, 200, 248)]
-    backend.low_light = True
+    backend.screen.low_light = True
     assert leds(fake_library.fb)[0] == (144, 0, 0)
     backend.close()
     assert fake_library.made[0].asked == [True]                          # refused once: not asked again
@@ -170,9 +194,9 @@ def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fak
     import time
 
     backend = senselib.HatBackend()
-    write_end = fake_library.made[0].stick.write_end
+    write_end = fake_library.stick
     gestures = []
-    backend.watch_pairing(lambda: gestures.append(time.monotonic()))
+    backend.stick.watch_pairing(lambda: gestures.append(time.monotonic()))
 
     def hold():
         start = time.monotonic()
@@ -190,7 +214,7 @@ def test_the_middle_held_makes_the_pairing_gesture_from_the_kernel_s_repeats(fak
     holder.start()
     events = []
     while not events or events[-1].action is not Action.RELEASED:
-        event = backend.wait_event(5.0)
+        event = backend.stick.wait_event(5.0)
         assert event is not None
         events.append(event)
     holder.join()
@@ -241,41 +265,39 @@ def test_a_stick_someone_else_holds(fake_library, monkeypatch):
     assert fake_library.made[0].stick.closed
 
 
-@pytest.fixture
-def devices(fake_library):
-    """A framebuffer and a joystick file anyone may open, in a directory anyone may enter."""
-    folder = tempfile.mkdtemp()
-    os.chmod(folder, 0o755)
-    paths = {name: os.path.join(folder, name) for name in ("fb1", "event2")}
-    for path in paths.values():
-        with open(path, "wb") as f:
-            f.write(bytes(160))
-        os.chmod(path, 0o666)
-    yield paths
-    shutil.rmtree(folder)
-
-
-def open_as_nobody(fake_library, fb, stick):
+def open_as_nobody(fake_library):
     """``HatBackend()`` in a child process running as ``nobody`` with no groups (when we are root;
     else as ourselves): what it raised."""
     def open_it():
-        fake_library.SenseHat.fb_device = fb
-        FakeStick.device = stick
         senselib.HatBackend().close()
         return "opened"
 
     return in_child(open_it)[0]
 
 
-def test_leds_a_user_outside_video_may_not_open(fake_library, devices):
-    os.chmod(devices["fb1"], 0)   # /dev/fb1 is root:video 0660: closed to everyone else
-    assert open_as_nobody(fake_library, devices["fb1"], devices["event2"]) == (
-        f"SetupError: the Sense HAT LEDs ({devices['fb1']}) cannot be opened: permission denied; "
+def test_leds_a_user_outside_video_may_not_open(fake_library):
+    os.chmod(fake_library.fb, 0)   # /dev/fb1 is root:video 0660: closed to everyone else
+    assert open_as_nobody(fake_library) == (
+        f"SetupError: the Sense HAT LEDs ({fake_library.fb}) cannot be opened: permission denied; "
         f"user {USER} needs the 'video' group: run 'sudo usermod -aG video {USER}', then log in again")
 
 
-def test_a_joystick_a_user_outside_input_may_not_open(fake_library, devices):
-    os.chmod(devices["event2"], 0)
-    assert open_as_nobody(fake_library, devices["fb1"], devices["event2"]) == (
-        f"SetupError: the Sense HAT joystick ({devices['event2']}) cannot be opened: permission denied; "
+def test_a_joystick_a_user_outside_input_may_not_open(fake_library):
+    stick = os.path.join(fake_library.folder, "dev", "input", "event2")
+    os.chmod(stick, 0)
+    assert open_as_nobody(fake_library) == (
+        f"SetupError: the Sense HAT joystick ({stick}) cannot be opened: permission denied; "
         f"user {USER} needs the 'input' group: run 'sudo usermod -aG input {USER}', then log in again")
+
+
+@pytest.mark.parametrize("gone, missing", [
+    ("sys/class/input/event2/device/name", "the kernel shows no 'Raspberry Pi Sense HAT Joystick' input device"),
+    ("sys/class/graphics/fb1/name", "the kernel shows no 'RPi-Sense FB' framebuffer"),
+])
+def test_the_devices_are_found_by_their_names_in_sys(fake_library, gone, missing):
+    os.remove(os.path.join(fake_library.folder, gone))
+    with pytest.raises(BackendError) as info:
+        senselib.HatBackend()
+    assert str(info.value) == (
+        f"the Sense HAT cannot be opened ({missing}): check it is seated, that I2C is on in raspi-config, and that "
+        "this user is in the 'video' and 'input' groups")

@@ -75,7 +75,7 @@ def test_opening_takes_the_terminal_and_closing_gives_it_back_exactly(term):
     lflag = raw[3]
     assert not lflag & (termios.ECHO | termios.ICANON | termios.ISIG)
     assert not raw[0] & (termios.ICRNL | termios.IXON)
-    backend.show(board())
+    backend.screen.show(board())
     term.pump(0.05)
     assert term.output.startswith(ENTER.encode())
     assert leds(term.screen) == hex_colours(board())
@@ -139,42 +139,42 @@ def test_a_failure_while_opening_gives_the_terminal_back(term):
 ])
 def test_keys_are_stick_events(term, data, expected):
     with term.backend() as backend:
-        assert backend.wait_event(0.02) is None
+        assert backend.stick.wait_event(0.02) is None
         typed = backend.now()
         term.type(data)
-        events = [backend.wait_event(1.0) for _ in expected]
+        events = [backend.stick.wait_event(1.0) for _ in expected]
         assert [(e.direction, e.action) for e in events] == expected
         assert all(typed <= e.timestamp <= backend.now() for e in events)   # on the backend's clock
-        assert backend.wait_event(0.02) is None
+        assert backend.stick.wait_event(0.02) is None
 
 
 def test_rotation_turns_the_arrows_with_the_picture(term):
     with term.backend(rotation=90) as backend:
-        backend.show(board())
+        backend.screen.show(board())
         term.pump(0.05)
         assert leds(term.screen) == hex_colours(turned(board(), 90))
         term.type(b"\x1b[C")                               # right, on a picture turned clockwise: up
-        assert backend.wait_event(1.0).direction is Direction.UP
+        assert backend.stick.wait_event(1.0).direction is Direction.UP
 
 
 @pytest.mark.parametrize("key, error", [(b"q", QuitRequested), (b"\x03", KeyboardInterrupt)])
 def test_q_quits_and_ctrl_c_interrupts(term, key, error):
     backend = term.backend()
     term.type(b"\x1b[A")
-    assert backend.wait_event(1.0).direction is Direction.UP
+    assert backend.stick.wait_event(1.0).direction is Direction.UP
     term.type(key)
     with pytest.raises(error):
-        backend.wait_event(1.0)
+        backend.stick.wait_event(1.0)
     term.type(b"\x1b[B" + key)                        # at once, even behind another key
     with pytest.raises(error):
-        backend.wait_event(1.0)
+        backend.stick.wait_event(1.0)
     backend.close()
     assert termios.tcgetattr(term.slave) == term.attributes_before
 
 
 def test_a_resize_wakes_the_wait_and_redraws(term):
     with term.backend() as backend:
-        backend.show(board())
+        backend.screen.show(board())
         term.pump(0.05)
         assert leds(term.screen) == hex_colours(board())
 
@@ -187,7 +187,7 @@ def test_a_resize_wakes_the_wait_and_redraws(term):
 
         thread = threading.Thread(target=resize)
         thread.start()
-        assert backend.wait_event(10).direction is Direction.LEFT
+        assert backend.stick.wait_event(10).direction is Direction.LEFT
         thread.join()
         term.screen.resize(20, 60)
         term.pump(0.05)
@@ -199,8 +199,8 @@ def test_a_resize_wakes_the_wait_and_redraws(term):
 
 def test_low_light_redraws_dimmer(term):
     with term.backend() as backend:
-        backend.show(board())
-        backend.low_light = True
+        backend.screen.show(board())
+        backend.screen.low_light = True
         term.pump(0.05)
         assert leds(term.screen) == hex_colours([dim(p) for p in board()])
 
@@ -209,7 +209,7 @@ def test_what_the_program_prints_shows_under_the_board_then_stays_after(term, mo
     out = io.TextIOWrapper(io.FileIO(os.dup(term.slave), "w"), write_through=True)
     monkeypatch.setattr(sys, "stdout", out)
     with term.backend() as backend:
-        backend.show(board())
+        backend.screen.show(board())
         print("match 1: player 1 wins 2-0")
         term.pump(0.05)
         assert [line.strip() for line in term.screen.display[11:14]] == [   # the board up half a line
@@ -225,7 +225,7 @@ def test_plain_mode_prints_the_lines_once(term, monkeypatch):
     out = io.TextIOWrapper(io.FileIO(os.dup(term.slave), "w"), write_through=True)
     monkeypatch.setattr(sys, "stdout", out)
     with term.backend(env={"TERM": "dumb"}) as backend:
-        backend.show(board())
+        backend.screen.show(board())
         print("match 1: player 1 wins 2-0")
     term.pump(0.05)
     assert term.output.count(b"match 1: player 1 wins 2-0") == 1   # no alternate screen to come back from
@@ -236,23 +236,23 @@ def test_a_caption_shows_under_the_board_and_the_line_it_hid_comes_back(term, mo
     out = io.TextIOWrapper(io.FileIO(os.dup(term.slave), "w"), write_through=True)
     monkeypatch.setattr(sys, "stdout", out)
     with term.backend() as backend:
-        backend.show(board())
-        backend.notice("no Sense HAT or emulator found")
-        backend.say(Status("choosing opponent", "choosing the opponent: 2 players", "2 players (left/right: browse)"))
+        backend.screen.show(board())
+        backend.screen.notice("no Sense HAT or emulator found")
+        backend.screen.say(Status("choosing opponent", "choosing the opponent: 2 players", "2 players (left/right: browse)"))
         term.pump(0.05)
         assert term.screen.display[13].strip() == "2 players (left/right: browse)"
-        backend.say(Status("playing", "round 1 (0-0, 7x6): player 1 (red) to move"))   # no caption: the notice
+        backend.screen.say(Status("playing", "round 1 (0-0, 7x6): player 1 (red) to move"))   # no caption: the notice
         term.pump(0.05)
         assert term.screen.display[13].strip() == "no Sense HAT or emulator found"
         print("match 1: player 1 wins 2-0")
-        backend.say(Status("choosing size", "choosing the board size: 6x5", "board size: 6x5"))
+        backend.screen.say(Status("choosing size", "choosing the board size: 6x5", "board size: 6x5"))
         term.pump(0.05)                    # the printed line keeps a row of its own under the caption
         assert [line.strip() for line in term.screen.display[12:14]] == ["board size: 6x5", "match 1: player 1 wins 2-0"]
-        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move", "player 1 (red) to move"))
+        backend.screen.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move", "player 1 (red) to move"))
         term.pump(0.05)                    # in play: whose turn, and the last match's result under it
         assert [line.strip() for line in term.screen.display[12:14]] == ["player 1 (red) to move",
                                                                           "match 1: player 1 wins 2-0"]
-        backend.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move"))   # no caption: the line
+        backend.screen.say(Status("playing", "round 1 (0-0, 6x5): player 1 (red) to move"))   # no caption: the line
         term.pump(0.05)
         assert [line.strip() for line in term.screen.display[12:14]] == ["match 1: player 1 wins 2-0", ""]
     out.close()
@@ -260,30 +260,30 @@ def test_a_caption_shows_under_the_board_and_the_line_it_hid_comes_back(term, mo
 
 def test_another_threads_press_or_wake_up_ends_a_wait_for_ever_at_once(term):
     with term.backend() as backend:
-        for act, expected in ((lambda: backend.inject("up", source="phone:1"), (Direction.UP, "phone:1")),
-                              (backend.wake, None)):
+        for act, expected in ((lambda: backend.stick.inject("up", source="phone:1"), (Direction.UP, "phone:1")),
+                              (backend.stick.wake, None)):
             timer = threading.Timer(0.2, act)
             timer.start()
             started = time.monotonic()
-            event = backend.wait_event()                   # no timeout: only the other thread ends it
+            event = backend.stick.wait_event()                   # no timeout: only the other thread ends it
             waited = time.monotonic() - started
             timer.join()
             assert 0.15 < waited < 2.0
             assert (event if event is None else (event.direction, event.source)) == expected
         term.type(b"\x1b[D")                               # the keys still come, from the stick
-        event = backend.wait_event(2.0)
+        event = backend.stick.wait_event(2.0)
         assert (event.direction, event.source) == (Direction.LEFT, STICK)
 
 
 def test_a_key_typed_during_an_animation_is_discarded_even_when_undecided(term):
     with term.backend() as backend:
         term.type(b"\r")
-        assert (backend.wait_event(1.0).action) is Action.PRESSED   # Enter drops a token
+        assert (backend.stick.wait_event(1.0).action) is Action.PRESSED   # Enter drops a token
         time.sleep(0.3)
         term.type(b"\r")                                 # Enter again while it falls: a tap or a repeat?
         time.sleep(0.02)
-        backend.discard_events()                          # the fall ends
-        later = [backend.wait_event(1.0) for _ in range(2)]
+        backend.stick.discard_events()                          # the fall ends
+        later = [backend.stick.wait_event(1.0) for _ in range(2)]
         assert [(e.direction, e.action) for e in later if e] == [(Direction.MIDDLE, Action.RELEASED)]
 
 
@@ -292,7 +292,7 @@ def test_the_terminal_going_away_is_an_error_not_a_spin(term):
     os.close(term.master)
     term.master = -1
     with pytest.raises(BackendError, match="the terminal has gone"):
-        backend.wait_event(1.0)
+        backend.stick.wait_event(1.0)
     backend.close()                                    # nothing left to restore: no error either
 
 

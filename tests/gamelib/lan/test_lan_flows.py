@@ -1,5 +1,5 @@
 """The LED flows around a game over the LAN as exact frames and words on the mock's fake clock
-(``gamelib/lan/flows.py``, ``screens.py``), and the backend's pause (``Backend.pause``, ``base.py``): the
+(``gamelib/lan/flows.py``, ``screens.py``), and the backend's pause (``Interludes.pause``, ``base.py``): the
 host's lobby (the waves; a request's name scrolling; middle accepts, up refuses or leaves) with a real
 :class:`~gamelib.lan.host.LanHost` and a real guest's socket; the guest's list, its visit (the hourglass,
 the host's frames and words, the dropped link, the red cross, who left) with a scripted link."""
@@ -80,8 +80,8 @@ def test_a_request_scrolls_its_name_and_middle_accepts(lobby):
     waves = screens.frames(screens.offering(default_palette()))
     assert shown(mock) == waves[:1] + frames + frames[:1]             # ANN 127.0.0.1? scrolls over and over
     assert [t for t, _ in timed(mock)][:4] == [0.0, 0.0, SPEED, round(2 * SPEED, 3)]
-    assert mock.status == screens.request_words("Ann", "127.0.0.1")
-    assert mock.status.caption == "Ann at 127.0.0.1 asks (Enter: yes, ↑: no)"
+    assert mock.screen.status == screens.request_words("Ann", "127.0.0.1")
+    assert mock.screen.status.caption == "Ann at 127.0.0.1 asks (Enter: yes, ↑: no)"
     assert client.until("welcome")["token"] == session.token
 
 
@@ -205,8 +205,8 @@ def test_a_visit_asks_plays_the_hosts_frames_and_words_sends_presses_and_shows_w
 
 def mock_pictures(mock):
     """The frames as the players see them (the mock records them turned)."""
-    from gamelib.backends.base import _pixel_map
-    table = _pixel_map(mock.rotation)
+    from gamelib.backends.screen import pixel_map
+    table = pixel_map(mock.screen.rotation)
     return [tuple(frame[table[i]] for i in range(64)) for _, frame in mock.frames]
 
 
@@ -254,23 +254,23 @@ def test_up_while_asking_gives_up_and_says_bye():
 def test_a_pause_shows_its_frames_over_the_game_which_goes_on_underneath():
     mock = MockBackend()
     watched = []
-    mock.observe(type("W", (), {"shown": lambda self, f: watched.append(f), "said": lambda self, s: None})())
+    mock.screen.observe(type("W", (), {"shown": lambda self, f: watched.append(f), "said": lambda self, s: None})())
     game = tuple([(0, 0, 255)] * 64)
-    mock.show(game)
-    mock.say(Status("playing", "the game"))
+    mock.screen.show(game)
+    mock.screen.say(Status("playing", "the game"))
     pressed = []
     steps = screens.away(default_palette())
-    pause = mock.pause(steps, pressed=pressed.append, status=screens.away_words("Ann", 90))
+    pause = mock.interludes.pause(steps, pressed=pressed.append, status=screens.away_words("Ann", 90))
     mock.tap("left", at=0.2)
     mock.tap("up", at=0.7)
     mock.tap("right", at=0.8, source="lan:1")                         # another source's: nothing
     while mock.now() < 1.2:
-        assert mock.wait_event(1.2 - mock.now()) is None and mock.paused
-    mock.show(tuple([(9, 9, 9)] * 64))                                 # the game's frame, kept
-    mock.say(Status("playing", "the game again"))                     # its words, kept
+        assert mock.stick.wait_event(1.2 - mock.now()) is None and mock.interludes.paused
+    mock.screen.show(tuple([(9, 9, 9)] * 64))                                 # the game's frame, kept
+    mock.screen.say(Status("playing", "the game again"))                     # its words, kept
     assert [e.direction.value for e in pressed] == ["left", "up"]
-    mock.unpause(pause)
-    assert mock.wait_event(0) is None and not mock.paused
+    mock.interludes.unpause(pause)
+    assert mock.stick.wait_event(0) is None and not mock.interludes.paused
     assert shown(mock) == [game, steps[0][0], steps[1][0], steps[0][0], tuple([(9, 9, 9)] * 64)]
     assert watched == shown(mock)                                     # observers see the pause too
     assert [s.text for _, s in mock.statuses] == ["the game", screens.away_words("Ann", 90).text, "the game again"]

@@ -50,7 +50,7 @@ class Host:
         """The presses injected into the game since the last call: (direction, action, source)."""
         got = []
         while True:
-            event = self.mock.wait_event(0)
+            event = self.mock.stick.wait_event(0)
             if event is None:
                 return got
             got.append((event.direction.value, event.action.value, event.source))
@@ -75,7 +75,7 @@ def host():
 # -- consent ---------------------------------------------------------------------------------------
 
 def test_a_request_waits_for_a_press_at_the_host_and_is_then_welcomed_with_the_game(host):
-    host.mock.show([(9, 9, 9)] * 64)
+    host.mock.screen.show([(9, 9, 9)] * 64)
     client = LanClient(host.port, ping=True)
     assert client.status == 101 and "Upgrade: gamelib-lan/1" in client.head
     client.hello("Ann")
@@ -88,7 +88,7 @@ def test_a_request_waits_for_a_press_at_the_host_and_is_then_welcomed_with_the_g
     assert welcome == {"type": "welcome", "token": session.token, "seat": 2, "host": "Bob", "resumed": False}
     assert client.recv() == {"type": "state", "status": None}
     assert client.recv()["pixels"] == [[9, 9, 9]] * 64                 # what the LEDs show now
-    host.mock.show([(1, 2, 3)] * 64)                                   # the host's frames follow as shown
+    host.mock.screen.show([(1, 2, 3)] * 64)                                   # the host's frames follow as shown
     assert client.until("frame")["pixels"] == [[1, 2, 3]] * 64
     client.send({"type": "press", "direction": "left", "action": "pressed"})
     until(lambda: host.lan.stats["presses"] == 1)
@@ -181,15 +181,15 @@ def test_a_guest_that_drops_comes_back_with_its_token_where_it_was_and_the_old_t
     old = session.token
     client.close()                                                      # Wi-Fi gone
     until(lambda: session.away_since is not None)
-    host.mock.wait_event(0)                                             # the game's next wait: the pause
-    assert host.mock.paused and host.mock.status == screens.away_words("Ann", LIMITS.away_seconds)
-    assert host.mock.screen == screens.away(default_palette())[0][0]
+    host.mock.stick.wait_event(0)                                             # the game's next wait: the pause
+    assert host.mock.interludes.paused and host.mock.screen.status == screens.away_words("Ann", LIMITS.away_seconds)
+    assert host.mock.leds == screens.away(default_palette())[0][0]
     back = LanClient(host.port, ping=True)
     back.hello("Ann", token=old)
     welcome = back.until("welcome")
     assert welcome["resumed"] is True and welcome["token"] != old and welcome["token"] == session.token
-    host.mock.wait_event(0)
-    assert not host.mock.paused and session.resumed == 1 and not session.gone
+    host.mock.stick.wait_event(0)
+    assert not host.mock.interludes.paused and session.resumed == 1 and not session.gone
     replay = LanClient(host.port)                                       # the token it used: good once
     replay.hello("Mallory", token=old)
     assert replay.closed() == [{"type": "refused", "reason": "bad_token",
@@ -222,8 +222,8 @@ def test_up_at_the_host_while_it_waits_abandons(host):
     client.close()
     until(lambda: session.away_since is not None)
     host.mock.tap("up", at=host.mock.now() + 0.1)
-    host.mock.wait_event(0)
-    host.mock.wait_event(1.0)                                           # the press goes to the pause
+    host.mock.stick.wait_event(0)
+    host.mock.stick.wait_event(1.0)                                           # the press goes to the pause
     until(lambda: session.gone)
     assert session.ended == "abandoned"
 

@@ -93,7 +93,7 @@ def physical(direction: str, rotation: int) -> str:
     for candidate in ("up", "right", "down", "left"):
         mock = MockBackend(rotation=rotation)
         mock.event(candidate)
-        if mock.wait_event(0).direction.value == direction:
+        if mock.stick.wait_event(0).direction.value == direction:
             return candidate
     raise ValueError(direction)
 

@@ -9,6 +9,7 @@ import pytest
 from frames import turned
 
 from gamelib import backends
+from gamelib.backends.entry import Needs
 from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK
 from gamelib.errors import BackendError
@@ -87,7 +88,7 @@ def test_the_menu_uses_the_saved_settings_and_quits_cleanly(config, mock, capsys
     assert cli.main(["--backend", "emu"]) == 0
     assert mock.opened == [("emu", 180, True)]
     assert mock.frames[0][1] == turned(c4.ICON(default_palette()), 180)
-    assert mock.closed and mock.screen == (BLACK,) * 64
+    assert mock.closed and mock.leds == (BLACK,) * 64
     assert capsys.readouterr().err == "gamelib: INFO: quit from the system menu\n"
 
 
@@ -187,7 +188,7 @@ def test_any_settings_file_starts_the_menu_once_reported_then_never_again(config
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(backends, "open_backend", lambda *args, **kwargs: mock)
             assert cli.main(["--log-level", "warning"]) == 0
-        assert mock.closed and mock.screen == (BLACK,) * 64
+        assert mock.closed and mock.leds == (BLACK,) * 64
         assert capsys.readouterr().err == ("" if run else (
             f"gamelib: WARNING: the settings file {config.path} is corrupt ({reason}); kept it as "
             f"{config.path}.corrupt and went back to the defaults\n"))
@@ -198,7 +199,7 @@ def test_any_settings_file_starts_the_menu_once_reported_then_never_again(config
 def test_while_the_board_fills_the_terminal_the_log_goes_to_a_file_and_is_shown_after(config, mock, capsys,
                                                                                       monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    mock.needs_terminal = True                                    # as the terminal backend: the board fills it
+    mock.needs = Needs(terminal=True)                             # as the terminal backend: the board fills it
     during = []
 
     class Noisy:
@@ -230,7 +231,7 @@ def test_a_log_file_that_cannot_be_written_still_shows_the_lines_after(config, m
                                                                        tmp_path):
     (tmp_path / "state").write_text("")                            # not a directory
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    mock.needs_terminal = True                                    # as the terminal backend: the board fills it
+    mock.needs = Needs(terminal=True)                             # as the terminal backend: the board fills it
     mock.hold("up", 2.1)
     mock.tap("right", "right", "middle")
     assert cli.main([]) == 0

@@ -64,9 +64,9 @@ class FakeGame:
 
     def play(self, backend):
         self.runs += 1
-        backend.show(PLAYING)
+        backend.screen.show(PLAYING)
         while True:
-            event = backend.wait_event()
+            event = backend.stick.wait_event()
             if event.direction.value == "middle" and event.action.value == "pressed":
                 break
         backend.advance(self.linger)
@@ -239,13 +239,14 @@ def test_idle_dims_then_blanks_and_the_waking_event_does_nothing_else():
 
 def test_waiting_while_blank_has_no_deadline():
     calls = []
+    mock = MockBackend()
+    read = mock.stick._read
 
-    class Recording(MockBackend):
-        def _read(self, timeout):
-            calls.append(timeout)
-            return super()._read(timeout)
+    def recording(timeout):
+        calls.append(timeout)
+        return read(timeout)
 
-    mock = Recording()
+    mock.stick._read = recording
     mock.tap("left", at=5000.0)
     quit_menu(mock)
     Launcher(mock, three(), LauncherOptions(dim_after=60, blank_after=120)).run()
@@ -288,7 +289,7 @@ def test_brightness_and_rotation_apply_at_once_and_are_saved(tmp_path):
     mock.tap("down", "down", "middle")                          # physical down is right: quit
     Launcher(mock, three(), NO_IDLE, store=store).run()
     assert mock.low_light_log == [True]
-    assert mock.rotation == 90
+    assert mock.screen.rotation == 90
     assert store.load() == Settings(low_light=True, rotation=90)
     assert shown(mock)[:4] == [letters(ICON_A), LIGHT_HI, LIGHT_LO, ROT_0]
     quarter = [letters(turned(pic(f.replace("\n", " ")), 90)) for f in (ROT_1, letters(ICON_A))]
@@ -304,21 +305,21 @@ def test_saved_settings_apply_at_start_and_overrides_are_not_saved(tmp_path):
     mock.tap("left", "left", "middle")                          # quit
     saved = store.load()
     Launcher(mock, three(), NO_IDLE, settings=Settings(rotation=180), saved=saved, store=store).run()
-    assert mock.rotation == 180                                 # the command line's rotation for this run
+    assert mock.screen.rotation == 180                                 # the command line's rotation for this run
     assert store.load() == Settings(low_light=True, rotation=90)
 
 
 def test_a_game_that_changes_rotation_or_light_is_put_back():
     class Turner(FakeGame):
         def play(self, backend):
-            backend.rotation, backend.low_light = 270, True
+            backend.screen.rotation, backend.screen.low_light = 270, True
             super().play(backend)
 
     mock = MockBackend()
     mock.tap("middle", "middle")
     quit_menu(mock)
     Launcher(mock, [entry(Turner())], NO_IDLE).run()
-    assert mock.rotation == 0 and mock.low_light is False
+    assert mock.screen.rotation == 0 and mock.screen.low_light is False
     assert mock.frames[3][1] == ICON_A
 
 

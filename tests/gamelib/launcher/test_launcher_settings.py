@@ -116,7 +116,7 @@ mock.hold("up", 2.1)
 mock.tap("right", "middle")                     # rotation: 0 -> 90
 mock.tap("down", "middle")                      # turned 90: physical down is right; quit
 Launcher(mock, [], LauncherOptions(dim_after=0, blank_after=0), settings=saved, saved=saved, store=store).run()
-print("rotation in force:", mock.rotation)
+print("rotation in force:", mock.screen.rotation)
 """
 
 

@@ -137,7 +137,7 @@ def test_a_pipelining_flood_never_drops_the_lan_guest_s_link():
             deadline, frames = time.monotonic() + 5.0, 0
             while time.monotonic() < deadline:
                 frames += 1
-                mock.show([(frames, 0, 0)] * 64)                          # the host's LEDs change; the guest follows
+                mock.screen.show([(frames, 0, 0)] * 64)                          # the host's LEDs change; the guest follows
                 until = time.monotonic() + 1.0
                 while guest.until("frame", timeout=max(0.0, until - time.monotonic()))["pixels"][0] != [frames, 0, 0]:
                     pass
@@ -249,9 +249,9 @@ def gesture(mock, at):
     """The stick's middle held 3.2 s from ``at`` (the mock's fake clock), and the LEDs played until quiet."""
     mock.hold("middle", 3.2, at=at)
     while mock.pending:
-        mock.wait_event(1.0)
-    while mock.interluding:
-        mock.wait_event(1.0)
+        mock.stick.wait_event(1.0)
+    while mock.interludes.interluding:
+        mock.stick.wait_event(1.0)
     return at + 3.0
 
 
@@ -296,9 +296,9 @@ def test_seventy_addresses_keep_the_queue_full_yet_the_pairing_gesture_seats_the
             again = gesture(mock, at=30.0)                                     # a new one ...
             assert again and server.seating.pairing not in (None, pin)
             late = server.seating.pairing
-            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}  PIN {late[:4]} {late[4:]}"
+            assert mock.stick.wait_event(0.01) is None and mock.interludes.noted == f"web: {server.urls[0]}  PIN {late[:4]} {late[4:]}"
             time.sleep(2.1)                                                    # ... not used in pair_seconds: void
-            assert mock.wait_event(0.01) is None and mock.noted == f"web: {server.urls[0]}"   # the terminal's line
+            assert mock.stick.wait_event(0.01) is None and mock.interludes.noted == f"web: {server.urls[0]}"   # the terminal's line
             void = post(server.port, "/api/seat", {"pin": late, "seat": 1}, source=owner)
             assert (void.status, void.json()["error"]) == (403, "no_pin") and server.seating.pairing is None
         finally:
@@ -568,7 +568,7 @@ class Streams:
 
 def turn_of(mock, seat):
     """The game's words: seat ``seat`` to move."""
-    mock.say(Status("playing", f"seat {seat} to move", None, {}, turn=seat))
+    mock.screen.say(Status("playing", f"seat {seat} to move", None, {}, turn=seat))
 
 
 def seated(server, phone, seat):
