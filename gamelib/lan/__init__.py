@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Tuple
 from .. import web
 from ..i18n import _
 from ..web.address import Address, lan_addresses
+from .discovery import Advertiser
 
 if TYPE_CHECKING:
     from ..backends.base import Backend
@@ -67,8 +68,7 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
     ``address`` (default: every address, :data:`DEFAULT_PORT`); advertised by mDNS on the
     address listened on (every LAN address for ``PORT`` alone).  At the end the guest is told
     the host quit, and the server (if started here) stops."""
-    from .discovery import Advertiser  # noqa: PLC0415
-    from .host import LanHost  # noqa: PLC0415
+    from .host import LanHost  # noqa: PLC0415 (start-up: sensehat-c4 --version reads DEFAULT_PORT; the host loads asyncio)
 
     with contextlib.ExitStack() as stack:
         server = web.running(backend)
