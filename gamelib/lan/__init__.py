@@ -68,7 +68,8 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
     ``address`` (default: every address, :data:`DEFAULT_PORT`); advertised by mDNS on the
     address listened on (every LAN address for ``PORT`` alone).  At the end the guest is told
     the host quit, and the server (if started here) stops."""
-    from .host import LanHost  # noqa: PLC0415 (start-up: sensehat-c4 --version reads DEFAULT_PORT; the host loads asyncio)
+    # start-up: sensehat-c4 --version reads DEFAULT_PORT here; the host loads asyncio
+    from .host import LanHost  # noqa: PLC0415
 
     with contextlib.ExitStack() as stack:
         server = web.running(backend)

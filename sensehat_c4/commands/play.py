@@ -139,7 +139,8 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: Optional[str] = None) -> None:
-        from ..engine.cores import WORDS, core_name  # noqa: PLC0415 (loads the native core, if any)
+        # start-up: --help makes this action; the native core (ctypes) is loaded only to say which core runs
+        from ..engine.cores import WORDS, core_name  # noqa: PLC0415
 
         print(_("{prog} {version} (solver core: {core})").format(prog=PROG, version=__version__,
                                                                   core=_(WORDS[core_name()])))

@@ -70,11 +70,11 @@ class Rung:
 
     def offered_sizes(self) -> Tuple[Size, ...]:
         """The board sizes the level is offered on with the solver core that runs."""
-        from .cores import core_name  # noqa: PLC0415 (the solver core, only when sizes are asked for)
-        from .strategy import strategy_sizes  # noqa: PLC0415 (the disk, likewise)
+        # start-up: the solver core (ctypes) and the strategy books (the disk), only when sizes are asked for
+        from . import cores, strategy  # noqa: PLC0415
 
-        if self.native_sizes is not None and core_name() == "native":
-            shipped = strategy_sizes(self.book_sizes)
+        if self.native_sizes is not None and cores.core_name() == "native":
+            shipped = strategy.strategy_sizes(self.book_sizes)
             return tuple(s for s in SIZES if s in self.native_sizes or s in shipped) if shipped else self.native_sizes
         return self.sizes
 

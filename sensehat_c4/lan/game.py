@@ -71,7 +71,8 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
              recorder: Optional[Recorder] = None) -> int:
     """The chooser's and the launcher's entry: offer or join (asked on the LEDs), as this Pi's first
     name (the launcher's ``gamelib names``), else :func:`default_name`; the matches played."""
-    from .play import host, join  # noqa: PLC0415 (start-up: the launcher's menu loads GAME; the LAN's network, asyncio, when played)
+    # start-up: the launcher's menu loads GAME; the LAN's network (asyncio) when it is played
+    from .play import host, join  # noqa: PLC0415
 
     names = tuple(choices.names) if choices is not None else ()
     name = names[0] if names else default_name()

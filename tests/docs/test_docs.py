@@ -341,6 +341,38 @@ def through(graph: dict, group: set) -> list:
     return walk + path(walk[-1], first)[1:]
 
 
+def imports_in_functions(path: Path) -> list:
+    """``(line, statement, why)`` of each import statement inside a function of ``path``: why is the comment
+    on its line, or the comment lines just above it (or above the imports just above it)."""
+    lines = path.read_text().splitlines()
+    found = []
+    for function in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(function):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    above, number = [], node.lineno - 2
+                    while number >= 0 and lines[number].strip().startswith(("#", "from ", "import ")):
+                        if lines[number].strip().startswith("#"):
+                            above.insert(0, lines[number].strip())
+                        number -= 1
+                    found.append((node.lineno, ast.unparse(node), " ".join(above + [lines[node.lineno - 1].partition("#")[2]])))
+    return sorted(set(found))
+
+
+REWRITTEN = "gamelib/backends/"
+"""The backends' folder, whose imports the composed Backend (issue 34) rewrites: it leaves at that merge."""
+
+
+def test_an_import_in_a_function_says_it_is_for_start_up_or_an_optional_dependency():
+    """Everything else is imported at its module's top (ARCHITECTURE, "A command loads what it uses")."""
+    unsaid = [f"{path.relative_to(ROOT)}:{line}: {statement}"
+              for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))
+              if not path.relative_to(ROOT).as_posix().startswith(REWRITTEN)
+              for line, statement, why in imports_in_functions(path)
+              if "start-up" not in why and "optional dependency" not in why]
+    assert unsaid == [], "imports in functions whose comment says neither start-up nor an optional dependency"
+
+
 ALLOWED_CYCLES = {
     # the backends' base, device, inbox and interlude: the composed Backend (issue 34) takes this cycle apart;
     # it leaves this set at that merge
