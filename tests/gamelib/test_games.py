@@ -7,7 +7,7 @@ import pytest
 from gamelib.colours import RED
 from gamelib.games import GROUP, Entry, Game, as_game, discover, entry_points
 from gamelib.icons import check_picture, picture
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 
 ICON = (RED,) * 64
 

@@ -17,7 +17,8 @@ from gamelib.scroll import scroll_frames
 from gamelib.status import Status
 from sensehat_c4.engine.puzzles import daily
 from sensehat_c4.lan.game import play_lan, role_frame
-from sensehat_c4.match import game, render, unrecorded
+from sensehat_c4 import game
+from sensehat_c4.match import render, unrecorded
 from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.records import Reason, Recorder
 from sensehat_c4.study import puzzle as pz

@@ -16,7 +16,7 @@ from gamelib.games import Entry, as_game
 from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings
 from gamelib.palette import GREEN_PINK, PURPLE_YELLOW
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 
 
 @pytest.mark.parametrize("argv, message", [
