@@ -447,8 +447,8 @@ LOADS_IO = {
     "gamelib.backends.terminal_input": "os <- gamelib.backends.inbox <- gamelib.backends.base",
     "gamelib.lan.screens": "os <- gamelib.backends.inbox <- gamelib.backends.base <- gamelib.scroll",
     "gamelib.web.seating": "asyncio, socket <- gamelib.web.http",
-    "sensehat_c4.lan.messages": "fcntl, socket <- gamelib.web.address, gamelib.lan.discovery <- gamelib.lan (the package "
-                                "of gamelib.lan.protocol: offering())",
+    "sensehat_c4.lan.messages": "fcntl, socket <- gamelib.web.address <- gamelib.lan (the package of gamelib.lan.protocol: "
+                                "offering())",
 }
 """Pure modules whose own code does no I/O but whose imports load a module that does (through what)."""
 WORDS = ("gamelib.i18n",)
