@@ -43,7 +43,8 @@ from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence,
 
 from . import install
 from .backends import AUTO, Found, Needs, Probe, Registration, auto_choice, nothing_to_play_on
-from .backends.senselib import HAT_FB_NAME, STICK_NAME
+from .backends.senselib import HAT_FB_NAME, STICK_NAME, emulator_running
+from .backends.terminal import standard_fds
 from .i18n import N_, NP_, Word, _, said
 from .install import SENSE_EMU, ZEROCONF, Install
 
@@ -347,13 +348,9 @@ class System:
         return shutil.which(program, path=self.environ.get("PATH", os.defpath))
 
     def emulator_pid(self) -> Optional[int]:
-        from .backends.senselib import emulator_running  # noqa: PLC0415
-
         return emulator_running()
 
     def terminal(self) -> bool:
-        from .backends.terminal import standard_fds  # noqa: PLC0415
-
         return standard_fds() is not None
 
     def systemctl(self, args: Sequence[str]) -> Tuple[int, str]:

@@ -21,7 +21,7 @@ Packages register games under the entry-point group :data:`GROUP`, e.g. in
 
     [options.entry_points]
     gamelib.games =
-        connect4 = sensehat_c4.match.game:GAME
+        connect4 = sensehat_c4.game:GAME
 
 A game that fails to load is still listed (:attr:`Entry.error` says why) so the
 menu can show the error icon; it never stops the launcher.

@@ -31,6 +31,7 @@ without installing it, and the tests' way to compile one of their own.
 from __future__ import annotations
 
 import gettext
+import os
 import threading
 from typing import Dict, FrozenSet, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
@@ -91,7 +92,6 @@ class Catalogue:
         """The catalogue for ``languages`` (best first), or for the process's language when ``None``;
         English (the messages as written) when none of them has a catalogue.  A catalogue in
         ``$GAMELIB_LOCALEDIR`` comes first, the package's own answers what it lacks."""
-        import os  # noqa: PLC0415 (nothing that does I/O at import: the pure modules that show words import this one)
 
         chosen_languages = tuple(languages) if languages is not None else _chosen
         override = os.environ.get(LOCALEDIR_ENV, "")
@@ -110,7 +110,6 @@ class Catalogue:
 
     def languages(self) -> FrozenSet[str]:
         """The languages this domain has a compiled catalogue for, in its folder or ``$GAMELIB_LOCALEDIR``."""
-        import os  # noqa: PLC0415 (see translations)
 
         found: Set[str] = set()
         for folder in (os.environ.get(LOCALEDIR_ENV, ""), self.localedir):

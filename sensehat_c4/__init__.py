@@ -14,6 +14,6 @@ if TYPE_CHECKING:
 
 def play(backend: "Backend", options: "MatchOptions | None" = None) -> "MatchResult":
     """Play one best-of-three match on ``backend`` (see :func:`sensehat_c4.match.controller.play`)."""
-    from .match.controller import play as _play  # noqa: PLC0415 (keep `import sensehat_c4` light)
+    from .match.controller import play as _play  # noqa: PLC0415 (start-up: `import sensehat_c4` stays light)
 
     return _play(backend, options)

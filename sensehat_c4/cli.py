@@ -17,7 +17,7 @@ __all__ = ["main"]
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command ``argv`` names (:func:`sensehat_c4.commands.main`); its exit code."""
     try:
-        from .commands import main as dispatch  # noqa: PLC0415 (loaded where Ctrl+C is caught)
+        from .commands import main as dispatch  # noqa: PLC0415 (start-up: the table loads where Ctrl+C is caught)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     return dispatch(argv)

@@ -26,6 +26,7 @@ import contextlib
 import logging
 import os
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .. import install
@@ -33,6 +34,7 @@ from ..errors import BackendError, ConfigError, SetupError
 from ..i18n import N_, _, one_of
 from ..palette import DEFAULT as DEFAULT_PALETTE, PALETTES, palette
 from .base import STICK, Action, Backend, Direction, Frame, Observer, Picture, StickEvent
+from . import senselib
 from .entry import Found, Needs, Probe
 
 __all__ = ["Action", "Backend", "Direction", "Frame", "Observer", "Picture", "STICK", "StickEvent", "ENV_VAR",
@@ -117,8 +119,6 @@ class _EntryOpener:
 
 def entry_points(group: str = GROUP) -> List[Any]:
     """The installed entry points of ``group`` (Python 3.9's dict API and 3.10+'s ``select``)."""
-    from importlib import metadata  # noqa: PLC0415 (looked up when a backend is first named)
-
     found = metadata.entry_points()
     if hasattr(found, "select"):
         return list(found.select(group=group))
@@ -239,8 +239,6 @@ def _probed() -> Iterator[Tuple[str, Probe]]:
 def _auto(rotation: int, low_light: bool, notice: Notice) -> Backend:
     chosen = auto_choice(_probed())
     if chosen is None:
-        from . import senselib  # noqa: PLC0415 (whether the emulator's library is there, for the fix)
-
         found, fix = nothing_to_play_on(senselib.emu_installed(),
                                         add_emulator=install.this().add(install.SENSE_EMU) or "")
         raise BackendError(_("{found}: {fix}").format(found=found, fix=fix))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import glob
+import importlib.util
 import logging
 import os
 import pwd
@@ -250,7 +251,7 @@ class HatBackend(SenseLibBackend):
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
         try:
-            from sense_hat import SenseHat  # noqa: PLC0415 (only on a Pi)
+            from sense_hat import SenseHat  # noqa: PLC0415 (optional dependency: only on a Pi)
         except ImportError as exc:
             apt, command = install.this().add_sense_hat()
             raise SetupError((_("the sense_hat library cannot be imported ({error}): on Raspberry Pi OS run {apt}")
@@ -326,7 +327,7 @@ def hat_present() -> bool:
 def emulator_running() -> Optional[int]:
     """The pid of a running emulator (``sense_emu_gui`` or ``sense_play``), if any."""
     try:
-        from sense_emu.lock import lock_filename, pid_exists  # noqa: PLC0415
+        from sense_emu.lock import lock_filename, pid_exists  # noqa: PLC0415 (optional dependency)
     except ImportError:
         return None
     try:
@@ -338,11 +339,11 @@ def emulator_running() -> Optional[int]:
 
 
 def emu_installed() -> bool:
+    """Whether the emulator's library is installed (found, not imported)."""
     try:
-        import sense_emu  # noqa: F401, PLC0415
-    except ImportError:
+        return importlib.util.find_spec("sense_emu") is not None
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 def can_start_window() -> bool:
@@ -374,7 +375,8 @@ class EmuBackend(SenseLibBackend):
 
     def __init__(self, *, rotation: int = 0, low_light: bool = False) -> None:
         try:
-            from sense_emu import SenseHat  # noqa: PLC0415
+            # optional dependency: the emulator's library, its screen file and its joystick's client
+            from sense_emu import SenseHat, screen as emu_screen, stick as emu_stick  # noqa: PLC0415
         except ImportError as exc:
             raise SetupError(
                 _("the sense_emu library is not installed ({error}): {command}").format(
@@ -395,16 +397,13 @@ class EmuBackend(SenseLibBackend):
             raise BackendError(
                 _("sense_emu_gui was started but its window did not come up: run sense_emu_gui in a "
                   "terminal to see why; {window_needs}").format(window_needs=_(WINDOW_NEEDS)))
-        from sense_emu.screen import screen_filename  # noqa: PLC0415 (with the library)
-        from sense_emu.stick import init_stick_client  # noqa: PLC0415
-
         try:
-            fb = os.open(screen_filename(), os.O_RDWR)
+            fb = os.open(emu_screen.screen_filename(), os.O_RDWR)
         except OSError as exc:
             raise BackendError(_("the LEDs ({path}) cannot be opened: {error}").format(
                 path=exc.filename, error=exc.strerror or exc)) from exc
         try:
-            stick = init_stick_client()
+            stick = emu_stick.init_stick_client()
         except BaseException:
             os.close(fb)
             raise

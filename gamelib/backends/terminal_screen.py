@@ -122,7 +122,7 @@ def colour_mode(env: Mapping[str, str], colours: Optional[Callable[[str], Option
 def terminfo_colours(term: str, fd: int) -> Optional[int]:
     """How many colours terminfo says ``term`` has (``None`` if it does not know ``term``)."""
     try:
-        import curses  # noqa: PLC0415 (only for this look-up)
+        import curses  # noqa: PLC0415 (optional dependency: not every Python has it; only for this look-up)
 
         curses.setupterm(term, fd)
         count = curses.tigetnum("colors")

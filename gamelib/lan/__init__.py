@@ -67,8 +67,8 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
     ``address`` (default: every address, :data:`DEFAULT_PORT`); advertised by mDNS on the
     address listened on (every LAN address for ``PORT`` alone).  At the end the guest is told
     the host quit, and the server (if started here) stops."""
-    from .discovery import Advertiser  # noqa: PLC0415
-    from .host import LanHost  # noqa: PLC0415
+    # start-up: sensehat-c4 --version reads DEFAULT_PORT here; the host loads asyncio, the discovery mDNS's sockets
+    from . import discovery, host  # noqa: PLC0415
 
     with contextlib.ExitStack() as stack:
         server = web.running(backend)
@@ -77,7 +77,7 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
             server = stack.enter_context(web.serving(backend, where, notice, limits=limits, seats=False))
             assert server is not None
         where = server.address
-        lan = LanHost(backend, name, game, server.limits if limits is None else limits)
+        lan = host.LanHost(backend, name, game, server.limits if limits is None else limits)
         served = server
 
         def detach() -> None:
@@ -93,7 +93,7 @@ def offering(backend: "Backend", name: str, game: str, *, address: Optional[Addr
             found, why = _advertised(where, server.port)
             if found:
                 interfaces = found if where.host is not None else None
-                stack.enter_context(Advertiser(name, game, server.port, found, interfaces=interfaces))
+                stack.enter_context(discovery.Advertiser(name, game, server.port, found, interfaces=interfaces))
             else:
                 log.warning(_("not advertised on the LAN: {why}").format(why=why))
         notice(_("offering {game} over the LAN on port {port} as {name}").format(game=game, port=server.port, name=name))

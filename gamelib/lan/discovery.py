@@ -37,7 +37,7 @@ MAX_FOUND = 32
 
 def _zeroconf() -> Any:
     try:
-        import zeroconf  # noqa: PLC0415 (only where the LAN is used)
+        import zeroconf  # noqa: PLC0415 (an optional dependency, only where the LAN is used)
     except ImportError:
         raise SetupError(_("the LAN game needs the zeroconf package: pip install zeroconf")) from None
     return zeroconf

@@ -29,7 +29,7 @@ import socket
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Deque, List, Optional, Tuple, Union
+from typing import Any, Callable, ClassVar, Deque, List, Optional, Union
 
 import h11
 
@@ -474,24 +474,3 @@ def _tune(sock: socket.socket) -> None:
             sock.setsockopt(level, option, value)
         except OSError:
             pass
-
-
-def split_address(text: str, default_port: int) -> Tuple[str, int]:
-    """``HOST``, ``HOST:PORT``, ``V6``, ``[V6]:PORT`` -> ``(host, port)`` (``ValueError`` if it is none of those)."""
-    from ..web.address import parse  # noqa: PLC0415
-
-    value = text.strip()
-    if value.startswith("["):
-        if value.endswith("]"):
-            value += f":{default_port}"
-    elif value.count(":") > 1:
-        value = f"[{value}]:{default_port}"
-    elif ":" not in value:
-        value += f":{default_port}"
-    try:
-        address = parse(value)
-    except ValueError as exc:
-        raise ValueError(str(exc).removeprefix("--web: ")) from None
-    if address.host is None or address.port == 0:
-        raise ValueError(_("{text}: give the host's address or name, and a port from 1 to 65535").format(text=repr(text)))
-    return address.host, address.port

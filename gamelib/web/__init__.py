@@ -5,7 +5,7 @@ no CDN, no build step) and the API the page uses (``docs/API.md``): the LEDs and
 the game's words as they change (an event stream), and, with the PIN the LEDs
 show (or the pairing PIN they show at once when the stick's middle is held), a seat
 whose presses reach the game as the stick's do.  Game-independent:
-Connect 4's words and seats are its own (``sensehat_c4.match.words``, ``sensehat_c4.match.game``).
+Connect 4's words and seats are its own (``sensehat_c4.match.words``, ``sensehat_c4.game``).
 
 - :mod:`.limits`   every bound (:class:`~.limits.Limits`) and the rate limiters
 - :mod:`.http`     HTTP/1.1 over asyncio and h11: limits, timeouts, security headers, origin checks
@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Callable, Iterator, MutableMapping, Optional, 
 from ..errors import SetupError
 from ..i18n import _
 from .address import Address, argument
+from .limits import Limits
 
 if TYPE_CHECKING:  # the server needs h11: imported only when it is asked for
     from ..backends.base import Backend
-    from .limits import Limits
     from .pages import Pages
     from .server import WebServer
 
@@ -119,8 +119,8 @@ def serving(backend: "Backend", address: Optional[Address], notice: Callable[[st
         yield None
         return
     try:
+        # an optional dependency (h11), and start-up: both load the HTTP server (asyncio, h11)
         from .console import BackendConsole  # noqa: PLC0415
-        from .limits import Limits  # noqa: PLC0415
         from .server import WebServer  # noqa: PLC0415
     except ImportError as exc:
         raise SetupError(_("--web needs the {package} package: pip install h11").format(

@@ -130,3 +130,22 @@ def page_urls(bound: Sequence[Tuple[str, int]], host: Optional[str]) -> List[str
     else:
         names = [host]
     return [f"http://[{name}]:{port}/" if ":" in name else f"http://{name}:{port}/" for name in names]
+
+
+def split_address(text: str, default_port: int) -> Tuple[str, int]:
+    """``HOST``, ``HOST:PORT``, ``V6``, ``[V6]:PORT`` -> ``(host, port)`` (``ValueError`` if it is none of those)."""
+    value = text.strip()
+    if value.startswith("["):
+        if value.endswith("]"):
+            value += f":{default_port}"
+    elif value.count(":") > 1:
+        value = f"[{value}]:{default_port}"
+    elif ":" not in value:
+        value += f":{default_port}"
+    try:
+        address = parse(value)
+    except ValueError as exc:
+        raise ValueError(str(exc).removeprefix("--web: ")) from None
+    if address.host is None or address.port == 0:
+        raise ValueError(_("{text}: give the host's address or name, and a port from 1 to 65535").format(text=repr(text)))
+    return address.host, address.port

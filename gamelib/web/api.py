@@ -8,10 +8,8 @@ needs the token a seat gave.
 from __future__ import annotations
 
 import gettext
-import hashlib
 import math
 import urllib.parse
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
@@ -20,9 +18,10 @@ from ..i18n import CATALOGUE, _
 from ..palette import Palette, css
 from ..seats import SeatTable
 from .feed import Feed
-from .http import HttpError, Reply, Request, Response, Route, StreamReply
+from .http import (HttpError, Reply, Request, Response, Route, StaticFile, StreamReply, load_files, serve_file,
+                   static_file)
 from .limits import Limits
-from .presence import Presence
+from .presence import Presence, Waiting
 from .seating import Seating
 from .words import VARY, PageWords, Speaker
 
@@ -57,8 +56,9 @@ class Offer(Protocol):
         """True for the address of the guest it plays with (its connections never give way to strangers')."""
 
 
-class Console(Protocol):
-    """What the server needs from the game's side (a backend, through :mod:`.console`)."""
+class Console(Waiting, Protocol):
+    """What the server needs from the game's side (a backend, through :mod:`.console`): the waits for a
+    phone (:class:`~.presence.Waiting`), and the following."""
 
     seats: SeatTable
 
@@ -82,34 +82,6 @@ class Console(Protocol):
     def note(self, text: str) -> None:
         """Show ``text`` (the page's address and the PIN) where the game can show a line (the terminal)."""
 
-    def away(self, seat: int, seconds: float, take_back: Callable[[], None]) -> None:
-        """Say on the LEDs, in words, that the game waits for ``seat``'s phone (its page is closed), for
-        ``seconds`` at most; ``take_back`` (callable from any thread) gives the seat to the stick now."""
-
-    def here(self) -> None:
-        """The wait of :meth:`away` is over."""
-
-
-@dataclass(frozen=True)
-class StaticFile:
-    body: bytes
-    content_type: str
-    etag: str
-
-
-def load_files(directory: Path = STATIC, table: Mapping[str, Tuple[str, str]] = FILES) -> Dict[str, StaticFile]:
-    """Read the shipped files of ``table`` (URL path -> (file, type)) once (the server never touches
-    the disk for a request)."""
-    files = {}
-    for path, (name, kind) in table.items():
-        body = (directory / name).read_bytes()
-        files[path] = _made(body, kind)
-    return files
-
-
-def _made(body: bytes, content_type: str) -> StaticFile:
-    return StaticFile(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
-
 
 PALETTE_FILES = ("/palette.css", "/icon.svg")
 """The files made from the palette shown (:func:`palette_files`)."""
@@ -120,16 +92,8 @@ def palette_files(palette: Palette, directory: Path = STATIC) -> Dict[str, Stati
     which ``page.css`` and a game's style sheets use) and ``/icon.svg`` (the board's colours)."""
     roles = {name: hex_colour(getattr(palette, name)) for name in ("background", "field", "first", "second")}
     icon = (directory / ICON).read_text(encoding="utf-8").format(**roles)
-    return {"/palette.css": _made(css(palette.page).encode(), "text/css; charset=utf-8"),
-            "/icon.svg": _made(icon.encode(), "image/svg+xml")}
-
-
-def serve_file(file: StaticFile, request: Request) -> Response:
-    """``file`` as the answer to ``request`` (304 if its ``If-None-Match`` is the file's ETag)."""
-    headers = (("ETag", file.etag), ("Cache-Control", "no-cache"))
-    if request.header("if-none-match") == file.etag:
-        return Response(304, headers=headers)
-    return Response(200, file.body, file.content_type, headers)
+    return {"/palette.css": static_file(css(palette.page).encode(), "text/css; charset=utf-8"),
+            "/icon.svg": static_file(icon.encode(), "image/svg+xml")}
 
 
 def _object(request: Request) -> Dict[str, Any]:
@@ -160,7 +124,7 @@ class WebApp:
         self.limits = limits
         self._clock = clock
         self._later = later
-        self.files = load_files() if files is None else files
+        self.files = load_files(STATIC, FILES) if files is None else files
         self._palette_files: Dict[Palette, Dict[str, StaticFile]] = {}
         """``/palette.css`` and ``/icon.svg``, made once for each palette the console shows (:func:`palette_files`)."""
         self._pins_later = False

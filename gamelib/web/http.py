@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import hashlib
 import http
 import ipaddress
 import json
@@ -48,6 +49,7 @@ import socket
 import struct
 import termios
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import h11
@@ -134,6 +136,34 @@ class Response:
     @classmethod
     def error(cls, error: HttpError) -> "Response":
         return cls.json({**error.details, "error": error.code, "message": error.message}, error.status, error.headers)
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    """A file served from memory: its bytes, its type, and its ETag (:func:`static_file`)."""
+
+    body: bytes
+    content_type: str
+    etag: str
+
+
+def static_file(body: bytes, content_type: str) -> StaticFile:
+    """``body`` to serve as ``content_type``, with an ETag from its digest."""
+    return StaticFile(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
+
+
+def load_files(directory: Path, table: Mapping[str, Tuple[str, str]]) -> Dict[str, StaticFile]:
+    """Read the files of ``table`` (URL path -> (file in ``directory``, type)) once (the server never touches
+    the disk for a request)."""
+    return {path: static_file((directory / name).read_bytes(), kind) for path, (name, kind) in table.items()}
+
+
+def serve_file(file: StaticFile, request: Request) -> Response:
+    """``file`` as the answer to ``request`` (304 if its ``If-None-Match`` is the file's ETag)."""
+    headers = (("ETag", file.etag), ("Cache-Control", "no-cache"))
+    if request.header("if-none-match") == file.etag:
+        return Response(304, headers=headers)
+    return Response(200, file.body, file.content_type, headers)
 
 
 @dataclass

@@ -15,8 +15,7 @@ import gettext
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..i18n import Catalogue
-from .api import load_files, serve_file
-from .http import Request, Response, Route
+from .http import Request, Response, Route, load_files, serve_file
 
 
 Said = Union[str, Callable[[Callable[[str], str]], str]]

@@ -4,7 +4,7 @@ A seated phone's page keeps the event stream open with its seat's token
 (``GET /api/events?token=...``, docs/API.md).  When it is the turn of a seat a phone
 holds (the game's words say ``turn``) and no stream with that phone's token has been
 open for :attr:`~.limits.Limits.phone_gone_seconds`, the phone is *away*: the game
-waits for it (:meth:`~.api.Console.away`: the LEDs show a phone blinking in the seat's
+waits for it (:meth:`Waiting.away`: the LEDs show a phone blinking in the seat's
 colour, and the words, and so the terminal's line, say the game waits for that phone)
 until its page comes back, the stick at the HAT takes the seat back (middle or down),
 or :attr:`~.limits.Limits.phone_away_seconds` more pass: then the seat goes back to the
@@ -17,7 +17,7 @@ the deadlines it sets itself.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+from typing import Any, Callable, Optional, Protocol, Tuple
 
 from ..i18n import _
 from ..seats import Sitter
@@ -25,16 +25,24 @@ from .feed import Feed
 from .limits import Limits
 from .seating import KIND, Seating
 
-if TYPE_CHECKING:
-    from .api import Console
-
 log = logging.getLogger("gamelib.web")
+
+
+class Waiting(Protocol):
+    """What :class:`Presence` needs from the game's side (the server's :class:`~.api.Console`)."""
+
+    def away(self, seat: int, seconds: float, take_back: Callable[[], None]) -> None:
+        """Say on the LEDs, in words, that the game waits for ``seat``'s phone (its page is closed), for
+        ``seconds`` at most; ``take_back`` (callable from any thread) gives the seat to the stick now."""
+
+    def here(self) -> None:
+        """The wait of :meth:`away` is over."""
 
 
 class Presence:
     """Watches the seated phones' streams on their turns (see the module)."""
 
-    def __init__(self, console: "Console", feed: Feed, seating: Seating, limits: Limits = Limits(), *,
+    def __init__(self, console: Waiting, feed: Feed, seating: Seating, limits: Limits = Limits(), *,
                  clock: Callable[[], float], later: Callable[[float, Callable[[], None]], Any]) -> None:
         self.console = console
         self.feed = feed

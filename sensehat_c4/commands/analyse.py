@@ -40,7 +40,7 @@ def run(argv: Sequence[str]) -> int:
     board = args.board.from_moves(args.moves.strip())   # MoveListError: one line, exit 2
     scores = engine = None
     if args.solve:
-        from ..engine import Limit, default_oracle, move_scores  # noqa: PLC0415 (only --solve needs the engine)
+        from ..engine import Limit, default_oracle, move_scores  # noqa: PLC0415 (start-up: only --solve needs it)
 
         try:
             with ProgressLine(sys.stderr) as line:  # erased before anything else is printed

@@ -181,7 +181,7 @@ def use_threads(threads: Optional[int]) -> None:
     """Every native solver made from now on searches with ``threads`` threads (``None``: the default);
     the native core is loaded here, only when ``--threads`` was given."""
     if threads is not None:
-        from ..engine.native import use_threads as engine_threads  # noqa: PLC0415 (the core, only when asked)
+        from ..engine.native import use_threads as engine_threads  # noqa: PLC0415 (start-up: the core, only when asked)
 
         engine_threads(threads)
 

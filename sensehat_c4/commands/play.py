@@ -2,28 +2,26 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from gamelib import app, backends, language, web
 from gamelib.app import Parser
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, led_colour, parse_colour
 from gamelib.lan import DEFAULT_PORT
 from gamelib.palette import Palette, palette
-from gamelib.players import MAX_LENGTH as MAX_NAME
-from gamelib.web.address import Address, argument as web_address
+from gamelib.players import MAX_LENGTH as MAX_NAME, parse_names
+from gamelib.web.address import Address, argument as web_address, split_address
 
 from .. import __version__
 from ..errors import ConfigError
 from ..i18n import N_, _
 from ..match.entries import entries_in_words
-from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, Computer, ComputerSeat
+from ..match.computer import DEFAULT_SECONDS, LEVELS, PERFECT_SECONDS, ComputerSeat
 from ..match.opponents import HUMAN, Opponent
 from ..match.opponents import NAMES as OPPONENTS
-from ..rules import FIRST_CHOICES, Starts
+from ..rules import FIRST_CHOICES
+from . import COMMANDS
 from .common import PROG, add_board, add_db, add_threads, check_db_folder, positive_int, seconds, use_threads
-
-if TYPE_CHECKING:
-    from ..match.controller import MatchResult
 
 
 def refusal(colour: RGB, board: Palette) -> Optional[str]:
@@ -80,8 +78,6 @@ DESCRIPTION = N_("Connect 4 on the Sense HAT's LEDs and joystick. Left/right mov
 
 
 def play_parser() -> Parser:
-    from . import COMMANDS  # noqa: PLC0415 (the table imports this module)
-
     rows = "\n".join("  {prog} {usage:<16} {summary}".format(prog=PROG, usage=c.usage, summary=_(c.summary))
                      for c in COMMANDS)
     parser = Parser(prog=PROG, description=app.fill(_(DESCRIPTION), 78),
@@ -145,7 +141,8 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: Optional[str] = None) -> None:
-        from ..engine.cores import WORDS, core_name  # noqa: PLC0415 (loads the native core, if any)
+        # start-up: --help makes this action; the native core (ctypes) is loaded only to say which core runs
+        from ..engine.cores import WORDS, core_name  # noqa: PLC0415
 
         print(_("{prog} {version} (solver core: {core})").format(prog=PROG, version=__version__,
                                                                   core=_(WORDS[core_name()])))
@@ -169,31 +166,11 @@ def unused_name(names: Tuple[Optional[str], Optional[str]], opponent: Optional[O
 def run(argv: Sequence[str]) -> int:
     parser = play_parser()
     args = parser.parse_args(argv)
-    # what a game needs, loaded once the arguments are read (--help and --version need none of it)
-    import contextlib  # noqa: PLC0415
-    from dataclasses import replace  # noqa: PLC0415
-
-    from gamelib.files import state_home  # noqa: PLC0415
-    from gamelib.lan.guest import split_address  # noqa: PLC0415
-    from gamelib.launcher.log import LauncherLog  # noqa: PLC0415
-    from gamelib.players import parse_names  # noqa: PLC0415
-
-    from ..lan import play as lan  # noqa: PLC0415
-    from ..lan.remote import default_name  # noqa: PLC0415
-    from ..match.controller import MatchOptions, Timing  # noqa: PLC0415
-    from ..match.game import play_matches, web_pages  # noqa: PLC0415
-    from ..match import unrecorded  # noqa: PLC0415
-    from ..match.report import print_result  # noqa: PLC0415
-    from ..records import Recorder  # noqa: PLC0415
-    from ..rules import Size  # noqa: PLC0415
-
     use_threads(args.threads)
     board = palette(args.palette)   # the choice resolved: from_args gives it to the backend
     try:
-        options = MatchOptions(colours=None if isinstance(args.colours, _Unset) else parse_colours(args.colours, board),
-                               first=Starts(args.first),
-                               timing=Timing(fall_row=args.fall_ms / 1000), size=args.board or Size(),
-                               names=(None, None) if args.names is None else parse_names(args.names))
+        colours = None if isinstance(args.colours, _Unset) else parse_colours(args.colours, board)
+        names = (None, None) if args.names is None else parse_names(args.names)
     except ConfigError as exc:
         parser.error(str(exc))
     opponent = None if args.opponent is None else Opponent.parse(args.opponent)   # argparse checked the word
@@ -204,9 +181,6 @@ def run(argv: Sequence[str]) -> int:
         offered = " ".join(str(size) for size in opponent.sizes())
         parser.error(_("--opponent {level} plays on the boards {offered} only (not {board})").format(
             level=args.opponent, offered=offered, board=args.board))
-
-    def notice(message: str) -> None:
-        app.report(PROG, message)
 
     lan_address: Optional[Address] = None
     if args.lan is not None:
@@ -221,41 +195,14 @@ def run(argv: Sequence[str]) -> int:
             target = split_address(args.join, DEFAULT_PORT)
         except (ValueError, ConfigError) as exc:
             parser.error(_("--join: {error}").format(error=exc))
-    name = options.names[0] or default_name()
     computer_plays = ComputerSeat(args.computer_plays)   # one of its values (argparse's choices)
-    unused = unused_name(options.names, opponent, computer_plays)
+    unused = unused_name(names, opponent, computer_plays)
     if unused is not None:
-        notice(unused)
-
-    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        print_result(computer, result)
-
-    after: List[str] = []   # the guest's last words (Bob quit), said once the board has gone (a terminal's own
-    #                         screen would take them with it)
-
+        app.report(PROG, unused)
     check_db_folder(parser, args.db)
-    try:
-        # the log (the recorder's one line) routed as the launcher routes its own: never over the board
-        with LauncherLog("warning", state_home() / PROG / f"{PROG}.log", prog=PROG) as logs, \
-                contextlib.closing(Recorder(args.db)) as recorder:
-            recorder.open()   # a file it cannot write is told now, before the board takes the terminal
-            with backends.from_args(args, notice=notice) as backend, \
-                    web.serving(backend, args.web, notice, pages=lambda: [web_pages(args.db)]):
-                if backend.needs.terminal:   # log lines would land on the board
-                    logs.aside()
-                unrecorded.check(backend, recorder)
-                if lan_address is not None:
-                    lan.host(backend, replace(options, size=args.board or options.size), name=name,
-                             recorder=recorder, address=lan_address, matches=args.matches, notice=notice,
-                             report=lambda number, result, names: print_result(None, result, names))
-                elif args.join is not None:
-                    lan.join(backend, name=name, target=target, recorder=recorder, notice=after.append,
-                             report=lambda number, result, names: print_result(None, result, names))
-                else:
-                    play_matches(backend, options, opponent=opponent, computer_plays=computer_plays,
-                                 size=args.board, think=args.think, matches=args.matches, report=report,
-                                 recorder=recorder, helps=helps)
-    finally:
-        for line in after:
-            notice(line)
-    return app.EXIT_OK
+    # start-up: what plays (the match loop, the LAN: asyncio), loaded once the arguments are read and checked
+    # (--help and --version need none of it)
+    from .matches import play_chosen  # noqa: PLC0415
+
+    return play_chosen(args, colours=colours, names=names, opponent=opponent, helps=helps, computer_plays=computer_plays, lan=lan_address,
+                       join=target)

@@ -23,9 +23,13 @@ from typing import Callable, Sequence
 from gamelib.jsonvalue import JSONObject
 
 from gamelib import app, backends, web
+from gamelib.files import state_home
+from gamelib.launcher.log import LauncherLog
 
 from ..engine.puzzles import Puzzle, daily
 from ..i18n import N_, _
+from ..match import unrecorded
+from ..study.puzzle import PuzzlePlay, RecordsKeeper
 from .common import PROG, add_db, check_db_folder, parser, show
 
 WEEKDAYS = (N_("Monday"), N_("Tuesday"), N_("Wednesday"), N_("Thursday"), N_("Friday"), N_("Saturday"),
@@ -113,12 +117,6 @@ def run(argv: Sequence[str], *, today: Callable[[], date] = date.today) -> int:
 
 def play(args: argparse.Namespace, day: date, puzzle: Puzzle, today: Callable[[], date] = date.today) -> int:
     """Play ``day``'s ``puzzle`` on the backend the options name; its result line is printed at the end."""
-    from gamelib.files import state_home  # noqa: PLC0415
-    from gamelib.launcher.log import LauncherLog  # noqa: PLC0415
-
-    from ..match import unrecorded  # noqa: PLC0415
-    from ..study.puzzle import PuzzlePlay, RecordsKeeper  # noqa: PLC0415
-
     def notice(message: str) -> None:
         app.report(f"{PROG} puzzle", message)
 

@@ -7,6 +7,7 @@ from gamelib import app, backends
 
 from ..i18n import _
 from ..records import load_round
+from ..study.replay import replay
 from .common import PROG, add_db, add_round_id, done, parser
 
 
@@ -18,8 +19,6 @@ def run(argv: Sequence[str]) -> int:
     backends.add_arguments(args_parser)
     args = args_parser.parse_args(argv)
     match, rnd, notes = load_round(args.db, args.id)
-    from ..study.replay import replay  # noqa: PLC0415
-
     with backends.from_args(args, notice=lambda message: app.report(PROG, message)) as backend:
         replay(backend, match, rnd)
     return done("replay", notes)

@@ -15,6 +15,7 @@ from ..records import load_round
 from ..study import review
 from ..study.graph import BARS, graph
 from ..study.progress import ProgressLine
+from ..study.training import positions, train
 from .common import PROG, add_db, add_round_id, add_threads, done, parser, show, use_threads
 
 SECONDS = 10.0
@@ -64,7 +65,6 @@ def run(argv: Sequence[str]) -> int:
         result = review.review_round(match, rnd, seconds=args.time_limit,
                                      progress=lambda moved, total: line(moved, total, 0) if moved < total else None)
     if args.train:
-        from ..study.training import positions, train  # noqa: PLC0415
 
         if not positions(result):
             show(_("round {round}: no move changed the outcome, nothing to train on").format(round=rnd.id))

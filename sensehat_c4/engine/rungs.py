@@ -28,7 +28,7 @@ fits its budget on a Pi 4 (about 320,000 positions; ``benchmarks/sizes.py``: doc
 "Where each level plays")."""
 STRATEGY_BOOK_SIZES: Tuple[Size, ...] = (Size(8, 6),)
 """The sizes perfect plays from a strategy book (:mod:`.strategy`) where that book is shipped
-(:func:`.strategy.strategy_sizes` looks, when asked)."""
+(:func:`.strategy.strategy_sizes` looks, when :meth:`Rung.offered_sizes` asks)."""
 NATIVE_PERFECT_SIZES: Tuple[Size, ...] = tuple(s for s in SIZES if s in PERFECT_SIZES + (
     Size(5, 5), Size(6, 5), Size(7, 4), Size(5, 6), Size(8, 4), Size(7, 5), Size(6, 6), Size(8, 5)))
 """With the native core: also 5x5, 6x5, 7x4, 5x6, with their shipped books of the first four
@@ -70,11 +70,11 @@ class Rung:
 
     def offered_sizes(self) -> Tuple[Size, ...]:
         """The board sizes the level is offered on with the solver core that runs."""
-        from .cores import core_name  # noqa: PLC0415 (the solver core, only when sizes are asked for)
-        from .strategy import strategy_sizes  # noqa: PLC0415 (the disk, likewise)
+        # start-up: the solver core (ctypes) and the strategy books (the disk), only when sizes are asked for
+        from . import cores, strategy  # noqa: PLC0415
 
-        if self.native_sizes is not None and core_name() == "native":
-            shipped = tuple(s for s in strategy_sizes() if s in self.book_sizes)
+        if self.native_sizes is not None and cores.core_name() == "native":
+            shipped = strategy.strategy_sizes(self.book_sizes)
             return tuple(s for s in SIZES if s in self.native_sizes or s in shipped) if shipped else self.native_sizes
         return self.sizes
 

@@ -28,7 +28,6 @@ from typing import List, Optional, Tuple
 from ..i18n import _
 from ..rules import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Layout, Size
 from .position import Position, shape_of
-from .rungs import STRATEGY_BOOK_SIZES
 from .sizebooks import DATA, mirror_key
 
 MAGIC = b"C4ST"
@@ -49,9 +48,9 @@ def strategy_path(layout: Layout) -> Path:
 
 
 @functools.lru_cache(maxsize=None)
-def strategy_sizes() -> Tuple[Size, ...]:
-    """The sizes of :data:`.rungs.STRATEGY_BOOK_SIZES` whose book is shipped (looked for once, when first asked)."""
-    return tuple(size for size in STRATEGY_BOOK_SIZES if strategy_path(size).is_file())
+def strategy_sizes(sizes: Tuple[Size, ...]) -> Tuple[Size, ...]:
+    """The sizes among ``sizes`` whose book is shipped (each looked for once, when first asked)."""
+    return tuple(size for size in sizes if strategy_path(size).is_file())
 
 
 def encode(layout: Layout, stones: int, records: List[Tuple[int, int, int]]) -> bytes:

@@ -10,16 +10,17 @@ from gamelib.backends.base import Backend
 from gamelib.colours import RGB
 from gamelib.games import Choices, Game
 from gamelib.icons import Icon, picture
+from gamelib.lan import screens
 from gamelib.palette import Palette
 
 from ..i18n import _
 from ..match import unrecorded, words
 from ..match.chooser import browse, choose_size
 from ..match.controller import MatchOptions
+from ..match.opponents import HUMAN
 from ..match.report import print_result
 from ..records import Recorder
 from ..rules import Size
-from .play import host, join
 from .remote import default_name
 
 log = logging.getLogger("sensehat_c4")
@@ -43,7 +44,6 @@ def role_frame(role: str, index: int, palette: Palette) -> List[RGB]:
 
 def choose_role(backend: Backend) -> Optional[str]:
     """Offer a game on the LAN, or join one? Left/right, middle chooses, up goes back (``None``)."""
-    from gamelib.lan import screens  # noqa: PLC0415
 
     roles = (OFFER, JOIN)
     said = [screens._status("role", _("play over the LAN: offer a game here (left/right: browse)"),
@@ -71,7 +71,8 @@ def play_lan(backend: Backend, choices: Optional[Choices] = None, *, size: Optio
              recorder: Optional[Recorder] = None) -> int:
     """The chooser's and the launcher's entry: offer or join (asked on the LEDs), as this Pi's first
     name (the launcher's ``gamelib names``), else :func:`default_name`; the matches played."""
-    from ..match.opponents import HUMAN  # noqa: PLC0415
+    # start-up: the launcher's menu loads GAME; the LAN's network (asyncio) when it is played
+    from .play import host, join  # noqa: PLC0415
 
     names = tuple(choices.names) if choices is not None else ()
     name = names[0] if names else default_name()

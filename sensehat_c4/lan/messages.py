@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple, Union
 
 from gamelib.colours import from_hex
+from gamelib.lan import protocol as p
 
 from ..rules import FIRST_CHOICES, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Size, Starts
 
@@ -63,7 +64,6 @@ def check_game(data: Any) -> GameEvent:
     and range (the protocol's own checks, :mod:`gamelib.lan.protocol`); else
     :class:`~gamelib.lan.protocol.ProtocolError`.  Whether it follows from the moves is
     :class:`GuestRecords`' to say."""
-    from gamelib.lan import protocol as p  # noqa: PLC0415
 
     if not isinstance(data, dict):
         raise p.ProtocolError("bad_message", "game's data must be an object")
@@ -93,7 +93,6 @@ def check_game(data: Any) -> GameEvent:
 
 
 def _played(data: Dict[str, Any], match: int) -> Played:
-    from gamelib.lan import protocol as p  # noqa: PLC0415
 
     moves = p.need(data, "moves", str)
     if len(moves) > MAX_COLUMNS * MAX_ROWS or not moves.isascii() or not moves.isdigit():

@@ -3,10 +3,17 @@ come; :func:`join` finds a game (or goes to the address given), asks, and shows 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
+from typing import Callable, Optional, Sequence, Tuple
 
 from gamelib.backends.base import Backend
+from gamelib.lan import offering, screens
+from gamelib.lan import protocol as p
+from gamelib.lan.discovery import Browser
+from gamelib.lan.flows import Outcome, Visit, choose_game, play_once, visit, wait_for_guest
+from gamelib.lan.guest import GuestLink
+from gamelib.web import lan_game
 from gamelib.web.address import Address
+from gamelib.web.limits import Limits
 
 from ..i18n import _, ngettext
 from ..match.controller import MatchOptions, MatchResult, play as play_match
@@ -17,10 +24,6 @@ from .messages import check_game
 from .records import GuestRecords, GuestReport, RecordTee
 from .remote import LanError, RemotePlayer
 from .session import SessionFile
-
-if TYPE_CHECKING:
-    from gamelib.lan.flows import Visit
-    from gamelib.web.limits import Limits
 
 GAME_KEY = "connect4"
 """The game's key in the protocol and the mDNS TXT record."""
@@ -36,9 +39,6 @@ def host(backend: Backend, options: MatchOptions, *, name: str, recorder: Option
     """Offer Connect 4 on the LAN as ``name`` and play matches with the guests who come, until the
     host's player leaves the lobby (up) or ``matches`` (0: no limit) have been played; how many were (a
     match left before a move is no match: not counted, not reported, as it is not recorded)."""
-    from gamelib.lan import offering  # noqa: PLC0415 (needs the web server)
-    from gamelib.lan.flows import play_once, wait_for_guest  # noqa: PLC0415
-    from gamelib.lan import screens  # noqa: PLC0415
 
     played = 0
     with offering(backend, name, GAME_KEY, address=address, notice=notice, limits=limits) as lan:
@@ -85,11 +85,6 @@ def join(backend: Backend, *, name: str, target: Optional[Tuple[str, int]] = Non
     (then, after each visit, the list again until up); the matches recorded, each told to ``report``
     as the host's are (numbered from 1, its result as this Pi's boards say).  With ``target``, a host
     that cannot be reached or refuses is a :class:`LanError` (one line)."""
-    from gamelib.lan.discovery import Browser  # noqa: PLC0415
-    from gamelib.lan import protocol as p  # noqa: PLC0415
-    from gamelib.lan.flows import Outcome, choose_game  # noqa: PLC0415
-    from gamelib.web import lan_game  # noqa: PLC0415
-    from gamelib.web.limits import Limits  # noqa: PLC0415
 
     limits = limits or Limits()
     state = state or SessionFile(seconds=limits.away_seconds + 5.0)
@@ -149,8 +144,6 @@ def _visit(backend: Backend, where: Tuple[str, int], token: Optional[str], label
            recorder: Optional[Recorder], state: SessionFile, limits: Limits,
            report: Optional[GuestReport] = None) -> Tuple[Visit, int]:
     """One visit to the host at ``where``: how it ended, and how many matches were recorded."""
-    from gamelib.lan.flows import visit  # noqa: PLC0415
-    from gamelib.lan.guest import GuestLink  # noqa: PLC0415
 
     link = GuestLink(where[0], where[1], name=name, game=GAME_KEY, token=token, limits=limits, notify=backend.stick.wake,
                      saved=lambda kept: state.save(where[0], where[1], kept, link.host_name or label),

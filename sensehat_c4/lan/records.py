@@ -10,6 +10,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from gamelib.errors import GamelibError
 from gamelib.jsonvalue import JSONObject
+from gamelib.lan.protocol import ProtocolError
 
 from ..i18n import _, pgettext
 from ..match.controller import MatchResult, round_starter
@@ -164,7 +165,6 @@ class GuestRecords:
         return {} if self.current is None else {n: b.notation() for n, (_, b) in self.current.rounds.items()}
 
     def take(self, data: Any) -> None:
-        from gamelib.lan.protocol import ProtocolError  # noqa: PLC0415
 
         try:
             self._take(data if isinstance(data, (MatchStarts, RoundStarts, Played, MatchEnds)) else check_game(data))

@@ -128,7 +128,9 @@ class Thinker(Player):
 
     def _run(self, search: _Search, board: Board, seed: int) -> None:
         try:
-            from ..engine import Limit, choose_move  # noqa: PLC0415 (here, so a broken engine reaches the caller)
+            # start-up: --help and --version load this module, the engine's search when the computer first plays
+            # (here, in the try, so a broken engine reaches the caller)
+            from ..engine import Limit, choose_move  # noqa: PLC0415
 
             limit = Limit(seconds=self.computer.budget, stop=search.stop)
             search.column = choose_move(board, self.computer.level, limit=limit, seed=seed).column

@@ -5,39 +5,28 @@ its entry in the launcher.
 choose the opponent with the joystick (``2P`` or a level) unless it is fixed,
 the computer is set up for that match, the match is played and reported.  The
 ``sensehat-c4`` command runs it for as many matches as asked (``commands/play.py``); the
-launcher runs one match per launch (:data:`GAME`, registered in ``setup.cfg``
-under the ``gamelib.games`` entry-point group as ``connect4 =
-sensehat_c4.match.game:GAME``), and up on the chooser goes back to the menu.
+launcher runs one match per launch (:data:`sensehat_c4.game.GAME`), and up on the chooser goes
+back to the menu.  The chooser's LAN entry plays what the caller passes (:class:`LanEntry`: the
+LAN's :func:`~sensehat_c4.lan.game.play_lan`), as the LAN's modules import these, never the other way.
 """
 from __future__ import annotations
 
-import contextlib
-from pathlib import Path
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Optional, Sequence, Tuple
+from typing import Callable, Optional, Protocol, Sequence, Tuple
 
 from gamelib.backends.base import Backend
-from gamelib.games import Choices, Game
+from gamelib.games import Choices
 from gamelib.icons import Icon
 
 from ..engine.matchme import MatchMe, Round
-from ..errors import BoardSizeError
-from ..i18n import _
-from ..lan.game import play_lan
 from ..records import MatchRecord, Recorder, Records, RecordsError, RoundResult
 from ..rules import Size
-from . import unrecorded
 from .chooser import choose_helps, choose_opponent, choose_size
 from .computer import LEVELS, Computer, ComputerSeat, computer_for, middle
 from .opponents import HUMAN, MATCH_ME, OPPONENTS, Opponent, OpponentKind, ladder_for, opponents_for
 from .controller import MatchOptions, MatchResult, play as play_match
 from .players import Seats, follow
-from .report import Names, print_result
 from .resume import pending
-from .words import GAME as NAME
-
-if TYPE_CHECKING:
-    from gamelib.web.pages import Pages
 
 ICON = Icon((
     "...R....",
@@ -60,12 +49,20 @@ LEVEL_NAMES = tuple(LEVELS)
 """The ladder's levels, weakest first."""
 
 
+class LanEntry(Protocol):
+    """What the chooser's LAN entry plays (:func:`sensehat_c4.lan.game.play_lan`): offer or join, asked on
+    the LEDs, as the first of ``choices.names``; the matches played."""
+
+    def __call__(self, backend: Backend, choices: Optional[Choices] = None, *, size: Optional[Size] = None,
+                 recorder: Optional[Recorder] = None) -> int: ...
+
+
 def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, opponent: Optional[Opponent] = None,
                  computer_plays: ComputerSeat = ComputerSeat.TWO, think: Optional[float] = None, matches: int = 0,
                  back_leaves: bool = False, report: Optional[Report] = None, size: Optional[Size] = None,
                  default_size: Size = Size(), chosen_size: Optional[Callable[[Size], None]] = None,
                  recorder: Optional[Recorder] = None, seats: Optional[Seats] = None,
-                 helps: Optional[bool] = None) -> int:
+                 helps: Optional[bool] = None, lan: Optional[LanEntry] = None) -> int:
     """Play matches on ``backend`` until ``matches`` have been played (0: for ever); the number played.
 
     ``opponent`` (:data:`~.opponents.HUMAN`, a level or :data:`~.opponents.MATCH_ME`) fixes the opponent; without it the chooser
@@ -86,7 +83,9 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
     ``helps`` (hints and take-backs against the computer) fixes them on or off; without it they
     are asked after the size when the opponent was chosen on the LEDs (up there goes back to the
     opponent), and off when ``opponent`` is fixed.  *Match me* (:data:`~.opponents.MATCH_ME`) starts
-    each match where the person's last match me left off (:func:`match_me_start`).
+    each match where the person's last match me left off (:func:`match_me_start`).  ``lan`` is what the
+    chooser's LAN entry plays (another Pi: :func:`sensehat_c4.lan.game.play_lan`); without it that entry
+    is not offered.
 
     With a ``recorder``, a match a power cut or a crash interrupted comes first, whatever
     the options say (:func:`~.resume.pending`): resumed, it is played as it was stored and
@@ -98,7 +97,7 @@ def play_matches(backend: Backend, options: Optional[MatchOptions] = None, *, op
         return _play_matches(backend, options, opponent=opponent, computer_plays=computer_plays, think=think,
                              matches=matches, back_leaves=back_leaves, report=report, size=size,
                              default_size=default_size, chosen_size=chosen_size, recorder=recorder, seats=seats,
-                             helps=helps)
+                             helps=helps, lan=lan)
     finally:
         stop_following()
 
@@ -107,7 +106,7 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
                   computer_plays: ComputerSeat, think: Optional[float], matches: int, back_leaves: bool,
                   report: Optional[Report], size: Optional[Size], default_size: Size,
                   chosen_size: Optional[Callable[[Size], None]], recorder: Optional[Recorder], seats: Seats,
-                  helps: Optional[bool] = None) -> int:
+                  helps: Optional[bool] = None, lan: Optional[LanEntry] = None) -> int:
     base = options or MatchOptions()
     fixed = size if size is not None else base.size if opponent is not None else None
     played, last, last_size, last_helps = 0, opponent or HUMAN, default_size, False
@@ -124,14 +123,16 @@ def _play_matches(backend: Backend, options: Optional[MatchOptions], *, opponent
             report(played, interrupted.options.computer, result)
     while matches == 0 or played < matches:
         offered = OPPONENTS if fixed is None else opponents_for(fixed)
-        chosen = opponent or choose_opponent(backend, last, offered)
+        chosen = opponent or choose_opponent(backend, last, offered, lan=lan is not None)
         if chosen is None:
             if back_leaves:
                 break
             continue
         last = chosen
         if chosen.kind is OpponentKind.LAN:   # another Pi: offer or join (the matches are its own loop's)
-            played += play_lan(backend, Choices(names=tuple(n for n in base.names if n)), recorder=recorder,
+            if lan is None:
+                raise ValueError("play_matches: the LAN opponent needs lan (what its entry plays)")
+            played += lan(backend, Choices(names=tuple(n for n in base.names if n)), recorder=recorder,
                                size=fixed)
             continue
         board = fixed or choose_size(backend, chosen.sizes(), last_size)
@@ -228,41 +229,3 @@ def _told(report: Optional[Report], number: int, computer: Optional[Computer]) -
     if report is None:
         return None
     return lambda result: report(number, computer, result)
-
-
-def play(backend: Backend, choices: Optional[Choices] = None) -> None:
-    """One match from the launcher (up on the chooser goes back to the menu), kept in the records,
-    its result printed like ``sensehat-c4``'s (numbered as the records number it).  A match a
-    power cut interrupted is offered first (:func:`~.resume.pending`).
-
-    The size chooser starts from the size chosen last time, which the launcher keeps
-    in ``choices`` (``"board": "6x5"``); the players' names are the launcher's
-    (``choices.names``).
-    """
-    remembered = None if choices is None else choices.get("board")
-    try:
-        default = Size.parse(remembered) if remembered else Size()
-    except BoardSizeError:
-        default = Size()
-    given = tuple(choices.names) + (None, None) if choices is not None else (None, None)
-    names: Names = (given[0], given[1])
-
-    def report(number: int, computer: Optional[Computer], result: MatchResult) -> None:
-        print_result(computer, result)
-
-    with contextlib.closing(Recorder()) as recorder:
-        unrecorded.check(backend, recorder)   # told before play if the games cannot be recorded
-        play_matches(backend, MatchOptions(names=names), matches=1, back_leaves=True,
-                     default_size=default, recorder=recorder, report=report,
-                     chosen_size=None if choices is None else lambda size: choices.set("board", str(size)))
-
-
-def web_pages(db: Optional[Path] = None) -> Pages:
-    """Connect 4's pages in the web view (the games played, reviews, replays: a
-    :class:`gamelib.web.pages.Pages`) over the games file ``db`` (``None``: the default one)."""
-    from ..web.pages import pages  # noqa: PLC0415 (only when a web view is served)
-
-    return pages(db)
-
-
-GAME = Game(name=NAME, icon=ICON, play=play, remembers=True, web=web_pages, words=_)

@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Dict, Optional, Sequence, Tuple
 
 from gamelib.colours import NAMES, RGB, ColourError, colour_name, hex_colour, parse_colour
+from gamelib.i18n import _ as gamelib_word
 from gamelib.jsonvalue import JSONObject
 from gamelib.seats import Kind
 from gamelib.status import DOWN, ENTER, LEFT_RIGHT, UP, Status
@@ -102,8 +103,6 @@ def about(level: str) -> Optional[str]:
 
 def colour_word(colour: RGB) -> str:
     """A colour's name as a player reads it (the colours' names are gamelib's words, in its catalogue)."""
-    from gamelib.i18n import _ as gamelib_word  # noqa: PLC0415 (the catalogue, when a word is first said)
-
     return gamelib_word(colour_name(colour))
 
 

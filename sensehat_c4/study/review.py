@@ -71,7 +71,8 @@ def engine_scorer(oracle: Optional[Callable[[Board], Oracle]] = None, stop: Opti
     default oracle, or ``oracle(board)``'s (one of the caller's own, so a review does not wait for
     a game's search); ``stop`` set ends a search at once (the move is then ``unsolved``)."""
     def scores(board: Board, seconds: float) -> Dict[int, int]:
-        from ..engine import Limit, move_scores  # noqa: PLC0415 (only review needs the engine)
+        # start-up: the launcher's menu loads the training entry, which imports this module; the engine when it scores
+        from ..engine import Limit, move_scores  # noqa: PLC0415
 
         try:
             return move_scores(board, limit=Limit(seconds=seconds, stop=stop),

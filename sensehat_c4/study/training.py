@@ -52,7 +52,7 @@ from ..i18n import N_, _
 from ..match import render, words
 from ..match.controller import Timing, start_column
 from ..match.opponents import MATCH_ME
-from ..records import MatchRecord, RoundRecord
+from ..records import MatchRecord, Records, RoundRecord
 from ..rules import Board
 from .review import CHANGED, MoveReview, Review, ending, review_round
 
@@ -375,7 +375,6 @@ def pick(backend: Backend, candidates: Sequence[Candidate], reviewer: Reviewer =
 def candidates(path: Optional[Path] = None, look_back: int = LOOK_BACK) -> List[Candidate]:
     """The last ``look_back`` rounds with moves, newest first, from the games database
     (``path``: default the game's file)."""
-    from ..records import Records  # noqa: PLC0415
 
     found: List[Candidate] = []
     with Records(path) as stored:

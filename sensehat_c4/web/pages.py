@@ -30,6 +30,7 @@ from gamelib.web.http import HttpError, Request, Response, Route
 from gamelib.web.pages import Link, Pages, Said, file_routes
 from gamelib.web.words import PageWords
 
+from ..engine import Oracle
 from ..engine import rungs
 from ..i18n import CATALOGUE, N_, _
 from ..match import opponents, words
@@ -105,7 +106,6 @@ class Reviews:
 
     def _engine(self, stop: threading.Event) -> review.Scorer:
         def oracle(board: Board) -> Oracle:
-            from ..engine import Oracle  # noqa: PLC0415 (the engine only when a review is asked for)
 
             if board.layout not in self._oracles:
                 self._oracles.clear()   # one board size's oracle at a time (8 MB of table each)

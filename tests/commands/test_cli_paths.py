@@ -243,7 +243,7 @@ def test_play_with_a_fifo_or_a_device_says_so_before_the_match_and_plays_on(tmp_
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run a child as nobody")
 def test_play_as_a_user_who_may_not_write_there(shared, tmp_path):
     import sensehat_c4.match.controller  # loaded before the child drops root
-    import sensehat_c4.match.game  # noqa: F401
+    import sensehat_c4.commands.matches  # noqa: F401
     import termios  # noqa: F401
 
     hidden = tmp_path / "games.db"                          # in a directory only root may enter

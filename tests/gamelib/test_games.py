@@ -9,7 +9,7 @@ from gamelib.games import GROUP, Entry, Game, as_game, discover, entry_points
 from gamelib.icons import Icon, check_picture, picture
 from gamelib.palette import PALETTES, PURPLE_YELLOW
 from gamelib.palette import palette as default_palette
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 
 ICON = (RED,) * 64
 

@@ -16,7 +16,8 @@ from sensehat_c4.engine.matchme import MatchMe, Round
 from sensehat_c4.match.chooser import CHOICES, MATCH_ME_INDEX, choice_frame, choose_helps, choose_opponent
 from sensehat_c4.match.computer import LEVELS, Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
-from sensehat_c4.match.game import match_me_start, play_matches
+from sensehat_c4.game import play_matches
+from sensehat_c4.match.game import match_me_start
 from sensehat_c4.match.opponents import MATCH_ME, Opponent, OpponentKind, ladder_for, opponents_for
 from sensehat_c4.match.resume import interrupted
 from sensehat_c4.records import Recorder, Records, RoundFacts, Side

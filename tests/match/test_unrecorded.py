@@ -18,7 +18,8 @@ from gamelib.status import Status
 from gamelib.palette import palette as default_palette
 from sensehat_c4.engine.puzzles import daily
 from sensehat_c4.lan.game import play_lan, role_frame
-from sensehat_c4.match import game, render, unrecorded
+from sensehat_c4 import game
+from sensehat_c4.match import render, unrecorded
 from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.records import Reason, Recorder
 from sensehat_c4.study import puzzle as pz

@@ -284,7 +284,7 @@ def test_the_puzzle_and_analyse_say_words(decorated, capsys, argv):
 def test_the_launcher_names_the_games_in_words_and_keeps_their_names_as_values(decorated):
     from gamelib.games import Entry
     from sensehat_c4.lan.game import GAME as LAN
-    from sensehat_c4.match.game import GAME
+    from sensehat_c4.game import GAME
     from sensehat_c4.study.puzzle import GAME as PUZZLE
     from sensehat_c4.study.training import GAME as TRAINING
 

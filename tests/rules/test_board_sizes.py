@@ -17,13 +17,13 @@ from gamelib.launcher.settings import Settings, SettingsFile
 from gamelib.palette import palette as default_palette
 from sensehat_c4 import cli
 from sensehat_c4.match import render
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 from sensehat_c4.match.chooser import LAN_INDEX, MATCH_ME_INDEX, RULES_INDEX, choice_frame, choose_size, size_frame
 from sensehat_c4.match.opponents import HUMAN, OPPONENTS, Opponent, opponents_for
 from sensehat_c4.engine.levels import PERFECT_SIZES
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play, start_column
 from sensehat_c4.errors import BoardSizeError, ConfigError, MoveListError
-from sensehat_c4.match.game import play_matches
+from sensehat_c4.game import play_matches
 from sensehat_c4.rules import SIZES, Board, Outcome, Size
 from scripted import DRAW_6X5, DRAW_8X6
 

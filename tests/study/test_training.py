@@ -246,7 +246,7 @@ def test_nothing_to_train_on(tmp_path):
 def test_the_entry_is_registered_and_sits_after_connect_4_and_the_lan():
     assert "connect4-training" in [p.name for p in entry_points(GROUP)]
     entries = [e for e in discover() if e.key.startswith("connect4")]
-    assert entries == [Entry("connect4", game=as_game(__import__("sensehat_c4.match.game").match.game.GAME)),
+    assert entries == [Entry("connect4", game=as_game(__import__("sensehat_c4.game").game.GAME)),
                        Entry("connect4-lan", game=as_game(lan.GAME)),
                        Entry("connect4-puzzle", game=puzzle.GAME),
                        Entry("connect4-training", game=training.GAME)]

@@ -23,7 +23,7 @@ from gamelib.web.pages import Pages
 from gamelib.web.server import WebServer
 from gamelib.palette import palette as default_palette
 from records_data import ANN, BOB, record_match, ticking
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 from sensehat_c4.web import pages as webpages
 from sensehat_c4.errors import SearchAborted
 from sensehat_c4.records import Recorder

@@ -18,7 +18,7 @@ from gamelib.launcher import cli
 from gamelib.launcher.settings import Settings
 from gamelib.palette import GREEN_PINK, PURPLE_YELLOW
 from gamelib.palette import palette as default_palette
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -13,7 +13,7 @@ from emu_sandbox import lit
 
 from gamelib.colours import BLACK
 from gamelib.palette import palette as default_palette
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 from sensehat_c4.match.chooser import choice_frame, size_frame
 from sensehat_c4.rules import Size
 

@@ -16,7 +16,7 @@ from pty_terminal import PtyProgram, hex_colours, leds
 from gamelib.backends.terminal_screen import LEAVE
 from gamelib.launcher.log import LauncherLog
 from gamelib.palette import palette as default_palette
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 from sensehat_c4.match.chooser import choice_frame
 
 

@@ -17,7 +17,7 @@ from gamelib.launcher.settings import Settings, SettingsFile
 from gamelib.palette import DEFAULT, GREEN_PINK, PALETTES, PURPLE_YELLOW
 from gamelib.scroll import Scrolling
 from gamelib.palette import palette as default_palette
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 from sensehat_c4.match import render
 from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.rules import Board

@@ -35,7 +35,7 @@ from sensehat_c4.engine.puzzles import daily
 from sensehat_c4.i18n import CATALOGUE as C4
 from sensehat_c4.match import chooser, words
 from sensehat_c4.match.controller import MatchResult
-from sensehat_c4.match.game import GAME as C4_GAME
+from sensehat_c4.game import GAME as C4_GAME
 from sensehat_c4.match.opponents import HUMAN, LAN, MATCH_ME, Opponent
 from sensehat_c4.records import access, files
 from sensehat_c4.rules import SIZES, Size
