@@ -369,7 +369,7 @@ def test_the_colours_item_shows_each_palette_and_applies_and_saves_it(tmp_path):
     mock.tap("left", "left", "middle", "middle")                # the colours: the next palette, twice
     mock.tap("right", "right", "right", "right", "middle")      # quit
     assert Launcher(mock, three(), NO_IDLE, store=store).run() == QUIT
-    assert list(PALETTES) == [DEFAULT, PURPLE_YELLOW, GREEN_PINK]
+    assert list(PALETTES)[:3] == [DEFAULT, PURPLE_YELLOW, GREEN_PINK]     # the table's first three, in its order
     assert [letters(f) for _, f in list(mock.frames)[1:6]] == [LIGHT_HI, *language_steps("auto", 4), COLOURS_F]
     purple, yellow, green = PALETTES[PURPLE_YELLOW].first, PALETTES[PURPLE_YELLOW].second, PALETTES[PURPLE_YELLOW].field
     cyan, black = PALETTES[DEFAULT].menu, PALETTES[DEFAULT].background

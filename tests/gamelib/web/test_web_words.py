@@ -284,7 +284,7 @@ def test_the_lang_cookie_is_read_strictly(header, chosen):
 
 def test_the_choice_comes_first_then_accept_language_then_english():
     speaker = words.Speaker(i18n.CATALOGUE)
-    assert speaker.choices == i18n.languages() == ("en", "fr", "id")
+    assert speaker.choices == i18n.languages() and {"en", "fr", "id"} <= set(speaker.choices)
     assert {"fr", "id"} <= speaker.languages
 
     def spoken(cookie, header):
