@@ -72,3 +72,9 @@ def test_an_unknown_table_is_one_line(tmp_path):
     (root / "docs" / "guide" / "playing.md").write_text("<!-- tables: nothing -->x<!-- /tables: nothing -->\n")
     done = tables("--check", "--root", str(root))
     assert done.returncode == 1 and done.stderr.splitlines()[-1].startswith("tables: no table called 'nothing'")
+
+
+def test_a_root_without_the_documents_is_one_line(tmp_path):
+    done = tables("--check", "--root", str(tmp_path))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", f"tables: {tmp_path} holds no README.md (--root names a copy of the tree's documents)\n")
