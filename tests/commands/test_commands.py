@@ -14,7 +14,9 @@ from sensehat_c4.records import RecordsError
 
 
 def test_one_table_one_module_each(monkeypatch):
-    assert [c.name for c in COMMANDS] == ["play", "analyse", "history", "stats", "replay", "review", "doctor", "puzzle"]
+    names = [c.name for c in COMMANDS]
+    assert names[0] == "play" and len(set(names)) == len(names)       # the default first, each name once
+    assert {"analyse", "history", "stats", "replay", "review", "doctor", "puzzle"} <= set(names)
     for command in COMMANDS:
         module = importlib.import_module(f"sensehat_c4.commands.{command.name}")
         ran = []
@@ -47,8 +49,10 @@ def test_an_unknown_command_is_one_line_naming_the_commands(capsys, word):
     with pytest.raises(SystemExit) as info:
         cli.main([word, "--json"])
     assert info.value.code == 2
-    assert capsys.readouterr() == ("", f"sensehat-c4: error: unknown command {word!r}: the commands are play, "
-                                       "analyse, history, stats, replay, review, doctor, puzzle (see --help)\n")
+    names = ", ".join(command.name for command in COMMANDS)          # play, analyse, history, ...
+    assert capsys.readouterr() == ("", f"sensehat-c4: error: unknown command {word!r}: the commands are {names} "
+                                       "(see --help)\n")
+    assert names.startswith("play, analyse, history, stats, replay, review, doctor, puzzle")
 
 
 def test_the_help_lists_every_row(capsys):

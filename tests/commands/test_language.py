@@ -8,7 +8,12 @@ import sys
 
 import pytest
 
-from gamelib import language
+from gamelib import i18n, language
+from sensehat_c4.commands import COMMANDS
+
+SPOKEN = ", ".join(["auto", *i18n.languages()[:-1]])
+"""The choices of ``--language`` but the last, as its error names them: ``auto, en, fr`` (``or id`` follows)."""
+LAST = i18n.languages()[-1]
 
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -76,22 +81,22 @@ def test_each_subcommand_takes_language():
     assert "Victoires, nuls et défaites" in proc.stdout
     proc = run("sensehat_c4", "nosuch", "--language", "id")
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == ("sensehat-c4: galat: perintah 'nosuch' tidak dikenal: perintahnya play, analyse, history, "
-                           "stats, replay, review, doctor, puzzle (lihat --help)\n")
+    names = ", ".join(command.name for command in COMMANDS)     # play, analyse, history, ... (the table's)
+    assert proc.stderr == f"sensehat-c4: galat: perintah 'nosuch' tidak dikenal: perintahnya {names} (lihat --help)\n"
 
 
 def test_a_bad_language_is_one_line_and_exit_2_in_the_language_of_the_moment():
     for args, variables, line in (
-            (["--language", "xx"], {}, "sensehat-c4: error: argument --language: must be auto, en, fr or id "
+            (["--language", "xx"], {}, f"sensehat-c4: error: argument --language: must be {SPOKEN} or {LAST} "
                                        "(not 'xx') (see --help)"),
-            (["--language", "xx", "--help"], {}, "sensehat-c4: error: argument --language: must be auto, en, fr or id "
-                                                 "(not 'xx') (see --help)"),
-            (["--language=", "--help"], {}, "sensehat-c4: error: argument --language: must be auto, en, fr or id "
+            (["--language", "xx", "--help"], {}, f"sensehat-c4: error: argument --language: must be {SPOKEN} or "
+                                                 f"{LAST} (not 'xx') (see --help)"),
+            (["--language=", "--help"], {}, f"sensehat-c4: error: argument --language: must be {SPOKEN} or {LAST} "
                                             "(not '') (see --help)"),
             (["--language", "FR"], {"LANG": "fr_FR.UTF-8"}, "sensehat-c4: erreur : argument --language : doit être "
-                                                            "auto, en, fr ou id (pas 'FR') (voir --help)"),
-            (["history", "--language", "fr_FR"], {}, "sensehat-c4 history: error: argument --language: must be auto, "
-                                                     "en, fr or id (not 'fr_FR') (see --help)"),
+                                                            f"{SPOKEN} ou {LAST} (pas 'FR') (voir --help)"),
+            (["history", "--language", "fr_FR"], {}, "sensehat-c4 history: error: argument --language: must be "
+                                                     f"{SPOKEN} or {LAST} (not 'fr_FR') (see --help)"),
             (["--language"], {}, "sensehat-c4: error: argument --language: expected one argument (see --help)")):
         proc = run("sensehat_c4", *args, **variables)
         # Python 3.9 and 3.10 write "argument X: message" without looking it up (3.11 on do)
@@ -108,7 +113,7 @@ def test_the_launcher_takes_language_too():
     assert proc.stdout.startswith("penggunaan: gamelib names [-h] [--language LANG]")
     proc = run("gamelib", "--language", "xx")
     assert (proc.returncode, proc.stdout, proc.stderr) == (
-        2, "", "gamelib: error: argument --language: must be auto, en, fr or id (not 'xx') (see --help)\n")
+        2, "", f"gamelib: error: argument --language: must be {SPOKEN} or {LAST} (not 'xx') (see --help)\n")
 
 
 def test_from_argv_reads_what_the_parser_will():

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sensehat_c4.engine.levels import LADDER
-from guide import guide_exit_codes
+from guide import guide_exit_codes, unmarked
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -81,7 +81,7 @@ def test_readme_gives_no_system_wide_pip_install():
 
 def test_readme_names_the_levels_of_the_ladder_in_order():
     names = [level.name for level in LADDER]
-    computer = " ".join(section(README.read_text(), "The computer opponent").split())
+    computer = " ".join(section(unmarked(README.read_text()), "The computer opponent").split())
     assert f"perfect play: {', '.join(names)} (`1`-`{len(names)}` on the LEDs" in computer
 
 
@@ -105,11 +105,11 @@ def chooser_tokens():
 
 def chooser_places():
     """Where README and the guide list the opponent chooser's entries: (document, the text of that place)."""
-    readme = README.read_text()
-    options = (GUIDE / "options.md").read_text()
+    readme = unmarked(README.read_text())
+    options = unmarked((GUIDE / "options.md").read_text())
     return [("README.md", readme[readme.index("1. the opponent:"):readme.index("2. the board size")]),
-            ("playing.md", (GUIDE / "playing.md").read_text().split("## Choosing the opponent")[1].split("## ")[0]),
-            ("launcher.md", next(line for line in (GUIDE / "launcher.md").read_text().splitlines()
+            ("playing.md", unmarked((GUIDE / "playing.md").read_text()).split("## Choosing the opponent")[1].split("## ")[0]),
+            ("launcher.md", next(line for line in unmarked((GUIDE / "launcher.md").read_text()).splitlines()
                                  if "asks for the opponent" in line)),
             ("options.md", next(line for line in options.splitlines() if line.startswith("| `--opponent`")))]
 
@@ -169,7 +169,7 @@ def test_the_guide_gives_each_level_s_own_thinking_budget():
     for level in LADDER:
         budgets.setdefault(level.seconds, []).append(level.name)
     (short, quick), (long, _) = sorted(budgets.items())
-    options = " ".join((GUIDE / "options.md").read_text().split())
+    options = " ".join(unmarked((GUIDE / "options.md").read_text()).split())
     assert f"{short:g} s for {' and '.join(quick)}, {long:g} s for the others" in options
 
 

@@ -76,9 +76,11 @@ def test_a_level_added_as_one_row_of_the_ladder_is_played_chosen_and_recorded(tm
     seen = json.loads(child.stdout.splitlines()[-1])
     assert seen["code"] == 0
     assert seen["out"] == "match 1 (computer: novice, player 2): abandoned at 0-0\n", seen
-    assert "{human,novice,easy,casual," in seen["help"] and "1-10 (the computer's levels, novice to perfect)" in seen["help"]
+    levels = len(rungs.RUNGS) + 1                                 # the ladder's rows and the new one
+    assert "{human,novice,easy,casual," in seen["help"]
+    assert f"1-{levels} (the computer's levels, novice to perfect)" in seen["help"]
     assert seen["offered"][:3] == ["human", "novice", "easy"]
-    assert seen["labels"] == ["2P"] + [str(n) for n in range(1, 11)] + ["M", "", "?"]   # the LEDs' chooser: 1-10, match me
+    assert seen["labels"] == ["2P"] + [str(n) for n in range(1, levels + 1)] + ["M", "", "?"]   # the LEDs' chooser, match me
     assert seen["lit"] > 10                                       # "10" drawn (two digits fit the matrix)
     assert seen["label"] == "computer: 1 novice"                  # its number on the ladder: first
     assert seen["about"] == "sees wins and losses 1 to 1 stone ahead; plays by feel beyond"

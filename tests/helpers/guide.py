@@ -11,3 +11,11 @@ def guide_exit_codes():
     table = text[text.index("Exit codes, for every command"):]
     table = table[:table.index("\n\n", table.index("| code |"))]
     return {int(code): meaning for code, meaning in re.findall(r"^\| (\d+) \| (.+) \|$", table, re.M)}
+
+
+def unmarked(text: str) -> str:
+    """A document's text without its HTML comments (``tools/tables``' markers: ``<!-- tables: levels -->``), as
+    a reader sees it."""
+    import re
+
+    return re.sub(r"<!--.*?-->", "", text, flags=re.S)

@@ -105,6 +105,33 @@ COMMANDS: Dict[Tuple[str, str], Tuple[List[str], Optional[Callable[[random.Rando
                                       "--allow-poweroff", "--web", "--help"], None),
     ("gamelib", "uninstall-service"): (["--user-unit", "--help"], None),
 }
+NETWORK = {"--lan", "--join"}
+"""Options never generated: they reach the LAN (mDNS, another host); ``--web`` takes only :data:`WEB`'s values."""
+
+
+def _options(name: str) -> List[str]:
+    """The options ``sensehat-c4 NAME --help`` lists (but :data:`NETWORK`), and ``--help``."""
+    import contextlib
+    import io
+
+    from sensehat_c4.commands import COMMANDS as ROWS
+
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown), contextlib.suppress(SystemExit):
+        next(row for row in ROWS if row.name == name).run(["--help"])
+    return sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", shown.getvalue())) - NETWORK - {"--language"})
+
+
+def _every_row() -> None:
+    """A row of the commands table (``sensehat_c4.commands.COMMANDS``) not above: its options from its help,
+    hostile text as its arguments."""
+    from sensehat_c4.commands import COMMANDS as ROWS
+
+    for row in ROWS:
+        COMMANDS.setdefault(("sensehat-c4", row.name), (_options(row.name), lambda rng: rng.choice(TEXT)))
+
+
+_every_row()
 TIME_CAP = ["--time-limit", "0.5"]
 """Appended to ``analyse --solve`` and ``review`` (the last value wins): a legal long search is not a hang."""
 

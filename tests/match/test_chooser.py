@@ -5,7 +5,8 @@ from gamelib.backends.mock import MockBackend
 from gamelib.colours import BLACK, WHITE
 from gamelib.scroll import SPEED, scroll_frames
 from gamelib.palette import palette as default_palette
-from sensehat_c4.match.chooser import RULES, RULES_INDEX, choice_frame, choose_opponent
+from sensehat_c4.engine.rungs import number
+from sensehat_c4.match.chooser import CHOICES, RULES, RULES_INDEX, choice_frame, choose_opponent
 from sensehat_c4.match.opponents import HUMAN, Opponent
 
 
@@ -13,7 +14,7 @@ def test_the_chooser_steps_at_a_steady_pace_while_right_is_held():
     mock = MockBackend()
     mock.hold("right", 0.6)                        # press, then held at 0.25, 0.30 ... 0.55 s
     mock.tap("middle")
-    assert choose_opponent(mock) == Opponent.computer("medium")       # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
+    assert choose_opponent(mock) == CHOICES[4][0]                  # 2P -> 1 (press), 2, 3, 4 (held at 0.25, 0.40, 0.55)
     assert [f for _, f in mock.frames][:5] == [tuple(choice_frame(i, default_palette())) for i in range(5)]
 
 
@@ -28,8 +29,9 @@ def test_down_or_middle_chooses_up_backs_out_and_each_clears_the_leds():
 def test_it_starts_from_the_default():
     mock = MockBackend()
     mock.tap("left", "middle")
-    assert choose_opponent(mock, Opponent.computer("hard")) == Opponent.computer("tough")
-    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(6, default_palette())), tuple(choice_frame(5, default_palette()))]
+    hard = number("hard")                                   # its place in the chooser: after 2P
+    assert choose_opponent(mock, Opponent.computer("hard")) == CHOICES[hard - 1][0]   # the level below it
+    assert [f for _, f in mock.frames][:2] == [tuple(choice_frame(hard, default_palette())), tuple(choice_frame(hard - 1, default_palette()))]
 
 
 def test_question_mark_scrolls_the_rules_then_comes_back_to_it():

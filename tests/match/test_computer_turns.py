@@ -7,7 +7,7 @@ import pytest
 from frames import grid
 
 from gamelib.backends.mock import MockBackend
-from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.computer import LEVELS, Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
 from sensehat_c4.errors import ConfigError
 from scripted import ClockThinker, factory
@@ -74,7 +74,7 @@ def test_computer_as_player_one_starts_at_once():
 
 
 def test_computer_settings_are_checked():
-    with pytest.raises(ConfigError, match="level must be one of easy, casual, steady, medium, tough, hard, expert, master, perfect"):
+    with pytest.raises(ConfigError, match=f"level must be one of {', '.join(LEVELS)} "):
         Computer("genius")
     with pytest.raises(ConfigError, match="player 1 or 2"):
         Computer("easy", player=3)

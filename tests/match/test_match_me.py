@@ -14,7 +14,8 @@ from gamelib.colours import YELLOW
 from gamelib.palette import palette as default_palette
 from sensehat_c4.engine.matchme import MatchMe, Round
 from sensehat_c4.match.chooser import CHOICES, MATCH_ME_INDEX, choice_frame, choose_helps, choose_opponent
-from sensehat_c4.match.computer import LEVELS, Computer
+from sensehat_c4.engine.rungs import number
+from sensehat_c4.match.computer import LEVELS, Computer, middle
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
 from sensehat_c4.game import play_matches
 from sensehat_c4.match.game import match_me_start
@@ -24,6 +25,8 @@ from sensehat_c4.records import Recorder, Records, RoundFacts, Side
 from sensehat_c4.rules import SIZES, Board, Size
 
 LADDER = tuple(LEVELS)
+MIDDLE = middle(LADDER)
+"""Where a new series starts with nothing in the records."""
 
 
 def rows(path, sql):
@@ -64,11 +67,12 @@ def test_the_level_steps_after_each_round_and_each_round_keeps_its_own(tmp_path)
     assert rows(path, "SELECT p2_level, p2_seconds FROM matches") == [(MATCH_ME.name, None)]
     assert rows(path, "SELECT number, level, winner FROM rounds") == [(1, "tough", 1), (2, "hard", 2), (3, "tough", 1)]
     thinking = [s for t, s in mock.statuses if s.phase == "thinking"]
-    assert thinking[0].text == "round 1 (0-0, 7x6): computer (match me: 5 tough, yellow) is thinking"
+    tough, hard = number("tough"), number("hard")              # the levels' numbers: their rows on the ladder
+    assert thinking[0].text == f"round 1 (0-0, 7x6): computer (match me: {tough} tough, yellow) is thinking"
     assert [s for s in thinking if s.details["round"] == 2][0].text == \
-        "round 2 (1-0, 7x6): computer (match me: 6 hard, yellow) is thinking"
+        f"round 2 (1-0, 7x6): computer (match me: {hard} hard, yellow) is thinking"
     assert thinking[0].seats[1] == {"seat": 2, "colour": "#ffff00", "colour_name": "yellow", "name": None,
-                                    "level": "tough", "kind": "computer", "match_me": True, "number": 5}
+                                    "level": "tough", "kind": "computer", "match_me": True, "number": tough}
     with Records(path) as stored:
         match = stored.matches()[0]
     assert [r.level for r in match.rounds] == ["tough", "hard", "tough"]
@@ -78,17 +82,17 @@ def test_the_level_steps_after_each_round_and_each_round_keeps_its_own(tmp_path)
 def test_the_next_match_starts_where_the_persons_last_match_me_left_off(tmp_path):
     path = tmp_path / "games.db"
     recorder = Recorder(path, clock=ticking())
-    assert match_me_start(recorder, "Ann", LADDER).level == "tough"             # nothing yet: the middle
+    assert match_me_start(recorder, "Ann", LADDER).level == MIDDLE              # nothing yet: the middle
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
     recorder.played(1, 1, Board.from_moves("4141414"), facts=RoundFacts(level="expert"))          # Ann beat expert
     recorder.start_round()
     recorder.played(2, 2, Board.from_moves("1212121"), facts=RoundFacts(level="master"))          # then lost to master
     recorder.end_match(None)
-    assert match_me_start(recorder, "Ann", LADDER).level == "expert"            # master, one down
-    assert match_me_start(recorder, "Bob", LADDER).level == "tough"             # another person: the middle
+    assert match_me_start(recorder, "Ann", LADDER).level == LADDER[LADDER.index("master") - 1]   # one down
+    assert match_me_start(recorder, "Bob", LADDER).level == MIDDLE              # another person: the middle
     small = ladder_for(Size(4, 4))
-    assert small == ("easy", "casual", "steady", "medium", "perfect")
+    assert small[:3] == ("easy", "casual", "steady") and small[-1] == "perfect" and "expert" not in small
     assert match_me_start(recorder, "Ann", small).level == "perfect"            # the nearest on 4x4
     lost = MatchMe.starting(LADDER, "casual")
     assert match_me_start(None, "Ann", LADDER, lost).level == "casual"          # no records: this process's
@@ -98,13 +102,17 @@ def test_the_next_match_starts_where_the_persons_last_match_me_left_off(tmp_path
 def test_a_new_series_halves_the_distance_and_one_going_on_from_the_records_steps_a_level(tmp_path):
     recorder = Recorder(tmp_path / "games.db", clock=ticking())
     new = match_me_start(recorder, "Ann", LADDER)
-    assert (new.level, new.after(Round.LOST)) == ("tough", "steady")            # nothing yet: 2 of the 4 below
+    assert new == MatchMe.starting(LADDER, MIDDLE)                              # nothing yet: a new series
+    below = LADDER.index(MIDDLE)
+    assert new.after(Round.LOST) == LADDER[below - (below + 1) // 2]            # half the levels below
     recorder.start_match((ANN, Side(YELLOW, level=MATCH_ME.name)), columns=7, rows=6, backend="mock")
     recorder.start_round()
     recorder.played(1, 2, Board.from_moves("1212121"), facts=RoundFacts(level="expert"))          # Ann lost to expert
     recorder.end_match(None)
     going_on = match_me_start(recorder, "Ann", LADDER)
-    assert (going_on.level, going_on.after(Round.LOST)) == ("hard", "tough")    # one down, and one again
+    expert = LADDER.index("expert")
+    assert (going_on.level, going_on.after(Round.LOST)) == (LADDER[expert - 1], LADDER[expert - 2])   # one down, and one
+    # again
     recorder.close()
 
 
@@ -152,7 +160,7 @@ def test_chosen_on_the_leds_match_me_with_helps_plays_and_counts(tmp_path):
     recorder = Recorder(path, clock=ticking())
     play_matches(mock, matches=1, recorder=recorder, report=lambda *r: reports.append(r))
     recorder.close()
-    assert reports[0][1] == Computer("tough", player=2)
+    assert reports[0][1] == Computer(MIDDLE, player=2)
     said = [s for t, s in mock.statuses if s.phase == "playing"]
     assert said[0].text == "round 1 (0-0, 7x6): player 1 (red) to move (no helps used)"
 

@@ -19,7 +19,7 @@ from records_data import ANN, BOB, interrupted_match, rows, ticking
 from sensehat_c4.match import render, resume, words
 from sensehat_c4.match.chooser import choice_frame
 from sensehat_c4.commands import main as c4_main
-from sensehat_c4.match.computer import Computer
+from sensehat_c4.match.computer import LEVELS, Computer
 from sensehat_c4.match.opponents import HUMAN
 from sensehat_c4.match.controller import MatchOptions, MatchResult, Timing, play
 from sensehat_c4.match.game import play_matches
@@ -330,8 +330,8 @@ def test_a_match_that_cannot_be_resumed_is_kept_as_abandoned(games_db, caplog):
     assert play_matches(mock, matches=1, back_leaves=True, recorder=recorder(games_db)) == 0
     assert mock.frames[0][1] == tuple(choice_frame(0, default_palette()))   # no question: the game starts as usual
     assert [r.getMessage() for r in caplog.records if r.name == "sensehat_c4"] == [
-        "the interrupted match 1 cannot be resumed (level must be one of easy, casual, steady, medium, tough, "
-        "hard, expert, master, perfect (not 'superhard')); it is kept as abandoned"]
+        f"the interrupted match 1 cannot be resumed (level must be one of {', '.join(LEVELS)} (not 'superhard')); "
+        "it is kept as abandoned"]
     assert rows(games_db, "SELECT status FROM matches") == [("abandoned",)]
 
 

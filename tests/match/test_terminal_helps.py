@@ -10,6 +10,7 @@ from emu_sandbox import child_env
 from pty_terminal import TRUECOLOR, PtyProgram, below, board, game, hex_colours, leds, shows, start, under_help
 
 from gamelib.colours import RED, YELLOW
+from gamelib import i18n
 from gamelib.i18n import choose
 from sensehat_c4.match import render, words
 from sensehat_c4.rules import Board, Size
@@ -99,7 +100,7 @@ def said_in(language, phase):
     return caption
 
 
-@pytest.mark.parametrize("language", ["en", "fr", "id"])
+@pytest.mark.parametrize("language", i18n.languages())
 def test_the_key_help_and_the_abandon_question_fit_80_columns_whole(sandbox, language):
     turn, question = said_in(language, words.PLAYING), said_in(language, words.CONFIRMING)
     if language == "en":

@@ -71,7 +71,9 @@ def test_the_levels_table_is_what_every_part_offers():
     from sensehat_c4.commands import play as cli
     from sensehat_c4.engine import LEVELS
 
-    names = ("easy", "casual", "steady", "medium", "tough", "hard", "expert", "master", "perfect")
+    from sensehat_c4.engine.rungs import RUNGS
+
+    names = tuple(rung.name for rung in RUNGS)
     assert tuple(LEVELS) == names
     assert opponents.NAMES == tuple(o.name for o in opponents.OPPONENTS) == ("human",) + names + ("match-me",)
     opponent = next(a for a in cli.play_parser()._actions if a.dest == "opponent")

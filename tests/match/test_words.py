@@ -3,6 +3,7 @@ import pytest
 
 from gamelib.backends.mock import MockBackend
 from gamelib.status import Status
+from sensehat_c4.engine.rungs import number
 from sensehat_c4.match import words
 from sensehat_c4.match.chooser import RULES, choose_opponent, choose_size
 from sensehat_c4.match.computer import Computer
@@ -11,8 +12,9 @@ from sensehat_c4.match.opponents import HUMAN, Opponent
 from sensehat_c4.rules import SIZES, Size
 from scripted import factory
 
-OFFERED = [HUMAN, *map(Opponent.computer, ("easy", "medium", "hard", "perfect")), None]   # None: the rules
-LABELS = ["2 players", "computer: 1 easy", "computer: 4 medium", "computer: 6 hard", "computer: 9 perfect", "rules"]
+SOME = ("easy", "medium", "hard", "perfect")
+OFFERED = [HUMAN, *map(Opponent.computer, SOME), None]   # None: the rules
+LABELS = ["2 players", *(f"computer: {number(name)} {name}" for name in SOME), "rules"]   # a level's number: its row
 
 
 def test_a_level_s_words_say_its_horizon_from_the_ladder():

@@ -28,8 +28,8 @@ from sensehat_c4.web import pages as webpages
 pytestmark = pytest.mark.slow
 
 ROUNDS = ("1122334", "4455667")
-CHOICES = [("en", "English", "en"), ("fr", "Fran\u00e7ais", "fr"), ("id", "Bahasa Indonesia", "id")]
-"""The switch's options: value, text, lang (the program's languages, each named in itself)."""
+CHOICES = [(code, i18n.own_name(code), code) for code in i18n.languages()]
+"""The switch's options: value, text, lang (the program's languages, each named in itself: ``Fran\u00e7ais``)."""
 
 
 def switch(driver):
@@ -75,6 +75,7 @@ def test_a_reader_chooses_the_pages_language_and_the_pi_speaks_its_own(tmp_path)
         wait(driver, lambda: driver.find_elements("css selector", "#links a") != [], "the link to the games played")
         assert facts(driver) == ("fr", "en direct", "Au tour de", "Score", "Joueur 1", ["Parties jou\u00e9es"])
         assert switch(driver) == ("Langue", CHOICES, "fr")
+        assert {("fr", "Fran\u00e7ais", "fr"), ("id", "Bahasa Indonesia", "id")} <= set(CHOICES)   # in itself
         assert text(driver, "text") == said_in("fr", lambda: c4_words.replay(2, 4, 7, paused=False, ended=False)) \
             == "revoir manche 2 : coup 4 sur 7"                            # the page's language, not the Pi's
         assert said.details["game"] == "Connect 4" and text(driver, "game") == "\u00b7 Puissance 4"   # the game's value, shown

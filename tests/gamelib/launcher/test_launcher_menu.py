@@ -371,7 +371,7 @@ def test_the_colours_item_shows_each_palette_and_applies_and_saves_it(tmp_path):
     mock.tap("left", "left", "middle", "middle")                # the colours: the next palette, twice
     mock.tap("right", "right", "right", "right", "middle")      # quit
     assert Launcher(mock, three(), NO_IDLE, store=store).run() == QUIT
-    assert list(PALETTES) == [DEFAULT, PURPLE_YELLOW, GREEN_PINK]
+    assert list(PALETTES)[:3] == [DEFAULT, PURPLE_YELLOW, GREEN_PINK]     # the table's first three, in its order
     assert [letters(f) for _, f in list(mock.frames)[1:6]] == [LIGHT_HI, *language_steps("auto", 4), COLOURS_F]
     purple, yellow, green = PALETTES[PURPLE_YELLOW].first, PALETTES[PURPLE_YELLOW].second, PALETTES[PURPLE_YELLOW].field
     cyan, black = PALETTES[DEFAULT].menu, PALETTES[DEFAULT].background
@@ -400,40 +400,49 @@ def test_the_language_item_scrolls_each_languages_own_name_and_applies_and_saves
     store = SettingsFile(tmp_path / "settings.json")
     mock = MockBackend()
     mock.hold("up", 2.1)
-    mock.tap("left", "middle", "middle")                        # the language (auto), then English, then French
+    from gamelib import i18n
+
+    spoken = i18n.languages()                                   # en, fr, id ... (auto first, then these in order)
+    between = spoken[1:spoken.index("fr")]                      # the languages between English and French
+    mock.tap("left", "middle", *["middle"] * (1 + len(between)))   # the language (auto), then English, ..., French
     mock.wait_until(mock._cursor + 5.0)                         # its name scrolls by, and again
+    at = 2.9 + 0.2 * len(between)                               # French chosen
     mock.tap("right", "right", "right", "middle")               # wraps to brightness, rotation, quit
     assert Launcher(mock, three(), NO_IDLE, store=store).run() == QUIT
     assert [letters(f) for _, f in list(mock.frames)[1:8]] == [LIGHT_HI, *language_steps("auto", 4),
                                                                *language_steps("English", 4)]
-    french = [letters(f) for t, f in mock.frames if 2.9 <= t < 8.15]   # from the second middle to the next press
+    french = [letters(f) for t, f in mock.frames if at <= t < at + 5.25]   # from French's middle to the next press
     assert len(french) == 66                                    # a step each 0.08 s for 5.25 s
     steps = Scrolling("Français", CYAN, (0, 0, 0), marks={5: CYAN})
     assert len(steps) == 40                                     # 32 columns of text, and 8 to leave
     assert french == [letters(steps[i % 40][0]) for i in range(66)]     # the name entering at the right, and again
     assert french[7] == FR_F and french[23] == CA_F
     assert french[39] == letters(picture([".....C.."] + ["........"] * 7, COLOURS, (0, 0, 0))) and french[40] == french[0]
-    assert [(round(t, 2), s.caption) for t, s in mock.statuses][1:] == [
+    said = [(round(t, 2), s.caption) for t, s in mock.statuses][1:]
+    assert said[:3] + said[3 + len(between):] == [
         (2.2, "brightness: high (←/→ browse, Enter switches, ↑ back)"),
         (2.5, "language: auto (←/→ browse, Enter changes, ↑ back)"),
         (2.7, "language: English (←/→ browse, Enter changes, ↑ back)"),
-        (2.9, "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)"),   # at once, and said once while it scrolls
-        (8.15, "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)"),
-        (8.35, "rotation : 0 (←/→ parcourir, Entrée tourner, ↑ retour)"),
-        (8.55, "quitter (←/→ parcourir, Entrée quitter, ↑ retour)")]
+        (round(at, 2), "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)"),   # at once, said once while
+        (round(at + 5.25, 2), "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)"),   # it scrolls
+        (round(at + 5.45, 2), "rotation : 0 (←/→ parcourir, Entrée tourner, ↑ retour)"),
+        (round(at + 5.65, 2), "quitter (←/→ parcourir, Entrée quitter, ↑ retour)")]
+    assert all(i18n.own_name(code) in caption for code, (_, caption) in zip(between, said[3:3 + len(between)]))
     assert store.load() == Settings(language="fr")
     assert json.loads(store.path.read_text()) == {"language": "fr", "low_light": False, "rotation": 0}
     again = MockBackend()
     again.hold("up", 2.1)
-    again.tap("left", "middle", "middle")                       # Indonesian, then auto (the environment's: English)
+    after = spoken[spoken.index("fr") + 1:]                     # Indonesian (and any after French), then auto
+    again.tap("left", *["middle"] * (len(after) + 1))           # (auto: the environment's, English)
     again.tap("right", "right", "right", "middle")
     assert Launcher(again, three(), NO_IDLE, settings=store.load(), store=store).run() == QUIT
-    assert [s.caption for _, s in again.statuses][:5] == [
+    captions = [s.caption for _, s in again.statuses][:4 + len(after)]
+    assert captions[:3] + captions[-1:] == [
         "A (←/→ parcourir, Entrée jouer, tiens ↑ 2 s : menu système)",        # the saved language at start
         "luminosité : forte (←/→ parcourir, Entrée basculer, ↑ retour)",
         "langue : Français (←/→ parcourir, Entrée changer, ↑ retour)",
-        "bahasa: Bahasa Indonesia (←/→ menggeser, Enter mengganti, ↑ kembali)",
         "language: auto (←/→ browse, Enter changes, ↑ back)"]
+    assert "bahasa: Bahasa Indonesia (←/→ menggeser, Enter mengganti, ↑ kembali)" in captions[3:-1]
     assert [letters(f) for t, f in again.frames if round(t, 2) == 2.5] == language_steps("Français", 4, 1)
     assert json.loads(store.path.read_text()) == {"low_light": False, "rotation": 0}   # auto: left out
 

@@ -43,7 +43,8 @@ from sensehat_c4.study import puzzle
 from sensehat_c4.study.training import GAME as TRAINING
 
 STATUS_JS = api.STATIC / "status.js"
-LANGUAGES = ("en", "fr", "id")
+LANGUAGES = i18n.languages()
+"""Every language the program speaks: English and each compiled catalogue."""
 SIZE = Size(7, 6)
 ZOE = words.Seat(1, RED, "Zoé")
 BOB = words.Seat(2, YELLOW, "Bob", kind=Kind.PHONE)
