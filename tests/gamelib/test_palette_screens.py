@@ -27,7 +27,7 @@ from gamelib.web.console import BackendConsole
 from sensehat_c4.engine.puzzles import daily
 from sensehat_c4.lan import game as lan_game
 from sensehat_c4.match import chooser, resume, unrecorded
-from sensehat_c4.match import game as c4
+from sensehat_c4 import game as c4
 from sensehat_c4.match.controller import MatchOptions, Resumed, play
 from sensehat_c4.match.opponents import HUMAN
 from sensehat_c4.records import Recorder, Records, Side
