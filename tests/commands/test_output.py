@@ -136,7 +136,8 @@ def test_a_reader_that_closes_after_the_first_byte(big):
 
 @pytest.mark.parametrize("pipeline, head, exits", [
     ("sensehat-c4 history --limit 0 | head -1", "match 6144 ", ["141"]),
-    ("sensehat-c4 history --limit 0 --json | head -c1", "[", ["141"]),
+    pytest.param("sensehat-c4 history --limit 0 --json | head -c1", "[", ["141"],
+                 marks=pytest.mark.slow),   # the same 6,144 matches read again: 5 s of the fast tier's CPU
     # small outputs: written whole before head leaves (0), or not (141): a race, never 1
     ("sensehat-c4 review last --json | head -c1", "{", ["0", "141"]),
     ("sensehat-c4 --version | head -c1", "s", ["0", "141"]),

@@ -397,6 +397,7 @@ def test_helper_threads_on_the_largest_board_as_an_independent_solver_scores_it(
         assert search.score(Position.of(Size(8, 6).from_moves(moves)), Budget()) == score, moves
 
 
+@pytest.mark.slow   # some 10 s of CPU; the helper threads' scores are checked in the fast tier
 def test_perfect_with_threads_plays_moves_of_the_best_score():
     """Which of the moves of the best score perfect plays may depend on the threads' timing; the score
     may not."""
