@@ -63,8 +63,14 @@ class Screen:
         """What to do at :meth:`deadline`."""
 
     def heeds(self, event: StickEvent) -> bool:
-        """Whether ``event`` is looked up in :attr:`KEYS` at all (all events unless overridden)."""
+        """Whether ``event`` goes on to the key table (all events unless overridden): ``False`` drops it
+        (another stick's), or says it did all it does here (the launcher's press that wakes the LEDs)."""
         return True
+
+    def keys(self) -> Keys:
+        """The key table in force: :attr:`KEYS` unless overridden (a screen with several tables by its
+        state: the launcher's games, system menu and power-off question)."""
+        return self.KEYS
 
 
 class Animated(Screen):
@@ -88,6 +94,6 @@ def run(backend: Backend, screen: Screen) -> None:
         if got is DUE:
             screen.due()
         elif isinstance(got, StickEvent) and screen.heeds(got):
-            key = screen.KEYS.get((got.direction, got.action))
+            key = screen.keys().get((got.direction, got.action))
             if key is not None:
                 key.do(screen, got)

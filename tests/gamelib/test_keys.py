@@ -151,3 +151,28 @@ def test_an_animated_screen_shows_each_frame_at_its_deadline():
     assert times == [0.0, 0.5, 1.0, 1.2, 1.7, 2.2, 2.7, 3.2, 3.7]
     assert [f[0] for _, f in mock.frames] == [WHITE, RED, WHITE] + [WHITE, RED] * 3
     assert screen.ended_at == pytest.approx(4.2) and mock.now() == 10.0
+
+
+class TwoTables(Counter):
+    """Middle switches to a second table in which left counts up by ten; up ends."""
+
+    def switch(self, event: StickEvent) -> None:
+        self.second = True
+
+    def tens(self, event: StickEvent) -> None:
+        self.count += 10
+
+    second = False
+    KEYS = {**Counter.KEYS, (Direction.MIDDLE, Action.PRESSED): Key(switch), (Direction.UP, Action.PRESSED): Key(Counter.end)}
+    SECOND = {(Direction.LEFT, Action.PRESSED): Key(tens), (Direction.UP, Action.PRESSED): Key(Counter.end)}
+
+    def keys(self):
+        return self.SECOND if self.second else self.KEYS
+
+
+def test_the_table_in_force_is_the_screens_keys():
+    mock = MockBackend()
+    mock.tap("left", "middle", "left", "right", "up")
+    screen = TwoTables(mock)
+    run(mock, screen)
+    assert screen.count == 9 and screen.done                # -1, then +10; right is not in the second table
