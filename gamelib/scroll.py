@@ -10,13 +10,13 @@ the text's length: nothing is made up front but the glyphs' places.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Iterator, List, Mapping, Sequence, Tuple, Union, overload
+from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
-from .backends.base import STICK, Action, Backend, StickEvent
+from .backends.base import STICK, Action, Backend, Direction, StickEvent
 from .colours import RGB
 from .font import HEIGHT, draw_glyph, glyph
 from .matrix import PIXELS, SIDE
-from .waiting import DUE, wait
+from .keys import Screen, bind, run
 
 SPEED = 0.08
 """Seconds per one-column step (``show_message`` uses 0.1; a little quicker reads as well)."""
@@ -100,15 +100,41 @@ def scroll(backend: Backend, text: str, colour: RGB, background: RGB, *,
     source than the backend's own stick (a phone's).  The LEDs are left with the last,
     empty frame.
     """
-    due = backend.now()
-    for pixels, seconds in scroll_frames(text, colour, background, speed=speed):
-        backend.screen.show(pixels)
-        due += seconds
-        while True:
-            event = wait(backend, due)
-            if event is DUE:
-                break
-            if (isinstance(event, StickEvent) and event.action is Action.PRESSED and event.source == STICK
-                    and stop_on_press):
-                return True
-    return False
+    screen = Scroll(backend, scroll_frames(text, colour, background, speed=speed), stop_on_press=stop_on_press)
+    run(backend, screen)
+    return screen.stopped
+
+
+class Scroll(Screen):
+    """:func:`scroll`'s screen: each frame at its deadline (the first at once), done after the last one's
+    time; any press of the backend's own stick (when ``stop_on_press``) ends it, :attr:`stopped`."""
+
+    def __init__(self, backend: Backend, steps: Iterator[Tuple[List[RGB], float]], *, stop_on_press: bool) -> None:
+        self.backend = backend
+        self.stopped = False
+        self._steps = steps
+        self._stop_on_press = stop_on_press
+        self._due = backend.now()
+        self.due()
+
+    def deadline(self) -> Optional[float]:
+        return self._due
+
+    def due(self) -> None:
+        """The next frame, due ``speed`` after the last one's deadline (a slow write does not stretch it)."""
+        step = next(self._steps, None)
+        if step is None:
+            self.done = True
+            return
+        pixels, seconds = step
+        self.backend.screen.show(pixels)
+        self._due += seconds
+
+    def heeds(self, event: StickEvent) -> bool:
+        return self._stop_on_press and event.source == STICK
+
+    def _pressed(self, event: StickEvent) -> None:
+        self.stopped = self.done = True
+
+    KEYS = bind(_pressed, *((direction, Action.PRESSED) for direction in Direction))
+    """Any press ends the scroll."""

@@ -5,18 +5,17 @@ asks :func:`wait` for the next thing to do: :data:`DUE` when its deadline has co
 (at once, without waiting, if it already had), else the next stick event, else
 :data:`WOKEN` (the deadline passed while waiting, or another thread woke the backend:
 look again).  It blocks in the backend's one ``select()`` until then, so a loop waiting
-costs no CPU; it never sleeps and never polls.  :func:`animate` is the loop of a screen
-whose only deadline is its :class:`~gamelib.animation.Animation`'s.
+costs no CPU; it never sleeps and never polls.  The screens' one loop over it, with their key
+tables, is :func:`gamelib.keys.run`.
 """
 from __future__ import annotations
 
 import enum
-from typing import Callable, Optional, Union
+from typing import Optional, Union
 
-from .animation import Animation
 from .backends.base import Backend, StickEvent
 
-__all__ = ["DUE", "WOKEN", "Wake", "animate", "wait"]
+__all__ = ["DUE", "WOKEN", "Wake", "wait"]
 
 
 class Wake(enum.Enum):
@@ -42,15 +41,3 @@ def wait(backend: Backend, deadline: Optional[float]) -> Union[StickEvent, Wake]
     event = backend.stick.wait_event(None if deadline is None else deadline - now)
     return WOKEN if event is None else event
 
-
-def animate(backend: Backend, animation: Animation, done: Callable[[], bool],
-            pressed: Callable[[StickEvent], None]) -> None:
-    """Until ``done()``: advance ``animation`` at its deadlines, hand each stick event to
-    ``pressed`` (the stepping of a screen that only animates between presses: the replay, the
-    training)."""
-    while not done():
-        got = wait(backend, animation.deadline)
-        if got is DUE:
-            animation.advance()
-        elif isinstance(got, StickEvent):
-            pressed(got)

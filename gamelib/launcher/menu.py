@@ -8,6 +8,8 @@ itself scrolling by, middle or down for the next; up goes back) and ``CONFIRM`` 
 Orthogonal to the screen, the idle level: ``AWAKE``, ``DIM`` (colours scaled
 down) and ``BLANK`` (LEDs off).  The event that wakes the menu does nothing else.
 
+The :class:`Launcher` is a :class:`gamelib.keys.Screen` run by :func:`gamelib.keys.run`: its keys
+are one table a screen (:attr:`Launcher.KEYS` for the games, ``SYSTEM_KEYS``, ``CONFIRM_KEYS``).
 The loop waits on the backend with a timeout taken from the next deadline
 (dimming, blanking, the power-off question running out); when the LEDs are
 blank there is no deadline and it blocks until the stick moves (while the language item is shown its
@@ -21,7 +23,6 @@ from __future__ import annotations
 import enum
 import logging
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 
 from ..backends.base import STICK, Action, Backend, Direction, StickEvent
@@ -29,6 +30,8 @@ from ..colours import RGB
 from ..errors import ConfigError, OutputError, QuitRequested
 from ..font import centred_text
 from ..games import Choices, Entry
+from ..keys import Keys, bind, run as run_screen
+from ..keys import Screen as KeyedScreen
 from ..icons import ERROR_ICON, POWER_ICON, Icon, Picture, dimmed
 from ..matrix import PIXELS
 from ..i18n import _, languages, own_name
@@ -37,7 +40,6 @@ from ..palette import PALETTES, Palette, palette
 from ..scroll import Scrolling
 from ..status import ENTER, LEFT_RIGHT, UP, Status
 from ..stepper import REPEAT, Stepper
-from ..waiting import DUE, wait
 from .settings import Settings, SettingsFile
 from .system import CommandRunner, run_command
 
@@ -109,7 +111,7 @@ def language_name(language: str) -> str:
     return _("auto") if language == AUTO else own_name(language)
 
 
-class Launcher:
+class Launcher(KeyedScreen):
     """The state machine behind the menu.  Call :meth:`run` once; it returns :data:`QUIT` or :data:`POWEROFF`.
 
     ``settings`` are the values in force for this run (the saved ones with any
@@ -146,16 +148,6 @@ class Launcher:
         self._scroll_text = ""
         self._scroll_step = 0
         self._scroll_due = 0.0
-        back = partial(self._open, Screen.GAMES)
-        cancel = partial(self._open, Screen.SYSTEM)
-        self._presses: Dict[Screen, Dict[Direction, Callable[[], None]]] = {
-            Screen.GAMES: {Direction.DOWN: self._launch, Direction.MIDDLE: self._launch},  # up: _hold_up
-            Screen.SYSTEM: {Direction.DOWN: self._choose_item, Direction.MIDDLE: self._choose_item,
-                            Direction.UP: back},
-            Screen.CONFIRM: {Direction.DOWN: self._power_off, Direction.MIDDLE: self._power_off,
-                             Direction.UP: cancel, Direction.LEFT: cancel, Direction.RIGHT: cancel},
-        }
-        """What a press does on each screen (left/right step through the games and the system menu)."""
         self._after_game = False
         """Back from a game and the stick not moved since."""
         self._items: Dict[str, Callable[[], None]] = {
@@ -169,15 +161,11 @@ class Launcher:
         """Show the menu and react to the stick until the player quits (or powers off)."""
         self._apply_settings()
         self._show()
-        while self.result is None:
-            event = wait(self.backend, self._deadline())
-            if event is DUE:
-                self._on_deadline(self.backend.now())
-            elif isinstance(event, StickEvent):
-                self._on_event(event)
+        run_screen(self.backend, self)
+        assert self.result is not None  # done: quit or powered off
         return self.result
 
-    def _deadline(self) -> Optional[float]:
+    def deadline(self) -> Optional[float]:
         o = self.options
         candidates = []
         if self.screen is Screen.CONFIRM:
@@ -190,8 +178,9 @@ class Launcher:
             candidates.append(self._scroll_due)
         return min(candidates) if candidates else None
 
-    def _on_deadline(self, now: float) -> None:
+    def due(self) -> None:
         o = self.options
+        now = self.backend.now()
         if self.screen is Screen.CONFIRM and now >= self._confirm_until:
             self.screen = Screen.SYSTEM
         elif self.idle is not Idle.BLANK and o.blank_after > 0 and now >= self._last_input + o.blank_after:
@@ -205,24 +194,60 @@ class Launcher:
             return
         self._show()
 
-    def _on_event(self, event: StickEvent) -> None:
+    def heeds(self, event: StickEvent) -> bool:
+        """Every event of the backend's own stick is input (it puts off dimming); the one that wakes the
+        menu does nothing else."""
         if event.source != STICK:
-            return  # the menu is the backend's own stick's (a phone's press could reach the power-off)
+            return False  # the menu is the backend's own stick's (a phone's press could reach the power-off)
         self._last_input = event.timestamp
         self._after_game = False
         if self.idle is not Idle.AWAKE:
             self.idle = Idle.AWAKE  # waking is all this event does
             self._up_since = None
             self._show()
-            return
-        if self.screen is Screen.GAMES and event.direction is Direction.UP:
-            self._hold_up(event)
-            return
-        step = self._stepper.step(event) if self.screen is not Screen.CONFIRM else 0
+            return False
+        return True
+
+    def keys(self) -> Keys:
+        """The key table of the screen shown (:attr:`KEYS`, :attr:`SYSTEM_KEYS`, :attr:`CONFIRM_KEYS`)."""
+        return {Screen.GAMES: self.KEYS, Screen.SYSTEM: self.SYSTEM_KEYS, Screen.CONFIRM: self.CONFIRM_KEYS}[self.screen]
+
+    # -- what the keys do ---------------------------------------------------------
+
+    def _stepped(self, event: StickEvent) -> None:
+        step = self._stepper.step(event)
         if step:
             self._step(step)
-        elif event.action is Action.PRESSED and event.direction in self._presses[self.screen]:
-            self._presses[self.screen][event.direction]()
+
+    def _launched(self, event: StickEvent) -> None:
+        self._launch()
+
+    def _chosen(self, event: StickEvent) -> None:
+        self._choose_item()
+
+    def _back(self, event: StickEvent) -> None:
+        self._open(Screen.GAMES)
+
+    def _cancelled(self, event: StickEvent) -> None:
+        self._open(Screen.SYSTEM)
+
+    def _confirmed(self, event: StickEvent) -> None:
+        self._power_off()
+
+    def _up(self, event: StickEvent) -> None:
+        self._hold_up(event)
+
+    _STEPS = tuple((d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD))
+    _CHOOSE = ((Direction.DOWN, Action.PRESSED), (Direction.MIDDLE, Action.PRESSED))
+    KEYS = {**bind(_stepped, *_STEPS), **bind(_launched, *_CHOOSE),
+            **bind(_up, *((Direction.UP, a) for a in Action))}
+    """The games' keys: left/right browse, down or middle launches, up held opens the system menu."""
+    SYSTEM_KEYS = {**bind(_stepped, *_STEPS), **bind(_chosen, *_CHOOSE),
+                   **bind(_back, (Direction.UP, Action.PRESSED))}
+    """The system menu's keys: left/right browse, down or middle chooses the item, up goes back."""
+    CONFIRM_KEYS = {**bind(_confirmed, *_CHOOSE),
+                    **bind(_cancelled, *((d, Action.PRESSED) for d in (Direction.UP, Direction.LEFT, Direction.RIGHT)))}
+    """The power-off question's keys: down or middle confirms, up, left or right cancels."""
 
     def _step(self, step: int) -> None:
         if self.screen is Screen.SYSTEM:
@@ -316,6 +341,7 @@ class Launcher:
 
     def _quit(self) -> None:
         self.result = QUIT
+        self.done = True
 
     def _ask_power_off(self) -> None:
         self._confirm_until = self._last_input + self.options.confirm_timeout
@@ -327,6 +353,7 @@ class Launcher:
         status = self.run_command(command)
         if status == 0:
             self.result = POWEROFF
+            self.done = True
             return
         log.error(_("{command} failed (exit status {status}); see docs/guide/autostart.md, 'Shutting down from the menu'")
                   .format(command=" ".join(command), status=status))

@@ -7,8 +7,9 @@ nothing here).  The opponent chooser's last entry, ``?``, scrolls
 :data:`RULES` across the LEDs once (any press ends it) and comes back to ``?``.  On the opponent chooser a dot on the top row shows where in the
 list you are (a scroll bar: the first entry at the left, the last at the right); the size chooser shows each size's empty field where the game will
 draw it, under a white lid across its columns.  Every frame is drawn in the backend's palette when the chooser
-opens (:attr:`~gamelib.backends.base.Backend.palette`).  Like the controller, this is a
-loop over events; it waits without a timeout, so it costs no CPU while nobody moves.
+opens (:attr:`~gamelib.backends.base.Backend.palette`).  Each chooser is a :class:`Browse` screen,
+its keys in its ``KEYS``, run by :func:`gamelib.keys.run`; it waits without a timeout, so it costs
+no CPU while nobody moves.
 Each item shown is said in words too (:mod:`.words`: ``2 players``, ``computer: 1 easy`` up to
 ``computer: 9 perfect``, ``rules``, ``board size: 6x5``), for the terminal's status line and a mirror.
 """
@@ -16,10 +17,11 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from gamelib.backends.base import STICK, Action, Backend, Direction
+from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.icons import picture
+from gamelib.keys import Screen, bind, run
 from gamelib.matrix import SIDE
 from gamelib.palette import Palette
 from gamelib.scroll import scroll
@@ -48,11 +50,6 @@ RULES = N_("Four in a row wins: across, up or diagonal.  Left/right: move.  Down
 
 Frame = Sequence[RGB]
 
-CHOOSE, BACK = "choose", "back"
-PRESSES = {Direction.DOWN: CHOOSE, Direction.MIDDLE: CHOOSE, Direction.UP: BACK}
-"""What a press does on the chooser (left/right step through the choices)."""
-
-
 def place(index: int, count: int = len(CHOICES)) -> int:
     """The top row's pixel that marks entry ``index`` of ``count``: the first at the left, the last
     at the right, in order between (neighbours may share a pixel when there are more than 8)."""
@@ -69,30 +66,62 @@ def choice_frame(index: int, palette: Palette) -> List[RGB]:
     return pixels
 
 
+class Browse(Screen):
+    """The choosers' screen: ``frames[index]`` shown (and ``said[index]`` said), its :attr:`KEYS`
+    stepping through them; :attr:`chosen` is the index chosen, ``None`` if backed out."""
+
+    def __init__(self, backend: Backend, frames: Sequence[Frame], index: int,
+                 said: Optional[Sequence[Status]] = None) -> None:
+        self.backend = backend
+        self.frames = frames
+        self.index = index
+        self.said = said
+        self.chosen: Optional[int] = None
+        self._stepper = Stepper()
+
+    def heeds(self, event: StickEvent) -> bool:
+        return event.source == STICK  # choosing is done at the backend's own stick (a phone has no seat yet)
+
+    def show(self) -> None:
+        """Show (and say) the entry at :attr:`index`."""
+        self.backend.screen.show(self.frames[self.index])
+        if self.said is not None:
+            self.backend.screen.say(self.said[self.index])
+
+    def step(self, event: StickEvent) -> None:
+        """Left/right: the previous or next entry (wrapping); held, at the stepper's pace."""
+        step = self._stepper.step(event)
+        if step:
+            self.index = (self.index + step) % len(self.frames)
+            self.show()
+
+    def choose(self, event: StickEvent) -> None:
+        """Down or middle: the entry shown is chosen."""
+        self.chosen = self.index
+        self._leave()
+
+    def back(self, event: StickEvent) -> None:
+        """Up: nothing chosen."""
+        self._leave()
+
+    def _leave(self) -> None:
+        self.backend.screen.clear()
+        self.done = True
+
+    KEYS = {**bind(step, *((d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD))),
+            **bind(choose, (Direction.DOWN, Action.PRESSED), (Direction.MIDDLE, Action.PRESSED)),
+            **bind(back, (Direction.UP, Action.PRESSED))}
+
+
 def browse(backend: Backend, frames: Sequence[Frame], index: int,
            said: Optional[Sequence[Status]] = None) -> Optional[int]:
     """Show ``frames[index]`` (and say ``said[index]``); left/right step through the frames
     (wrapping), down or middle returns the index shown, up returns ``None``.  The LEDs are
     left clear."""
-    stepper = Stepper()
-
-    def show() -> None:
-        backend.screen.show(frames[index])
-        if said is not None:
-            backend.screen.say(said[index])
-
-    show()
-    while True:
-        event = backend.stick.wait_event()
-        if event is not None and event.source != STICK:
-            continue  # choosing is done at the backend's own stick (a phone has no seat yet)
-        step = 0 if event is None else stepper.step(event)
-        if step:
-            index = (index + step) % len(frames)
-            show()
-        elif event is not None and event.action is Action.PRESSED and event.direction in PRESSES:
-            backend.screen.clear()
-            return index if PRESSES[event.direction] == CHOOSE else None
+    screen = Browse(backend, frames, index, said)
+    screen.show()
+    run(backend, screen)
+    return screen.chosen
 
 
 def choose_opponent(backend: Backend, default: Opponent = HUMAN,

@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from typing import List, Optional
 
 from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
+from gamelib.keys import Screen, bind, run
 from gamelib.palette import for_round
 from gamelib.status import Status
-from gamelib.waiting import DUE, wait
 
 from ..errors import C4Error, ConfigError
 from ..i18n import _
@@ -44,7 +44,7 @@ log = logging.getLogger("sensehat_c4")
 
 RESUME, AFRESH = True, False
 ANSWERS = {Direction.MIDDLE: RESUME, Direction.DOWN: RESUME, Direction.UP: AFRESH}
-"""What a press of the stick answers (left and right do nothing)."""
+"""What a press of the stick answers (left and right do nothing): :attr:`Question.KEYS` is bound from it."""
 
 
 class NotResumable(C4Error, ValueError):
@@ -149,21 +149,49 @@ def ask(backend: Backend, match: Interrupted, seats: Optional[Seats] = None) -> 
     """Show the question until the stick answers: True (middle or down) resumes, False (up) does not.
     What else was pressed meanwhile is dropped.  The LEDs are left as they are (the resumed match's
     first frame is the question's board; the chooser draws its own)."""
-    steps = frames(match, backend.palette)
+    question = Question(backend, frames(match, backend.palette))
     backend.screen.say(said(match, seats, shown=backend.palette))
-    shown = 0
-    backend.screen.show(steps[shown][0])
-    deadline = backend.now() + steps[shown][1]
-    while True:
-        event = wait(backend, deadline)
-        if event is DUE:
-            shown = 1 - shown
-            backend.screen.show(steps[shown][0])
-            deadline = backend.now() + steps[shown][1]
-        elif (isinstance(event, StickEvent) and event.source == STICK and event.action is Action.PRESSED
-                and event.direction in ANSWERS):
-            backend.stick.discard_events()
-            return ANSWERS[event.direction]
+    question.show()
+    run(backend, question)
+    backend.stick.discard_events()
+    return question.answer
+
+
+class Question(Screen):
+    """:func:`ask`'s screen: its two steps (the board, the score) in turn, each for its seconds, until
+    :data:`ANSWERS`' keys answer (:attr:`answer`); only the backend's own stick answers."""
+
+    def __init__(self, backend: Backend, steps: List[render.Step]) -> None:
+        self.backend = backend
+        self.steps = steps
+        self.shown = 0
+        self.answer = AFRESH
+        self._due = 0.0
+
+    def show(self) -> None:
+        """Show step :attr:`shown`, the next due after its seconds."""
+        frame, seconds = self.steps[self.shown]
+        self.backend.screen.show(frame)
+        self._due = self.backend.now() + seconds
+
+    def deadline(self) -> Optional[float]:
+        return self._due
+
+    def due(self) -> None:
+        self.shown = 1 - self.shown
+        self.show()
+
+    def heeds(self, event: StickEvent) -> bool:
+        return event.source == STICK
+
+    def _resume(self, event: StickEvent) -> None:
+        self.answer, self.done = RESUME, True
+
+    def _afresh(self, event: StickEvent) -> None:
+        self.answer, self.done = AFRESH, True
+
+    KEYS = {**bind(_resume, *((d, Action.PRESSED) for d, a in ANSWERS.items() if a is RESUME)),
+            **bind(_afresh, *((d, Action.PRESSED) for d, a in ANSWERS.items() if a is AFRESH))}
 
 
 def pending(backend: Backend, recorder: Recorder, base: Optional[MatchOptions] = None, *,

@@ -22,8 +22,9 @@ own stones.
 Each try that ends (by the win or by a wrong move) is kept in the records (:class:`Keeper`: one row
 a day, :meth:`~sensehat_c4.records.Recorder.puzzle_tried`).  The words (:class:`~gamelib.status.Status`,
 phase ``puzzle``) carry the puzzle's id and date, ``n``, the stones left, the try and the streak, for
-the terminal's status line and the web page.  Like the training, this is one loop over events that
-waits until the next deadline, so it never spins; presses made during an animation (other than up)
+the terminal's status line and the web page.  Like the training, it is an :class:`~gamelib.keys.Animated`
+screen (its keys in :attr:`PuzzlePlay.KEYS`) run by :func:`gamelib.keys.run`, which waits until the next
+deadline, so it never spins; presses made during an animation (other than up)
 are dropped.
 """
 from __future__ import annotations
@@ -40,6 +41,7 @@ from gamelib.backends.base import STICK, Action, Backend, Direction, StickEvent
 from gamelib.colours import RGB, hex_colour
 from gamelib.games import Game
 from gamelib.icons import Icon
+from gamelib.keys import Animated, bind, run
 from gamelib.scroll import scroll_frames
 from gamelib.status import ENTER, LEFT_RIGHT, UP, Status
 from gamelib.stepper import Stepper
@@ -213,10 +215,9 @@ class State(enum.Enum):
     ANIMATING = "animating"
     OFFERED = "offered"
     """A wrong move ended the try: middle or down tries again, up leaves."""
-    DONE = "done"
 
 
-class PuzzlePlay:
+class PuzzlePlay(Animated):
     """Plays ``day``'s ``puzzle`` on ``backend``; call :meth:`run` once."""
 
     def __init__(self, backend: Backend, day: date, puzzle: Puzzle, *, keeper: Optional[Keeper] = None,
@@ -239,45 +240,44 @@ class PuzzlePlay:
         """The number of the try in play (or of the last one ended), counting the day's earlier ones."""
         self.solved = False
         self.streak: Optional[int] = None
-        self._animation = Animation(backend)
+        self.animation = Animation(backend)
         self._stepper = Stepper(timing.repeat)
 
     def run(self) -> PuzzleResult:
         """Play until the puzzle is solved or up is pushed; the LEDs are left clear."""
         self._begin()
-        while self.state is not State.DONE:
-            now, due = self.backend.now(), self._animation.deadline
-            if due is not None and now >= due:
-                self._animation.advance()
-                continue
-            event = self.backend.stick.wait_event(None if due is None else due - now)
-            if event is not None:
-                self._on_event(event)
+        run(self.backend, self)
         self.backend.screen.clear()
         return PuzzleResult(self.day, self.puzzle, self.before + self.tries, self.solved, self.streak)
 
     # -- the stick ------------------------------------------------------------------------------
 
-    def _on_event(self, event: StickEvent) -> None:
-        if event.source != STICK:
-            return  # a puzzle is played at the backend's own stick
-        pressed = event.action is Action.PRESSED
-        if pressed and event.direction is Direction.UP:
-            self.state = State.DONE
-            return
-        if self.state is State.OFFERED:
-            if pressed and event.direction in (Direction.MIDDLE, Direction.DOWN):
-                self._animation.stop()
-                self._begin()
-            return
+    def heeds(self, event: StickEvent) -> bool:
+        return event.source == STICK  # a puzzle is played at the backend's own stick
+
+    def _leave(self, event: StickEvent) -> None:
+        self.done = True
+
+    def _stepped(self, event: StickEvent) -> None:
         if self.state is not State.SELECTING:
-            return  # dropped during an animation
+            return  # dropped during an animation (and once offered)
         step = self._stepper.step(event)
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show()
-        elif pressed and event.direction in (Direction.MIDDLE, Direction.DOWN):
+
+    def _dropped(self, event: StickEvent) -> None:
+        if self.state is State.OFFERED:
+            self.animation.stop()
+            self._begin()
+        elif self.state is State.SELECTING:  # else dropped during an animation
             self._try(self.cursor)
+
+    KEYS = {**bind(_leave, (Direction.UP, Action.PRESSED)),
+            **bind(_stepped, *((d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD))),
+            **bind(_dropped, (Direction.MIDDLE, Action.PRESSED), (Direction.DOWN, Action.PRESSED))}
+    """Up leaves (at any time), left/right move the cursor, middle or down drops (once a try is over:
+    tries again)."""
 
     # -- the tries ------------------------------------------------------------------------------
 
@@ -303,7 +303,7 @@ class PuzzlePlay:
         t = self.timing
         self.state = State.ANIMATING
         if not self.board.can_play(column):  # full: flash it, choose again
-            self._animation.play(render.flash_column(self.board, column, self.palette,
+            self.animation.play(render.flash_column(self.board, column, self.palette,
                                                      self.palette.player(self.board.to_move), t.flashes, t.flash),
                                  self._again)
             return
@@ -332,7 +332,7 @@ class PuzzlePlay:
         self.board = after.copy()
         self.board.play(reply)
         steps.extend(render.falling(self.board, reply, self.palette, t.fall_row))
-        self._animation.play(steps, self._selecting)
+        self.animation.play(steps, self._selecting)
 
     def _wrong(self, column: int, steps: List[Step]) -> None:
         """A wrong move: the try ends; once the token has landed, the right columns blink at the cursor
@@ -345,7 +345,7 @@ class PuzzlePlay:
         landed, seconds = steps[-1]
         steps[-1] = (landed, seconds + t.landed)
         self.backend.screen.say(wrong(self.day, self.puzzle, column, right, self.attempt, self.streak))
-        self._animation.play(steps, lambda: self._offer(right))
+        self.animation.play(steps, lambda: self._offer(right))
 
     def _offer(self, right: List[int]) -> None:
         t = self.timing
@@ -355,7 +355,7 @@ class PuzzlePlay:
             steps.append((lit_frame(self.board, right, self.palette, True), t.lit))
             steps.append((lit_frame(self.board, right, self.palette, False), t.lit))
         steps.append((lit_frame(self.board, right, self.palette, True), 0.0))
-        self._animation.play(steps)
+        self.animation.play(steps)
 
     def _solved(self, after: Board, steps: List[Step]) -> None:
         t = self.timing
@@ -369,10 +369,10 @@ class PuzzlePlay:
         shown = _("STREAK {n}").format(n=self.streak) if self.streak is not None else _("SOLVED")
         steps.extend(scroll_frames(shown, self.palette.text, self.palette.background, speed=t.scroll))
         self.backend.screen.say(solved(self.day, self.puzzle, self.attempt, self.streak))
-        self._animation.play(steps, self._done)
+        self.animation.play(steps, self._done)
 
     def _done(self) -> None:
-        self.state = State.DONE
+        self.done = True
 
 
 def play_puzzle(backend: Backend, day: date, *, keeper: Optional[Keeper] = None,

@@ -4,8 +4,8 @@ Each move shows the mover's token over its column, then falls as in play; a won 
 ends with the winning line blinking.  The stick: right steps one move forward, left one
 back (both pause the replay and show the position at once), middle pauses and goes on
 (at the end: starts again), up leaves.  It says where it is in words at each change (the move
-shown of how many, paused or not, the keys).  Like the controller, this is a loop over events
-that waits until the next deadline, so it never spins.
+shown of how many, paused or not, the keys).  It is an :class:`~gamelib.keys.Animated` screen (its keys
+in :attr:`Replay.KEYS`) run by :func:`gamelib.keys.run`, which waits until the next deadline, so it never spins.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from gamelib.animation import Animation
 from gamelib.backends.base import Action, Backend, Direction, StickEvent
+from gamelib.keys import Animated, bind, run
 from gamelib.palette import for_round
 from gamelib.stepper import Stepper
-from gamelib.waiting import animate
 
 from ..match import render, words
 from ..match.controller import Timing
@@ -36,7 +36,7 @@ class ReplayTiming(Timing):
     fall_row: float = 0.06
 
 
-class Replay:
+class Replay(Animated):
     """Plays ``rnd`` on ``backend``; call :meth:`run` once."""
 
     def __init__(self, backend: Backend, match: MatchRecord, rnd: RoundRecord,
@@ -51,7 +51,7 @@ class Replay:
         self.board = Board(match.columns, match.rows)
         self.paused = False
         self.done = False
-        self._animation = Animation(backend)
+        self.animation = Animation(backend)
         self._stepper = Stepper()
 
     @property
@@ -62,33 +62,38 @@ class Replay:
     @property
     def ended(self) -> bool:
         """True once the last move is shown and nothing is moving (the winning line has blinked)."""
-        return self.shown == len(self.moves) and self._animation.deadline is None
+        return self.shown == len(self.moves) and self.animation.deadline is None
 
     def run(self) -> None:
         """Replay until the players push up; the LEDs are left clear."""
         self._show()
-        self._animation.wait(self.timing.start, self._next_move)
-        animate(self.backend, self._animation, lambda: self.done, self._on_event)
+        self.animation.wait(self.timing.start, self._next_move)
+        run(self.backend, self)
         self.backend.screen.clear()
 
     # -- the stick ----------------------------------------------------------------
 
-    def _on_event(self, event: StickEvent) -> None:
+    def _stepped(self, event: StickEvent) -> None:
         step = self._stepper.step(event)
         if step:
             self._step(step)
-        elif event.action is not Action.PRESSED:
-            return
-        elif event.direction is Direction.UP:
-            self.done = True
-        elif event.direction is Direction.MIDDLE:
-            self._toggle()
+
+    def _leave(self, event: StickEvent) -> None:
+        self.done = True
+
+    def _toggled(self, event: StickEvent) -> None:
+        self._toggle()
+
+    KEYS = {**bind(_stepped, *((d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD))),
+            **bind(_leave, (Direction.UP, Action.PRESSED)),
+            **bind(_toggled, (Direction.MIDDLE, Action.PRESSED))}
+    """Right/left (pressed, or held at the stepper's pace) step, up leaves, middle pauses and goes on."""
 
     def _step(self, step: int) -> None:
-        falling = self._animation.then == self._landed  # a token on its way: forward lands it
-        busy = self._animation.deadline is not None
+        falling = self.animation.then == self._landed  # a token on its way: forward lands it
+        busy = self.animation.deadline is not None
         self.paused = True
-        self._animation.stop()
+        self.animation.stop()
         if step > 0 and falling:
             pass
         elif step > 0 and self.shown < len(self.moves):
@@ -100,18 +105,18 @@ class Replay:
         self._show()
 
     def _toggle(self) -> None:
-        if self.shown == len(self.moves) and self._animation.deadline is None:  # the end: from the start
+        if self.shown == len(self.moves) and self.animation.deadline is None:  # the end: from the start
             self.board = Board(self.match.columns, self.match.rows)
             self.paused = False
             self._show()
-            self._animation.wait(self.timing.start, self._next_move)
+            self.animation.wait(self.timing.start, self._next_move)
         elif self.paused:
             self.paused = False
-            self._animation.wait(0.0, self._next_move)
+            self.animation.wait(0.0, self._next_move)
             self._say()
         else:
             self.paused = True
-            self._animation.stop()
+            self.animation.stop()
             self._show()
 
     # -- playing ------------------------------------------------------------------
@@ -125,27 +130,27 @@ class Replay:
         self.board.play(column)
         steps = [(aim, self.timing.aim)]
         steps += render.falling(self.board, column, self.palette, self.timing.fall_row)
-        self._animation.play(steps, self._landed)
+        self.animation.play(steps, self._landed)
         self._say()
 
     def _landed(self) -> None:
         if self.shown == len(self.moves):
             self._finish()
         else:
-            self._animation.wait(self.timing.move, self._next_move)
+            self.animation.wait(self.timing.move, self._next_move)
 
     def _finish(self) -> None:
         outcome = self.board.outcome
         if outcome is not None and outcome.winner is not None:
             t = self.timing
             seat = self.starter if outcome.winner == 1 else 3 - self.starter
-            self._animation.play(render.win_blinks(self.board, outcome.cells, self.palette, seat, t.win_blinks,
+            self.animation.play(render.win_blinks(self.board, outcome.cells, self.palette, seat, t.win_blinks,
                                                    t.win_blink), self._show)
         else:
             self._show()
 
     def _show(self) -> None:
-        self._animation.stop()
+        self.animation.stop()
         self.backend.screen.show(render.board_frame(self.board, self.palette))
         self._say()
 

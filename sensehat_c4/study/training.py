@@ -17,8 +17,8 @@ drawn (the solver's exact scores say so; any winning column is right, the quicke
 
 Then the next position.  After the last, how many were right scrolls across in white
 (``2/3``) and the LEDs are cleared.  Presses made during an animation (other than up)
-are dropped.  Like the replay, this is one loop over events that waits until the next
-deadline, so it never spins.
+are dropped.  Like the replay, it is an :class:`~gamelib.keys.Animated` screen (its keys in
+:attr:`Training.KEYS`) run by :func:`gamelib.keys.run`, which waits until the next deadline, so it never spins.
 
 :data:`GAME` is the launcher's entry (``connect4-training`` under ``gamelib.games``): it
 reviews the last rounds recorded, newest first (at most :data:`LOOK_BACK`), and trains on
@@ -39,13 +39,13 @@ from gamelib.colours import RGB
 from gamelib.font import centred_text
 from gamelib.games import Game
 from gamelib.jsonvalue import JSONObject
+from gamelib.keys import Animated, bind, run
 from gamelib.icons import Icon
 from gamelib.palette import for_round
 from gamelib.scroll import scroll, scroll_frames
 from gamelib.seats import Kind
 from gamelib.status import Status
 from gamelib.stepper import Stepper
-from gamelib.waiting import animate
 
 from ..errors import C4Error
 from ..i18n import N_, _
@@ -153,10 +153,9 @@ def progress_frame(board: Board, colours: render.Palette, done: int, total: int)
 class State(enum.Enum):
     SELECTING = "selecting"
     ANIMATING = "animating"
-    DONE = "done"
 
 
-class Training:
+class Training(Animated):
     """Trains on ``review``'s mistakes on ``backend``; call :meth:`run` once."""
 
     def __init__(self, backend: Backend, review: Review, timing: TrainingTiming = TrainingTiming()) -> None:
@@ -172,7 +171,7 @@ class Training:
         self.state = State.SELECTING
         self.board = Board(self.match.columns, self.match.rows)
         self.cursor = 0
-        self._animation = Animation(backend)
+        self.animation = Animation(backend)
         self._stepper = Stepper(timing.repeat)
 
     @property
@@ -185,8 +184,8 @@ class Training:
         if self.positions:
             self._begin()
         else:
-            self.state = State.DONE
-        animate(self.backend, self._animation, lambda: self.state is State.DONE, self._on_event)
+            self.done = True
+        run(self.backend, self)
         self.backend.screen.clear()
         return TrainingResult(self.round.id, len(self.positions), self.tried, self.right)
 
@@ -207,20 +206,28 @@ class Training:
 
     # -- the stick --------------------------------------------------------------
 
-    def _on_event(self, event: StickEvent) -> None:
-        if event.source != STICK:
-            return  # training is done at the backend's own stick
-        if event.action is Action.PRESSED and event.direction is Direction.UP:
-            self.state = State.DONE
-            return
+    def heeds(self, event: StickEvent) -> bool:
+        return event.source == STICK  # training is done at the backend's own stick
+
+    def _leave(self, event: StickEvent) -> None:
+        self.done = True
+
+    def _stepped(self, event: StickEvent) -> None:
         if self.state is not State.SELECTING:
             return  # dropped during an animation
         step = self._stepper.step(event)
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show()
-        elif event.action is Action.PRESSED and event.direction in (Direction.MIDDLE, Direction.DOWN):
+
+    def _tried(self, event: StickEvent) -> None:
+        if self.state is State.SELECTING:  # else dropped during an animation
             self._try(self.cursor)
+
+    KEYS = {**bind(_leave, (Direction.UP, Action.PRESSED)),
+            **bind(_stepped, *((d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD))),
+            **bind(_tried, (Direction.MIDDLE, Action.PRESSED), (Direction.DOWN, Action.PRESSED))}
+    """Up leaves (at any time), left/right move the cursor, middle or down tries its column."""
 
     # -- the positions ------------------------------------------------------------
 
@@ -241,7 +248,7 @@ class Training:
         t = self.timing
         self.state = State.ANIMATING
         if self.board.height(column) >= self.board.rows:  # full: flash it, choose again
-            self._animation.play(render.flash_column(self.board, column, self.palette,
+            self.animation.play(render.flash_column(self.board, column, self.palette,
                                                      self.palette.player(self.board.to_move), t.flashes, t.flash),
                                  self._selecting)
             return
@@ -264,7 +271,7 @@ class Training:
         steps.append((lit_frame(self.board, move.keeping, self.palette, True), t.after))
         self._said(words.training_try(self.round.id, self.index + 1, len(self.positions), self._seat(),
                                       self._goal(), move.keeping, column, self._result(score), self._outcome(score)))
-        self._animation.play(steps, self._next)
+        self.animation.play(steps, self._next)
 
     def _result(self, score: int) -> str:
         """``wins``, ``draws`` or ``loses (Bob wins in 3)``: what a tried move leads to."""
@@ -298,11 +305,11 @@ class Training:
             self._begin()
             return
         self._said(words.training_done(self.round.id, self.right, self.tried, len(self.positions)))
-        self._animation.play(scroll_frames(f"{self.right}/{self.tried}", self.palette.text, self.palette.background, speed=self.timing.scroll),
+        self.animation.play(scroll_frames(f"{self.right}/{self.tried}", self.palette.text, self.palette.background, speed=self.timing.scroll),
                              self._done)
 
     def _done(self) -> None:
-        self.state = State.DONE
+        self.done = True
 
 
 def train(backend: Backend, review: Review, timing: TrainingTiming = TrainingTiming()) -> TrainingResult:

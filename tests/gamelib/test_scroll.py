@@ -139,3 +139,14 @@ def test_frames_are_made_as_they_are_asked_for_whatever_the_texts_length():
         long[len(long)]
     marked = Scrolling("HI", RED, BLUE, marks={3: GREEN})
     assert [f for f, _ in marked[:]] == [tuple(f[:3] + [GREEN] + f[4:]) for f, _ in scroll_frames("HI", RED, BLUE)]
+
+
+def test_the_scrolls_keys_are_every_press_and_only_its_own_sticks():
+    from gamelib.backends.base import STICK, Action, Direction, StickEvent
+    from gamelib.scroll import Scroll
+    assert set(Scroll.KEYS) == {(direction, Action.PRESSED) for direction in Direction}
+    screen = Scroll(MockBackend(), iter(()), stop_on_press=True)
+    assert screen.done                                      # nothing to scroll: done at once
+    assert screen.heeds(StickEvent(0.0, Direction.UP, Action.PRESSED, STICK))
+    assert not screen.heeds(StickEvent(0.0, Direction.UP, Action.PRESSED, "phone"))
+    assert not Scroll(MockBackend(), iter(()), stop_on_press=False).heeds(StickEvent(0.0, Direction.UP, Action.PRESSED, STICK))

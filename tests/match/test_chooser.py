@@ -92,3 +92,15 @@ def test_the_entries_in_words_are_the_tables_and_the_help_says_them():
     shown = subprocess.run([sys.executable, "-m", "sensehat_c4", "--help"], capture_output=True, text=True,
                            timeout=60).stdout
     assert f"before each match, from: {entries_in_words()}" in " ".join(shown.split())
+
+
+def test_the_choosers_keys_are_their_screens_table():
+    from gamelib.backends.base import Action, Direction
+    from sensehat_c4.match.chooser import Browse
+    keys = Browse.KEYS
+    steps = {(d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD)}
+    assert {press for press, key in keys.items() if key.do is Browse.step} == steps
+    assert {press for press, key in keys.items() if key.do is Browse.choose} == {
+        (Direction.DOWN, Action.PRESSED), (Direction.MIDDLE, Action.PRESSED)}
+    assert {press for press, key in keys.items() if key.do is Browse.back} == {(Direction.UP, Action.PRESSED)}
+    assert len(keys) == 7                                    # releases, up held... do nothing

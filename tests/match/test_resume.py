@@ -399,3 +399,10 @@ def test_the_question_waits_for_an_answer():
     mock.tap("up", at=3600.0)
     assert resume.ask(mock, interrupted) is False
     assert len(mock.frames) == 2 * 1200 and mock.now() == 3600.0
+
+
+def test_the_questions_keys_are_bound_from_its_answers():
+    from gamelib.backends.base import Action
+    from sensehat_c4.match.resume import AFRESH, ANSWERS, RESUME, Question
+    assert {press: key.do.__name__ for press, key in Question.KEYS.items()} == {
+        (direction, Action.PRESSED): {RESUME: "_resume", AFRESH: "_afresh"}[answer] for direction, answer in ANSWERS.items()}

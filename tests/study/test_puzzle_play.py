@@ -536,3 +536,17 @@ def test_the_solve_and_its_streak_are_one_sentence_in_each_language(code, line, 
     finally:
         i18n.choose(None)
     assert words == (line, said)
+
+
+def test_the_puzzles_keys_are_its_screens_table():
+    from gamelib.backends.base import Action, Direction
+    from gamelib.keys import Animated
+    from sensehat_c4.study.puzzle import PuzzlePlay
+    assert issubclass(PuzzlePlay, Animated)
+    by_method = {}
+    for press, key in PuzzlePlay.KEYS.items():
+        by_method.setdefault(key.do.__name__, set()).add(press)
+    assert by_method == {
+        "_stepped": {(d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD)},
+        "_leave": {(Direction.UP, Action.PRESSED)},
+        "_dropped": {(Direction.MIDDLE, Action.PRESSED), (Direction.DOWN, Action.PRESSED)}}

@@ -242,3 +242,16 @@ def test_the_replay_says_the_move_shown_and_the_keys(tmp_path):
         "phase": "replay", "text": f"replay of {where} 7 of 7 (the end)",
         "caption": f"{where} 7 of 7 (the end): {keys.format('plays it again')}", "game": "Connect 4",
         "round": rnd.id, "move": 7, "moves": 7, "paused": False, "ended": True}
+
+
+def test_the_replays_keys_are_its_screens_table():
+    from gamelib.backends.base import Action, Direction
+    from gamelib.keys import Animated
+    from sensehat_c4.study.replay import Replay
+    assert issubclass(Replay, Animated)
+    by_method = {}
+    for press, key in Replay.KEYS.items():
+        by_method.setdefault(key.do.__name__, set()).add(press)
+    assert by_method == {
+        "_stepped": {(d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD)},
+        "_leave": {(Direction.UP, Action.PRESSED)}, "_toggled": {(Direction.MIDDLE, Action.PRESSED)}}

@@ -372,3 +372,17 @@ def test_the_launcher_s_entry_on_the_emulator(emulator, emu_dir, games_db):
     assert (launcher.returncode, out, err) == (
         143, "training (round 1): 0 of 1 right, left after 1 of 5\n", "gamelib: INFO: starting Connect 4 training\n")
     assert emulator.pixels() == [BLACK] * 64
+
+
+def test_the_trainings_keys_are_its_screens_table():
+    from gamelib.backends.base import Action, Direction
+    from gamelib.keys import Animated
+    from sensehat_c4.study.training import Training
+    assert issubclass(Training, Animated)
+    by_method = {}
+    for press, key in Training.KEYS.items():
+        by_method.setdefault(key.do.__name__, set()).add(press)
+    assert by_method == {
+        "_stepped": {(d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD)},
+        "_leave": {(Direction.UP, Action.PRESSED)},
+        "_tried": {(Direction.MIDDLE, Action.PRESSED), (Direction.DOWN, Action.PRESSED)}}

@@ -588,3 +588,26 @@ def test_another_sources_presses_do_nothing_in_the_menu():
     mock.tap("right", "right", "middle")
     assert Launcher(mock, three(), NO_IDLE).run() == QUIT
     assert shown(mock) == [letters(ICON_A), LIGHT_HI, ROT_0, QUIT_F]
+
+
+def test_the_menus_keys_are_one_table_per_screen():
+    from gamelib.backends.base import Action, Direction
+    from gamelib.launcher.menu import Launcher, Screen
+
+    def table(keys):
+        by_method = {}
+        for press, key in keys.items():
+            by_method.setdefault(key.do.__name__, set()).add(press)
+        return by_method
+
+    steps = {(d, a) for d in (Direction.LEFT, Direction.RIGHT) for a in (Action.PRESSED, Action.HELD)}
+    choose = {(Direction.DOWN, Action.PRESSED), (Direction.MIDDLE, Action.PRESSED)}
+    assert table(Launcher.KEYS) == {"_stepped": steps, "_launched": choose, "_up": {(Direction.UP, a) for a in Action}}
+    assert table(Launcher.SYSTEM_KEYS) == {"_stepped": steps, "_chosen": choose, "_back": {(Direction.UP, Action.PRESSED)}}
+    assert table(Launcher.CONFIRM_KEYS) == {"_confirmed": choose, "_cancelled": {
+        (d, Action.PRESSED) for d in (Direction.UP, Direction.LEFT, Direction.RIGHT)}}
+    launcher = Launcher(MockBackend(), [])
+    for screen, keys in ((Screen.GAMES, Launcher.KEYS), (Screen.SYSTEM, Launcher.SYSTEM_KEYS),
+                         (Screen.CONFIRM, Launcher.CONFIRM_KEYS)):
+        launcher.screen = screen
+        assert launcher.keys() is keys
