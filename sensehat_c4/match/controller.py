@@ -46,6 +46,7 @@ from ..records import MatchRecorder, RoundFacts, Side
 from ..rules import FIRST_CHOICES, Board, Size, Starts
 from . import render, words
 from .computer import Computer, Thinker
+from .helps import Helps
 from .players import Kind, Person, Player, Seats
 
 log = logging.getLogger("sensehat_c4")
@@ -97,10 +98,6 @@ class Timing:
     hint_blinks: int = 3
     hint_poll: float = 0.1
     """How often a hint's search is asked for its answer (it also wakes the match when it has one)."""
-
-
-HINT_SECONDS = 2.0
-"""The solver's budget for a hint (its best move found so far is shown when it runs out)."""
 
 
 @dataclass(frozen=True)
@@ -277,14 +274,9 @@ class Match:
         self._think_tick = 0
         self._make_thinker: ThinkerFactory = thinker or (
             lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake))
-        self._make_hinter: ThinkerFactory = hinter or (
-            lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake))
-        self._hint: Optional[Player] = None
-        """The search of a hint asked for in this turn, until it answers."""
-        self.hints = 0
-        """Hints shown in the round in play."""
-        self.takebacks = 0
-        """Take-backs in the round in play."""
+        self.helps = Helps(hinter or (lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake)),
+                           self.rng)
+        """The round's hints and take-backs (:mod:`.helps`)."""
         self._stepped: Optional[Round] = None
         """The last round's result for the person, which moves a match me opponent."""
         self._presses: Dict[Direction, Callable[[StickEvent], None]] = {
@@ -330,7 +322,7 @@ class Match:
             raise
         finally:
             self.seats.attach(None)
-            self._drop_hint()
+            self.helps.drop()
             if self._mover is not None:
                 self._mover.cancel()
             if self.result is None:  # left some other way (Ctrl+C, SIGTERM): the match is abandoned
@@ -416,7 +408,7 @@ class Match:
                                     match_me=computer is not None and self.options.match_me is not None,
                                     helps=self._helps_seat(seat)))
         turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
-        helps = (self.hints, self.takebacks) if self.options.helps and self.options.computer is not None else None
+        helps = (self.helps.hints, self.helps.takebacks) if self.options.helps and self.options.computer is not None else None
         self.backend.screen.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
@@ -439,11 +431,11 @@ class Match:
         """What the records keep of the round beside its moves: the computer's level, the helps used."""
         computer = self.options.computer
         level = computer.level if computer is not None and self._computer_seat(computer.player) else None
-        return RoundFacts(level=level, hints=self.hints, takebacks=self.takebacks)
+        return self.helps.facts(level)
 
     def _record_helps(self) -> None:
         """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
-        if self.recorder is not None and (self.board.ply or self.takebacks):
+        if self.recorder is not None and (self.board.ply or self.helps.takebacks):
             self.recorder.played(self.rounds, self.starter, self.board, facts=self._round_facts())
 
     def _number(self) -> Optional[int]:
@@ -510,7 +502,8 @@ class Match:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
         elif event.action is Action.PRESSED and event.direction is Direction.MIDDLE and self._helping():
-            self._ask_hint()
+            if self.helps.ask(self.board, self._seat_to_move()):
+                self._poll_hint()   # (a search of this turn's already runs: it is polled as it was)
         elif event.action is Action.PRESSED and event.direction in self._presses:
             self._presses[event.direction](event)
 
@@ -540,7 +533,7 @@ class Match:
                                               self.timing.flashes, self.timing.flash), self._resume)
             return
         self.board.play(column)
-        self._drop_hint()
+        self.helps.drop()
         self._mover, self._reseat = None, False
         # the fall's first frame is the token still in the cursor row, as the cursor showed it; the
         # move is committed while it is up, so every frame that shows it moved is after the commit
@@ -555,7 +548,7 @@ class Match:
         self.state = State.SELECTING
         self._say()           # the words first: a phone that presses once it sees the cursor is in its turn
         self._show_cursor()
-        if self._hint is not None:   # a hint still searched (the question came and went): ask it again soon
+        if self.helps.searching:   # a hint still searched (the question came and went): ask it again soon
             self._deadline = self.backend.now() + self.timing.hint_poll
 
     def _cancel_confirm(self) -> None:
@@ -633,29 +626,15 @@ class Match:
         return (mover is not None and mover.source == STICK and mover.kind is Kind.STICK
                 and self._helps_seat(self._seat_to_move()))
 
-    def _ask_hint(self) -> None:
-        """Start the solver's search for the best column (once a turn at a time); it blinks when found."""
-        if self._hint is not None:
-            return
-        computer = Computer("perfect", player=self._seat_to_move(), seconds=HINT_SECONDS)
-        self._hint = self._make_hinter(computer, self.rng.randrange(2 ** 32))
-        self._hint.start(self.board.copy())
-        self._poll_hint()
-
     def _poll_hint(self) -> None:
         """The hint's answer, if it has one: its column blinks in the cursor row, the cursor is left there."""
-        hint = self._hint
-        if hint is None or self.state is not State.SELECTING:
+        if not self.helps.searching or self.state is not State.SELECTING:
             return
-        column = hint.poll()
+        column = self.helps.answer(self.board)
         if column is None:
-            self._deadline = self.backend.now() + self.timing.hint_poll
+            self._deadline = self.backend.now() + self.timing.hint_poll if self.helps.searching else None
             return
-        self._hint, self._deadline = None, None
-        if not (0 <= column < self.board.columns and self.board.can_play(column)):
-            log.warning(_("the hint chose column {column!r}, which cannot be played; ignored").format(column=column))
-            return
-        self.hints += 1
+        self._deadline = None
         self._record_helps()
         self.cursor = column
         t = self.timing
@@ -673,23 +652,17 @@ class Match:
             self._show_cursor()   # another hint is searched: the cursor meanwhile, as after the blinks
         self._on_event(event)
 
-    def _drop_hint(self) -> None:
-        """Forget the hint being searched (the turn ended)."""
-        if self._hint is not None:
-            self._hint.cancel()
-            self._hint = None
-
     def _take_back(self) -> None:
         """Undo the person's last move and the computer's reply (nothing to undo: play on)."""
         if self.board.ply < 2:
             self._cancel_confirm()
             return
-        self._drop_hint()
+        self.helps.drop()
         if self._mover is not None:
             self._mover.cancel()
         self.board.pop()
         self.board.pop()
-        self.takebacks += 1
+        self.helps.took_back()
         self._record_helps()
         self._new_turn()
 
@@ -731,7 +704,7 @@ class Match:
     def _start_round(self, starter: int, moves: str) -> None:
         """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
         if self.resumed is None or self.rounds != self.resumed.round:
-            self.hints, self.takebacks = 0, 0
+            self.helps.restart()
         self.starter = starter
         self.palette = for_round(self.colours, starter, self.backend.palette)
         self.board = self.options.size.board() if not moves else Board.from_moves(
@@ -744,11 +717,11 @@ class Match:
         """A resumed match: the score, the round and its moves as they were; the player to move's turn."""
         self.score = [resumed.score[0], resumed.score[1]]
         self.rounds = resumed.round
-        self.hints, self.takebacks = resumed.hints, resumed.takebacks
+        self.helps.restart(resumed.hints, resumed.takebacks)
         self._start_round(resumed.starter, resumed.moves)
 
     def _new_turn(self) -> None:
-        self._drop_hint()
+        self.helps.drop()
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._deadline = None
