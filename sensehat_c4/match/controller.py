@@ -39,15 +39,16 @@ from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 from gamelib.waiting import DUE, wait
 
-from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
+from ..engine.matchme import MatchMe
 from ..errors import ConfigError
 from ..i18n import _
-from ..records import MatchRecorder, RoundFacts, Side
+from ..records import MatchRecorder, RoundFacts
 from ..rules import FIRST_CHOICES, Board, Size, Starts
 from . import render, words
 from .computer import Computer, Thinker
 from .helps import Helps
-from .players import Kind, Person, Player, Seats
+from .lineup import Lineup
+from .players import Kind, Player, Seats
 
 log = logging.getLogger("sensehat_c4")
 
@@ -241,7 +242,6 @@ class Match:
         self.options = options
         self.recorder = recorder
         self.resumed = resumed
-        self.seats = seats if seats is not None else Seats()
         self.timing = options.timing
         self.rng = random.Random(options.seed)
         self.score = [0, 0]
@@ -250,6 +250,11 @@ class Match:
         self.starter = 1
         self.colours = options.players(backend.palette)
         """Seat 1's and seat 2's colours."""
+        self.lineup = Lineup(seats if seats is not None else Seats(), self.colours, computer=options.computer,
+                             names=options.names, helps=options.helps, match_me=options.match_me, rng=self.rng,
+                             make=thinker or (lambda computer, seed: Thinker(computer, seed,
+                                                                             wake=self.backend.stick.wake)))
+        """Who plays each seat (:mod:`.lineup`)."""
         self.palette = backend.palette
         self.cursor = start_column(self.board)
         self.state = State.SELECTING
@@ -262,23 +267,18 @@ class Match:
         self._confirm_until = 0.0
         self._confirm_from = State.SELECTING
         self._confirm_by = STICK
-        self._defaults: List[Optional[Player]] = [None, None]
         self._mover: Optional[Player] = None
         """The player whose turn is running (started, its move not yet played)."""
         self._found: Optional[int] = None
         self._refused: Optional[int] = None
         """A column the player to move answered and could not play (it is said once)."""
         self._reseat = False
-        self._seen = self.seats.version
+        self._seen = self.lineup.seats.version
         self._think_started = 0.0
         self._think_tick = 0
-        self._make_thinker: ThinkerFactory = thinker or (
-            lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake))
         self.helps = Helps(hinter or (lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake)),
                            self.rng)
         """The round's hints and take-backs (:mod:`.helps`)."""
-        self._stepped: Optional[Round] = None
-        """The last round's result for the person, which moves a match me opponent."""
         self._presses: Dict[Direction, Callable[[StickEvent], None]] = {
             Direction.DOWN: self._press_drop, Direction.MIDDLE: self._press_drop,
             Direction.UP: self._press_abandon}
@@ -289,18 +289,18 @@ class Match:
     def run(self) -> MatchResult:
         """Play the match to its end (from where it was, if :attr:`resumed`) and return the result."""
         if self.recorder is not None and self.resumed is None:  # a resumed one's recorder goes on with its row
-            self.recorder.start_match(self.sides(), columns=self.board.columns, rows=self.board.rows,
+            self.recorder.start_match(self.lineup.sides(), columns=self.board.columns, rows=self.board.rows,
                                       backend=self.backend.name, starts=self.options.first, wins=self.options.wins)
-        self.seats.attach(self.backend.stick.wake)
+        self.lineup.seats.attach(self.backend.stick.wake)
         try:
             if self.resumed is None:
                 self._new_round()
             else:
                 self._take_up(self.resumed)
             while self.result is None:
-                if self.seats.version != self._seen:
+                if self.lineup.seats.version != self._seen:
                     self._seats_changed()
-                if self._gone():
+                if self.lineup.gone():
                     self._abandon()
                     continue
                 got = wait(self.backend, self._due())
@@ -315,13 +315,13 @@ class Match:
         except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
             if self.result is None:
                 self._record_end(None)
-                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
+                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self.lineup.names(),
                                           self._number())
                 if self.left is not None:
                     self.left(self.result)
             raise
         finally:
-            self.seats.attach(None)
+            self.lineup.seats.attach(None)
             self.helps.drop()
             if self._mover is not None:
                 self._mover.cancel()
@@ -330,38 +330,13 @@ class Match:
 
     # -- the seats ------------------------------------------------------------
 
-    def player(self, seat: int) -> Player:
-        """Who plays ``seat`` (1 or 2) now: the one :attr:`seats` names, else the computer if the
-        options give it this seat, else the stick."""
-        chosen = self.seats[seat]
-        if chosen is not None:
-            return chosen
-        default = self._defaults[seat - 1]
-        if default is None:
-            if self._computer_seat(seat):
-                assert self.options.computer is not None
-                default = self._make_thinker(self.options.computer, self.rng.randrange(2 ** 32))
-            else:
-                default = Person(STICK)
-            self._defaults[seat - 1] = default
-        return default
-
-    def _gone(self) -> bool:
-        """True if a seat's player left the match for good (:attr:`~.players.Player.gone`)."""
-        return any(player is not None and player.gone for player in (self.seats[1], self.seats[2]))
-
-    def _computer_seat(self, seat: int) -> bool:
-        """True if the options' computer plays ``seat`` (and no player of :attr:`seats` replaces it)."""
-        computer = self.options.computer
-        return computer is not None and computer.player == seat and self.seats[seat] is None
-
     def _seat_to_move(self) -> int:
         return self._player(self.board.to_move)
 
     def _seats_changed(self) -> None:
         """Someone took or left a seat: if it is the seat to move, its turn starts again with the new player."""
-        self._seen = self.seats.version
-        if self._mover is not None and self._mover is not self.player(self._seat_to_move()):
+        self._seen = self.lineup.seats.version
+        if self._mover is not None and self._mover is not self.lineup.player(self._seat_to_move()):
             self._mover.cancel()
             self._mover = None
             if self.state in (State.SELECTING, State.THINKING):
@@ -369,25 +344,6 @@ class Match:
                 return
             self._reseat = True  # after the animation or the question
         self._say()
-
-    def sides(self) -> Tuple[Side, Side]:
-        """Who plays each seat, as the records keep it."""
-        computer = self.options.computer
-        sides = []
-        for seat in (1, 2):
-            colour = self.colours[seat - 1]
-            if computer is not None and self._computer_seat(seat) and self.options.match_me is not None:
-                sides.append(Side(colour, level=MATCH_ME, seconds=computer.seconds))
-            elif computer is not None and self._computer_seat(seat):
-                sides.append(Side(colour, level=computer.level, seconds=computer.budget))
-            else:
-                sides.append(Side(colour, name=self._names()[seat - 1], remote=self.player(seat).kind is Kind.REMOTE))
-        return sides[0], sides[1]
-
-    def _names(self) -> Tuple[Optional[str], Optional[str]]:
-        """The seats' names: the options' names, none for the computer's seat."""
-        computer = self.options.computer
-        return seat_names(self.options.names, computer if computer and self._computer_seat(computer.player) else None)
 
     # -- words ------------------------------------------------------------------
 
@@ -399,17 +355,9 @@ class Match:
                      State.CONFIRMING: words.CONFIRMING}.get(self.state)
             if phase is None:
                 return  # animating: the words of the turn, or of the result, stay
-        seats = []
-        for seat in (1, 2):
-            computer = self.options.computer if self._computer_seat(seat) else None
-            seats.append(words.Seat(seat, self.colours[seat - 1], self._names()[seat - 1],
-                                    computer.level if computer is not None else None,
-                                    Kind.COMPUTER if computer is not None else self.player(seat).kind,
-                                    match_me=computer is not None and self.options.match_me is not None,
-                                    helps=self._helps_seat(seat)))
         turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
-        helps = (self.helps.hints, self.helps.takebacks) if self.options.helps and self.options.computer is not None else None
-        self.backend.screen.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
+        helps = (self.helps.hints, self.helps.takebacks) if self.options.helps and self.lineup.computer is not None else None
+        self.backend.screen.say(words.match(phase, self.lineup.in_words(), size=self.options.size, number=self.rounds,
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
                                      take_back=phase == words.CONFIRMING and self._helping(),
@@ -429,9 +377,7 @@ class Match:
 
     def _round_facts(self) -> RoundFacts:
         """What the records keep of the round beside its moves: the computer's level, the helps used."""
-        computer = self.options.computer
-        level = computer.level if computer is not None and self._computer_seat(computer.player) else None
-        return self.helps.facts(level)
+        return self.helps.facts(self.lineup.level())
 
     def _record_helps(self) -> None:
         """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
@@ -613,18 +559,11 @@ class Match:
 
     # -- helps (a person at the stick against the computer) -----------------------
 
-    def _helps_seat(self, seat: int) -> bool:
-        """True if ``seat`` gets helps: the options give them, the computer plays the other seat, and
-        the stick plays this one."""
-        computer = self.options.computer
-        return (self.options.helps and computer is not None and computer.player != seat
-                and self._computer_seat(computer.player) and self.seats[seat] is None)
-
     def _helping(self) -> bool:
         """True if the player to move gets helps now (the stick's own turn)."""
         mover = self._mover
         return (mover is not None and mover.source == STICK and mover.kind is Kind.STICK
-                and self._helps_seat(self._seat_to_move()))
+                and self.lineup.helps_seat(self._seat_to_move()))
 
     def _poll_hint(self) -> None:
         """The hint's answer, if it has one: its column blinks in the cursor row, the cursor is left there."""
@@ -674,9 +613,9 @@ class Match:
             self._mover = None
         self.backend.screen.clear()
         self._record_end(None)
-        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
+        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self.lineup.names(),
                                   self._number())
-        self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self._names()))
+        self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self.lineup.names()))
 
     # -- rounds -------------------------------------------------------------
 
@@ -686,20 +625,8 @@ class Match:
 
     def _new_round(self) -> None:
         self.rounds += 1
-        self._step_match_me()
+        self.lineup.step()
         self._start_round(round_starter(self.options.first, self.rounds, self.rng), "")
-
-    def _step_match_me(self) -> None:
-        """A match me opponent takes the last round's result: the computer plays its next level."""
-        computer, ladder, result = self.options.computer, self.options.match_me, self._stepped
-        self._stepped = None
-        if computer is None or ladder is None or result is None:
-            return
-        level = ladder.after(result)
-        if level != computer.level:
-            self.options = replace(self.options, computer=replace(computer, level=level))
-            if self._defaults[computer.player - 1] is not None:
-                self._defaults[computer.player - 1] = None   # the next turn's thinker plays the new level
 
     def _start_round(self, starter: int, moves: str) -> None:
         """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
@@ -725,17 +652,14 @@ class Match:
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._deadline = None
-        self._begin(self.player(self._seat_to_move()))
+        self._begin(self.lineup.player(self._seat_to_move()))
 
     def _after_move(self) -> None:
         outcome = self.board.outcome
         if outcome is None:
             self._new_turn()
             return
-        computer = self.options.computer
-        if computer is not None:
-            won = None if outcome.winner is None else self._player(outcome.winner)
-            self._stepped = Round.DRAWN if won is None else Round.LOST if won == computer.player else Round.WON
+        self.lineup.ended(None if outcome.winner is None else self._player(outcome.winner))
         t = self.timing
         if outcome.winner is None:
             self._say(words.RESULT, result=words.DRAW)
@@ -752,12 +676,12 @@ class Match:
             self._animate(steps, self._new_round)
             return
         steps.append((render.fill_frame(colour), t.match_end))
-        name = self._names()[winner - 1]
+        name = self.lineup.names()[winner - 1]
         if name:
             steps += scroll_frames(name, colour, self.palette.background, speed=t.name_scroll)
-        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names(),
+        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self.lineup.names(),
                             self._number())
-        self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self._names()))
+        self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self.lineup.names()))
         self._animate(steps, lambda: self._finish(final))
 
     def _finish(self, final: MatchResult) -> None:
