@@ -42,9 +42,10 @@ from gamelib.waiting import DUE, wait
 from ..engine.matchme import MatchMe
 from ..errors import ConfigError
 from ..i18n import _
-from ..records import MatchRecorder, RoundFacts
+from ..records import MatchRecorder
 from ..rules import FIRST_CHOICES, Board, Size, Starts
 from . import render, words
+from .bookkeeping import Bookkeeper
 from .computer import Computer, Thinker
 from .helps import Helps
 from .lineup import Lineup
@@ -240,7 +241,6 @@ class Match:
         self.backend = backend
         self.left = left
         self.options = options
-        self.recorder = recorder
         self.resumed = resumed
         self.timing = options.timing
         self.rng = random.Random(options.seed)
@@ -279,6 +279,8 @@ class Match:
         self.helps = Helps(hinter or (lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake)),
                            self.rng)
         """The round's hints and take-backs (:mod:`.helps`)."""
+        self.book = Bookkeeper(recorder, wins=options.wins, facts=lambda: self.helps.facts(self.lineup.level()))
+        """What the records keep of the match (:mod:`.bookkeeping`)."""
         self._presses: Dict[Direction, Callable[[StickEvent], None]] = {
             Direction.DOWN: self._press_drop, Direction.MIDDLE: self._press_drop,
             Direction.UP: self._press_abandon}
@@ -288,9 +290,9 @@ class Match:
 
     def run(self) -> MatchResult:
         """Play the match to its end (from where it was, if :attr:`resumed`) and return the result."""
-        if self.recorder is not None and self.resumed is None:  # a resumed one's recorder goes on with its row
-            self.recorder.start_match(self.lineup.sides(), columns=self.board.columns, rows=self.board.rows,
-                                      backend=self.backend.name, starts=self.options.first, wins=self.options.wins)
+        if self.resumed is None:  # a resumed one's recorder goes on with its row
+            self.book.start(self.lineup.sides(), columns=self.board.columns, rows=self.board.rows,
+                            backend=self.backend.name, starts=self.options.first)
         self.lineup.seats.attach(self.backend.stick.wake)
         try:
             if self.resumed is None:
@@ -314,9 +316,9 @@ class Match:
             return self.result
         except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
             if self.result is None:
-                self._record_end(None)
+                self.book.end(None)
                 self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self.lineup.names(),
-                                          self._number())
+                                          self.book.number)
                 if self.left is not None:
                     self.left(self.result)
             raise
@@ -326,7 +328,7 @@ class Match:
             if self._mover is not None:
                 self._mover.cancel()
             if self.result is None:  # left some other way (Ctrl+C, SIGTERM): the match is abandoned
-                self._record_end(None)
+                self.book.end(None)
 
     # -- the seats ------------------------------------------------------------
 
@@ -361,37 +363,7 @@ class Match:
                                      score=(self.score[0], self.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
                                      take_back=phase == words.CONFIRMING and self._helping(),
-                                     match_number=self._number()))
-
-    def _record_move(self) -> None:
-        """Commit the move just played (with the round's result, and the match's if it decides it)."""
-        if self.recorder is None:
-            return
-        outcome = self.board.outcome
-        decided = None
-        if outcome is not None and outcome.winner is not None:
-            seat = self._player(outcome.winner)
-            if self.score[seat - 1] + 1 >= self.options.wins:
-                decided = seat
-        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, facts=self._round_facts())
-
-    def _round_facts(self) -> RoundFacts:
-        """What the records keep of the round beside its moves: the computer's level, the helps used."""
-        return self.helps.facts(self.lineup.level())
-
-    def _record_helps(self) -> None:
-        """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
-        if self.recorder is not None and (self.board.ply or self.helps.takebacks):
-            self.recorder.played(self.rounds, self.starter, self.board, facts=self._round_facts())
-
-    def _number(self) -> Optional[int]:
-        """The match's number in the records (``None``: not written, or no records)."""
-        return None if self.recorder is None else self.recorder.number
-
-    def _record_end(self, winner: Optional[int]) -> None:
-        """Keep the match's end (its round in play is kept as abandoned, if it had a move)."""
-        if self.recorder is not None:
-            self.recorder.end_match(winner)
+                                     match_number=self.book.number))
 
     # -- events -------------------------------------------------------------------
 
@@ -485,7 +457,7 @@ class Match:
         # move is committed while it is up, so every frame that shows it moved is after the commit
         self._animate(render.falling(self.board, column, self.palette, self.timing.fall_row),
                       self._after_move)
-        self._record_move()
+        self.book.moved(self.rounds, self.starter, self.board, self.score)
 
     def _resume(self) -> None:
         if self._reseat:
@@ -574,7 +546,7 @@ class Match:
             self._deadline = self.backend.now() + self.timing.hint_poll if self.helps.searching else None
             return
         self._deadline = None
-        self._record_helps()
+        self.book.helped(self.rounds, self.starter, self.board)
         self.cursor = column
         t = self.timing
         lit = render.board_frame(self.board, self.palette, cursor=column)
@@ -602,7 +574,7 @@ class Match:
         self.board.pop()
         self.board.pop()
         self.helps.took_back()
-        self._record_helps()
+        self.book.helped(self.rounds, self.starter, self.board)
         self._new_turn()
 
     def _abandon(self) -> None:
@@ -612,9 +584,9 @@ class Match:
             self._mover.cancel()
             self._mover = None
         self.backend.screen.clear()
-        self._record_end(None)
+        self.book.end(None)
         self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self.lineup.names(),
-                                  self._number())
+                                  self.book.number)
         self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self.lineup.names()))
 
     # -- rounds -------------------------------------------------------------
@@ -636,8 +608,8 @@ class Match:
         self.palette = for_round(self.colours, starter, self.backend.palette)
         self.board = self.options.size.board() if not moves else Board.from_moves(
             moves, self.options.size.columns, self.options.size.rows)
-        if self.recorder is not None and not moves:
-            self.recorder.start_round()
+        if not moves:
+            self.book.start_round()
         self._new_turn()
 
     def _take_up(self, resumed: Resumed) -> None:
@@ -680,14 +652,14 @@ class Match:
         if name:
             steps += scroll_frames(name, colour, self.palette.background, speed=t.name_scroll)
         final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self.lineup.names(),
-                            self._number())
+                            self.book.number)
         self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self.lineup.names()))
         self._animate(steps, lambda: self._finish(final))
 
     def _finish(self, final: MatchResult) -> None:
         self.backend.screen.clear()
-        self._record_end(final.winner)
-        self.result = replace(final, number=self._number())   # written by now, if its last move waited for a lock
+        self.book.end(final.winner)
+        self.result = replace(final, number=self.book.number)   # written by now, if its last move waited for a lock
 
     # -- animations ---------------------------------------------------------
 
