@@ -49,7 +49,8 @@ from .bookkeeping import Bookkeeper
 from .computer import Computer, Thinker
 from .helps import Helps
 from .lineup import Lineup
-from .players import Kind, Player, Seats
+from .tally import Tally
+from .players import Player, Seats
 
 log = logging.getLogger("sensehat_c4")
 
@@ -226,6 +227,14 @@ class State(enum.Enum):
 ANIMATIONS = frozenset({State.ANIMATING, State.HINTING})
 """The states in which an animation plays (its deadline is the loop's)."""
 
+def dropping_presses(backend: Backend, then: Callable[[], None]) -> Callable[[], None]:
+    """``then``, run once the presses made meanwhile on ``backend`` are dropped (an animation's end)."""
+    def ended() -> None:
+        backend.stick.discard_events()
+        then()
+    return ended
+
+
 ThinkerFactory = Callable[[Computer, int], Player]
 """Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
 
@@ -244,10 +253,8 @@ class Match:
         self.resumed = resumed
         self.timing = options.timing
         self.rng = random.Random(options.seed)
-        self.score = [0, 0]
-        self.rounds = 0
-        self.board = options.size.board()
-        self.starter = 1
+        self.tally = Tally(options.size, wins=options.wins)
+        """The score and the round in play (:mod:`.tally`)."""
         self.colours = options.players(backend.palette)
         """Seat 1's and seat 2's colours."""
         self.lineup = Lineup(seats if seats is not None else Seats(), self.colours, computer=options.computer,
@@ -256,7 +263,7 @@ class Match:
                                                                              wake=self.backend.stick.wake)))
         """Who plays each seat (:mod:`.lineup`)."""
         self.palette = backend.palette
-        self.cursor = start_column(self.board)
+        self.cursor = start_column(self.tally.board)
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
         self._deadline: Optional[float] = None
@@ -273,7 +280,6 @@ class Match:
         self._refused: Optional[int] = None
         """A column the player to move answered and could not play (it is said once)."""
         self._reseat = False
-        self._seen = self.lineup.seats.version
         self._think_started = 0.0
         self._think_tick = 0
         self.helps = Helps(hinter or (lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake)),
@@ -282,9 +288,14 @@ class Match:
         self.book = Bookkeeper(recorder, wins=options.wins, facts=lambda: self.helps.facts(self.lineup.level()))
         """What the records keep of the match (:mod:`.bookkeeping`)."""
         self._presses: Dict[Direction, Callable[[StickEvent], None]] = {
-            Direction.DOWN: self._press_drop, Direction.MIDDLE: self._press_drop,
-            Direction.UP: self._press_abandon}
+            Direction.DOWN: lambda event: self._drop(), Direction.MIDDLE: lambda event: self._drop(),
+            Direction.UP: lambda event: self._ask_abandon(event.source)}
         """What a press does while a player selects a column (left/right move the cursor)."""
+
+    @property
+    def board(self) -> Board:
+        """The board of the round in play (:attr:`.tally.Tally.board`)."""
+        return self.tally.board
 
     # -- the loop -----------------------------------------------------------
 
@@ -295,17 +306,24 @@ class Match:
                             backend=self.backend.name, starts=self.options.first)
         self.lineup.seats.attach(self.backend.stick.wake)
         try:
-            if self.resumed is None:
-                self._new_round()
-            else:
-                self._take_up(self.resumed)
+            self._start_round(self.resumed)
             while self.result is None:
-                if self.lineup.seats.version != self._seen:
-                    self._seats_changed()
+                if self.lineup.changed():   # someone took or left a seat
+                    mover = self._mover
+                    if mover is not None and mover is not self.lineup.player(self.tally.to_move()):
+                        mover.cancel()   # the seat to move's: its turn starts again with the new player
+                        self._mover = None
+                        if self.state in (State.SELECTING, State.THINKING):
+                            self._new_turn()
+                        else:
+                            self._reseat = True  # after the animation or the question
+                            self._say()
+                    else:
+                        self._say()
                 if self.lineup.gone():
                     self._abandon()
                     continue
-                got = wait(self.backend, self._due())
+                got = wait(self.backend, self._animation.deadline if self.state in ANIMATIONS else self._deadline)
                 if got is DUE:
                     self._on_deadline()
                 elif isinstance(got, StickEvent):
@@ -317,7 +335,7 @@ class Match:
         except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
             if self.result is None:
                 self.book.end(None)
-                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self.lineup.names(),
+                self.result = MatchResult(None, (self.tally.score[0], self.tally.score[1]), True, self.tally.rounds, self.lineup.names(),
                                           self.book.number)
                 if self.left is not None:
                     self.left(self.result)
@@ -332,21 +350,6 @@ class Match:
 
     # -- the seats ------------------------------------------------------------
 
-    def _seat_to_move(self) -> int:
-        return self._player(self.board.to_move)
-
-    def _seats_changed(self) -> None:
-        """Someone took or left a seat: if it is the seat to move, its turn starts again with the new player."""
-        self._seen = self.lineup.seats.version
-        if self._mover is not None and self._mover is not self.lineup.player(self._seat_to_move()):
-            self._mover.cancel()
-            self._mover = None
-            if self.state in (State.SELECTING, State.THINKING):
-                self._new_turn()
-                return
-            self._reseat = True  # after the animation or the question
-        self._say()
-
     # -- words ------------------------------------------------------------------
 
     def _say(self, phase: Optional[str] = None, *, winner: Optional[int] = None,
@@ -357,12 +360,12 @@ class Match:
                      State.CONFIRMING: words.CONFIRMING}.get(self.state)
             if phase is None:
                 return  # animating: the words of the turn, or of the result, stay
-        turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
+        turn = self.tally.to_move() if phase in (words.PLAYING, words.THINKING) else None
         helps = (self.helps.hints, self.helps.takebacks) if self.options.helps and self.lineup.computer is not None else None
-        self.backend.screen.say(words.match(phase, self.lineup.in_words(), size=self.options.size, number=self.rounds,
-                                     score=(self.score[0], self.score[1]), turn=turn, winner=winner,
+        self.backend.screen.say(words.match(phase, self.lineup.in_words(), size=self.options.size, number=self.tally.rounds,
+                                     score=(self.tally.score[0], self.tally.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
-                                     take_back=phase == words.CONFIRMING and self._helping(),
+                                     take_back=phase == words.CONFIRMING and self.lineup.helping(self._mover, self.tally.to_move()),
                                      match_number=self.book.number))
 
     # -- events -------------------------------------------------------------------
@@ -383,18 +386,20 @@ class Match:
             if event.action is Action.PRESSED and event.source in (STICK, self._confirm_by):
                 if event.direction is Direction.UP:
                     self._abandon()
-                elif event.direction is Direction.DOWN and self._helping():
+                elif event.direction is Direction.DOWN and self.lineup.helping(self._mover, self.tally.to_move()):
                     self._take_back()
                 else:
                     self._cancel_confirm()
         elif self.state is State.HINTING:
             if event.action is Action.PRESSED and self._mover is not None and event.source == self._mover.source:
-                self._cut_hint(event)
+                # the blinks end, the cursor stays over the hint's column, and the press does what it does
+                # while selecting (a move, a drop, the abandon question, another hint)
+                self._animation.stop()   # (a seat taken meanwhile has no mover: its presses never get here)
+                self.state = State.SELECTING
+                if event.direction is Direction.MIDDLE and self.lineup.helping(self._mover, self.tally.to_move()):
+                    self._show_cursor()   # another hint is searched: the cursor meanwhile, as after the blinks
+                self._on_event(event)
         # State.ANIMATING: dropped, never replayed
-
-    def _due(self) -> Optional[float]:
-        """When the loop has something to do next without a press (``None``: nothing)."""
-        return self._animation.deadline if self.state in ANIMATIONS else self._deadline
 
     def _on_deadline(self) -> None:
         if self.state is State.SELECTING:   # a hint being searched: ask it
@@ -402,8 +407,10 @@ class Match:
             self._poll_hint()
         elif self.state in ANIMATIONS:
             self._animation.advance()
-        elif self.state is State.THINKING:
-            self._think()
+        elif self.state is State.THINKING and not self._check_move():   # the indicator's next step
+            self.backend.screen.show(render.thinking_frame(self.board, self.palette, self._think_tick))
+            self._think_tick += 1
+            self._deadline = self.backend.now() + self.timing.think_tick
         elif self.state is State.CONFIRMING:
             if self.backend.now() >= self._confirm_until:
                 self._cancel_confirm()
@@ -419,17 +426,11 @@ class Match:
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
-        elif event.action is Action.PRESSED and event.direction is Direction.MIDDLE and self._helping():
-            if self.helps.ask(self.board, self._seat_to_move()):
+        elif event.action is Action.PRESSED and event.direction is Direction.MIDDLE and self.lineup.helping(self._mover, self.tally.to_move()):
+            if self.helps.ask(self.board, self.tally.to_move()):
                 self._poll_hint()   # (a search of this turn's already runs: it is polled as it was)
         elif event.action is Action.PRESSED and event.direction in self._presses:
             self._presses[event.direction](event)
-
-    def _press_drop(self, event: StickEvent) -> None:
-        self._drop()
-
-    def _press_abandon(self, event: StickEvent) -> None:
-        self._ask_abandon(event.source)
 
     def _ask_abandon(self, source: str) -> None:
         self._confirm_from = self.state
@@ -457,7 +458,7 @@ class Match:
         # move is committed while it is up, so every frame that shows it moved is after the commit
         self._animate(render.falling(self.board, column, self.palette, self.timing.fall_row),
                       self._after_move)
-        self.book.moved(self.rounds, self.starter, self.board, self.score)
+        self.book.moved(self.tally.rounds, self.tally.starter, self.board, self.tally.score)
 
     def _resume(self) -> None:
         if self._reseat:
@@ -483,19 +484,6 @@ class Match:
 
     # -- a player's move ------------------------------------------------------
 
-    def _begin(self, player: Player) -> None:
-        """``player``'s turn: it starts; one that presses selects, one that does not thinks."""
-        self._mover, self._found, self._refused, self._reseat = player, None, None, False
-        player.start(self.board.copy())
-        if player.source is not None:
-            self._resume()
-            return
-        self.state = State.THINKING
-        self._think_started = self.backend.now()
-        self._think_tick = 0
-        self._deadline = self._think_started
-        self._say()
-
     def _check_move(self) -> bool:
         """Ask the player to move for its move; aim and drop it if there is one (a thinking
         player's no sooner than :attr:`Timing.think_min` after its turn began).  True if it moved."""
@@ -508,7 +496,7 @@ class Match:
                                           (mover.source is not None or self.board.can_play(found))):
                 if found != self._refused:  # said once, however often it is answered again
                     log.warning(_("{kind} player of seat {seat} chose column {column!r}, which it cannot play; "
-                                  "ignored").format(kind=mover.kind, seat=self._seat_to_move(), column=found))
+                                  "ignored").format(kind=mover.kind, seat=self.tally.to_move(), column=found))
                 self._refused, found = found, None
             self._found = found
         if self._found is None:
@@ -521,21 +509,7 @@ class Match:
         self._animate([(aim, self.timing.aim)], self._drop)
         return True
 
-    def _think(self) -> None:
-        if self._check_move():
-            return
-        now = self.backend.now()
-        self.backend.screen.show(render.thinking_frame(self.board, self.palette, self._think_tick))
-        self._think_tick += 1
-        self._deadline = now + self.timing.think_tick
-
     # -- helps (a person at the stick against the computer) -----------------------
-
-    def _helping(self) -> bool:
-        """True if the player to move gets helps now (the stick's own turn)."""
-        mover = self._mover
-        return (mover is not None and mover.source == STICK and mover.kind is Kind.STICK
-                and self.lineup.helps_seat(self._seat_to_move()))
 
     def _poll_hint(self) -> None:
         """The hint's answer, if it has one: its column blinks in the cursor row, the cursor is left there."""
@@ -546,22 +520,13 @@ class Match:
             self._deadline = self.backend.now() + self.timing.hint_poll if self.helps.searching else None
             return
         self._deadline = None
-        self.book.helped(self.rounds, self.starter, self.board)
+        self.book.helped(self.tally.rounds, self.tally.starter, self.board)
         self.cursor = column
         t = self.timing
         lit = render.board_frame(self.board, self.palette, cursor=column)
         dark = render.board_frame(self.board, self.palette)
         self._say()
         self._animate([(lit, t.hint_blink), (dark, t.hint_blink)] * t.hint_blinks, self._resume, state=State.HINTING)
-
-    def _cut_hint(self, event: StickEvent) -> None:
-        """A press during a hint's blinks: they end, the cursor stays over the hint's column, and the
-        press does what it does while selecting (a move, a drop, the abandon question, another hint)."""
-        self._animation.stop()   # (a seat taken meanwhile has no mover: its presses never get here)
-        self.state = State.SELECTING
-        if event.direction is Direction.MIDDLE and self._helping():
-            self._show_cursor()   # another hint is searched: the cursor meanwhile, as after the blinks
-        self._on_event(event)
 
     def _take_back(self) -> None:
         """Undo the person's last move and the computer's reply (nothing to undo: play on)."""
@@ -574,7 +539,7 @@ class Match:
         self.board.pop()
         self.board.pop()
         self.helps.took_back()
-        self.book.helped(self.rounds, self.starter, self.board)
+        self.book.helped(self.tally.rounds, self.tally.starter, self.board)
         self._new_turn()
 
     def _abandon(self) -> None:
@@ -585,73 +550,72 @@ class Match:
             self._mover = None
         self.backend.screen.clear()
         self.book.end(None)
-        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self.lineup.names(),
+        self.result = MatchResult(None, (self.tally.score[0], self.tally.score[1]), True, self.tally.rounds, self.lineup.names(),
                                   self.book.number)
         self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self.lineup.names()))
 
     # -- rounds -------------------------------------------------------------
 
-    def _player(self, board_player: int) -> int:
-        """The match player (1 or 2) who is the board's player ``board_player`` this round."""
-        return self.starter if board_player == 1 else 3 - self.starter
-
-    def _new_round(self) -> None:
-        self.rounds += 1
-        self.lineup.step()
-        self._start_round(round_starter(self.options.first, self.rounds, self.rng), "")
-
-    def _start_round(self, starter: int, moves: str) -> None:
-        """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
-        if self.resumed is None or self.rounds != self.resumed.round:
+    def _start_round(self, resumed: Optional[Resumed] = None) -> None:
+        """The next round; or a resumed match's (the score, the round and its moves as they were)."""
+        if resumed is None:
+            number = self.tally.rounds + 1
+            self.lineup.step()
+            starter, moves = round_starter(self.options.first, number, self.rng), ""
             self.helps.restart()
-        self.starter = starter
+        else:
+            number, starter, moves = resumed.round, resumed.starter, resumed.moves
+            self.tally.score = [resumed.score[0], resumed.score[1]]
+            self.helps.restart(resumed.hints, resumed.takebacks)
+        self.tally.start(number, starter, moves)
         self.palette = for_round(self.colours, starter, self.backend.palette)
-        self.board = self.options.size.board() if not moves else Board.from_moves(
-            moves, self.options.size.columns, self.options.size.rows)
         if not moves:
             self.book.start_round()
         self._new_turn()
-
-    def _take_up(self, resumed: Resumed) -> None:
-        """A resumed match: the score, the round and its moves as they were; the player to move's turn."""
-        self.score = [resumed.score[0], resumed.score[1]]
-        self.rounds = resumed.round
-        self.helps.restart(resumed.hints, resumed.takebacks)
-        self._start_round(resumed.starter, resumed.moves)
 
     def _new_turn(self) -> None:
         self.helps.drop()
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._deadline = None
-        self._begin(self.lineup.player(self._seat_to_move()))
+        player = self.lineup.player(self.tally.to_move())   # it starts: one that presses selects, one not thinks
+        self._mover, self._found, self._refused, self._reseat = player, None, None, False
+        player.start(self.board.copy())
+        if player.source is not None:
+            self._resume()
+            return
+        self.state = State.THINKING
+        self._think_started = self.backend.now()
+        self._think_tick = 0
+        self._deadline = self._think_started
+        self._say()
 
     def _after_move(self) -> None:
         outcome = self.board.outcome
         if outcome is None:
             self._new_turn()
             return
-        self.lineup.ended(None if outcome.winner is None else self._player(outcome.winner))
+        self.lineup.ended(None if outcome.winner is None else self.tally.seat(outcome.winner))
         t = self.timing
         if outcome.winner is None:
             self._say(words.RESULT, result=words.DRAW)
-            self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._new_round)
+            self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._start_round)
             return
-        winner = self._player(outcome.winner)
-        self.score[winner - 1] += 1
+        winner = self.tally.won()
+        assert winner is not None
         colour = self.colours[winner - 1]
         steps: List[render.Step] = list(render.win_blinks(self.board, outcome.cells, self.palette, winner,
                                                           t.win_blinks, t.win_blink))
-        steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
-        if self.score[winner - 1] < self.options.wins:
+        steps.append((render.digit_frame(self.tally.score[winner - 1], colour, self.palette), t.score))
+        if self.tally.score[winner - 1] < self.tally.wins:
             self._say(words.RESULT, winner=winner, result=words.ROUND)
-            self._animate(steps, self._new_round)
+            self._animate(steps, self._start_round)
             return
         steps.append((render.fill_frame(colour), t.match_end))
         name = self.lineup.names()[winner - 1]
         if name:
             steps += scroll_frames(name, colour, self.palette.background, speed=t.name_scroll)
-        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self.lineup.names(),
+        final = MatchResult(winner, (self.tally.score[0], self.tally.score[1]), False, self.tally.rounds, self.lineup.names(),
                             self.book.number)
         self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self.lineup.names()))
         self._animate(steps, lambda: self._finish(final))
@@ -669,12 +633,7 @@ class Match:
         at their end the presses made meanwhile are dropped and ``then`` runs."""
         self.state = state
         self._deadline = None
-
-        def ended() -> None:
-            self.backend.stick.discard_events()
-            then()
-
-        self._animation.play(steps, ended)
+        self._animation.play(steps, dropping_presses(self.backend, then))
 
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,

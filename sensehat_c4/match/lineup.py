@@ -40,6 +40,7 @@ class Lineup:
         self._defaults: List[Optional[Player]] = [None, None]
         self._stepped: Optional[Round] = None
         """The last round's result for the person, which moves a match me opponent."""
+        self._seen = seats.version
 
     def player(self, seat: int) -> Player:
         """Who plays ``seat`` (1 or 2) now: the one :attr:`seats` names, else the computer if it has
@@ -56,6 +57,18 @@ class Lineup:
                 default = Person(STICK)
             self._defaults[seat - 1] = default
         return default
+
+    def changed(self) -> bool:
+        """True if someone took or left a seat since the last call (since the lineup was made, at the first)."""
+        if self.seats.version == self._seen:
+            return False
+        self._seen = self.seats.version
+        return True
+
+    def helping(self, mover: Optional[Player], seat: int) -> bool:
+        """True if ``mover``, ``seat``'s player whose turn runs, gets helps now (the stick's own turn)."""
+        return (mover is not None and mover.source == STICK and mover.kind is Kind.STICK
+                and self.helps_seat(seat))
 
     def gone(self) -> bool:
         """True if a seat's player left the match for good (:attr:`~.players.Player.gone`)."""

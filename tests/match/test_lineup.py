@@ -66,3 +66,18 @@ def test_a_match_me_opponent_steps_after_a_round_and_its_next_thinker_plays_the_
     line.step()
     line.player(2)
     assert line.level() == up and len(made) == 2
+
+
+def test_a_seat_taken_or_left_is_seen_once_and_helps_go_to_the_stick_s_own_turn_only():
+    seats = Seats()
+    line, _ = lineup(seats, Computer("easy", player=2), helps=True)
+    assert line.changed() is False
+    seats.take(1, Person("phone-1", kind=Kind.REMOTE))
+    assert (line.changed(), line.changed()) == (True, False)
+    seats.leave(1)
+    assert line.changed() is True
+    stick = line.player(1)
+    assert line.helping(stick, 1) is True
+    assert line.helping(None, 1) is False
+    assert line.helping(Person("phone-1", kind=Kind.REMOTE), 1) is False
+    assert line.helping(line.player(2), 2) is False
