@@ -386,8 +386,13 @@ class Match:
             if event.action is Action.PRESSED and event.source in (STICK, self._confirm_by):
                 if event.direction is Direction.UP:
                     self._abandon()
-                elif event.direction is Direction.DOWN and self.lineup.helping(self._mover, self.tally.to_move()):
-                    self._take_back()
+                elif event.direction is Direction.DOWN and self.lineup.helping(self._mover, self.tally.to_move()) \
+                        and self.board.ply >= 2:   # a take-back (nothing to undo: play on)
+                    if self._mover is not None:
+                        self._mover.cancel()
+                    self.helps.take_back(self.board)
+                    self.book.helped(self.tally.rounds, self.tally.starter, self.board)
+                    self._new_turn()
                 else:
                     self._cancel_confirm()
         elif self.state is State.HINTING:
@@ -527,20 +532,6 @@ class Match:
         dark = render.board_frame(self.board, self.palette)
         self._say()
         self._animate([(lit, t.hint_blink), (dark, t.hint_blink)] * t.hint_blinks, self._resume, state=State.HINTING)
-
-    def _take_back(self) -> None:
-        """Undo the person's last move and the computer's reply (nothing to undo: play on)."""
-        if self.board.ply < 2:
-            self._cancel_confirm()
-            return
-        self.helps.drop()
-        if self._mover is not None:
-            self._mover.cancel()
-        self.board.pop()
-        self.board.pop()
-        self.helps.took_back()
-        self.book.helped(self.tally.rounds, self.tally.starter, self.board)
-        self._new_turn()
 
     def _abandon(self) -> None:
         self._deadline = None

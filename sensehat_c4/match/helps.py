@@ -70,8 +70,12 @@ class Helps:
             self._search.cancel()
             self._search = None
 
-    def took_back(self) -> None:
-        """Count a take-back (the board is the caller's to undo)."""
+    def take_back(self, board: Board) -> None:
+        """Undo the person's last move and the computer's reply on ``board`` (it has both), and count it;
+        a hint being searched is forgotten."""
+        self.drop()
+        board.pop()
+        board.pop()
         self.takebacks += 1
 
     def restart(self, hints: int = 0, takebacks: int = 0) -> None:
