@@ -49,6 +49,7 @@ from .bookkeeping import Bookkeeper
 from .computer import Computer, Thinker
 from .helps import Helps
 from .lineup import Lineup
+from .question import Question
 from .tally import Tally
 from .players import Player, Seats
 
@@ -270,10 +271,8 @@ class Match:
         """When the next thinking tick or confirmation blink is due (an animation keeps its own)."""
         self._animation = Animation(backend)
         self._stepper = Stepper(self.timing.repeat)
-        self._confirm_lit = False
-        self._confirm_until = 0.0
-        self._confirm_from = State.SELECTING
-        self._confirm_by = STICK
+        self.question = Question(timeout=self.timing.confirm_timeout)
+        """The abandon question (:mod:`.question`)."""
         self._mover: Optional[Player] = None
         """The player whose turn is running (started, its move not yet played)."""
         self._found: Optional[int] = None
@@ -383,7 +382,7 @@ class Match:
             if up and event.source == STICK:
                 self._ask_abandon(STICK)
         elif self.state is State.CONFIRMING:
-            if event.action is Action.PRESSED and event.source in (STICK, self._confirm_by):
+            if event.action is Action.PRESSED and self.question.hears(event.source):
                 if event.direction is Direction.UP:
                     self._abandon()
                 elif event.direction is Direction.DOWN and self.lineup.helping(self._mover, self.tally.to_move()) \
@@ -417,11 +416,11 @@ class Match:
             self._think_tick += 1
             self._deadline = self.backend.now() + self.timing.think_tick
         elif self.state is State.CONFIRMING:
-            if self.backend.now() >= self._confirm_until:
+            lit = self.question.blink(self.backend.now())
+            if lit is None:
                 self._cancel_confirm()
             else:
-                self._confirm_lit = not self._confirm_lit
-                self.backend.screen.show(render.confirm_frame(self.board, self.palette, self._confirm_lit))
+                self.backend.screen.show(render.confirm_frame(self.board, self.palette, lit))
                 self._deadline = self.backend.now() + self.timing.confirm_blink
 
     # -- selecting ----------------------------------------------------------
@@ -438,11 +437,8 @@ class Match:
             self._presses[event.direction](event)
 
     def _ask_abandon(self, source: str) -> None:
-        self._confirm_from = self.state
-        self._confirm_by = source
+        self.question.ask(source, self.backend.now(), thinking=self.state is State.THINKING)
         self.state = State.CONFIRMING
-        self._confirm_lit = False
-        self._confirm_until = self.backend.now() + self.timing.confirm_timeout
         self._deadline = self.backend.now()
         self._say()
 
@@ -479,7 +475,7 @@ class Match:
         if self._reseat:
             self._new_turn()
             return
-        if self._confirm_from is State.THINKING:
+        if self.question.thinking:
             self.state = State.THINKING
             self._deadline = self.backend.now()
             self._say()

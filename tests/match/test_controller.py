@@ -274,7 +274,7 @@ def test_a_turn_s_words_are_said_before_its_cursor_is_shown():
 
 def test_match_is_made_of_parts_and_has_at_most_20_methods():
     """Every ``def`` in the class (public, private, nested) counted from its source: the rest lives in its
-    parts (Lineup, Tally, Helps, Bookkeeper), each with its own tests."""
+    parts (Lineup, Tally, Question, Helps, Bookkeeper), each with its own tests."""
     import ast
     import inspect
 
