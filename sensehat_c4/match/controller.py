@@ -39,14 +39,19 @@ from gamelib.scroll import SPEED as SCROLL_SPEED, scroll_frames
 from gamelib.stepper import REPEAT, Stepper
 from gamelib.waiting import DUE, wait
 
-from ..engine.matchme import NAME as MATCH_ME, MatchMe, Round
+from ..engine.matchme import MatchMe
 from ..errors import ConfigError
 from ..i18n import _
-from ..records import MatchRecorder, RoundFacts, Side
+from ..records import MatchRecorder
 from ..rules import FIRST_CHOICES, Board, Size, Starts
 from . import render, words
+from .bookkeeping import Bookkeeper
 from .computer import Computer, Thinker
-from .players import Kind, Person, Player, Seats
+from .helps import Helps
+from .lineup import Lineup
+from .question import Question
+from .tally import Tally
+from .players import Player, Seats
 
 log = logging.getLogger("sensehat_c4")
 
@@ -97,10 +102,6 @@ class Timing:
     hint_blinks: int = 3
     hint_poll: float = 0.1
     """How often a hint's search is asked for its answer (it also wakes the match when it has one)."""
-
-
-HINT_SECONDS = 2.0
-"""The solver's budget for a hint (its best move found so far is shown when it runs out)."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,14 @@ class State(enum.Enum):
 ANIMATIONS = frozenset({State.ANIMATING, State.HINTING})
 """The states in which an animation plays (its deadline is the loop's)."""
 
+def dropping_presses(backend: Backend, then: Callable[[], None]) -> Callable[[], None]:
+    """``then``, run once the presses made meanwhile on ``backend`` are dropped (an animation's end)."""
+    def ended() -> None:
+        backend.stick.discard_events()
+        then()
+    return ended
+
+
 ThinkerFactory = Callable[[Computer, int], Player]
 """Makes the computer's player for a match: ``(computer, seed)`` -> a :class:`~.players.Player`."""
 
@@ -242,76 +251,78 @@ class Match:
         self.backend = backend
         self.left = left
         self.options = options
-        self.recorder = recorder
         self.resumed = resumed
-        self.seats = seats if seats is not None else Seats()
         self.timing = options.timing
         self.rng = random.Random(options.seed)
-        self.score = [0, 0]
-        self.rounds = 0
-        self.board = options.size.board()
-        self.starter = 1
+        self.tally = Tally(options.size, wins=options.wins)
+        """The score and the round in play (:mod:`.tally`)."""
         self.colours = options.players(backend.palette)
         """Seat 1's and seat 2's colours."""
+        self.lineup = Lineup(seats if seats is not None else Seats(), self.colours, computer=options.computer,
+                             names=options.names, helps=options.helps, match_me=options.match_me, rng=self.rng,
+                             make=thinker or (lambda computer, seed: Thinker(computer, seed,
+                                                                             wake=self.backend.stick.wake)))
+        """Who plays each seat (:mod:`.lineup`)."""
         self.palette = backend.palette
-        self.cursor = start_column(self.board)
+        self.cursor = start_column(self.tally.board)
         self.state = State.SELECTING
         self.result: Optional[MatchResult] = None
         self._deadline: Optional[float] = None
         """When the next thinking tick or confirmation blink is due (an animation keeps its own)."""
         self._animation = Animation(backend)
         self._stepper = Stepper(self.timing.repeat)
-        self._confirm_lit = False
-        self._confirm_until = 0.0
-        self._confirm_from = State.SELECTING
-        self._confirm_by = STICK
-        self._defaults: List[Optional[Player]] = [None, None]
+        self.question = Question(timeout=self.timing.confirm_timeout)
+        """The abandon question (:mod:`.question`)."""
         self._mover: Optional[Player] = None
         """The player whose turn is running (started, its move not yet played)."""
         self._found: Optional[int] = None
         self._refused: Optional[int] = None
         """A column the player to move answered and could not play (it is said once)."""
         self._reseat = False
-        self._seen = self.seats.version
         self._think_started = 0.0
         self._think_tick = 0
-        self._make_thinker: ThinkerFactory = thinker or (
-            lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake))
-        self._make_hinter: ThinkerFactory = hinter or (
-            lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake))
-        self._hint: Optional[Player] = None
-        """The search of a hint asked for in this turn, until it answers."""
-        self.hints = 0
-        """Hints shown in the round in play."""
-        self.takebacks = 0
-        """Take-backs in the round in play."""
-        self._stepped: Optional[Round] = None
-        """The last round's result for the person, which moves a match me opponent."""
+        self.helps = Helps(hinter or (lambda computer, seed: Thinker(computer, seed, wake=self.backend.stick.wake)),
+                           self.rng)
+        """The round's hints and take-backs (:mod:`.helps`)."""
+        self.book = Bookkeeper(recorder, wins=options.wins, facts=lambda: self.helps.facts(self.lineup.level()))
+        """What the records keep of the match (:mod:`.bookkeeping`)."""
         self._presses: Dict[Direction, Callable[[StickEvent], None]] = {
-            Direction.DOWN: self._press_drop, Direction.MIDDLE: self._press_drop,
-            Direction.UP: self._press_abandon}
+            Direction.DOWN: lambda event: self._drop(), Direction.MIDDLE: lambda event: self._drop(),
+            Direction.UP: lambda event: self._ask_abandon(event.source)}
         """What a press does while a player selects a column (left/right move the cursor)."""
+
+    @property
+    def board(self) -> Board:
+        """The board of the round in play (:attr:`.tally.Tally.board`)."""
+        return self.tally.board
 
     # -- the loop -----------------------------------------------------------
 
     def run(self) -> MatchResult:
         """Play the match to its end (from where it was, if :attr:`resumed`) and return the result."""
-        if self.recorder is not None and self.resumed is None:  # a resumed one's recorder goes on with its row
-            self.recorder.start_match(self.sides(), columns=self.board.columns, rows=self.board.rows,
-                                      backend=self.backend.name, starts=self.options.first, wins=self.options.wins)
-        self.seats.attach(self.backend.stick.wake)
+        if self.resumed is None:  # a resumed one's recorder goes on with its row
+            self.book.start(self.lineup.sides(), columns=self.board.columns, rows=self.board.rows,
+                            backend=self.backend.name, starts=self.options.first)
+        self.lineup.seats.attach(self.backend.stick.wake)
         try:
-            if self.resumed is None:
-                self._new_round()
-            else:
-                self._take_up(self.resumed)
+            self._start_round(self.resumed)
             while self.result is None:
-                if self.seats.version != self._seen:
-                    self._seats_changed()
-                if self._gone():
+                if self.lineup.changed():   # someone took or left a seat
+                    mover = self._mover
+                    if mover is not None and mover is not self.lineup.player(self.tally.to_move()):
+                        mover.cancel()   # the seat to move's: its turn starts again with the new player
+                        self._mover = None
+                        if self.state in (State.SELECTING, State.THINKING):
+                            self._new_turn()
+                        else:
+                            self._reseat = True  # after the animation or the question
+                            self._say()
+                    else:
+                        self._say()
+                if self.lineup.gone():
                     self._abandon()
                     continue
-                got = wait(self.backend, self._due())
+                got = wait(self.backend, self._animation.deadline if self.state in ANIMATIONS else self._deadline)
                 if got is DUE:
                     self._on_deadline()
                 elif isinstance(got, StickEvent):
@@ -322,80 +333,21 @@ class Match:
             return self.result
         except QuitRequested:   # q in the terminal: the match is abandoned, and told as one
             if self.result is None:
-                self._record_end(None)
-                self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
-                                          self._number())
+                self.book.end(None)
+                self.result = MatchResult(None, (self.tally.score[0], self.tally.score[1]), True, self.tally.rounds, self.lineup.names(),
+                                          self.book.number)
                 if self.left is not None:
                     self.left(self.result)
             raise
         finally:
-            self.seats.attach(None)
-            self._drop_hint()
+            self.lineup.seats.attach(None)
+            self.helps.drop()
             if self._mover is not None:
                 self._mover.cancel()
             if self.result is None:  # left some other way (Ctrl+C, SIGTERM): the match is abandoned
-                self._record_end(None)
+                self.book.end(None)
 
     # -- the seats ------------------------------------------------------------
-
-    def player(self, seat: int) -> Player:
-        """Who plays ``seat`` (1 or 2) now: the one :attr:`seats` names, else the computer if the
-        options give it this seat, else the stick."""
-        chosen = self.seats[seat]
-        if chosen is not None:
-            return chosen
-        default = self._defaults[seat - 1]
-        if default is None:
-            if self._computer_seat(seat):
-                assert self.options.computer is not None
-                default = self._make_thinker(self.options.computer, self.rng.randrange(2 ** 32))
-            else:
-                default = Person(STICK)
-            self._defaults[seat - 1] = default
-        return default
-
-    def _gone(self) -> bool:
-        """True if a seat's player left the match for good (:attr:`~.players.Player.gone`)."""
-        return any(player is not None and player.gone for player in (self.seats[1], self.seats[2]))
-
-    def _computer_seat(self, seat: int) -> bool:
-        """True if the options' computer plays ``seat`` (and no player of :attr:`seats` replaces it)."""
-        computer = self.options.computer
-        return computer is not None and computer.player == seat and self.seats[seat] is None
-
-    def _seat_to_move(self) -> int:
-        return self._player(self.board.to_move)
-
-    def _seats_changed(self) -> None:
-        """Someone took or left a seat: if it is the seat to move, its turn starts again with the new player."""
-        self._seen = self.seats.version
-        if self._mover is not None and self._mover is not self.player(self._seat_to_move()):
-            self._mover.cancel()
-            self._mover = None
-            if self.state in (State.SELECTING, State.THINKING):
-                self._new_turn()
-                return
-            self._reseat = True  # after the animation or the question
-        self._say()
-
-    def sides(self) -> Tuple[Side, Side]:
-        """Who plays each seat, as the records keep it."""
-        computer = self.options.computer
-        sides = []
-        for seat in (1, 2):
-            colour = self.colours[seat - 1]
-            if computer is not None and self._computer_seat(seat) and self.options.match_me is not None:
-                sides.append(Side(colour, level=MATCH_ME, seconds=computer.seconds))
-            elif computer is not None and self._computer_seat(seat):
-                sides.append(Side(colour, level=computer.level, seconds=computer.budget))
-            else:
-                sides.append(Side(colour, name=self._names()[seat - 1], remote=self.player(seat).kind is Kind.REMOTE))
-        return sides[0], sides[1]
-
-    def _names(self) -> Tuple[Optional[str], Optional[str]]:
-        """The seats' names: the options' names, none for the computer's seat."""
-        computer = self.options.computer
-        return seat_names(self.options.names, computer if computer and self._computer_seat(computer.player) else None)
 
     # -- words ------------------------------------------------------------------
 
@@ -407,53 +359,13 @@ class Match:
                      State.CONFIRMING: words.CONFIRMING}.get(self.state)
             if phase is None:
                 return  # animating: the words of the turn, or of the result, stay
-        seats = []
-        for seat in (1, 2):
-            computer = self.options.computer if self._computer_seat(seat) else None
-            seats.append(words.Seat(seat, self.colours[seat - 1], self._names()[seat - 1],
-                                    computer.level if computer is not None else None,
-                                    Kind.COMPUTER if computer is not None else self.player(seat).kind,
-                                    match_me=computer is not None and self.options.match_me is not None,
-                                    helps=self._helps_seat(seat)))
-        turn = self._seat_to_move() if phase in (words.PLAYING, words.THINKING) else None
-        helps = (self.hints, self.takebacks) if self.options.helps and self.options.computer is not None else None
-        self.backend.screen.say(words.match(phase, (seats[0], seats[1]), size=self.options.size, number=self.rounds,
-                                     score=(self.score[0], self.score[1]), turn=turn, winner=winner,
+        turn = self.tally.to_move() if phase in (words.PLAYING, words.THINKING) else None
+        helps = (self.helps.hints, self.helps.takebacks) if self.options.helps and self.lineup.computer is not None else None
+        self.backend.screen.say(words.match(phase, self.lineup.in_words(), size=self.options.size, number=self.tally.rounds,
+                                     score=(self.tally.score[0], self.tally.score[1]), turn=turn, winner=winner,
                                      result=result, summary=summary, helps=helps,
-                                     take_back=phase == words.CONFIRMING and self._helping(),
-                                     match_number=self._number()))
-
-    def _record_move(self) -> None:
-        """Commit the move just played (with the round's result, and the match's if it decides it)."""
-        if self.recorder is None:
-            return
-        outcome = self.board.outcome
-        decided = None
-        if outcome is not None and outcome.winner is not None:
-            seat = self._player(outcome.winner)
-            if self.score[seat - 1] + 1 >= self.options.wins:
-                decided = seat
-        self.recorder.played(self.rounds, self.starter, self.board, match_winner=decided, facts=self._round_facts())
-
-    def _round_facts(self) -> RoundFacts:
-        """What the records keep of the round beside its moves: the computer's level, the helps used."""
-        computer = self.options.computer
-        level = computer.level if computer is not None and self._computer_seat(computer.player) else None
-        return RoundFacts(level=level, hints=self.hints, takebacks=self.takebacks)
-
-    def _record_helps(self) -> None:
-        """Commit the round's counts now (after a hint or a take-back), if it has a row to keep them."""
-        if self.recorder is not None and (self.board.ply or self.takebacks):
-            self.recorder.played(self.rounds, self.starter, self.board, facts=self._round_facts())
-
-    def _number(self) -> Optional[int]:
-        """The match's number in the records (``None``: not written, or no records)."""
-        return None if self.recorder is None else self.recorder.number
-
-    def _record_end(self, winner: Optional[int]) -> None:
-        """Keep the match's end (its round in play is kept as abandoned, if it had a move)."""
-        if self.recorder is not None:
-            self.recorder.end_match(winner)
+                                     take_back=phase == words.CONFIRMING and self.lineup.helping(self._mover, self.tally.to_move()),
+                                     match_number=self.book.number))
 
     # -- events -------------------------------------------------------------------
 
@@ -470,21 +382,28 @@ class Match:
             if up and event.source == STICK:
                 self._ask_abandon(STICK)
         elif self.state is State.CONFIRMING:
-            if event.action is Action.PRESSED and event.source in (STICK, self._confirm_by):
+            if event.action is Action.PRESSED and self.question.hears(event.source):
                 if event.direction is Direction.UP:
                     self._abandon()
-                elif event.direction is Direction.DOWN and self._helping():
-                    self._take_back()
+                elif event.direction is Direction.DOWN and self.lineup.helping(self._mover, self.tally.to_move()) \
+                        and self.board.ply >= 2:   # a take-back (nothing to undo: play on)
+                    if self._mover is not None:
+                        self._mover.cancel()
+                    self.helps.take_back(self.board)
+                    self.book.helped(self.tally.rounds, self.tally.starter, self.board)
+                    self._new_turn()
                 else:
                     self._cancel_confirm()
         elif self.state is State.HINTING:
             if event.action is Action.PRESSED and self._mover is not None and event.source == self._mover.source:
-                self._cut_hint(event)
+                # the blinks end, the cursor stays over the hint's column, and the press does what it does
+                # while selecting (a move, a drop, the abandon question, another hint)
+                self._animation.stop()   # (a seat taken meanwhile has no mover: its presses never get here)
+                self.state = State.SELECTING
+                if event.direction is Direction.MIDDLE and self.lineup.helping(self._mover, self.tally.to_move()):
+                    self._show_cursor()   # another hint is searched: the cursor meanwhile, as after the blinks
+                self._on_event(event)
         # State.ANIMATING: dropped, never replayed
-
-    def _due(self) -> Optional[float]:
-        """When the loop has something to do next without a press (``None``: nothing)."""
-        return self._animation.deadline if self.state in ANIMATIONS else self._deadline
 
     def _on_deadline(self) -> None:
         if self.state is State.SELECTING:   # a hint being searched: ask it
@@ -492,14 +411,16 @@ class Match:
             self._poll_hint()
         elif self.state in ANIMATIONS:
             self._animation.advance()
-        elif self.state is State.THINKING:
-            self._think()
+        elif self.state is State.THINKING and not self._check_move():   # the indicator's next step
+            self.backend.screen.show(render.thinking_frame(self.board, self.palette, self._think_tick))
+            self._think_tick += 1
+            self._deadline = self.backend.now() + self.timing.think_tick
         elif self.state is State.CONFIRMING:
-            if self.backend.now() >= self._confirm_until:
+            lit = self.question.blink(self.backend.now())
+            if lit is None:
                 self._cancel_confirm()
             else:
-                self._confirm_lit = not self._confirm_lit
-                self.backend.screen.show(render.confirm_frame(self.board, self.palette, self._confirm_lit))
+                self.backend.screen.show(render.confirm_frame(self.board, self.palette, lit))
                 self._deadline = self.backend.now() + self.timing.confirm_blink
 
     # -- selecting ----------------------------------------------------------
@@ -509,23 +430,15 @@ class Match:
         if step:
             self.cursor = (self.cursor + step) % self.board.columns
             self._show_cursor()
-        elif event.action is Action.PRESSED and event.direction is Direction.MIDDLE and self._helping():
-            self._ask_hint()
+        elif event.action is Action.PRESSED and event.direction is Direction.MIDDLE and self.lineup.helping(self._mover, self.tally.to_move()):
+            if self.helps.ask(self.board, self.tally.to_move()):
+                self._poll_hint()   # (a search of this turn's already runs: it is polled as it was)
         elif event.action is Action.PRESSED and event.direction in self._presses:
             self._presses[event.direction](event)
 
-    def _press_drop(self, event: StickEvent) -> None:
-        self._drop()
-
-    def _press_abandon(self, event: StickEvent) -> None:
-        self._ask_abandon(event.source)
-
     def _ask_abandon(self, source: str) -> None:
-        self._confirm_from = self.state
-        self._confirm_by = source
+        self.question.ask(source, self.backend.now(), thinking=self.state is State.THINKING)
         self.state = State.CONFIRMING
-        self._confirm_lit = False
-        self._confirm_until = self.backend.now() + self.timing.confirm_timeout
         self._deadline = self.backend.now()
         self._say()
 
@@ -540,13 +453,13 @@ class Match:
                                               self.timing.flashes, self.timing.flash), self._resume)
             return
         self.board.play(column)
-        self._drop_hint()
+        self.helps.drop()
         self._mover, self._reseat = None, False
         # the fall's first frame is the token still in the cursor row, as the cursor showed it; the
         # move is committed while it is up, so every frame that shows it moved is after the commit
         self._animate(render.falling(self.board, column, self.palette, self.timing.fall_row),
                       self._after_move)
-        self._record_move()
+        self.book.moved(self.tally.rounds, self.tally.starter, self.board, self.tally.score)
 
     def _resume(self) -> None:
         if self._reseat:
@@ -555,14 +468,14 @@ class Match:
         self.state = State.SELECTING
         self._say()           # the words first: a phone that presses once it sees the cursor is in its turn
         self._show_cursor()
-        if self._hint is not None:   # a hint still searched (the question came and went): ask it again soon
+        if self.helps.searching:   # a hint still searched (the question came and went): ask it again soon
             self._deadline = self.backend.now() + self.timing.hint_poll
 
     def _cancel_confirm(self) -> None:
         if self._reseat:
             self._new_turn()
             return
-        if self._confirm_from is State.THINKING:
+        if self.question.thinking:
             self.state = State.THINKING
             self._deadline = self.backend.now()
             self._say()
@@ -571,19 +484,6 @@ class Match:
         self._resume()
 
     # -- a player's move ------------------------------------------------------
-
-    def _begin(self, player: Player) -> None:
-        """``player``'s turn: it starts; one that presses selects, one that does not thinks."""
-        self._mover, self._found, self._refused, self._reseat = player, None, None, False
-        player.start(self.board.copy())
-        if player.source is not None:
-            self._resume()
-            return
-        self.state = State.THINKING
-        self._think_started = self.backend.now()
-        self._think_tick = 0
-        self._deadline = self._think_started
-        self._say()
 
     def _check_move(self) -> bool:
         """Ask the player to move for its move; aim and drop it if there is one (a thinking
@@ -597,7 +497,7 @@ class Match:
                                           (mover.source is not None or self.board.can_play(found))):
                 if found != self._refused:  # said once, however often it is answered again
                     log.warning(_("{kind} player of seat {seat} chose column {column!r}, which it cannot play; "
-                                  "ignored").format(kind=mover.kind, seat=self._seat_to_move(), column=found))
+                                  "ignored").format(kind=mover.kind, seat=self.tally.to_move(), column=found))
                 self._refused, found = found, None
             self._found = found
         if self._found is None:
@@ -610,88 +510,24 @@ class Match:
         self._animate([(aim, self.timing.aim)], self._drop)
         return True
 
-    def _think(self) -> None:
-        if self._check_move():
-            return
-        now = self.backend.now()
-        self.backend.screen.show(render.thinking_frame(self.board, self.palette, self._think_tick))
-        self._think_tick += 1
-        self._deadline = now + self.timing.think_tick
-
     # -- helps (a person at the stick against the computer) -----------------------
-
-    def _helps_seat(self, seat: int) -> bool:
-        """True if ``seat`` gets helps: the options give them, the computer plays the other seat, and
-        the stick plays this one."""
-        computer = self.options.computer
-        return (self.options.helps and computer is not None and computer.player != seat
-                and self._computer_seat(computer.player) and self.seats[seat] is None)
-
-    def _helping(self) -> bool:
-        """True if the player to move gets helps now (the stick's own turn)."""
-        mover = self._mover
-        return (mover is not None and mover.source == STICK and mover.kind is Kind.STICK
-                and self._helps_seat(self._seat_to_move()))
-
-    def _ask_hint(self) -> None:
-        """Start the solver's search for the best column (once a turn at a time); it blinks when found."""
-        if self._hint is not None:
-            return
-        computer = Computer("perfect", player=self._seat_to_move(), seconds=HINT_SECONDS)
-        self._hint = self._make_hinter(computer, self.rng.randrange(2 ** 32))
-        self._hint.start(self.board.copy())
-        self._poll_hint()
 
     def _poll_hint(self) -> None:
         """The hint's answer, if it has one: its column blinks in the cursor row, the cursor is left there."""
-        hint = self._hint
-        if hint is None or self.state is not State.SELECTING:
+        if not self.helps.searching or self.state is not State.SELECTING:
             return
-        column = hint.poll()
+        column = self.helps.answer(self.board)
         if column is None:
-            self._deadline = self.backend.now() + self.timing.hint_poll
+            self._deadline = self.backend.now() + self.timing.hint_poll if self.helps.searching else None
             return
-        self._hint, self._deadline = None, None
-        if not (0 <= column < self.board.columns and self.board.can_play(column)):
-            log.warning(_("the hint chose column {column!r}, which cannot be played; ignored").format(column=column))
-            return
-        self.hints += 1
-        self._record_helps()
+        self._deadline = None
+        self.book.helped(self.tally.rounds, self.tally.starter, self.board)
         self.cursor = column
         t = self.timing
         lit = render.board_frame(self.board, self.palette, cursor=column)
         dark = render.board_frame(self.board, self.palette)
         self._say()
         self._animate([(lit, t.hint_blink), (dark, t.hint_blink)] * t.hint_blinks, self._resume, state=State.HINTING)
-
-    def _cut_hint(self, event: StickEvent) -> None:
-        """A press during a hint's blinks: they end, the cursor stays over the hint's column, and the
-        press does what it does while selecting (a move, a drop, the abandon question, another hint)."""
-        self._animation.stop()   # (a seat taken meanwhile has no mover: its presses never get here)
-        self.state = State.SELECTING
-        if event.direction is Direction.MIDDLE and self._helping():
-            self._show_cursor()   # another hint is searched: the cursor meanwhile, as after the blinks
-        self._on_event(event)
-
-    def _drop_hint(self) -> None:
-        """Forget the hint being searched (the turn ended)."""
-        if self._hint is not None:
-            self._hint.cancel()
-            self._hint = None
-
-    def _take_back(self) -> None:
-        """Undo the person's last move and the computer's reply (nothing to undo: play on)."""
-        if self.board.ply < 2:
-            self._cancel_confirm()
-            return
-        self._drop_hint()
-        if self._mover is not None:
-            self._mover.cancel()
-        self.board.pop()
-        self.board.pop()
-        self.takebacks += 1
-        self._record_helps()
-        self._new_turn()
 
     def _abandon(self) -> None:
         self._deadline = None
@@ -700,97 +536,81 @@ class Match:
             self._mover.cancel()
             self._mover = None
         self.backend.screen.clear()
-        self._record_end(None)
-        self.result = MatchResult(None, (self.score[0], self.score[1]), True, self.rounds, self._names(),
-                                  self._number())
-        self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self._names()))
+        self.book.end(None)
+        self.result = MatchResult(None, (self.tally.score[0], self.tally.score[1]), True, self.tally.rounds, self.lineup.names(),
+                                  self.book.number)
+        self._say(words.RESULT, result=words.ABANDONED, summary=self.result.summary(self.lineup.names()))
 
     # -- rounds -------------------------------------------------------------
 
-    def _player(self, board_player: int) -> int:
-        """The match player (1 or 2) who is the board's player ``board_player`` this round."""
-        return self.starter if board_player == 1 else 3 - self.starter
-
-    def _new_round(self) -> None:
-        self.rounds += 1
-        self._step_match_me()
-        self._start_round(round_starter(self.options.first, self.rounds, self.rng), "")
-
-    def _step_match_me(self) -> None:
-        """A match me opponent takes the last round's result: the computer plays its next level."""
-        computer, ladder, result = self.options.computer, self.options.match_me, self._stepped
-        self._stepped = None
-        if computer is None or ladder is None or result is None:
-            return
-        level = ladder.after(result)
-        if level != computer.level:
-            self.options = replace(self.options, computer=replace(computer, level=level))
-            if self._defaults[computer.player - 1] is not None:
-                self._defaults[computer.player - 1] = None   # the next turn's thinker plays the new level
-
-    def _start_round(self, starter: int, moves: str) -> None:
-        """Round :attr:`rounds`, started by seat ``starter``, from ``moves`` (empty: its start)."""
-        if self.resumed is None or self.rounds != self.resumed.round:
-            self.hints, self.takebacks = 0, 0
-        self.starter = starter
+    def _start_round(self, resumed: Optional[Resumed] = None) -> None:
+        """The next round; or a resumed match's (the score, the round and its moves as they were)."""
+        if resumed is None:
+            number = self.tally.rounds + 1
+            self.lineup.step()
+            starter, moves = round_starter(self.options.first, number, self.rng), ""
+            self.helps.restart()
+        else:
+            number, starter, moves = resumed.round, resumed.starter, resumed.moves
+            self.tally.score = [resumed.score[0], resumed.score[1]]
+            self.helps.restart(resumed.hints, resumed.takebacks)
+        self.tally.start(number, starter, moves)
         self.palette = for_round(self.colours, starter, self.backend.palette)
-        self.board = self.options.size.board() if not moves else Board.from_moves(
-            moves, self.options.size.columns, self.options.size.rows)
-        if self.recorder is not None and not moves:
-            self.recorder.start_round()
+        if not moves:
+            self.book.start_round()
         self._new_turn()
 
-    def _take_up(self, resumed: Resumed) -> None:
-        """A resumed match: the score, the round and its moves as they were; the player to move's turn."""
-        self.score = [resumed.score[0], resumed.score[1]]
-        self.rounds = resumed.round
-        self.hints, self.takebacks = resumed.hints, resumed.takebacks
-        self._start_round(resumed.starter, resumed.moves)
-
     def _new_turn(self) -> None:
-        self._drop_hint()
+        self.helps.drop()
         self.cursor = start_column(self.board)
         self._stepper.reset()
         self._deadline = None
-        self._begin(self.player(self._seat_to_move()))
+        player = self.lineup.player(self.tally.to_move())   # it starts: one that presses selects, one not thinks
+        self._mover, self._found, self._refused, self._reseat = player, None, None, False
+        player.start(self.board.copy())
+        if player.source is not None:
+            self._resume()
+            return
+        self.state = State.THINKING
+        self._think_started = self.backend.now()
+        self._think_tick = 0
+        self._deadline = self._think_started
+        self._say()
 
     def _after_move(self) -> None:
         outcome = self.board.outcome
         if outcome is None:
             self._new_turn()
             return
-        computer = self.options.computer
-        if computer is not None:
-            won = None if outcome.winner is None else self._player(outcome.winner)
-            self._stepped = Round.DRAWN if won is None else Round.LOST if won == computer.player else Round.WON
+        self.lineup.ended(None if outcome.winner is None else self.tally.seat(outcome.winner))
         t = self.timing
         if outcome.winner is None:
             self._say(words.RESULT, result=words.DRAW)
-            self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._new_round)
+            self._animate([(render.board_frame(self.board, self.palette), t.draw)], self._start_round)
             return
-        winner = self._player(outcome.winner)
-        self.score[winner - 1] += 1
+        winner = self.tally.won()
+        assert winner is not None
         colour = self.colours[winner - 1]
         steps: List[render.Step] = list(render.win_blinks(self.board, outcome.cells, self.palette, winner,
                                                           t.win_blinks, t.win_blink))
-        steps.append((render.digit_frame(self.score[winner - 1], colour, self.palette), t.score))
-        if self.score[winner - 1] < self.options.wins:
+        steps.append((render.digit_frame(self.tally.score[winner - 1], colour, self.palette), t.score))
+        if self.tally.score[winner - 1] < self.tally.wins:
             self._say(words.RESULT, winner=winner, result=words.ROUND)
-            self._animate(steps, self._new_round)
+            self._animate(steps, self._start_round)
             return
         steps.append((render.fill_frame(colour), t.match_end))
-        name = self._names()[winner - 1]
+        name = self.lineup.names()[winner - 1]
         if name:
             steps += scroll_frames(name, colour, self.palette.background, speed=t.name_scroll)
-        final = MatchResult(winner, (self.score[0], self.score[1]), False, self.rounds, self._names(),
-                            self._number())
-        self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self._names()))
+        final = MatchResult(winner, (self.tally.score[0], self.tally.score[1]), False, self.tally.rounds, self.lineup.names(),
+                            self.book.number)
+        self._say(words.RESULT, winner=winner, result=words.MATCH, summary=final.summary(self.lineup.names()))
         self._animate(steps, lambda: self._finish(final))
 
     def _finish(self, final: MatchResult) -> None:
         self.backend.screen.clear()
-        self._record_end(final.winner)
-        self.result = replace(final, number=self._number())   # written by now, if its last move waited for a lock
+        self.book.end(final.winner)
+        self.result = replace(final, number=self.book.number)   # written by now, if its last move waited for a lock
 
     # -- animations ---------------------------------------------------------
 
@@ -800,12 +620,7 @@ class Match:
         at their end the presses made meanwhile are dropped and ``then`` runs."""
         self.state = state
         self._deadline = None
-
-        def ended() -> None:
-            self.backend.stick.discard_events()
-            then()
-
-        self._animation.play(steps, ended)
+        self._animation.play(steps, dropping_presses(self.backend, then))
 
 
 def play(backend: Backend, options: Optional[MatchOptions] = None, *,

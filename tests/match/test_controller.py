@@ -270,3 +270,16 @@ def test_a_turn_s_words_are_said_before_its_cursor_is_shown():
             assert value == colours[turn], seen      # a cursor in the colour of the seat the words say
             checked += 1
     assert checked >= 7
+
+
+def test_match_is_made_of_parts_and_has_at_most_20_methods():
+    """Every ``def`` in the class (public, private, nested) counted from its source: the rest lives in its
+    parts (Lineup, Tally, Question, Helps, Bookkeeper), each with its own tests."""
+    import ast
+    import inspect
+
+    from sensehat_c4.match import controller
+    tree = ast.parse(inspect.getsource(controller))
+    [match] = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Match"]
+    defs = [node.name for node in ast.walk(match) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    assert len(defs) <= 20, defs

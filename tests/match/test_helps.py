@@ -11,7 +11,7 @@ from scripted import ClockThinker, answering
 from gamelib.backends.mock import MockBackend
 from sensehat_c4.match.computer import Computer
 from sensehat_c4.match.controller import MatchOptions, MatchResult, play
-from sensehat_c4.records import Recorder, Records
+from sensehat_c4.records import Recorder, Records, RoundFacts
 
 HUMAN_MOVE = 0.5   # longer than a fall (8 rows of 30 ms)
 
@@ -289,3 +289,74 @@ def test_presses_during_the_fall_after_a_hint_and_during_the_win_flash_are_still
                          ["RBBBBBB.", "RYBBBBB.", "RYBBBBB.", "RYBBBBB."]]   # the four blink, nothing else moves
     round2 = [grid(f).splitlines() for t, f in mock.frames if t < won + 6.0][-1]
     assert round2 == ["...R....", "........"] + ["BBBBBBB."] * 5 + ["BBBBBBY."]   # yellow started round 2
+
+
+# -- the Helps part on its own (sensehat_c4/match/helps.py) ------------------------------------------------
+
+
+class _Search:
+    """A hint's search answering ``answers`` one poll after another (``None``: not yet)."""
+
+    kind = "computer"
+    source = None
+    gone = False
+
+    def __init__(self, answers):
+        self.answers, self.started, self.cancelled = list(answers), None, False
+
+    def start(self, board):
+        self.started = board
+
+    def poll(self):
+        return self.answers.pop(0)
+
+    def cancel(self):
+        self.cancelled = True
+
+
+def _helps(*searches):
+    import random
+
+    from sensehat_c4.match.helps import HINT_SECONDS, Helps
+    made = []
+
+    def make(computer, seed):
+        made.append((computer, searches[len(made)]))
+        return searches[len(made) - 1]
+    return Helps(make, random.Random(1)), made, HINT_SECONDS
+
+
+def test_helps_asks_the_perfect_solver_once_a_turn_and_counts_the_hint_it_shows():
+    from sensehat_c4.rules import Board
+    search = _Search([None, 4])
+    helps, made, seconds = _helps(search)
+    board = Board.from_moves("44")
+    assert helps.ask(board, 1) is True
+    assert helps.ask(board, 1) is False            # one search at a time
+    assert [(c.level, c.player, c.seconds) for c, _ in made] == [("perfect", 1, seconds)]
+    assert search.started.notation() == "44" and search.started is not board
+    assert (helps.answer(board), helps.searching, helps.hints) == (None, True, 0)
+    assert (helps.answer(board), helps.searching, helps.hints) == (4, False, 1)
+    assert helps.facts("easy") == RoundFacts(level="easy", hints=1, takebacks=0)
+
+
+def test_helps_drops_a_column_it_cannot_play_and_a_search_the_turn_ended():
+    from sensehat_c4.rules import Board
+    full = Board.from_moves("111111")
+    bad, dropped = _Search([0]), _Search([])
+    helps, made, _ = _helps(bad, dropped, _Search([]))
+    helps.ask(full, 1)
+    assert (helps.answer(full), helps.searching, helps.hints) == (None, False, 0)
+    helps.ask(full, 1)
+    helps.drop()
+    assert (dropped.cancelled, helps.searching) == (True, False)
+    board = Board.from_moves("4455")
+    helps.ask(board, 1)
+    helps.take_back(board)
+    assert (board.notation(), helps.searching, made[-1][1].cancelled) == ("44", False, True)
+    helps.take_back(board)
+    assert board.ply == 0 and helps.facts(None) == RoundFacts(level=None, hints=0, takebacks=2)
+    helps.restart(2, 1)
+    assert (helps.hints, helps.takebacks) == (2, 1)
+    helps.restart()
+    assert (helps.hints, helps.takebacks) == (0, 0)
