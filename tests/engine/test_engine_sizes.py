@@ -86,7 +86,7 @@ def test_empty_boards_against_published_results(size):
 # -- the largest boards against an independent solver ---------------------------------------
 
 @pytest.mark.parametrize("core, most", [("native", 1_000_000), pytest.param("python", 5_000, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("size", ["8x6", "8x5"])
+@pytest.mark.parametrize("size", ["8x6", pytest.param("8x5", marks=pytest.mark.slow)])   # 8 x 5: 5 s of CPU
 def test_the_largest_boards_against_an_independent_solver(size, core, most):
     """Positions of 8 x 6 (56 bits: the layout's largest) and 8 x 5 scored by another solver
     (tests/data/sizes_*.scores says which and how); each core takes those that other solver
@@ -110,7 +110,8 @@ def test_analyse_solves_an_eight_by_six_position_as_the_independent_solver_score
 
 # -- the ladder on every size ---------------------------------------------------------------
 
-@pytest.mark.parametrize("size", [pytest.param(s, marks=pytest.mark.slow) if s == Size(8, 5) else s for s in SIZES], ids=str)
+@pytest.mark.parametrize("size", [pytest.param(s, marks=pytest.mark.slow) if s in (Size(8, 5), Size(7, 5)) else s  # 3 s each
+                                  for s in SIZES], ids=str)
 def test_the_levels_offered_on_a_size_play_whole_games_there(size):
     """(8 x 5 slow: its levels' searches are some 10 s of CPU, the other sizes' at most 2 s.)"""
     offered = [name for name in LEVELS if size in LEVELS[name].offered_sizes() and name != "perfect"]

@@ -113,7 +113,8 @@ MINIMAX_MEMOS: dict = {}
 """The plain minimax's memo of each board size, for both cores' tests."""
 
 
-@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("core", [core if core != "python" else pytest.param(core, marks=pytest.mark.slow)
+                                  for core in CORES])   # the Python core: 12 s of the fast tier's CPU
 @pytest.mark.parametrize("columns, rows, moves_left", [
     (7, 6, (6, 13)), (6, 5, (6, 13)), (4, 5, (4, 12)), (5, 4, (4, 12)), (8, 5, (6, 12)), (8, 6, (6, 12))])
 def test_solver_matches_plain_minimax_on_random_late_positions(core, columns, rows, moves_left):
@@ -192,9 +193,9 @@ def test_book12_leaves_out_immediate_wins_and_finished_games():
     assert big.score12(current, mask) == 15        # so the reader computes it: its 7th stone
 
 
-SAMPLE = 16
-"""The Python core answers every sixteenth row of an early test set in the fast tier, the rest in the slow
-one (all of Test_L1_R2 is some 20 s of its CPU; a quarter of it was 5 s)."""
+SAMPLE = 48
+"""The Python core answers every 48th row of an early test set in the fast tier, the rest in the slow one
+(all of Test_L1_R2 is some 20 s of its CPU; a quarter of it was 5 s)."""
 
 
 @pytest.mark.parametrize("core, sample", [("native", None), ("python", True),

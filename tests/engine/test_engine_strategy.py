@@ -110,7 +110,8 @@ def test_perfect_plays_the_book_and_knows_the_score_after_its_move(small_book):
     assert fresh.score(after, Budget()) == -expected[1]
 
 
-@pytest.mark.parametrize("games", [range(2), pytest.param(range(2, 4), marks=pytest.mark.slow)], ids=["0-1", "2-3"])
+@pytest.mark.parametrize("games", [pytest.param(range(2), marks=pytest.mark.slow),   # 7 s of the fast tier's CPU
+                                   pytest.param(range(2, 4), marks=pytest.mark.slow)], ids=["0-1", "2-3"])
 def test_perfect_with_the_book_plays_optimal_moves_against_random_players(small_book, games):
     """Four seeded games, perfect in either seat, each move checked by the Python core with no book (two
     in the fast tier: each is some 10 s of CPU here)."""
