@@ -12,7 +12,8 @@ import ast
 import importlib.util
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
+from types import ModuleType
+from typing import Dict, List, Set, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sensehat_c4", "gamelib")
@@ -27,7 +28,7 @@ DOMAIN_WORDS = {"playing", "win", "draw", "abandoned", "finished", "unfinished",
 """The words the enums of issue 34 stand for: a comparison with one of them as a string is counted."""
 
 
-def _load(name: str, path: Path):
+def _load(name: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -65,7 +66,7 @@ def string_comparisons() -> List[str]:
 
 def function_imports() -> List[str]:
     """``path:line`` of each import statement inside a function."""
-    found = set()
+    found: Set[str] = set()
     for path in sources():
         for function in ast.walk(ast.parse(path.read_text())):
             if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -77,7 +78,8 @@ def function_imports() -> List[str]:
 def cycles() -> List[List[str]]:
     """The import cycles, by the graph ``tests/docs/test_docs.py`` builds (every import statement)."""
     docs = _load("shape_test_docs", ROOT / "tests" / "docs" / "test_docs.py")
-    return docs.import_cycles({name: docs.imported_modules(name) for name in docs.ALL})
+    found: List[List[str]] = docs.import_cycles({name: docs.imported_modules(name) for name in docs.ALL})
+    return found
 
 
 def figures() -> Dict[str, Tuple[int, List[str]]]:
