@@ -640,12 +640,14 @@ class Way:
     name: str
     needs: FrozenSet[str]
     probe: Optional[Probe] = None
+    wants: Needs = Needs()
+    """What the backend said it needs (:attr:`needs` names the checks that say whether it is met)."""
 
 
 def ways(registrations: Sequence[Registration]) -> Tuple[Way, ...]:
     """Each registered backend's needs, and the probe of those :data:`PROBED` does not make."""
     return tuple(Way(r.name, needed_checks(r.needs()) | ({f"backend.{r.name}"} if r.name not in PROBED else set()),
-                     None if r.name in PROBED else r.probe())
+                     None if r.name in PROBED else r.probe(), r.needs())
                  for r in registrations)
 
 
@@ -654,21 +656,25 @@ def check_needs(system: System, found: Sequence[Way]) -> List[Check]:
     each probe asked (another package's backend: what it found)."""
     lines: List[Check] = []
     done: Set[str] = set()
+    def fresh(names: Sequence[str], checked: Mapping[str, str], kind: str) -> List[Tuple[str, str]]:
+        """``(check, name)`` of the names no check above looks at and no line here has said yet."""
+        new = [(f"{kind}.{what}", what) for what in sorted(set(names))
+               if what not in checked and f"{kind}.{what}" not in done]
+        done.update(check for check, _what in new)
+        return new
+
     for way in found:
-        for name in sorted(way.needs - done):
-            done.add(name)
-            kind, _dot, what = name.partition(".")
-            if kind == "library":
-                fix = say("library.fix", module=what, backend=way.name)
-                check, _module = check_module(system, what, name, what, fix.__str__)
-                lines.append(replace(check, label=say("label.library", module=what)))
-            elif kind == "device":
-                lines.append(check_device(system, name, what, way.name))
-            elif kind == "group":
-                user = system.user()
-                label = say("label.group", group=what)
-                lines.append(ok(name, say("group.ok", user=user), label=label) if what in system.groups() else
-                             fail(name, say("group.missing", user=user), group_fix(system, what, user), label=label))
+        for name, device in fresh(way.wants.devices, DEVICE_CHECKS, "device"):
+            lines.append(check_device(system, name, device, way.name))
+        for name, group in fresh(way.wants.groups, GROUP_CHECKS, "group"):
+            user = system.user()
+            label = say("label.group", group=group)
+            lines.append(ok(name, say("group.ok", user=user), label=label) if group in system.groups() else
+                         fail(name, say("group.missing", user=user), group_fix(system, group, user), label=label))
+        for name, module in fresh(way.wants.libraries, LIBRARY_CHECKS, "library"):
+            fix = say("library.fix", module=module, backend=way.name)
+            check, _module = check_module(system, module, name, module, fix.__str__)
+            lines.append(replace(check, label=say("label.library", module=module)))
         if way.probe is not None:
             label = say("label.backend", backend=way.name)
             lines.append(ok(f"backend.{way.name}", way.probe.why, label=label) if way.probe.found is not Found.ABSENT
