@@ -61,16 +61,7 @@ def test_middle_asks_the_solver_and_its_column_blinks_in_the_cursor_row_then_the
                   recorder=Recorder(path, clock=ticking()))
     assert result == MatchResult(None, (0, 0), True, 1)
     assert asked == [Computer("perfect", player=1, seconds=2.0)]   # the solver, for the person's seat
-    lit = g("""
-        .R......
-        ........
-        BBBBBBB.
-        BBBBBBB.
-        BBBBBBB.
-        BBBBBBB.
-        BBBBBBB.
-        BBBBBBB.
-    """)
+    lit = LIT   # (below: the hint's column 2 lit over an empty field)
     # the answer comes 0.3 s after the press (polled every 0.1 s); three blinks of 0.25 s, then the
     # cursor stays over it
     shown = [(round(t, 2), grid(f)) for t, f in mock.frames if 0.2 <= t < 2.5]
